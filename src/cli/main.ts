@@ -1,0 +1,356 @@
+import { parseArgs } from "node:util";
+import { UsageError, toPaleeError } from "../core/errors";
+import type { RecoverAction, StartResult } from "../core/sessions";
+import { PaleeSessions } from "../core/sessions";
+import type { Draft } from "../core/records";
+import { formatElapsed } from "../core/time";
+import { NodeStore } from "../node/node-store";
+import { deviceName, systemClock, systemRandom } from "../node/system-ports";
+import { draftJson, openJson, sessionJson, skippedJson } from "./json";
+import { LineReader } from "./prompt";
+import { chooseVault } from "./vault";
+
+export const USAGE = `Usage: palee session <start|draft|end|list|status|recover|rebuild> [options]
+
+  --vault <dir>        vault root (default: $PALEE_VAULT, else the current directory)
+  --folder <path>      session folder inside the vault (default: the plugin's setting, else "palee")
+  --topic <id>         explicit topic (start, draft, end)
+  --summary <text>     end: the summary
+  --next <text>        end: the next action
+  --note <text>        draft: notes to append
+  -i, --interactive    start, recover: resolve drafts with [R]esume [S]ave [D]iscard [I]gnore prompts
+  --if-open <refuse|keep>  start: what to do when a session is already open (default refuse)
+  --draft <id> --action <resume|save|discard|ignore>   recover one draft
+  --all                list: every confirmed session
+  --json               one JSON document on stdout
+  -h, --help           this help
+
+Exit codes: 0 success, 2 usage (also: topic required, drafts pending, already open, no such draft),
+4 conflict (a file changed underneath a write), 5 unexpected error.`;
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  stdin: NodeJS.ReadableStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+const ACTIONS = ["start", "draft", "end", "list", "status", "recover", "rebuild"] as const;
+type Action = (typeof ACTIONS)[number];
+
+/** Which options each action accepts; anything else is refused rather than silently ignored. */
+const ALLOWED: Record<Action, readonly string[]> = {
+  start: ["topic", "interactive", "if-open"],
+  draft: ["topic", "note"],
+  end: ["topic", "summary", "next"],
+  list: ["all"],
+  status: [],
+  recover: ["draft", "action", "interactive"],
+  rebuild: [],
+};
+const COMMON = ["vault", "folder", "json", "help"];
+
+const OPTIONS = {
+  vault: { type: "string" },
+  folder: { type: "string" },
+  topic: { type: "string" },
+  summary: { type: "string" },
+  next: { type: "string" },
+  note: { type: "string" },
+  interactive: { type: "boolean", short: "i" },
+  "if-open": { type: "string" },
+  draft: { type: "string" },
+  action: { type: "string" },
+  all: { type: "boolean" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
+
+/** Exit status of a finished command: 0, or the code of the refusal. */
+type Outcome = 0 | 2;
+
+class Output {
+  constructor(
+    private readonly io: CliIo,
+    readonly json: boolean,
+  ) {}
+  doc(value: unknown): void {
+    this.io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+  }
+  text(line: string): void {
+    if (!this.json) this.io.stdout(`${line}\n`);
+  }
+  warn(line: string): void {
+    this.io.stderr(`warning: ${line}\n`);
+  }
+  error(line: string): void {
+    this.io.stderr(`palee: ${line}\n`);
+  }
+}
+
+function describeDraft(d: Draft): string {
+  return `${d.draftId}  ${d.topicId}  started ${d.startedAt ?? "(unknown)"}  last checkpoint ${d.lastCheckpointAt ?? "(none)"}  device ${d.device ?? "(unknown)"}`;
+}
+
+function parse(argv: readonly string[]): { action: Action | null; values: Values; help: boolean } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message.split("\n")[0] ?? "bad arguments" : "bad arguments");
+  }
+  const { values, positionals } = parsed;
+  if (values.help && positionals.length <= 2) return { action: null, values, help: true };
+  if (positionals[0] !== "session") {
+    throw new UsageError(positionals.length === 0 ? "missing command: palee session <action>" : `unknown command "${positionals[0]}" (try: palee session --help)`);
+  }
+  const action = positionals[1];
+  if (action === undefined) throw new UsageError("missing action: palee session <start|draft|end|list|status|recover|rebuild>");
+  if (!(ACTIONS as readonly string[]).includes(action)) throw new UsageError(`unknown action "${action}" (expected one of ${ACTIONS.join(", ")})`);
+  if (positionals.length > 2) throw new UsageError(`unexpected argument "${positionals[2]}"`);
+  const typed = action as Action;
+  for (const key of Object.keys(values)) {
+    if (!COMMON.includes(key) && !ALLOWED[typed].includes(key)) throw new UsageError(`--${key} does not apply to "session ${typed}"`);
+  }
+  return { action: typed, values, help: false };
+}
+
+function recoverAction(value: string | undefined): RecoverAction {
+  if (value === "resume" || value === "save" || value === "discard" || value === "ignore") return value;
+  throw new UsageError(`--action must be resume, save, discard or ignore${value === undefined ? "" : ` (got "${value}")`}`);
+}
+
+const ANSWERS: Record<string, RecoverAction> = { r: "resume", s: "save", d: "discard", i: "ignore" };
+
+async function askAction(reader: LineReader, io: CliIo, draft: Draft): Promise<RecoverAction> {
+  for (;;) {
+    io.stderr(`Unconfirmed draft ${describeDraft(draft)}\n[R]esume [S]ave [D]iscard [I]gnore? `);
+    const line = await reader.next();
+    if (line === null) throw new UsageError(`no answer for ${draft.draftId}: input ended, nothing more was changed`);
+    const action = ANSWERS[line.trim().toLowerCase().slice(0, 1)];
+    if (action) return action;
+    io.stderr(`Please answer r, s, d or i.\n`);
+  }
+}
+
+async function runStart(core: PaleeSessions, values: Values, out: Output, io: CliIo): Promise<Outcome> {
+  const ifOpen = values["if-open"] ?? "refuse";
+  if (ifOpen !== "refuse" && ifOpen !== "keep") throw new UsageError(`--if-open must be refuse or keep (got "${ifOpen}")`);
+  const ignored = new Set<string>();
+  let reader: LineReader | null = null;
+  try {
+    for (;;) {
+      const result: StartResult = await core.start({ topic: values.topic ?? null, ifOpen, ignoreDrafts: ignored });
+      if (result.status !== "drafts_pending" || !values.interactive) return reportStart(result, out);
+      reader ??= new LineReader(io.stdin);
+      for (const draft of result.drafts) {
+        const action = await askAction(reader, io, draft);
+        const done = await core.recover(draft.draftId, action);
+        if (done.status === "ignored") ignored.add(draft.draftId);
+        if (done.status === "saved") io.stderr(`Saved ${draft.draftId} as ${done.session.sessionId} (${done.session.durationMinutes} min, interrupted).\n`);
+        if (done.status === "discarded") io.stderr(`Moved ${draft.draftId} to the trash.\n`);
+        if (done.status === "resumed") {
+          if (out.json) out.doc({ status: "resumed", draft_id: done.draftId, open: openJson(done.open) });
+          out.text(`Resumed the session on ${done.open.topicId} (started ${done.open.startedAt}, ${formatElapsed(done.open.elapsedSeconds * 1000)} so far).`);
+          return 0;
+        }
+      }
+    }
+  } finally {
+    reader?.close();
+  }
+}
+
+function reportStart(result: StartResult, out: Output): Outcome {
+  switch (result.status) {
+    case "started":
+      for (const w of result.warnings) out.warn(w);
+      if (out.json) {
+        out.doc({
+          status: "started",
+          topic_id: result.topicId,
+          started_at: result.startedAt,
+          draft_id: result.draftId,
+          last_session: result.lastSession,
+          working_memory: result.workingMemory,
+        });
+      }
+      out.text(`Started a session on ${result.topicId} at ${result.startedAt} (draft ${result.draftId}).`);
+      out.text(`Last session: ${result.lastSession ?? "none"}`);
+      out.text(`\nWorking memory:\n${result.workingMemory}`);
+      return 0;
+    case "drafts_pending":
+      if (out.json) out.doc({ status: "drafts_pending", drafts: result.drafts.map(draftJson) });
+      for (const d of result.drafts) out.text(`  ${describeDraft(d)}`);
+      out.error(
+        `${result.drafts.length} unconfirmed draft(s) must be resolved first: run "palee session start -i", or "palee session recover --draft <id> --action <resume|save|discard|ignore>"`,
+      );
+      return 2;
+    case "already_open":
+    case "kept": {
+      const o = result.open;
+      if (out.json) out.doc({ status: result.status, open: openJson(o) });
+      if (result.status === "kept") {
+        out.text(`Kept the open session on ${o.topicId} (device ${o.device ?? "unknown"}, started ${o.startedAt}).`);
+        return 0;
+      }
+      out.error(
+        `a session is already open: ${o.topicId} on ${o.device ?? "an unknown device"} since ${o.startedAt}; end it first, or pass --if-open keep`,
+      );
+      return 2;
+    }
+  }
+}
+
+async function runRecover(core: PaleeSessions, values: Values, out: Output, io: CliIo): Promise<Outcome> {
+  if (values.interactive && values.draft === undefined) {
+    const drafts = (await core.list()).drafts;
+    if (drafts.length === 0) {
+      if (out.json) out.doc({ status: "none", drafts: [] });
+      out.text("No drafts to recover.");
+      return 0;
+    }
+    const reader = new LineReader(io.stdin);
+    const results = [];
+    try {
+      for (const draft of drafts) results.push(await core.recover(draft.draftId, await askAction(reader, io, draft)));
+    } finally {
+      reader.close();
+    }
+    if (out.json) out.doc({ status: "recovered", results: results.map((r) => ({ status: r.status, draft_id: r.draftId })) });
+    for (const r of results) out.text(`${r.draftId}: ${r.status}`);
+    return 0;
+  }
+  if (values.draft === undefined) throw new UsageError("recover needs --draft <id> --action <resume|save|discard|ignore>, or -i");
+  const result = await core.recover(values.draft, recoverAction(values.action));
+  if (out.json) {
+    out.doc(
+      result.status === "saved"
+        ? { status: "saved", draft_id: result.draftId, session: sessionJson(result.session) }
+        : { status: result.status, draft_id: result.draftId },
+    );
+  }
+  switch (result.status) {
+    case "resumed":
+      out.text(`Resumed ${result.draftId}: ${result.open.topicId}, started ${result.open.startedAt}.`);
+      break;
+    case "saved":
+      out.text(
+        result.alreadySaved
+          ? `${result.draftId} was already saved as ${result.session.sessionId}; nothing to do.`
+          : `Saved ${result.draftId} as ${result.session.sessionId}: ${result.session.topicId}, ${result.session.durationMinutes} min (interrupted).`,
+      );
+      break;
+    case "discarded":
+      out.text(`Moved ${result.draftId} to the trash.`);
+      break;
+    case "ignored":
+      out.text(`Left ${result.draftId} as it is.`);
+      break;
+  }
+  return 0;
+}
+
+async function runAction(action: Action, core: PaleeSessions, values: Values, out: Output, io: CliIo): Promise<Outcome> {
+  switch (action) {
+    case "start":
+      return runStart(core, values, out, io);
+    case "draft": {
+      const { created, draft } = await core.checkpoint({ topic: values.topic ?? null, notes: values.note ?? null });
+      if (out.json) out.doc({ status: "checkpointed", created, draft: draftJson(draft) });
+      out.text(`${created ? "Created" : "Updated"} ${draft.draftId} for ${draft.topicId} (started ${draft.startedAt ?? "unknown"}, checkpoint ${draft.lastCheckpointAt ?? "now"}).`);
+      return 0;
+    }
+    case "end": {
+      const result = await core.end({ topic: values.topic ?? null, summary: values.summary ?? null, nextAction: values.next ?? null });
+      for (const w of result.warnings) out.warn(w);
+      if (out.json) out.doc({ status: "ended", session: sessionJson(result.session), absorbed_drafts: result.absorbedDrafts, warnings: result.warnings });
+      const s = result.session;
+      out.text(`Saved ${s.sessionId}: ${s.topicId}, ${s.durationMinutes} min (${s.startedAt} → ${s.endedAt}).`);
+      if (result.absorbedDrafts.length) out.text(`Merged and trashed: ${result.absorbedDrafts.join(", ")}`);
+      return 0;
+    }
+    case "list": {
+      const r = await core.list({ all: values.all ?? false });
+      for (const s of r.skipped) out.warn(`skipped ${s.path}: ${s.reason}`);
+      if (out.json) {
+        out.doc({
+          confirmed: r.confirmed.map(sessionJson),
+          drafts: r.drafts.map(draftJson),
+          total_confirmed: r.totalConfirmed,
+          total_drafts: r.totalDrafts,
+          skipped: r.skipped.map(skippedJson),
+        });
+        return 0;
+      }
+      out.text(`Confirmed sessions: ${r.totalConfirmed}${r.confirmed.length < r.totalConfirmed ? ` (newest ${r.confirmed.length}; --all shows every one)` : ""}`);
+      for (const s of r.confirmed) out.text(`  ${s.sessionId}  ${s.topicId}  ${s.startedAt}  ${s.durationMinutes} min  ${s.outcome}`);
+      out.text(`Drafts: ${r.totalDrafts}`);
+      for (const d of r.drafts) out.text(`  ${describeDraft(d)}`);
+      return 0;
+    }
+    case "status": {
+      const { open, hotState } = await core.status();
+      if (hotState === "corrupt" || hotState === "schema-invalid") {
+        out.warn(`${core.layout.hot} is ${hotState}; "palee session rebuild" regenerates it`);
+      }
+      if (out.json) out.doc({ open: open ? openJson(open) : null });
+      if (!open) out.text("No open session.");
+      else {
+        out.text(`Open session: ${open.topicId} on ${open.device ?? "unknown device"}, started ${open.startedAt}`);
+        out.text(`Elapsed: ${formatElapsed(open.elapsedSeconds * 1000)}; last checkpoint ${open.lastCheckpointAt ?? "(none)"}; draft ${open.draftId}`);
+      }
+      return 0;
+    }
+    case "recover":
+      return runRecover(core, values, out, io);
+    case "rebuild": {
+      const r = await core.rebuild();
+      for (const s of r.skipped) out.warn(`skipped ${s.path}: ${s.reason}`);
+      if (out.json) out.doc({ status: "rebuilt", total_confirmed: r.totalConfirmed, skipped: r.skipped.map(skippedJson) });
+      out.text(`Rebuilt ${core.layout.hot} and ${core.layout.index} from ${r.totalConfirmed} session(s).`);
+      return 0;
+    }
+  }
+}
+
+/** Runs one CLI invocation and returns its exit code. Never throws; never prints a stack trace. */
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  const json = argv.includes("--json");
+  const out = new Output(io, json);
+  try {
+    const { action, values, help } = parse(argv);
+    if (help || action === null) {
+      io.stdout(`${USAGE}\n`);
+      return 0;
+    }
+    const vault = await chooseVault({ vault: values.vault, folder: values.folder }, io.env, io.cwd);
+    const core = new PaleeSessions(
+      { store: new NodeStore(vault.root), clock: systemClock, random: systemRandom, device: deviceName(io.env) },
+      vault.layout,
+    );
+    return await runAction(action, core, values, out, io);
+  } catch (caught) {
+    const error = toPaleeError(caught);
+    const message = error.kind === "unexpected" ? `unexpected error: ${error.message}` : error.message;
+    if (json) out.doc({ status: "error", code: error.kind, exit_code: error.exitCode, message });
+    out.error(message);
+    if (io.env.PALEE_DEBUG && caught instanceof Error && caught.stack) io.stderr(`${caught.stack}\n`);
+    return error.exitCode;
+  }
+}
+
+if (require.main === module) {
+  void run(process.argv.slice(2), {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+  }).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,61 @@
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import { UsageError } from "../core/errors";
+import type { Layout } from "../core/layout";
+import { DEFAULT_SESSION_FOLDER, layoutFor, normalizeSessionFolder } from "../core/layout";
+
+export const PLUGIN_ID = "palee-sessions";
+
+export interface VaultChoice {
+  root: string;
+  layout: Layout;
+}
+
+async function isDirectory(p: string): Promise<boolean> {
+  try {
+    return (await fs.stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The plugin's saved session folder (<vault>/.obsidian/plugins/palee-sessions/data.json), if any. */
+async function savedFolder(root: string): Promise<string | null> {
+  const file = path.join(root, ".obsidian", "plugins", PLUGIN_ID, "data.json");
+  let text: string;
+  try {
+    text = await fs.readFile(file, "utf8");
+  } catch {
+    return null;
+  }
+  try {
+    const data = JSON.parse(text) as { sessionFolder?: unknown };
+    return typeof data.sessionFolder === "string" && data.sessionFolder.trim() !== "" ? data.sessionFolder : null;
+  } catch {
+    throw new UsageError(`${file} is not valid JSON; fix it or pass --folder`);
+  }
+}
+
+/**
+ * Vault: --vault, else $PALEE_VAULT, else the current directory; it must exist. Folder: --folder, else the
+ * plugin's saved setting, else "palee"; dot-folders are allowed here (the original .palee layout), paths
+ * that leave the vault are refused, also through a symlink.
+ */
+export async function chooseVault(options: { vault?: string; folder?: string }, env: NodeJS.ProcessEnv, cwd: string): Promise<VaultChoice> {
+  const given = options.vault ?? (env.PALEE_VAULT?.trim() ? env.PALEE_VAULT : undefined) ?? cwd;
+  const root = path.resolve(cwd, given);
+  if (!(await isDirectory(root))) throw new UsageError(`vault folder does not exist: ${root}`, "folder_missing");
+  const raw = options.folder ?? (await savedFolder(root)) ?? DEFAULT_SESSION_FOLDER;
+  const folder = normalizeSessionFolder(raw, { allowDotFolders: true });
+  const absolute = path.resolve(root, ...folder.split("/"));
+  try {
+    const [realRoot, realFolder] = await Promise.all([fs.realpath(root), fs.realpath(absolute)]);
+    if (realFolder !== realRoot && !realFolder.startsWith(realRoot + path.sep)) {
+      throw new UsageError(`session folder "${raw}" leads outside the vault`, "folder_outside_vault");
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    // The folder does not exist yet: start creates it.
+  }
+  return { root, layout: layoutFor(folder) };
+}

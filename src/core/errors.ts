@@ -1,0 +1,70 @@
+/**
+ * Typed errors. Each carries the CLI exit code it maps to (SPEC §5): usage 2, conflict 4, unexpected 5.
+ * The faces only translate them (exit status, notice); they never decide policy from the message text.
+ */
+export type ExitCode = 2 | 4 | 5;
+
+export type ErrorKind =
+  | "usage"
+  | "topic_required"
+  | "invalid_topic"
+  | "no_such_draft"
+  | "session_open_elsewhere"
+  | "folder_missing"
+  | "folder_outside_vault"
+  | "conflict"
+  | "boundary"
+  | "unexpected";
+
+export class PaleeError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly exitCode: ExitCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "PaleeError";
+  }
+}
+
+export class UsageError extends PaleeError {
+  constructor(message: string, kind: ErrorKind = "usage") {
+    super(kind, 2, message);
+    this.name = "UsageError";
+  }
+}
+
+/** A file changed between our read and our write (another device, a sync daemon, the user). */
+export class ConflictError extends PaleeError {
+  constructor(readonly path: string, message?: string) {
+    super("conflict", 4, message ?? `${path} changed while it was being written; try again`);
+    this.name = "ConflictError";
+  }
+}
+
+/** A removal outside the deletion boundary (SPEC §4): always a bug or a hostile path, never user error. */
+export class BoundaryError extends PaleeError {
+  constructor(readonly path: string) {
+    super("boundary", 5, `refused to remove ${path}: only drafts inside the sessions folder may be removed`);
+    this.name = "BoundaryError";
+  }
+}
+
+/** Thrown by a store's create() when the file already exists (create is exclusive). */
+export class FileExistsError extends Error {
+  constructor(readonly path: string) {
+    super(`${path} already exists`);
+    this.name = "FileExistsError";
+  }
+}
+
+export function isPaleeError(error: unknown): error is PaleeError {
+  return error instanceof PaleeError;
+}
+
+/** Wraps anything that is not already typed, so the faces always see an exit code. */
+export function toPaleeError(error: unknown): PaleeError {
+  if (error instanceof PaleeError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new PaleeError("unexpected", 5, message);
+}

@@ -1,0 +1,58 @@
+import { UsageError } from "./errors";
+import type { RandomSource } from "./ports";
+import { formatUtcCompact } from "./time";
+
+export const TOPIC_ID_PATTERN = /^T-[A-Za-z0-9][A-Za-z0-9._-]{0,120}$/;
+export const DRAFT_ID_PATTERN = /^DRAFT-S-[0-9a-f]{8}$/;
+export const DRAFT_FILE_PATTERN = /^DRAFT-S-.*\.md$/;
+export const CONFIRMED_FILE_PATTERN = /^S-.*\.md$/;
+
+function hex(random: RandomSource, bytes: number): string {
+  return Array.from(random.bytes(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** S-<started_at in UTC as YYYYMMDDTHHMMSS>-<4 hex> */
+export function newSessionId(startedAt: number, random: RandomSource): string {
+  return `S-${formatUtcCompact(startedAt)}-${hex(random, 2)}`;
+}
+
+/** DRAFT-S-<8 hex> */
+export function newDraftId(random: RandomSource): string {
+  return `DRAFT-S-${hex(random, 4)}`;
+}
+
+/**
+ * A topic value as found in a record or typed by a user: blank and the literal "(none)" (any case,
+ * surrounding spaces) mean "no topic". Anything else is kept as it is (trimmed).
+ */
+export function normalizeTopic(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  const trimmed = value.trim();
+  if (trimmed === "" || trimmed.toLowerCase() === "(none)") return null;
+  return trimmed;
+}
+
+/** Validates a topic ID given as new input (CLI flag, picker). Topic IDs never reach a file path. */
+export function validateNewTopicId(value: string): string {
+  if (TOPIC_ID_PATTERN.test(value)) return value;
+  const shown = JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  throw new UsageError(
+    `invalid topic ID ${shown}: use T- followed by letters, digits, ".", "_" or "-" (e.g. T-rust-ownership)`,
+    "invalid_topic",
+  );
+}
+
+/**
+ * Renders text read from a note (a topic ID, possibly legacy or hostile) so it cannot break the Markdown
+ * around it: line breaks become spaces, and link, table, tag and HTML characters are backslash-escaped.
+ */
+export function inlineMarkdownText(value: string): string {
+  return value
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ")
+    .replace(/[\\`*_[\]<>#|~!{}()$%=^]/g, (c) => `\\${c}`);
+}
+
+/** A topic for index.md / hot.md: as-is when it is a well-formed ID, escaped otherwise. */
+export function renderTopic(topicId: string): string {
+  return TOPIC_ID_PATTERN.test(topicId) ? topicId : inlineMarkdownText(topicId);
+}

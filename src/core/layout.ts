@@ -1,0 +1,65 @@
+import { BoundaryError, UsageError } from "./errors";
+import { DRAFT_FILE_PATTERN } from "./ids";
+
+/** Where a vault's session files live, all relative to the vault root (SPEC §2). */
+export interface Layout {
+  folder: string;
+  sessions: string;
+  hot: string;
+  index: string;
+}
+
+export const DEFAULT_SESSION_FOLDER = "palee";
+
+/**
+ * Normalizes a session folder setting ("palee", "Study/palee/"). Refuses absolute paths and anything that
+ * leaves the vault; dot-folders are refused unless allowed (the CLI allows them: `--folder .palee`).
+ */
+export function normalizeSessionFolder(raw: string, options: { allowDotFolders: boolean }): string {
+  const trimmed = raw.trim().replace(/\\/g, "/");
+  if (trimmed === "") throw new UsageError("the session folder must not be empty");
+  if (trimmed.startsWith("/") || /^[A-Za-z]:/.test(trimmed)) {
+    throw new UsageError(`session folder "${raw}" must be a path inside the vault, not an absolute path`, "folder_outside_vault");
+  }
+  const parts = trimmed.split("/").filter((p) => p !== "" && p !== ".");
+  if (parts.length === 0) throw new UsageError("the session folder must not be the vault root itself");
+  if (parts.some((p) => p === "..")) {
+    throw new UsageError(`session folder "${raw}" leaves the vault`, "folder_outside_vault");
+  }
+  if (!options.allowDotFolders && parts.some((p) => p.startsWith("."))) {
+    throw new UsageError(
+      `session folder "${raw}" is hidden: Obsidian does not index dot-folders, so links, search and sync would ignore your sessions`,
+    );
+  }
+  return parts.join("/");
+}
+
+export function layoutFor(folder: string): Layout {
+  return {
+    folder,
+    sessions: `${folder}/sessions`,
+    hot: `${folder}/hot.md`,
+    index: `${folder}/index.md`,
+  };
+}
+
+export function sessionPath(layout: Layout, fileName: string): string {
+  return `${layout.sessions}/${fileName}`;
+}
+
+/**
+ * The deletion boundary (SPEC §4, §6.8): the only removable files are drafts directly inside
+ * <folder>/sessions/. Throws BoundaryError for any other path.
+ */
+export function assertRemovable(layout: Layout, path: string): void {
+  const prefix = `${layout.sessions}/`;
+  const name = path.startsWith(prefix) ? path.slice(prefix.length) : "";
+  const ok =
+    name !== "" &&
+    !name.includes("/") &&
+    !name.includes("\\") &&
+    !name.includes("..") &&
+    !/[\u0000-\u001f]/.test(name) &&
+    DRAFT_FILE_PATTERN.test(name);
+  if (!ok) throw new BoundaryError(path);
+}

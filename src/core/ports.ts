@@ -1,0 +1,42 @@
+/**
+ * The ports through which the core reaches the world. Paths are vault-relative, separated by "/".
+ * Adapters: src/node/node-store.ts (CLI), tests/support/memory-store.ts (tests), and the Obsidian store
+ * (plugin). All of them pass the same contract suite (tests/store-contract.ts).
+ */
+export interface SessionStore {
+  /** The file's text, or null when it does not exist. Other errors propagate. Never writes. */
+  read(path: string): Promise<string | null>;
+  /** Names (not paths) of the files directly inside `folder`; [] when the folder does not exist. */
+  list(folder: string): Promise<string[]>;
+  /**
+   * Creates a new file with its full content, creating parent folders first. Exclusive: throws
+   * FileExistsError when the path exists; never overwrites. Never leaves a half-written file.
+   */
+  create(path: string, content: string): Promise<void>;
+  /**
+   * Optimistic write: replaces the file only if it still has `expected` (null: only if it does not exist),
+   * else throws ConflictError. Creates parent folders. Never leaves a half-written file.
+   */
+  replace(path: string, expected: string | null, content: string): Promise<void>;
+  /** Moves the file to the trash (never a permanent delete). The core checks the deletion boundary first. */
+  trash(path: string): Promise<void>;
+}
+
+/** Milliseconds since the epoch, and the local UTC offset (minutes east of UTC) at a given instant. */
+export interface Clock {
+  now(): number;
+  offsetMinutes(at: number): number;
+}
+
+/** Cryptographically random bytes (crypto.getRandomValues); never Math.random. */
+export interface RandomSource {
+  bytes(count: number): Uint8Array;
+}
+
+export interface CorePorts {
+  store: SessionStore;
+  clock: Clock;
+  random: RandomSource;
+  /** The name of this device, written into drafts and hot.md. */
+  device: string;
+}

@@ -1,0 +1,136 @@
+import type { Fields, ReadResult } from "./frontmatter";
+import { describeReadProblem } from "./frontmatter";
+import { normalizeTopic } from "./ids";
+import { parseTimestamp } from "./time";
+
+/** A finished session: the source of truth (SPEC §2). */
+export interface ConfirmedSession {
+  sessionId: string;
+  path: string;
+  topicId: string;
+  startedAt: string;
+  startedMs: number;
+  endedAt: string;
+  durationMinutes: number;
+  outcome: string;
+  absorbedDrafts: string[];
+  topicNote: string | null;
+  body: string;
+}
+
+/** The unconfirmed record of an open or interrupted session. Its ID is its file name without ".md". */
+export interface Draft {
+  draftId: string;
+  path: string;
+  topicId: string;
+  /** null when the recorded value is missing or not a valid timestamp. */
+  startedAt: string | null;
+  startedMs: number | null;
+  lastCheckpointAt: string | null;
+  lastCheckpointMs: number | null;
+  device: string | null;
+  topicNote: string | null;
+  body: string;
+}
+
+export interface Skipped {
+  path: string;
+  reason: string;
+}
+
+export type Interpreted<T> = { record: T } | { reason: string };
+
+type OffsetAt = (at: number) => number;
+
+function stem(path: string): string {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return name.endsWith(".md") ? name.slice(0, -3) : name;
+}
+
+function optionalString(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value : null;
+}
+
+function timestampField(fields: Fields, key: string, offsetAt: OffsetAt) {
+  const raw = fields[key];
+  const ms = parseTimestamp(raw, offsetAt);
+  return ms === null ? null : { text: (raw as string).trim(), ms };
+}
+
+export function interpretConfirmed(path: string, read: ReadResult, offsetAt: OffsetAt): Interpreted<ConfirmedSession> {
+  if (read.state !== "ok") return { reason: describeReadProblem(read) };
+  const f = read.fields;
+  const topicId = normalizeTopic(f.topic_id);
+  if (topicId === null) return { reason: "topic_id is missing or not text" };
+  if (f.status !== undefined && f.status !== "completed") {
+    return { reason: `status is ${JSON.stringify(f.status)}, expected "completed"` };
+  }
+  const started = timestampField(f, "started_at", offsetAt);
+  if (!started) return { reason: "started_at is missing or not a valid ISO 8601 timestamp" };
+  const ended = timestampField(f, "ended_at", offsetAt);
+  if (!ended) return { reason: "ended_at is missing or not a valid ISO 8601 timestamp" };
+  const duration = f.duration_minutes;
+  if (typeof duration !== "number" || !Number.isInteger(duration) || duration < 0) {
+    return { reason: "duration_minutes is not a whole number of minutes" };
+  }
+  const absorbed = Array.isArray(f.absorbed_drafts)
+    ? f.absorbed_drafts.filter((d): d is string => typeof d === "string")
+    : [];
+  return {
+    record: {
+      sessionId: optionalString(f.session_id)?.trim() ?? stem(path),
+      path,
+      topicId,
+      startedAt: started.text,
+      startedMs: started.ms,
+      endedAt: ended.text,
+      durationMinutes: duration,
+      outcome: optionalString(f.outcome) ?? "completed",
+      absorbedDrafts: absorbed,
+      topicNote: optionalString(f.topic_note),
+      body: read.body,
+    },
+  };
+}
+
+export function interpretDraft(path: string, read: ReadResult, offsetAt: OffsetAt): Interpreted<Draft> {
+  if (read.state !== "ok") return { reason: describeReadProblem(read) };
+  const f = read.fields;
+  const topicId = normalizeTopic(f.topic_id);
+  if (topicId === null) return { reason: "topic_id is missing or not text" };
+  if (f.status !== undefined && f.status !== "draft") {
+    return { reason: `status is ${JSON.stringify(f.status)}, expected "draft"` };
+  }
+  // A draft with a damaged start time is still the learner's work: it stays usable (it can be saved or
+  // absorbed), it just cannot date the session.
+  const started = timestampField(f, "started_at", offsetAt);
+  const checkpoint = timestampField(f, "last_checkpoint_at", offsetAt);
+  return {
+    record: {
+      draftId: stem(path),
+      path,
+      topicId,
+      startedAt: started?.text ?? null,
+      startedMs: started?.ms ?? null,
+      lastCheckpointAt: checkpoint?.text ?? null,
+      lastCheckpointMs: checkpoint?.ms ?? null,
+      device: optionalString(f.device),
+      topicNote: optionalString(f.topic_note),
+      body: read.body,
+    },
+  };
+}
+
+/** SPEC §2/§6: newest first by recorded started_at, ties by session_id. Never file times. */
+export function compareNewestFirst(a: ConfirmedSession, b: ConfirmedSession): number {
+  if (a.startedMs !== b.startedMs) return b.startedMs - a.startedMs;
+  return a.sessionId < b.sessionId ? 1 : a.sessionId > b.sessionId ? -1 : 0;
+}
+
+/** Drafts oldest first (a draft without a valid start sorts last), ties by ID. */
+export function compareDraftsOldestFirst(a: Draft, b: Draft): number {
+  const am = a.startedMs ?? Number.POSITIVE_INFINITY;
+  const bm = b.startedMs ?? Number.POSITIVE_INFINITY;
+  if (am !== bm) return am < bm ? -1 : 1;
+  return a.draftId < b.draftId ? -1 : a.draftId > b.draftId ? 1 : 0;
+}

@@ -1,0 +1,63 @@
+import type { HotState } from "./hot-memory";
+import { isOpen } from "./hot-memory";
+import type { ConfirmedSession, Draft } from "./records";
+import { durationMinutes } from "./time";
+
+export const DEFAULT_GRACE_MS = 15 * 60_000;
+
+/**
+ * A draft is alive elsewhere when another device wrote it and checkpointed it within the grace period
+ * (SPEC §4 Devices). Nothing on this device touches such a draft unless the user chose that very draft.
+ */
+export function isAliveElsewhere(draft: Draft, device: string, now: number, graceMs: number): boolean {
+  if (draft.device === null || draft.device === device) return false;
+  return draft.lastCheckpointMs !== null && now - draft.lastCheckpointMs <= graceMs;
+}
+
+/** Which confirmed session absorbed each draft ID (SPEC §2 absorbed_drafts). */
+export function absorbedBy(confirmed: readonly ConfirmedSession[]): Map<string, ConfirmedSession> {
+  const map = new Map<string, ConfirmedSession>();
+  for (const session of confirmed) for (const id of session.absorbedDrafts) if (!map.has(id)) map.set(id, session);
+  return map;
+}
+
+/** What reconcile would do; decided here, performed by the caller. */
+export interface ReconcilePlan {
+  /** Drafts already named in a confirmed note's absorbed_drafts: finished business, to the trash. */
+  trash: Draft[];
+  /** hot.md names an open session that is finished (its draft was absorbed) or whose draft is gone. */
+  closeOpen: null | { draftId: string; reason: "absorbed" | "missing" };
+}
+
+export function planReconcile(
+  hot: HotState,
+  drafts: readonly Draft[],
+  draftFiles: ReadonlySet<string>,
+  absorbed: ReadonlyMap<string, ConfirmedSession>,
+): ReconcilePlan {
+  const trash = drafts.filter((d) => absorbed.has(d.draftId));
+  let closeOpen: ReconcilePlan["closeOpen"] = null;
+  if (isOpen(hot)) {
+    if (absorbed.has(hot.openDraft)) closeOpen = { draftId: hot.openDraft, reason: "absorbed" };
+    else if (!draftFiles.has(hot.openDraft)) closeOpen = { draftId: hot.openDraft, reason: "missing" };
+  }
+  return { trash, closeOpen };
+}
+
+/** Drafts to offer for recovery at start: every usable draft that is neither finished nor the open one. */
+export function pendingDrafts(
+  hot: HotState,
+  drafts: readonly Draft[],
+  absorbed: ReadonlyMap<string, ConfirmedSession>,
+  ignored: ReadonlySet<string> = new Set(),
+): Draft[] {
+  const open = isOpen(hot) ? hot.openDraft : null;
+  return drafts.filter((d) => !absorbed.has(d.draftId) && d.draftId !== open && !ignored.has(d.draftId));
+}
+
+/** The times Save would record for an interrupted draft: it ends at its last checkpoint (SPEC §4, §9). */
+export function savePlan(draft: Draft, now: number): { startedMs: number; endedMs: number; durationMinutes: number } {
+  const endedMs = draft.lastCheckpointMs ?? now;
+  const startedMs = Math.min(draft.startedMs ?? endedMs, endedMs);
+  return { startedMs, endedMs, durationMinutes: durationMinutes(startedMs, endedMs) };
+}

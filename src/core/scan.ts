@@ -1,0 +1,104 @@
+import { classifyRecord } from "./frontmatter";
+import { CONFIRMED_FILE_PATTERN, DRAFT_FILE_PATTERN } from "./ids";
+import type { Layout } from "./layout";
+import { sessionPath } from "./layout";
+import type { SessionStore } from "./ports";
+import type { ConfirmedSession, Draft, Skipped } from "./records";
+import { compareDraftsOldestFirst, compareNewestFirst, interpretConfirmed, interpretDraft } from "./records";
+
+/** What the sessions folder holds. Every file that could not be used is in `skipped`, by name. */
+export interface Scan {
+  /** Newest first. */
+  confirmed: ConfirmedSession[];
+  /** Oldest first. */
+  drafts: Draft[];
+  /** IDs (file names without .md) of every draft file present, readable or not. */
+  draftFiles: Set<string>;
+  skipped: Skipped[];
+}
+
+const READ_CONCURRENCY = 64;
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+export interface ScanOptions {
+  /** Read confirmed sessions too (false: drafts only, for operations that need no history). */
+  confirmed: boolean;
+}
+
+/**
+ * Reads the sessions folder once. Never writes. A file that is not ok (zero bytes, corrupt, foreign schema,
+ * bad fields, a duplicate ID) is skipped with a reason naming it; it never aborts the scan.
+ */
+export async function scanSessions(
+  store: SessionStore,
+  layout: Layout,
+  offsetAt: (at: number) => number,
+  options: ScanOptions = { confirmed: true },
+): Promise<Scan> {
+  const names = (await store.list(layout.sessions)).slice().sort();
+  const skipped: Skipped[] = [];
+  const draftNames: string[] = [];
+  const confirmedNames: string[] = [];
+  for (const name of names) {
+    if (name.startsWith(".") || !name.toLowerCase().endsWith(".md")) continue; // not a note (e.g. a temp file)
+    if (DRAFT_FILE_PATTERN.test(name)) draftNames.push(name);
+    else if (CONFIRMED_FILE_PATTERN.test(name)) {
+      if (options.confirmed) confirmedNames.push(name);
+    } else {
+      skipped.push({ path: sessionPath(layout, name), reason: "not a session file name (expected S-….md or DRAFT-S-….md)" });
+    }
+  }
+
+  const drafts: Draft[] = [];
+  const draftResults = await mapLimit(draftNames, READ_CONCURRENCY, async (name) => {
+    const path = sessionPath(layout, name);
+    return { path, result: interpretDraft(path, classifyRecord(await store.read(path)), offsetAt) };
+  });
+  for (const { path, result } of draftResults) {
+    if ("record" in result) drafts.push(result.record);
+    else skipped.push({ path, reason: result.reason });
+  }
+
+  const byId = new Map<string, ConfirmedSession>();
+  const confirmedResults = await mapLimit(confirmedNames, READ_CONCURRENCY, async (name) => {
+    const path = sessionPath(layout, name);
+    return { path, result: interpretConfirmed(path, classifyRecord(await store.read(path)), offsetAt) };
+  });
+  for (const { path, result } of confirmedResults) {
+    if (!("record" in result)) {
+      skipped.push({ path, reason: result.reason });
+      continue;
+    }
+    const session = result.record;
+    const other = byId.get(session.sessionId);
+    if (!other) {
+      byId.set(session.sessionId, session);
+      continue;
+    }
+    // Two files claim one session (e.g. a sync-conflict copy): keep the one named after the ID.
+    const ownName = `${session.sessionId}.md`;
+    const keepNew = path.endsWith(`/${ownName}`) && !other.path.endsWith(`/${ownName}`);
+    const [kept, dropped] = keepNew ? [session, other] : [other, session];
+    byId.set(session.sessionId, kept);
+    skipped.push({ path: dropped.path, reason: `duplicate session_id ${session.sessionId} (also in ${kept.path})` });
+  }
+
+  return {
+    confirmed: [...byId.values()].sort(compareNewestFirst),
+    drafts: drafts.sort(compareDraftsOldestFirst),
+    draftFiles: new Set(draftNames.map((n) => n.slice(0, -3))),
+    skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+  };
+}

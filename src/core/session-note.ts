@@ -1,0 +1,91 @@
+import { renderFrontmatter } from "./frontmatter";
+
+export interface ConfirmedNoteInput {
+  sessionId: string;
+  topicId: string;
+  startedAt: string;
+  endedAt: string;
+  durationMinutes: number;
+  outcome: "completed" | "interrupted";
+  absorbedDrafts: readonly string[];
+  topicNote: string | null;
+  summary: string | null;
+  nextAction: string | null;
+  notes: string | null;
+}
+
+function section(heading: string, text: string | null): string | null {
+  const trimmed = text?.trim();
+  return trimmed ? `## ${heading}\n\n${trimmed}\n` : null;
+}
+
+/** A confirmed session note (SPEC §2): frontmatter, then Summary, Next action and Notes, empty ones omitted. */
+export function renderConfirmedNote(input: ConfirmedNoteInput): string {
+  const front = renderFrontmatter([
+    ["palee_schema", 1],
+    ["session_id", input.sessionId],
+    ["topic_id", input.topicId],
+    ["started_at", input.startedAt],
+    ["ended_at", input.endedAt],
+    ["duration_minutes", input.durationMinutes],
+    ["status", "completed"],
+    ["outcome", input.outcome],
+    ["absorbed_drafts", input.absorbedDrafts],
+    ...(input.topicNote ? [["topic_note", input.topicNote] as const] : []),
+  ]);
+  const sections = [
+    section("Summary", input.summary),
+    section("Next action", input.nextAction),
+    section("Notes", input.notes),
+  ].filter((s): s is string => s !== null);
+  return `${front}# Session: ${input.sessionId}\n${sections.map((s) => `\n${s}`).join("")}`;
+}
+
+export interface DraftInput {
+  draftId: string;
+  topicId: string;
+  startedAt: string;
+  lastCheckpointAt: string;
+  device: string;
+  topicNote: string | null;
+  notes: string;
+}
+
+/** A draft: the crash-safe record of an open session. Its body is the learner's notes. */
+export function renderDraft(input: DraftInput): string {
+  const front = renderFrontmatter([
+    ["palee_schema", 1],
+    ["session_id", input.draftId],
+    ["topic_id", input.topicId],
+    ["started_at", input.startedAt],
+    ["ended_at", null],
+    ["status", "draft"],
+    ["last_checkpoint_at", input.lastCheckpointAt],
+    ["device", input.device],
+    ...(input.topicNote ? [["topic_note", input.topicNote] as const] : []),
+  ]);
+  const notes = input.notes.trim();
+  return notes ? `${front}${notes}\n` : front;
+}
+
+/** Appends checkpoint notes to a draft body, keeping every byte the learner wrote. */
+export function appendNotes(text: string, notes: string): string {
+  const addition = notes.trim();
+  if (!addition) return text;
+  const separator = text.endsWith("\n\n") ? "" : text.endsWith("\n") ? "\n" : "\n\n";
+  return `${text}${separator}${addition}\n`;
+}
+
+/**
+ * The text of a "## <heading>" section of a confirmed note body: up to the next "## " or "# " heading.
+ * Returns null when the section is absent or empty.
+ */
+export function extractSection(body: string, heading: string): string | null {
+  const lines = body.split(/\r?\n/);
+  const start = lines.findIndex((l) => l.trim().toLowerCase() === `## ${heading.toLowerCase()}`);
+  if (start === -1) return null;
+  const rest = lines.slice(start + 1);
+  const end = rest.findIndex((l) => /^#{1,2} /.test(l));
+  const text = (end === -1 ? rest : rest.slice(0, end)).join("\n").trim();
+  return text === "" ? null : text;
+}

@@ -1,0 +1,643 @@
+import { ConflictError, FileExistsError, UsageError } from "./errors";
+import type { ReadResult } from "./frontmatter";
+import { classifyRecord, updateFrontmatterFields } from "./frontmatter";
+import type { HotState } from "./hot-memory";
+import { EMPTY_HOT, hotStateOf, isOpen, renderHot, renderHotFrontmatter } from "./hot-memory";
+import { DRAFT_ID_PATTERN, newDraftId, newSessionId, normalizeTopic, validateNewTopicId } from "./ids";
+import type { Layout } from "./layout";
+import { assertRemovable, sessionPath } from "./layout";
+import type { CorePorts } from "./ports";
+import type { ConfirmedSession, Draft, Skipped } from "./records";
+import { compareNewestFirst, interpretConfirmed, interpretDraft } from "./records";
+import {
+  DEFAULT_GRACE_MS,
+  absorbedBy,
+  isAliveElsewhere,
+  pendingDrafts,
+  planReconcile,
+  savePlan,
+} from "./recovery";
+import type { Scan } from "./scan";
+import { scanSessions } from "./scan";
+import { appendNotes, renderConfirmedNote, renderDraft } from "./session-note";
+import { renderIndex } from "./session-index";
+import {
+  FUTURE_SKEW_MS,
+  INHERIT_MAX_AGE_MS,
+  durationMinutes,
+  formatLocalDate,
+  formatTimestamp,
+  parseTimestamp,
+} from "./time";
+
+/** The open session as reported by start, status and the faces (SPEC §5 "O"). */
+export interface OpenSession {
+  topicId: string;
+  startedAt: string;
+  device: string | null;
+  draftId: string;
+  elapsedSeconds: number;
+  lastCheckpointAt: string | null;
+}
+
+export type StartResult =
+  | {
+      status: "started";
+      topicId: string;
+      startedAt: string;
+      draftId: string;
+      lastSession: string | null;
+      workingMemory: string;
+      warnings: string[];
+    }
+  | { status: "drafts_pending"; drafts: Draft[] }
+  | { status: "already_open"; open: OpenSession }
+  | { status: "kept"; open: OpenSession };
+
+export interface StartOptions {
+  /** An explicit topic (picker choice, --topic): validated as new input. */
+  topic?: string | null;
+  /** The active note's palee_id (plugin only). */
+  activeNoteTopic?: string | null;
+  /** What to do when a session is already open (default refuse). */
+  ifOpen?: "refuse" | "keep";
+  /** Drafts the user chose to ignore for this start (interactive recovery). */
+  ignoreDrafts?: ReadonlySet<string>;
+  /** Optional wikilink to the topic note, recorded in the draft and later in the confirmed note. */
+  topicNote?: string | null;
+}
+
+export interface CheckpointResult {
+  created: boolean;
+  draft: Draft;
+}
+
+export interface EndOptions {
+  topic?: string | null;
+  summary?: string | null;
+  nextAction?: string | null;
+}
+
+export interface EndResult {
+  session: ConfirmedSession;
+  absorbedDrafts: string[];
+  warnings: string[];
+}
+
+export type RecoverAction = "resume" | "save" | "discard" | "ignore";
+
+export type RecoverResult =
+  | { status: "resumed"; draftId: string; open: OpenSession }
+  | { status: "saved"; draftId: string; session: ConfirmedSession; alreadySaved: boolean }
+  | { status: "discarded"; draftId: string }
+  | { status: "ignored"; draftId: string };
+
+export interface ListResult {
+  confirmed: ConfirmedSession[];
+  drafts: Draft[];
+  totalConfirmed: number;
+  totalDrafts: number;
+  skipped: Skipped[];
+}
+
+export interface RebuildResult {
+  totalConfirmed: number;
+  skipped: Skipped[];
+}
+
+export interface SessionsOptions {
+  /** Grace period for "alive elsewhere" (SPEC §4 Devices); default 15 minutes. */
+  graceMs?: number;
+}
+
+interface HotRead {
+  text: string | null;
+  read: ReadResult;
+  state: HotState;
+}
+
+/** How many times a colliding random ID is drawn again before giving up (2^16 / 2^32 spaces). */
+const ID_ATTEMPTS = 20;
+
+/**
+ * The operations of SPEC §4. Both faces (CLI, plugin) call these; neither holds session rules.
+ * Every write goes through the store port: session notes create-only, derived views optimistic.
+ */
+export class PaleeSessions {
+  private readonly graceMs: number;
+
+  constructor(
+    private readonly ports: CorePorts,
+    readonly layout: Layout,
+    options: SessionsOptions = {},
+  ) {
+    this.graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  }
+
+  // ---- reading -------------------------------------------------------------------------------------
+
+  private readonly offsetAt = (at: number): number => this.ports.clock.offsetMinutes(at);
+
+  private stamp(at: number): string {
+    return formatTimestamp(at, this.ports.clock.offsetMinutes(at));
+  }
+
+  private today(): string {
+    const now = this.ports.clock.now();
+    return formatLocalDate(now, this.ports.clock.offsetMinutes(now));
+  }
+
+  async readHot(): Promise<HotRead> {
+    const text = await this.ports.store.read(this.layout.hot);
+    const read = classifyRecord(text);
+    return { text, read, state: hotStateOf(read) };
+  }
+
+  scan(confirmed = true): Promise<Scan> {
+    return scanSessions(this.ports.store, this.layout, this.offsetAt, { confirmed });
+  }
+
+  private async readDraft(draftId: string): Promise<Draft | null> {
+    const path = sessionPath(this.layout, `${draftId}.md`);
+    const result = interpretDraft(path, classifyRecord(await this.ports.store.read(path)), this.offsetAt);
+    return "record" in result ? result.record : null;
+  }
+
+  private openSessionOf(hot: HotState, draft: Draft | null): OpenSession | null {
+    if (!isOpen(hot)) return null;
+    const startedMs = parseTimestamp(hot.startedAt, this.offsetAt);
+    const now = this.ports.clock.now();
+    return {
+      topicId: hot.activeTopic ?? draft?.topicId ?? "(unknown)",
+      startedAt: hot.startedAt,
+      device: hot.device,
+      draftId: hot.openDraft,
+      elapsedSeconds: startedMs === null ? 0 : Math.max(0, Math.floor((now - startedMs) / 1000)),
+      lastCheckpointAt: draft?.lastCheckpointAt ?? null,
+    };
+  }
+
+  // ---- writing ----------------------------------------------------------------------------------
+
+  /**
+   * Optimistic write of a derived view: computes from a fresh read, writes only if the file still holds
+   * what was read, retries once from a fresh read, then reports the conflict (SPEC §4 Concurrent changes).
+   */
+  private async writeView(path: string, compute: (text: string | null) => string | null): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const text = await this.ports.store.read(path);
+      const next = compute(text);
+      if (next === null || next === text) return;
+      try {
+        await this.ports.store.replace(path, text, next);
+        return;
+      } catch (error) {
+        if (!(error instanceof ConflictError) || attempt >= 2) throw error;
+      }
+    }
+  }
+
+  /** Creates a new file under a fresh random ID; a collision draws again, never overwrites. */
+  private async createUnique(makeId: () => string, render: (id: string) => string): Promise<string> {
+    for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
+      const id = makeId();
+      try {
+        await this.ports.store.create(sessionPath(this.layout, `${id}.md`), render(id));
+        return id;
+      } catch (error) {
+        if (!(error instanceof FileExistsError)) throw error;
+      }
+    }
+    throw new ConflictError(this.layout.sessions, `could not find a free session ID in ${this.layout.sessions}`);
+  }
+
+  private async trashDraft(draft: Draft): Promise<void> {
+    assertRemovable(this.layout, draft.path);
+    await this.ports.store.trash(draft.path);
+  }
+
+  /**
+   * Rewrites hot.md and index.md from a scan. `pointer` decides the open-session fields from the current
+   * hot state (read fresh at write time); the body always comes from the newest confirmed session.
+   */
+  private async writeViews(confirmed: readonly ConfirmedSession[], pointer: (current: HotState) => HotState): Promise<void> {
+    const newest = confirmed[0] ?? null;
+    const today = this.today();
+    await this.writeView(this.layout.hot, (text) => {
+      const current = hotStateOf(classifyRecord(text));
+      return renderHot({ ...pointer(current), lastSession: newest?.sessionId ?? null }, newest, today);
+    });
+    await this.writeView(this.layout.index, () => renderIndex(confirmed, today));
+  }
+
+  /** Reconcile (SPEC §4): trash drafts already absorbed, close a finished or vanished open session. */
+  private async reconcile(scan: Scan, hot: HotState): Promise<{ scan: Scan; warnings: string[] }> {
+    const absorbed = absorbedBy(scan.confirmed);
+    const plan = planReconcile(hot, scan.drafts, scan.draftFiles, absorbed);
+    const warnings: string[] = [];
+    for (const draft of plan.trash) {
+      await this.trashDraft(draft);
+      warnings.push(`${draft.path} was already saved in ${absorbed.get(draft.draftId)?.sessionId ?? "?"}; moved it to the trash`);
+    }
+    if (plan.closeOpen) {
+      const { draftId, reason } = plan.closeOpen;
+      await this.writeView(this.layout.hot, (text) => {
+        const read = classifyRecord(text);
+        if (read.state !== "ok" || hotStateOf(read).openDraft !== draftId) return null;
+        return updateFrontmatterFields(text ?? "", { started_at: null, open_draft: null, device: null });
+      });
+      warnings.push(
+        reason === "absorbed"
+          ? `the open session ${draftId} had already been saved; closed it`
+          : `the open session's draft ${draftId} no longer exists; closed the session`,
+      );
+    }
+    const trashed = new Set(plan.trash.map((d) => d.draftId));
+    const drafts = scan.drafts.filter((d) => !trashed.has(d.draftId));
+    const draftFiles = new Set([...scan.draftFiles].filter((id) => !trashed.has(id)));
+    return { scan: { ...scan, drafts, draftFiles }, warnings };
+  }
+
+  private resolveTopic(explicit: string | null | undefined, fallbacks: ReadonlyArray<string | null>): string {
+    const given = normalizeTopic(explicit);
+    if (given !== null) return validateNewTopicId(given);
+    for (const candidate of fallbacks) {
+      const topic = normalizeTopic(candidate);
+      if (topic !== null) return topic;
+    }
+    throw new UsageError("topic required: pass --topic T-… (no active topic in hot.md)", "topic_required");
+  }
+
+  // ---- operations ---------------------------------------------------------------------------------
+
+  async start(options: StartOptions = {}): Promise<StartResult> {
+    const hot0 = await this.readHot();
+    const { scan, warnings } = await this.reconcile(await this.scan(), hot0.state);
+    const hot = await this.readHot();
+    const absorbed = absorbedBy(scan.confirmed);
+
+    const pending = pendingDrafts(hot.state, scan.drafts, absorbed, options.ignoreDrafts);
+    if (pending.length > 0) return { status: "drafts_pending", drafts: pending };
+
+    if (isOpen(hot.state)) {
+      const open = this.openSessionOf(hot.state, await this.readDraft(hot.state.openDraft));
+      if (open) return { status: options.ifOpen === "keep" ? "kept" : "already_open", open };
+    }
+
+    const topicId = this.resolveTopic(options.topic, [options.activeNoteTopic ?? null, hot.state.activeTopic]);
+    const now = this.ports.clock.now();
+    const startedAt = this.stamp(now);
+    const draftId = await this.pickFreeDraftId(scan);
+    const newest = scan.confirmed[0] ?? null;
+    const pointer = { activeTopic: topicId, startedAt, openDraft: draftId, device: this.ports.device };
+
+    // hot.md first: a crash before the draft exists leaves a pointer that reconcile closes (nothing to lose).
+    let alreadyOpen: HotState | null = null;
+    await this.writeView(this.layout.hot, (text) => {
+      const read = classifyRecord(text);
+      if (isOpen(hotStateOf(read)) && hotStateOf(read).openDraft !== hot.state.openDraft) {
+        alreadyOpen = hotStateOf(read); // another start won the race
+        return null;
+      }
+      const today = this.today();
+      const lastSession = newest?.sessionId ?? null;
+      if (read.state === "ok") {
+        return updateFrontmatterFields(text ?? "", {
+          active_topic: topicId,
+          started_at: startedAt,
+          open_draft: draftId,
+          device: this.ports.device,
+          updated_at: today,
+        });
+      }
+      if (read.state === "no-frontmatter") {
+        // Someone's own text: keep the body, add the frontmatter (SPEC §4 start step 3).
+        return renderHotFrontmatter({ ...pointer, lastSession }, today) + read.body;
+      }
+      return renderHot({ ...pointer, lastSession }, newest, today);
+    });
+    if (alreadyOpen !== null) {
+      const raced: HotState = alreadyOpen;
+      const open = this.openSessionOf(raced, raced.openDraft ? await this.readDraft(raced.openDraft) : null);
+      if (open) return { status: options.ifOpen === "keep" ? "kept" : "already_open", open };
+    }
+
+    await this.ports.store.create(
+      sessionPath(this.layout, `${draftId}.md`),
+      renderDraft({
+        draftId,
+        topicId,
+        startedAt,
+        lastCheckpointAt: startedAt,
+        device: this.ports.device,
+        topicNote: options.topicNote ?? null,
+        notes: "",
+      }),
+    );
+    const after = await this.readHot();
+    return {
+      status: "started",
+      topicId,
+      startedAt,
+      draftId,
+      lastSession: newest?.sessionId ?? null,
+      workingMemory: after.read.state === "ok" || after.read.state === "no-frontmatter" ? after.read.body.trim() : "",
+      warnings: [...warnings, ...scan.skipped.map((s) => `skipped ${s.path}: ${s.reason}`)],
+    };
+  }
+
+  private async pickFreeDraftId(scan: Scan): Promise<string> {
+    for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
+      const id = newDraftId(this.ports.random);
+      if (!scan.draftFiles.has(id) && (await this.ports.store.read(sessionPath(this.layout, `${id}.md`))) === null) return id;
+    }
+    throw new ConflictError(this.layout.sessions, `could not find a free draft ID in ${this.layout.sessions}`);
+  }
+
+  async checkpoint(options: { topic?: string | null; notes?: string | null } = {}): Promise<CheckpointResult> {
+    const hot = await this.readHot();
+    const topicId = this.resolveTopic(options.topic, [hot.state.activeTopic]);
+    const now = this.ports.clock.now();
+    const nowText = this.stamp(now);
+
+    if (isOpen(hot.state)) {
+      const open = await this.readDraft(hot.state.openDraft);
+      if (open && open.topicId === topicId) {
+        if (isAliveElsewhere(open, this.ports.device, now, this.graceMs)) {
+          throw new UsageError(
+            `the session on ${open.topicId} is open on ${open.device ?? "another device"}; checkpoint it there`,
+            "session_open_elsewhere",
+          );
+        }
+        // Only frontmatter changes; the body is the learner's and is kept byte for byte (plus appended notes).
+        await this.writeView(open.path, (text) => {
+          if (text === null) throw new UsageError(`${open.path} disappeared during the checkpoint`, "no_such_draft");
+          const updated = updateFrontmatterFields(text, { last_checkpoint_at: nowText, device: this.ports.device });
+          return options.notes ? appendNotes(updated, options.notes) : updated;
+        });
+        const draft = await this.readDraft(open.draftId);
+        return { created: false, draft: draft ?? open };
+      }
+    }
+
+    // A new draft inherits hot.md's start only for the same topic, not in the future, at most 24 h old.
+    const hotStart = hot.state.activeTopic === topicId ? parseTimestamp(hot.state.startedAt, this.offsetAt) : null;
+    const inherit = hotStart !== null && hotStart <= now && now - hotStart <= INHERIT_MAX_AGE_MS;
+    const startedAt = inherit && hot.state.startedAt ? hot.state.startedAt : nowText;
+    const draftId = await this.createUnique(
+      () => newDraftId(this.ports.random),
+      (id) =>
+        renderDraft({
+          draftId: id,
+          topicId,
+          startedAt,
+          lastCheckpointAt: nowText,
+          device: this.ports.device,
+          topicNote: null,
+          notes: options.notes ?? "",
+        }),
+    );
+    if (hot.read.state === "ok" && !isOpen(hot.state)) {
+      // With no session open, this checkpoint opens one, so that end absorbs it and status shows it.
+      await this.writeView(this.layout.hot, (text) => {
+        const read = classifyRecord(text);
+        if (read.state !== "ok" || isOpen(hotStateOf(read))) return null;
+        return updateFrontmatterFields(text ?? "", {
+          active_topic: topicId,
+          started_at: startedAt,
+          open_draft: draftId,
+          device: this.ports.device,
+        });
+      });
+    }
+    const draft = await this.readDraft(draftId);
+    if (!draft) throw new UsageError(`${draftId} could not be read back after it was written`, "no_such_draft");
+    return { created: true, draft };
+  }
+
+  async end(options: EndOptions = {}): Promise<EndResult> {
+    const hot0 = await this.readHot();
+    const topicId = this.resolveTopic(options.topic, [hot0.state.activeTopic]);
+    const { scan, warnings } = await this.reconcile(await this.scan(), hot0.state);
+    const hot = await this.readHot();
+    const now = this.ports.clock.now();
+
+    const ofTopic = scan.drafts.filter((d) => d.topicId === topicId);
+    const elsewhere = ofTopic.filter((d) => isAliveElsewhere(d, this.ports.device, now, this.graceMs));
+    const absorbed = ofTopic.filter((d) => !elsewhere.includes(d));
+    for (const d of elsewhere) warnings.push(`left ${d.draftId} alone: it is open on ${d.device ?? "another device"}`);
+
+    // Start time, three tiers (SPEC §4 end): drafts, then hot.md, then now.
+    let startedMs = now;
+    let startedAt: string | null = null;
+    const fromDrafts = absorbed.filter((d) => d.startedMs !== null && d.startedAt !== null);
+    const earliest = fromDrafts.reduce<Draft | null>((a, d) => (a === null || (d.startedMs ?? 0) < (a.startedMs ?? 0) ? d : a), null);
+    if (earliest && earliest.startedMs !== null && earliest.startedAt !== null) {
+      startedMs = Math.min(earliest.startedMs, now);
+      startedAt = earliest.startedMs <= now ? earliest.startedAt : null;
+    } else if (hot.state.activeTopic === topicId) {
+      const hotMs = parseTimestamp(hot.state.startedAt, this.offsetAt);
+      if (hotMs !== null && hotMs <= now) {
+        startedMs = hotMs;
+        startedAt = hot.state.startedAt;
+      } else if (hotMs !== null && hotMs - now <= FUTURE_SKEW_MS) {
+        startedMs = now; // a little clock skew: clamp to now
+      }
+    }
+    startedAt ??= this.stamp(startedMs);
+    const endedAt = this.stamp(now);
+
+    const absorbedIds = absorbed.map((d) => d.draftId);
+    const notes = absorbed.map((d) => d.body.trim()).filter((b) => b !== "").join("\n\n");
+    const topicNote = absorbed.find((d) => d.topicNote !== null)?.topicNote ?? null;
+    const duration = durationMinutes(startedMs, now);
+    const sessionId = await this.createUnique(
+      () => newSessionId(startedMs, this.ports.random),
+      (id) =>
+        renderConfirmedNote({
+          sessionId: id,
+          topicId,
+          startedAt: startedAt,
+          endedAt,
+          durationMinutes: duration,
+          outcome: "completed",
+          absorbedDrafts: absorbedIds,
+          topicNote,
+          summary: options.summary ?? null,
+          nextAction: options.nextAction ?? null,
+          notes,
+        }),
+    );
+    const session = this.confirmedFrom(sessionId, {
+      topicId,
+      startedAt,
+      startedMs,
+      endedAt,
+      durationMinutes: duration,
+      outcome: "completed",
+      absorbedDrafts: absorbedIds,
+      topicNote,
+      summary: options.summary ?? null,
+      nextAction: options.nextAction ?? null,
+      notes,
+    });
+
+    for (const d of absorbed) await this.trashDraft(d);
+
+    const finished = new Set(absorbedIds);
+    const confirmed = [session, ...scan.confirmed].sort(compareNewestFirst);
+    await this.writeViews(confirmed, (current) => {
+      const closes =
+        (current.openDraft !== null && finished.has(current.openDraft)) ||
+        (current.openDraft === null && current.activeTopic === topicId);
+      return closes ? { ...current, activeTopic: topicId, startedAt: null, openDraft: null, device: null } : current;
+    });
+    return { session, absorbedDrafts: absorbedIds, warnings: [...warnings, ...scan.skipped.map((s) => `skipped ${s.path}: ${s.reason}`)] };
+  }
+
+  /** The confirmed session as written (never read back from a cache that may lag behind the write). */
+  private confirmedFrom(
+    sessionId: string,
+    data: Omit<ConfirmedSession, "sessionId" | "path" | "body"> & { summary: string | null; nextAction: string | null; notes: string },
+  ): ConfirmedSession {
+    const text = renderConfirmedNote({ ...data, sessionId, outcome: data.outcome as "completed" | "interrupted" });
+    const path = sessionPath(this.layout, `${sessionId}.md`);
+    const result = interpretConfirmed(path, classifyRecord(text), this.offsetAt);
+    if (!("record" in result)) throw new Error(`rendered session ${sessionId} does not read back: ${result.reason}`);
+    return result.record;
+  }
+
+  async recover(draftId: string, action: RecoverAction): Promise<RecoverResult> {
+    if (!DRAFT_ID_PATTERN.test(draftId) && !/^DRAFT-S-[^/\\]+$/.test(draftId)) {
+      throw new UsageError(`no such draft: ${JSON.stringify(draftId)} is not a draft ID (DRAFT-S-…)`, "no_such_draft");
+    }
+    const hot0 = await this.readHot();
+    const before = await this.scan();
+    const absorbed = absorbedBy(before.confirmed);
+    const { scan } = await this.reconcile(before, hot0.state);
+    const hot = await this.readHot();
+
+    const finishedIn = absorbed.get(draftId);
+    if (finishedIn) {
+      // Already saved by an earlier end or save (e.g. before a crash): never saved twice.
+      if (action === "save") return { status: "saved", draftId, session: finishedIn, alreadySaved: true };
+      if (action === "discard") return { status: "discarded", draftId };
+      if (action === "ignore") return { status: "ignored", draftId };
+      throw new UsageError(`${draftId} was already saved in ${finishedIn.sessionId}; there is nothing to resume`, "no_such_draft");
+    }
+    const draft = scan.drafts.find((d) => d.draftId === draftId);
+    if (!draft) {
+      const unreadable = scan.skipped.find((s) => s.path === sessionPath(this.layout, `${draftId}.md`));
+      throw new UsageError(
+        unreadable
+          ? `${unreadable.path} cannot be read (${unreadable.reason}); fix or move it by hand`
+          : `no such draft: ${draftId} (palee session list shows the drafts)`,
+        "no_such_draft",
+      );
+    }
+    const now = this.ports.clock.now();
+
+    switch (action) {
+      case "ignore":
+        return { status: "ignored", draftId };
+      case "discard": {
+        await this.trashDraft(draft);
+        await this.closePointerTo(draftId);
+        return { status: "discarded", draftId };
+      }
+      case "resume": {
+        if (isOpen(hot.state) && hot.state.openDraft !== draftId) {
+          const open = this.openSessionOf(hot.state, await this.readDraft(hot.state.openDraft));
+          throw new UsageError(
+            `a session is already open (${open?.topicId ?? "?"} on ${open?.device ?? "?"} since ${open?.startedAt ?? "?"}); end it before resuming ${draftId}`,
+          );
+        }
+        const nowText = this.stamp(now);
+        await this.writeView(draft.path, (text) =>
+          text === null ? null : updateFrontmatterFields(text, { last_checkpoint_at: nowText, device: this.ports.device }),
+        );
+        const startedAt = draft.startedAt ?? nowText;
+        const pointer = { activeTopic: draft.topicId, startedAt, openDraft: draftId, device: this.ports.device };
+        if (hot.read.state === "ok") {
+          await this.writeView(this.layout.hot, (text) =>
+            updateFrontmatterFields(text ?? "", {
+              active_topic: pointer.activeTopic,
+              started_at: pointer.startedAt,
+              open_draft: pointer.openDraft,
+              device: pointer.device,
+            }),
+          );
+        } else {
+          await this.writeViews(scan.confirmed, () => ({ ...EMPTY_HOT, ...pointer }));
+        }
+        const resumedHot = await this.readHot();
+        const open = this.openSessionOf(resumedHot.state, await this.readDraft(draftId));
+        if (!open) throw new ConflictError(this.layout.hot, `${this.layout.hot} could not record the resumed session; try again`);
+        return { status: "resumed", draftId, open };
+      }
+      case "save": {
+        const plan = savePlan(draft, now);
+        const startedAt = draft.startedMs !== null && draft.startedMs <= plan.endedMs && draft.startedAt ? draft.startedAt : this.stamp(plan.startedMs);
+        const endedAt = draft.lastCheckpointAt ?? this.stamp(plan.endedMs);
+        const data = {
+          topicId: draft.topicId,
+          startedAt,
+          startedMs: plan.startedMs,
+          endedAt,
+          durationMinutes: plan.durationMinutes,
+          outcome: "interrupted",
+          absorbedDrafts: [draftId],
+          topicNote: draft.topicNote,
+          summary: null,
+          nextAction: null,
+          notes: draft.body.trim(),
+        };
+        const sessionId = await this.createUnique(
+          () => newSessionId(plan.startedMs, this.ports.random),
+          (id) => renderConfirmedNote({ ...data, sessionId: id, outcome: "interrupted" }),
+        );
+        const session = this.confirmedFrom(sessionId, data);
+        await this.trashDraft(draft);
+        const confirmed = [session, ...scan.confirmed].sort(compareNewestFirst);
+        await this.writeViews(confirmed, (current) =>
+          current.openDraft === draftId ? { ...current, startedAt: null, openDraft: null, device: null } : current,
+        );
+        return { status: "saved", draftId, session, alreadySaved: false };
+      }
+    }
+  }
+
+  private async closePointerTo(draftId: string): Promise<void> {
+    await this.writeView(this.layout.hot, (text) => {
+      const read = classifyRecord(text);
+      if (read.state !== "ok" || hotStateOf(read).openDraft !== draftId) return null;
+      return updateFrontmatterFields(text ?? "", { started_at: null, open_draft: null, device: null });
+    });
+  }
+
+  /** Never writes. */
+  async list(options: { all?: boolean } = {}): Promise<ListResult> {
+    const scan = await this.scan();
+    return {
+      confirmed: options.all ? scan.confirmed : scan.confirmed.slice(0, 10),
+      drafts: scan.drafts,
+      totalConfirmed: scan.confirmed.length,
+      totalDrafts: scan.drafts.length,
+      skipped: scan.skipped,
+    };
+  }
+
+  /** The open session, or null: absence is an answer, not an error. Never writes. */
+  async status(): Promise<{ open: OpenSession | null; hotState: ReadResult["state"] }> {
+    const hot = await this.readHot();
+    const open = isOpen(hot.state) ? this.openSessionOf(hot.state, await this.readDraft(hot.state.openDraft)) : null;
+    return { open, hotState: hot.read.state };
+  }
+
+  /** Regenerates hot.md and index.md from the session notes; writes nothing else (SPEC §6.3). */
+  async rebuild(): Promise<RebuildResult> {
+    const scan = await this.scan();
+    await this.writeViews(scan.confirmed, (current) => current);
+    return { totalConfirmed: scan.confirmed.length, skipped: scan.skipped };
+  }
+}

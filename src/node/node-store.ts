@@ -1,0 +1,129 @@
+import { randomBytes } from "node:crypto";
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import { BoundaryError, ConflictError, FileExistsError } from "../core/errors";
+import type { SessionStore } from "../core/ports";
+
+function isErrno(error: unknown, code: string): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
+}
+
+/**
+ * The session store on the Node file system (the CLI's). New files are created exclusively with their full
+ * content (temp file + hard link, so a crash never leaves a half-written note); replacements go to a temp
+ * file that is flushed and renamed into place; removal moves a file into the vault's `.trash/`. Temp files
+ * are dot-files (Obsidian ignores them) and are removed after success and after failure.
+ */
+export class NodeStore implements SessionStore {
+  readonly root: string;
+
+  constructor(vaultRoot: string) {
+    this.root = path.resolve(vaultRoot);
+  }
+
+  /** Absolute path of a vault-relative path; refuses anything that leaves the vault. */
+  resolve(relative: string): string {
+    const absolute = path.resolve(this.root, ...relative.split("/"));
+    if (absolute !== this.root && !absolute.startsWith(this.root + path.sep)) {
+      throw new BoundaryError(relative);
+    }
+    return absolute;
+  }
+
+  async read(relative: string): Promise<string | null> {
+    try {
+      return await fs.readFile(this.resolve(relative), "utf8");
+    } catch (error) {
+      if (isErrno(error, "ENOENT")) return null;
+      throw error;
+    }
+  }
+
+  async list(folder: string): Promise<string[]> {
+    try {
+      const entries = await fs.readdir(this.resolve(folder), { withFileTypes: true });
+      return entries.filter((e) => e.isFile()).map((e) => e.name);
+    } catch (error) {
+      if (isErrno(error, "ENOENT") || isErrno(error, "ENOTDIR")) return [];
+      throw error;
+    }
+  }
+
+  private tempPathFor(absolute: string): string {
+    return path.join(path.dirname(absolute), `.${path.basename(absolute)}.${randomBytes(4).toString("hex")}.tmp`);
+  }
+
+  /** Writes `content` to a new temp file beside `absolute`, flushed to disk; returns its path. */
+  private async writeTemp(absolute: string, content: string): Promise<string> {
+    await fs.mkdir(path.dirname(absolute), { recursive: true });
+    const temp = this.tempPathFor(absolute);
+    const handle = await fs.open(temp, "wx");
+    try {
+      await handle.writeFile(content, "utf8");
+      await handle.sync();
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await fs.rm(temp, { force: true });
+      throw error;
+    }
+    await handle.close();
+    return temp;
+  }
+
+  async create(relative: string, content: string): Promise<void> {
+    const absolute = this.resolve(relative);
+    const temp = await this.writeTemp(absolute, content);
+    try {
+      await fs.link(temp, absolute); // atomic and exclusive: EEXIST if the note exists
+    } catch (error) {
+      if (isErrno(error, "EEXIST")) throw new FileExistsError(relative);
+      if (!isErrno(error, "EPERM") && !isErrno(error, "ENOTSUP") && !isErrno(error, "EXDEV")) throw error;
+      // A file system without hard links: fall back to an exclusive open.
+      try {
+        await fs.writeFile(absolute, content, { flag: "wx" });
+      } catch (inner) {
+        if (isErrno(inner, "EEXIST")) throw new FileExistsError(relative);
+        throw inner;
+      }
+    } finally {
+      await fs.rm(temp, { force: true });
+    }
+  }
+
+  async replace(relative: string, expected: string | null, content: string): Promise<void> {
+    const absolute = this.resolve(relative);
+    const temp = await this.writeTemp(absolute, content);
+    try {
+      const current = await this.read(relative);
+      if (current !== expected) throw new ConflictError(relative);
+      await fs.rename(temp, absolute);
+    } finally {
+      await fs.rm(temp, { force: true });
+    }
+  }
+
+  async trash(relative: string): Promise<void> {
+    const absolute = this.resolve(relative);
+    // The file itself must be a regular file, reached without a symlink anywhere under the vault root.
+    const stat = await fs.lstat(absolute);
+    if (!stat.isFile()) throw new BoundaryError(relative);
+    const realParent = await fs.realpath(path.dirname(absolute));
+    const realRoot = await fs.realpath(this.root);
+    if (realParent !== path.join(realRoot, path.dirname(relative)) ) throw new BoundaryError(relative);
+    const trashDir = path.join(this.root, ".trash");
+    await fs.mkdir(trashDir, { recursive: true });
+    const base = path.basename(absolute, ".md");
+    for (let n = 0; n < 1000; n++) {
+      const target = path.join(trashDir, n === 0 ? `${base}.md` : `${base} ${n}.md`);
+      try {
+        await fs.link(absolute, target); // never overwrites something already in the trash
+      } catch (error) {
+        if (isErrno(error, "EEXIST")) continue;
+        throw error;
+      }
+      await fs.unlink(absolute);
+      return;
+    }
+    throw new Error(`could not find a free name in ${trashDir} for ${relative}`);
+  }
+}
