@@ -21,6 +21,7 @@ async function isDirectory(p: string): Promise<boolean> {
 
 /** The plugin's saved session folder (<vault>/.obsidian/plugins/palee-sessions/data.json), if any. */
 async function savedFolder(root: string): Promise<string | null> {
+  // The CLI runs outside Obsidian and cannot ask for app.vault.configDir; ".obsidian" is the default.
   const file = path.join(root, ".obsidian", "plugins", PLUGIN_ID, "data.json");
   let text: string;
   try {

@@ -48,7 +48,7 @@ export function validateNewTopicId(value: string): string {
  */
 export function inlineMarkdownText(value: string): string {
   return value
-    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ")
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, " ")
     .replace(/[\\`*_[\]<>#|~!{}()$%=^]/g, (c) => `\\${c}`);
 }
 

@@ -59,7 +59,7 @@ export function assertRemovable(layout: Layout, path: string): void {
     !name.includes("/") &&
     !name.includes("\\") &&
     !name.includes("..") &&
-    !/[\u0000-\u001f]/.test(name) &&
+    !/\p{Cc}/u.test(name) &&
     DRAFT_FILE_PATTERN.test(name);
   if (!ok) throw new BoundaryError(path);
 }

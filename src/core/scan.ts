@@ -25,7 +25,7 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   const worker = async (): Promise<void> => {
     while (next < items.length) {
       const i = next++;
-      results[i] = await fn(items[i] as T);
+      results[i] = await fn(items[i]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));

@@ -1,0 +1,133 @@
+// Builds the two artifacts of the project:
+//   - the plugin: src/main.ts -> main.js (loaded by the app, CommonJS)
+//   - the CLI:    src/cli/main.ts -> dist/cli.js (Node, the `palee` bin)
+//
+// `node esbuild.config.mjs production` builds both once (minified plugin).
+// `node esbuild.config.mjs` builds both and keeps rebuilding on change.
+import { chmodSync, existsSync, readFileSync, statSync } from "node:fs";
+import process from "node:process";
+import builtinModules from "builtin-modules";
+import esbuild from "esbuild";
+
+const production = process.argv[2] === "production";
+
+const PLUGIN_ENTRY = "src/main.ts";
+const PLUGIN_OUT = "main.js";
+const CLI_ENTRY = "src/cli/main.ts";
+const CLI_OUT = "dist/cli.js";
+const SHEBANG = "#!/usr/bin/env node";
+
+// Every Node built-in, both bare ("fs") and prefixed ("node:fs"). The plugin
+// must not use them (it also runs on mobile), but if one slips in it must stay
+// an external require instead of esbuild failing to resolve it.
+const nodeBuiltins = [
+	...new Set(
+		builtinModules.flatMap((name) =>
+			name.startsWith("node:") ? [name] : [name, `node:${name}`],
+		),
+	),
+];
+
+/** @type {import("esbuild").BuildOptions} */
+const pluginOptions = {
+	entryPoints: [PLUGIN_ENTRY],
+	outfile: PLUGIN_OUT,
+	bundle: true,
+	format: "cjs",
+	platform: "browser",
+	target: "es2018",
+	// Provided by the app at runtime.
+	external: [
+		"obsidian",
+		"electron",
+		"@codemirror/*",
+		"@lezer/*",
+		...nodeBuiltins,
+	],
+	minify: production,
+	sourcemap: production ? false : "inline",
+	treeShaking: true,
+	logLevel: "info",
+};
+
+/**
+ * The CLI gets its shebang from the banner below; a second one coming from the
+ * entry file would make dist/cli.js a syntax error. After each successful
+ * build the output is made executable so `palee` can be run directly.
+ * @type {import("esbuild").Plugin}
+ */
+const cliExecutable = {
+	name: "cli-executable",
+	setup(build) {
+		build.onStart(() => {
+			if (readFileSync(CLI_ENTRY, "utf8").startsWith("#!")) {
+				return {
+					errors: [
+						{
+							text: `${CLI_ENTRY} starts with a shebang; remove it, the build adds "${SHEBANG}" itself`,
+						},
+					],
+				};
+			}
+			return undefined;
+		});
+		build.onEnd((result) => {
+			if (result.errors.length === 0) {
+				chmodSync(CLI_OUT, 0o755);
+			}
+		});
+	},
+};
+
+/** @type {import("esbuild").BuildOptions} */
+const cliOptions = {
+	entryPoints: [CLI_ENTRY],
+	outfile: CLI_OUT,
+	bundle: true, // js-yaml is bundled; Node built-ins stay external (platform node)
+	format: "cjs",
+	platform: "node",
+	target: "node20",
+	banner: { js: SHEBANG },
+	sourcemap: production ? false : "inline",
+	logLevel: "info",
+	plugins: [cliExecutable],
+};
+
+const targets = [
+	{ name: "plugin", entry: PLUGIN_ENTRY, out: PLUGIN_OUT, options: pluginOptions },
+	{ name: "CLI", entry: CLI_ENTRY, out: CLI_OUT, options: cliOptions },
+];
+
+const missing = targets.filter((t) => !existsSync(t.entry));
+for (const t of missing) {
+	console.error(`error: cannot build the ${t.name}: entry file ${t.entry} does not exist`);
+}
+
+if (production) {
+	// Build whatever can be built, then fail if an entry was missing.
+	let failed = missing.length > 0;
+	for (const t of targets) {
+		if (missing.includes(t)) continue;
+		try {
+			await esbuild.build(t.options);
+			const kib = (statSync(t.out).size / 1024).toFixed(1);
+			console.log(`${t.name}: ${t.out} ${kib} KiB`);
+		} catch {
+			// esbuild has already printed the errors (logLevel "info").
+			failed = true;
+		}
+	}
+	if (failed) {
+		process.exitCode = 1;
+	}
+} else {
+	// A watcher does not notice an entry file created later, so refuse to
+	// start with one missing rather than silently watching half the project.
+	if (missing.length > 0) {
+		process.exit(1);
+	}
+	for (const t of targets) {
+		const ctx = await esbuild.context(t.options);
+		await ctx.watch();
+	}
+}

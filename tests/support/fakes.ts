@@ -1,0 +1,66 @@
+import type { Clock, CorePorts, RandomSource } from "../../src/core/ports";
+import { layoutFor } from "../../src/core/layout";
+import { PaleeSessions } from "../../src/core/sessions";
+import { MemoryStore } from "./memory-store";
+
+/** A clock that only moves when told to, with a fixed UTC offset (minutes east of UTC). */
+export class FakeClock implements Clock {
+  constructor(
+    public ms: number,
+    public offset = 0,
+  ) {}
+  static at(iso: string, offset = 0): FakeClock {
+    return new FakeClock(Date.parse(iso), offset);
+  }
+  now(): number {
+    return this.ms;
+  }
+  offsetMinutes(): number {
+    return this.offset;
+  }
+  advance(minutes: number): void {
+    this.ms += minutes * 60_000;
+  }
+}
+
+/** Deterministic bytes from a seed (a small xorshift): reproducible IDs in tests. */
+export class SeededRandom implements RandomSource {
+  private state: number;
+  constructor(seed = 1) {
+    this.state = seed >>> 0 || 1;
+  }
+  bytes(count: number): Uint8Array {
+    const out = new Uint8Array(count);
+    for (let i = 0; i < count; i++) {
+      this.state ^= this.state << 13;
+      this.state ^= this.state >>> 17;
+      this.state ^= this.state << 5;
+      out[i] = this.state & 0xff;
+    }
+    return out;
+  }
+}
+
+/** Always returns the same bytes: forces ID collisions. */
+export class FixedRandom implements RandomSource {
+  constructor(private readonly byte = 0xab) {}
+  bytes(count: number): Uint8Array {
+    return new Uint8Array(count).fill(this.byte);
+  }
+}
+
+export interface Harness {
+  store: MemoryStore;
+  clock: FakeClock;
+  random: RandomSource;
+  core: PaleeSessions;
+  ports: CorePorts;
+}
+
+export function harness(options: { at?: string; offset?: number; device?: string; store?: MemoryStore; random?: RandomSource; folder?: string } = {}): Harness {
+  const store = options.store ?? new MemoryStore();
+  const clock = FakeClock.at(options.at ?? "2026-08-14T12:00:00Z", options.offset ?? 0);
+  const random = options.random ?? new SeededRandom(42);
+  const ports = { store, clock, random, device: options.device ?? "laptop" };
+  return { store, clock, random, ports, core: new PaleeSessions(ports, layoutFor(options.folder ?? "palee")) };
+}

@@ -1,0 +1,53 @@
+import { ConflictError, FileExistsError } from "../../src/core/errors";
+import type { SessionStore } from "../../src/core/ports";
+
+/** An in-memory SessionStore with the same contract as the Node store (tests/store-contract.ts). */
+export class MemoryStore implements SessionStore {
+  readonly files = new Map<string, string>();
+  readonly trashed: Array<{ path: string; content: string }> = [];
+  /** Every write, in order: useful to assert that an operation wrote nothing. */
+  readonly writes: string[] = [];
+
+  constructor(initial: Record<string, string> = {}) {
+    for (const [path, content] of Object.entries(initial)) this.files.set(path, content);
+  }
+
+  read(path: string): Promise<string | null> {
+    return Promise.resolve(this.files.get(path) ?? null);
+  }
+
+  list(folder: string): Promise<string[]> {
+    const prefix = `${folder}/`;
+    const names = [...this.files.keys()]
+      .filter((p) => p.startsWith(prefix) && !p.slice(prefix.length).includes("/"))
+      .map((p) => p.slice(prefix.length));
+    return Promise.resolve(names);
+  }
+
+  create(path: string, content: string): Promise<void> {
+    if (this.files.has(path)) return Promise.reject(new FileExistsError(path));
+    this.files.set(path, content);
+    this.writes.push(`create ${path}`);
+    return Promise.resolve();
+  }
+
+  replace(path: string, expected: string | null, content: string): Promise<void> {
+    if ((this.files.get(path) ?? null) !== expected) return Promise.reject(new ConflictError(path));
+    this.files.set(path, content);
+    this.writes.push(`replace ${path}`);
+    return Promise.resolve();
+  }
+
+  trash(path: string): Promise<void> {
+    const content = this.files.get(path);
+    if (content === undefined) return Promise.reject(new Error(`${path} does not exist`));
+    this.files.delete(path);
+    this.trashed.push({ path, content });
+    this.writes.push(`trash ${path}`);
+    return Promise.resolve();
+  }
+
+  snapshot(): Record<string, string> {
+    return Object.fromEntries([...this.files.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
+  }
+}
