@@ -68,11 +68,14 @@ export function renderDraft(input: DraftInput): string {
   return notes ? `${front}${notes}\n` : front;
 }
 
-/** Appends checkpoint notes to a draft body, keeping every byte the learner wrote. */
-export function appendNotes(text: string, notes: string): string {
+/**
+ * Appends checkpoint notes to a draft's text, keeping every byte the learner wrote; a paragraph break
+ * separates them from an existing body.
+ */
+export function appendNotes(text: string, notes: string, bodyIsEmpty: boolean): string {
   const addition = notes.trim();
   if (!addition) return text;
-  const separator = text.endsWith("\n\n") ? "" : text.endsWith("\n") ? "\n" : "\n\n";
+  const separator = bodyIsEmpty || text.endsWith("\n\n") ? (text.endsWith("\n") ? "" : "\n") : text.endsWith("\n") ? "\n" : "\n\n";
   return `${text}${separator}${addition}\n`;
 }
 

@@ -346,10 +346,16 @@ export class PaleeSessions {
     };
   }
 
+  /**
+   * A draft ID that names no draft file and no absorbed draft: reusing an absorbed ID would make reconcile
+   * treat the new draft as finished business.
+   */
   private async pickFreeDraftId(scan: Scan): Promise<string> {
+    const absorbed = absorbedBy(scan.confirmed);
     for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
       const id = newDraftId(this.ports.random);
-      if (!scan.draftFiles.has(id) && (await this.ports.store.read(sessionPath(this.layout, `${id}.md`))) === null) return id;
+      if (scan.draftFiles.has(id) || absorbed.has(id)) continue;
+      if ((await this.ports.store.read(sessionPath(this.layout, `${id}.md`))) === null) return id;
     }
     throw new ConflictError(this.layout.sessions, `could not find a free draft ID in ${this.layout.sessions}`);
   }
@@ -373,7 +379,9 @@ export class PaleeSessions {
         await this.writeView(open.path, (text) => {
           if (text === null) throw new UsageError(`${open.path} disappeared during the checkpoint`, "no_such_draft");
           const updated = updateFrontmatterFields(text, { last_checkpoint_at: nowText, device: this.ports.device });
-          return options.notes ? appendNotes(updated, options.notes) : updated;
+          const read = classifyRecord(updated);
+          const bodyIsEmpty = read.state === "ok" && read.body.trim() === "";
+          return options.notes ? appendNotes(updated, options.notes, bodyIsEmpty) : updated;
         });
         const draft = await this.readDraft(open.draftId);
         return { created: false, draft: draft ?? open };
@@ -384,11 +392,13 @@ export class PaleeSessions {
     const hotStart = hot.state.activeTopic === topicId ? parseTimestamp(hot.state.startedAt, this.offsetAt) : null;
     const inherit = hotStart !== null && hotStart <= now && now - hotStart <= INHERIT_MAX_AGE_MS;
     const startedAt = inherit && hot.state.startedAt ? hot.state.startedAt : nowText;
-    const draftId = await this.createUnique(
-      () => newDraftId(this.ports.random),
-      (id) =>
+    // A new draft is rare (no open draft of this topic): a full scan keeps its ID clear of absorbed ones.
+    const scan = await this.scan();
+    const draftId = await this.pickFreeDraftId(scan);
+    await this.ports.store.create(
+      sessionPath(this.layout, `${draftId}.md`),
         renderDraft({
-          draftId: id,
+          draftId,
           topicId,
           startedAt,
           lastCheckpointAt: nowText,
