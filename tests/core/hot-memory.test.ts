@@ -1,0 +1,67 @@
+import { classifyRecord } from "../../src/core/frontmatter";
+import { EMPTY_HOT, HOT_WORD_LIMIT, countWords, renderHot, renderHotBody, truncateWords } from "../../src/core/hot-memory";
+import { interpretConfirmed } from "../../src/core/records";
+import type { ConfirmedSession } from "../../src/core/records";
+import { renderIndex } from "../../src/core/session-index";
+import { confirmedText } from "../support/builders";
+
+function session(id: string, sections: { summary?: string; next?: string }, fields: Record<string, string | number> = {}): ConfirmedSession {
+  const path = `palee/sessions/${id}.md`;
+  const result = interpretConfirmed(path, classifyRecord(confirmedText({ session_id: id, ...fields }, sections)), () => 0);
+  if (!("record" in result)) throw new Error(result.reason);
+  return result.record;
+}
+
+describe("working memory body", () => {
+  it("says there is no history when there are no sessions", () => {
+    expect(renderHotBody(null)).toMatch(/^No history yet/);
+    expect(countWords(renderHotBody(null))).toBeLessThan(20);
+  });
+
+  it("carries the newest summary and next action and ends with the source link", () => {
+    const body = renderHotBody(session("S-20260814T120000-abcd", { summary: "Borrowing rules", next: "Read chapter 5" }));
+    expect(body).toBe("## Summary\n\nBorrowing rules\n\n## Next action\n\nRead chapter 5\n\nSource: [[S-20260814T120000-abcd]]\n");
+  });
+
+  it.each([
+    ["a long summary", { summary: "w ".repeat(1000), next: "next" }],
+    ["a long next action", { summary: "short", next: "w ".repeat(1000) }],
+    ["both long", { summary: "a ".repeat(300), next: "b ".repeat(300) }],
+    ["exactly at the limit", { summary: "a ".repeat(HOT_WORD_LIMIT - 3) }],
+  ])("stays within the word limit with %s", (_name, sections) => {
+    const body = renderHotBody(session("S-20260814T120000-abcd", sections));
+    expect(countWords(body)).toBeLessThanOrEqual(HOT_WORD_LIMIT);
+    expect(body.trimEnd().endsWith("Source: [[S-20260814T120000-abcd]]")).toBe(true);
+  });
+
+  it("cuts at a word boundary and marks the cut", () => {
+    expect(truncateWords("one two  three four", 2)).toBe("one two…");
+    expect(truncateWords("one two", 2)).toBe("one two");
+    expect(truncateWords("one two", 5)).toBe("one two");
+  });
+
+  it("renders hot.md frontmatter with the open-session pointer", () => {
+    const text = renderHot({ ...EMPTY_HOT, activeTopic: "T-a", startedAt: "2026-08-14T12:00:00+05:30", openDraft: "DRAFT-S-00000001", device: "my laptop" }, null, "2026-08-14");
+    expect(classifyRecord(text)).toMatchObject({
+      state: "ok",
+      fields: { memory_id: "H-active", active_topic: "T-a", started_at: "2026-08-14T12:00:00+05:30", open_draft: "DRAFT-S-00000001", device: "my laptop", updated_at: "2026-08-14" },
+    });
+  });
+});
+
+describe("index", () => {
+  it("lists every session newest first with the recorded local day", () => {
+    const a = session("S-20260814T063000-aaaa", {}, { started_at: "2026-08-14T12:00:00+05:30", duration_minutes: 45 });
+    const text = renderIndex([a], "2026-08-20");
+    expect(text).toBe(
+      "---\npalee_schema: 1\ntype: session_index\nupdated_at: \"2026-08-20\"\n---\n# PALEE session index\n\nTotal sessions: 1\n\n- [[S-20260814T063000-aaaa]] - Topic: T-rust-ownership (2026-08-14, 45 min)\n",
+    );
+    expect(renderIndex([], "2026-08-20")).toContain("Total sessions: 0\n");
+  });
+
+  it("escapes a legacy topic that would break the list", () => {
+    const hostile = session("S-20260814T063000-aaaa", {}, { topic_id: "x]] | [[evil" });
+    const line = renderIndex([hostile], "2026-08-20").split("\n").find((l) => l.startsWith("- ")) ?? "";
+    expect(line).toBe("- [[S-20260814T063000-aaaa]] - Topic: x\\]\\] \\| \\[\\[evil (2026-08-13, 45 min)");
+  });
+});

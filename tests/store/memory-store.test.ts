@@ -1,0 +1,4 @@
+import { MemoryStore } from "../support/memory-store";
+import { describeStoreContract } from "./store-contract";
+
+describeStoreContract("in-memory", () => new MemoryStore());

@@ -1,0 +1,106 @@
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { BoundaryError, ConflictError } from "../../src/core/errors";
+import { layoutFor } from "../../src/core/layout";
+import { PaleeSessions } from "../../src/core/sessions";
+import { NodeStore } from "../../src/node/node-store";
+import { draftText } from "../support/builders";
+import { FakeClock, SeededRandom } from "../support/fakes";
+import { describeStoreContract } from "./store-contract";
+
+const roots: string[] = [];
+function tempVault(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "palee-store-"));
+  roots.push(root);
+  return root;
+}
+afterAll(() => {
+  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
+});
+
+/** Every file under a folder, as relative paths. */
+function walk(root: string, dir = root): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    return e.isDirectory() ? walk(root, full) : [path.relative(root, full)];
+  });
+}
+
+describeStoreContract("Node file system", () => new NodeStore(tempVault()));
+
+describe("Node store specifics", () => {
+  it("leaves no temporary file behind after success or failure", async () => {
+    const root = tempVault();
+    const store = new NodeStore(root);
+    await store.create("palee/sessions/S-1.md", "one");
+    await store.create("palee/sessions/S-1.md", "again").catch(() => undefined);
+    await store.replace("palee/hot.md", null, "v1");
+    await store.replace("palee/hot.md", "stale", "v2").catch(() => undefined);
+    expect(walk(root).sort()).toEqual([path.join("palee", "hot.md"), path.join("palee", "sessions", "S-1.md")]);
+  });
+
+  it("keeps the old content when a replace is refused as a conflict", async () => {
+    const root = tempVault();
+    const store = new NodeStore(root);
+    await store.replace("palee/hot.md", null, "v1");
+    fs.writeFileSync(path.join(root, "palee", "hot.md"), "edited by sync");
+    await expect(store.replace("palee/hot.md", "v1", "v2")).rejects.toBeInstanceOf(ConflictError);
+    expect(fs.readFileSync(path.join(root, "palee", "hot.md"), "utf8")).toBe("edited by sync");
+  });
+
+  it("moves trashed files into the vault's .trash without overwriting what is there", async () => {
+    const root = tempVault();
+    const store = new NodeStore(root);
+    await store.create("palee/sessions/DRAFT-S-00000001.md", "first");
+    await store.trash("palee/sessions/DRAFT-S-00000001.md");
+    await store.create("palee/sessions/DRAFT-S-00000001.md", "second");
+    await store.trash("palee/sessions/DRAFT-S-00000001.md");
+    expect(fs.readFileSync(path.join(root, ".trash", "DRAFT-S-00000001.md"), "utf8")).toBe("first");
+    expect(fs.readFileSync(path.join(root, ".trash", "DRAFT-S-00000001 1.md"), "utf8")).toBe("second");
+  });
+
+  it("refuses paths that leave the vault", async () => {
+    const store = new NodeStore(tempVault());
+    await expect(store.read("../outside.md")).rejects.toBeInstanceOf(BoundaryError);
+    await expect(store.create("palee/../../outside.md", "x")).rejects.toBeInstanceOf(BoundaryError);
+    await expect(store.trash("/etc/passwd")).rejects.toBeInstanceOf(BoundaryError);
+  });
+
+  it("refuses to trash through a symlink, file or folder", async () => {
+    const root = tempVault();
+    const outside = tempVault();
+    fs.writeFileSync(path.join(outside, "precious.md"), "keep me");
+    fs.mkdirSync(path.join(root, "palee", "sessions"), { recursive: true });
+    fs.symlinkSync(path.join(outside, "precious.md"), path.join(root, "palee", "sessions", "DRAFT-S-00000001.md"));
+    const store = new NodeStore(root);
+    await expect(store.trash("palee/sessions/DRAFT-S-00000001.md")).rejects.toBeInstanceOf(BoundaryError);
+
+    const root2 = tempVault();
+    fs.mkdirSync(path.join(root2, "palee"), { recursive: true });
+    fs.mkdirSync(path.join(outside, "sessions"));
+    fs.writeFileSync(path.join(outside, "sessions", "DRAFT-S-00000002.md"), "keep me too");
+    fs.symlinkSync(path.join(outside, "sessions"), path.join(root2, "palee", "sessions"));
+    await expect(new NodeStore(root2).trash("palee/sessions/DRAFT-S-00000002.md")).rejects.toBeInstanceOf(BoundaryError);
+    expect(fs.readFileSync(path.join(outside, "precious.md"), "utf8")).toBe("keep me");
+    expect(fs.readFileSync(path.join(outside, "sessions", "DRAFT-S-00000002.md"), "utf8")).toBe("keep me too");
+  });
+
+  it("ignores a temp file left by a crash inside a write: nothing is listed, skipped or lost", async () => {
+    const root = tempVault();
+    const sessions = path.join(root, "palee", "sessions");
+    fs.mkdirSync(sessions, { recursive: true });
+    const draft = draftText({ session_id: "DRAFT-S-00000001" }, "notes\n");
+    fs.writeFileSync(path.join(sessions, "DRAFT-S-00000001.md"), draft);
+    // A crash after writing half a temp file and before the rename: the draft keeps its old content.
+    fs.writeFileSync(path.join(sessions, ".DRAFT-S-00000001.md.1234abcd.tmp"), draft.slice(0, 40));
+    const core = new PaleeSessions(
+      { store: new NodeStore(root), clock: FakeClock.at("2026-08-14T12:00:00Z"), random: new SeededRandom(1), device: "laptop" },
+      layoutFor("palee"),
+    );
+    const list = await core.list();
+    expect(list.drafts.map((d) => d.draftId)).toEqual(["DRAFT-S-00000001"]);
+    expect(list.skipped).toEqual([]);
+    expect(fs.readFileSync(path.join(sessions, "DRAFT-S-00000001.md"), "utf8")).toBe(draft);
+  });
+});

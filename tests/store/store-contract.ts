@@ -1,0 +1,65 @@
+import { ConflictError, FileExistsError } from "../../src/core/errors";
+import type { SessionStore } from "../../src/core/ports";
+
+/**
+ * The SessionStore contract (src/core/ports.ts). Every adapter runs this same suite, so the core can rely
+ * on one behaviour whatever the store.
+ */
+export function describeStoreContract(name: string, make: () => Promise<SessionStore> | SessionStore): void {
+  describe(`${name} store contract`, () => {
+    let store: SessionStore;
+    beforeEach(async () => {
+      store = await make();
+    });
+
+    it("reads a missing file as null and lists a missing folder as empty", async () => {
+      await expect(store.read("palee/hot.md")).resolves.toBeNull();
+      await expect(store.list("palee/sessions")).resolves.toEqual([]);
+    });
+
+    it("creates a file with its parent folders and reads it back exactly", async () => {
+      const content = "---\npalee_schema: 1\n---\nünïcödé 🦀\r\nline\n";
+      await store.create("palee/sessions/S-1.md", content);
+      await expect(store.read("palee/sessions/S-1.md")).resolves.toBe(content);
+      await store.create("palee/sessions/empty.md", "");
+      await expect(store.read("palee/sessions/empty.md")).resolves.toBe("");
+    });
+
+    it("lists the names of the files directly inside a folder only", async () => {
+      await store.create("palee/sessions/a.md", "a");
+      await store.create("palee/sessions/b.md", "b");
+      await store.create("palee/sessions/deeper/c.md", "c");
+      await store.create("palee/hot.md", "h");
+      await expect(store.list("palee/sessions").then((n) => n.sort())).resolves.toEqual(["a.md", "b.md"]);
+    });
+
+    it("never overwrites on create: an existing file is a FileExistsError and keeps its content", async () => {
+      await store.create("palee/sessions/S-1.md", "first");
+      await expect(store.create("palee/sessions/S-1.md", "second")).rejects.toBeInstanceOf(FileExistsError);
+      await expect(store.read("palee/sessions/S-1.md")).resolves.toBe("first");
+    });
+
+    it("replaces only when the file still holds what was read", async () => {
+      await store.replace("palee/hot.md", null, "v1");
+      await expect(store.read("palee/hot.md")).resolves.toBe("v1");
+      await store.replace("palee/hot.md", "v1", "v2");
+      await expect(store.read("palee/hot.md")).resolves.toBe("v2");
+      await expect(store.replace("palee/hot.md", "v1", "v3")).rejects.toBeInstanceOf(ConflictError);
+      await expect(store.replace("palee/hot.md", null, "v3")).rejects.toBeInstanceOf(ConflictError);
+      await expect(store.read("palee/hot.md")).resolves.toBe("v2");
+    });
+
+    it("treats a file that appeared since the read as a conflict", async () => {
+      await store.create("palee/index.md", "someone else's");
+      await expect(store.replace("palee/index.md", null, "mine")).rejects.toBeInstanceOf(ConflictError);
+      await expect(store.read("palee/index.md")).resolves.toBe("someone else's");
+    });
+
+    it("moves a trashed file out of the folder", async () => {
+      await store.create("palee/sessions/DRAFT-S-00000001.md", "draft");
+      await store.trash("palee/sessions/DRAFT-S-00000001.md");
+      await expect(store.read("palee/sessions/DRAFT-S-00000001.md")).resolves.toBeNull();
+      await expect(store.list("palee/sessions")).resolves.toEqual([]);
+    });
+  });
+}
