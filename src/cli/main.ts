@@ -198,7 +198,7 @@ function reportStart(result: StartResult, out: Output): Outcome {
         return 0;
       }
       out.error(
-        `a session is already open: ${o.topicId} on ${o.device ?? "an unknown device"} since ${o.startedAt}; end it first, or pass --if-open keep`,
+        `a session is already open: ${o.topicId} on ${o.device ?? "an unknown device"} since ${o.startedAt} (${o.draftId}); end it with "palee session end", save it with "palee session recover --draft ${o.draftId} --action save", or pass --if-open keep`,
       );
       return 2;
     }

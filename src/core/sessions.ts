@@ -366,8 +366,10 @@ export class PaleeSessions {
     const now = this.ports.clock.now();
     const nowText = this.stamp(now);
 
+    let openGone = false;
     if (isOpen(hot.state)) {
       const open = await this.readDraft(hot.state.openDraft);
+      openGone = open === null && (await this.ports.store.read(sessionPath(this.layout, `${hot.state.openDraft}.md`))) === null;
       if (open && open.topicId === topicId) {
         if (isAliveElsewhere(open, this.ports.device, now, this.graceMs)) {
           throw new UsageError(
@@ -407,11 +409,15 @@ export class PaleeSessions {
           notes: options.notes ?? "",
         }),
     );
-    if (hot.read.state === "ok" && !isOpen(hot.state)) {
-      // With no session open, this checkpoint opens one, so that end absorbs it and status shows it.
+    if (hot.read.state === "ok" && (!isOpen(hot.state) || openGone)) {
+      // With no session open (or only a pointer to a draft that is gone), this checkpoint opens one, so that
+      // end absorbs it and status shows it.
+      const previous = hot.state.openDraft;
       await this.writeView(this.layout.hot, (text) => {
         const read = classifyRecord(text);
-        if (read.state !== "ok" || isOpen(hotStateOf(read))) return null;
+        if (read.state !== "ok") return null;
+        const current = hotStateOf(read);
+        if (isOpen(current) && !(openGone && current.openDraft === previous)) return null;
         return updateFrontmatterFields(text ?? "", {
           active_topic: topicId,
           started_at: startedAt,
@@ -495,11 +501,14 @@ export class PaleeSessions {
     for (const d of absorbed) await this.trashDraft(d);
 
     const finished = new Set(absorbedIds);
+    const openElsewhere = new Set(elsewhere.map((d) => d.draftId));
     const confirmed = [session, ...scan.confirmed].sort(compareNewestFirst);
     await this.writeViews(confirmed, (current) => {
+      // The open session is over if its draft was absorbed, or if it is this topic's session and not alive
+      // on another device (its draft may be unreadable or gone: it must not stay "open" forever).
       const closes =
         (current.openDraft !== null && finished.has(current.openDraft)) ||
-        (current.openDraft === null && current.activeTopic === topicId);
+        (current.activeTopic === topicId && !(current.openDraft !== null && openElsewhere.has(current.openDraft)));
       return closes ? { ...current, activeTopic: topicId, startedAt: null, openDraft: null, device: null } : current;
     });
     return { session, absorbedDrafts: absorbedIds, warnings: [...warnings, ...scan.skipped.map((s) => `skipped ${s.path}: ${s.reason}`)] };

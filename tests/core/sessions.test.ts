@@ -224,6 +224,17 @@ describe("checkpoint", () => {
     expect(result.draft.startedAt).toBe("2026-08-14T12:00:00+00:00");
   });
 
+  it("opens the session on a new draft when hot.md points at a draft that is gone", async () => {
+    const { core, store } = harness();
+    store.files.set(HOT, hotText({ active_topic: "T-a", started_at: "2026-08-14T11:00:00+00:00", open_draft: "DRAFT-S-0000dead", device: "laptop" }));
+    const result = await core.checkpoint({ notes: "still studying" });
+    expect(result.created).toBe(true);
+    expect(result.draft.startedAt).toBe("2026-08-14T11:00:00+00:00");
+    expect(fields(store, HOT)).toMatchObject({ open_draft: result.draft.draftId });
+    const ended = await core.end();
+    expect(ended.absorbedDrafts).toEqual([result.draft.draftId]);
+  });
+
   it("refuses to checkpoint a session that is alive on another device", async () => {
     const { core, store, clock } = harness({ device: "phone" });
     store.files.set(HOT, hotText({ active_topic: "T-a", started_at: "2026-08-14T11:00:00+00:00", open_draft: "DRAFT-S-0000000a", device: "laptop" }));
@@ -335,6 +346,17 @@ describe("end", () => {
     const result = await core.end({ topic: "T-a" });
     expect(result.session.sessionId).toBe("S-20260814T120000-cdcd");
     expect(store.files.get(S("S-20260814T120000-abab"))).toBe(existing);
+  });
+
+  it("closes the open session of the ended topic even when its draft is unreadable, leaving the file alone", async () => {
+    const { core, store } = harness();
+    store.files.set(HOT, hotText({ active_topic: "T-a", started_at: "2026-08-14T11:00:00+00:00", open_draft: "DRAFT-S-0000000c", device: "laptop" }));
+    store.files.set(S("DRAFT-S-0000000c"), "---\nbroken: [\n---\nnotes\n");
+    const result = await core.end();
+    expect(result.session).toMatchObject({ topicId: "T-a", durationMinutes: 60 });
+    expect(fields(store, HOT)).toMatchObject({ open_draft: null, started_at: null });
+    expect(store.files.get(S("DRAFT-S-0000000c"))).toBe("---\nbroken: [\n---\nnotes\n");
+    expect((await core.start({ topic: "T-b" })).status).toBe("started");
   });
 
   it("keeps the hot.md body within 250 words for a huge summary", async () => {
