@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { UsageError, toPaleeError } from "../core/errors";
-import type { RecoverAction, StartResult } from "../core/sessions";
+import type { OpenSession, RecoverAction, RecoverResult, StartResult } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
 import type { Draft } from "../core/records";
 import { formatElapsed } from "../core/time";
@@ -125,15 +125,45 @@ function recoverAction(value: string | undefined): RecoverAction {
 
 const ANSWERS: Record<string, RecoverAction> = { r: "resume", s: "save", d: "discard", i: "ignore" };
 
-async function askAction(reader: LineReader, io: CliIo, draft: Draft): Promise<RecoverAction> {
+async function askAction(reader: LineReader, io: CliIo, draftId: string, description: string): Promise<RecoverAction> {
   for (;;) {
-    io.stderr(`Unconfirmed draft ${describeDraft(draft)}\n[R]esume [S]ave [D]iscard [I]gnore? `);
+    io.stderr(`${description}\n[R]esume [S]ave [D]iscard [I]gnore? `);
     const line = await reader.next();
-    if (line === null) throw new UsageError(`no answer for ${draft.draftId}: input ended, nothing more was changed`);
+    if (line === null) {
+      io.stderr("\n");
+      throw new UsageError(`no answer for ${draftId}: input ended, nothing more was changed`);
+    }
     const action = ANSWERS[line.trim().toLowerCase().slice(0, 1)];
     if (action) return action;
     io.stderr(`Please answer r, s, d or i.\n`);
   }
+}
+
+function recoveryLine(r: RecoverResult): string {
+  switch (r.status) {
+    case "resumed":
+      return `Resumed the session on ${r.open.topicId} (${r.draftId}, started ${r.open.startedAt}, ${formatElapsed(r.open.elapsedSeconds * 1000)} so far).`;
+    case "saved":
+      return r.alreadySaved
+        ? `${r.draftId} was already saved as ${r.session.sessionId}; nothing to do.`
+        : `Saved ${r.draftId} as ${r.session.sessionId}: ${r.session.topicId}, ${r.session.durationMinutes} min (interrupted).`;
+    case "discarded":
+      return `Moved ${r.draftId} to the trash.`;
+    case "ignored":
+      return `Left ${r.draftId} as it is.`;
+  }
+}
+
+function recoveryJson(r: RecoverResult) {
+  if (r.status === "saved") return { status: "saved", draft_id: r.draftId, session: sessionJson(r.session) };
+  if (r.status === "resumed") return { status: "resumed", draft_id: r.draftId, open: openJson(r.open) };
+  return { status: r.status, draft_id: r.draftId };
+}
+
+const describePending = (d: Draft): string => `Unconfirmed draft ${describeDraft(d)}`;
+
+function describeOpen(o: OpenSession): string {
+  return `Open session ${o.draftId}  ${o.topicId}  started ${o.startedAt}  last checkpoint ${o.lastCheckpointAt ?? "(none)"}  device ${o.device ?? "(unknown)"}`;
 }
 
 async function runStart(core: PaleeSessions, values: Values, out: Output, io: CliIo): Promise<Outcome> {
@@ -144,19 +174,27 @@ async function runStart(core: PaleeSessions, values: Values, out: Output, io: Cl
   try {
     for (;;) {
       const result: StartResult = await core.start({ topic: values.topic ?? null, ifOpen, ignoreDrafts: ignored });
-      if (result.status !== "drafts_pending" || !values.interactive) return reportStart(result, out);
+      const interactive = values.interactive === true;
+      if (!interactive || (result.status !== "drafts_pending" && result.status !== "already_open")) return reportStart(result, out);
       reader ??= new LineReader(io.stdin);
-      for (const draft of result.drafts) {
-        const action = await askAction(reader, io, draft);
-        const done = await core.recover(draft.draftId, action);
-        if (done.status === "ignored") ignored.add(draft.draftId);
-        if (done.status === "saved") io.stderr(`Saved ${draft.draftId} as ${done.session.sessionId} (${done.session.durationMinutes} min, interrupted).\n`);
-        if (done.status === "discarded") io.stderr(`Moved ${draft.draftId} to the trash.\n`);
+      // The open session itself (e.g. interrupted by a crash) can be resolved here too: Resume keeps it.
+      const choices =
+        result.status === "drafts_pending"
+          ? result.drafts.map((d) => ({ id: d.draftId, description: describePending(d) }))
+          : [{ id: result.open.draftId, description: describeOpen(result.open) }];
+      for (const choice of choices) {
+        const done = await core.recover(choice.id, await askAction(reader, io, choice.id, choice.description));
+        if (done.status === "ignored") {
+          if (result.status === "already_open") return reportStart(result, out);
+          ignored.add(choice.id);
+          continue;
+        }
         if (done.status === "resumed") {
-          if (out.json) out.doc({ status: "resumed", draft_id: done.draftId, open: openJson(done.open) });
-          out.text(`Resumed the session on ${done.open.topicId} (started ${done.open.startedAt}, ${formatElapsed(done.open.elapsedSeconds * 1000)} so far).`);
+          if (out.json) out.doc(recoveryJson(done));
+          out.text(recoveryLine(done));
           return 0;
         }
+        io.stderr(`${recoveryLine(done)}\n`);
       }
     }
   } finally {
@@ -214,43 +252,22 @@ async function runRecover(core: PaleeSessions, values: Values, out: Output, io: 
       return 0;
     }
     const reader = new LineReader(io.stdin);
-    const results = [];
+    const results: RecoverResult[] = [];
     try {
-      for (const draft of drafts) results.push(await core.recover(draft.draftId, await askAction(reader, io, draft)));
+      for (const draft of drafts) {
+        results.push(await core.recover(draft.draftId, await askAction(reader, io, draft.draftId, describePending(draft))));
+      }
     } finally {
       reader.close();
     }
-    if (out.json) out.doc({ status: "recovered", results: results.map((r) => ({ status: r.status, draft_id: r.draftId })) });
-    for (const r of results) out.text(`${r.draftId}: ${r.status}`);
+    if (out.json) out.doc({ status: "recovered", results: results.map(recoveryJson) });
+    for (const r of results) out.text(recoveryLine(r));
     return 0;
   }
   if (values.draft === undefined) throw new UsageError("recover needs --draft <id> --action <resume|save|discard|ignore>, or -i");
   const result = await core.recover(values.draft, recoverAction(values.action));
-  if (out.json) {
-    out.doc(
-      result.status === "saved"
-        ? { status: "saved", draft_id: result.draftId, session: sessionJson(result.session) }
-        : { status: result.status, draft_id: result.draftId },
-    );
-  }
-  switch (result.status) {
-    case "resumed":
-      out.text(`Resumed ${result.draftId}: ${result.open.topicId}, started ${result.open.startedAt}.`);
-      break;
-    case "saved":
-      out.text(
-        result.alreadySaved
-          ? `${result.draftId} was already saved as ${result.session.sessionId}; nothing to do.`
-          : `Saved ${result.draftId} as ${result.session.sessionId}: ${result.session.topicId}, ${result.session.durationMinutes} min (interrupted).`,
-      );
-      break;
-    case "discarded":
-      out.text(`Moved ${result.draftId} to the trash.`);
-      break;
-    case "ignored":
-      out.text(`Left ${result.draftId} as it is.`);
-      break;
-  }
+  if (out.json) out.doc(recoveryJson(result));
+  out.text(recoveryLine(result));
   return 0;
 }
 

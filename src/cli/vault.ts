@@ -38,6 +38,34 @@ async function savedFolder(root: string): Promise<string | null> {
 }
 
 /**
+ * Refuses a session folder that leads outside the vault through a symlink anywhere along its path,
+ * including a dangling one (it could later point anywhere). Parts that do not exist yet are fine.
+ */
+async function refuseEscapes(root: string, folder: string, raw: string): Promise<void> {
+  const realRoot = await fs.realpath(root);
+  let current = root;
+  for (const part of folder.split("/")) {
+    current = path.join(current, part);
+    let stat;
+    try {
+      stat = await fs.lstat(current);
+    } catch {
+      return; // does not exist yet: start creates it, inside the vault
+    }
+    if (!stat.isSymbolicLink()) continue;
+    let target: string;
+    try {
+      target = await fs.realpath(current);
+    } catch {
+      throw new UsageError(`session folder "${raw}" goes through a broken symlink (${path.relative(root, current)})`, "folder_outside_vault");
+    }
+    if (target !== realRoot && !target.startsWith(realRoot + path.sep)) {
+      throw new UsageError(`session folder "${raw}" leads outside the vault through a symlink (${path.relative(root, current)})`, "folder_outside_vault");
+    }
+  }
+}
+
+/**
  * Vault: --vault, else $PALEE_VAULT, else the current directory; it must exist. Folder: --folder, else the
  * plugin's saved setting, else "palee"; dot-folders are allowed here (the original .palee layout), paths
  * that leave the vault are refused, also through a symlink.
@@ -48,15 +76,6 @@ export async function chooseVault(options: { vault?: string; folder?: string }, 
   if (!(await isDirectory(root))) throw new UsageError(`vault folder does not exist: ${root}`, "folder_missing");
   const raw = options.folder ?? (await savedFolder(root)) ?? DEFAULT_SESSION_FOLDER;
   const folder = normalizeSessionFolder(raw, { allowDotFolders: true });
-  const absolute = path.resolve(root, ...folder.split("/"));
-  try {
-    const [realRoot, realFolder] = await Promise.all([fs.realpath(root), fs.realpath(absolute)]);
-    if (realFolder !== realRoot && !realFolder.startsWith(realRoot + path.sep)) {
-      throw new UsageError(`session folder "${raw}" leads outside the vault`, "folder_outside_vault");
-    }
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    // The folder does not exist yet: start creates it.
-  }
+  await refuseEscapes(root, folder, raw);
   return { root, layout: layoutFor(folder) };
 }

@@ -79,9 +79,12 @@ export function renderHotBody(newest: ConfirmedSession | null): string {
   const source = `Source: [[${link}]]`;
   const summary = extractSection(newest.body, "Summary");
   const next = extractSection(newest.body, "Next action");
+  // A session saved after a crash has no summary: its notes are then the best memory of where it stopped.
+  const notes = summary === null && next === null ? extractSection(newest.body, "Notes") : null;
   let budget = HOT_WORD_LIMIT - countWords(source);
   const parts: string[] = [];
-  for (const [heading, value] of [["## Summary", summary], ["## Next action", next]] as const) {
+  const sections = [["## Summary", summary], ["## Next action", next], ["## Notes", notes]] as const;
+  for (const [heading, value] of sections) {
     if (!value) continue;
     const headingWords = countWords(heading);
     if (budget - headingWords <= 0) break;

@@ -1,7 +1,7 @@
 /**
  * The ports through which the core reaches the world. Paths are vault-relative, separated by "/".
  * Adapters: src/node/node-store.ts (CLI), tests/support/memory-store.ts (tests), and the Obsidian store
- * (plugin). All of them pass the same contract suite (tests/store-contract.ts).
+ * (plugin). All of them pass the same contract suite (tests/store/store-contract.ts).
  */
 export interface SessionStore {
   /** The file's text, or null when it does not exist. Other errors propagate. Never writes. */

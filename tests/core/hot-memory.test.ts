@@ -5,7 +5,7 @@ import type { ConfirmedSession } from "../../src/core/records";
 import { renderIndex } from "../../src/core/session-index";
 import { confirmedText } from "../support/builders";
 
-function session(id: string, sections: { summary?: string; next?: string }, fields: Record<string, string | number> = {}): ConfirmedSession {
+function session(id: string, sections: { summary?: string; next?: string; notes?: string }, fields: Record<string, string | number> = {}): ConfirmedSession {
   const path = `palee/sessions/${id}.md`;
   const result = interpretConfirmed(path, classifyRecord(confirmedText({ session_id: id, ...fields }, sections)), () => 0);
   if (!("record" in result)) throw new Error(result.reason);
@@ -32,6 +32,13 @@ describe("working memory body", () => {
     const body = renderHotBody(session("S-20260814T120000-abcd", sections));
     expect(countWords(body)).toBeLessThanOrEqual(HOT_WORD_LIMIT);
     expect(body.trimEnd().endsWith("Source: [[S-20260814T120000-abcd]]")).toBe(true);
+  });
+
+  it("falls back to the notes of a session saved without a summary, within the limit", () => {
+    const body = renderHotBody(session("S-20260814T120000-abcd", { notes: "where I stopped " + "w ".repeat(400)}));
+    expect(body.startsWith("## Notes\n\nwhere I stopped")).toBe(true);
+    expect(countWords(body)).toBeLessThanOrEqual(HOT_WORD_LIMIT);
+    expect(renderHotBody(session("S-20260814T120000-abcd", {}))).toBe("No summary was recorded for the last session.\n\nSource: [[S-20260814T120000-abcd]]\n");
   });
 
   it("cuts at a word boundary and marks the cut", () => {
