@@ -1,4 +1,5 @@
 import { CORE_SCHEMA, dump, load } from "js-yaml";
+import { parseSimpleFrontmatter } from "./simple-yaml";
 
 /** The five read states of SPEC §3 (ADR-0007 in the seeds). */
 export type ReadState = "ok" | "schema-invalid" | "no-frontmatter" | "corrupt" | "missing";
@@ -59,12 +60,14 @@ export function classifyRecord(text: string | null): ReadResult {
   const split = splitFrontmatter(text);
   if (split === "no-fences") return { state: "no-frontmatter", body: text.replace(/^\uFEFF/, "") };
   if (split === "unclosed") return { state: "corrupt", reason: "frontmatter is not closed with ---" };
-  let parsed: unknown;
-  try {
-    parsed = load(split.yaml, { schema: CORE_SCHEMA });
-  } catch (error) {
-    const first = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
-    return { state: "corrupt", reason: `frontmatter YAML does not parse (${first.trim()})` };
+  let parsed: unknown = parseSimpleFrontmatter(split.yaml);
+  if (parsed === null) {
+    try {
+      parsed = load(split.yaml, { schema: CORE_SCHEMA });
+    } catch (error) {
+      const first = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
+      return { state: "corrupt", reason: `frontmatter YAML does not parse (${first.trim()})` };
+    }
   }
   if (parsed === null || parsed === undefined) return { state: "no-frontmatter", body: split.body };
   if (typeof parsed !== "object" || Array.isArray(parsed)) {

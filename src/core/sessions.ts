@@ -159,7 +159,12 @@ export class PaleeSessions {
 
   private async readDraft(draftId: string): Promise<Draft | null> {
     const path = sessionPath(this.layout, `${draftId}.md`);
-    const result = interpretDraft(path, classifyRecord(await this.ports.store.read(path)), this.offsetAt);
+    return this.draftFromText(path, await this.ports.store.read(path));
+  }
+
+  /** A draft from text this operation wrote: never read back (an app's cache may lag behind the write). */
+  private draftFromText(path: string, text: string | null): Draft | null {
+    const result = interpretDraft(path, classifyRecord(text), this.offsetAt);
     return "record" in result ? result.record : null;
   }
 
@@ -183,14 +188,14 @@ export class PaleeSessions {
    * Optimistic write of a derived view: computes from a fresh read, writes only if the file still holds
    * what was read, retries once from a fresh read, then reports the conflict (SPEC §4 Concurrent changes).
    */
-  private async writeView(path: string, compute: (text: string | null) => string | null): Promise<void> {
+  private async writeView(path: string, compute: (text: string | null) => string | null): Promise<string | null> {
     for (let attempt = 1; ; attempt++) {
       const text = await this.ports.store.read(path);
       const next = compute(text);
-      if (next === null || next === text) return;
+      if (next === null || next === text) return text;
       try {
         await this.ports.store.replace(path, text, next);
-        return;
+        return next;
       } catch (error) {
         if (!(error instanceof ConflictError) || attempt >= 2) throw error;
       }
@@ -293,7 +298,7 @@ export class PaleeSessions {
 
     // hot.md first: a crash before the draft exists leaves a pointer that reconcile closes (nothing to lose).
     let alreadyOpen: HotState | null = null;
-    await this.writeView(this.layout.hot, (text) => {
+    const written = await this.writeView(this.layout.hot, (text) => {
       const read = classifyRecord(text);
       if (isOpen(hotStateOf(read)) && hotStateOf(read).openDraft !== hot.state.openDraft) {
         alreadyOpen = hotStateOf(read); // another start won the race
@@ -334,14 +339,15 @@ export class PaleeSessions {
         notes: "",
       }),
     );
-    const after = await this.readHot();
+    // The working memory as written (not read back: a cache may lag behind the write).
+    const after = classifyRecord(written);
     return {
       status: "started",
       topicId,
       startedAt,
       draftId,
       lastSession: newest?.sessionId ?? null,
-      workingMemory: after.read.state === "ok" || after.read.state === "no-frontmatter" ? after.read.body.trim() : "",
+      workingMemory: after.state === "ok" || after.state === "no-frontmatter" ? after.body.trim() : "",
       warnings: [...warnings, ...scan.skipped.map((s) => `skipped ${s.path}: ${s.reason}`)],
     };
   }
@@ -378,15 +384,14 @@ export class PaleeSessions {
           );
         }
         // Only frontmatter changes; the body is the learner's and is kept byte for byte (plus appended notes).
-        await this.writeView(open.path, (text) => {
+        const written = await this.writeView(open.path, (text) => {
           if (text === null) throw new UsageError(`${open.path} disappeared during the checkpoint`, "no_such_draft");
           const updated = updateFrontmatterFields(text, { last_checkpoint_at: nowText, device: this.ports.device });
           const read = classifyRecord(updated);
           const bodyIsEmpty = read.state === "ok" && read.body.trim() === "";
           return options.notes ? appendNotes(updated, options.notes, bodyIsEmpty) : updated;
         });
-        const draft = await this.readDraft(open.draftId);
-        return { created: false, draft: draft ?? open };
+        return { created: false, draft: this.draftFromText(open.path, written) ?? open };
       }
     }
 
@@ -397,18 +402,17 @@ export class PaleeSessions {
     // A new draft is rare (no open draft of this topic): a full scan keeps its ID clear of absorbed ones.
     const scan = await this.scan();
     const draftId = await this.pickFreeDraftId(scan);
-    await this.ports.store.create(
-      sessionPath(this.layout, `${draftId}.md`),
-        renderDraft({
-          draftId,
-          topicId,
-          startedAt,
-          lastCheckpointAt: nowText,
-          device: this.ports.device,
-          topicNote: null,
-          notes: options.notes ?? "",
-        }),
-    );
+    const path = sessionPath(this.layout, `${draftId}.md`);
+    const content = renderDraft({
+      draftId,
+      topicId,
+      startedAt,
+      lastCheckpointAt: nowText,
+      device: this.ports.device,
+      topicNote: null,
+      notes: options.notes ?? "",
+    });
+    await this.ports.store.create(path, content);
     if (hot.read.state === "ok" && (!isOpen(hot.state) || openGone)) {
       // With no session open (or only a pointer to a draft that is gone), this checkpoint opens one, so that
       // end absorbs it and status shows it.
@@ -426,8 +430,8 @@ export class PaleeSessions {
         });
       });
     }
-    const draft = await this.readDraft(draftId);
-    if (!draft) throw new UsageError(`${draftId} could not be read back after it was written`, "no_such_draft");
+    const draft = this.draftFromText(path, content);
+    if (!draft) throw new Error(`rendered draft ${draftId} does not read back`);
     return { created: true, draft };
   }
 
@@ -572,7 +576,7 @@ export class PaleeSessions {
           );
         }
         const nowText = this.stamp(now);
-        await this.writeView(draft.path, (text) =>
+        const resumed = await this.writeView(draft.path, (text) =>
           text === null ? null : updateFrontmatterFields(text, { last_checkpoint_at: nowText, device: this.ports.device }),
         );
         const startedAt = draft.startedAt ?? nowText;
@@ -589,9 +593,8 @@ export class PaleeSessions {
         } else {
           await this.writeViews(scan.confirmed, () => ({ ...EMPTY_HOT, ...pointer }));
         }
-        const resumedHot = await this.readHot();
-        const open = this.openSessionOf(resumedHot.state, await this.readDraft(draftId));
-        if (!open) throw new ConflictError(this.layout.hot, `${this.layout.hot} could not record the resumed session; try again`);
+        const open = this.openSessionOf({ ...EMPTY_HOT, ...pointer }, this.draftFromText(draft.path, resumed));
+        if (!open) throw new Error(`resumed session ${draftId} has no start`);
         return { status: "resumed", draftId, open };
       }
       case "save": {
