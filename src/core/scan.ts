@@ -3,7 +3,7 @@ import { CONFIRMED_FILE_PATTERN, DRAFT_FILE_PATTERN } from "./ids";
 import type { Layout } from "./layout";
 import { sessionPath } from "./layout";
 import type { SessionStore } from "./ports";
-import type { ConfirmedSession, Draft, Skipped } from "./records";
+import type { ConfirmedSession, Draft, Interpreted, Skipped } from "./records";
 import { compareDraftsOldestFirst, compareNewestFirst, interpretConfirmed, interpretDraft } from "./records";
 
 /** What the sessions folder holds. Every file that could not be used is in `skipped`, by name. */
@@ -61,21 +61,33 @@ export async function scanSessions(
     }
   }
 
-  const drafts: Draft[] = [];
-  const draftResults = await mapLimit(draftNames, READ_CONCURRENCY, async (name) => {
+  // An unreadable file (permissions, a folder where a note should be) is skipped like a damaged one.
+  const readOrReason = async (path: string): Promise<{ text: string | null } | { reason: string }> => {
+    try {
+      return { text: await store.read(path) };
+    } catch (error) {
+      return { reason: `cannot be read (${error instanceof Error ? error.message : String(error)})` };
+    }
+  };
+  const interpret = async <T>(name: string, as: (path: string, read: ReturnType<typeof classifyRecord>) => Interpreted<T>) => {
     const path = sessionPath(layout, name);
-    return { path, result: interpretDraft(path, classifyRecord(await store.read(path)), offsetAt) };
-  });
+    const read = await readOrReason(path);
+    return { path, result: "reason" in read ? read : as(path, classifyRecord(read.text)) };
+  };
+
+  const drafts: Draft[] = [];
+  const draftResults = await mapLimit(draftNames, READ_CONCURRENCY, (name) =>
+    interpret(name, (path, read) => interpretDraft(path, read, offsetAt)),
+  );
   for (const { path, result } of draftResults) {
     if ("record" in result) drafts.push(result.record);
     else skipped.push({ path, reason: result.reason });
   }
 
   const byId = new Map<string, ConfirmedSession>();
-  const confirmedResults = await mapLimit(confirmedNames, READ_CONCURRENCY, async (name) => {
-    const path = sessionPath(layout, name);
-    return { path, result: interpretConfirmed(path, classifyRecord(await store.read(path)), offsetAt) };
-  });
+  const confirmedResults = await mapLimit(confirmedNames, READ_CONCURRENCY, (name) =>
+    interpret(name, (path, read) => interpretConfirmed(path, read, offsetAt)),
+  );
   for (const { path, result } of confirmedResults) {
     if (!("record" in result)) {
       skipped.push({ path, reason: result.reason });

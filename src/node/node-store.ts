@@ -1,11 +1,29 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { BoundaryError, ConflictError, FileExistsError } from "../core/errors";
+import { BoundaryError, ConflictError, FileExistsError, PaleeError } from "../core/errors";
 import type { SessionStore } from "../core/ports";
 
 function isErrno(error: unknown, code: string): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
+}
+
+/** Runs a file-system operation; its unexpected errors name the vault path they concern. */
+async function naming<T>(relative: string, operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (error instanceof PaleeError || error instanceof FileExistsError) throw error;
+    throw withPath(relative, error);
+  }
+}
+
+/** A file-system error that names the vault path it concerns (Node's messages often do not). */
+function withPath(relative: string, error: unknown): Error {
+  if (!(error instanceof Error) || error.message.includes(relative)) return error instanceof Error ? error : new Error(String(error));
+  const wrapped = new Error(`${relative}: ${error.message}`);
+  (wrapped as Error & { code?: unknown }).code = (error as { code?: unknown }).code;
+  return wrapped;
 }
 
 /**
@@ -38,7 +56,7 @@ export class NodeStore implements SessionStore {
       return Promise.resolve(readFileSync(this.resolve(relative), "utf8"));
     } catch (error) {
       if (isErrno(error, "ENOENT")) return Promise.resolve(null);
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      return Promise.reject(withPath(relative, error));
     }
   }
 
@@ -48,7 +66,7 @@ export class NodeStore implements SessionStore {
       return entries.filter((e) => e.isFile()).map((e) => e.name);
     } catch (error) {
       if (isErrno(error, "ENOENT") || isErrno(error, "ENOTDIR")) return [];
-      throw error;
+      throw withPath(folder, error);
     }
   }
 
@@ -73,7 +91,11 @@ export class NodeStore implements SessionStore {
     return temp;
   }
 
-  async create(relative: string, content: string): Promise<void> {
+  create(relative: string, content: string): Promise<void> {
+    return naming(relative, () => this.createFile(relative, content));
+  }
+
+  private async createFile(relative: string, content: string): Promise<void> {
     const absolute = this.resolve(relative);
     const temp = await this.writeTemp(absolute, content);
     try {
@@ -81,7 +103,8 @@ export class NodeStore implements SessionStore {
     } catch (error) {
       if (isErrno(error, "EEXIST")) throw new FileExistsError(relative);
       if (!isErrno(error, "EPERM") && !isErrno(error, "ENOTSUP") && !isErrno(error, "EXDEV")) throw error;
-      // A file system without hard links: fall back to an exclusive open.
+      // A file system without hard links: fall back to an exclusive open (not atomic: a crash mid-write
+      // can leave a partial note, which a scan then reports by name and skips).
       try {
         await fs.writeFile(absolute, content, { flag: "wx" });
       } catch (inner) {
@@ -93,7 +116,11 @@ export class NodeStore implements SessionStore {
     }
   }
 
-  async replace(relative: string, expected: string | null, content: string): Promise<void> {
+  replace(relative: string, expected: string | null, content: string): Promise<void> {
+    return naming(relative, () => this.replaceFile(relative, expected, content));
+  }
+
+  private async replaceFile(relative: string, expected: string | null, content: string): Promise<void> {
     const absolute = this.resolve(relative);
     const temp = await this.writeTemp(absolute, content);
     try {
@@ -105,7 +132,11 @@ export class NodeStore implements SessionStore {
     }
   }
 
-  async trash(relative: string): Promise<void> {
+  trash(relative: string): Promise<void> {
+    return naming(relative, () => this.moveToTrash(relative));
+  }
+
+  private async moveToTrash(relative: string): Promise<void> {
     const absolute = this.resolve(relative);
     // The file itself must be a regular file, reached without a symlink anywhere under the vault root.
     const stat = await fs.lstat(absolute);

@@ -487,6 +487,21 @@ describe("reading never writes", () => {
   });
 });
 
+describe("unreadable files", () => {
+  it("skips a session file that cannot be read, names it, and still lists and indexes the rest", async () => {
+    const { core, store } = harness();
+    store.files.set(S("S-20260813T100000-aaaa"), confirmedText({ session_id: "S-20260813T100000-aaaa" }));
+    store.files.set(S("S-20260813T110000-bbbb"), confirmedText({ session_id: "S-20260813T110000-bbbb" }));
+    const read = store.read.bind(store);
+    store.read = (path) => (path === S("S-20260813T110000-bbbb") ? Promise.reject(new Error("EACCES: permission denied")) : read(path));
+    const list = await core.list();
+    expect(list.confirmed.map((s) => s.sessionId)).toEqual(["S-20260813T100000-aaaa"]);
+    expect(list.skipped).toEqual([{ path: S("S-20260813T110000-bbbb"), reason: "cannot be read (EACCES: permission denied)" }]);
+    await core.rebuild();
+    expect(store.files.get(INDEX)).toContain("Total sessions: 1");
+  });
+});
+
 describe("ordering", () => {
   it("orders by recorded started_at across offsets, ties by session_id, never by listing order", async () => {
     const { core, store } = harness();
