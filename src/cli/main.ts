@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { UsageError, toPaleeError } from "../core/errors";
+import { UsageError, errorMessage, toPaleeError } from "../core/errors";
 import type { OpenSession, RecoverAction, RecoverResult, StartResult } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
 import type { Draft } from "../core/records";
@@ -100,7 +100,7 @@ function parse(argv: readonly string[]): { action: Action | null; values: Values
   try {
     parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message.split("\n")[0] ?? "bad arguments" : "bad arguments");
+    throw new UsageError(errorMessage(error).split("\n")[0] ?? "bad arguments");
   }
   const { values, positionals } = parsed;
   if (values.help && positionals.length <= 2) return { action: null, values, help: true };

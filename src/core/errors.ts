@@ -62,9 +62,16 @@ export function isPaleeError(error: unknown): error is PaleeError {
   return error instanceof PaleeError;
 }
 
+/** The message of anything thrown (also of errors from another realm, where instanceof Error fails). */
+export function errorMessage(error: unknown): string {
+  if (typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string") {
+    return (error as { message: string }).message;
+  }
+  return String(error);
+}
+
 /** Wraps anything that is not already typed, so the faces always see an exit code. */
 export function toPaleeError(error: unknown): PaleeError {
   if (error instanceof PaleeError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new PaleeError("unexpected", 5, message);
+  return new PaleeError("unexpected", 5, errorMessage(error));
 }

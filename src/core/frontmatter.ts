@@ -1,4 +1,5 @@
 import { CORE_SCHEMA, dump, load } from "js-yaml";
+import { errorMessage } from "./errors";
 import { parseSimpleFrontmatter } from "./simple-yaml";
 
 /** The five read states of SPEC §3 (ADR-0007 in the seeds). */
@@ -65,7 +66,7 @@ export function classifyRecord(text: string | null): ReadResult {
     try {
       parsed = load(split.yaml, { schema: CORE_SCHEMA });
     } catch (error) {
-      const first = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
+      const first = errorMessage(error).split("\n")[0] ?? "";
       return { state: "corrupt", reason: `frontmatter YAML does not parse (${first.trim()})` };
     }
   }

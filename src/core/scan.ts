@@ -1,3 +1,4 @@
+import { errorMessage } from "./errors";
 import { classifyRecord } from "./frontmatter";
 import { CONFIRMED_FILE_PATTERN, DRAFT_FILE_PATTERN } from "./ids";
 import type { Layout } from "./layout";
@@ -66,7 +67,7 @@ export async function scanSessions(
     try {
       return { text: await store.read(path) };
     } catch (error) {
-      return { reason: `cannot be read (${error instanceof Error ? error.message : String(error)})` };
+      return { reason: `cannot be read (${errorMessage(error)})` };
     }
   };
   const interpret = async <T>(name: string, as: (path: string, read: ReturnType<typeof classifyRecord>) => Interpreted<T>) => {

@@ -511,8 +511,10 @@ export class PaleeSessions {
       // The open session is over if its draft was absorbed, or if it is this topic's session and not alive
       // on another device (its draft may be unreadable or gone: it must not stay "open" forever).
       const closes =
-        (current.openDraft !== null && finished.has(current.openDraft)) ||
-        (current.activeTopic === topicId && !(current.openDraft !== null && openElsewhere.has(current.openDraft)));
+        !isOpen(current) ||
+        finished.has(current.openDraft) ||
+        (current.activeTopic === topicId && !openElsewhere.has(current.openDraft));
+      // The ended topic becomes the active one, so the next start resumes it by default.
       return closes ? { ...current, activeTopic: topicId, startedAt: null, openDraft: null, device: null } : current;
     });
     return { session, absorbedDrafts: absorbedIds, warnings: [...warnings, ...scan.skipped.map((s) => `skipped ${s.path}: ${s.reason}`)] };

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { BoundaryError, ConflictError, FileExistsError, PaleeError } from "../core/errors";
+import { BoundaryError, ConflictError, FileExistsError, PaleeError, errorMessage } from "../core/errors";
 import type { SessionStore } from "../core/ports";
 
 function isErrno(error: unknown, code: string): boolean {
@@ -20,8 +20,9 @@ async function naming<T>(relative: string, operation: () => Promise<T>): Promise
 
 /** A file-system error that names the vault path it concerns (Node's messages often do not). */
 function withPath(relative: string, error: unknown): Error {
-  if (!(error instanceof Error) || error.message.includes(relative)) return error instanceof Error ? error : new Error(String(error));
-  const wrapped = new Error(`${relative}: ${error.message}`);
+  const message = errorMessage(error);
+  if (message.includes(relative) && error instanceof Error) return error;
+  const wrapped = new Error(`${relative}: ${message}`);
   (wrapped as Error & { code?: unknown }).code = (error as { code?: unknown }).code;
   return wrapped;
 }
@@ -65,7 +66,7 @@ export class NodeStore implements SessionStore {
       const entries = await fs.readdir(this.resolve(folder), { withFileTypes: true });
       return entries.filter((e) => e.isFile()).map((e) => e.name);
     } catch (error) {
-      if (isErrno(error, "ENOENT") || isErrno(error, "ENOTDIR")) return [];
+      if (isErrno(error, "ENOENT")) return [];
       throw withPath(folder, error);
     }
   }

@@ -359,6 +359,13 @@ describe("end", () => {
     expect((await core.start({ topic: "T-b" })).status).toBe("started");
   });
 
+  it("makes the ended topic the active one, so the next start needs no topic", async () => {
+    const { core, store } = harness();
+    await core.end({ topic: "T-a", summary: "first" });
+    expect(fields(store, HOT)).toMatchObject({ active_topic: "T-a", open_draft: null });
+    await expect(core.start()).resolves.toMatchObject({ status: "started", topicId: "T-a" });
+  });
+
   it("keeps the hot.md body within 250 words for a huge summary", async () => {
     const { core, store } = harness();
     const summary = Array.from({ length: 100_000 }, (_, i) => `word${i}`).join(" ");

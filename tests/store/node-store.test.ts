@@ -60,6 +60,13 @@ describe("Node store specifics", () => {
     expect(fs.readFileSync(path.join(root, ".trash", "DRAFT-S-00000001 1.md"), "utf8")).toBe("second");
   });
 
+  it("reports a sessions folder that is a file instead of listing it as empty", async () => {
+    const root = tempVault();
+    fs.mkdirSync(path.join(root, "palee"));
+    fs.writeFileSync(path.join(root, "palee", "sessions"), "not a folder");
+    await expect(new NodeStore(root).list("palee/sessions")).rejects.toThrow(/palee\/sessions: ENOTDIR/);
+  });
+
   it("refuses paths that leave the vault", async () => {
     const store = new NodeStore(tempVault());
     await expect(store.read("../outside.md")).rejects.toBeInstanceOf(BoundaryError);
