@@ -1,0 +1,106 @@
+import { classifyRecord } from "../../src/core/frontmatter";
+import { layoutFor } from "../../src/core/layout";
+import type { SessionStore } from "../../src/core/ports";
+import { PaleeSessions } from "../../src/core/sessions";
+import { draftText, hotText } from "../support/builders";
+import { FakeClock, SeededRandom } from "../support/fakes";
+import { MemoryStore } from "../support/memory-store";
+
+/** Lets the first `allowed` writes (create, replace, trash) through, then fails every write, as a crash would. */
+class CrashingStore implements SessionStore {
+  writes = 0;
+  constructor(
+    readonly inner: MemoryStore,
+    private readonly allowed: number,
+  ) {}
+  read(path: string) {
+    return this.inner.read(path);
+  }
+  list(folder: string) {
+    return this.inner.list(folder);
+  }
+  private gate(): void {
+    if (this.writes++ >= this.allowed) throw new Error("simulated crash");
+  }
+  async create(path: string, content: string) {
+    this.gate();
+    return this.inner.create(path, content);
+  }
+  async replace(path: string, expected: string | null, content: string) {
+    this.gate();
+    return this.inner.replace(path, expected, content);
+  }
+  async trash(path: string) {
+    this.gate();
+    return this.inner.trash(path);
+  }
+}
+
+const clock = FakeClock.at("2026-08-14T12:00:00Z");
+const DRAFTS = ["DRAFT-S-0000000a", "DRAFT-S-0000000b"];
+
+function vault(): MemoryStore {
+  return new MemoryStore({
+    "palee/hot.md": hotText({ active_topic: "T-a", started_at: "2026-08-14T11:00:00+00:00", open_draft: DRAFTS[0] ?? null, device: "laptop" }),
+    [`palee/sessions/${DRAFTS[0]}.md`]: draftText({ session_id: DRAFTS[0] ?? "", topic_id: "T-a", started_at: "2026-08-14T11:00:00+00:00", last_checkpoint_at: "2026-08-14T11:20:00+00:00" }, "notes a\n"),
+    [`palee/sessions/${DRAFTS[1]}.md`]: draftText({ session_id: DRAFTS[1] ?? "", topic_id: "T-a", started_at: "2026-08-14T11:10:00+00:00", last_checkpoint_at: "2026-08-14T11:30:00+00:00" }, "notes b\n"),
+  });
+}
+
+function core(store: SessionStore): PaleeSessions {
+  return new PaleeSessions({ store, clock, random: new SeededRandom(5), device: "laptop" }, layoutFor("palee"));
+}
+
+type Operation = [string, (c: PaleeSessions) => Promise<unknown>];
+const operations: Operation[] = [
+  ["end", (c) => c.end({ summary: "done" })],
+  ["save", (c) => c.recover(DRAFTS[1] ?? "", "save")],
+  ["discard", (c) => c.recover(DRAFTS[1] ?? "", "discard")],
+  ["resume", (c) => c.recover(DRAFTS[0] ?? "", "resume")],
+  ["checkpoint", (c) => c.checkpoint({ notes: "more" })],
+  ["rebuild", (c) => c.rebuild()],
+  ["end then start", (c) => c.end({ summary: "done" }).then(() => c.start({ topic: "T-b" }))],
+  ["end then checkpoint on a new topic", (c) => c.end().then(() => c.checkpoint({ topic: "T-c", notes: "new" }))],
+];
+
+/**
+ * After a crash at write k and the next start-up (reconcile through start, then rebuild), every draft's
+ * session exists exactly once — still a draft, or absorbed by exactly one confirmed note — no confirmed
+ * note is half-written, and the views agree with the confirmed notes.
+ */
+async function checkInvariants(store: MemoryStore, discarded: ReadonlySet<string>): Promise<void> {
+  const fresh = core(store);
+  await fresh.start({ topic: "T-a", ifOpen: "keep", ignoreDrafts: new Set(DRAFTS) });
+  await fresh.rebuild();
+  const list = await fresh.list({ all: true });
+  expect(list.skipped).toEqual([]);
+  for (const id of DRAFTS) {
+    const asDraft = list.drafts.filter((d) => d.draftId === id).length;
+    const absorbedBy = list.confirmed.filter((s) => s.absorbedDrafts.includes(id)).length;
+    if (discarded.has(id) && asDraft + absorbedBy === 0) continue;
+    expect({ id, total: asDraft + absorbedBy }).toEqual({ id, total: 1 });
+  }
+  const index = store.files.get("palee/index.md") ?? "";
+  expect(index).toContain(`Total sessions: ${list.totalConfirmed}`);
+  for (const s of list.confirmed) expect(index).toContain(`[[${s.sessionId}]]`);
+  expect(classifyRecord(store.files.get("palee/hot.md") ?? null).state).toBe("ok");
+}
+
+describe("a crash at every write", () => {
+  it.each(operations)("of %s loses and duplicates nothing", async (name, run) => {
+    // Count the writes of an uninterrupted run, then crash before each one of them in turn.
+    const counting = new CrashingStore(vault(), Number.POSITIVE_INFINITY);
+    await run(core(counting));
+    expect(counting.writes).toBeGreaterThan(0);
+    for (let k = 0; k <= counting.writes; k++) {
+      const files = vault();
+      const crashing = new CrashingStore(files, k);
+      const outcome = await run(core(crashing)).then(
+        () => "finished",
+        (e: unknown) => (e instanceof Error ? e.message : String(e)),
+      );
+      expect([k, outcome]).toEqual([k, k < counting.writes ? "simulated crash" : "finished"]);
+      await checkInvariants(files, new Set(name === "discard" ? [DRAFTS[1] ?? ""] : []));
+    }
+  });
+});
