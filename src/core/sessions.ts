@@ -21,14 +21,8 @@ import type { Scan } from "./scan";
 import { scanSessions } from "./scan";
 import { appendNotes, renderConfirmedNote, renderDraft } from "./session-note";
 import { renderIndex } from "./session-index";
-import {
-  FUTURE_SKEW_MS,
-  INHERIT_MAX_AGE_MS,
-  durationMinutes,
-  formatLocalDate,
-  formatTimestamp,
-  parseTimestamp,
-} from "./time";
+import { endStart, inheritedStart } from "./start-time";
+import { durationMinutes, formatLocalDate, formatTimestamp, parseTimestamp } from "./time";
 
 /** The open session as reported by start, status and the faces (SPEC §5 "O"). */
 export interface OpenSession {
@@ -395,10 +389,7 @@ export class PaleeSessions {
       }
     }
 
-    // A new draft inherits hot.md's start only for the same topic, not in the future, at most 24 h old.
-    const hotStart = hot.state.activeTopic === topicId ? parseTimestamp(hot.state.startedAt, this.offsetAt) : null;
-    const inherit = hotStart !== null && hotStart <= now && now - hotStart <= INHERIT_MAX_AGE_MS;
-    const startedAt = inherit && hot.state.startedAt ? hot.state.startedAt : nowText;
+    const startedAt = inheritedStart(topicId, hot.state, now, this.offsetAt) ?? nowText;
     // A new draft is rare (no open draft of this topic): a full scan keeps its ID clear of absorbed ones.
     const scan = await this.scan();
     const draftId = await this.pickFreeDraftId(scan);
@@ -447,24 +438,10 @@ export class PaleeSessions {
     const absorbed = ofTopic.filter((d) => !elsewhere.includes(d));
     for (const d of elsewhere) warnings.push(`left ${d.draftId} alone: it is open on ${d.device ?? "another device"}`);
 
-    // Start time, three tiers (SPEC §4 end): drafts, then hot.md, then now.
-    let startedMs = now;
-    let startedAt: string | null = null;
-    const fromDrafts = absorbed.filter((d) => d.startedMs !== null && d.startedAt !== null);
-    const earliest = fromDrafts.reduce<Draft | null>((a, d) => (a === null || (d.startedMs ?? 0) < (a.startedMs ?? 0) ? d : a), null);
-    if (earliest && earliest.startedMs !== null && earliest.startedAt !== null) {
-      startedMs = Math.min(earliest.startedMs, now);
-      startedAt = earliest.startedMs <= now ? earliest.startedAt : null;
-    } else if (hot.state.activeTopic === topicId) {
-      const hotMs = parseTimestamp(hot.state.startedAt, this.offsetAt);
-      if (hotMs !== null && hotMs <= now) {
-        startedMs = hotMs;
-        startedAt = hot.state.startedAt;
-      } else if (hotMs !== null && hotMs - now <= FUTURE_SKEW_MS) {
-        startedMs = now; // a little clock skew: clamp to now
-      }
-    }
-    startedAt ??= this.stamp(startedMs);
+    const start = endStart(topicId, absorbed, hot.state, now, this.offsetAt);
+    if (start.warning) warnings.push(start.warning);
+    const startedMs = start.ms;
+    const startedAt = start.text ?? this.stamp(startedMs);
     const endedAt = this.stamp(now);
 
     const absorbedIds = absorbed.map((d) => d.draftId);

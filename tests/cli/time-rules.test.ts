@@ -29,9 +29,12 @@ interface Ended {
   absorbed: unknown;
 }
 
-function end(vault: string, args: string[] = ["--topic", "T-a"]): Ended {
+/** Runs end; `warning` is the one warning line expected on stderr when the start had to fall back to now. */
+function end(vault: string, args: string[] = ["--topic", "T-a"], warning?: RegExp): Ended {
   const run = palee(vault, ["end", ...args, "--json"]);
-  expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
+  expect(run.status).toBe(0);
+  if (warning) expect(run.stderr).toMatch(new RegExp(`^warning: ${warning.source}.*\n$`));
+  else expect(run.stderr).toBe("");
   const doc = run.json();
   const session = doc.session as Record<string, unknown>;
   const files = confirmedFiles(vault);
@@ -106,7 +109,7 @@ describe("end: the three tiers of the start time", () => {
   it("tier 2 ignores hot.md when its active_topic is another topic: 0 min", () => {
     const vault = makeVault();
     writeHot(vault, { activeTopic: "T-b", startedAt: ago(40) });
-    const ended = end(vault);
+    const ended = end(vault, undefined, /no start was recorded for T-a/);
     expectConsistent(ended, 0);
     expectNearNow(ended.fields.started_at);
   });
@@ -125,16 +128,16 @@ describe("end: the three tiers of the start time", () => {
     const vault = makeVault();
     const future = ago(-10);
     writeHot(vault, { activeTopic: "T-a", startedAt: future });
-    const ended = end(vault);
+    const ended = end(vault, undefined, /hot\.md's started_at \(.*\) is in the future; ignored/);
     expectConsistent(ended, 0);
     expect(ended.fields.started_at).not.toBe(future);
     expectNearNow(ended.fields.started_at);
     expect(Date.parse(String(ended.fields.started_at))).toBeLessThanOrEqual(Date.parse(String(ended.fields.ended_at)));
   });
 
-  it("tier 3: nothing (no draft, no hot.md) gives 0 min with started_at = ended_at ≈ now", () => {
+  it("tier 3: nothing (no draft, no hot.md) gives 0 min with started_at = ended_at ≈ now, and says so", () => {
     const vault = makeVault();
-    const ended = end(vault);
+    const ended = end(vault, undefined, /no start was recorded for T-a \(no draft, no open session\); saved as a 0-minute session/);
     expectConsistent(ended, 0);
     expectNearNow(ended.fields.started_at);
     expect(ended.absorbed).toEqual([]);

@@ -302,12 +302,14 @@ describe("end", () => {
     store.files.set(HOT, hotText({ active_topic: "T-a", started_at: startedAt }));
     const result = await core.end();
     expect(result.session).toMatchObject({ startedAt: "2026-08-14T12:00:00+00:00", durationMinutes: 0 });
+    expect(result.warnings.length).toBe(startedAt.endsWith("12:10:00+00:00") ? 1 : 0);
   });
 
   it("falls back to now (tier 3) and rounds durations to whole minutes", async () => {
     const { core } = harness({ at: "2026-08-14T12:00:00Z" });
     const result = await core.end({ topic: "T-a" });
     expect(result.session).toMatchObject({ startedAt: "2026-08-14T12:00:00+00:00", durationMinutes: 0, absorbedDrafts: [] });
+    expect(result.warnings).toEqual(["no start was recorded for T-a (no draft, no open session); saved as a 0-minute session"]);
     const h = harness({ at: "2026-08-14T12:00:00Z" });
     h.store.files.set(HOT, hotText({ active_topic: "T-a", started_at: "2026-08-14T11:59:30+00:00" }));
     expect((await h.core.end()).session.durationMinutes).toBe(1); // 30 s rounds up

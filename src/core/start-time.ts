@@ -1,0 +1,54 @@
+import type { HotState } from "./hot-memory";
+import type { Draft } from "./records";
+import { FUTURE_SKEW_MS, INHERIT_MAX_AGE_MS, parseTimestamp } from "./time";
+
+/** Where a session's start came from, for end (SPEC §4 end step 1). */
+export interface EndStart {
+  ms: number;
+  /** The recorded timestamp to keep as written, or null to write `ms` in the local offset. */
+  text: string | null;
+  tier: 1 | 2 | 3;
+  /** Said to the user when the start could not be taken from the record. */
+  warning: string | null;
+}
+
+/**
+ * The start of a session being ended, three tiers: (1) the earliest valid start among the topic's drafts;
+ * (2) hot.md's start when its active topic matches — no age limit, up to 60 s in the future clamped to
+ * now, further ahead ignored; (3) now.
+ */
+export function endStart(
+  topicId: string,
+  drafts: readonly Draft[],
+  hot: HotState,
+  now: number,
+  offsetAt: (at: number) => number,
+): EndStart {
+  let earliest: Draft | null = null;
+  for (const d of drafts) {
+    if (d.startedMs !== null && (earliest?.startedMs == null || d.startedMs < earliest.startedMs)) earliest = d;
+  }
+  if (earliest?.startedMs != null) {
+    return earliest.startedMs <= now
+      ? { ms: earliest.startedMs, text: earliest.startedAt, tier: 1, warning: null }
+      : { ms: now, text: null, tier: 1, warning: `${earliest.draftId} starts in the future (${earliest.startedAt ?? "?"}); counted from now` };
+  }
+  if (hot.activeTopic === topicId && hot.startedAt !== null) {
+    const hotMs = parseTimestamp(hot.startedAt, offsetAt);
+    if (hotMs !== null && hotMs <= now) return { ms: hotMs, text: hot.startedAt, tier: 2, warning: null };
+    if (hotMs !== null && hotMs - now <= FUTURE_SKEW_MS) return { ms: now, text: null, tier: 2, warning: null };
+    const why = hotMs === null ? "is not a valid timestamp" : "is in the future";
+    return { ms: now, text: null, tier: 3, warning: `hot.md's started_at (${hot.startedAt}) ${why}; ignored, so this session has 0 minutes` };
+  }
+  return { ms: now, text: null, tier: 3, warning: `no start was recorded for ${topicId} (no draft, no open session); saved as a 0-minute session` };
+}
+
+/**
+ * The start a new checkpoint draft inherits from hot.md: only for the same topic, not in the future and at
+ * most 24 h old (SPEC §4 checkpoint); null means "now".
+ */
+export function inheritedStart(topicId: string, hot: HotState, now: number, offsetAt: (at: number) => number): string | null {
+  if (hot.activeTopic !== topicId || hot.startedAt === null) return null;
+  const ms = parseTimestamp(hot.startedAt, offsetAt);
+  return ms !== null && ms <= now && now - ms <= INHERIT_MAX_AGE_MS ? hot.startedAt : null;
+}
