@@ -55,9 +55,25 @@ export function pendingDrafts(
   return drafts.filter((d) => !absorbed.has(d.draftId) && d.draftId !== open && !ignored.has(d.draftId));
 }
 
-/** The times Save would record for an interrupted draft: it ends at its last checkpoint (SPEC §4, §9). */
-export function savePlan(draft: Draft, now: number): { startedMs: number; endedMs: number; durationMinutes: number } {
+/** What Save would record for an interrupted draft: it ends at its last checkpoint (SPEC §4, §9). */
+export interface SavePlan {
+  startedMs: number;
+  endedMs: number;
+  durationMinutes: number;
+  /** The recorded timestamps to keep as written; null where the instant must be written afresh. */
+  startedAt: string | null;
+  endedAt: string | null;
+}
+
+export function savePlan(draft: Draft, now: number): SavePlan {
   const endedMs = draft.lastCheckpointMs ?? now;
-  const startedMs = Math.min(draft.startedMs ?? endedMs, endedMs);
-  return { startedMs, endedMs, durationMinutes: durationMinutes(startedMs, endedMs) };
+  const validStart = draft.startedMs !== null && draft.startedMs <= endedMs;
+  const startedMs = validStart && draft.startedMs !== null ? draft.startedMs : endedMs;
+  return {
+    startedMs,
+    endedMs,
+    durationMinutes: durationMinutes(startedMs, endedMs),
+    startedAt: validStart ? draft.startedAt : null,
+    endedAt: draft.lastCheckpointMs !== null ? draft.lastCheckpointAt : null,
+  };
 }

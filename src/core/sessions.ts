@@ -19,6 +19,7 @@ import {
 } from "./recovery";
 import type { Scan } from "./scan";
 import { scanSessions } from "./scan";
+import type { ConfirmedNoteInput } from "./session-note";
 import { appendNotes, renderConfirmedNote, renderDraft } from "./session-note";
 import { renderIndex } from "./session-index";
 import { endStart, inheritedStart } from "./start-time";
@@ -447,30 +448,11 @@ export class PaleeSessions {
     const absorbedIds = absorbed.map((d) => d.draftId);
     const notes = absorbed.map((d) => d.body.trim()).filter((b) => b !== "").join("\n\n");
     const topicNote = absorbed.find((d) => d.topicNote !== null)?.topicNote ?? null;
-    const duration = durationMinutes(startedMs, now);
-    const sessionId = await this.createUnique(
-      () => newSessionId(startedMs, this.ports.random),
-      (id) =>
-        renderConfirmedNote({
-          sessionId: id,
-          topicId,
-          startedAt: startedAt,
-          endedAt,
-          durationMinutes: duration,
-          outcome: "completed",
-          absorbedDrafts: absorbedIds,
-          topicNote,
-          summary: options.summary ?? null,
-          nextAction: options.nextAction ?? null,
-          notes,
-        }),
-    );
-    const session = this.confirmedFrom(sessionId, {
+    const session = await this.writeConfirmed(startedMs, {
       topicId,
       startedAt,
-      startedMs,
       endedAt,
-      durationMinutes: duration,
+      durationMinutes: durationMinutes(startedMs, now),
       outcome: "completed",
       absorbedDrafts: absorbedIds,
       topicNote,
@@ -497,14 +479,17 @@ export class PaleeSessions {
     return { session, absorbedDrafts: absorbedIds, warnings: [...warnings, ...scan.skipped.map((s) => `skipped ${s.path}: ${s.reason}`)] };
   }
 
-  /** The confirmed session as written (never read back from a cache that may lag behind the write). */
-  private confirmedFrom(
-    sessionId: string,
-    data: Omit<ConfirmedSession, "sessionId" | "path" | "body"> & { summary: string | null; nextAction: string | null; notes: string },
-  ): ConfirmedSession {
-    const text = renderConfirmedNote({ ...data, sessionId, outcome: data.outcome as "completed" | "interrupted" });
-    const path = sessionPath(this.layout, `${sessionId}.md`);
-    const result = interpretConfirmed(path, classifyRecord(text), this.offsetAt);
+  /**
+   * Creates a confirmed note under a fresh ID (create-only: a collision draws again) and returns the session
+   * as written — never read back, since an app's cache may lag behind the write.
+   */
+  private async writeConfirmed(startedMs: number, data: Omit<ConfirmedNoteInput, "sessionId">): Promise<ConfirmedSession> {
+    let text = "";
+    const sessionId = await this.createUnique(
+      () => newSessionId(startedMs, this.ports.random),
+      (id) => (text = renderConfirmedNote({ ...data, sessionId: id })),
+    );
+    const result = interpretConfirmed(sessionPath(this.layout, `${sessionId}.md`), classifyRecord(text), this.offsetAt);
     if (!("record" in result)) throw new Error(`rendered session ${sessionId} does not read back: ${result.reason}`);
     return result.record;
   }
@@ -578,13 +563,10 @@ export class PaleeSessions {
       }
       case "save": {
         const plan = savePlan(draft, now);
-        const startedAt = draft.startedMs !== null && draft.startedMs <= plan.endedMs && draft.startedAt ? draft.startedAt : this.stamp(plan.startedMs);
-        const endedAt = draft.lastCheckpointAt ?? this.stamp(plan.endedMs);
-        const data = {
+        const session = await this.writeConfirmed(plan.startedMs, {
           topicId: draft.topicId,
-          startedAt,
-          startedMs: plan.startedMs,
-          endedAt,
+          startedAt: plan.startedAt ?? this.stamp(plan.startedMs),
+          endedAt: plan.endedAt ?? this.stamp(plan.endedMs),
           durationMinutes: plan.durationMinutes,
           outcome: "interrupted",
           absorbedDrafts: [draftId],
@@ -592,12 +574,7 @@ export class PaleeSessions {
           summary: null,
           nextAction: null,
           notes: draft.body.trim(),
-        };
-        const sessionId = await this.createUnique(
-          () => newSessionId(plan.startedMs, this.ports.random),
-          (id) => renderConfirmedNote({ ...data, sessionId: id, outcome: "interrupted" }),
-        );
-        const session = this.confirmedFrom(sessionId, data);
+        });
         await this.trashDraft(draft);
         const confirmed = [session, ...scan.confirmed].sort(compareNewestFirst);
         await this.writeViews(confirmed, (current) =>
