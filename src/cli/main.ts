@@ -284,9 +284,21 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
     case "end": {
       const result = await core.end({ topic: values.topic ?? null, summary: values.summary ?? null, nextAction: values.next ?? null });
       for (const w of result.warnings) out.warn(w);
-      if (out.json) out.doc({ status: "ended", session: sessionJson(result.session), absorbed_drafts: result.absorbedDrafts, warnings: result.warnings });
+      if (out.json) {
+        out.doc({
+          status: "ended",
+          session: sessionJson(result.session),
+          absorbed_drafts: result.absorbedDrafts,
+          warnings: result.warnings,
+          ...(result.alreadySaved ? { already_saved: true } : {}),
+        });
+      }
       const s = result.session;
-      out.text(`Saved ${s.sessionId}: ${s.topicId}, ${s.durationMinutes} min (${s.startedAt} → ${s.endedAt}).`);
+      out.text(
+        result.alreadySaved
+          ? `This session was already saved as ${s.sessionId} (${s.durationMinutes} min); nothing new was written.`
+          : `Saved ${s.sessionId}: ${s.topicId}, ${s.durationMinutes} min (${s.startedAt} → ${s.endedAt}).`,
+      );
       if (result.absorbedDrafts.length) out.text(`Merged and trashed: ${result.absorbedDrafts.join(", ")}`);
       return 0;
     }
@@ -352,7 +364,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return await runAction(action, core, values, out, io);
   } catch (caught) {
     const error = toPaleeError(caught);
-    const message = error.kind === "unexpected" ? `unexpected error: ${error.message}` : error.message;
+    // One line, whatever the message quotes (a value with a line break, a multi-line library message).
+    const oneLine = error.message.replace(/\s*[\r\n]+\s*/g, " ").trim();
+    const message = error.kind === "unexpected" ? `unexpected error: ${oneLine}` : oneLine;
     if (json) out.doc({ status: "error", code: error.kind, exit_code: error.exitCode, message });
     out.error(message);
     if (io.env.PALEE_DEBUG && caught instanceof Error && caught.stack) io.stderr(`${caught.stack}\n`);

@@ -52,7 +52,10 @@ async function refuseEscapes(root: string, folder: string, raw: string): Promise
     } catch {
       return; // does not exist yet: start creates it, inside the vault
     }
-    if (!stat.isSymbolicLink()) continue;
+    if (!stat.isSymbolicLink()) {
+      if (!stat.isDirectory()) throw new UsageError(`session folder "${raw}" is not a folder (${path.relative(root, current)} is a file)`);
+      continue;
+    }
     let target: string;
     try {
       target = await fs.realpath(current);
@@ -71,6 +74,9 @@ async function refuseEscapes(root: string, folder: string, raw: string): Promise
  * that leave the vault are refused, also through a symlink.
  */
 export async function chooseVault(options: { vault?: string; folder?: string }, env: NodeJS.ProcessEnv, cwd: string): Promise<VaultChoice> {
+  if (options.vault !== undefined && options.vault.trim() === "") {
+    throw new UsageError("--vault is empty: give the vault folder (or leave --vault out to use $PALEE_VAULT or the current folder)");
+  }
   const given = options.vault ?? (env.PALEE_VAULT?.trim() ? env.PALEE_VAULT : undefined) ?? cwd;
   const root = path.resolve(cwd, given);
   if (!(await isDirectory(root))) throw new UsageError(`vault folder does not exist: ${root}`, "folder_missing");

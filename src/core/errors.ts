@@ -9,6 +9,7 @@ export type ErrorKind =
   | "topic_required"
   | "invalid_topic"
   | "no_such_draft"
+  | "no_open_session"
   | "session_open_elsewhere"
   | "folder_missing"
   | "folder_outside_vault"

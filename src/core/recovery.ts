@@ -1,7 +1,7 @@
 import type { HotState } from "./hot-memory";
 import { isOpen } from "./hot-memory";
 import type { ConfirmedSession, Draft } from "./records";
-import { durationMinutes } from "./time";
+import { durationMinutes, isCanonicalTimestamp } from "./time";
 
 export const DEFAULT_GRACE_MS = 15 * 60_000;
 
@@ -73,7 +73,7 @@ export function savePlan(draft: Draft, now: number): SavePlan {
     startedMs,
     endedMs,
     durationMinutes: durationMinutes(startedMs, endedMs),
-    startedAt: validStart ? draft.startedAt : null,
-    endedAt: draft.lastCheckpointMs !== null ? draft.lastCheckpointAt : null,
+    startedAt: validStart && draft.startedAt !== null && isCanonicalTimestamp(draft.startedAt) ? draft.startedAt : null,
+    endedAt: draft.lastCheckpointAt !== null && isCanonicalTimestamp(draft.lastCheckpointAt) ? draft.lastCheckpointAt : null,
   };
 }

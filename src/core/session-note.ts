@@ -19,6 +19,14 @@ function section(heading: string, text: string | null): string | null {
   return trimmed ? `## ${heading}\n\n${trimmed}\n` : null;
 }
 
+/**
+ * A summary or next action is prose: a line that would read as a heading is escaped ("\\# …" shows as
+ * "# …"), so it cannot end its section early or pose as another one.
+ */
+export function escapeHeadings(text: string | null): string | null {
+  return text === null ? null : text.replace(/^([ \t]{0,3})#/gm, "$1\\#");
+}
+
 /** A confirmed session note (SPEC §2): frontmatter, then Summary, Next action and Notes, empty ones omitted. */
 export function renderConfirmedNote(input: ConfirmedNoteInput): string {
   const front = renderFrontmatter([
@@ -34,8 +42,8 @@ export function renderConfirmedNote(input: ConfirmedNoteInput): string {
     ...(input.topicNote ? [["topic_note", input.topicNote] as const] : []),
   ]);
   const sections = [
-    section("Summary", input.summary),
-    section("Next action", input.nextAction),
+    section("Summary", escapeHeadings(input.summary)),
+    section("Next action", escapeHeadings(input.nextAction)),
     section("Notes", input.notes),
   ].filter((s): s is string => s !== null);
   return `${front}# Session: ${input.sessionId}\n${sections.map((s) => `\n${s}`).join("")}`;
@@ -79,8 +87,11 @@ export function appendNotes(text: string, notes: string, bodyIsEmpty: boolean): 
   return `${text}${separator}${addition}\n`;
 }
 
+const SECTIONS = ["## summary", "## next action", "## notes"];
+
 /**
- * The text of a "## <heading>" section of a confirmed note body: up to the next "## " or "# " heading.
+ * The text of a "## <heading>" section of a confirmed note body, up to the next of the note's own section
+ * headings (Summary, Next action, Notes): headings the learner wrote inside their notes stay in the text.
  * Returns null when the section is absent or empty.
  */
 export function extractSection(body: string, heading: string): string | null {
@@ -88,7 +99,7 @@ export function extractSection(body: string, heading: string): string | null {
   const start = lines.findIndex((l) => l.trim().toLowerCase() === `## ${heading.toLowerCase()}`);
   if (start === -1) return null;
   const rest = lines.slice(start + 1);
-  const end = rest.findIndex((l) => /^#{1,2} /.test(l));
+  const end = rest.findIndex((l) => SECTIONS.includes(l.trim().toLowerCase()));
   const text = (end === -1 ? rest : rest.slice(0, end)).join("\n").trim();
   return text === "" ? null : text;
 }

@@ -9,6 +9,7 @@ import { assertRemovable, sessionPath } from "./layout";
 import type { CorePorts } from "./ports";
 import type { ConfirmedSession, Draft, Skipped } from "./records";
 import { compareNewestFirst, interpretConfirmed, interpretDraft } from "./records";
+import type { ReconcilePlan } from "./recovery";
 import {
   DEFAULT_GRACE_MS,
   absorbedBy,
@@ -23,7 +24,7 @@ import type { ConfirmedNoteInput } from "./session-note";
 import { appendNotes, renderConfirmedNote, renderDraft } from "./session-note";
 import { renderIndex } from "./session-index";
 import { endStart, inheritedStart } from "./start-time";
-import { durationMinutes, formatLocalDate, formatTimestamp, parseTimestamp } from "./time";
+import { durationMinutes, formatLocalDate, formatTimestamp, isCanonicalTimestamp, parseTimestamp } from "./time";
 
 /** The open session as reported by start, status and the faces (SPEC §5 "O"). */
 export interface OpenSession {
@@ -76,6 +77,8 @@ export interface EndOptions {
 export interface EndResult {
   session: ConfirmedSession;
   absorbedDrafts: string[];
+  /** True when this end had already been completed (a retry after a crash or a conflict): nothing new was written. */
+  alreadySaved: boolean;
   warnings: string[];
 }
 
@@ -120,6 +123,8 @@ const ID_ATTEMPTS = 20;
  */
 export class PaleeSessions {
   private readonly graceMs: number;
+  /** Operations that write run one at a time per instance (a double click must not end a session twice). */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly ports: CorePorts,
@@ -127,6 +132,12 @@ export class PaleeSessions {
     options: SessionsOptions = {},
   ) {
     this.graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  }
+
+  private exclusive<T>(operation: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(operation, operation);
+    this.queue = result.catch(() => undefined);
+    return result;
   }
 
   // ---- reading -------------------------------------------------------------------------------------
@@ -231,7 +242,7 @@ export class PaleeSessions {
   }
 
   /** Reconcile (SPEC §4): trash drafts already absorbed, close a finished or vanished open session. */
-  private async reconcile(scan: Scan, hot: HotState): Promise<{ scan: Scan; warnings: string[] }> {
+  private async reconcile(scan: Scan, hot: HotState): Promise<{ scan: Scan; warnings: string[]; closed: ReconcilePlan["closeOpen"] }> {
     const absorbed = absorbedBy(scan.confirmed);
     const plan = planReconcile(hot, scan.drafts, scan.draftFiles, absorbed);
     const warnings: string[] = [];
@@ -255,7 +266,7 @@ export class PaleeSessions {
     const trashed = new Set(plan.trash.map((d) => d.draftId));
     const drafts = scan.drafts.filter((d) => !trashed.has(d.draftId));
     const draftFiles = new Set([...scan.draftFiles].filter((id) => !trashed.has(id)));
-    return { scan: { ...scan, drafts, draftFiles }, warnings };
+    return { scan: { ...scan, drafts, draftFiles }, warnings, closed: plan.closeOpen };
   }
 
   private resolveTopic(explicit: string | null | undefined, fallbacks: ReadonlyArray<string | null>): string {
@@ -271,6 +282,10 @@ export class PaleeSessions {
   // ---- operations ---------------------------------------------------------------------------------
 
   async start(options: StartOptions = {}): Promise<StartResult> {
+    return this.exclusive(() => this.startNow(options));
+  }
+
+  private async startNow(options: StartOptions): Promise<StartResult> {
     const hot0 = await this.readHot();
     const { scan, warnings } = await this.reconcile(await this.scan(), hot0.state);
     const hot = await this.readHot();
@@ -362,103 +377,162 @@ export class PaleeSessions {
   }
 
   async checkpoint(options: { topic?: string | null; notes?: string | null } = {}): Promise<CheckpointResult> {
+    return this.exclusive(() => this.checkpointNow(options));
+  }
+
+  private async checkpointNow(options: { topic?: string | null; notes?: string | null }): Promise<CheckpointResult> {
     const hot = await this.readHot();
     const topicId = this.resolveTopic(options.topic, [hot.state.activeTopic]);
     const now = this.ports.clock.now();
     const nowText = this.stamp(now);
 
-    let openGone = false;
-    if (isOpen(hot.state)) {
-      const open = await this.readDraft(hot.state.openDraft);
-      openGone = open === null && (await this.ports.store.read(sessionPath(this.layout, `${hot.state.openDraft}.md`))) === null;
-      if (open && open.topicId === topicId) {
-        if (isAliveElsewhere(open, this.ports.device, now, this.graceMs)) {
-          throw new UsageError(
-            `the session on ${open.topicId} is open on ${open.device ?? "another device"}; checkpoint it there`,
-            "session_open_elsewhere",
-          );
-        }
-        // Only frontmatter changes; the body is the learner's and is kept byte for byte (plus appended notes).
-        const written = await this.writeView(open.path, (text) => {
-          if (text === null) throw new UsageError(`${open.path} disappeared during the checkpoint`, "no_such_draft");
-          const updated = updateFrontmatterFields(text, { last_checkpoint_at: nowText, device: this.ports.device });
-          const read = classifyRecord(updated);
-          const bodyIsEmpty = read.state === "ok" && read.body.trim() === "";
-          return options.notes ? appendNotes(updated, options.notes, bodyIsEmpty) : updated;
-        });
-        return { created: false, draft: this.draftFromText(open.path, written) ?? open };
-      }
+    // The open session's draft, when it is usable; a pointer to a draft that is gone or unreadable is stale.
+    const open = isOpen(hot.state) ? await this.readDraft(hot.state.openDraft) : null;
+    const pointerStale = isOpen(hot.state) && open === null;
+    if (open && open.topicId === topicId) return { created: false, draft: await this.checkpointDraft(open, now, options.notes) };
+
+    // One draft per open session (SPEC §9): reuse this device's latest draft of the topic before creating one.
+    const scan = await this.scan();
+    const absorbed = absorbedBy(scan.confirmed);
+    const reusable = scan.drafts
+      .filter((d) => d.topicId === topicId && (d.device === null || d.device === this.ports.device) && !absorbed.has(d.draftId))
+      .sort((a, b) => (b.lastCheckpointMs ?? 0) - (a.lastCheckpointMs ?? 0))[0];
+    let draft: Draft;
+    let created = false;
+    if (reusable) {
+      draft = await this.checkpointDraft(reusable, now, options.notes);
+    } else {
+      // A new draft inherits hot.md's start only for the same topic, not in the future, at most 24 h old.
+      const draftId = await this.pickFreeDraftId(scan);
+      const path = sessionPath(this.layout, `${draftId}.md`);
+      const content = renderDraft({
+        draftId,
+        topicId,
+        startedAt: inheritedStart(topicId, hot.state, now, this.offsetAt) ?? nowText,
+        lastCheckpointAt: nowText,
+        device: this.ports.device,
+        topicNote: null,
+        notes: options.notes ?? "",
+      });
+      await this.ports.store.create(path, content);
+      const written = this.draftFromText(path, content);
+      if (!written) throw new Error(`rendered draft ${draftId} does not read back`);
+      draft = written;
+      created = true;
     }
 
-    const startedAt = inheritedStart(topicId, hot.state, now, this.offsetAt) ?? nowText;
-    // A new draft is rare (no open draft of this topic): a full scan keeps its ID clear of absorbed ones.
-    const scan = await this.scan();
-    const draftId = await this.pickFreeDraftId(scan);
-    const path = sessionPath(this.layout, `${draftId}.md`);
-    const content = renderDraft({
-      draftId,
-      topicId,
-      startedAt,
-      lastCheckpointAt: nowText,
-      device: this.ports.device,
-      topicNote: null,
-      notes: options.notes ?? "",
-    });
-    await this.ports.store.create(path, content);
-    if (hot.read.state === "ok" && (!isOpen(hot.state) || openGone)) {
-      // With no session open (or only a pointer to a draft that is gone), this checkpoint opens one, so that
-      // end absorbs it and status shows it.
-      const previous = hot.state.openDraft;
-      await this.writeView(this.layout.hot, (text) => {
-        const read = classifyRecord(text);
-        if (read.state !== "ok") return null;
-        const current = hotStateOf(read);
-        if (isOpen(current) && !(openGone && current.openDraft === previous)) return null;
-        return updateFrontmatterFields(text ?? "", {
-          active_topic: topicId,
-          started_at: startedAt,
-          open_draft: draftId,
-          device: this.ports.device,
-        });
-      });
+    // With no usable open session, this draft becomes the open one, so that end absorbs it, status shows it
+    // and the next checkpoint updates it instead of creating yet another file.
+    if (!isOpen(hot.state) || pointerStale || hot.read.state !== "ok") {
+      await this.pointHotAt(draft, hot.state.openDraft, scan.confirmed);
     }
-    const draft = this.draftFromText(path, content);
-    if (!draft) throw new Error(`rendered draft ${draftId} does not read back`);
-    return { created: true, draft };
+    return { created, draft };
+  }
+
+  /** Updates a draft's last checkpoint (and appends notes); the learner's body is kept byte for byte. */
+  private async checkpointDraft(draft: Draft, now: number, notes: string | null | undefined): Promise<Draft> {
+    if (isAliveElsewhere(draft, this.ports.device, now, this.graceMs)) {
+      throw new UsageError(`the session on ${draft.topicId} is open on ${draft.device ?? "another device"}; checkpoint it there`, "session_open_elsewhere");
+    }
+    const nowText = this.stamp(now);
+    const written = await this.writeView(draft.path, (text) => {
+      if (text === null) throw new UsageError(`${draft.path} disappeared during the checkpoint`, "no_such_draft");
+      const updated = updateFrontmatterFields(text, { last_checkpoint_at: nowText, device: this.ports.device });
+      const read = classifyRecord(updated);
+      const bodyIsEmpty = read.state === "ok" && read.body.trim() === "";
+      return notes ? appendNotes(updated, notes, bodyIsEmpty) : updated;
+    });
+    return this.draftFromText(draft.path, written) ?? draft;
+  }
+
+  /**
+   * Makes `draft` the open session in hot.md, unless another usable session took the pointer meanwhile.
+   * A hot.md that is missing, corrupt or of another schema is rebuilt; one without frontmatter gains it.
+   */
+  private async pointHotAt(draft: Draft, stalePointer: string | null, confirmed: readonly ConfirmedSession[]): Promise<void> {
+    const startedAt = draft.startedAt !== null && isCanonicalTimestamp(draft.startedAt) ? draft.startedAt : this.stamp(draft.startedMs ?? this.ports.clock.now());
+    const pointer = { activeTopic: draft.topicId, startedAt, openDraft: draft.draftId, device: this.ports.device };
+    const newest = confirmed[0] ?? null;
+    await this.writeView(this.layout.hot, (text) => {
+      const read = classifyRecord(text);
+      const current = hotStateOf(read);
+      if (isOpen(current) && current.openDraft !== stalePointer && current.openDraft !== draft.draftId) return null;
+      const today = this.today();
+      if (read.state === "ok") {
+        return updateFrontmatterFields(text ?? "", {
+          active_topic: pointer.activeTopic,
+          started_at: pointer.startedAt,
+          open_draft: pointer.openDraft,
+          device: pointer.device,
+        });
+      }
+      const lastSession = newest?.sessionId ?? null;
+      if (read.state === "no-frontmatter") return renderHotFrontmatter({ ...pointer, lastSession }, today) + read.body;
+      return renderHot({ ...pointer, lastSession }, newest, today);
+    });
   }
 
   async end(options: EndOptions = {}): Promise<EndResult> {
+    return this.exclusive(() => this.endNow(options));
+  }
+
+  private async endNow(options: EndOptions): Promise<EndResult> {
     const hot0 = await this.readHot();
     const topicId = this.resolveTopic(options.topic, [hot0.state.activeTopic]);
-    const { scan, warnings } = await this.reconcile(await this.scan(), hot0.state);
+    const before = await this.scan();
+    const { scan, warnings, closed } = await this.reconcile(before, hot0.state);
     const hot = await this.readHot();
     const now = this.ports.clock.now();
+    const skipped = scan.skipped.map((s) => `skipped ${s.path}: ${s.reason}`);
 
+    // An end that already happened (a retry after a crash or a conflict): report it, never save it twice.
+    const finishedIn = isOpen(hot0.state) && hot0.state.activeTopic === topicId ? absorbedBy(before.confirmed).get(hot0.state.openDraft) : undefined;
     const ofTopic = scan.drafts.filter((d) => d.topicId === topicId);
-    const elsewhere = ofTopic.filter((d) => isAliveElsewhere(d, this.ports.device, now, this.graceMs));
-    const absorbed = ofTopic.filter((d) => !elsewhere.includes(d));
-    for (const d of elsewhere) warnings.push(`left ${d.draftId} alone: it is open on ${d.device ?? "another device"}`);
+    if (finishedIn && ofTopic.length === 0) {
+      await this.writeViews(scan.confirmed, (current) => current);
+      return { session: finishedIn, absorbedDrafts: [], alreadySaved: true, warnings: [...warnings, ...skipped] };
+    }
 
-    const start = endStart(topicId, absorbed, hot.state, now, this.offsetAt);
+    const elsewhere = ofTopic.filter((d) => isAliveElsewhere(d, this.ports.device, now, this.graceMs));
+    // The open session of this topic owns the drafts that started with it or later; older drafts of the
+    // topic are interrupted sessions the learner chose to leave alone (Ignore), and stay untouched.
+    const openStart = isOpen(hot.state) && hot.state.activeTopic === topicId ? parseTimestamp(hot.state.startedAt, this.offsetAt) : null;
+    const absorbed = ofTopic.filter(
+      (d) => !elsewhere.includes(d) && (openStart === null || d.draftId === hot.state.openDraft || (d.startedMs !== null && d.startedMs >= openStart)),
+    );
+    for (const d of elsewhere) warnings.push(`left ${d.draftId} alone: it is open on ${d.device ?? "another device"}`);
+    for (const d of ofTopic) {
+      if (!elsewhere.includes(d) && !absorbed.includes(d)) warnings.push(`left ${d.draftId} alone: it started before the open session (recover it separately)`);
+    }
+    if (absorbed.length === 0 && elsewhere.some((d) => d.draftId === hot.state.openDraft)) {
+      const other = elsewhere.find((d) => d.draftId === hot.state.openDraft);
+      throw new UsageError(`the session on ${topicId} is open on ${other?.device ?? "another device"}; end it there`, "session_open_elsewhere");
+    }
+
+    // A pointer closed only because its draft is gone still dates the session (tier 2).
+    const hotForStart = closed?.reason === "missing" ? hot0.state : hot.state;
+    const start = endStart(topicId, absorbed, hotForStart, now, this.offsetAt);
+    // Nothing records a start (no draft, no open session): only an explicit topic records a session from now,
+    // so a repeated end (a double click, a retry) does not add a 0-minute session.
+    const nothingRecorded = absorbed.length === 0 && !(hotForStart.activeTopic === topicId && hotForStart.startedAt !== null);
+    if (nothingRecorded && normalizeTopic(options.topic) === null) {
+      throw new UsageError(`no open session on ${topicId} to end; pass --topic ${topicId} to record one from now anyway`, "no_open_session");
+    }
     if (start.warning) warnings.push(start.warning);
-    const startedMs = start.ms;
-    const startedAt = start.text ?? this.stamp(startedMs);
-    const endedAt = this.stamp(now);
+    const startedAt = start.text ?? this.stamp(start.ms);
 
     const absorbedIds = absorbed.map((d) => d.draftId);
-    const notes = absorbed.map((d) => d.body.trim()).filter((b) => b !== "").join("\n\n");
-    const topicNote = absorbed.find((d) => d.topicNote !== null)?.topicNote ?? null;
-    const session = await this.writeConfirmed(startedMs, {
+    const session = await this.writeConfirmed(start.ms, {
       topicId,
       startedAt,
-      endedAt,
-      durationMinutes: durationMinutes(startedMs, now),
+      endedAt: this.stamp(now),
+      durationMinutes: durationMinutes(start.ms, now),
       outcome: "completed",
       absorbedDrafts: absorbedIds,
-      topicNote,
+      topicNote: absorbed.find((d) => d.topicNote !== null)?.topicNote ?? null,
       summary: options.summary ?? null,
       nextAction: options.nextAction ?? null,
-      notes,
+      notes: absorbed.map((d) => d.body.trim()).filter((b) => b !== "").join("\n\n"),
     });
 
     for (const d of absorbed) await this.trashDraft(d);
@@ -466,17 +540,32 @@ export class PaleeSessions {
     const finished = new Set(absorbedIds);
     const openElsewhere = new Set(elsewhere.map((d) => d.draftId));
     const confirmed = [session, ...scan.confirmed].sort(compareNewestFirst);
-    await this.writeViews(confirmed, (current) => {
-      // The open session is over if its draft was absorbed, or if it is this topic's session and not alive
-      // on another device (its draft may be unreadable or gone: it must not stay "open" forever).
-      const closes =
-        !isOpen(current) ||
-        finished.has(current.openDraft) ||
-        (current.activeTopic === topicId && !openElsewhere.has(current.openDraft));
-      // The ended topic becomes the active one, so the next start resumes it by default.
-      return closes ? { ...current, activeTopic: topicId, startedAt: null, openDraft: null, device: null } : current;
-    });
-    return { session, absorbedDrafts: absorbedIds, warnings: [...warnings, ...scan.skipped.map((s) => `skipped ${s.path}: ${s.reason}`)] };
+    await this.afterSaving(session, () =>
+      this.writeViews(confirmed, (current) => {
+        // The open session is over if its draft was absorbed, or if it is this topic's session and not alive
+        // on another device (its draft may be unreadable or gone: it must not stay "open" forever).
+        const closes =
+          !isOpen(current) ||
+          finished.has(current.openDraft) ||
+          (current.activeTopic === topicId && !openElsewhere.has(current.openDraft));
+        // The ended topic becomes the active one, so the next start resumes it by default.
+        return closes ? { ...current, activeTopic: topicId, startedAt: null, openDraft: null, device: null } : current;
+      }),
+    );
+    return { session, absorbedDrafts: absorbedIds, alreadySaved: false, warnings: [...warnings, ...skipped] };
+  }
+
+  /** A conflict on the views after a session note was written says that the session itself is safe. */
+  private async afterSaving(session: ConfirmedSession, updateViews: () => Promise<void>): Promise<void> {
+    try {
+      await updateViews();
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+      throw new ConflictError(
+        error.path,
+        `${session.sessionId} is saved, but ${error.path} changed while it was being updated; run "palee session rebuild" to refresh the views`,
+      );
+    }
   }
 
   /**
@@ -495,6 +584,10 @@ export class PaleeSessions {
   }
 
   async recover(draftId: string, action: RecoverAction): Promise<RecoverResult> {
+    return this.exclusive(() => this.recoverNow(draftId, action));
+  }
+
+  private async recoverNow(draftId: string, action: RecoverAction): Promise<RecoverResult> {
     if (!DRAFT_ID_PATTERN.test(draftId) && !/^DRAFT-S-[^/\\]+$/.test(draftId)) {
       throw new UsageError(`no such draft: ${JSON.stringify(draftId)} is not a draft ID (DRAFT-S-…)`, "no_such_draft");
     }
@@ -543,7 +636,7 @@ export class PaleeSessions {
         const resumed = await this.writeView(draft.path, (text) =>
           text === null ? null : updateFrontmatterFields(text, { last_checkpoint_at: nowText, device: this.ports.device }),
         );
-        const startedAt = draft.startedAt ?? nowText;
+        const startedAt = draft.startedAt !== null && isCanonicalTimestamp(draft.startedAt) ? draft.startedAt : this.stamp(draft.startedMs ?? now);
         const pointer = { activeTopic: draft.topicId, startedAt, openDraft: draftId, device: this.ports.device };
         if (hot.read.state === "ok") {
           await this.writeView(this.layout.hot, (text) =>
@@ -577,8 +670,10 @@ export class PaleeSessions {
         });
         await this.trashDraft(draft);
         const confirmed = [session, ...scan.confirmed].sort(compareNewestFirst);
-        await this.writeViews(confirmed, (current) =>
-          current.openDraft === draftId ? { ...current, startedAt: null, openDraft: null, device: null } : current,
+        await this.afterSaving(session, () =>
+          this.writeViews(confirmed, (current) =>
+            current.openDraft === draftId ? { ...current, startedAt: null, openDraft: null, device: null } : current,
+          ),
         );
         return { status: "saved", draftId, session, alreadySaved: false };
       }
@@ -614,6 +709,10 @@ export class PaleeSessions {
 
   /** Regenerates hot.md and index.md from the session notes; writes nothing else (SPEC §6.3). */
   async rebuild(): Promise<RebuildResult> {
+    return this.exclusive(() => this.rebuildNow());
+  }
+
+  private async rebuildNow(): Promise<RebuildResult> {
     const scan = await this.scan();
     await this.writeViews(scan.confirmed, (current) => current);
     return { totalConfirmed: scan.confirmed.length, skipped: scan.skipped };

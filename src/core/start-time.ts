@@ -1,6 +1,8 @@
 import type { HotState } from "./hot-memory";
 import type { Draft } from "./records";
-import { FUTURE_SKEW_MS, INHERIT_MAX_AGE_MS, parseTimestamp } from "./time";
+import { FUTURE_SKEW_MS, INHERIT_MAX_AGE_MS, formatTimestamp, isCanonicalTimestamp, parseTimestamp } from "./time";
+
+const keep = (text: string | null): string | null => (text !== null && isCanonicalTimestamp(text) ? text : null);
 
 /** Where a session's start came from, for end (SPEC §4 end step 1). */
 export interface EndStart {
@@ -30,12 +32,12 @@ export function endStart(
   }
   if (earliest?.startedMs != null) {
     return earliest.startedMs <= now
-      ? { ms: earliest.startedMs, text: earliest.startedAt, tier: 1, warning: null }
+      ? { ms: earliest.startedMs, text: keep(earliest.startedAt), tier: 1, warning: null }
       : { ms: now, text: null, tier: 1, warning: `${earliest.draftId} starts in the future (${earliest.startedAt ?? "?"}); counted from now` };
   }
   if (hot.activeTopic === topicId && hot.startedAt !== null) {
     const hotMs = parseTimestamp(hot.startedAt, offsetAt);
-    if (hotMs !== null && hotMs <= now) return { ms: hotMs, text: hot.startedAt, tier: 2, warning: null };
+    if (hotMs !== null && hotMs <= now) return { ms: hotMs, text: keep(hot.startedAt), tier: 2, warning: null };
     if (hotMs !== null && hotMs - now <= FUTURE_SKEW_MS) return { ms: now, text: null, tier: 2, warning: null };
     const why = hotMs === null ? "is not a valid timestamp" : "is in the future";
     return { ms: now, text: null, tier: 3, warning: `hot.md's started_at (${hot.startedAt}) ${why}; ignored, so this session has 0 minutes` };
@@ -50,5 +52,6 @@ export function endStart(
 export function inheritedStart(topicId: string, hot: HotState, now: number, offsetAt: (at: number) => number): string | null {
   if (hot.activeTopic !== topicId || hot.startedAt === null) return null;
   const ms = parseTimestamp(hot.startedAt, offsetAt);
-  return ms !== null && ms <= now && now - ms <= INHERIT_MAX_AGE_MS ? hot.startedAt : null;
+  if (ms === null || ms > now || now - ms > INHERIT_MAX_AGE_MS) return null;
+  return keep(hot.startedAt) ?? formatTimestamp(ms, offsetAt(ms));
 }

@@ -49,6 +49,16 @@ export function parseTimestamp(text: unknown, offsetAt?: (at: number) => number)
   return asUtc - sign * (offHours * 60 + offMinutes) * MINUTE_MS;
 }
 
+const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Whether a valid recorded timestamp is in the written form (seconds and an offset) and can be copied as
+ * it is; others (e.g. Obsidian's "2026-08-14T11:00") are written afresh from their instant.
+ */
+export function isCanonicalTimestamp(text: string): boolean {
+  return CANONICAL.test(text) && parseTimestamp(text) !== null;
+}
+
 const pad = (n: number, width = 2): string => String(n).padStart(width, "0");
 
 /** "2026-08-14T12:00:00+05:30": the instant in the given offset, to the second. */

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { promises as fs, readFileSync } from "node:fs";
+import { constants as fsConstants, promises as fs, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { BoundaryError, ConflictError, FileExistsError, PaleeError, errorMessage } from "../core/errors";
 import type { SessionStore } from "../core/ports";
@@ -144,7 +144,8 @@ export class NodeStore implements SessionStore {
     if (!stat.isFile()) throw new BoundaryError(relative);
     const realParent = await fs.realpath(path.dirname(absolute));
     const realRoot = await fs.realpath(this.root);
-    if (realParent !== path.join(realRoot, path.dirname(relative)) ) throw new BoundaryError(relative);
+    // The folder may be reached through a symlink that stays inside the vault, never one that leaves it.
+    if (realParent !== realRoot && !realParent.startsWith(realRoot + path.sep)) throw new BoundaryError(relative);
     const trashDir = path.join(this.root, ".trash");
     await fs.mkdir(trashDir, { recursive: true });
     const base = path.basename(absolute, ".md");
@@ -154,7 +155,14 @@ export class NodeStore implements SessionStore {
         await fs.link(absolute, target); // never overwrites something already in the trash
       } catch (error) {
         if (isErrno(error, "EEXIST")) continue;
-        throw error;
+        if (!isErrno(error, "EPERM") && !isErrno(error, "ENOTSUP") && !isErrno(error, "EXDEV")) throw error;
+        // A file system without hard links: an exclusive copy, which also never overwrites.
+        try {
+          await fs.copyFile(absolute, target, fsConstants.COPYFILE_EXCL);
+        } catch (inner) {
+          if (isErrno(inner, "EEXIST")) continue;
+          throw inner;
+        }
       }
       await fs.unlink(absolute);
       return;

@@ -361,6 +361,26 @@ describe("end", () => {
     expect((await core.start({ topic: "T-b" })).status).toBe("started");
   });
 
+  it("leaves drafts of the topic that started before the open session alone (the learner chose Ignore)", async () => {
+    const { core, store, clock } = harness({ at: "2026-08-14T12:00:00Z" });
+    const old = draftText({ session_id: "DRAFT-S-000000aa", topic_id: "T-a", started_at: "2026-08-12T09:00:00+00:00", last_checkpoint_at: "2026-08-12T09:40:00+00:00" }, "old notes\n");
+    store.files.set(S("DRAFT-S-000000aa"), old);
+    const started = await core.start({ topic: "T-a", ignoreDrafts: new Set(["DRAFT-S-000000aa"]) });
+    if (started.status !== "started") throw new Error(started.status);
+    clock.advance(30);
+    const result = await core.end({ summary: "today" });
+    expect(result.session).toMatchObject({ startedAt: "2026-08-14T12:00:00+00:00", durationMinutes: 30, absorbedDrafts: [started.draftId] });
+    expect(result.warnings.join("\n")).toContain("left DRAFT-S-000000aa alone");
+    expect(store.files.get(S("DRAFT-S-000000aa"))).toBe(old);
+  });
+
+  it("refuses an end without an explicit topic when nothing records a start", async () => {
+    const { core, store } = harness();
+    store.files.set(HOT, hotText({ active_topic: "T-a" }));
+    await expectError(core.end({ summary: "nothing was open" }), "no_open_session", 2);
+    expect(store.writes).toEqual([]);
+  });
+
   it("makes the ended topic the active one, so the next start needs no topic", async () => {
     const { core, store } = harness();
     await core.end({ topic: "T-a", summary: "first" });
