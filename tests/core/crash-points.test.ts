@@ -4,6 +4,7 @@ import type { SessionStore } from "../../src/core/ports";
 import { PaleeSessions } from "../../src/core/sessions";
 import { draftText, hotText } from "../support/builders";
 import { FakeClock, SeededRandom } from "../support/fakes";
+import { confirmedPaths } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
 
 /** Lets the first `allowed` writes (create, replace, trash) through, then fails every write, as a crash would. */
@@ -94,7 +95,7 @@ async function checkInvariants(store: MemoryStore, discarded: ReadonlySet<string
   expect(classifyRecord(store.files.get("palee/hot.md") ?? null).state).toBe("ok");
 }
 
-const confirmedCount = (store: MemoryStore): number => [...store.files.keys()].filter((p) => /\/sessions\/S-/.test(p)).length;
+const confirmedCount = (store: MemoryStore): number => confirmedPaths(store).length;
 
 describe("a crash at every write", () => {
   it.each(operations)("of %s loses and duplicates nothing", async (name, run, retry) => {

@@ -13,24 +13,9 @@ import { PaleeSessions } from "../../src/core/sessions";
 import { NodeStore } from "../../src/node/node-store";
 import { draftText, hotText } from "../support/builders";
 import { FakeClock, SeededRandom, harness } from "../support/fakes";
+import { HOT, S, confirmedPaths, draftPaths, fields } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
 
-const HOT = "palee/hot.md";
-const S = (name: string) => `palee/sessions/${name}.md`;
-
-function fields(store: MemoryStore, p: string): Record<string, unknown> {
-  const read = classifyRecord(store.files.get(p) ?? null);
-  if (read.state !== "ok") throw new Error(`${p} is ${read.state}`);
-  return read.fields;
-}
-
-function confirmedPaths(store: MemoryStore): string[] {
-  return [...store.files.keys()].filter((p) => /\/sessions\/S-/.test(p)).sort();
-}
-
-function draftPaths(store: MemoryStore): string[] {
-  return [...store.files.keys()].filter((p) => /\/sessions\/DRAFT-S-/.test(p)).sort();
-}
 
 /** A store whose hot.md keeps being changed underneath every write (a sync daemon): replace always conflicts. */
 class HotConflictStore implements SessionStore {

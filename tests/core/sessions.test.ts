@@ -6,25 +6,9 @@ import type { SessionStore } from "../../src/core/ports";
 import { PaleeSessions } from "../../src/core/sessions";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { FixedRandom, SeededRandom, harness } from "../support/fakes";
+import { HOT, INDEX, S, confirmedPaths, draftPaths, fields } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
 
-const HOT = "palee/hot.md";
-const INDEX = "palee/index.md";
-const S = (name: string) => `palee/sessions/${name}.md`;
-
-function fields(store: MemoryStore, path: string): Record<string, unknown> {
-  const read = classifyRecord(store.files.get(path) ?? null);
-  if (read.state !== "ok") throw new Error(`${path} is ${read.state}`);
-  return read.fields;
-}
-
-function confirmedPaths(store: MemoryStore): string[] {
-  return [...store.files.keys()].filter((p) => /\/sessions\/S-/.test(p)).sort();
-}
-
-function draftPaths(store: MemoryStore): string[] {
-  return [...store.files.keys()].filter((p) => /\/sessions\/DRAFT-S-/.test(p)).sort();
-}
 
 async function expectError(promise: Promise<unknown>, kind: string, exitCode: number): Promise<PaleeError> {
   const error = await promise.then(
