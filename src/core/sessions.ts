@@ -252,11 +252,7 @@ export class PaleeSessions {
     }
     if (plan.closeOpen) {
       const { draftId, reason } = plan.closeOpen;
-      await this.writeView(this.layout.hot, (text) => {
-        const read = classifyRecord(text);
-        if (read.state !== "ok" || hotStateOf(read).openDraft !== draftId) return null;
-        return updateFrontmatterFields(text ?? "", { started_at: null, open_draft: null, device: null });
-      });
+      await this.closePointerTo(draftId);
       warnings.push(
         reason === "absorbed"
           ? `the open session ${draftId} had already been saved; closed it`
