@@ -276,7 +276,8 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
     case "start":
       return runStart(core, values, out, io);
     case "draft": {
-      const { created, draft } = await core.checkpoint({ topic: values.topic ?? null, notes: values.note ?? null });
+      const { created, draft, warnings } = await core.checkpoint({ topic: values.topic ?? null, notes: values.note ?? null });
+      for (const w of warnings) out.warn(w);
       if (out.json) out.doc({ status: "checkpointed", created, draft: draftJson(draft) });
       out.text(`${created ? "Created" : "Updated"} ${draft.draftId} for ${draft.topicId} (started ${draft.startedAt ?? "unknown"}, checkpoint ${draft.lastCheckpointAt ?? "now"}).`);
       return 0;

@@ -65,6 +65,9 @@ async function refuseEscapes(root: string, folder: string, raw: string): Promise
     if (target !== realRoot && !target.startsWith(realRoot + path.sep)) {
       throw new UsageError(`session folder "${raw}" leads outside the vault through a symlink (${path.relative(root, current)})`, "folder_outside_vault");
     }
+    if (!(await fs.stat(target)).isDirectory()) {
+      throw new UsageError(`session folder "${raw}" is not a folder (${path.relative(root, current)} leads to a file)`);
+    }
   }
 }
 

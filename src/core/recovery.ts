@@ -1,7 +1,7 @@
 import type { HotState } from "./hot-memory";
 import { isOpen } from "./hot-memory";
 import type { ConfirmedSession, Draft } from "./records";
-import { durationMinutes, isCanonicalTimestamp } from "./time";
+import { durationMinutes, isCanonicalTimestamp, parseTimestamp } from "./time";
 
 export const DEFAULT_GRACE_MS = 15 * 60_000;
 
@@ -29,17 +29,31 @@ export interface ReconcilePlan {
   closeOpen: null | { draftId: string; reason: "absorbed" | "missing" };
 }
 
+/** Who is reconciling: a pointer of another device whose draft is missing may just not have synced yet. */
+export interface ReconcileContext {
+  device: string;
+  now: number;
+  graceMs: number;
+  offsetAt: (at: number) => number;
+}
+
 export function planReconcile(
   hot: HotState,
   drafts: readonly Draft[],
   draftFiles: ReadonlySet<string>,
   absorbed: ReadonlyMap<string, ConfirmedSession>,
+  context: ReconcileContext,
 ): ReconcilePlan {
   const trash = drafts.filter((d) => absorbed.has(d.draftId));
   let closeOpen: ReconcilePlan["closeOpen"] = null;
   if (isOpen(hot)) {
     if (absorbed.has(hot.openDraft)) closeOpen = { draftId: hot.openDraft, reason: "absorbed" };
-    else if (!draftFiles.has(hot.openDraft)) closeOpen = { draftId: hot.openDraft, reason: "missing" };
+    else if (!draftFiles.has(hot.openDraft)) {
+      const started = parseTimestamp(hot.startedAt, context.offsetAt);
+      const mine = hot.device === null || hot.device === context.device;
+      const longGone = started === null || context.now - started > context.graceMs;
+      if (mine || longGone) closeOpen = { draftId: hot.openDraft, reason: "missing" };
+    }
   }
   return { trash, closeOpen };
 }

@@ -21,10 +21,10 @@ function section(heading: string, text: string | null): string | null {
 
 /**
  * A summary or next action is prose: a line that would read as a heading is escaped ("\\# …" shows as
- * "# …"), so it cannot end its section early or pose as another one.
+ * "# …"), so it cannot end its section early or pose as another one. Tags (#rust) are not headings.
  */
 export function escapeHeadings(text: string | null): string | null {
-  return text === null ? null : text.replace(/^([ \t]{0,3})#/gm, "$1\\#");
+  return text === null ? null : text.replace(/^([ \t]{0,3})(#{1,6})(?=[ \t]|$)/gm, "$1\\$2");
 }
 
 /** A confirmed session note (SPEC §2): frontmatter, then Summary, Next action and Notes, empty ones omitted. */
@@ -89,17 +89,29 @@ export function appendNotes(text: string, notes: string, bodyIsEmpty: boolean): 
 
 const SECTIONS = ["## summary", "## next action", "## notes"];
 
+const isLine = (line: string, heading: string): boolean => line.trim().toLowerCase() === heading;
+
 /**
- * The text of a "## <heading>" section of a confirmed note body, up to the next of the note's own section
- * headings (Summary, Next action, Notes): headings the learner wrote inside their notes stay in the text.
- * Returns null when the section is absent or empty.
+ * The text of a "## <heading>" section of a confirmed note body, or null when it is absent or empty.
+ * Summary and Next action end at the next of the note's own section headings and are looked for only before
+ * "## Notes" (the learner's notes may hold any heading); Notes, the last section, runs to the end.
  */
 export function extractSection(body: string, heading: string): string | null {
   const lines = body.split(/\r?\n/);
-  const start = lines.findIndex((l) => l.trim().toLowerCase() === `## ${heading.toLowerCase()}`);
-  if (start === -1) return null;
-  const rest = lines.slice(start + 1);
-  const end = rest.findIndex((l) => SECTIONS.includes(l.trim().toLowerCase()));
-  const text = (end === -1 ? rest : rest.slice(0, end)).join("\n").trim();
+  const key = `## ${heading.toLowerCase()}`;
+  const notesAt = lines.findIndex((l) => isLine(l, "## notes"));
+  let section: string[];
+  if (key === "## notes") {
+    if (notesAt === -1) return null;
+    section = lines.slice(notesAt + 1);
+  } else {
+    const head = notesAt === -1 ? lines : lines.slice(0, notesAt);
+    const start = head.findIndex((l) => isLine(l, key));
+    if (start === -1) return null;
+    const rest = head.slice(start + 1);
+    const end = rest.findIndex((l) => SECTIONS.some((h) => isLine(l, h)));
+    section = end === -1 ? rest : rest.slice(0, end);
+  }
+  const text = section.join("\n").trim();
   return text === "" ? null : text;
 }

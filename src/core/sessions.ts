@@ -66,6 +66,7 @@ export interface StartOptions {
 export interface CheckpointResult {
   created: boolean;
   draft: Draft;
+  warnings: string[];
 }
 
 export interface EndOptions {
@@ -244,7 +245,12 @@ export class PaleeSessions {
   /** Reconcile (SPEC §4): trash drafts already absorbed, close a finished or vanished open session. */
   private async reconcile(scan: Scan, hot: HotState): Promise<{ scan: Scan; warnings: string[]; closed: ReconcilePlan["closeOpen"] }> {
     const absorbed = absorbedBy(scan.confirmed);
-    const plan = planReconcile(hot, scan.drafts, scan.draftFiles, absorbed);
+    const plan = planReconcile(hot, scan.drafts, scan.draftFiles, absorbed, {
+      device: this.ports.device,
+      now: this.ports.clock.now(),
+      graceMs: this.graceMs,
+      offsetAt: this.offsetAt,
+    });
     const warnings: string[] = [];
     for (const draft of plan.trash) {
       await this.trashDraft(draft);
@@ -263,6 +269,15 @@ export class PaleeSessions {
     const drafts = scan.drafts.filter((d) => !trashed.has(d.draftId));
     const draftFiles = new Set([...scan.draftFiles].filter((id) => !trashed.has(id)));
     return { scan: { ...scan, drafts, draftFiles }, warnings, closed: plan.closeOpen };
+  }
+
+  /**
+   * The hot state that dates a session: the one before reconcile when reconcile closed this device's pointer
+   * only because its draft is gone (e.g. a crash in start before the draft was written) — its start is still
+   * the learner's; otherwise the current one.
+   */
+  private startRecord(before: HotState, after: HotState, closed: ReconcilePlan["closeOpen"]): HotState {
+    return closed?.reason === "missing" && (before.device === null || before.device === this.ports.device) ? before : after;
   }
 
   private resolveTopic(explicit: string | null | undefined, fallbacks: ReadonlyArray<string | null>): string {
@@ -377,26 +392,38 @@ export class PaleeSessions {
   }
 
   private async checkpointNow(options: { topic?: string | null; notes?: string | null }): Promise<CheckpointResult> {
+    const hot0 = await this.readHot();
+    const topicId = this.resolveTopic(options.topic, [hot0.state.activeTopic]);
+    // Reconcile first: after a crash in end, hot.md may still name a draft that a confirmed note absorbed;
+    // notes must not go into it (it is about to be trashed) and its start must not date a new session.
+    const { scan, warnings, closed } = await this.reconcile(await this.scan(), hot0.state);
     const hot = await this.readHot();
-    const topicId = this.resolveTopic(options.topic, [hot.state.activeTopic]);
     const now = this.ports.clock.now();
     const nowText = this.stamp(now);
 
     // The open session's draft, when it is usable; a pointer to a draft that is gone or unreadable is stale.
-    const open = isOpen(hot.state) ? await this.readDraft(hot.state.openDraft) : null;
+    const open = isOpen(hot.state) ? (scan.drafts.find((d) => d.draftId === hot.state.openDraft) ?? null) : null;
     const pointerStale = isOpen(hot.state) && open === null;
-    if (open && open.topicId === topicId) return { created: false, draft: await this.checkpointDraft(open, now, options.notes) };
+    if (open && open.topicId === topicId) {
+      return { created: false, draft: await this.checkpointDraft(open, now, options.notes), warnings };
+    }
 
-    // One draft per open session (SPEC §9): reuse this device's latest draft of the topic before creating one.
-    const scan = await this.scan();
-    const absorbed = absorbedBy(scan.confirmed);
-    const reusable = scan.drafts
-      .filter((d) => d.topicId === topicId && (d.device === null || d.device === this.ports.device) && !absorbed.has(d.draftId))
+    // One draft per open session (SPEC §9): when hot.md lost track of it (damaged, or pointing at a draft that
+    // is gone), the session's draft is this device's draft of the topic checkpointed within the grace period.
+    // Older drafts are interrupted sessions, left for recovery.
+    const current = scan.drafts
+      .filter(
+        (d) =>
+          d.topicId === topicId &&
+          (d.device === null || d.device === this.ports.device) &&
+          d.lastCheckpointMs !== null &&
+          now - d.lastCheckpointMs <= this.graceMs,
+      )
       .sort((a, b) => (b.lastCheckpointMs ?? 0) - (a.lastCheckpointMs ?? 0))[0];
     let draft: Draft;
     let created = false;
-    if (reusable) {
-      draft = await this.checkpointDraft(reusable, now, options.notes);
+    if (current) {
+      draft = await this.checkpointDraft(current, now, options.notes);
     } else {
       // A new draft inherits hot.md's start only for the same topic, not in the future, at most 24 h old.
       const draftId = await this.pickFreeDraftId(scan);
@@ -404,7 +431,7 @@ export class PaleeSessions {
       const content = renderDraft({
         draftId,
         topicId,
-        startedAt: inheritedStart(topicId, hot.state, now, this.offsetAt) ?? nowText,
+        startedAt: inheritedStart(topicId, this.startRecord(hot0.state, hot.state, closed), now, this.offsetAt) ?? nowText,
         lastCheckpointAt: nowText,
         device: this.ports.device,
         topicNote: null,
@@ -418,11 +445,14 @@ export class PaleeSessions {
     }
 
     // With no usable open session, this draft becomes the open one, so that end absorbs it, status shows it
-    // and the next checkpoint updates it instead of creating yet another file.
-    if (!isOpen(hot.state) || pointerStale || hot.read.state !== "ok") {
+    // and the next checkpoint updates it instead of creating yet another file. A hot.md of another schema
+    // is never rewritten here (SPEC §2): only start rebuilds it.
+    if (hot.read.state === "schema-invalid") {
+      warnings.push(`${this.layout.hot} has an unsupported palee_schema; left it alone (palee session start rebuilds it)`);
+    } else if (!isOpen(hot.state) || pointerStale || hot.read.state !== "ok") {
       await this.pointHotAt(draft, hot.state.openDraft, scan.confirmed);
     }
-    return { created, draft };
+    return { created, draft, warnings };
   }
 
   /** Updates a draft's last checkpoint (and appends notes); the learner's body is kept byte for byte. */
@@ -452,6 +482,7 @@ export class PaleeSessions {
     await this.writeView(this.layout.hot, (text) => {
       const read = classifyRecord(text);
       const current = hotStateOf(read);
+      if (read.state === "schema-invalid") return null;
       if (isOpen(current) && current.openDraft !== stalePointer && current.openDraft !== draft.draftId) return null;
       const today = this.today();
       if (read.state === "ok") {
@@ -484,9 +515,12 @@ export class PaleeSessions {
     // An end that already happened (a retry after a crash or a conflict): report it, never save it twice.
     const finishedIn = isOpen(hot0.state) && hot0.state.activeTopic === topicId ? absorbedBy(before.confirmed).get(hot0.state.openDraft) : undefined;
     const ofTopic = scan.drafts.filter((d) => d.topicId === topicId);
-    if (finishedIn && ofTopic.length === 0) {
+    if (finishedIn) {
       await this.writeViews(scan.confirmed, (current) => current);
-      return { session: finishedIn, absorbedDrafts: [], alreadySaved: true, warnings: [...warnings, ...skipped] };
+      if (options.summary || options.nextAction) {
+        warnings.push(`this end's summary and next action were not recorded: add them to ${finishedIn.path} by hand`);
+      }
+      return { session: finishedIn, absorbedDrafts: finishedIn.absorbedDrafts, alreadySaved: true, warnings: [...warnings, ...skipped] };
     }
 
     const elsewhere = ofTopic.filter((d) => isAliveElsewhere(d, this.ports.device, now, this.graceMs));
@@ -500,13 +534,15 @@ export class PaleeSessions {
     for (const d of ofTopic) {
       if (!elsewhere.includes(d) && !absorbed.includes(d)) warnings.push(`left ${d.draftId} alone: it started before the open session (recover it separately)`);
     }
-    if (absorbed.length === 0 && elsewhere.some((d) => d.draftId === hot.state.openDraft)) {
-      const other = elsewhere.find((d) => d.draftId === hot.state.openDraft);
-      throw new UsageError(`the session on ${topicId} is open on ${other?.device ?? "another device"}; end it there`, "session_open_elsewhere");
+    // Nothing of this device to end, and the topic's session is open on another device (alive, or its draft
+    // not synced here yet): recording it here would count that sitting twice.
+    const openHere = hot.state.device === null || hot.state.device === this.ports.device;
+    if (absorbed.length === 0 && isOpen(hot.state) && hot.state.activeTopic === topicId && !openHere) {
+      throw new UsageError(`the session on ${topicId} is open on ${hot.state.device ?? "another device"}; end it there`, "session_open_elsewhere");
     }
 
     // A pointer closed only because its draft is gone still dates the session (tier 2).
-    const hotForStart = closed?.reason === "missing" ? hot0.state : hot.state;
+    const hotForStart = this.startRecord(hot0.state, hot.state, closed);
     const start = endStart(topicId, absorbed, hotForStart, now, this.offsetAt);
     // Nothing records a start (no draft, no open session): only an explicit topic records a session from now,
     // so a repeated end (a double click, a retry) does not add a 0-minute session.

@@ -49,11 +49,11 @@ export function parseTimestamp(text: unknown, offsetAt?: (at: number) => number)
   return asUtc - sign * (offHours * 60 + offMinutes) * MINUTE_MS;
 }
 
-const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2})$/;
+const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
 
 /**
- * Whether a valid recorded timestamp is in the written form (seconds and an offset) and can be copied as
- * it is; others (e.g. Obsidian's "2026-08-14T11:00") are written afresh from their instant.
+ * Whether a valid recorded timestamp is in the written form (seconds and a numeric offset) and can be copied
+ * as it is; others (Obsidian's "2026-08-14T11:00", a UTC "…Z") are written afresh in the local offset.
  */
 export function isCanonicalTimestamp(text: string): boolean {
   return CANONICAL.test(text) && parseTimestamp(text) !== null;

@@ -41,6 +41,11 @@ describe("working memory body", () => {
     expect(renderHotBody(session("S-20260814T120000-abcd", {}))).toBe("No summary was recorded for the last session.\n\nSource: [[S-20260814T120000-abcd]]\n");
   });
 
+  it("does not take a Summary heading the learner wrote inside their notes for the session's summary", () => {
+    const body = renderHotBody(session("S-20260814T120000-abcd", { notes: "## Summary\n\nchapter outline\n\nmore notes" }));
+    expect(body.startsWith("## Notes\n\n## Summary\n\nchapter outline")).toBe(true);
+  });
+
   it("cuts at a word boundary and marks the cut", () => {
     expect(truncateWords("one two  three four", 2)).toBe("one two…");
     expect(truncateWords("one two", 2)).toBe("one two");

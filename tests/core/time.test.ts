@@ -4,6 +4,7 @@ import {
   formatLocalDate,
   formatTimestamp,
   formatUtcCompact,
+  isCanonicalTimestamp,
   parseTimestamp,
 } from "../../src/core/time";
 
@@ -41,6 +42,17 @@ describe("parseTimestamp", () => {
 
   it("reads a timestamp without an offset as local time", () => {
     expect(parseTimestamp("2026-08-14T12:00:00", () => 330)).toBe(Date.parse("2026-08-14T06:30:00Z"));
+  });
+});
+
+describe("isCanonicalTimestamp", () => {
+  it("keeps only valid timestamps with seconds and a numeric offset as written", () => {
+    expect(isCanonicalTimestamp("2026-08-14T12:00:00+05:30")).toBe(true);
+    expect(isCanonicalTimestamp("2026-08-14T12:00:00-03:30")).toBe(true);
+    expect(isCanonicalTimestamp("2026-08-14T12:00:00Z")).toBe(false);
+    expect(isCanonicalTimestamp("2026-08-14T12:00")).toBe(false);
+    expect(isCanonicalTimestamp("2026-08-14T12:00:00.5+00:00")).toBe(false);
+    expect(isCanonicalTimestamp("2026-02-30T12:00:00+00:00")).toBe(false);
   });
 });
 
