@@ -139,7 +139,7 @@ export class NodeStore implements SessionStore {
 
   private async moveToTrash(relative: string): Promise<void> {
     const absolute = this.resolve(relative);
-    // The file itself must be a regular file, reached without a symlink anywhere under the vault root.
+    // The file itself must be a regular file (not a symlink) whose real folder lies inside the vault.
     const stat = await fs.lstat(absolute);
     if (!stat.isFile()) throw new BoundaryError(relative);
     const realParent = await fs.realpath(path.dirname(absolute));
