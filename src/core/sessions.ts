@@ -3,7 +3,7 @@ import type { ReadResult } from "./frontmatter";
 import { classifyRecord, updateFrontmatterFields } from "./frontmatter";
 import type { HotState } from "./hot-memory";
 import { EMPTY_HOT, hotStateOf, isOpen, renderHot, renderHotFrontmatter } from "./hot-memory";
-import { DRAFT_ID_PATTERN, newDraftId, newSessionId, normalizeTopic, validateNewTopicId } from "./ids";
+import { CONFIRMED_FILE_PATTERN, DRAFT_ID_PATTERN, newDraftId, newSessionId, normalizeTopic, validateNewTopicId } from "./ids";
 import type { Layout } from "./layout";
 import { assertRemovable, sessionPath } from "./layout";
 import type { CorePorts } from "./ports";
@@ -24,7 +24,15 @@ import type { ConfirmedNoteInput } from "./session-note";
 import { appendNotes, renderConfirmedNote, renderDraft } from "./session-note";
 import { renderIndex } from "./session-index";
 import { endStart, inheritedStart } from "./start-time";
-import { durationMinutes, formatLocalDate, formatTimestamp, isCanonicalTimestamp, parseTimestamp } from "./time";
+import {
+  MINUTE_MS,
+  durationMinutes,
+  formatLocalDate,
+  formatTimestamp,
+  formatUtcCompact,
+  isCanonicalTimestamp,
+  parseTimestamp,
+} from "./time";
 
 /** The open session as reported by start, status and the faces (SPEC §5 "O"). */
 export interface OpenSession {
@@ -229,17 +237,30 @@ export class PaleeSessions {
   }
 
   /**
-   * Rewrites hot.md and index.md from a scan. `pointer` decides the open-session fields from the current
-   * hot state (read fresh at write time); the body always comes from the newest confirmed session.
+   * Rewrites index.md, then hot.md, from a scan. hot.md comes last: clearing the open-session pointer is the
+   * final write, so a crash or conflict before it leaves the evidence a retry needs. `pointer` decides the
+   * open-session fields from the current hot state (read fresh at write time); the body always comes from the
+   * newest confirmed session. A hot.md of another palee_schema is rewritten only by an explicit rebuild
+   * (SPEC §2); otherwise it is left alone and reported.
    */
-  private async writeViews(confirmed: readonly ConfirmedSession[], pointer: (current: HotState) => HotState): Promise<void> {
+  private async writeViews(
+    confirmed: readonly ConfirmedSession[],
+    pointer: (current: HotState) => HotState,
+    options: { replaceForeign?: boolean } = {},
+  ): Promise<string[]> {
     const newest = confirmed[0] ?? null;
     const today = this.today();
-    await this.writeView(this.layout.hot, (text) => {
-      const current = hotStateOf(classifyRecord(text));
-      return renderHot({ ...pointer(current), lastSession: newest?.sessionId ?? null }, newest, today);
-    });
+    const warnings: string[] = [];
     await this.writeView(this.layout.index, () => renderIndex(confirmed, today));
+    await this.writeView(this.layout.hot, (text) => {
+      const read = classifyRecord(text);
+      if (read.state === "schema-invalid" && !options.replaceForeign) {
+        warnings.push(`${this.layout.hot} has an unsupported palee_schema; left it alone ("palee session rebuild" replaces it)`);
+        return null;
+      }
+      return renderHot({ ...pointer(hotStateOf(read)), lastSession: newest?.sessionId ?? null }, newest, today);
+    });
+    return warnings;
   }
 
   /** Reconcile (SPEC §4): trash drafts already absorbed, close a finished or vanished open session. */
@@ -394,19 +415,29 @@ export class PaleeSessions {
   private async checkpointNow(options: { topic?: string | null; notes?: string | null }): Promise<CheckpointResult> {
     const hot0 = await this.readHot();
     const topicId = this.resolveTopic(options.topic, [hot0.state.activeTopic]);
-    // Reconcile first: after a crash in end, hot.md may still name a draft that a confirmed note absorbed;
-    // notes must not go into it (it is about to be trashed) and its start must not date a new session.
+
+    // The common case, every few minutes: the open session's draft, of this topic, not yet saved by an end
+    // that crashed before trashing it. It reads hot.md, the draft and the few notes dated from its start on.
+    if (isOpen(hot0.state)) {
+      const open = await this.readDraft(hot0.state.openDraft);
+      if (open && open.topicId === topicId && !(await this.maybeAbsorbed(open))) {
+        return { created: false, draft: await this.checkpointDraft(open, this.ports.clock.now(), options.notes), warnings: [] };
+      }
+    }
+
+    // Otherwise reconcile first: after a crash in end, hot.md may still name a draft that a confirmed note
+    // absorbed; notes must not go into it (it is about to be trashed) and its start must not date a new session.
     const { scan, warnings, closed } = await this.reconcile(await this.scan(), hot0.state);
     const hot = await this.readHot();
     const now = this.ports.clock.now();
     const nowText = this.stamp(now);
 
-    // The open session's draft, when it is usable; a pointer to a draft that is gone or unreadable is stale.
     const open = isOpen(hot.state) ? (scan.drafts.find((d) => d.draftId === hot.state.openDraft) ?? null) : null;
-    const pointerStale = isOpen(hot.state) && open === null;
     if (open && open.topicId === topicId) {
       return { created: false, draft: await this.checkpointDraft(open, now, options.notes), warnings };
     }
+    // Reconcile closed a pointer to a vanished draft of this device; any other unusable open draft is refused.
+    if (isOpen(hot.state) && open === null) this.refuseUnusableOpenDraft(hot.state, scan);
 
     // One draft per open session (SPEC §9): when hot.md lost track of it (damaged, or pointing at a draft that
     // is gone), the session's draft is this device's draft of the topic checkpointed within the grace period.
@@ -449,10 +480,42 @@ export class PaleeSessions {
     // is never rewritten here (SPEC §2): only start rebuilds it.
     if (hot.read.state === "schema-invalid") {
       warnings.push(`${this.layout.hot} has an unsupported palee_schema; left it alone (palee session start rebuilds it)`);
-    } else if (!isOpen(hot.state) || pointerStale || hot.read.state !== "ok") {
+    } else if (!isOpen(hot.state)) {
       await this.pointHotAt(draft, hot.state.openDraft, scan.confirmed);
     }
     return { created, draft, warnings };
+  }
+
+  /**
+   * Whether a confirmed note may already have absorbed this draft. A note that absorbed it (end with this
+   * session open, or Save) starts at the draft's start or later, and a note's file name carries its start in
+   * UTC, so only the notes named from a minute before that start on are read — not the whole history.
+   */
+  private async maybeAbsorbed(draft: Draft): Promise<boolean> {
+    if (draft.startedMs === null) return true; // cannot narrow it down: let the full reconcile decide
+    const from = `S-${formatUtcCompact(draft.startedMs - MINUTE_MS)}`;
+    const names = (await this.ports.store.list(this.layout.sessions)).filter((n) => CONFIRMED_FILE_PATTERN.test(n) && n >= from);
+    for (const name of names) {
+      const path = sessionPath(this.layout, name);
+      const result = interpretConfirmed(path, classifyRecord(await this.ports.store.read(path)), this.offsetAt);
+      if ("record" in result && result.record.absorbedDrafts.includes(draft.draftId)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The open session's draft exists but cannot be read, or belongs to another device and has not synced
+   * here yet: nothing may be recorded for it on this device (it would be recorded twice once it is readable).
+   */
+  private refuseUnusableOpenDraft(hot: HotState & { openDraft: string }, scan: Scan): void {
+    const path = sessionPath(this.layout, `${hot.openDraft}.md`);
+    if (scan.draftFiles.has(hot.openDraft)) {
+      const reason = scan.skipped.find((s) => s.path === path)?.reason ?? "unreadable";
+      throw new UsageError(`the open session's draft ${path} cannot be read (${reason}); fix it or move it out of the folder, then try again`);
+    }
+    if (hot.device !== null && hot.device !== this.ports.device) {
+      throw new UsageError(`the session on ${hot.activeTopic ?? "?"} is open on ${hot.device} (its draft has not synced here yet); continue it there`, "session_open_elsewhere");
+    }
   }
 
   /** Updates a draft's last checkpoint (and appends notes); the learner's body is kept byte for byte. */
@@ -516,7 +579,7 @@ export class PaleeSessions {
     const finishedIn = isOpen(hot0.state) && hot0.state.activeTopic === topicId ? absorbedBy(before.confirmed).get(hot0.state.openDraft) : undefined;
     const ofTopic = scan.drafts.filter((d) => d.topicId === topicId);
     if (finishedIn) {
-      await this.writeViews(scan.confirmed, (current) => current);
+      warnings.push(...(await this.writeViews(scan.confirmed, (current) => current)));
       if (options.summary || options.nextAction) {
         warnings.push(`this end's summary and next action were not recorded: add them to ${finishedIn.path} by hand`);
       }
@@ -533,6 +596,9 @@ export class PaleeSessions {
     for (const d of elsewhere) warnings.push(`left ${d.draftId} alone: it is open on ${d.device ?? "another device"}`);
     for (const d of ofTopic) {
       if (!elsewhere.includes(d) && !absorbed.includes(d)) warnings.push(`left ${d.draftId} alone: it started before the open session (recover it separately)`);
+    }
+    if (isOpen(hot.state) && hot.state.activeTopic === topicId && !scan.drafts.some((d) => d.draftId === hot.state.openDraft)) {
+      this.refuseUnusableOpenDraft(hot.state, scan);
     }
     // Nothing of this device to end, and the topic's session is open on another device (alive, or its draft
     // not synced here yet): recording it here would count that sitting twice.
@@ -551,6 +617,13 @@ export class PaleeSessions {
       throw new UsageError(`no open session on ${topicId} to end; pass --topic ${topicId} to record one from now anyway`, "no_open_session");
     }
     if (start.warning) warnings.push(start.warning);
+    const lastSeen = Math.max(...absorbed.map((d) => d.lastCheckpointMs ?? Number.NEGATIVE_INFINITY));
+    if (Number.isFinite(lastSeen) && now - lastSeen > this.graceMs) {
+      warnings.push(
+        `the last checkpoint was ${Math.round((now - lastSeen) / MINUTE_MS)} min ago and this session counts until now; ` +
+          `"palee session recover --draft <id> --action save" ends an interrupted session at its last checkpoint instead`,
+      );
+    }
     const startedAt = start.text ?? this.stamp(start.ms);
 
     const absorbedIds = absorbed.map((d) => d.draftId);
@@ -572,8 +645,8 @@ export class PaleeSessions {
     const finished = new Set(absorbedIds);
     const openElsewhere = new Set(elsewhere.map((d) => d.draftId));
     const confirmed = [session, ...scan.confirmed].sort(compareNewestFirst);
-    await this.afterSaving(session, () =>
-      this.writeViews(confirmed, (current) => {
+    await this.afterSaving(session, async () => {
+      const viewWarnings = await this.writeViews(confirmed, (current) => {
         // The open session is over if its draft was absorbed, or if it is this topic's session and not alive
         // on another device (its draft may be unreadable or gone: it must not stay "open" forever).
         const closes =
@@ -582,13 +655,14 @@ export class PaleeSessions {
           (current.activeTopic === topicId && !openElsewhere.has(current.openDraft));
         // The ended topic becomes the active one, so the next start resumes it by default.
         return closes ? { ...current, activeTopic: topicId, startedAt: null, openDraft: null, device: null } : current;
-      }),
-    );
+      });
+      warnings.push(...viewWarnings);
+    });
     return { session, absorbedDrafts: absorbedIds, alreadySaved: false, warnings: [...warnings, ...skipped] };
   }
 
   /** A conflict on the views after a session note was written says that the session itself is safe. */
-  private async afterSaving(session: ConfirmedSession, updateViews: () => Promise<void>): Promise<void> {
+  private async afterSaving(session: ConfirmedSession, updateViews: () => Promise<unknown>): Promise<void> {
     try {
       await updateViews();
     } catch (error) {
@@ -680,7 +754,8 @@ export class PaleeSessions {
             }),
           );
         } else {
-          await this.writeViews(scan.confirmed, () => ({ ...EMPTY_HOT, ...pointer }));
+          // The learner chose this draft: its pointer must be written, even over a hot.md of another schema.
+          await this.writeViews(scan.confirmed, () => ({ ...EMPTY_HOT, ...pointer }), { replaceForeign: true });
         }
         const open = this.openSessionOf({ ...EMPTY_HOT, ...pointer }, this.draftFromText(draft.path, resumed));
         if (!open) throw new Error(`resumed session ${draftId} has no start`);
@@ -746,7 +821,7 @@ export class PaleeSessions {
 
   private async rebuildNow(): Promise<RebuildResult> {
     const scan = await this.scan();
-    await this.writeViews(scan.confirmed, (current) => current);
+    await this.writeViews(scan.confirmed, (current) => current, { replaceForeign: true });
     return { totalConfirmed: scan.confirmed.length, skipped: scan.skipped };
   }
 }

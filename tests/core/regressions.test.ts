@@ -118,18 +118,22 @@ describe("one draft per open session (SPEC §9)", () => {
     expect(draftPaths(store).length).toBeLessThanOrEqual(2);
   });
 
-  it("checkpoints after the open draft's frontmatter was broken by an edit create at most one new draft", async () => {
+  it("checkpoints after the open draft's frontmatter was broken by an edit create no new draft and say which file to fix", async () => {
     const { core, store, clock } = harness();
     const started = await core.start({ topic: "T-rust-ownership" });
     if (started.status !== "started") throw new Error(started.status);
     store.files.set(S(started.draftId), "---\ntopic_id: [oops\n---\nmy notes\n");
     for (let i = 0; i < 3; i++) {
       clock.advance(5);
-      await core.checkpoint({ topic: "T-rust-ownership", notes: `checkpoint ${i}` });
+      await expect(core.checkpoint({ topic: "T-rust-ownership", notes: `checkpoint ${i}` })).rejects.toThrow(
+        `${S(started.draftId)} cannot be read`,
+      );
     }
-    // The damaged draft plus at most one replacement; never a new file per automatic checkpoint.
-    expect(draftPaths(store).length).toBeLessThanOrEqual(2);
+    // Never a new file per automatic checkpoint, and the learner's text stays as it is.
+    expect(draftPaths(store)).toEqual([S(started.draftId)]);
+    expect(store.files.get(S(started.draftId))).toBe("---\ntopic_id: [oops\n---\nmy notes\n");
   });
+
 });
 
 describe("one draft per open session when hot.md does not exist yet (SPEC §9)", () => {

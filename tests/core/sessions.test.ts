@@ -334,15 +334,18 @@ describe("end", () => {
     expect(store.files.get(S("S-20260814T120000-abab"))).toBe(existing);
   });
 
-  it("closes the open session of the ended topic even when its draft is unreadable, leaving the file alone", async () => {
+  it("refuses to end while the open session's draft cannot be read, naming the file and leaving it alone", async () => {
+    // Recording the session without the draft would record it twice once the learner repairs the draft.
     const { core, store } = harness();
     store.files.set(HOT, hotText({ active_topic: "T-a", started_at: "2026-08-14T11:00:00+00:00", open_draft: "DRAFT-S-0000000c", device: "laptop" }));
     store.files.set(S("DRAFT-S-0000000c"), "---\nbroken: [\n---\nnotes\n");
-    const result = await core.end();
-    expect(result.session).toMatchObject({ topicId: "T-a", durationMinutes: 60 });
-    expect(fields(store, HOT)).toMatchObject({ open_draft: null, started_at: null });
+    const error = await expectError(core.end(), "usage", 2);
+    expect(error.message).toContain("palee/sessions/DRAFT-S-0000000c.md cannot be read");
+    expect(confirmedPaths(store)).toEqual([]);
     expect(store.files.get(S("DRAFT-S-0000000c"))).toBe("---\nbroken: [\n---\nnotes\n");
-    expect((await core.start({ topic: "T-b" })).status).toBe("started");
+    // Once the learner moves the broken file away, the session ends from hot.md's start.
+    store.files.delete(S("DRAFT-S-0000000c"));
+    await expect(core.end()).resolves.toMatchObject({ session: { topicId: "T-a", durationMinutes: 60 } });
   });
 
   it("leaves drafts of the topic that started before the open session alone (the learner chose Ignore)", async () => {
@@ -495,7 +498,7 @@ describe("reading never writes", () => {
     expect(store.writes).toEqual([]);
     const confirmedBefore = confirmedPaths(store).map((p) => store.files.get(p));
     await core.rebuild();
-    expect(store.writes).toEqual([`replace ${HOT}`, `replace ${INDEX}`]);
+    expect(store.writes).toEqual([`replace ${INDEX}`, `replace ${HOT}`]);
     expect(confirmedPaths(store).map((p) => store.files.get(p))).toEqual(confirmedBefore);
   });
 });
