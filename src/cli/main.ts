@@ -148,9 +148,9 @@ function recoveryLine(r: RecoverResult): string {
         ? `${r.draftId} was already saved as ${r.session.sessionId}; nothing to do.`
         : `Saved ${r.draftId} as ${r.session.sessionId}: ${r.session.topicId}, ${r.session.durationMinutes} min (interrupted).`;
     case "discarded":
-      return `Moved ${r.draftId} to the trash.`;
     case "ignored":
-      return `Left ${r.draftId} as it is.`;
+      if (r.alreadySavedIn) return `${r.draftId} was already saved as ${r.alreadySavedIn}; it is in the trash now.`;
+      return r.status === "discarded" ? `Moved ${r.draftId} to the trash.` : `Left ${r.draftId} as it is.`;
   }
 }
 
@@ -236,7 +236,8 @@ function reportStart(result: StartResult, out: Output): Outcome {
         return 0;
       }
       out.error(
-        `a session is already open: ${o.topicId} on ${o.device ?? "an unknown device"} since ${o.startedAt} (${o.draftId}); end it with "palee session end", save it with "palee session recover --draft ${o.draftId} --action save", or pass --if-open keep`,
+        `a session is already open: ${o.topicId} on ${o.device ?? "an unknown device"} since ${o.startedAt}, last checkpoint ${o.lastCheckpointAt ?? "unknown"} (${o.draftId}); ` +
+          `"palee session end" ends it now, "palee session recover --draft ${o.draftId} --action save" ends it at its last checkpoint, --if-open keep leaves it`,
       );
       return 2;
     }
@@ -266,6 +267,7 @@ async function runRecover(core: PaleeSessions, values: Values, out: Output, io: 
   }
   if (values.draft === undefined) throw new UsageError("recover needs --draft <id> --action <resume|save|discard|ignore>, or -i");
   const result = await core.recover(values.draft, recoverAction(values.action));
+  for (const w of result.warnings) out.warn(w);
   if (out.json) out.doc(recoveryJson(result));
   out.text(recoveryLine(result));
   return 0;
@@ -276,10 +278,11 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
     case "start":
       return runStart(core, values, out, io);
     case "draft": {
-      const { created, draft, warnings } = await core.checkpoint({ topic: values.topic ?? null, notes: values.note ?? null });
+      const { created, opened, draft, warnings } = await core.checkpoint({ topic: values.topic ?? null, notes: values.note ?? null });
       for (const w of warnings) out.warn(w);
       if (out.json) out.doc({ status: "checkpointed", created, draft: draftJson(draft) });
       out.text(`${created ? "Created" : "Updated"} ${draft.draftId} for ${draft.topicId} (started ${draft.startedAt ?? "unknown"}, checkpoint ${draft.lastCheckpointAt ?? "now"}).`);
+      if (opened) out.text(`No session was open: this draft is now the open session ("palee session end" ends it).`);
       return 0;
     }
     case "end": {
@@ -300,7 +303,7 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
           ? `This session was already saved as ${s.sessionId} (${s.durationMinutes} min); nothing new was written.`
           : `Saved ${s.sessionId}: ${s.topicId}, ${s.durationMinutes} min (${s.startedAt} → ${s.endedAt}).`,
       );
-      if (result.absorbedDrafts.length) out.text(`Merged and trashed: ${result.absorbedDrafts.join(", ")}`);
+      if (result.absorbedDrafts.length && !result.alreadySaved) out.text(`Merged and trashed: ${result.absorbedDrafts.join(", ")}`);
       return 0;
     }
     case "list": {
@@ -319,7 +322,7 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
       out.text(`Confirmed sessions: ${r.totalConfirmed}${r.confirmed.length < r.totalConfirmed ? ` (newest ${r.confirmed.length}; --all shows every one)` : ""}`);
       for (const s of r.confirmed) out.text(`  ${s.sessionId}  ${s.topicId}  ${s.startedAt}  ${s.durationMinutes} min  ${s.outcome}`);
       out.text(`Drafts: ${r.totalDrafts}`);
-      for (const d of r.drafts) out.text(`  ${describeDraft(d)}`);
+      for (const d of r.drafts) out.text(`  ${describeDraft(d)}${d.draftId === r.openDraftId ? "  (open session)" : ""}`);
       return 0;
     }
     case "status": {

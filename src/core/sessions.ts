@@ -73,6 +73,8 @@ export interface StartOptions {
 
 export interface CheckpointResult {
   created: boolean;
+  /** True when this checkpoint opened the session (no session was open): hot.md now names its draft. */
+  opened: boolean;
   draft: Draft;
   warnings: string[];
 }
@@ -93,13 +95,16 @@ export interface EndResult {
 
 export type RecoverAction = "resume" | "save" | "discard" | "ignore";
 
-export type RecoverResult =
+export type RecoverResult = (
   | { status: "resumed"; draftId: string; open: OpenSession }
   | { status: "saved"; draftId: string; session: ConfirmedSession; alreadySaved: boolean }
-  | { status: "discarded"; draftId: string }
-  | { status: "ignored"; draftId: string };
+  | { status: "discarded"; draftId: string; alreadySavedIn?: string }
+  | { status: "ignored"; draftId: string; alreadySavedIn?: string }
+) & { warnings: string[] };
 
 export interface ListResult {
+  /** The open session's draft, as hot.md names it (null when none is open). */
+  openDraftId: string | null;
   confirmed: ConfirmedSession[];
   drafts: Draft[];
   totalConfirmed: number;
@@ -421,7 +426,9 @@ export class PaleeSessions {
     if (isOpen(hot0.state)) {
       const open = await this.readDraft(hot0.state.openDraft);
       if (open && open.topicId === topicId && !(await this.maybeAbsorbed(open))) {
-        return { created: false, draft: await this.checkpointDraft(open, this.ports.clock.now(), options.notes), warnings: [] };
+        const draft = await this.checkpointDraft(open, this.ports.clock.now(), options.notes);
+        await this.claimPointer(hot0.state, draft);
+        return { created: false, opened: false, draft, warnings: [] };
       }
     }
 
@@ -434,7 +441,9 @@ export class PaleeSessions {
 
     const open = isOpen(hot.state) ? (scan.drafts.find((d) => d.draftId === hot.state.openDraft) ?? null) : null;
     if (open && open.topicId === topicId) {
-      return { created: false, draft: await this.checkpointDraft(open, now, options.notes), warnings };
+      const draft = await this.checkpointDraft(open, now, options.notes);
+      await this.claimPointer(hot.state, draft);
+      return { created: false, opened: false, draft, warnings };
     }
     // Reconcile closed a pointer to a vanished draft of this device; any other unusable open draft is refused.
     if (isOpen(hot.state) && open === null) this.refuseUnusableOpenDraft(hot.state, scan);
@@ -478,12 +487,13 @@ export class PaleeSessions {
     // With no usable open session, this draft becomes the open one, so that end absorbs it, status shows it
     // and the next checkpoint updates it instead of creating yet another file. A hot.md of another schema
     // is never rewritten here (SPEC §2): only start rebuilds it.
+    let opened = false;
     if (hot.read.state === "schema-invalid") {
       warnings.push(`${this.layout.hot} has an unsupported palee_schema; left it alone (palee session start rebuilds it)`);
     } else if (!isOpen(hot.state)) {
-      await this.pointHotAt(draft, hot.state.openDraft, scan.confirmed);
+      opened = await this.pointHotAt(draft, hot.state.openDraft, scan.confirmed);
     }
-    return { created, draft, warnings };
+    return { created, opened, draft, warnings };
   }
 
   /**
@@ -518,6 +528,19 @@ export class PaleeSessions {
     }
   }
 
+  /**
+   * When this device checkpoints the open session another device started (that device went silent), hot.md
+   * names this device, so status and start report where the session now runs.
+   */
+  private async claimPointer(hot: HotState, draft: Draft): Promise<void> {
+    if (hot.openDraft !== draft.draftId || hot.device === this.ports.device) return;
+    await this.writeView(this.layout.hot, (text) => {
+      const read = classifyRecord(text);
+      if (read.state !== "ok" || hotStateOf(read).openDraft !== draft.draftId) return null;
+      return updateFrontmatterFields(text ?? "", { device: this.ports.device });
+    });
+  }
+
   /** Updates a draft's last checkpoint (and appends notes); the learner's body is kept byte for byte. */
   private async checkpointDraft(draft: Draft, now: number, notes: string | null | undefined): Promise<Draft> {
     if (isAliveElsewhere(draft, this.ports.device, now, this.graceMs)) {
@@ -538,16 +561,19 @@ export class PaleeSessions {
    * Makes `draft` the open session in hot.md, unless another usable session took the pointer meanwhile.
    * A hot.md that is missing, corrupt or of another schema is rebuilt; one without frontmatter gains it.
    */
-  private async pointHotAt(draft: Draft, stalePointer: string | null, confirmed: readonly ConfirmedSession[]): Promise<void> {
+  private async pointHotAt(draft: Draft, stalePointer: string | null, confirmed: readonly ConfirmedSession[]): Promise<boolean> {
     const startedAt = draft.startedAt !== null && isCanonicalTimestamp(draft.startedAt) ? draft.startedAt : this.stamp(draft.startedMs ?? this.ports.clock.now());
     const pointer = { activeTopic: draft.topicId, startedAt, openDraft: draft.draftId, device: this.ports.device };
     const newest = confirmed[0] ?? null;
+    let pointed = false;
     await this.writeView(this.layout.hot, (text) => {
       const read = classifyRecord(text);
       const current = hotStateOf(read);
+      pointed = false;
       if (read.state === "schema-invalid") return null;
       if (isOpen(current) && current.openDraft !== stalePointer && current.openDraft !== draft.draftId) return null;
       const today = this.today();
+      pointed = true;
       if (read.state === "ok") {
         return updateFrontmatterFields(text ?? "", {
           active_topic: pointer.activeTopic,
@@ -560,6 +586,7 @@ export class PaleeSessions {
       if (read.state === "no-frontmatter") return renderHotFrontmatter({ ...pointer, lastSession }, today) + read.body;
       return renderHot({ ...pointer, lastSession }, newest, today);
     });
+    return pointed;
   }
 
   async end(options: EndOptions = {}): Promise<EndResult> {
@@ -602,9 +629,11 @@ export class PaleeSessions {
     }
     // Nothing of this device to end, and the topic's session is open on another device (alive, or its draft
     // not synced here yet): recording it here would count that sitting twice.
-    const openHere = hot.state.device === null || hot.state.device === this.ports.device;
+    const takenOver = elsewhere.find((d) => d.draftId === hot.state.openDraft);
+    const openHere = (hot.state.device === null || hot.state.device === this.ports.device) && !takenOver;
     if (absorbed.length === 0 && isOpen(hot.state) && hot.state.activeTopic === topicId && !openHere) {
-      throw new UsageError(`the session on ${topicId} is open on ${hot.state.device ?? "another device"}; end it there`, "session_open_elsewhere");
+      const device = takenOver?.device ?? hot.state.device ?? "another device";
+      throw new UsageError(`the session on ${topicId} is open on ${device}; end it there`, "session_open_elsewhere");
     }
 
     // A pointer closed only because its draft is gone still dates the session (tier 2).
@@ -617,13 +646,6 @@ export class PaleeSessions {
       throw new UsageError(`no open session on ${topicId} to end; pass --topic ${topicId} to record one from now anyway`, "no_open_session");
     }
     if (start.warning) warnings.push(start.warning);
-    const lastSeen = Math.max(...absorbed.map((d) => d.lastCheckpointMs ?? Number.NEGATIVE_INFINITY));
-    if (Number.isFinite(lastSeen) && now - lastSeen > this.graceMs) {
-      warnings.push(
-        `the last checkpoint was ${Math.round((now - lastSeen) / MINUTE_MS)} min ago and this session counts until now; ` +
-          `"palee session recover --draft <id> --action save" ends an interrupted session at its last checkpoint instead`,
-      );
-    }
     const startedAt = start.text ?? this.stamp(start.ms);
 
     const absorbedIds = absorbed.map((d) => d.draftId);
@@ -700,15 +722,16 @@ export class PaleeSessions {
     const hot0 = await this.readHot();
     const before = await this.scan();
     const absorbed = absorbedBy(before.confirmed);
-    const { scan } = await this.reconcile(before, hot0.state);
+    const { scan, warnings } = await this.reconcile(before, hot0.state);
     const hot = await this.readHot();
 
     const finishedIn = absorbed.get(draftId);
     if (finishedIn) {
       // Already saved by an earlier end or save (e.g. before a crash): never saved twice.
-      if (action === "save") return { status: "saved", draftId, session: finishedIn, alreadySaved: true };
-      if (action === "discard") return { status: "discarded", draftId };
-      if (action === "ignore") return { status: "ignored", draftId };
+      // Reconcile has just moved it to the trash, as finished business.
+      if (action === "save") return { status: "saved", draftId, session: finishedIn, alreadySaved: true, warnings };
+      if (action === "discard") return { status: "discarded", draftId, alreadySavedIn: finishedIn.sessionId, warnings };
+      if (action === "ignore") return { status: "ignored", draftId, alreadySavedIn: finishedIn.sessionId, warnings };
       throw new UsageError(`${draftId} was already saved in ${finishedIn.sessionId}; there is nothing to resume`, "no_such_draft");
     }
     const draft = scan.drafts.find((d) => d.draftId === draftId);
@@ -725,11 +748,11 @@ export class PaleeSessions {
 
     switch (action) {
       case "ignore":
-        return { status: "ignored", draftId };
+        return { status: "ignored", draftId, warnings };
       case "discard": {
         await this.trashDraft(draft);
         await this.closePointerTo(draftId);
-        return { status: "discarded", draftId };
+        return { status: "discarded", draftId, warnings };
       }
       case "resume": {
         if (isOpen(hot.state) && hot.state.openDraft !== draftId) {
@@ -759,7 +782,7 @@ export class PaleeSessions {
         }
         const open = this.openSessionOf({ ...EMPTY_HOT, ...pointer }, this.draftFromText(draft.path, resumed));
         if (!open) throw new Error(`resumed session ${draftId} has no start`);
-        return { status: "resumed", draftId, open };
+        return { status: "resumed", draftId, open, warnings };
       }
       case "save": {
         const plan = savePlan(draft, now);
@@ -777,12 +800,13 @@ export class PaleeSessions {
         });
         await this.trashDraft(draft);
         const confirmed = [session, ...scan.confirmed].sort(compareNewestFirst);
-        await this.afterSaving(session, () =>
-          this.writeViews(confirmed, (current) =>
+        await this.afterSaving(session, async () => {
+          const viewWarnings = await this.writeViews(confirmed, (current) =>
             current.openDraft === draftId ? { ...current, startedAt: null, openDraft: null, device: null } : current,
-          ),
-        );
-        return { status: "saved", draftId, session, alreadySaved: false };
+          );
+          warnings.push(...viewWarnings);
+        });
+        return { status: "saved", draftId, session, alreadySaved: false, warnings };
       }
     }
   }
@@ -798,7 +822,9 @@ export class PaleeSessions {
   /** Never writes. */
   async list(options: { all?: boolean } = {}): Promise<ListResult> {
     const scan = await this.scan();
+    const hot = await this.readHot();
     return {
+      openDraftId: isOpen(hot.state) ? hot.state.openDraft : null,
       confirmed: options.all ? scan.confirmed : scan.confirmed.slice(0, 10),
       drafts: scan.drafts,
       totalConfirmed: scan.confirmed.length,

@@ -444,7 +444,7 @@ describe("recover", () => {
   it("discard moves the draft to the trash; ignore leaves it byte-identical", async () => {
     const { core, store } = withInterrupted();
     const before = store.files.get(S("DRAFT-S-00000001"));
-    await expect(core.recover("DRAFT-S-00000001", "ignore")).resolves.toEqual({ status: "ignored", draftId: "DRAFT-S-00000001" });
+    await expect(core.recover("DRAFT-S-00000001", "ignore")).resolves.toEqual({ status: "ignored", draftId: "DRAFT-S-00000001", warnings: [] });
     expect(store.files.get(S("DRAFT-S-00000001"))).toBe(before);
     expect(store.writes).toEqual([]);
     await core.recover("DRAFT-S-00000001", "discard");
