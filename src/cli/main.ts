@@ -149,7 +149,7 @@ function recoveryLine(r: RecoverResult): string {
         : `Saved ${r.draftId} as ${r.session.sessionId}: ${r.session.topicId}, ${r.session.durationMinutes} min (interrupted).`;
     case "discarded":
     case "ignored":
-      if (r.alreadySavedIn) return `${r.draftId} was already saved as ${r.alreadySavedIn}; it is in the trash now.`;
+      if (r.alreadySavedIn) return `${r.draftId} was already saved as ${r.alreadySavedIn}; nothing more to do.`;
       return r.status === "discarded" ? `Moved ${r.draftId} to the trash.` : `Left ${r.draftId} as it is.`;
   }
 }
@@ -184,6 +184,7 @@ async function runStart(core: PaleeSessions, values: Values, out: Output, io: Cl
           : [{ id: result.open.draftId, description: describeOpen(result.open) }];
       for (const choice of choices) {
         const done = await core.recover(choice.id, await askAction(reader, io, choice.id, choice.description));
+        for (const w of done.warnings) out.warn(w);
         if (done.status === "ignored") {
           if (result.status === "already_open") return reportStart(result, out);
           ignored.add(choice.id);
@@ -256,7 +257,9 @@ async function runRecover(core: PaleeSessions, values: Values, out: Output, io: 
     const results: RecoverResult[] = [];
     try {
       for (const draft of drafts) {
-        results.push(await core.recover(draft.draftId, await askAction(reader, io, draft.draftId, describePending(draft))));
+        const done = await core.recover(draft.draftId, await askAction(reader, io, draft.draftId, describePending(draft)));
+        for (const w of done.warnings) out.warn(w);
+        results.push(done);
       }
     } finally {
       reader.close();

@@ -30,6 +30,6 @@ describe("output says what happened", () => {
     expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
     const again = palee(vault, ["recover", "--draft", id, "--action", "ignore"]);
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(new RegExp(`^${id} was already saved as S-[0-9T]+-[0-9a-f]{4}; it is in the trash now[.]\\n$`));
+    expect(again.stdout).toMatch(new RegExp(`^${id} was already saved as S-[0-9T]+-[0-9a-f]{4}; nothing more to do[.]\\n$`));
   });
 });
