@@ -33,11 +33,6 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   return results;
 }
 
-export interface ScanOptions {
-  /** Read confirmed sessions too (false: drafts only, for operations that need no history). */
-  confirmed: boolean;
-}
-
 /**
  * Reads the sessions folder once. Never writes. A file that is not ok (zero bytes, corrupt, foreign schema,
  * bad fields, a duplicate ID) is skipped with a reason naming it; it never aborts the scan.
@@ -46,7 +41,6 @@ export async function scanSessions(
   store: SessionStore,
   layout: Layout,
   offsetAt: (at: number) => number,
-  options: ScanOptions = { confirmed: true },
 ): Promise<Scan> {
   const names = (await store.list(layout.sessions)).slice().sort();
   const skipped: Skipped[] = [];
@@ -55,9 +49,8 @@ export async function scanSessions(
   for (const name of names) {
     if (name.startsWith(".") || !name.toLowerCase().endsWith(".md")) continue; // not a note (e.g. a temp file)
     if (DRAFT_FILE_PATTERN.test(name)) draftNames.push(name);
-    else if (CONFIRMED_FILE_PATTERN.test(name)) {
-      if (options.confirmed) confirmedNames.push(name);
-    } else {
+    else if (CONFIRMED_FILE_PATTERN.test(name)) confirmedNames.push(name);
+    else {
       skipped.push({ path: sessionPath(layout, name), reason: "not a session file name (expected S-….md or DRAFT-S-….md)" });
     }
   }

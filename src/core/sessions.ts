@@ -173,8 +173,8 @@ export class PaleeSessions {
     return { text, read, state: hotStateOf(read) };
   }
 
-  scan(confirmed = true): Promise<Scan> {
-    return scanSessions(this.ports.store, this.layout, this.offsetAt, { confirmed });
+  scan(): Promise<Scan> {
+    return scanSessions(this.ports.store, this.layout, this.offsetAt);
   }
 
   private async readDraft(draftId: string): Promise<Draft | null> {
