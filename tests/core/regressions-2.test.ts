@@ -2,52 +2,15 @@
  * Bugs found in the second review (of the first round of fixes), each pinned by the test that would have caught it.
  */
 import { ConflictError } from "../../src/core/errors";
-import { classifyRecord } from "../../src/core/frontmatter";
 import { layoutFor } from "../../src/core/layout";
-import type { SessionStore } from "../../src/core/ports";
 import { PaleeSessions } from "../../src/core/sessions";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { FakeClock, SeededRandom, harness } from "../support/fakes";
+import { HOT, S, confirmedPaths, fields } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
+import { WatchedStore } from "../support/watched-store";
 
-const HOT = "palee/hot.md";
 const TOPIC = "T-rust-ownership";
-const S = (name: string) => `palee/sessions/${name}.md`;
-
-function confirmedPaths(store: MemoryStore): string[] {
-  return [...store.files.keys()].filter((p) => /\/sessions\/S-/.test(p)).sort();
-}
-
-function fields(store: MemoryStore, p: string): Record<string, unknown> {
-  const read = classifyRecord(store.files.get(p) ?? null);
-  if (read.state !== "ok") throw new Error(`${p} is ${read.state}`);
-  return read.fields;
-}
-
-/** hot.md is changed underneath the next `conflicts` replaces (a sync daemon): end's last step conflicts. */
-class HotConflictStore implements SessionStore {
-  conflicts = 0;
-  constructor(readonly inner: MemoryStore) {}
-  read(p: string) {
-    return this.inner.read(p);
-  }
-  list(folder: string) {
-    return this.inner.list(folder);
-  }
-  create(p: string, content: string) {
-    return this.inner.create(p, content);
-  }
-  replace(p: string, expected: string | null, content: string) {
-    if (p === HOT && this.conflicts > 0) {
-      this.conflicts--;
-      return Promise.reject(new ConflictError(p));
-    }
-    return this.inner.replace(p, expected, content);
-  }
-  trash(p: string) {
-    return this.inner.trash(p);
-  }
-}
 
 // An interrupted session from two days ago that the learner chose to Ignore (SPEC §4 recover: ignore).
 const OLD_DRAFT = "DRAFT-S-0000a1d0";
@@ -60,7 +23,7 @@ const oldDraft = () =>
 describe("end: a retry of an end that already saved the session", () => {
   it("reports the session as already saved even when the topic has an ignored older draft, and writes no second note", async () => {
     const inner = new MemoryStore({ [S(OLD_DRAFT)]: oldDraft() });
-    const store = new HotConflictStore(inner);
+    const store = new WatchedStore(inner, HOT);
     const clock = FakeClock.at("2026-08-14T12:00:00Z");
     const core = new PaleeSessions({ store, clock, random: new SeededRandom(7), device: "laptop" }, layoutFor("palee"));
     const started = await core.start({ topic: TOPIC, ignoreDrafts: new Set([OLD_DRAFT]) });

@@ -4,44 +4,15 @@
  */
 import { ConflictError } from "../../src/core/errors";
 import { layoutFor } from "../../src/core/layout";
-import type { SessionStore } from "../../src/core/ports";
 import { PaleeSessions } from "../../src/core/sessions";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { FakeClock, SeededRandom, harness } from "../support/fakes";
 import { HOT, INDEX, S, confirmedPaths, fields } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
+import { WatchedStore } from "../support/watched-store";
 
 const TOPIC = "T-rust-ownership";
 
-/** Counts reads per path, and makes the next `conflicts` replaces of one path fail (a sync daemon). */
-class WatchedStore implements SessionStore {
-  readonly reads: string[] = [];
-  conflicts = 0;
-  constructor(
-    readonly inner: MemoryStore,
-    private readonly conflictPath: string | null = null,
-  ) {}
-  read(p: string) {
-    this.reads.push(p);
-    return this.inner.read(p);
-  }
-  list(folder: string) {
-    return this.inner.list(folder);
-  }
-  create(p: string, content: string) {
-    return this.inner.create(p, content);
-  }
-  replace(p: string, expected: string | null, content: string) {
-    if (p === this.conflictPath && this.conflicts > 0) {
-      this.conflicts--;
-      return Promise.reject(new ConflictError(p));
-    }
-    return this.inner.replace(p, expected, content);
-  }
-  trash(p: string) {
-    return this.inner.trash(p);
-  }
-}
 
 describe("devices: a checkpoint never takes over another device's running session (SPEC §4 Devices, §6.7)", () => {
   it("a checkpoint on the desktop while the laptop's 5-minute-old session has not synced its draft yet leaves hot.md naming the laptop's session", async () => {

@@ -8,44 +8,20 @@ import * as path from "node:path";
 import { ConflictError } from "../../src/core/errors";
 import { classifyRecord } from "../../src/core/frontmatter";
 import { layoutFor } from "../../src/core/layout";
-import type { SessionStore } from "../../src/core/ports";
 import { PaleeSessions } from "../../src/core/sessions";
 import { NodeStore } from "../../src/node/node-store";
 import { draftText, hotText } from "../support/builders";
 import { FakeClock, SeededRandom, harness } from "../support/fakes";
 import { HOT, S, confirmedPaths, draftPaths, fields } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
+import { WatchedStore } from "../support/watched-store";
 
 
-/** A store whose hot.md keeps being changed underneath every write (a sync daemon): replace always conflicts. */
-class HotConflictStore implements SessionStore {
-  conflicts = 0;
-  constructor(readonly inner: MemoryStore) {}
-  read(p: string) {
-    return this.inner.read(p);
-  }
-  list(folder: string) {
-    return this.inner.list(folder);
-  }
-  create(p: string, content: string) {
-    return this.inner.create(p, content);
-  }
-  replace(p: string, expected: string | null, content: string) {
-    if (p === HOT && this.conflicts > 0) {
-      this.conflicts--;
-      return Promise.reject(new ConflictError(p));
-    }
-    return this.inner.replace(p, expected, content);
-  }
-  trash(p: string) {
-    return this.inner.trash(p);
-  }
-}
 
 describe("end never duplicates a session", () => {
   it("retrying end after it reported a conflict (exit 4) does not write a second confirmed note", async () => {
     const inner = new MemoryStore();
-    const store = new HotConflictStore(inner);
+    const store = new WatchedStore(inner, HOT);
     const clock = FakeClock.at("2026-08-14T12:00:00Z");
     const core = new PaleeSessions({ store, clock, random: new SeededRandom(7), device: "laptop" }, layoutFor("palee"));
     const started = await core.start({ topic: "T-rust-ownership" });

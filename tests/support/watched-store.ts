@@ -1,0 +1,36 @@
+import { ConflictError } from "../../src/core/errors";
+import type { SessionStore } from "../../src/core/ports";
+import type { MemoryStore } from "./memory-store";
+
+/**
+ * A store over a MemoryStore that records every read and makes the next `conflicts` replaces of one path
+ * fail as if another writer (a sync daemon, another device) changed it underneath.
+ */
+export class WatchedStore implements SessionStore {
+  readonly reads: string[] = [];
+  conflicts = 0;
+  constructor(
+    readonly inner: MemoryStore,
+    private readonly conflictPath: string | null = null,
+  ) {}
+  read(p: string) {
+    this.reads.push(p);
+    return this.inner.read(p);
+  }
+  list(folder: string) {
+    return this.inner.list(folder);
+  }
+  create(p: string, content: string) {
+    return this.inner.create(p, content);
+  }
+  replace(p: string, expected: string | null, content: string) {
+    if (p === this.conflictPath && this.conflicts > 0) {
+      this.conflicts--;
+      return Promise.reject(new ConflictError(p));
+    }
+    return this.inner.replace(p, expected, content);
+  }
+  trash(p: string) {
+    return this.inner.trash(p);
+  }
+}
