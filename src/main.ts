@@ -1,9 +1,98 @@
-import { Plugin } from "obsidian";
+import { Platform, Plugin, TFile } from "obsidian";
+import { registerCommands } from "./plugin/commands";
+import { loadDeviceName, saveDeviceName } from "./plugin/device";
+import { SessionFlows } from "./plugin/flows";
+import { ObsidianStore } from "./plugin/obsidian-store";
+import { SessionController } from "./plugin/session-controller";
+import type { PaleeSettings } from "./plugin/settings";
+import { settingsFrom, toSaved } from "./plugin/settings";
+import { PaleeSettingTab } from "./plugin/settings-tab";
+import { StatusBarTimer } from "./plugin/status-bar";
+import { browserClock, browserRandom } from "./plugin/system-ports";
+
+/** How often the timer re-renders and the automatic checkpoint rule is checked (no file access unless due). */
+const TICK_MS = 1000;
 
 export default class PaleeSessionsPlugin extends Plugin {
-	onload(): void {
-		// Nothing is registered yet: the commands, the status bar timer and
-		// crash recovery arrive with the plugin issue. This entry point exists
-		// so the plugin bundle builds and is linted from the start.
-	}
+  private settings!: PaleeSettings;
+  private saved: unknown;
+  private deviceName = "";
+  private controller!: SessionController;
+  private flows!: SessionFlows;
+  private timer: StatusBarTimer | null = null;
+
+  async onload(): Promise<void> {
+    // No vault work here: notes are first touched in onLayoutReady.
+    this.saved = await this.loadData();
+    this.settings = settingsFrom(this.saved);
+    this.deviceName = loadDeviceName(this.app, Platform.isMobile, browserRandom);
+    const store = new ObsidianStore(this.app);
+    this.controller = new SessionController({
+      store,
+      clock: browserClock,
+      random: browserRandom,
+      settings: () => this.settings,
+      device: () => this.deviceName,
+    });
+    this.flows = new SessionFlows(this.app, this.controller, store, () => this.settings);
+
+    registerCommands(this, this.flows, this.controller);
+    this.addRibbonIcon("timer", "Start or end a study session", () => void this.flows.toggle());
+    if (!Platform.isMobile) {
+      const item = this.addStatusBarItem();
+      this.timer = new StatusBarTimer(item, () => this.controller.open, () => browserClock.now(), () => this.settings.showSeconds);
+      this.registerDomEvent(item, "click", (event) => this.flows.statusBarClick(event));
+      this.register(this.controller.onChange(() => this.timer?.render()));
+      this.timer.render();
+    }
+    this.addSettingTab(
+      new PaleeSettingTab(this.app, this, {
+        settings: () => this.settings,
+        update: (change) => this.updateSettings(change),
+        deviceName: () => this.deviceName,
+        setDeviceName: (name) => {
+          this.deviceName = name;
+          saveDeviceName(this.app, name);
+          this.controller.reconfigure();
+        },
+        folderLocked: () =>
+          this.controller.open ? "A session is open in the current folder: end it before moving the session folder." : null,
+      }),
+    );
+
+    this.registerEvent(this.app.metadataCache.on("changed", (file, data) => store.cacheCaughtUp(file, data)));
+    this.registerEvent(this.app.vault.on("delete", (file) => store.forget(file.path)));
+    this.registerEvent(this.app.vault.on("rename", (_file, oldPath) => store.forget(oldPath)));
+    this.app.workspace.onLayoutReady(() => this.onLayoutReady());
+  }
+
+  private async onLayoutReady(): Promise<void> {
+    await this.flows.onVaultOpen();
+    // Ticks read only memory: the timer from the recorded start, the checkpoint rule from the last checkpoint.
+    this.registerInterval(window.setInterval(() => this.tick(), TICK_MS));
+    this.registerDomEvent(document, "visibilitychange", () => {
+      if (document.visibilityState === "visible") this.tick();
+    });
+    // Another device (through sync) or the user changed hot.md: show the session it now records.
+    this.registerEvent(
+      this.app.vault.on("modify", (file) => {
+        if (file instanceof TFile && file.path === this.controller.layout.hot) void this.controller.refresh().catch(() => undefined);
+      }),
+    );
+  }
+
+  private tick(): void {
+    this.timer?.render();
+    void this.flows.autoCheckpoint();
+  }
+
+  private async updateSettings(change: Partial<PaleeSettings>): Promise<void> {
+    // A new object each time: the defaults and the previous settings are never mutated.
+    this.settings = { ...this.settings, ...change };
+    this.saved = toSaved(this.saved, this.settings);
+    await this.saveData(this.saved);
+    this.controller.reconfigure();
+    this.timer?.render();
+    if (change.sessionFolder !== undefined) await this.controller.refresh().catch(() => undefined);
+  }
 }

@@ -1,6 +1,6 @@
-import { CORE_SCHEMA, dump, load } from "js-yaml";
 import { errorMessage } from "./errors";
 import { parseSimpleFrontmatter } from "./simple-yaml";
+import { parseYamlBlock, stringifyYamlBlock } from "./yaml";
 
 /** The five read states of SPEC §3 (ADR-0007 in the seeds). */
 export type ReadState = "ok" | "schema-invalid" | "no-frontmatter" | "corrupt" | "missing";
@@ -64,7 +64,7 @@ export function classifyRecord(text: string | null): ReadResult {
   let parsed: unknown = parseSimpleFrontmatter(split.yaml);
   if (parsed === null) {
     try {
-      parsed = load(split.yaml, { schema: CORE_SCHEMA });
+      parsed = parseYamlBlock(split.yaml);
     } catch (error) {
       const first = errorMessage(error).split("\n")[0] ?? "";
       return { state: "corrupt", reason: `frontmatter YAML does not parse (${first.trim()})` };
@@ -159,7 +159,7 @@ export function updateFrontmatterFields(text: string, updates: Readonly<Record<s
   }
   const current = classifyRecord(text);
   const fields = current.state === "ok" || current.state === "schema-invalid" ? current.fields : {};
-  return before + dump({ ...fields, ...updates }, { schema: CORE_SCHEMA, lineWidth: -1, noRefs: true }) + after;
+  return before + stringifyYamlBlock({ ...fields, ...updates }) + after;
 }
 
 function sameValue(actual: unknown, wanted: FieldValue | undefined): boolean {

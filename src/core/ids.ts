@@ -7,7 +7,7 @@ export const DRAFT_ID_PATTERN = /^DRAFT-S-[0-9a-f]{8}$/;
 export const DRAFT_FILE_PATTERN = /^DRAFT-S-.*\.md$/;
 export const CONFIRMED_FILE_PATTERN = /^S-.*\.md$/;
 
-function hex(random: RandomSource, bytes: number): string {
+export function hex(random: RandomSource, bytes: number): string {
   return Array.from(random.bytes(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
@@ -55,4 +55,21 @@ export function inlineMarkdownText(value: string): string {
 /** A topic for index.md / hot.md: as-is when it is a well-formed ID, escaped otherwise. */
 export function renderTopic(topicId: string): string {
   return TOPIC_ID_PATTERN.test(topicId) ? topicId : inlineMarkdownText(topicId);
+}
+
+/**
+ * A new topic ID for a note that becomes a topic: its name as a slug ("Rust ownership" -> T-rust-ownership),
+ * or, when nothing usable is left of the name (e.g. only non-Latin letters), T-<UTC time>-<4 hex>.
+ */
+export function topicIdForNote(noteName: string, now: number, random: RandomSource): string {
+  const slug = noteName
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, "-")
+    .replace(/^[-._]+|[-._]+$/g, "")
+    .slice(0, 100)
+    .replace(/[-._]+$/g, "");
+  const candidate = `T-${slug}`;
+  return TOPIC_ID_PATTERN.test(candidate) ? candidate : `T-${formatUtcCompact(now)}-${hex(random, 2)}`;
 }

@@ -20,6 +20,12 @@ export interface SessionStore {
   replace(path: string, expected: string | null, content: string): Promise<void>;
   /** Moves the file to the trash (never a permanent delete). The core checks the deletion boundary first. */
   trash(path: string): Promise<void>;
+  /**
+   * Optional fast path for scans: the frontmatter of `path` as the app's metadata cache holds it, without
+   * reading the file; undefined when the cache does not know the file or may be behind it (e.g. just
+   * written). Only a result that reads as a valid confirmed session is used; anything else is read in full.
+   */
+  cachedFields?(path: string): Record<string, unknown> | undefined;
 }
 
 /** Milliseconds since the epoch, and the local UTC offset (minutes east of UTC) at a given instant. */

@@ -16,6 +16,8 @@ export interface ConfirmedSession {
   absorbedDrafts: string[];
   topicNote: string | null;
   body: string;
+  /** True when the record came from the app's metadata cache: `body` is empty until the file is read. */
+  bodyPending?: boolean;
 }
 
 /** The unconfirmed record of an open or interrupted session. Its ID is its file name without ".md". */

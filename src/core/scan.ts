@@ -1,5 +1,5 @@
 import { errorMessage } from "./errors";
-import { classifyRecord } from "./frontmatter";
+import { SUPPORTED_SCHEMA, classifyRecord } from "./frontmatter";
 import { CONFIRMED_FILE_PATTERN, DRAFT_FILE_PATTERN } from "./ids";
 import type { Layout } from "./layout";
 import { sessionPath } from "./layout";
@@ -31,6 +31,38 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
+}
+
+/**
+ * A confirmed session from the store's metadata cache, without reading the file (SessionStore.cachedFields);
+ * null when the cache does not know it or it does not read as a valid confirmed session (then the file is
+ * read in full, so a damaged note is always judged on its real text).
+ */
+function confirmedFromCache(store: SessionStore, path: string, offsetAt: (at: number) => number): { record: ConfirmedSession } | null {
+  const fields = store.cachedFields?.(path);
+  if (fields === undefined || fields === null || typeof fields !== "object" || Array.isArray(fields)) return null;
+  if (fields.palee_schema !== SUPPORTED_SCHEMA) return null;
+  const result = interpretConfirmed(path, { state: "ok", fields, body: "" }, offsetAt);
+  return "record" in result ? { record: { ...result.record, bodyPending: true } } : null;
+}
+
+/** One confirmed session note, from the metadata cache when the store has one, else from its text. */
+export async function readConfirmed(
+  store: SessionStore,
+  path: string,
+  offsetAt: (at: number) => number,
+): Promise<Interpreted<ConfirmedSession>> {
+  return confirmedFromCache(store, path, offsetAt) ?? interpretConfirmed(path, classifyRecord(await store.read(path)), offsetAt);
+}
+
+/**
+ * The session with its body: a record from the metadata cache is read in full (only the newest session's
+ * body is ever needed, for hot.md). A file that no longer reads as the cache said keeps an empty body.
+ */
+export async function withBody(store: SessionStore, session: ConfirmedSession, offsetAt: (at: number) => number): Promise<ConfirmedSession> {
+  if (!session.bodyPending) return session;
+  const result = interpretConfirmed(session.path, classifyRecord(await store.read(session.path)), offsetAt);
+  return "record" in result ? result.record : { ...session, bodyPending: false };
 }
 
 /**
@@ -79,9 +111,11 @@ export async function scanSessions(
   }
 
   const byId = new Map<string, ConfirmedSession>();
-  const confirmedResults = await mapLimit(confirmedNames, READ_CONCURRENCY, (name) =>
-    interpret(name, (path, read) => interpretConfirmed(path, read, offsetAt)),
-  );
+  const confirmedResults = await mapLimit(confirmedNames, READ_CONCURRENCY, (name) => {
+    const path = sessionPath(layout, name);
+    const cached = confirmedFromCache(store, path, offsetAt);
+    return cached ? Promise.resolve({ path, result: cached }) : interpret(name, (p, read) => interpretConfirmed(p, read, offsetAt));
+  });
   for (const { path, result } of confirmedResults) {
     if (!("record" in result)) {
       skipped.push({ path, reason: result.reason });

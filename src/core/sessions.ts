@@ -8,7 +8,7 @@ import type { Layout } from "./layout";
 import { assertRemovable, sessionPath } from "./layout";
 import type { CorePorts } from "./ports";
 import type { ConfirmedSession, Draft, Skipped } from "./records";
-import { compareNewestFirst, interpretConfirmed, interpretDraft } from "./records";
+import { compareDraftsOldestFirst, compareNewestFirst, interpretConfirmed, interpretDraft } from "./records";
 import type { ReconcilePlan } from "./recovery";
 import {
   DEFAULT_GRACE_MS,
@@ -19,7 +19,7 @@ import {
   savePlan,
 } from "./recovery";
 import type { Scan } from "./scan";
-import { scanSessions } from "./scan";
+import { readConfirmed, scanSessions, withBody } from "./scan";
 import type { ConfirmedNoteInput } from "./session-note";
 import { appendNotes, renderConfirmedNote, renderDraft } from "./session-note";
 import { renderIndex } from "./session-index";
@@ -115,6 +115,17 @@ export interface ListResult {
 export interface RebuildResult {
   totalConfirmed: number;
   skipped: Skipped[];
+}
+
+/** What the plugin does when the vault opens (SPEC §5): continue, report, or offer recovery. */
+export interface VaultOpenResult {
+  /** This device's open session, checkpointed within the grace period: it simply continues. */
+  resumed: OpenSession | null;
+  /** A session open on another device that is alive there: reported, never taken over. */
+  openElsewhere: OpenSession | null;
+  /** Drafts for the recovery modal (interrupted sessions, drafts of other devices, orphans), oldest first. */
+  pending: Draft[];
+  warnings: string[];
 }
 
 export interface SessionsOptions {
@@ -253,7 +264,7 @@ export class PaleeSessions {
     pointer: (current: HotState) => HotState,
     options: { replaceForeign?: boolean } = {},
   ): Promise<string[]> {
-    const newest = confirmed[0] ?? null;
+    const newest = confirmed[0] ? await withBody(this.ports.store, confirmed[0], this.offsetAt) : null;
     const today = this.today();
     const warnings: string[] = [];
     await this.writeView(this.layout.index, () => renderIndex(confirmed, today));
@@ -340,7 +351,7 @@ export class PaleeSessions {
     const now = this.ports.clock.now();
     const startedAt = this.stamp(now);
     const draftId = await this.pickFreeDraftId(scan);
-    const newest = scan.confirmed[0] ?? null;
+    const newest = scan.confirmed[0] ? await withBody(this.ports.store, scan.confirmed[0], this.offsetAt) : null;
     const pointer = { activeTopic: topicId, startedAt, openDraft: draftId, device: this.ports.device };
 
     // hot.md first: a crash before the draft exists leaves a pointer that reconcile closes (nothing to lose).
@@ -506,8 +517,7 @@ export class PaleeSessions {
     const from = `S-${formatUtcCompact(draft.startedMs - MINUTE_MS)}`;
     const names = (await this.ports.store.list(this.layout.sessions)).filter((n) => CONFIRMED_FILE_PATTERN.test(n) && n >= from);
     for (const name of names) {
-      const path = sessionPath(this.layout, name);
-      const result = interpretConfirmed(path, classifyRecord(await this.ports.store.read(path)), this.offsetAt);
+      const result = await readConfirmed(this.ports.store, sessionPath(this.layout, name), this.offsetAt);
       if ("record" in result && result.record.absorbedDrafts.includes(draft.draftId)) return true;
     }
     return false;
@@ -564,7 +574,7 @@ export class PaleeSessions {
   private async pointHotAt(draft: Draft, stalePointer: string | null, confirmed: readonly ConfirmedSession[]): Promise<boolean> {
     const startedAt = draft.startedAt !== null && isCanonicalTimestamp(draft.startedAt) ? draft.startedAt : this.stamp(draft.startedMs ?? this.ports.clock.now());
     const pointer = { activeTopic: draft.topicId, startedAt, openDraft: draft.draftId, device: this.ports.device };
-    const newest = confirmed[0] ?? null;
+    const newest = confirmed[0] ? await withBody(this.ports.store, confirmed[0], this.offsetAt) : null;
     let pointed = false;
     await this.writeView(this.layout.hot, (text) => {
       const read = classifyRecord(text);
@@ -817,6 +827,45 @@ export class PaleeSessions {
       if (read.state !== "ok" || hotStateOf(read).openDraft !== draftId) return null;
       return updateFrontmatterFields(text ?? "", { started_at: null, open_draft: null, device: null });
     });
+  }
+
+  /**
+   * Start-up recovery (the plugin, when the vault opens): reconcile, then sort the open session and the
+   * drafts into what continues silently, what runs elsewhere, and what the learner must decide. Reads hot.md
+   * and the drafts; confirmed sessions come from the store's metadata cache when it has one.
+   */
+  async openVault(): Promise<VaultOpenResult> {
+    return this.exclusive(() => this.openVaultNow());
+  }
+
+  private async openVaultNow(): Promise<VaultOpenResult> {
+    const hot0 = await this.readHot();
+    const { scan, warnings } = await this.reconcile(await this.scan(), hot0.state);
+    const hot = await this.readHot();
+    const now = this.ports.clock.now();
+    const pending = pendingDrafts(hot.state, scan.drafts, absorbedBy(scan.confirmed));
+    let resumed: OpenSession | null = null;
+    let openElsewhere: OpenSession | null = null;
+    if (isOpen(hot.state)) {
+      const draft = scan.drafts.find((d) => d.draftId === hot.state.openDraft) ?? null;
+      const open = this.openSessionOf(hot.state, draft);
+      const device = draft?.device ?? hot.state.device;
+      const mine = device === null || device === this.ports.device;
+      if (open && draft) {
+        const recent = draft.lastCheckpointMs !== null && Math.abs(now - draft.lastCheckpointMs) <= this.graceMs;
+        if (mine && recent) resumed = open;
+        else if (!mine && isAliveElsewhere(draft, this.ports.device, now, this.graceMs)) openElsewhere = open;
+        else pending.push(draft); // interrupted: the learner decides (Resume continues from its start)
+      } else if (open && !mine) {
+        openElsewhere = open; // its draft has not synced here yet
+      }
+    }
+    return {
+      resumed,
+      openElsewhere,
+      pending: pending.sort(compareDraftsOldestFirst),
+      warnings: [...warnings, ...scan.skipped.map((s) => `skipped ${s.path}: ${s.reason}`)],
+    };
   }
 
   /** Never writes. */

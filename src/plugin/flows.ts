@@ -1,0 +1,470 @@
+import type { App } from "obsidian";
+import { Menu, Notice, TFile } from "obsidian";
+import { ConflictError, PaleeError, errorMessage } from "../core/errors";
+import { classifyRecord } from "../core/frontmatter";
+import { TOPIC_ID_PATTERN, normalizeTopic, topicIdForNote } from "../core/ids";
+import type { Draft } from "../core/records";
+import { isAliveElsewhere, savePlan } from "../core/recovery";
+import type { RecoverAction, RecoverResult, StartOptions } from "../core/sessions";
+import { durationMinutes, formatElapsed } from "../core/time";
+import { ConfirmModal } from "./confirm-modal";
+import { EndSessionModal } from "./end-modal";
+import type { ImportReport } from "./import-palee";
+import { importPaleeFolder } from "./import-palee";
+import type { ObsidianStore } from "./obsidian-store";
+import type { RecoveryRow } from "./recovery-modal";
+import { RecoveryModal } from "./recovery-modal";
+import type { SessionController } from "./session-controller";
+import type { PaleeSettings } from "./settings";
+import type { TopicChoice } from "./topic-picker";
+import { TopicPickerModal } from "./topic-picker";
+
+/** Notices stay up longer when they carry something to act on. */
+const LONG_NOTICE_MS = 10_000;
+
+/** "14:05" for a recorded time today, else "2026-08-14 14:05": the time as it was recorded. */
+export function displayTime(recorded: string | null, today: string): string {
+  if (!recorded) return "unknown";
+  const match = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})/.exec(recorded.trim());
+  if (!match) return recorded;
+  return match[1] === today ? match[2] : `${match[1]} ${match[2]}`;
+}
+
+/** One clear sentence for a failure (SPEC §4 errors): conflicts say what changed and what to do. */
+export function describeFailure(what: string, error: unknown): string {
+  if (error instanceof ConflictError) return `Could not ${what}: ${error.path} changed on another device or in an editor. Try again.`;
+  if (error instanceof PaleeError) return `Could not ${what}: ${error.message}`;
+  return `Could not ${what}: unexpected error (${errorMessage(error)})`;
+}
+
+/**
+ * What the commands, the ribbon and the status bar do: the steps a learner goes through (pick a topic,
+ * confirm, recover), translated into core operations through the controller, with a notice for every
+ * outcome and every failure. No session rules live here.
+ */
+export class SessionFlows {
+  private lastAutoError: string | null = null;
+  private autoRunning = false;
+
+  constructor(
+    private readonly app: App,
+    private readonly controller: SessionController,
+    private readonly store: ObsidianStore,
+    private readonly settings: () => PaleeSettings,
+    private readonly notify: (message: string, durationMs?: number) => void = (message, durationMs) => {
+      new Notice(message, durationMs);
+    },
+  ) {}
+
+  private today(): string {
+    return this.controller.today();
+  }
+
+  private fail(what: string, error: unknown): void {
+    if (!(error instanceof PaleeError)) console.error("PALEE Sessions:", error);
+    this.notify(describeFailure(what, error), LONG_NOTICE_MS);
+  }
+
+  private warn(warnings: readonly string[]): void {
+    if (warnings.length === 0) return;
+    const shown = warnings.slice(0, 3).join("\n");
+    const more = warnings.length > 3 ? `\n…and ${warnings.length - 3} more (rebuild working memory and index to see the list again)` : "";
+    this.notify(`PALEE Sessions:\n${shown}${more}`, LONG_NOTICE_MS);
+  }
+
+  // ---- start ---------------------------------------------------------------------------------------
+
+  /** Ribbon: start a session, or end the open one. */
+  toggle(): Promise<void> {
+    return this.controller.open ? this.end() : this.start();
+  }
+
+  async start(): Promise<void> {
+    const open = this.controller.open;
+    if (open) {
+      this.notify(`A session on ${open.session.topicId} is already open (since ${displayTime(open.session.startedAt, this.today())} on ${open.session.device ?? "this vault"}). End it first.`);
+      return;
+    }
+    let choices: TopicChoice[];
+    try {
+      choices = await this.topicChoices();
+    } catch (error) {
+      this.fail("list your topics", error);
+      return;
+    }
+    new TopicPickerModal(this.app, choices, (choice) => void this.startWith(choice)).open();
+  }
+
+  /** The picker's lines: the active note first, then topic notes, then topics of past sessions. */
+  async topicChoices(): Promise<TopicChoice[]> {
+    const choices: TopicChoice[] = [];
+    const seen = new Set<string>();
+    const folder = `${this.controller.layout.folder}/`;
+    const active = this.app.workspace.getActiveFile();
+    const activeTopic = active ? this.topicOfNote(active) : null;
+    if (active && active.extension === "md" && !active.path.startsWith(folder)) {
+      if (activeTopic) {
+        choices.push({ kind: "topic-note", topicId: activeTopic, notePath: active.path, noteName: active.basename });
+        seen.add(activeTopic);
+      } else {
+        choices.push({ kind: "use-current-note", notePath: active.path, noteName: active.basename });
+      }
+    }
+    for (const file of this.app.vault.getMarkdownFiles()) {
+      if (file.path.startsWith(folder) || file === active) continue;
+      const topicId = this.topicOfNote(file);
+      if (topicId && !seen.has(topicId)) {
+        seen.add(topicId);
+        choices.push({ kind: "topic-note", topicId, notePath: file.path, noteName: file.basename });
+      }
+    }
+    for (const topicId of await this.controller.pastTopics()) {
+      if (!seen.has(topicId) && TOPIC_ID_PATTERN.test(topicId)) {
+        seen.add(topicId);
+        choices.push({ kind: "past-topic", topicId });
+      }
+    }
+    return choices;
+  }
+
+  private topicOfNote(file: TFile): string | null {
+    const value: unknown = this.app.metadataCache.getFileCache(file)?.frontmatter?.palee_id;
+    const topic = normalizeTopic(value);
+    return topic !== null && TOPIC_ID_PATTERN.test(topic) ? topic : null;
+  }
+
+  private linkTo(path: string): string | null {
+    const file = this.app.vault.getFileByPath(path);
+    return file ? `[[${this.app.metadataCache.fileToLinktext(file, "", true)}]]` : null;
+  }
+
+  async startWith(choice: TopicChoice): Promise<void> {
+    switch (choice.kind) {
+      case "new-topic":
+        if (!choice.valid) {
+          this.notify(`"${choice.topicId}" is not a valid topic ID: use T- followed by letters, digits, ".", "_" or "-" (e.g. T-rust-ownership).`);
+          return;
+        }
+        return this.startSession({ topic: choice.topicId });
+      case "past-topic":
+        return this.startSession({ topic: choice.topicId });
+      case "topic-note":
+        return this.startSession({ topic: choice.topicId, topicNote: this.linkTo(choice.notePath) });
+      case "use-current-note":
+        return this.useNoteAsTopic(choice.notePath);
+    }
+  }
+
+  /** Writes palee_id into the note's properties after the learner confirms, then starts on that topic. */
+  async useNoteAsTopic(notePath: string): Promise<void> {
+    const file = this.app.vault.getFileByPath(notePath);
+    if (!file) {
+      this.notify(`${notePath} no longer exists.`);
+      return;
+    }
+    const topicId = topicIdForNote(file.basename, this.controller.now(), this.controller.random);
+    const yes = await new Promise<boolean>((resolve) =>
+      new ConfirmModal(
+        this.app,
+        "Use this note as a topic?",
+        `"${file.basename}" gets the property palee_id: ${topicId}, and a session on it starts now.`,
+        "Use as topic",
+        resolve,
+      ).open(),
+    );
+    if (!yes) return;
+    let chosen = topicId;
+    try {
+      await this.app.fileManager.processFrontMatter(file, (frontmatter: Record<string, unknown>) => {
+        const existing = normalizeTopic(frontmatter.palee_id);
+        // Someone (another device) gave it a topic meanwhile: keep theirs rather than overwrite it.
+        if (existing !== null && TOPIC_ID_PATTERN.test(existing)) chosen = existing;
+        else frontmatter.palee_id = topicId;
+      });
+    } catch (error) {
+      // processFrontMatter throws on YAML it cannot parse, and nothing is written then.
+      this.notify(`Could not add palee_id to "${file.basename}": its properties could not be read (${errorMessage(error)}). Fix them, or pick a topic instead.`, LONG_NOTICE_MS);
+      return;
+    }
+    await this.startSession({ topic: chosen, topicNote: this.linkTo(file.path) });
+  }
+
+  /** Starts; pending drafts are offered for recovery first, then the start goes on with what is left. */
+  async startSession(options: StartOptions, ignored: ReadonlySet<string> = new Set()): Promise<void> {
+    try {
+      const result = await this.controller.start({ ...options, ignoreDrafts: ignored });
+      switch (result.status) {
+        case "started":
+          this.notify(`Session on ${result.topicId} started.`);
+          this.warn(result.warnings);
+          return;
+        case "already_open":
+        case "kept":
+          this.notify(`A session on ${result.open.topicId} is already open (since ${displayTime(result.open.startedAt, this.today())} on ${result.open.device ?? "this vault"}). End it first.`);
+          return;
+        case "drafts_pending":
+          this.openRecovery(result.drafts, (decided, resumed) => {
+            if (resumed) return; // the learner chose to continue an old session instead
+            const stillPending = new Set(result.drafts.map((d) => d.draftId).filter((id) => !decided.has(id)));
+            void this.startSession(options, new Set([...ignored, ...stillPending]));
+          });
+          return;
+      }
+    } catch (error) {
+      this.fail("start the session", error);
+    }
+  }
+
+  // ---- checkpoint ------------------------------------------------------------------------------------
+
+  async checkpoint(): Promise<void> {
+    try {
+      const result = await this.controller.checkpoint();
+      const open = this.controller.open;
+      const elapsed = open ? ` · ${formatElapsed(this.controller.now() - open.startedMs, false)}` : "";
+      this.notify(`Checkpoint saved (${result.draft.topicId}${elapsed}).`);
+      this.warn(result.warnings);
+    } catch (error) {
+      this.fail("save the checkpoint", error);
+    }
+  }
+
+  /** On every tick: checkpoints this device's session when one is due. A repeated failure is shown once. */
+  async autoCheckpoint(): Promise<void> {
+    if (this.autoRunning || !this.controller.checkpointDue(this.controller.now())) return;
+    this.autoRunning = true;
+    try {
+      await this.controller.checkpoint();
+      this.lastAutoError = null;
+    } catch (error) {
+      const message = describeFailure("save the automatic checkpoint", error);
+      if (message !== this.lastAutoError) this.notify(message, LONG_NOTICE_MS);
+      this.lastAutoError = message;
+    } finally {
+      this.autoRunning = false;
+    }
+  }
+
+  // ---- end ---------------------------------------------------------------------------------------
+
+  async end(): Promise<void> {
+    const open = this.controller.open;
+    if (!open) {
+      this.notify("No session is open.");
+      return;
+    }
+    if (!open.mine) {
+      this.notify(`The session on ${open.session.topicId} is open on ${open.session.device ?? "another device"}: end it there.`);
+      return;
+    }
+    if (!this.settings().askForSummary) return this.endWith(null, null);
+    const now = this.controller.now();
+    new EndSessionModal(
+      this.app,
+      {
+        topicId: open.session.topicId,
+        startedText: displayTime(open.session.startedAt, this.today()),
+        durationMinutes: durationMinutes(open.startedMs, now),
+      },
+      (input) => void this.endWith(input.summary, input.nextAction),
+    ).open();
+  }
+
+  async endWith(summary: string | null, nextAction: string | null): Promise<void> {
+    try {
+      const result = await this.controller.end(summary, nextAction);
+      const { session } = result;
+      this.notify(
+        result.alreadySaved
+          ? `Session on ${session.topicId} was already saved (${session.durationMinutes} min).`
+          : `Session on ${session.topicId} saved (${session.durationMinutes} min).`,
+      );
+      this.warn(result.warnings);
+    } catch (error) {
+      this.fail("end the session", error);
+    }
+  }
+
+  // ---- recovery ------------------------------------------------------------------------------------
+
+  /** When the vault opens (after layout ready): continue, report, or ask (SPEC §5). */
+  async onVaultOpen(): Promise<void> {
+    try {
+      const result = await this.controller.openVault();
+      const today = this.today();
+      if (result.resumed) {
+        this.notify(`Resumed your session on ${result.resumed.topicId} (started ${displayTime(result.resumed.startedAt, today)}).`);
+      }
+      if (result.openElsewhere) {
+        this.notify(`A session on ${result.openElsewhere.topicId} is open on ${result.openElsewhere.device ?? "another device"} (since ${displayTime(result.openElsewhere.startedAt, today)}).`);
+      }
+      this.warn(result.warnings);
+      if (result.pending.length > 0) this.openRecovery(result.pending);
+    } catch (error) {
+      this.fail("check for interrupted sessions", error);
+    }
+  }
+
+  async recoverDrafts(): Promise<void> {
+    try {
+      const result = await this.controller.pendingDrafts();
+      this.warn(result.warnings);
+      if (result.pending.length === 0) this.notify("No interrupted sessions to recover.");
+      else this.openRecovery(result.pending);
+    } catch (error) {
+      this.fail("list the interrupted sessions", error);
+    }
+  }
+
+  recoveryRows(drafts: readonly Draft[]): RecoveryRow[] {
+    const now = this.controller.now();
+    const today = this.today();
+    const graceMs = this.settings().graceMinutes * 60_000;
+    return drafts.map((draft) => ({
+      draftId: draft.draftId,
+      topicId: draft.topicId,
+      device: draft.device ?? "unknown device",
+      startedText: displayTime(draft.startedAt, today),
+      lastSeenText: displayTime(draft.lastCheckpointAt, today),
+      saveMinutes: savePlan(draft, now).durationMinutes,
+      aliveElsewhere: isAliveElsewhere(draft, this.controller.device, now, graceMs),
+    }));
+  }
+
+  openRecovery(drafts: readonly Draft[], onFinished?: (decided: ReadonlySet<string>, resumed: boolean) => void): void {
+    let resumed = false;
+    new RecoveryModal(
+      this.app,
+      this.recoveryRows(drafts),
+      async (row, action) => {
+        try {
+          const result = await this.controller.recover(row.draftId, action);
+          if (result.status === "resumed") resumed = true;
+          this.warn(result.warnings);
+          return this.recoveredText(result, action);
+        } catch (error) {
+          this.fail(`${action} ${row.draftId}`, error);
+          return null;
+        }
+      },
+      (decided) => onFinished?.(decided, resumed),
+    ).open();
+  }
+
+  private recoveredText(result: RecoverResult, action: RecoverAction): string {
+    switch (result.status) {
+      case "resumed":
+        return `Resumed: the timer continues from ${displayTime(result.open.startedAt, this.today())}.`;
+      case "saved":
+        return result.alreadySaved
+          ? `Was already saved as ${result.session.sessionId}.`
+          : `Saved as ${result.session.sessionId} (${result.session.durationMinutes} min).`;
+      case "discarded":
+        return result.alreadySavedIn ? `Was already saved in ${result.alreadySavedIn}.` : "Moved to the trash.";
+      case "ignored":
+        return action === "ignore" ? "Left for later." : "Unchanged.";
+    }
+  }
+
+  // ---- views and files -----------------------------------------------------------------------------
+
+  async showStatus(): Promise<void> {
+    try {
+      const open = await this.controller.refresh();
+      if (!open) {
+        this.notify("No session is open.");
+        return;
+      }
+      const today = this.today();
+      const { session } = open;
+      this.notify(
+        `${session.topicId}: ${formatElapsed(this.controller.now() - open.startedMs, true)} so far\n` +
+          `Started ${displayTime(session.startedAt, today)} on ${session.device ?? "unknown device"}\n` +
+          `Last checkpoint ${displayTime(session.lastCheckpointAt, today)}`,
+        LONG_NOTICE_MS,
+      );
+    } catch (error) {
+      this.fail("read the session status", error);
+    }
+  }
+
+  async rebuild(): Promise<void> {
+    try {
+      const result = await this.controller.rebuild();
+      this.notify(`Rebuilt working memory and index from ${result.totalConfirmed} session${result.totalConfirmed === 1 ? "" : "s"}.`);
+      this.warn(result.skipped.map((s) => `skipped ${s.path}: ${s.reason}`));
+    } catch (error) {
+      this.fail("rebuild working memory and index", error);
+    }
+  }
+
+  async openWorkingMemory(): Promise<void> {
+    try {
+      if ((await this.controller.readWorkingMemory()) === null) await this.controller.rebuild();
+      await this.openPath(this.controller.layout.hot);
+    } catch (error) {
+      this.fail("open the working memory", error);
+    }
+  }
+
+  async openSessionNote(): Promise<void> {
+    const open = this.controller.open;
+    if (!open) {
+      this.notify("No session is open.");
+      return;
+    }
+    await this.openPath(`${this.controller.layout.sessions}/${open.session.draftId}.md`);
+  }
+
+  private async openPath(path: string): Promise<void> {
+    const file = this.app.vault.getFileByPath(path);
+    if (!(file instanceof TFile)) {
+      this.notify(`${path} does not exist (yet).`);
+      return;
+    }
+    await this.app.workspace.getLeaf(false).openFile(file);
+  }
+
+  async copyWorkingMemory(): Promise<void> {
+    try {
+      const read = classifyRecord(await this.controller.readWorkingMemory());
+      if (read.state !== "ok" && read.state !== "no-frontmatter") {
+        this.notify("There is no working memory to copy yet.");
+        return;
+      }
+      await navigator.clipboard.writeText(read.body.trim());
+      this.notify("Working memory copied to the clipboard.");
+    } catch (error) {
+      this.fail("copy the working memory", error);
+    }
+  }
+
+  async importFolder(): Promise<void> {
+    let report: ImportReport;
+    try {
+      report = await importPaleeFolder(this.app.vault.adapter, this.store, this.controller.layout);
+      if (report.copied.length > 0) await this.controller.rebuild();
+    } catch (error) {
+      this.fail("import the .palee folder", error);
+      return;
+    }
+    const skipped = report.skipped.length === 0 ? "" : `; skipped ${report.skipped.length}: ${report.skipped.slice(0, 3).map((s) => `${s.path} (${s.reason})`).join(", ")}${report.skipped.length > 3 ? ", …" : ""}`;
+    this.notify(`Imported ${report.copied.length} file${report.copied.length === 1 ? "" : "s"} into ${this.controller.layout.sessions}${skipped}.`, LONG_NOTICE_MS);
+    if (report.copied.some((p) => p.slice(p.lastIndexOf("/") + 1).startsWith("DRAFT-S-"))) await this.recoverDrafts();
+  }
+
+  // ---- status bar --------------------------------------------------------------------------------------
+
+  /** Status bar click: start when idle; otherwise a menu with checkpoint / open session note / end. */
+  statusBarClick(event: MouseEvent): void {
+    if (!this.controller.open) {
+      void this.start();
+      return;
+    }
+    const menu = new Menu();
+    menu.addItem((item) => item.setTitle("Save checkpoint").setIcon("save").onClick(() => void this.checkpoint()));
+    menu.addItem((item) => item.setTitle("Open session note").setIcon("file-text").onClick(() => void this.openSessionNote()));
+    menu.addItem((item) => item.setTitle("End session").setIcon("square").onClick(() => void this.end()));
+    menu.showAtMouseEvent(event);
+  }
+}

@@ -1,0 +1,138 @@
+import type { App, TAbstractFile } from "obsidian";
+import { TFile, TFolder, normalizePath } from "obsidian";
+import { ConflictError, FileExistsError } from "../core/errors";
+import type { SessionStore } from "../core/ports";
+
+/**
+ * The session store on Obsidian's Vault / FileManager API, so every write is seen by sync, links and the
+ * metadata cache (SPEC §5). Paths are normalized with normalizePath; nothing here uses the adapter.
+ *
+ * The metadata cache catches up with a write asynchronously: a file this store wrote is never judged by
+ * the cache until the cache has seen exactly that content (see `cacheCaughtUp`).
+ */
+export class ObsidianStore implements SessionStore {
+  /** Files written here whose metadata-cache entry may still describe an older content. */
+  private readonly awaitingCache = new Map<string, string>();
+
+  constructor(private readonly app: App) {}
+
+  async read(path: string): Promise<string | null> {
+    const file = this.fileAt(path);
+    return file ? this.app.vault.read(file) : null;
+  }
+
+  list(folder: string): Promise<string[]> {
+    const found = this.app.vault.getAbstractFileByPath(normalizePath(folder));
+    if (!(found instanceof TFolder)) return Promise.resolve([]);
+    return Promise.resolve(found.children.filter((child): child is TFile => child instanceof TFile).map((f) => f.name));
+  }
+
+  async create(path: string, content: string): Promise<void> {
+    const target = normalizePath(path);
+    await this.ensureParent(target);
+    if (this.app.vault.getAbstractFileByPath(target)) throw new FileExistsError(target);
+    try {
+      await this.awaitingCacheOf(target, content, () => this.app.vault.create(target, content));
+    } catch (error) {
+      // Another writer (sync, a second window) created it between the check and the create.
+      if (this.app.vault.getAbstractFileByPath(target)) throw new FileExistsError(target);
+      throw error;
+    }
+  }
+
+  /**
+   * Marks the file as ahead of the cache before writing (the cache may index it before this write's promise
+   * settles), and restores the previous mark when the write fails.
+   */
+  private async awaitingCacheOf<T>(path: string, content: string, write: () => Promise<T>): Promise<T> {
+    const before = this.awaitingCache.get(path);
+    this.awaitingCache.set(path, content);
+    try {
+      return await write();
+    } catch (error) {
+      if (before === undefined) this.awaitingCache.delete(path);
+      else this.awaitingCache.set(path, before);
+      throw error;
+    }
+  }
+
+  async replace(path: string, expected: string | null, content: string): Promise<void> {
+    const target = normalizePath(path);
+    const existing = this.app.vault.getAbstractFileByPath(target);
+    if (existing === null) {
+      if (expected !== null) throw new ConflictError(target);
+      try {
+        await this.create(target, content);
+      } catch (error) {
+        if (error instanceof FileExistsError) throw new ConflictError(target);
+        throw error;
+      }
+      return;
+    }
+    if (!(existing instanceof TFile) || expected === null) throw new ConflictError(target);
+    // Vault.process reads and writes in one step of the vault's queue: the comparison and the write
+    // cannot be separated by another write through the app.
+    await this.awaitingCacheOf(target, content, () =>
+      this.app.vault.process(existing, (current) => {
+        if (current !== expected) throw new ConflictError(target);
+        return content;
+      }),
+    );
+  }
+
+  async trash(path: string): Promise<void> {
+    const file = this.fileAt(path);
+    if (!file) throw new Error(`${normalizePath(path)} does not exist`);
+    // Honors the user's "deleted files" setting (system trash, .trash or permanent, as they chose).
+    await this.app.fileManager.trashFile(file);
+    this.awaitingCache.delete(file.path);
+  }
+
+  cachedFields(path: string): Record<string, unknown> | undefined {
+    const target = normalizePath(path);
+    if (this.awaitingCache.has(target)) return undefined;
+    const file = this.fileAt(target);
+    if (!file) return undefined;
+    const frontmatter: unknown = this.app.metadataCache.getFileCache(file)?.frontmatter;
+    return frontmatter !== null && typeof frontmatter === "object" && !Array.isArray(frontmatter)
+      ? (frontmatter as Record<string, unknown>)
+      : undefined;
+  }
+
+  /**
+   * Called on the metadata cache's "changed" event: once the cache has parsed the content this store
+   * wrote, its frontmatter can be trusted again for that file.
+   */
+  cacheCaughtUp(file: TAbstractFile, data: string): void {
+    if (this.awaitingCache.get(file.path) === data) this.awaitingCache.delete(file.path);
+  }
+
+  /** A file was deleted or renamed by someone else: nothing is pending for its old path any more. */
+  forget(path: string): void {
+    this.awaitingCache.delete(path);
+  }
+
+  private fileAt(path: string): TFile | null {
+    const found = this.app.vault.getAbstractFileByPath(normalizePath(path));
+    if (found === null) return null;
+    if (!(found instanceof TFile)) throw new Error(`${found.path} is a folder, not a note`);
+    return found;
+  }
+
+  /** Parent folders are created before the file (the Vault API does not create them). */
+  private async ensureParent(path: string): Promise<void> {
+    const parts = path.split("/").slice(0, -1);
+    for (let i = 1; i <= parts.length; i++) {
+      const folder = parts.slice(0, i).join("/");
+      const found = this.app.vault.getAbstractFileByPath(folder);
+      if (found instanceof TFolder) continue;
+      if (found) throw new Error(`${folder} is a file, so ${path} cannot be created in it`);
+      try {
+        await this.app.vault.createFolder(folder);
+      } catch (error) {
+        // Created meanwhile (sync, another operation): that is what we wanted.
+        if (!(this.app.vault.getAbstractFileByPath(folder) instanceof TFolder)) throw error;
+      }
+    }
+  }
+}

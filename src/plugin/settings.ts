@@ -1,0 +1,61 @@
+import { DEFAULT_SESSION_FOLDER, normalizeSessionFolder } from "../core/layout";
+
+/** What the plugin keeps in data.json. `sessionFolder` is also read by the CLI (SPEC §5). */
+export interface PaleeSettings {
+  sessionFolder: string;
+  /** Minutes between automatic checkpoints while a session is open; 0 turns them off. */
+  checkpointMinutes: number;
+  /** Minutes a draft of another device counts as alive; also how recent a checkpoint must be to resume silently. */
+  graceMinutes: number;
+  askForSummary: boolean;
+  showSeconds: boolean;
+}
+
+export const DEFAULT_SETTINGS: Readonly<PaleeSettings> = Object.freeze({
+  sessionFolder: DEFAULT_SESSION_FOLDER,
+  checkpointMinutes: 5,
+  graceMinutes: 15,
+  askForSummary: true,
+  showSeconds: true,
+});
+
+export const LIMITS = {
+  checkpointMinutes: { min: 0, max: 120 },
+  graceMinutes: { min: 1, max: 24 * 60 },
+} as const;
+
+/**
+ * The settings from whatever data.json holds: a fresh object copied from the defaults (never the defaults
+ * themselves), each known key taken only when it has the right type and range. Unknown keys are left in the
+ * saved data untouched (see `toSaved`), so a newer version's settings survive an older one.
+ */
+export function settingsFrom(saved: unknown): PaleeSettings {
+  const data = isRecord(saved) ? saved : {};
+  const settings: PaleeSettings = { ...DEFAULT_SETTINGS };
+  if (typeof data.sessionFolder === "string") {
+    try {
+      settings.sessionFolder = normalizeSessionFolder(data.sessionFolder, { allowDotFolders: false });
+    } catch {
+      // An unusable saved folder (hand-edited data.json) falls back to the default; the settings tab shows it.
+    }
+  }
+  settings.checkpointMinutes = wholeNumberIn(data.checkpointMinutes, LIMITS.checkpointMinutes) ?? settings.checkpointMinutes;
+  settings.graceMinutes = wholeNumberIn(data.graceMinutes, LIMITS.graceMinutes) ?? settings.graceMinutes;
+  if (typeof data.askForSummary === "boolean") settings.askForSummary = data.askForSummary;
+  if (typeof data.showSeconds === "boolean") settings.showSeconds = data.showSeconds;
+  return settings;
+}
+
+/** What to write to data.json: the saved data with the known keys replaced, unknown keys kept. */
+export function toSaved(saved: unknown, settings: PaleeSettings): Record<string, unknown> {
+  return { ...(isRecord(saved) ? saved : {}), ...settings };
+}
+
+export function wholeNumberIn(value: unknown, range: { min: number; max: number }): number | null {
+  const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  return typeof n === "number" && Number.isInteger(n) && n >= range.min && n <= range.max ? n : null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
