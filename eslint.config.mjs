@@ -208,6 +208,8 @@ export default defineConfig([
 	{
 		files: ["**/*.cjs"],
 		languageOptions: { sourceType: "commonjs" },
+		// CommonJS config files (jest) load each other with require().
+		rules: { "@typescript-eslint/no-require-imports": "off" },
 	},
 
 	{

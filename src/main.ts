@@ -57,10 +57,12 @@ export default class PaleeSessionsPlugin extends Plugin {
         },
         folderLocked: () =>
           this.controller.open ? "A session is open in the current folder: end it before moving the session folder." : null,
+        deviceLocked: () =>
+          this.controller.open?.mine ? "A session of this device is open under the current name: end it before renaming the device." : null,
       }),
     );
 
-    this.registerEvent(this.app.metadataCache.on("changed", (file, data) => store.cacheCaughtUp(file, data)));
+    this.registerEvent(this.app.metadataCache.on("changed", (file, data, cache) => store.cacheCaughtUp(file, data, cache)));
     this.registerEvent(this.app.vault.on("delete", (file) => store.forget(file.path)));
     this.registerEvent(this.app.vault.on("rename", (_file, oldPath) => store.forget(oldPath)));
     this.app.workspace.onLayoutReady(() => this.onLayoutReady());

@@ -38,13 +38,30 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
  * null when the cache does not know it or it does not read as a valid confirmed session (then the file is
  * read in full, so a damaged note is always judged on its real text).
  */
-function confirmedFromCache(store: SessionStore, path: string, offsetAt: (at: number) => number): { record: ConfirmedSession } | null {
+function confirmedFromCache(
+  store: SessionStore,
+  path: string,
+  offsetAt: (at: number) => number,
+  memo?: ScanMemo,
+): { record: ConfirmedSession } | null {
   const fields = store.cachedFields?.(path);
   if (fields === undefined || fields === null || typeof fields !== "object" || Array.isArray(fields)) return null;
+  const known = memo?.get(fields);
+  if (known && known.path === path) return { record: known };
   if (fields.palee_schema !== SUPPORTED_SCHEMA) return null;
   const result = interpretConfirmed(path, { state: "ok", fields, body: "" }, offsetAt);
-  return "record" in result ? { record: { ...result.record, bodyPending: true } } : null;
+  if (!("record" in result)) return null;
+  const record = { ...result.record, bodyPending: true };
+  memo?.set(fields, record);
+  return { record };
 }
+
+/**
+ * Confirmed sessions already interpreted, keyed by the metadata cache's frontmatter object: the cache hands
+ * out the same object until it parses the file again, so a hit means the same content. Owned by one
+ * PaleeSessions (no module-level state).
+ */
+export type ScanMemo = WeakMap<object, ConfirmedSession>;
 
 /** One confirmed session note, from the metadata cache when the store has one, else from its text. */
 export async function readConfirmed(
@@ -73,6 +90,7 @@ export async function scanSessions(
   store: SessionStore,
   layout: Layout,
   offsetAt: (at: number) => number,
+  memo?: ScanMemo,
 ): Promise<Scan> {
   const names = (await store.list(layout.sessions)).slice().sort();
   const skipped: Skipped[] = [];
@@ -111,11 +129,18 @@ export async function scanSessions(
   }
 
   const byId = new Map<string, ConfirmedSession>();
-  const confirmedResults = await mapLimit(confirmedNames, READ_CONCURRENCY, (name) => {
+  // The metadata cache first (no reads, no promises); only what it cannot vouch for is read.
+  const confirmedResults: Array<{ path: string; result: Interpreted<ConfirmedSession> }> = [];
+  const toRead: string[] = [];
+  for (const name of confirmedNames) {
     const path = sessionPath(layout, name);
-    const cached = confirmedFromCache(store, path, offsetAt);
-    return cached ? Promise.resolve({ path, result: cached }) : interpret(name, (p, read) => interpretConfirmed(p, read, offsetAt));
-  });
+    const cached = confirmedFromCache(store, path, offsetAt, memo);
+    if (cached) confirmedResults.push({ path, result: cached });
+    else toRead.push(name);
+  }
+  confirmedResults.push(
+    ...(await mapLimit(toRead, READ_CONCURRENCY, (name) => interpret(name, (p, read) => interpretConfirmed(p, read, offsetAt)))),
+  );
   for (const { path, result } of confirmedResults) {
     if (!("record" in result)) {
       skipped.push({ path, reason: result.reason });

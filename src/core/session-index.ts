@@ -10,12 +10,16 @@ export function renderIndexLine(session: ConfirmedSession): string {
 }
 
 /** index.md: every confirmed session, which the caller passes newest first. */
-export function renderIndex(newestFirst: readonly ConfirmedSession[], today: string): string {
+export function renderIndex(
+  newestFirst: readonly ConfirmedSession[],
+  today: string,
+  lineOf: (session: ConfirmedSession) => string = renderIndexLine,
+): string {
   const front = renderFrontmatter([
     ["palee_schema", 1],
     ["type", "session_index"],
     ["updated_at", today],
   ]);
-  const lines = newestFirst.map(renderIndexLine);
+  const lines = newestFirst.map(lineOf);
   return `${front}# PALEE session index\n\nTotal sessions: ${newestFirst.length}\n${lines.length ? `\n${lines.join("\n")}\n` : ""}`;
 }

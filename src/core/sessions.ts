@@ -18,11 +18,11 @@ import {
   planReconcile,
   savePlan,
 } from "./recovery";
-import type { Scan } from "./scan";
+import type { Scan, ScanMemo } from "./scan";
 import { readConfirmed, scanSessions, withBody } from "./scan";
 import type { ConfirmedNoteInput } from "./session-note";
 import { appendNotes, renderConfirmedNote, renderDraft } from "./session-note";
-import { renderIndex } from "./session-index";
+import { renderIndex, renderIndexLine } from "./session-index";
 import { endStart, inheritedStart } from "./start-time";
 import {
   MINUTE_MS,
@@ -71,6 +71,23 @@ export interface StartOptions {
   topicNote?: string | null;
 }
 
+export interface CheckpointOptions {
+  topic?: string | null;
+  notes?: string | null;
+  /**
+   * Only checkpoint this open session (the plugin's checkpoints): when hot.md no longer points at it (ended,
+   * discarded, replaced), the checkpoint is refused instead of opening a new session. When hot.md is damaged
+   * or missing, the session's draft is found as without it.
+   */
+  open?: OpenRef;
+}
+
+/** The open session as a face last saw it. */
+export interface OpenRef {
+  draftId: string;
+  topicId: string;
+}
+
 export interface CheckpointResult {
   created: boolean;
   /** True when this checkpoint opened the session (no session was open): hot.md now names its draft. */
@@ -81,6 +98,12 @@ export interface CheckpointResult {
 
 export interface EndOptions {
   topic?: string | null;
+  /**
+   * The open session the caller means (the plugin: the session its timer shows). If hot.md no longer points
+   * at it, nothing new is recorded: it was already saved (reported), or it is no longer open (refused). Its
+   * topic is used when hot.md cannot tell (damaged), never as an explicit topic.
+   */
+  open?: OpenRef;
   summary?: string | null;
   nextAction?: string | null;
 }
@@ -148,6 +171,14 @@ const ID_ATTEMPTS = 20;
  */
 export class PaleeSessions {
   private readonly graceMs: number;
+  private readonly scanMemo: ScanMemo = new WeakMap();
+  /** Index lines by session record: records from the scan memo are the same objects from scan to scan. */
+  private readonly indexLines = new WeakMap<ConfirmedSession, string>();
+  private readonly indexLine = (session: ConfirmedSession): string => {
+    let line = this.indexLines.get(session);
+    if (line === undefined) this.indexLines.set(session, (line = renderIndexLine(session)));
+    return line;
+  };
   /** Operations that write run one at a time per instance (a double click must not end a session twice). */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -185,7 +216,7 @@ export class PaleeSessions {
   }
 
   scan(): Promise<Scan> {
-    return scanSessions(this.ports.store, this.layout, this.offsetAt);
+    return scanSessions(this.ports.store, this.layout, this.offsetAt, this.scanMemo);
   }
 
   private async readDraft(draftId: string): Promise<Draft | null> {
@@ -267,7 +298,7 @@ export class PaleeSessions {
     const newest = confirmed[0] ? await withBody(this.ports.store, confirmed[0], this.offsetAt) : null;
     const today = this.today();
     const warnings: string[] = [];
-    await this.writeView(this.layout.index, () => renderIndex(confirmed, today));
+    await this.writeView(this.layout.index, () => renderIndex(confirmed, today, this.indexLine));
     await this.writeView(this.layout.hot, (text) => {
       const read = classifyRecord(text);
       if (read.state === "schema-invalid" && !options.replaceForeign) {
@@ -424,13 +455,14 @@ export class PaleeSessions {
     throw new ConflictError(this.layout.sessions, `could not find a free draft ID in ${this.layout.sessions}`);
   }
 
-  async checkpoint(options: { topic?: string | null; notes?: string | null } = {}): Promise<CheckpointResult> {
+  async checkpoint(options: CheckpointOptions = {}): Promise<CheckpointResult> {
     return this.exclusive(() => this.checkpointNow(options));
   }
 
-  private async checkpointNow(options: { topic?: string | null; notes?: string | null }): Promise<CheckpointResult> {
+  private async checkpointNow(options: CheckpointOptions): Promise<CheckpointResult> {
     const hot0 = await this.readHot();
-    const topicId = this.resolveTopic(options.topic, [hot0.state.activeTopic]);
+    if (options.open && hot0.read.state === "ok") this.requireOpen(hot0.state, options.open.draftId);
+    const topicId = this.resolveTopic(options.topic, [hot0.state.activeTopic, options.open?.topicId ?? null]);
 
     // The common case, every few minutes: the open session's draft, of this topic, not yet saved by an end
     // that crashed before trashing it. It reads hot.md, the draft and the few notes dated from its start on.
@@ -451,6 +483,7 @@ export class PaleeSessions {
     const nowText = this.stamp(now);
 
     const open = isOpen(hot.state) ? (scan.drafts.find((d) => d.draftId === hot.state.openDraft) ?? null) : null;
+    if (options.open && hot.read.state === "ok" && open?.draftId !== options.open.draftId) this.requireOpen(EMPTY_HOT, options.open.draftId);
     if (open && open.topicId === topicId) {
       const draft = await this.checkpointDraft(open, now, options.notes);
       await this.claimPointer(hot.state, draft);
@@ -603,9 +636,22 @@ export class PaleeSessions {
     return this.exclusive(() => this.endNow(options));
   }
 
+  /** Refuses when hot.md does not point at `draftId` (the session the caller believes is open). */
+  private requireOpen(hot: HotState, draftId: string): void {
+    if (isOpen(hot) && hot.openDraft === draftId) return;
+    throw new UsageError(`the session ${draftId} is no longer open (it was ended or recovered meanwhile)`, "no_open_session");
+  }
+
   private async endNow(options: EndOptions): Promise<EndResult> {
     const hot0 = await this.readHot();
-    const topicId = this.resolveTopic(options.topic, [hot0.state.activeTopic]);
+    const expected = options.open;
+    if (expected && hot0.read.state === "ok" && !(isOpen(hot0.state) && hot0.state.openDraft === expected.draftId)) {
+      // Ended meanwhile (a second click, another window): report the saved session, never save it twice.
+      const finished = absorbedBy((await this.scan()).confirmed).get(expected.draftId);
+      if (finished) return { session: finished, absorbedDrafts: finished.absorbedDrafts, alreadySaved: true, warnings: [] };
+      this.requireOpen(hot0.state, expected.draftId);
+    }
+    const topicId = this.resolveTopic(options.topic, [hot0.state.activeTopic, expected?.topicId ?? null]);
     const before = await this.scan();
     const { scan, warnings, closed } = await this.reconcile(before, hot0.state);
     const hot = await this.readHot();

@@ -9,7 +9,7 @@ import type { SessionController } from "./session-controller";
 export function registerCommands(plugin: Plugin, flows: SessionFlows, controller: SessionController): void {
   const whenOpen = (run: () => Promise<void>, mineOnly: boolean) => (checking: boolean): boolean => {
     const open = controller.open;
-    if (!open || (mineOnly && !open.mine)) return false;
+    if (!open || (mineOnly && !(open.mine && open.running))) return false;
     if (!checking) void run();
     return true;
   };

@@ -26,6 +26,7 @@ export class EndSessionModal extends Modal {
     app: App,
     private readonly preview: EndPreview,
     private readonly onSubmit: (input: EndInput) => void,
+    private readonly onCancel: () => void = () => undefined,
   ) {
     super(app);
   }
@@ -69,6 +70,7 @@ export class EndSessionModal extends Modal {
 
   onClose(): void {
     this.contentEl.empty();
+    if (!this.submitted) this.onCancel();
   }
 
   submit(): void {

@@ -2,7 +2,7 @@ import type { App } from "obsidian";
 import { Menu, Notice, TFile } from "obsidian";
 import { ConflictError, PaleeError, errorMessage } from "../core/errors";
 import { classifyRecord } from "../core/frontmatter";
-import { TOPIC_ID_PATTERN, normalizeTopic, topicIdForNote } from "../core/ids";
+import { normalizeTopic, topicIdForNote } from "../core/ids";
 import type { Draft } from "../core/records";
 import { isAliveElsewhere, savePlan } from "../core/recovery";
 import type { RecoverAction, RecoverResult, StartOptions } from "../core/sessions";
@@ -10,7 +10,7 @@ import { durationMinutes, formatElapsed } from "../core/time";
 import { ConfirmModal } from "./confirm-modal";
 import { EndSessionModal } from "./end-modal";
 import type { ImportReport } from "./import-palee";
-import { importPaleeFolder } from "./import-palee";
+import { describeImport, importPaleeFolder } from "./import-palee";
 import type { ObsidianStore } from "./obsidian-store";
 import type { RecoveryRow } from "./recovery-modal";
 import { RecoveryModal } from "./recovery-modal";
@@ -45,6 +45,8 @@ export function describeFailure(what: string, error: unknown): string {
 export class SessionFlows {
   private lastAutoError: string | null = null;
   private autoRunning = false;
+  /** An end is on screen (the end modal) or being saved: a second click must not end twice. */
+  private ending = false;
 
   constructor(
     private readonly app: App,
@@ -74,13 +76,15 @@ export class SessionFlows {
 
   // ---- start ---------------------------------------------------------------------------------------
 
-  /** Ribbon: start a session, or end the open one. */
+  /** Ribbon: end the session running here, or start one. */
   toggle(): Promise<void> {
-    return this.controller.open ? this.end() : this.start();
+    const open = this.controller.open;
+    return open && open.mine && open.running ? this.end() : this.start();
   }
 
   async start(): Promise<void> {
     const open = this.controller.open;
+    if (open && !open.running) return this.recoverInterrupted(() => void this.start());
     if (open) {
       this.notify(`A session on ${open.session.topicId} is already open (since ${displayTime(open.session.startedAt, this.today())} on ${open.session.device ?? "this vault"}). End it first.`);
       return;
@@ -119,7 +123,7 @@ export class SessionFlows {
       }
     }
     for (const topicId of await this.controller.pastTopics()) {
-      if (!seen.has(topicId) && TOPIC_ID_PATTERN.test(topicId)) {
+      if (!seen.has(topicId)) {
         seen.add(topicId);
         choices.push({ kind: "past-topic", topicId });
       }
@@ -127,10 +131,10 @@ export class SessionFlows {
     return choices;
   }
 
+  /** A note's palee_id: any non-empty text (SPEC §2 accepts legacy IDs read from notes). */
   private topicOfNote(file: TFile): string | null {
-    const value: unknown = this.app.metadataCache.getFileCache(file)?.frontmatter?.palee_id;
-    const topic = normalizeTopic(value);
-    return topic !== null && TOPIC_ID_PATTERN.test(topic) ? topic : null;
+    const frontmatter: unknown = this.app.metadataCache.getFileCache(file)?.frontmatter;
+    return frontmatter !== null && typeof frontmatter === "object" ? normalizeTopic((frontmatter as Record<string, unknown>).palee_id) : null;
   }
 
   private linkTo(path: string): string | null {
@@ -146,10 +150,11 @@ export class SessionFlows {
           return;
         }
         return this.startSession({ topic: choice.topicId });
+      // Topics read from notes and past sessions may be legacy IDs: they are not validated as new input.
       case "past-topic":
-        return this.startSession({ topic: choice.topicId });
+        return this.startSession({ activeNoteTopic: choice.topicId });
       case "topic-note":
-        return this.startSession({ topic: choice.topicId, topicNote: this.linkTo(choice.notePath) });
+        return this.startSession({ activeNoteTopic: choice.topicId, topicNote: this.linkTo(choice.notePath) });
       case "use-current-note":
         return this.useNoteAsTopic(choice.notePath);
     }
@@ -177,16 +182,17 @@ export class SessionFlows {
     try {
       await this.app.fileManager.processFrontMatter(file, (frontmatter: Record<string, unknown>) => {
         const existing = normalizeTopic(frontmatter.palee_id);
-        // Someone (another device) gave it a topic meanwhile: keep theirs rather than overwrite it.
-        if (existing !== null && TOPIC_ID_PATTERN.test(existing)) chosen = existing;
+        // It has a topic already (another device, or a legacy ID): keep it rather than overwrite it.
+        if (existing !== null) chosen = existing;
         else frontmatter.palee_id = topicId;
       });
     } catch (error) {
       // processFrontMatter throws on YAML it cannot parse, and nothing is written then.
-      this.notify(`Could not add palee_id to "${file.basename}": its properties could not be read (${errorMessage(error)}). Fix them, or pick a topic instead.`, LONG_NOTICE_MS);
+      const reason = errorMessage(error).split("\n")[0].trim();
+      this.notify(`Could not add palee_id to "${file.basename}": its properties could not be read (${reason}). Fix them, or pick a topic instead.`, LONG_NOTICE_MS);
       return;
     }
-    await this.startSession({ topic: chosen, topicNote: this.linkTo(file.path) });
+    await this.startSession(chosen === topicId ? { topic: chosen, topicNote: this.linkTo(file.path) } : { activeNoteTopic: chosen, topicNote: this.linkTo(file.path) });
   }
 
   /** Starts; pending drafts are offered for recovery first, then the start goes on with what is left. */
@@ -253,12 +259,15 @@ export class SessionFlows {
       this.notify("No session is open.");
       return;
     }
+    if (!open.running) return this.recoverInterrupted();
     if (!open.mine) {
       this.notify(`The session on ${open.session.topicId} is open on ${open.session.device ?? "another device"}: end it there.`);
       return;
     }
+    if (this.ending) return; // a second click while the first end is on screen or being saved
     if (!this.settings().askForSummary) return this.endWith(null, null);
     const now = this.controller.now();
+    this.ending = true;
     new EndSessionModal(
       this.app,
       {
@@ -266,11 +275,14 @@ export class SessionFlows {
         startedText: displayTime(open.session.startedAt, this.today()),
         durationMinutes: durationMinutes(open.startedMs, now),
       },
-      (input) => void this.endWith(input.summary, input.nextAction),
+      (input) => void this.endWith(input.summary, input.nextAction, true),
+      () => (this.ending = false),
     ).open();
   }
 
-  async endWith(summary: string | null, nextAction: string | null): Promise<void> {
+  async endWith(summary: string | null, nextAction: string | null, fromModal = false): Promise<void> {
+    if (this.ending && !fromModal) return;
+    this.ending = true;
     try {
       const result = await this.controller.end(summary, nextAction);
       const { session } = result;
@@ -282,6 +294,35 @@ export class SessionFlows {
       this.warn(result.warnings);
     } catch (error) {
       this.fail("end the session", error);
+    } finally {
+      this.ending = false;
+    }
+  }
+
+  /**
+   * This device's open session was interrupted (the app closed without ending it): the learner decides,
+   * in the recovery modal, before anything else happens to it. `then` runs once it is no longer open
+   * (saved or discarded); a resumed session simply continues.
+   */
+  private async recoverInterrupted(then?: () => void): Promise<void> {
+    const open = this.controller.open;
+    if (!open) return;
+    try {
+      const result = await this.controller.pendingDrafts();
+      const drafts = result.pending;
+      if (!drafts.some((d) => d.draftId === open.session.draftId)) {
+        this.notify(`The session on ${open.session.topicId} (${open.session.device ?? "unknown device"}) cannot be recovered here yet: its draft is not readable.`);
+        return;
+      }
+      this.openRecovery(drafts, (decided, resumed) => {
+        if (resumed) return;
+        if (decided.has(open.session.draftId) && !this.controller.open) then?.();
+        else if (this.controller.open && !this.controller.open.running) {
+          this.notify(`The interrupted session on ${open.session.topicId} is still open: resume, save or discard it first.`);
+        }
+      });
+    } catch (error) {
+      this.fail("list the interrupted sessions", error);
     }
   }
 
@@ -442,14 +483,13 @@ export class SessionFlows {
   async importFolder(): Promise<void> {
     let report: ImportReport;
     try {
-      report = await importPaleeFolder(this.app.vault.adapter, this.store, this.controller.layout);
+      report = await importPaleeFolder(this.app.vault.adapter, this.store, this.controller.layout, await this.controller.absorbedDrafts());
       if (report.copied.length > 0) await this.controller.rebuild();
     } catch (error) {
       this.fail("import the .palee folder", error);
       return;
     }
-    const skipped = report.skipped.length === 0 ? "" : `; skipped ${report.skipped.length}: ${report.skipped.slice(0, 3).map((s) => `${s.path} (${s.reason})`).join(", ")}${report.skipped.length > 3 ? ", …" : ""}`;
-    this.notify(`Imported ${report.copied.length} file${report.copied.length === 1 ? "" : "s"} into ${this.controller.layout.sessions}${skipped}.`, LONG_NOTICE_MS);
+    this.notify(describeImport(report, this.controller.layout.sessions), LONG_NOTICE_MS);
     if (report.copied.some((p) => p.slice(p.lastIndexOf("/") + 1).startsWith("DRAFT-S-"))) await this.recoverDrafts();
   }
 
@@ -457,7 +497,8 @@ export class SessionFlows {
 
   /** Status bar click: start when idle; otherwise a menu with checkpoint / open session note / end. */
   statusBarClick(event: MouseEvent): void {
-    if (!this.controller.open) {
+    const open = this.controller.open;
+    if (!open || !open.running) {
       void this.start();
       return;
     }

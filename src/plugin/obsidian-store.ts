@@ -1,4 +1,4 @@
-import type { App, TAbstractFile } from "obsidian";
+import type { App, CachedMetadata, TAbstractFile } from "obsidian";
 import { TFile, TFolder, normalizePath } from "obsidian";
 import { ConflictError, FileExistsError } from "../core/errors";
 import type { SessionStore } from "../core/ports";
@@ -13,6 +13,11 @@ import type { SessionStore } from "../core/ports";
 export class ObsidianStore implements SessionStore {
   /** Files written here whose metadata-cache entry may still describe an older content. */
   private readonly awaitingCache = new Map<string, string>();
+  /**
+   * Frontmatter by path as the metadata cache last reported it ("changed" events, or a first lookup): a
+   * plain map, so a scan of thousands of notes costs one lookup each.
+   */
+  private readonly frontmatter = new Map<string, Record<string, unknown> | null>();
 
   constructor(private readonly app: App) {}
 
@@ -91,25 +96,30 @@ export class ObsidianStore implements SessionStore {
   cachedFields(path: string): Record<string, unknown> | undefined {
     const target = normalizePath(path);
     if (this.awaitingCache.has(target)) return undefined;
-    const file = this.fileAt(target);
-    if (!file) return undefined;
-    const frontmatter: unknown = this.app.metadataCache.getFileCache(file)?.frontmatter;
-    return frontmatter !== null && typeof frontmatter === "object" && !Array.isArray(frontmatter)
-      ? (frontmatter as Record<string, unknown>)
-      : undefined;
+    let known = this.frontmatter.get(target);
+    if (known === undefined) {
+      const file = this.fileAt(target);
+      const cache = file ? this.app.metadataCache.getFileCache(file) : null;
+      if (!cache) return undefined; // not indexed yet: not remembered, asked again next time
+      known = asFields(cache.frontmatter);
+      this.frontmatter.set(target, known);
+    }
+    return known ?? undefined;
   }
 
   /**
-   * Called on the metadata cache's "changed" event: once the cache has parsed the content this store
-   * wrote, its frontmatter can be trusted again for that file.
+   * Called on the metadata cache's "changed" event with the content it parsed: its frontmatter is now the
+   * file's, and once it is the content this store wrote, the cache can be trusted again for that file.
    */
-  cacheCaughtUp(file: TAbstractFile, data: string): void {
+  cacheCaughtUp(file: TAbstractFile, data: string, cache: CachedMetadata): void {
+    this.frontmatter.set(file.path, asFields(cache.frontmatter));
     if (this.awaitingCache.get(file.path) === data) this.awaitingCache.delete(file.path);
   }
 
-  /** A file was deleted or renamed by someone else: nothing is pending for its old path any more. */
+  /** A file was deleted or renamed (the old path): nothing is known or pending for that path any more. */
   forget(path: string): void {
     this.awaitingCache.delete(path);
+    this.frontmatter.delete(path);
   }
 
   private fileAt(path: string): TFile | null {
@@ -135,4 +145,8 @@ export class ObsidianStore implements SessionStore {
       }
     }
   }
+}
+
+function asFields(frontmatter: unknown): Record<string, unknown> | null {
+  return frontmatter !== null && typeof frontmatter === "object" && !Array.isArray(frontmatter) ? (frontmatter as Record<string, unknown>) : null;
 }

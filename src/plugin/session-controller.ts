@@ -1,3 +1,4 @@
+import { UsageError } from "../core/errors";
 import { layoutFor } from "../core/layout";
 import type { Clock, RandomSource } from "../core/ports";
 import type {
@@ -12,6 +13,7 @@ import type {
   VaultOpenResult,
 } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
+import { absorbedBy } from "../core/recovery";
 import type { Layout } from "../core/layout";
 import { MINUTE_MS, formatLocalDate, parseTimestamp } from "../core/time";
 import type { ObsidianStore } from "./obsidian-store";
@@ -25,6 +27,13 @@ export interface OpenState {
   lastCheckpointMs: number | null;
   /** Whether this device runs it (automatic checkpoints and ending happen only here). */
   mine: boolean;
+  /**
+   * Whether it is running: on this device, started, resumed or continued by this app since it opened; on
+   * another device, checkpointed within the grace period. An open session that is not running was
+   * interrupted (the app closed or crashed): it is for the learner to recover, never checkpointed or ended
+   * behind their back.
+   */
+  running: boolean;
 }
 
 export interface ControllerDeps {
@@ -43,6 +52,8 @@ export interface ControllerDeps {
 export class SessionController {
   private sessions: PaleeSessions;
   private state: OpenState | null = null;
+  /** Drafts of the sessions this app instance started, resumed or continued (see OpenState.running). */
+  private readonly live = new Set<string>();
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly deps: ControllerDeps) {
@@ -97,15 +108,17 @@ export class SessionController {
   private setOpen(session: OpenSession | null): void {
     const offsetAt = (at: number): number => this.deps.clock.offsetMinutes(at);
     const startedMs = session ? parseTimestamp(session.startedAt, offsetAt) : null;
-    this.state =
-      session && startedMs !== null
-        ? {
-            session,
-            startedMs,
-            lastCheckpointMs: parseTimestamp(session.lastCheckpointAt, offsetAt),
-            mine: session.device === null || session.device === this.deps.device(),
-          }
-        : null;
+    if (session && startedMs !== null) {
+      const lastCheckpointMs = parseTimestamp(session.lastCheckpointAt, offsetAt);
+      const mine = session.device === null || session.device === this.deps.device();
+      const graceMs = this.deps.settings().graceMinutes * MINUTE_MS;
+      const running = mine
+        ? this.live.has(session.draftId)
+        : lastCheckpointMs !== null && Math.abs(this.now() - lastCheckpointMs) <= graceMs;
+      this.state = { session, startedMs, lastCheckpointMs, mine, running };
+    } else {
+      this.state = null;
+    }
     for (const listener of this.listeners) listener();
   }
 
@@ -118,20 +131,26 @@ export class SessionController {
 
   async openVault(): Promise<VaultOpenResult> {
     const result = await this.sessions.openVault();
-    this.setOpen(result.resumed ?? result.openElsewhere);
+    if (result.resumed) this.live.add(result.resumed.draftId);
+    await this.refresh();
     return result;
   }
 
   async start(options: StartOptions): Promise<StartResult> {
     const result = await this.sessions.start(options);
-    if (result.status === "started") await this.refresh();
+    if (result.status === "started") {
+      this.live.add(result.draftId);
+      await this.refresh();
+    }
     else if (result.status === "already_open" || result.status === "kept") this.setOpen(result.open);
     return result;
   }
 
   async checkpoint(): Promise<CheckpointResult> {
+    const open = this.state;
+    if (!open) throw new UsageError("no session is open", "no_open_session");
     try {
-      return await this.sessions.checkpoint({ topic: this.state?.session.topicId ?? null });
+      return await this.sessions.checkpoint({ open: { draftId: open.session.draftId, topicId: open.session.topicId } });
     } finally {
       await this.refresh();
     }
@@ -141,14 +160,16 @@ export class SessionController {
   checkpointDue(now: number): boolean {
     const minutes = this.deps.settings().checkpointMinutes;
     const open = this.state;
-    if (!open || !open.mine || minutes <= 0) return false;
+    if (!open || !open.mine || !open.running || minutes <= 0) return false;
     const last = open.lastCheckpointMs ?? open.startedMs;
     return now - last >= minutes * MINUTE_MS || now < last - MINUTE_MS;
   }
 
   async end(summary: string | null, nextAction: string | null): Promise<EndResult> {
+    const open = this.state;
+    if (!open) throw new UsageError("no session is open", "no_open_session");
     try {
-      return await this.sessions.end({ topic: this.state?.session.topicId ?? null, summary, nextAction });
+      return await this.sessions.end({ open: { draftId: open.session.draftId, topicId: open.session.topicId }, summary, nextAction });
     } finally {
       await this.refresh();
     }
@@ -156,7 +177,9 @@ export class SessionController {
 
   async recover(draftId: string, action: RecoverAction): Promise<RecoverResult> {
     try {
-      return await this.sessions.recover(draftId, action);
+      const result = await this.sessions.recover(draftId, action);
+      if (result.status === "resumed") this.live.add(draftId);
+      return result;
     } finally {
       await this.refresh();
     }
@@ -166,14 +189,22 @@ export class SessionController {
     return this.sessions.rebuild();
   }
 
+  /** Drafts to offer for recovery: the start-up sorting, without the sessions this app is running. */
   async pendingDrafts(): Promise<VaultOpenResult> {
-    return this.sessions.openVault();
+    const result = await this.sessions.openVault();
+    return { ...result, pending: result.pending.filter((d) => !this.live.has(d.draftId)) };
   }
 
   /** Topic IDs of past sessions, most recent first (from the metadata cache where it can). */
   async pastTopics(): Promise<string[]> {
     const { confirmed } = await this.sessions.list({ all: true });
     return [...new Set(confirmed.map((s) => s.topicId))];
+  }
+
+  /** Draft ID → the confirmed session that absorbed it (already saved). */
+  async absorbedDrafts(): Promise<Map<string, string>> {
+    const { confirmed } = await this.sessions.list({ all: true });
+    return new Map([...absorbedBy(confirmed)].map(([draftId, session]) => [draftId, session.sessionId]));
   }
 
   /** hot.md's text, or null when there is none yet. */

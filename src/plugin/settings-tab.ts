@@ -14,6 +14,8 @@ export interface SettingsHost {
   setDeviceName(name: string): void;
   /** Non-null when the folder cannot change now (a session is open in the current one). */
   folderLocked(): string | null;
+  /** Non-null when the device name cannot change now (this device's session records the current name). */
+  deviceLocked(): string | null;
 }
 
 /** Checks a session folder typed in settings; returns the normalized folder or the reason it is refused. */
@@ -102,7 +104,9 @@ export class PaleeSettingTab extends PluginSettingTab {
           setting.addText((text) =>
             text.setValue(host.deviceName()).onChange((value) => {
               const name = cleanDeviceName(value);
+              const locked = host.deviceLocked();
               if (name === null) error.setText("The device name must be one line of 1 to 60 characters.");
+              else if (locked && name !== host.deviceName()) error.setText(locked);
               else {
                 error.setText("");
                 host.setDeviceName(name);

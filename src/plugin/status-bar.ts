@@ -4,6 +4,7 @@ import type { OpenState } from "./session-controller";
 /** The status bar text: "Start session" when idle, else the topic and the time since the recorded start. */
 export function statusText(open: OpenState | null, now: number, showSeconds: boolean): string {
   if (!open) return "Start session";
+  if (!open.running) return `${open.session.topicId} (interrupted)`;
   const elapsed = formatElapsed(now - open.startedMs, showSeconds);
   const where = open.mine ? "" : ` (on ${open.session.device ?? "another device"})`;
   return `${open.session.topicId} ${elapsed}${where}`;
@@ -31,6 +32,6 @@ export class StatusBarTimer {
     if (text === this.lastText) return;
     this.lastText = text;
     this.el.setText(text);
-    this.el.setAttribute("aria-label", open ? "Session menu" : "Start a study session");
+    this.el.setAttribute("aria-label", !open ? "Start a study session" : open.running ? "Session menu" : "Recover the interrupted session");
   }
 }

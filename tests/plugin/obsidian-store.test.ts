@@ -16,7 +16,7 @@ const S1 = `${SESSIONS}/S-20260813T100000-aaaa.md`;
 function setup(options: HarnessOptions = {}): { h: ObsidianHarness; store: ObsidianStore } {
   const h = createObsidianHarness(options);
   const store = new ObsidianStore(h.app);
-  h.app.metadataCache.on("changed", (file, data) => store.cacheCaughtUp(file, data));
+  h.app.metadataCache.on("changed", (file, data, cache) => store.cacheCaughtUp(file, data, cache));
   return { h, store };
 }
 
