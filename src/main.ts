@@ -20,6 +20,7 @@ export default class PaleeSessionsPlugin extends Plugin {
   private controller!: SessionController;
   private flows!: SessionFlows;
   private timer: StatusBarTimer | null = null;
+  private unloaded = false;
 
   async onload(): Promise<void> {
     // No vault work here: notes are first touched in onLayoutReady.
@@ -68,19 +69,33 @@ export default class PaleeSessionsPlugin extends Plugin {
     this.app.workspace.onLayoutReady(() => this.onLayoutReady());
   }
 
+  onunload(): void {
+    this.unloaded = true;
+  }
+
   private async onLayoutReady(): Promise<void> {
-    await this.flows.onVaultOpen();
+    if (this.unloaded) return; // disabled before the workspace was ready: nothing to start
+    // Registered before any await, so an unload during the start-up check still removes them.
     // Ticks read only memory: the timer from the recorded start, the checkpoint rule from the last checkpoint.
     this.registerInterval(window.setInterval(() => this.tick(), TICK_MS));
     this.registerDomEvent(document, "visibilitychange", () => {
       if (document.visibilityState === "visible") this.tick();
     });
-    // Another device (through sync) or the user changed hot.md: show the session it now records.
+    // Sync, the user or another window changed hot.md or a session file: show the session it now records.
+    const watch = (path: string): void => {
+      const { hot, sessions } = this.controller.layout;
+      if (path === hot || path.startsWith(`${sessions}/`)) this.controller.requestRefresh();
+    };
+    this.registerEvent(this.app.vault.on("create", (file) => file instanceof TFile && watch(file.path)));
+    this.registerEvent(this.app.vault.on("modify", (file) => file instanceof TFile && watch(file.path)));
+    this.registerEvent(this.app.vault.on("delete", (file) => watch(file.path)));
     this.registerEvent(
-      this.app.vault.on("modify", (file) => {
-        if (file instanceof TFile && file.path === this.controller.layout.hot) void this.controller.refresh().catch(() => undefined);
+      this.app.vault.on("rename", (file, oldPath) => {
+        watch(oldPath);
+        watch(file.path);
       }),
     );
+    await this.flows.onVaultOpen();
   }
 
   private tick(): void {

@@ -37,7 +37,12 @@ export class UsageError extends PaleeError {
 
 /** A file changed between our read and our write (another device, a sync daemon, the user). */
 export class ConflictError extends PaleeError {
-  constructor(readonly path: string, message?: string) {
+  constructor(
+    readonly path: string,
+    message?: string,
+    /** Set when the conflict hit a derived view after this session was saved: the session itself is safe. */
+    readonly savedSession?: string,
+  ) {
     super("conflict", 4, message ?? `${path} changed while it was being written; try again`);
     this.name = "ConflictError";
   }

@@ -43,17 +43,17 @@ function confirmedFromCache(
   path: string,
   offsetAt: (at: number) => number,
   memo?: ScanMemo,
-): { record: ConfirmedSession } | null {
+): ConfirmedSession | null {
   const fields = store.cachedFields?.(path);
   if (fields === undefined || fields === null || typeof fields !== "object" || Array.isArray(fields)) return null;
   const known = memo?.get(fields);
-  if (known && known.path === path) return { record: known };
+  if (known && known.path === path) return known;
   if (fields.palee_schema !== SUPPORTED_SCHEMA) return null;
   const result = interpretConfirmed(path, { state: "ok", fields, body: "" }, offsetAt);
   if (!("record" in result)) return null;
   const record = { ...result.record, bodyPending: true };
   memo?.set(fields, record);
-  return { record };
+  return record;
 }
 
 /**
@@ -69,7 +69,8 @@ export async function readConfirmed(
   path: string,
   offsetAt: (at: number) => number,
 ): Promise<Interpreted<ConfirmedSession>> {
-  return confirmedFromCache(store, path, offsetAt) ?? interpretConfirmed(path, classifyRecord(await store.read(path)), offsetAt);
+  const cached = confirmedFromCache(store, path, offsetAt);
+  return cached ? { record: cached } : interpretConfirmed(path, classifyRecord(await store.read(path)), offsetAt);
 }
 
 /**
@@ -130,31 +131,32 @@ export async function scanSessions(
 
   const byId = new Map<string, ConfirmedSession>();
   // The metadata cache first (no reads, no promises); only what it cannot vouch for is read.
-  const confirmedResults: Array<{ path: string; result: Interpreted<ConfirmedSession> }> = [];
+  const sessions: ConfirmedSession[] = [];
   const toRead: string[] = [];
+  const prefix = `${layout.sessions}/`;
   for (const name of confirmedNames) {
-    const path = sessionPath(layout, name);
-    const cached = confirmedFromCache(store, path, offsetAt, memo);
-    if (cached) confirmedResults.push({ path, result: cached });
+    const cached = confirmedFromCache(store, prefix + name, offsetAt, memo);
+    if (cached) sessions.push(cached);
     else toRead.push(name);
   }
-  confirmedResults.push(
-    ...(await mapLimit(toRead, READ_CONCURRENCY, (name) => interpret(name, (p, read) => interpretConfirmed(p, read, offsetAt)))),
-  );
-  for (const { path, result } of confirmedResults) {
-    if (!("record" in result)) {
-      skipped.push({ path, reason: result.reason });
-      continue;
-    }
-    const session = result.record;
+  const readResults = await mapLimit(toRead, READ_CONCURRENCY, (name) => interpret(name, (p, read) => interpretConfirmed(p, read, offsetAt)));
+  for (const { path, result } of readResults) {
+    if ("record" in result) sessions.push(result.record);
+    else skipped.push({ path, reason: result.reason });
+  }
+  for (const session of sessions) {
+    const path = session.path;
     const other = byId.get(session.sessionId);
     if (!other) {
       byId.set(session.sessionId, session);
       continue;
     }
-    // Two files claim one session (e.g. a sync-conflict copy): keep the one named after the ID.
-    const ownName = `${session.sessionId}.md`;
-    const keepNew = path.endsWith(`/${ownName}`) && !other.path.endsWith(`/${ownName}`);
+    // Two files claim one session (e.g. a sync-conflict copy): keep the one named after the ID (else the
+    // first by path, so the choice never depends on the order the files were read in).
+    const ownName = `/${session.sessionId}.md`;
+    const newNamed = path.endsWith(ownName);
+    const otherNamed = other.path.endsWith(ownName);
+    const keepNew = newNamed !== otherNamed ? newNamed : path < other.path;
     const [kept, dropped] = keepNew ? [session, other] : [other, session];
     byId.set(session.sessionId, kept);
     skipped.push({ path: dropped.path, reason: `duplicate session_id ${session.sessionId} (also in ${kept.path})` });

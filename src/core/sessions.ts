@@ -219,6 +219,11 @@ export class PaleeSessions {
     return scanSessions(this.ports.store, this.layout, this.offsetAt, this.scanMemo);
   }
 
+  /** A draft as it is now, or null (missing or unreadable). Never writes. */
+  readDraftNow(draftId: string): Promise<Draft | null> {
+    return this.readDraft(draftId);
+  }
+
   private async readDraft(draftId: string): Promise<Draft | null> {
     const path = sessionPath(this.layout, `${draftId}.md`);
     return this.draftFromText(path, await this.ports.store.read(path));
@@ -302,7 +307,7 @@ export class PaleeSessions {
     await this.writeView(this.layout.hot, (text) => {
       const read = classifyRecord(text);
       if (read.state === "schema-invalid" && !options.replaceForeign) {
-        warnings.push(`${this.layout.hot} has an unsupported palee_schema; left it alone ("palee session rebuild" replaces it)`);
+        warnings.push(`${this.layout.hot} has an unsupported palee_schema; left it alone (a rebuild replaces it)`);
         return null;
       }
       return renderHot({ ...pointer(hotStateOf(read)), lastSession: newest?.sessionId ?? null }, newest, today);
@@ -483,7 +488,11 @@ export class PaleeSessions {
     const nowText = this.stamp(now);
 
     const open = isOpen(hot.state) ? (scan.drafts.find((d) => d.draftId === hot.state.openDraft) ?? null) : null;
-    if (options.open && hot.read.state === "ok" && open?.draftId !== options.open.draftId) this.requireOpen(EMPTY_HOT, options.open.draftId);
+    if (options.open && hot.read.state === "ok" && open?.draftId !== options.open.draftId) {
+      // Still the open session, but its draft cannot be used (damaged by an edit, not synced): say that.
+      if (isOpen(hot.state) && hot.state.openDraft === options.open.draftId) this.refuseUnusableOpenDraft(hot.state, scan);
+      this.requireOpen(EMPTY_HOT, options.open.draftId);
+    }
     if (open && open.topicId === topicId) {
       const draft = await this.checkpointDraft(open, now, options.notes);
       await this.claimPointer(hot.state, draft);
@@ -495,15 +504,21 @@ export class PaleeSessions {
     // One draft per open session (SPEC §9): when hot.md lost track of it (damaged, or pointing at a draft that
     // is gone), the session's draft is this device's draft of the topic checkpointed within the grace period.
     // Older drafts are interrupted sessions, left for recovery.
-    const current = scan.drafts
-      .filter(
-        (d) =>
-          d.topicId === topicId &&
-          (d.device === null || d.device === this.ports.device) &&
-          d.lastCheckpointMs !== null &&
-          now - d.lastCheckpointMs <= this.graceMs,
-      )
-      .sort((a, b) => (b.lastCheckpointMs ?? 0) - (a.lastCheckpointMs ?? 0))[0];
+    // A caller that names its open session (the plugin) checkpoints exactly that draft, or nothing: a
+    // checkpoint must never open a new session behind the learner's back.
+    const named = options.open ? scan.drafts.find((d) => d.draftId === options.open?.draftId) : undefined;
+    if (options.open && !named) this.requireOpen(EMPTY_HOT, options.open.draftId);
+    const current =
+      named ??
+      scan.drafts
+        .filter(
+          (d) =>
+            d.topicId === topicId &&
+            (d.device === null || d.device === this.ports.device) &&
+            d.lastCheckpointMs !== null &&
+            now - d.lastCheckpointMs <= this.graceMs,
+        )
+        .sort((a, b) => (b.lastCheckpointMs ?? 0) - (a.lastCheckpointMs ?? 0))[0];
     let draft: Draft;
     let created = false;
     if (current) {
@@ -533,7 +548,7 @@ export class PaleeSessions {
     // is never rewritten here (SPEC §2): only start rebuilds it.
     let opened = false;
     if (hot.read.state === "schema-invalid") {
-      warnings.push(`${this.layout.hot} has an unsupported palee_schema; left it alone (palee session start rebuilds it)`);
+      warnings.push(`${this.layout.hot} has an unsupported palee_schema; left it alone (starting a session rebuilds it)`);
     } else if (!isOpen(hot.state)) {
       opened = await this.pointHotAt(draft, hot.state.openDraft, scan.confirmed);
     }
@@ -672,9 +687,13 @@ export class PaleeSessions {
     const elsewhere = ofTopic.filter((d) => isAliveElsewhere(d, this.ports.device, now, this.graceMs));
     // The open session of this topic owns the drafts that started with it or later; older drafts of the
     // topic are interrupted sessions the learner chose to leave alone (Ignore), and stay untouched.
-    const openStart = isOpen(hot.state) && hot.state.activeTopic === topicId ? parseTimestamp(hot.state.startedAt, this.offsetAt) : null;
+    // When hot.md cannot tell (damaged, missing), the caller's open session (the plugin's timer) dates it.
+    const callerDraft = expected && !isOpen(hot.state) ? (ofTopic.find((d) => d.draftId === expected.draftId) ?? null) : null;
+    const openStart =
+      isOpen(hot.state) && hot.state.activeTopic === topicId ? parseTimestamp(hot.state.startedAt, this.offsetAt) : (callerDraft?.startedMs ?? null);
+    const openId = isOpen(hot.state) ? hot.state.openDraft : (callerDraft?.draftId ?? null);
     const absorbed = ofTopic.filter(
-      (d) => !elsewhere.includes(d) && (openStart === null || d.draftId === hot.state.openDraft || (d.startedMs !== null && d.startedMs >= openStart)),
+      (d) => !elsewhere.includes(d) && (openStart === null || d.draftId === openId || (d.startedMs !== null && d.startedMs >= openStart)),
     );
     for (const d of elsewhere) warnings.push(`left ${d.draftId} alone: it is open on ${d.device ?? "another device"}`);
     for (const d of ofTopic) {
@@ -747,7 +766,8 @@ export class PaleeSessions {
       if (!(error instanceof ConflictError)) throw error;
       throw new ConflictError(
         error.path,
-        `${session.sessionId} is saved, but ${error.path} changed while it was being updated; run "palee session rebuild" to refresh the views`,
+        `${session.sessionId} is saved, but ${error.path} changed while it was being updated; a rebuild refreshes the views`,
+        session.sessionId,
       );
     }
   }
@@ -796,7 +816,7 @@ export class PaleeSessions {
       throw new UsageError(
         unreadable
           ? `${unreadable.path} cannot be read (${unreadable.reason}); fix or move it by hand`
-          : `no such draft: ${draftId} (palee session list shows the drafts)`,
+          : `no such draft: ${draftId} (it was removed, or saved on another device)`,
         "no_such_draft",
       );
     }

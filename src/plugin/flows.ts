@@ -5,7 +5,7 @@ import { classifyRecord } from "../core/frontmatter";
 import { normalizeTopic, topicIdForNote } from "../core/ids";
 import type { Draft } from "../core/records";
 import { isAliveElsewhere, savePlan } from "../core/recovery";
-import type { RecoverAction, RecoverResult, StartOptions } from "../core/sessions";
+import type { OpenSession, RecoverAction, RecoverResult, StartOptions } from "../core/sessions";
 import { durationMinutes, formatElapsed } from "../core/time";
 import { ConfirmModal } from "./confirm-modal";
 import { EndSessionModal } from "./end-modal";
@@ -32,7 +32,11 @@ export function displayTime(recorded: string | null, today: string): string {
 
 /** One clear sentence for a failure (SPEC §4 errors): conflicts say what changed and what to do. */
 export function describeFailure(what: string, error: unknown): string {
+  if (error instanceof ConflictError && error.savedSession) {
+    return `Session saved as ${error.savedSession}, but ${error.path} changed on another device or in an editor while it was being updated. Run "Rebuild working memory and index" to refresh it.`;
+  }
   if (error instanceof ConflictError) return `Could not ${what}: ${error.path} changed on another device or in an editor. Try again.`;
+  if (error instanceof PaleeError && error.kind === "no_open_session") return `Could not ${what}: no session is open.`;
   if (error instanceof PaleeError) return `Could not ${what}: ${error.message}`;
   return `Could not ${what}: unexpected error (${errorMessage(error)})`;
 }
@@ -86,7 +90,7 @@ export class SessionFlows {
     const open = this.controller.open;
     if (open && !open.running) return this.recoverInterrupted(() => void this.start());
     if (open) {
-      this.notify(`A session on ${open.session.topicId} is already open (since ${displayTime(open.session.startedAt, this.today())} on ${open.session.device ?? "this vault"}). End it first.`);
+      this.notify(this.alreadyOpenText(open.session));
       return;
     }
     let choices: TopicChoice[];
@@ -97,6 +101,14 @@ export class SessionFlows {
       return;
     }
     new TopicPickerModal(this.app, choices, (choice) => void this.startWith(choice)).open();
+  }
+
+  private alreadyOpenText(open: OpenSession): string {
+    const since = displayTime(open.startedAt, this.today());
+    const mine = open.device === null || open.device === this.controller.device;
+    return mine
+      ? `A session on ${open.topicId} is already open (since ${since}). End it first.`
+      : `A session on ${open.topicId} is open on ${open.device ?? "another device"} (since ${since}). End it there first.`;
   }
 
   /** The picker's lines: the active note first, then topic notes, then topics of past sessions. */
@@ -206,13 +218,14 @@ export class SessionFlows {
           return;
         case "already_open":
         case "kept":
-          this.notify(`A session on ${result.open.topicId} is already open (since ${displayTime(result.open.startedAt, this.today())} on ${result.open.device ?? "this vault"}). End it first.`);
+          this.notify(this.alreadyOpenText(result.open));
           return;
         case "drafts_pending":
-          this.openRecovery(result.drafts, (decided, resumed) => {
+          this.openRecovery(result.drafts, (_decided, resumed) => {
             if (resumed) return; // the learner chose to continue an old session instead
-            const stillPending = new Set(result.drafts.map((d) => d.draftId).filter((id) => !decided.has(id)));
-            void this.startSession(options, new Set([...ignored, ...stillPending]));
+            // Whatever was not saved or discarded was left for later (Ignore, or the modal closed): the start
+            // goes on without offering those drafts again.
+            void this.startSession(options, new Set([...ignored, ...result.drafts.map((d) => d.draftId)]));
           });
           return;
       }
@@ -237,12 +250,14 @@ export class SessionFlows {
 
   /** On every tick: checkpoints this device's session when one is due. A repeated failure is shown once. */
   async autoCheckpoint(): Promise<void> {
-    if (this.autoRunning || !this.controller.checkpointDue(this.controller.now())) return;
+    if (this.autoRunning || this.ending || !this.controller.checkpointDue(this.controller.now())) return;
     this.autoRunning = true;
     try {
       await this.controller.checkpoint();
       this.lastAutoError = null;
     } catch (error) {
+      // The session ended or was recovered meanwhile (another window, a click that came first): nothing to do.
+      if (error instanceof PaleeError && error.kind === "no_open_session") return;
       const message = describeFailure("save the automatic checkpoint", error);
       if (message !== this.lastAutoError) this.notify(message, LONG_NOTICE_MS);
       this.lastAutoError = message;
@@ -379,6 +394,15 @@ export class SessionFlows {
       this.recoveryRows(drafts),
       async (row, action) => {
         try {
+          if (action !== "ignore" && !row.aliveElsewhere) {
+            // The modal may have been open for a while: another device may have taken the draft up since.
+            const now = await this.controller.draft(row.draftId);
+            const graceMs = this.settings().graceMinutes * 60_000;
+            if (now && isAliveElsewhere(now, this.controller.device, this.controller.now(), graceMs)) {
+              this.notify(`${row.topicId} is now open on ${now.device ?? "another device"} (last seen ${displayTime(now.lastCheckpointAt, this.today())}). Press ${action} again to ${action} it anyway.`, LONG_NOTICE_MS);
+              return { changed: this.recoveryRows([now])[0] };
+            }
+          }
           const result = await this.controller.recover(row.draftId, action);
           if (result.status === "resumed") resumed = true;
           this.warn(result.warnings);
@@ -502,10 +526,13 @@ export class SessionFlows {
       void this.start();
       return;
     }
+    // The same rule as the commands: only this device's running session is checkpointed or ended here.
+    const here = open.mine;
     const menu = new Menu();
-    menu.addItem((item) => item.setTitle("Save checkpoint").setIcon("save").onClick(() => void this.checkpoint()));
+    if (here) menu.addItem((item) => item.setTitle("Save checkpoint").setIcon("save").onClick(() => void this.checkpoint()));
     menu.addItem((item) => item.setTitle("Open session note").setIcon("file-text").onClick(() => void this.openSessionNote()));
-    menu.addItem((item) => item.setTitle("End session").setIcon("square").onClick(() => void this.end()));
+    if (here) menu.addItem((item) => item.setTitle("End session").setIcon("square").onClick(() => void this.end()));
+    else menu.addItem((item) => item.setTitle("Show session status").setIcon("info").onClick(() => void this.showStatus()));
     menu.showAtMouseEvent(event);
   }
 }

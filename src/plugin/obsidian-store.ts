@@ -94,9 +94,12 @@ export class ObsidianStore implements SessionStore {
   }
 
   cachedFields(path: string): Record<string, unknown> | undefined {
+    // The core's paths are already normalized: look them up as they are first (a scan asks for thousands).
+    let known = this.awaitingCache.has(path) ? undefined : this.frontmatter.get(path);
+    if (known !== undefined) return known ?? undefined;
     const target = normalizePath(path);
     if (this.awaitingCache.has(target)) return undefined;
-    let known = this.frontmatter.get(target);
+    known = this.frontmatter.get(target);
     if (known === undefined) {
       const file = this.fileAt(target);
       const cache = file ? this.app.metadataCache.getFileCache(file) : null;

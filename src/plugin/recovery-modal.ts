@@ -16,6 +16,12 @@ export interface RecoveryRow {
 }
 
 /**
+ * What a choice did: the text that replaces the row; null (failed, the row stays); or the draft changed
+ * since the row was drawn (the row is redrawn with what it is now, and the learner decides again).
+ */
+export type RecoveryOutcome = string | null | { changed: RecoveryRow };
+
+/**
  * Interrupted drafts, one row each, with Resume / Save / Discard / Ignore. `act` performs the choice and
  * returns the text that replaces the row (or throws; the flow shows the error and the row stays). Closing
  * the modal leaves every undecided draft untouched (Ignore).
@@ -27,8 +33,8 @@ export class RecoveryModal extends Modal {
 
   constructor(
     app: App,
-    private readonly rows: readonly RecoveryRow[],
-    private readonly act: (row: RecoveryRow, action: RecoverAction) => Promise<string | null>,
+    private rows: readonly RecoveryRow[],
+    private readonly act: (row: RecoveryRow, action: RecoverAction) => Promise<RecoveryOutcome>,
     private readonly onFinished: (decided: ReadonlySet<string>) => void,
   ) {
     super(app);
@@ -50,6 +56,10 @@ export class RecoveryModal extends Modal {
   private renderRow(row: RecoveryRow): void {
     const container = this.contentEl.createDiv({ cls: "palee-recovery-row" });
     container.dataset.draftId = row.draftId;
+    this.fillRow(container, row);
+  }
+
+  private fillRow(container: HTMLElement, row: RecoveryRow): void {
     const setting = new Setting(container)
       .setName(row.topicId)
       .setDesc(
@@ -78,6 +88,13 @@ export class RecoveryModal extends Modal {
     try {
       const text = await this.act(row, action);
       if (text === null) return;
+      if (typeof text !== "string") {
+        const redrawn = this.rows.map((r) => (r.draftId === row.draftId ? text.changed : r));
+        this.rows = redrawn;
+        container.empty();
+        this.fillRow(container, text.changed);
+        return;
+      }
       this.done.add(row.draftId);
       if (action === "resume") {
         this.resumed = true;

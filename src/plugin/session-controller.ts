@@ -1,4 +1,4 @@
-import { UsageError } from "../core/errors";
+import { ConflictError, UsageError } from "../core/errors";
 import { layoutFor } from "../core/layout";
 import type { Clock, RandomSource } from "../core/ports";
 import type {
@@ -15,6 +15,7 @@ import type {
 import { PaleeSessions } from "../core/sessions";
 import { absorbedBy } from "../core/recovery";
 import type { Layout } from "../core/layout";
+import type { Draft } from "../core/records";
 import { MINUTE_MS, formatLocalDate, parseTimestamp } from "../core/time";
 import type { ObsidianStore } from "./obsidian-store";
 import type { PaleeSettings } from "./settings";
@@ -54,6 +55,8 @@ export class SessionController {
   private state: OpenState | null = null;
   /** Drafts of the sessions this app instance started, resumed or continued (see OpenState.running). */
   private readonly live = new Set<string>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private refreshPending = false;
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly deps: ControllerDeps) {
@@ -64,8 +67,12 @@ export class SessionController {
     return this.sessions.layout;
   }
 
+  /** The open session; for another device's, whether it still runs is judged now (it can go quiet). */
   get open(): OpenState | null {
-    return this.state;
+    const state = this.state;
+    if (!state || state.mine) return state;
+    const running = this.recent(state.lastCheckpointMs);
+    return running === state.running ? state : { ...state, running };
   }
 
   get device(): string {
@@ -100,9 +107,24 @@ export class SessionController {
     );
   }
 
+  /**
+   * Every core call from the plugin runs one at a time, also across a reconfigure (which builds a new core
+   * with its own queue) and including the reads that set the UI's state, so an older read never lands last.
+   */
+  private exclusive<T>(operation: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(operation, operation);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  private recent(lastCheckpointMs: number | null): boolean {
+    const graceMs = this.deps.settings().graceMinutes * MINUTE_MS;
+    return lastCheckpointMs !== null && Math.abs(this.now() - lastCheckpointMs) <= graceMs;
   }
 
   private setOpen(session: OpenSession | null): void {
@@ -111,10 +133,10 @@ export class SessionController {
     if (session && startedMs !== null) {
       const lastCheckpointMs = parseTimestamp(session.lastCheckpointAt, offsetAt);
       const mine = session.device === null || session.device === this.deps.device();
-      const graceMs = this.deps.settings().graceMinutes * MINUTE_MS;
-      const running = mine
-        ? this.live.has(session.draftId)
-        : lastCheckpointMs !== null && Math.abs(this.now() - lastCheckpointMs) <= graceMs;
+      // This device's session checkpointed within the grace period runs (as on vault open: e.g. started by
+      // the CLI under this device's name); an older one was interrupted and waits for the learner.
+      if (mine && this.recent(lastCheckpointMs)) this.live.add(session.draftId);
+      const running = mine ? this.live.has(session.draftId) : this.recent(lastCheckpointMs);
       this.state = { session, startedMs, lastCheckpointMs, mine, running };
     } else {
       this.state = null;
@@ -123,40 +145,68 @@ export class SessionController {
   }
 
   /** Re-reads the open session (hot.md and its draft). */
-  async refresh(): Promise<OpenState | null> {
-    const { open } = await this.sessions.status();
+  refresh(): Promise<OpenState | null> {
+    return this.exclusive(() => this.refreshNow());
+  }
+
+  private async refreshNow(): Promise<OpenState | null> {
+    const { open, hotState } = await this.sessions.status();
+    const current = this.state;
+    if (!open && hotState !== "ok" && current?.mine && this.live.has(current.session.draftId)) {
+      // hot.md was damaged or removed under a session this app runs: it keeps running (the next checkpoint
+      // finds its draft and repairs the pointer), rather than vanishing from the status bar.
+      return current;
+    }
     this.setOpen(open);
     return this.state;
   }
 
-  async openVault(): Promise<VaultOpenResult> {
-    const result = await this.sessions.openVault();
-    if (result.resumed) this.live.add(result.resumed.draftId);
-    await this.refresh();
-    return result;
+  /**
+   * Asked by vault events (sync, the user, another window): refreshes once, however many events arrive
+   * while a refresh is pending.
+   */
+  requestRefresh(): void {
+    if (this.refreshPending) return;
+    this.refreshPending = true;
+    void this.exclusive(async () => {
+      this.refreshPending = false;
+      await this.refreshNow();
+    }).catch(() => undefined);
   }
 
-  async start(options: StartOptions): Promise<StartResult> {
-    const result = await this.sessions.start(options);
-    if (result.status === "started") {
-      this.live.add(result.draftId);
-      await this.refresh();
-    }
-    else if (result.status === "already_open" || result.status === "kept") this.setOpen(result.open);
-    return result;
+  openVault(): Promise<VaultOpenResult> {
+    return this.exclusive(async () => {
+      const result = await this.sessions.openVault();
+      if (result.resumed) this.live.add(result.resumed.draftId);
+      await this.refreshNow();
+      return result;
+    });
   }
 
-  async checkpoint(): Promise<CheckpointResult> {
-    const open = this.state;
-    if (!open) throw new UsageError("no session is open", "no_open_session");
-    try {
-      return await this.sessions.checkpoint({ open: { draftId: open.session.draftId, topicId: open.session.topicId } });
-    } finally {
-      await this.refresh();
-    }
+  start(options: StartOptions): Promise<StartResult> {
+    return this.exclusive(async () => {
+      const result = await this.sessions.start(options);
+      if (result.status === "started") {
+        this.live.add(result.draftId);
+        await this.refreshNow();
+      } else if (result.status === "already_open" || result.status === "kept") this.setOpen(result.open);
+      return result;
+    });
   }
 
-  /** Whether an automatic checkpoint is due: this device's session, last checkpoint older than the interval. */
+  checkpoint(): Promise<CheckpointResult> {
+    return this.exclusive(async () => {
+      const open = this.state;
+      if (!open) throw new UsageError("no session is open", "no_open_session");
+      try {
+        return await this.sessions.checkpoint({ open: { draftId: open.session.draftId, topicId: open.session.topicId } });
+      } finally {
+        await this.refreshNow();
+      }
+    });
+  }
+
+  /** Whether an automatic checkpoint is due: this device's running session, last checkpoint older than the interval. */
   checkpointDue(now: number): boolean {
     const minutes = this.deps.settings().checkpointMinutes;
     const open = this.state;
@@ -165,34 +215,54 @@ export class SessionController {
     return now - last >= minutes * MINUTE_MS || now < last - MINUTE_MS;
   }
 
-  async end(summary: string | null, nextAction: string | null): Promise<EndResult> {
-    const open = this.state;
-    if (!open) throw new UsageError("no session is open", "no_open_session");
-    try {
-      return await this.sessions.end({ open: { draftId: open.session.draftId, topicId: open.session.topicId }, summary, nextAction });
-    } finally {
-      await this.refresh();
-    }
+  end(summary: string | null, nextAction: string | null): Promise<EndResult> {
+    return this.exclusive(async () => {
+      const open = this.state;
+      if (!open) throw new UsageError("no session is open", "no_open_session");
+      try {
+        return await this.sessions.end({ open: { draftId: open.session.draftId, topicId: open.session.topicId }, summary, nextAction });
+      } catch (error) {
+        if (error instanceof ConflictError && error.savedSession) {
+          // Saved, but a view changed underneath: the session is over. Reconcile closes its pointer.
+          this.live.delete(open.session.draftId);
+          await this.sessions.openVault().catch(() => undefined);
+        }
+        throw error;
+      } finally {
+        await this.refreshNow();
+      }
+    });
   }
 
-  async recover(draftId: string, action: RecoverAction): Promise<RecoverResult> {
-    try {
-      const result = await this.sessions.recover(draftId, action);
-      if (result.status === "resumed") this.live.add(draftId);
-      return result;
-    } finally {
-      await this.refresh();
-    }
+  recover(draftId: string, action: RecoverAction): Promise<RecoverResult> {
+    return this.exclusive(async () => {
+      try {
+        const result = await this.sessions.recover(draftId, action);
+        if (result.status === "resumed") this.live.add(draftId);
+        return result;
+      } finally {
+        await this.refreshNow();
+      }
+    });
   }
 
-  async rebuild(): Promise<RebuildResult> {
-    return this.sessions.rebuild();
+  rebuild(): Promise<RebuildResult> {
+    return this.exclusive(() => this.sessions.rebuild());
+  }
+
+  /** A draft as it is now (null when gone or unreadable); never writes. */
+  draft(draftId: string): Promise<Draft | null> {
+    return this.exclusive(() => this.sessions.readDraftNow(draftId));
   }
 
   /** Drafts to offer for recovery: the start-up sorting, without the sessions this app is running. */
-  async pendingDrafts(): Promise<VaultOpenResult> {
-    const result = await this.sessions.openVault();
-    return { ...result, pending: result.pending.filter((d) => !this.live.has(d.draftId)) };
+  pendingDrafts(): Promise<VaultOpenResult> {
+    return this.exclusive(async () => {
+      const result = await this.sessions.openVault();
+      if (result.resumed) this.live.add(result.resumed.draftId);
+      await this.refreshNow();
+      return { ...result, pending: result.pending.filter((d) => !this.live.has(d.draftId)) };
+    });
   }
 
   /** Topic IDs of past sessions, most recent first (from the metadata cache where it can). */

@@ -4,7 +4,7 @@ import { errorMessage } from "../core/errors";
 import { DEFAULT_SESSION_FOLDER, normalizeSessionFolder } from "../core/layout";
 import { cleanDeviceName } from "./device";
 import type { PaleeSettings } from "./settings";
-import { LIMITS, wholeNumberIn } from "./settings";
+import { LIMITS, intervalProblem, wholeNumberIn } from "./settings";
 
 /** What the settings tab may do; the plugin decides how (save, reconfigure the core, refresh the timer). */
 export interface SettingsHost {
@@ -142,7 +142,14 @@ export class PaleeSettingTab extends PluginSettingTab {
           text.inputEl.type = "number";
           text.setValue(String(this.host.settings()[key])).onChange(async (value) => {
             const n = wholeNumberIn(value, range);
-            if (n === null) error.setText(`Enter a whole number from ${range.min} to ${range.max}.`);
+            const current = this.host.settings();
+            const problem =
+              n === null
+                ? `Enter a whole number from ${range.min} to ${range.max}.`
+                : key === "checkpointMinutes"
+                  ? intervalProblem(n, current.graceMinutes)
+                  : intervalProblem(current.checkpointMinutes, n);
+            if (problem !== null || n === null) error.setText(problem ?? "");
             else {
               error.setText("");
               await this.host.update({ [key]: n });

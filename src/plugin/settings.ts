@@ -41,6 +41,11 @@ export function settingsFrom(saved: unknown): PaleeSettings {
   }
   settings.checkpointMinutes = wholeNumberIn(data.checkpointMinutes, LIMITS.checkpointMinutes) ?? settings.checkpointMinutes;
   settings.graceMinutes = wholeNumberIn(data.graceMinutes, LIMITS.graceMinutes) ?? settings.graceMinutes;
+  if (intervalProblem(settings.checkpointMinutes, settings.graceMinutes) !== null) {
+    // Inconsistent hand-edited values: both back to the defaults (which are consistent).
+    settings.checkpointMinutes = DEFAULT_SETTINGS.checkpointMinutes;
+    settings.graceMinutes = DEFAULT_SETTINGS.graceMinutes;
+  }
   if (typeof data.askForSummary === "boolean") settings.askForSummary = data.askForSummary;
   if (typeof data.showSeconds === "boolean") settings.showSeconds = data.showSeconds;
   return settings;
@@ -58,4 +63,15 @@ export function wholeNumberIn(value: unknown, range: { min: number; max: number 
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Automatic checkpoints must come more often than the grace period lasts, or other devices would take a
+ * running session for an interrupted one between two checkpoints. Null when the pair is fine.
+ */
+export function intervalProblem(checkpointMinutes: number, graceMinutes: number): string | null {
+  if (checkpointMinutes > 0 && checkpointMinutes >= graceMinutes) {
+    return `The checkpoint interval (${checkpointMinutes} min) must be shorter than the recovery grace period (${graceMinutes} min), or other devices would take a running session for an interrupted one.`;
+  }
+  return null;
 }

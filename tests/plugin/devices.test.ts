@@ -86,7 +86,7 @@ describe("a session open on another device, checkpointed within the grace period
     const before = h.files();
     const p = await loadPlugin(h, { device: "laptop" });
     await p.run("start-session");
-    expect(lastNotice()).toBe("A session on T-rust-ownership is already open (since 11:40 on phone). End it first.");
+    expect(lastNotice()).toBe("A session on T-rust-ownership is open on phone (since 11:40). End it there first.");
     expect(modals()).toHaveLength(0);
     expect(h.files()).toEqual(before);
   });

@@ -161,7 +161,7 @@ describe("starting a session", () => {
     h.resetLogs();
     jest.setSystemTime(T0 + 20 * MINUTE);
     expect(await p.run("start-session")).toBe(true);
-    expect(lastNotice()).toBe("A session on T-rust-ownership is already open (since 12:00 on laptop). End it first.");
+    expect(lastNotice()).toBe("A session on T-rust-ownership is already open (since 12:00). End it first.");
     expect(modals()).toHaveLength(0);
     expect(h.files()).toEqual(before);
     expect(h.events).toEqual([]);
@@ -246,7 +246,7 @@ describe("checkpoints", () => {
   });
 
   it("follows the checkpoint interval setting", async () => {
-    const { h, draftId } = await started({ data: { checkpointMinutes: 15 } });
+    const { h, draftId } = await started({ data: { checkpointMinutes: 15, graceMinutes: 30 } });
     await studyFor(14 * MINUTE);
     expect(fields(h, S(draftId)).last_checkpoint_at).toBe("2026-08-14T12:00:00+00:00");
     await studyFor(MINUTE);
