@@ -63,18 +63,18 @@ export default class PaleeSessionsPlugin extends Plugin {
       }),
     );
 
-    this.registerEvent(this.app.metadataCache.on("changed", (file, data, cache) => store.cacheCaughtUp(file, data, cache)));
-    this.registerEvent(this.app.vault.on("delete", (file) => store.forget(file.path)));
-    this.registerEvent(this.app.vault.on("rename", (_file, oldPath) => store.forget(oldPath)));
-    this.app.workspace.onLayoutReady(() => this.onLayoutReady());
+    this.app.workspace.onLayoutReady(() => this.onLayoutReady(store));
   }
 
   onunload(): void {
     this.unloaded = true;
+    this.flows?.dispose();
   }
 
-  private async onLayoutReady(): Promise<void> {
+  private async onLayoutReady(store: ObsidianStore): Promise<void> {
     if (this.unloaded) return; // disabled before the workspace was ready: nothing to start
+    // From here on the store follows file events, so scans only look again at files that changed.
+    store.track((ref) => this.registerEvent(ref));
     // Registered before any await, so an unload during the start-up check still removes them.
     // Ticks read only memory: the timer from the recorded start, the checkpoint rule from the last checkpoint.
     this.registerInterval(window.setInterval(() => this.tick(), TICK_MS));
@@ -91,6 +91,7 @@ export default class PaleeSessionsPlugin extends Plugin {
     this.registerEvent(this.app.vault.on("delete", (file) => watch(file.path)));
     this.registerEvent(
       this.app.vault.on("rename", (file, oldPath) => {
+        this.flows.noteRenamed(oldPath, file.path);
         watch(oldPath);
         watch(file.path);
       }),

@@ -26,6 +26,13 @@ export interface SessionStore {
    * written). Only a result that reads as a valid confirmed session is used; anything else is read in full.
    */
   cachedFields?(path: string): Record<string, unknown> | undefined;
+  /**
+   * Optional, with the app's file events: which files directly inside `folder` may have changed (created,
+   * modified, deleted, renamed, re-read by the metadata cache) since `since`, a token this method returned
+   * earlier, and whether each still exists. `since` null, or `changed` null: the store cannot tell, so the
+   * caller looks at the whole folder. The token is always the current one. Never writes.
+   */
+  changesSince?(folder: string, since: number | null): { token: number; changed: Array<{ name: string; exists: boolean }> | null };
 }
 
 /** Milliseconds since the epoch, and the local UTC offset (minutes east of UTC) at a given instant. */

@@ -84,25 +84,82 @@ export async function withBody(store: SessionStore, session: ConfirmedSession, o
 }
 
 /**
- * Reads the sessions folder once. Never writes. A file that is not ok (zero bytes, corrupt, foreign schema,
- * bad fields, a duplicate ID) is skipped with a reason naming it; it never aborts the scan.
+ * What one scan learned, kept by its owner (one PaleeSessions; no module-level state) so the next scan only
+ * looks again at the files the store reports as changed (SessionStore.changesSince). Without that report
+ * every scan reads the whole folder.
+ */
+export class ScanCache {
+  /** The store's change token as of the last scan (null: nothing known yet). */
+  token: number | null = null;
+  readonly draftNames = new Set<string>();
+  /** Names that are not session files (reported as skipped). */
+  readonly otherNames = new Set<string>();
+  /** Each confirmed note's outcome at the last scan, by file name. */
+  readonly confirmed = new Map<string, ConfirmedSession | Skipped>();
+  /** Interpreted sessions by the metadata cache's frontmatter object (same object: same content). */
+  readonly memo: ScanMemo = new WeakMap();
+  /** The confirmed list and its duplicate-ID skips as of the last scan; null when it must be rebuilt. */
+  assembled: { confirmed: ConfirmedSession[]; skipped: Skipped[] } | null = null;
+
+  clear(): void {
+    this.draftNames.clear();
+    this.otherNames.clear();
+    this.confirmed.clear();
+    this.assembled = null;
+  }
+}
+
+const NOT_A_SESSION = "not a session file name (expected S-….md or DRAFT-S-….md)";
+
+type NameKind = "draft" | "confirmed" | "other" | "ignored";
+
+function kindOf(name: string): NameKind {
+  if (name.startsWith(".") || !name.toLowerCase().endsWith(".md")) return "ignored"; // not a note (e.g. a temp file)
+  if (DRAFT_FILE_PATTERN.test(name)) return "draft";
+  if (CONFIRMED_FILE_PATTERN.test(name)) return "confirmed";
+  return "other";
+}
+
+/** Files of one folder that changed since the last scan (exists: still there), or null: look at everything. */
+type Changes = ReadonlyArray<{ name: string; exists: boolean }> | null;
+
+/**
+ * Reads the sessions folder. Never writes. A file that is not ok (zero bytes, corrupt, foreign schema,
+ * bad fields, a duplicate ID) is skipped with a reason naming it; it never aborts the scan. With a cache,
+ * confirmed notes that did not change since the last scan are not looked at again; drafts are always read.
  */
 export async function scanSessions(
   store: SessionStore,
   layout: Layout,
   offsetAt: (at: number) => number,
-  memo?: ScanMemo,
+  cache: ScanCache = new ScanCache(),
 ): Promise<Scan> {
-  const names = (await store.list(layout.sessions)).slice().sort();
-  const skipped: Skipped[] = [];
-  const draftNames: string[] = [];
-  const confirmedNames: string[] = [];
-  for (const name of names) {
-    if (name.startsWith(".") || !name.toLowerCase().endsWith(".md")) continue; // not a note (e.g. a temp file)
-    if (DRAFT_FILE_PATTERN.test(name)) draftNames.push(name);
-    else if (CONFIRMED_FILE_PATTERN.test(name)) confirmedNames.push(name);
-    else {
-      skipped.push({ path: sessionPath(layout, name), reason: "not a session file name (expected S-….md or DRAFT-S-….md)" });
+  // The token is taken before anything is read: a change made during this scan shows in the next one.
+  const report = store.changesSince?.(layout.sessions, cache.token) ?? null;
+  const changes: Changes = report && cache.token !== null ? report.changed : null;
+  cache.token = report ? report.token : null;
+
+  let changedConfirmed: string[];
+  if (changes === null) {
+    cache.clear();
+    const names = await store.list(layout.sessions);
+    for (const name of names) {
+      const kind = kindOf(name);
+      if (kind === "draft") cache.draftNames.add(name);
+      else if (kind === "other") cache.otherNames.add(name);
+    }
+    changedConfirmed = names.filter((name) => kindOf(name) === "confirmed");
+  } else {
+    changedConfirmed = [];
+    for (const { name, exists } of changes) {
+      cache.draftNames.delete(name);
+      cache.otherNames.delete(name);
+      if (cache.confirmed.delete(name)) cache.assembled = null;
+      if (!exists) continue;
+      const kind = kindOf(name);
+      if (kind === "draft") cache.draftNames.add(name);
+      else if (kind === "other") cache.otherNames.add(name);
+      else if (kind === "confirmed") changedConfirmed.push(name);
     }
   }
 
@@ -117,55 +174,71 @@ export async function scanSessions(
   const interpret = async <T>(name: string, as: (path: string, read: ReturnType<typeof classifyRecord>) => Interpreted<T>) => {
     const path = sessionPath(layout, name);
     const read = await readOrReason(path);
-    return { path, result: "reason" in read ? read : as(path, classifyRecord(read.text)) };
+    return { name, path, result: "reason" in read ? read : as(path, classifyRecord(read.text)) };
   };
 
+  // Confirmed notes: the metadata cache first (no reads, no promises); only what it cannot vouch for is read.
+  const prefix = `${layout.sessions}/`;
+  const toRead: string[] = [];
+  for (const name of changedConfirmed) {
+    const cached = confirmedFromCache(store, prefix + name, offsetAt, cache.memo);
+    if (cached) cache.confirmed.set(name, cached);
+    else toRead.push(name);
+  }
+  const readResults = await mapLimit(toRead, READ_CONCURRENCY, (name) => interpret(name, (p, read) => interpretConfirmed(p, read, offsetAt)));
+  for (const { name, path, result } of readResults) {
+    cache.confirmed.set(name, "record" in result ? result.record : { path, reason: result.reason });
+  }
+  if (changedConfirmed.length > 0) cache.assembled = null;
+  const assembled = cache.assembled ?? (cache.assembled = assemble(cache.confirmed.values()));
+
+  // Drafts: few, and their bodies are the learner's current notes: always read.
+  const draftNames = [...cache.draftNames].sort();
+  const skipped: Skipped[] = [...assembled.skipped];
+  for (const name of cache.otherNames) skipped.push({ path: sessionPath(layout, name), reason: NOT_A_SESSION });
   const drafts: Draft[] = [];
-  const draftResults = await mapLimit(draftNames, READ_CONCURRENCY, (name) =>
-    interpret(name, (path, read) => interpretDraft(path, read, offsetAt)),
-  );
+  const draftResults = await mapLimit(draftNames, READ_CONCURRENCY, (name) => interpret(name, (path, read) => interpretDraft(path, read, offsetAt)));
   for (const { path, result } of draftResults) {
     if ("record" in result) drafts.push(result.record);
     else skipped.push({ path, reason: result.reason });
   }
 
+  return {
+    confirmed: assembled.confirmed,
+    drafts: drafts.sort(compareDraftsOldestFirst),
+    draftFiles: new Set(draftNames.map((n) => n.slice(0, -3))),
+    skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+  };
+}
+
+/**
+ * The confirmed sessions, newest first, from every confirmed note's outcome: unusable notes and the losing
+ * file of two that claim one session_id (e.g. a sync-conflict copy) are skipped. The result is shared by
+ * later scans while nothing changes: callers never modify it.
+ */
+function assemble(outcomes: Iterable<ConfirmedSession | Skipped>): { confirmed: ConfirmedSession[]; skipped: Skipped[] } {
   const byId = new Map<string, ConfirmedSession>();
-  // The metadata cache first (no reads, no promises); only what it cannot vouch for is read.
-  const sessions: ConfirmedSession[] = [];
-  const toRead: string[] = [];
-  const prefix = `${layout.sessions}/`;
-  for (const name of confirmedNames) {
-    const cached = confirmedFromCache(store, prefix + name, offsetAt, memo);
-    if (cached) sessions.push(cached);
-    else toRead.push(name);
-  }
-  const readResults = await mapLimit(toRead, READ_CONCURRENCY, (name) => interpret(name, (p, read) => interpretConfirmed(p, read, offsetAt)));
-  for (const { path, result } of readResults) {
-    if ("record" in result) sessions.push(result.record);
-    else skipped.push({ path, reason: result.reason });
-  }
-  for (const session of sessions) {
-    const path = session.path;
+  const skipped: Skipped[] = [];
+  for (const outcome of outcomes) {
+    if ("reason" in outcome) {
+      skipped.push(outcome);
+      continue;
+    }
+    const session = outcome;
     const other = byId.get(session.sessionId);
     if (!other) {
       byId.set(session.sessionId, session);
       continue;
     }
-    // Two files claim one session (e.g. a sync-conflict copy): keep the one named after the ID (else the
-    // first by path, so the choice never depends on the order the files were read in).
+    // Keep the one named after the ID (else the first by path, so the choice never depends on the order
+    // the files were read in).
     const ownName = `/${session.sessionId}.md`;
-    const newNamed = path.endsWith(ownName);
+    const newNamed = session.path.endsWith(ownName);
     const otherNamed = other.path.endsWith(ownName);
-    const keepNew = newNamed !== otherNamed ? newNamed : path < other.path;
+    const keepNew = newNamed !== otherNamed ? newNamed : session.path < other.path;
     const [kept, dropped] = keepNew ? [session, other] : [other, session];
     byId.set(session.sessionId, kept);
     skipped.push({ path: dropped.path, reason: `duplicate session_id ${session.sessionId} (also in ${kept.path})` });
   }
-
-  return {
-    confirmed: [...byId.values()].sort(compareNewestFirst),
-    drafts: drafts.sort(compareDraftsOldestFirst),
-    draftFiles: new Set(draftNames.map((n) => n.slice(0, -3))),
-    skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
-  };
+  return { confirmed: [...byId.values()].sort(compareNewestFirst), skipped };
 }

@@ -18,8 +18,8 @@ import {
   planReconcile,
   savePlan,
 } from "./recovery";
-import type { Scan, ScanMemo } from "./scan";
-import { readConfirmed, scanSessions, withBody } from "./scan";
+import type { Scan } from "./scan";
+import { ScanCache, readConfirmed, scanSessions, withBody } from "./scan";
 import type { ConfirmedNoteInput } from "./session-note";
 import { appendNotes, renderConfirmedNote, renderDraft } from "./session-note";
 import { renderIndex, renderIndexLine } from "./session-index";
@@ -171,7 +171,8 @@ const ID_ATTEMPTS = 20;
  */
 export class PaleeSessions {
   private readonly graceMs: number;
-  private readonly scanMemo: ScanMemo = new WeakMap();
+  private readonly scanCache = new ScanCache();
+  private scanQueue: Promise<unknown> = Promise.resolve();
   /** Index lines by session record: records from the scan memo are the same objects from scan to scan. */
   private readonly indexLines = new WeakMap<ConfirmedSession, string>();
   private readonly indexLine = (session: ConfirmedSession): string => {
@@ -215,8 +216,11 @@ export class PaleeSessions {
     return { text, read, state: hotStateOf(read) };
   }
 
+  /** Scans one at a time: they share the scan cache (read-only operations are not queued otherwise). */
   scan(): Promise<Scan> {
-    return scanSessions(this.ports.store, this.layout, this.offsetAt, this.scanMemo);
+    const result = this.scanQueue.then(() => scanSessions(this.ports.store, this.layout, this.offsetAt, this.scanCache));
+    this.scanQueue = result.catch(() => undefined);
+    return result;
   }
 
   /** A draft as it is now, or null (missing or unreadable). Never writes. */
@@ -242,7 +246,8 @@ export class PaleeSessions {
     return {
       topicId: hot.activeTopic ?? draft?.topicId ?? "(unknown)",
       startedAt: hot.startedAt,
-      device: hot.device,
+      // The draft names the device that last checkpointed it (hot.md may not have synced yet).
+      device: draft?.device ?? hot.device,
       draftId: hot.openDraft,
       elapsedSeconds: startedMs === null ? 0 : Math.max(0, Math.floor((now - startedMs) / 1000)),
       lastCheckpointAt: draft?.lastCheckpointAt ?? null,
@@ -507,7 +512,10 @@ export class PaleeSessions {
     // A caller that names its open session (the plugin) checkpoints exactly that draft, or nothing: a
     // checkpoint must never open a new session behind the learner's back.
     const named = options.open ? scan.drafts.find((d) => d.draftId === options.open?.draftId) : undefined;
-    if (options.open && !named) this.requireOpen(EMPTY_HOT, options.open.draftId);
+    if (options.open && !named) {
+      this.refuseUnreadableDraft(options.open.draftId, scan);
+      this.requireOpen(EMPTY_HOT, options.open.draftId);
+    }
     const current =
       named ??
       scan.drafts
@@ -651,6 +659,14 @@ export class PaleeSessions {
     return this.exclusive(() => this.endNow(options));
   }
 
+  /** Refuses, naming the file, when the draft exists but cannot be read (e.g. its properties do not parse). */
+  private refuseUnreadableDraft(draftId: string, scan: Scan): void {
+    if (!scan.draftFiles.has(draftId)) return;
+    const path = sessionPath(this.layout, `${draftId}.md`);
+    const reason = scan.skipped.find((s) => s.path === path)?.reason ?? "unreadable";
+    throw new UsageError(`the open session's draft ${path} cannot be read (${reason}); fix it or move it out of the folder, then try again`);
+  }
+
   /** Refuses when hot.md does not point at `draftId` (the session the caller believes is open). */
   private requireOpen(hot: HotState, draftId: string): void {
     if (isOpen(hot) && hot.openDraft === draftId) return;
@@ -663,7 +679,10 @@ export class PaleeSessions {
     if (expected && hot0.read.state === "ok" && !(isOpen(hot0.state) && hot0.state.openDraft === expected.draftId)) {
       // Ended meanwhile (a second click, another window): report the saved session, never save it twice.
       const finished = absorbedBy((await this.scan()).confirmed).get(expected.draftId);
-      if (finished) return { session: finished, absorbedDrafts: finished.absorbedDrafts, alreadySaved: true, warnings: [] };
+      if (finished) {
+        const lost = options.summary || options.nextAction ? [`this end's summary and next action were not recorded: add them to ${finished.path} by hand`] : [];
+        return { session: finished, absorbedDrafts: finished.absorbedDrafts, alreadySaved: true, warnings: lost };
+      }
       this.requireOpen(hot0.state, expected.draftId);
     }
     const topicId = this.resolveTopic(options.topic, [hot0.state.activeTopic, expected?.topicId ?? null]);
@@ -687,8 +706,15 @@ export class PaleeSessions {
     const elsewhere = ofTopic.filter((d) => isAliveElsewhere(d, this.ports.device, now, this.graceMs));
     // The open session of this topic owns the drafts that started with it or later; older drafts of the
     // topic are interrupted sessions the learner chose to leave alone (Ignore), and stay untouched.
-    // When hot.md cannot tell (damaged, missing), the caller's open session (the plugin's timer) dates it.
+    // When hot.md cannot tell (damaged, missing), the caller's open session (the plugin's timer) dates it,
+    // and only that session is ended: never, for want of it, every older draft of the topic.
     const callerDraft = expected && !isOpen(hot.state) ? (ofTopic.find((d) => d.draftId === expected.draftId) ?? null) : null;
+    if (expected && !isOpen(hot.state) && callerDraft === null) {
+      const savedIn = absorbedBy(before.confirmed).get(expected.draftId);
+      if (savedIn) return { session: savedIn, absorbedDrafts: savedIn.absorbedDrafts, alreadySaved: true, warnings };
+      this.refuseUnreadableDraft(expected.draftId, scan);
+      this.requireOpen(EMPTY_HOT, expected.draftId);
+    }
     const openStart =
       isOpen(hot.state) && hot.state.activeTopic === topicId ? parseTimestamp(hot.state.startedAt, this.offsetAt) : (callerDraft?.startedMs ?? null);
     const openId = isOpen(hot.state) ? hot.state.openDraft : (callerDraft?.draftId ?? null);
@@ -940,7 +966,7 @@ export class PaleeSessions {
     const hot = await this.readHot();
     return {
       openDraftId: isOpen(hot.state) ? hot.state.openDraft : null,
-      confirmed: options.all ? scan.confirmed : scan.confirmed.slice(0, 10),
+      confirmed: scan.confirmed.slice(0, options.all ? undefined : 10),
       drafts: scan.drafts,
       totalConfirmed: scan.confirmed.length,
       totalDrafts: scan.drafts.length,

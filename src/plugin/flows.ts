@@ -49,8 +49,10 @@ export function describeFailure(what: string, error: unknown): string {
 export class SessionFlows {
   private lastAutoError: string | null = null;
   private autoRunning = false;
+  private lastAutoAttempt = 0;
   /** An end is on screen (the end modal) or being saved: a second click must not end twice. */
   private ending = false;
+  private disposed = false;
 
   constructor(
     private readonly app: App,
@@ -250,8 +252,14 @@ export class SessionFlows {
 
   /** On every tick: checkpoints this device's session when one is due. A repeated failure is shown once. */
   async autoCheckpoint(): Promise<void> {
-    if (this.autoRunning || this.ending || !this.controller.checkpointDue(this.controller.now())) return;
+    // Also while the end modal is open: the session runs until the learner confirms (plugin calls are
+    // serialized, and a checkpoint that comes after the end is dropped quietly below).
+    const now = this.controller.now();
+    if (this.autoRunning || !this.controller.checkpointDue(now)) return;
+    // After a failure, retry once a minute, not on every tick.
+    if (this.lastAutoError !== null && now - this.lastAutoAttempt < 60_000 && now >= this.lastAutoAttempt) return;
     this.autoRunning = true;
+    this.lastAutoAttempt = now;
     try {
       await this.controller.checkpoint();
       this.lastAutoError = null;
@@ -290,16 +298,17 @@ export class SessionFlows {
         startedText: displayTime(open.session.startedAt, this.today()),
         durationMinutes: durationMinutes(open.startedMs, now),
       },
-      (input) => void this.endWith(input.summary, input.nextAction, true),
+      (input) => void this.endWith(input.summary, input.nextAction, open.session),
       () => (this.ending = false),
     ).open();
   }
 
-  async endWith(summary: string | null, nextAction: string | null, fromModal = false): Promise<void> {
-    if (this.ending && !fromModal) return;
+  /** `shown`: the session the end modal showed (it may have ended elsewhere while the modal was open). */
+  async endWith(summary: string | null, nextAction: string | null, shown?: OpenSession): Promise<void> {
+    if (this.ending && !shown) return;
     this.ending = true;
     try {
-      const result = await this.controller.end(summary, nextAction);
+      const result = await this.controller.end(summary, nextAction, shown);
       const { session } = result;
       this.notify(
         result.alreadySaved
@@ -344,9 +353,28 @@ export class SessionFlows {
   // ---- recovery ------------------------------------------------------------------------------------
 
   /** When the vault opens (after layout ready): continue, report, or ask (SPEC §5). */
+  /**
+   * A session note was renamed. The open session's draft is only found under its own name (DRAFT-S-….md):
+   * say so at once, rather than let the session end silently at the next checkpoint.
+   */
+  noteRenamed(oldPath: string, newPath: string): void {
+    const open = this.controller.open;
+    if (!open || oldPath !== `${this.controller.layout.sessions}/${open.session.draftId}.md`) return;
+    this.notify(
+      `The note of your open session on ${open.session.topicId} was renamed to "${newPath}". PALEE Sessions only finds it as ${open.session.draftId}.md: rename it back to keep the session (its notes are safe either way).`,
+      LONG_NOTICE_MS,
+    );
+  }
+
+  /** The plugin was unloaded: an operation still running must not open modals or notices afterwards. */
+  dispose(): void {
+    this.disposed = true;
+  }
+
   async onVaultOpen(): Promise<void> {
     try {
       const result = await this.controller.openVault();
+      if (this.disposed) return;
       const today = this.today();
       if (result.resumed) {
         this.notify(`Resumed your session on ${result.resumed.topicId} (started ${displayTime(result.resumed.startedAt, today)}).`);
@@ -401,6 +429,12 @@ export class SessionFlows {
             if (now && isAliveElsewhere(now, this.controller.device, this.controller.now(), graceMs)) {
               this.notify(`${row.topicId} is now open on ${now.device ?? "another device"} (last seen ${displayTime(now.lastCheckpointAt, this.today())}). Press ${action} again to ${action} it anyway.`, LONG_NOTICE_MS);
               return { changed: this.recoveryRows([now])[0] };
+            }
+            const fresh = now ? this.recoveryRows([now])[0] : null;
+            if (fresh && (fresh.saveMinutes !== row.saveMinutes || fresh.lastSeenText !== row.lastSeenText || fresh.device !== row.device)) {
+              // It was checkpointed since the row was drawn (another device, sync): decide on what it is now.
+              this.notify(`${row.topicId} changed since this list was shown: check it, then press ${action} again.`, LONG_NOTICE_MS);
+              return { changed: fresh };
             }
           }
           const result = await this.controller.recover(row.draftId, action);

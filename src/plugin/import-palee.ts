@@ -1,6 +1,7 @@
 import type { DataAdapter } from "obsidian";
 import { normalizePath } from "obsidian";
 import { FileExistsError, UsageError } from "../core/errors";
+import { classifyRecord } from "../core/frontmatter";
 import { CONFIRMED_FILE_PATTERN, DRAFT_FILE_PATTERN } from "../core/ids";
 import type { Layout } from "../core/layout";
 import { sessionPath } from "../core/layout";
@@ -48,20 +49,34 @@ export async function importPaleeFolder(
   if (!(await adapter.exists(sessionsFolder))) return report;
   const inner = await adapter.list(sessionsFolder);
   for (const folder of inner.folders) report.skipped.push({ path: folder, reason: "a folder inside sessions", kind: "not-a-session" });
+  // Drafts absorbed by the confirmed notes being imported are finished business too (a crash in an end of
+  // the old tool can leave both).
+  const savedIn = new Map(absorbed);
+  const texts = new Map<string, string>();
+  for (const path of inner.files) {
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    if (!CONFIRMED_FILE_PATTERN.test(name) || DRAFT_FILE_PATTERN.test(name)) continue;
+    const text = await adapter.read(path);
+    texts.set(path, text);
+    const read = classifyRecord(text);
+    if (read.state !== "ok" || !Array.isArray(read.fields.absorbed_drafts)) continue;
+    for (const id of read.fields.absorbed_drafts) if (typeof id === "string" && !savedIn.has(id)) savedIn.set(id, name.slice(0, -3));
+  }
+
   for (const path of [...inner.files].sort()) {
     const name = path.slice(path.lastIndexOf("/") + 1);
     if (!DRAFT_FILE_PATTERN.test(name) && !CONFIRMED_FILE_PATTERN.test(name)) {
       report.skipped.push({ path, reason: "not a session file name (S-….md or DRAFT-S-….md)", kind: "not-a-session" });
       continue;
     }
-    const savedIn = absorbed.get(name.slice(0, -3));
-    if (savedIn) {
+    const saved = DRAFT_FILE_PATTERN.test(name) ? savedIn.get(name.slice(0, -3)) : undefined;
+    if (saved) {
       // A draft that a confirmed session already absorbed is finished business: copying it back would only
       // have it offered again, then moved to the trash.
-      report.skipped.push({ path, reason: `already saved in ${savedIn}`, kind: "already-saved" });
+      report.skipped.push({ path, reason: `already saved in ${saved}`, kind: "already-saved" });
       continue;
     }
-    const content = await adapter.read(path);
+    const content = texts.get(path) ?? (await adapter.read(path));
     const target = sessionPath(layout, name);
     const existing = await store.read(target);
     if (existing !== null) {

@@ -1,4 +1,4 @@
-import type { App, CachedMetadata, TAbstractFile } from "obsidian";
+import type { App, CachedMetadata, EventRef, TAbstractFile } from "obsidian";
 import { TFile, TFolder, normalizePath } from "obsidian";
 import { ConflictError, FileExistsError } from "../core/errors";
 import type { SessionStore } from "../core/ports";
@@ -19,7 +19,57 @@ export class ObsidianStore implements SessionStore {
    */
   private readonly frontmatter = new Map<string, Record<string, unknown> | null>();
 
+  /** Change tracking (see `track`): the latest change number, and each changed file's, by folder and name. */
+  private version = 0;
+  private tracking = false;
+  private readonly changes = new Map<string, Map<string, number>>();
+
   constructor(private readonly app: App) {}
+
+  /**
+   * Starts following the vault's file events and the metadata cache, so `changesSince` can tell a scan which
+   * files changed and the frontmatter map stays current. `register` ties each handler to the plugin's
+   * lifetime (Plugin.registerEvent). Until this is called, every scan looks at the whole folder.
+   */
+  track(register: (ref: EventRef) => void): void {
+    const { vault, metadataCache } = this.app;
+    register(metadataCache.on("changed", (file, data, cache) => this.cacheCaughtUp(file, data, cache)));
+    register(vault.on("create", (file) => this.noteChange(file.path)));
+    register(vault.on("modify", (file) => this.noteChange(file.path)));
+    register(
+      vault.on("delete", (file) => {
+        this.forget(file.path);
+        this.noteChange(file.path);
+      }),
+    );
+    register(
+      vault.on("rename", (file, oldPath) => {
+        this.forget(oldPath);
+        this.noteChange(oldPath);
+        this.noteChange(file.path);
+      }),
+    );
+    this.tracking = true;
+  }
+
+  changesSince(folder: string, since: number | null): { token: number; changed: Array<{ name: string; exists: boolean }> | null } {
+    const token = this.version;
+    if (!this.tracking || since === null) return { token, changed: null };
+    const target = normalizePath(folder);
+    const changed: Array<{ name: string; exists: boolean }> = [];
+    for (const [name, at] of this.changes.get(target) ?? []) {
+      if (at > since) changed.push({ name, exists: this.app.vault.getAbstractFileByPath(`${target}/${name}`) instanceof TFile });
+    }
+    return { token, changed };
+  }
+
+  private noteChange(path: string): void {
+    const slash = path.lastIndexOf("/");
+    const folder = slash < 0 ? "" : path.slice(0, slash);
+    let names = this.changes.get(folder);
+    if (!names) this.changes.set(folder, (names = new Map<string, number>()));
+    names.set(path.slice(slash + 1), ++this.version);
+  }
 
   async read(path: string): Promise<string | null> {
     const file = this.fileAt(path);
@@ -58,6 +108,8 @@ export class ObsidianStore implements SessionStore {
       if (before === undefined) this.awaitingCache.delete(path);
       else this.awaitingCache.set(path, before);
       throw error;
+    } finally {
+      this.noteChange(path); // also after a failed write: the next scan looks at the file again
     }
   }
 
@@ -89,8 +141,12 @@ export class ObsidianStore implements SessionStore {
     const file = this.fileAt(path);
     if (!file) throw new Error(`${normalizePath(path)} does not exist`);
     // Honors the user's "deleted files" setting (system trash, .trash or permanent, as they chose).
-    await this.app.fileManager.trashFile(file);
-    this.awaitingCache.delete(file.path);
+    try {
+      await this.app.fileManager.trashFile(file);
+    } finally {
+      this.forget(file.path);
+      this.noteChange(file.path);
+    }
   }
 
   cachedFields(path: string): Record<string, unknown> | undefined {
@@ -105,7 +161,8 @@ export class ObsidianStore implements SessionStore {
       const cache = file ? this.app.metadataCache.getFileCache(file) : null;
       if (!cache) return undefined; // not indexed yet: not remembered, asked again next time
       known = asFields(cache.frontmatter);
-      this.frontmatter.set(target, known);
+      // Remembered only while the cache's "changed" events keep the map current (track()).
+      if (this.tracking) this.frontmatter.set(target, known);
     }
     return known ?? undefined;
   }
@@ -116,6 +173,7 @@ export class ObsidianStore implements SessionStore {
    */
   cacheCaughtUp(file: TAbstractFile, data: string, cache: CachedMetadata): void {
     this.frontmatter.set(file.path, asFields(cache.frontmatter));
+    this.noteChange(file.path);
     if (this.awaitingCache.get(file.path) === data) this.awaitingCache.delete(file.path);
   }
 

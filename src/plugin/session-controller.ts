@@ -71,7 +71,7 @@ export class SessionController {
   get open(): OpenState | null {
     const state = this.state;
     if (!state || state.mine) return state;
-    const running = this.recent(state.lastCheckpointMs);
+    const running = state.lastCheckpointMs === null || this.recent(state.lastCheckpointMs);
     return running === state.running ? state : { ...state, running };
   }
 
@@ -136,7 +136,9 @@ export class SessionController {
       // This device's session checkpointed within the grace period runs (as on vault open: e.g. started by
       // the CLI under this device's name); an older one was interrupted and waits for the learner.
       if (mine && this.recent(lastCheckpointMs)) this.live.add(session.draftId);
-      const running = mine ? this.live.has(session.draftId) : this.recent(lastCheckpointMs);
+      // Another device's session whose draft has not synced here yet (no checkpoint known) is taken as
+      // running there: it is reported, never offered for recovery on a guess.
+      const running = mine ? this.live.has(session.draftId) : lastCheckpointMs === null || this.recent(lastCheckpointMs);
       this.state = { session, startedMs, lastCheckpointMs, mine, running };
     } else {
       this.state = null;
@@ -153,9 +155,16 @@ export class SessionController {
     const { open, hotState } = await this.sessions.status();
     const current = this.state;
     if (!open && hotState !== "ok" && current?.mine && this.live.has(current.session.draftId)) {
-      // hot.md was damaged or removed under a session this app runs: it keeps running (the next checkpoint
-      // finds its draft and repairs the pointer), rather than vanishing from the status bar.
-      return current;
+      // hot.md was damaged or removed under a session this app runs: while its draft is there, the session
+      // keeps running (the next checkpoint finds the draft and repairs the pointer when it can), with its
+      // last checkpoint as the draft records it; once the draft is gone (ended elsewhere), it is over.
+      const path = `${this.layout.sessions}/${current.session.draftId}.md`;
+      if ((await this.deps.store.read(path)) !== null) {
+        const draft = await this.sessions.readDraftNow(current.session.draftId);
+        // An unreadable draft (its properties being edited) keeps the state as it was.
+        if (draft) this.setOpen({ ...current.session, lastCheckpointAt: draft.lastCheckpointAt });
+        return this.state;
+      }
     }
     this.setOpen(open);
     return this.state;
@@ -215,9 +224,13 @@ export class SessionController {
     return now - last >= minutes * MINUTE_MS || now < last - MINUTE_MS;
   }
 
-  end(summary: string | null, nextAction: string | null): Promise<EndResult> {
+  /**
+   * Ends `session` (the one the end modal showed; default: the open one). If it was ended meanwhile, e.g.
+   * on another device while the modal was open, the core reports it as already saved.
+   */
+  end(summary: string | null, nextAction: string | null, session?: OpenSession): Promise<EndResult> {
     return this.exclusive(async () => {
-      const open = this.state;
+      const open = session ? { session } : this.state;
       if (!open) throw new UsageError("no session is open", "no_open_session");
       try {
         return await this.sessions.end({ open: { draftId: open.session.draftId, topicId: open.session.topicId }, summary, nextAction });

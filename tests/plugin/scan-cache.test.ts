@@ -1,0 +1,140 @@
+/**
+ * The incremental scan (ScanCache + ObsidianStore.changesSince) must always see what a full read of the folder
+ * sees: whatever sync, the user, the store itself and the lagging metadata cache do, in any order.
+ */
+import fc from "fast-check";
+import type { EventRef } from "obsidian";
+import { layoutFor } from "../../src/core/layout";
+import { ScanCache, scanSessions } from "../../src/core/scan";
+import type { Scan } from "../../src/core/scan";
+import { ObsidianStore } from "../../src/plugin/obsidian-store";
+import { confirmedText, draftText } from "../support/builders";
+import { createObsidianHarness } from "./support/obsidian-harness";
+
+const layout = layoutFor("palee");
+const offsetAt = (): number => 0;
+const S = (name: string): string => `palee/sessions/${name}`;
+
+/** What a scan found, without object identities (the incremental one shares records between scans). */
+function view(scan: Scan): unknown {
+  return {
+    confirmed: scan.confirmed.map((s) => [s.path, s.sessionId, s.startedAt, s.durationMinutes, s.absorbedDrafts]),
+    drafts: scan.drafts.map((d) => [d.path, d.lastCheckpointAt, d.body]),
+    draftFiles: [...scan.draftFiles].sort(),
+    skipped: scan.skipped,
+  };
+}
+
+const ids = ["S-20260810T100000-aaaa", "S-20260811T100000-bbbb", "S-20260812T100000-cccc"];
+const drafts = ["DRAFT-S-00000001", "DRAFT-S-00000002"];
+
+type Step =
+  | { op: "sync-write-confirmed"; id: number; minutes: number }
+  | { op: "store-create-confirmed"; id: number }
+  | { op: "sync-write-draft"; id: number; note: string }
+  | { op: "store-replace-draft"; id: number; note: string }
+  | { op: "remove"; name: string }
+  | { op: "store-trash-draft"; id: number }
+  | { op: "damage"; name: string }
+  | { op: "duplicate"; id: number }
+  | { op: "other-file" }
+  | { op: "catch-up" }
+  | { op: "scan" };
+
+const name = fc.constantFrom(...ids.map((i) => `${i}.md`), ...drafts.map((d) => `${d}.md`), "notes.md");
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ op: fc.constant("sync-write-confirmed" as const), id: fc.nat(2), minutes: fc.nat(90) }),
+  fc.record({ op: fc.constant("store-create-confirmed" as const), id: fc.nat(2) }),
+  fc.record({ op: fc.constant("sync-write-draft" as const), id: fc.nat(1), note: fc.constantFrom("a", "b", "") }),
+  fc.record({ op: fc.constant("store-replace-draft" as const), id: fc.nat(1), note: fc.constantFrom("c", "d") }),
+  fc.record({ op: fc.constant("remove" as const), name }),
+  fc.record({ op: fc.constant("store-trash-draft" as const), id: fc.nat(1) }),
+  fc.record({ op: fc.constant("damage" as const), name }),
+  fc.record({ op: fc.constant("duplicate" as const), id: fc.nat(2) }),
+  fc.constant({ op: "other-file" as const }),
+  fc.constant({ op: "catch-up" as const }),
+  fc.constant({ op: "scan" as const }),
+);
+
+describe("the incremental scan", () => {
+  it("always agrees with a full scan of the folder", async () => {
+    let compared = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
+        const h = createObsidianHarness();
+        const tracked = new ObsidianStore(h.app);
+        const refs: EventRef[] = [];
+        tracked.track((ref) => refs.push(ref));
+        const plain = new ObsidianStore(h.app); // no tracking: every scan reads the whole folder
+        const cache = new ScanCache();
+        const check = async (): Promise<void> => {
+          const incremental = await scanSessions(tracked, layout, offsetAt, cache);
+          const full = await scanSessions(plain, layout, offsetAt);
+          expect(view(incremental)).toEqual(view(full));
+          compared++;
+        };
+        for (const s of steps) {
+          switch (s.op) {
+            case "sync-write-confirmed":
+              h.write(S(`${ids[s.id]}.md`), confirmedText({ session_id: ids[s.id], duration_minutes: s.minutes }));
+              break;
+            case "store-create-confirmed":
+              await tracked.create(S(`${ids[s.id]}.md`), confirmedText({ session_id: ids[s.id] })).catch(() => undefined);
+              break;
+            case "sync-write-draft":
+              h.write(S(`${drafts[s.id]}.md`), draftText({ session_id: drafts[s.id] }, s.note));
+              break;
+            case "store-replace-draft": {
+              const path = S(`${drafts[s.id]}.md`);
+              const current = await tracked.read(path);
+              await tracked.replace(path, current, draftText({ session_id: drafts[s.id] }, s.note));
+              break;
+            }
+            case "remove":
+              if (h.files()[S(s.name)] !== undefined) await h.remove(S(s.name));
+              break;
+            case "store-trash-draft":
+              if (h.files()[S(`${drafts[s.id]}.md`)] !== undefined) await tracked.trash(S(`${drafts[s.id]}.md`));
+              break;
+            case "damage":
+              h.write(S(s.name), "---\npalee_schema: [1\n---\n");
+              break;
+            case "duplicate":
+              h.write(S(`${ids[s.id]} (conflict).md`), confirmedText({ session_id: ids[s.id], duration_minutes: 1 }));
+              break;
+            case "other-file":
+              h.write(S("README.md"), "not a session\n");
+              break;
+            case "catch-up":
+              h.catchUpCache();
+              break;
+            case "scan":
+              await check();
+              break;
+          }
+        }
+        await check();
+        h.catchUpCache();
+        await check();
+      }),
+      { numRuns: 300 },
+    );
+    expect(compared).toBeGreaterThan(600);
+  });
+
+  it("reads no confirmed note that did not change since the last scan", async () => {
+    const files: Record<string, string> = {};
+    for (const id of ids) files[S(`${id}.md`)] = confirmedText({ session_id: id });
+    const h = createObsidianHarness({ files });
+    const store = new ObsidianStore(h.app);
+    store.track(() => undefined);
+    const cache = new ScanCache();
+    await scanSessions(store, layout, offsetAt, cache);
+    h.write(S("S-20260813T100000-dddd.md"), confirmedText({ session_id: "S-20260813T100000-dddd" }));
+    h.resetLogs();
+    const scan = await scanSessions(store, layout, offsetAt, cache);
+    expect(scan.confirmed).toHaveLength(4);
+    // The new note is read (the cache has not indexed it yet); the three unchanged ones are not.
+    expect(h.reads.paths()).toEqual([S("S-20260813T100000-dddd.md")]);
+  });
+});
