@@ -25,6 +25,7 @@ export default class PaleeSessionsPlugin extends Plugin {
   async onload(): Promise<void> {
     // No vault work here: notes are first touched in onLayoutReady.
     this.saved = await this.loadData();
+    if (this.unloaded) return; // disabled while its settings were loading: register nothing
     this.settings = settingsFrom(this.saved);
     this.deviceName = loadDeviceName(this.app, Platform.isMobile, browserRandom);
     const store = new ObsidianStore(this.app);

@@ -201,6 +201,14 @@ export class PaleeSessions {
 
   private readonly offsetAt = (at: number): number => this.ports.clock.offsetMinutes(at);
 
+  /** absorbedBy, once per list of confirmed sessions (scans hand out the same list while nothing changed). */
+  private readonly absorbedMemo = new WeakMap<readonly ConfirmedSession[], Map<string, ConfirmedSession>>();
+  private absorbedIn(confirmed: readonly ConfirmedSession[]): Map<string, ConfirmedSession> {
+    let map = this.absorbedMemo.get(confirmed);
+    if (!map) this.absorbedMemo.set(confirmed, (map = absorbedBy(confirmed)));
+    return map;
+  }
+
   private stamp(at: number): string {
     return formatTimestamp(at, this.ports.clock.offsetMinutes(at));
   }
@@ -322,7 +330,7 @@ export class PaleeSessions {
 
   /** Reconcile (SPEC §4): trash drafts already absorbed, close a finished or vanished open session. */
   private async reconcile(scan: Scan, hot: HotState): Promise<{ scan: Scan; warnings: string[]; closed: ReconcilePlan["closeOpen"] }> {
-    const absorbed = absorbedBy(scan.confirmed);
+    const absorbed = this.absorbedIn(scan.confirmed);
     const plan = planReconcile(hot, scan.drafts, scan.draftFiles, absorbed, {
       device: this.ports.device,
       now: this.ports.clock.now(),
@@ -378,7 +386,7 @@ export class PaleeSessions {
     const hot0 = await this.readHot();
     const { scan, warnings } = await this.reconcile(await this.scan(), hot0.state);
     const hot = await this.readHot();
-    const absorbed = absorbedBy(scan.confirmed);
+    const absorbed = this.absorbedIn(scan.confirmed);
 
     const pending = pendingDrafts(hot.state, scan.drafts, absorbed, options.ignoreDrafts);
     if (pending.length > 0) return { status: "drafts_pending", drafts: pending };
@@ -456,7 +464,7 @@ export class PaleeSessions {
    * treat the new draft as finished business.
    */
   private async pickFreeDraftId(scan: Scan): Promise<string> {
-    const absorbed = absorbedBy(scan.confirmed);
+    const absorbed = this.absorbedIn(scan.confirmed);
     for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
       const id = newDraftId(this.ports.random);
       if (scan.draftFiles.has(id) || absorbed.has(id)) continue;
@@ -678,7 +686,7 @@ export class PaleeSessions {
     const expected = options.open;
     if (expected && hot0.read.state === "ok" && !(isOpen(hot0.state) && hot0.state.openDraft === expected.draftId)) {
       // Ended meanwhile (a second click, another window): report the saved session, never save it twice.
-      const finished = absorbedBy((await this.scan()).confirmed).get(expected.draftId);
+      const finished = this.absorbedIn((await this.scan()).confirmed).get(expected.draftId);
       if (finished) {
         const lost = options.summary || options.nextAction ? [`this end's summary and next action were not recorded: add them to ${finished.path} by hand`] : [];
         return { session: finished, absorbedDrafts: finished.absorbedDrafts, alreadySaved: true, warnings: lost };
@@ -693,7 +701,7 @@ export class PaleeSessions {
     const skipped = scan.skipped.map((s) => `skipped ${s.path}: ${s.reason}`);
 
     // An end that already happened (a retry after a crash or a conflict): report it, never save it twice.
-    const finishedIn = isOpen(hot0.state) && hot0.state.activeTopic === topicId ? absorbedBy(before.confirmed).get(hot0.state.openDraft) : undefined;
+    const finishedIn = isOpen(hot0.state) && hot0.state.activeTopic === topicId ? this.absorbedIn(before.confirmed).get(hot0.state.openDraft) : undefined;
     const ofTopic = scan.drafts.filter((d) => d.topicId === topicId);
     if (finishedIn) {
       warnings.push(...(await this.writeViews(scan.confirmed, (current) => current)));
@@ -710,7 +718,7 @@ export class PaleeSessions {
     // and only that session is ended: never, for want of it, every older draft of the topic.
     const callerDraft = expected && !isOpen(hot.state) ? (ofTopic.find((d) => d.draftId === expected.draftId) ?? null) : null;
     if (expected && !isOpen(hot.state) && callerDraft === null) {
-      const savedIn = absorbedBy(before.confirmed).get(expected.draftId);
+      const savedIn = this.absorbedIn(before.confirmed).get(expected.draftId);
       if (savedIn) return { session: savedIn, absorbedDrafts: savedIn.absorbedDrafts, alreadySaved: true, warnings };
       this.refuseUnreadableDraft(expected.draftId, scan);
       this.requireOpen(EMPTY_HOT, expected.draftId);
@@ -767,7 +775,7 @@ export class PaleeSessions {
 
     const finished = new Set(absorbedIds);
     const openElsewhere = new Set(elsewhere.map((d) => d.draftId));
-    const confirmed = [session, ...scan.confirmed].sort(compareNewestFirst);
+    const confirmed = withSession(scan.confirmed, session);
     await this.afterSaving(session, async () => {
       const viewWarnings = await this.writeViews(confirmed, (current) => {
         // The open session is over if its draft was absorbed, or if it is this topic's session and not alive
@@ -823,7 +831,7 @@ export class PaleeSessions {
     }
     const hot0 = await this.readHot();
     const before = await this.scan();
-    const absorbed = absorbedBy(before.confirmed);
+    const absorbed = this.absorbedIn(before.confirmed);
     const { scan, warnings } = await this.reconcile(before, hot0.state);
     const hot = await this.readHot();
 
@@ -901,7 +909,7 @@ export class PaleeSessions {
           notes: draft.body.trim(),
         });
         await this.trashDraft(draft);
-        const confirmed = [session, ...scan.confirmed].sort(compareNewestFirst);
+        const confirmed = withSession(scan.confirmed, session);
         await this.afterSaving(session, async () => {
           const viewWarnings = await this.writeViews(confirmed, (current) =>
             current.openDraft === draftId ? { ...current, startedAt: null, openDraft: null, device: null } : current,
@@ -935,7 +943,7 @@ export class PaleeSessions {
     const { scan, warnings } = await this.reconcile(await this.scan(), hot0.state);
     const hot = await this.readHot();
     const now = this.ports.clock.now();
-    const pending = pendingDrafts(hot.state, scan.drafts, absorbedBy(scan.confirmed));
+    const pending = pendingDrafts(hot.state, scan.drafts, this.absorbedIn(scan.confirmed));
     let resumed: OpenSession | null = null;
     let openElsewhere: OpenSession | null = null;
     if (isOpen(hot.state)) {
@@ -991,4 +999,16 @@ export class PaleeSessions {
     await this.writeViews(scan.confirmed, (current) => current, { replaceForeign: true });
     return { totalConfirmed: scan.confirmed.length, skipped: scan.skipped };
   }
+}
+
+/** `newestFirst` with `session` inserted in its place (newest first): a copy, the input is shared. */
+function withSession(newestFirst: readonly ConfirmedSession[], session: ConfirmedSession): ConfirmedSession[] {
+  let lo = 0;
+  let hi = newestFirst.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareNewestFirst(newestFirst[mid], session) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return [...newestFirst.slice(0, lo), session, ...newestFirst.slice(lo)];
 }

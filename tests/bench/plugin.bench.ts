@@ -62,6 +62,14 @@ function vault(n: number, now: number): Record<string, string> {
   return files;
 }
 
+/**
+ * Lets the metadata cache catch up (untimed), except on index.md: the mock resolves each of its 10 000 links
+ * by walking every file, minutes of work that is not the plugin's (the plugin never reads index.md's cache).
+ */
+function catchUp(h: ReturnType<typeof createObsidianHarness>): void {
+  h.catchUpCache(...h.pendingCache().filter((path) => !path.endsWith("/index.md")));
+}
+
 async function measure(size: number): Promise<Row> {
   const h = createObsidianHarness({ files: vault(size, Date.now()) });
   const row: Row = { size, onloadMs: 0, onloadReads: 0, readyMs: 0, readyPaths: [], endMs: [], endReads: [] };
@@ -83,7 +91,7 @@ async function measure(size: number): Promise<Row> {
   for (let rep = 0; rep <= REPS; rep++) {
     if (rep > 0) {
       await flows.startSession({ topic: "T-bench" });
-      h.catchUpCache();
+      catchUp(h);
     }
     h.resetLogs();
     t = performance.now();
@@ -93,7 +101,7 @@ async function measure(size: number): Promise<Row> {
       row.endMs.push(ms);
       row.endReads.push(h.reads.count());
     }
-    h.catchUpCache();
+    catchUp(h);
   }
   p.unload();
   return row;
