@@ -30,9 +30,10 @@ export interface SessionStore {
    * Optional, with the app's file events: which files directly inside `folder` may have changed (created,
    * modified, deleted, renamed, re-read by the metadata cache) since `since`, a token this method returned
    * earlier, and whether each still exists. `since` null, or `changed` null: the store cannot tell, so the
-   * caller looks at the whole folder. The token is always the current one. Never writes.
+   * caller looks at the whole folder; the token is always the current one. Null instead of a report: the
+   * store does not follow changes (yet), so no later call can be compared with this one. Never writes.
    */
-  changesSince?(folder: string, since: number | null): { token: number; changed: Array<{ name: string; exists: boolean }> | null };
+  changesSince?(folder: string, since: number | null): { token: number; changed: Array<{ name: string; exists: boolean }> | null } | null;
 }
 
 /** Milliseconds since the epoch, and the local UTC offset (minutes east of UTC) at a given instant. */

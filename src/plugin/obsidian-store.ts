@@ -22,6 +22,8 @@ export class ObsidianStore implements SessionStore {
   /** Change tracking (see `track`): the latest change number, and each changed file's, by folder and name. */
   private version = 0;
   private tracking = false;
+  /** The change number of the last folder created, renamed or deleted. */
+  private foldersChangedAt = 0;
   private readonly changes = new Map<string, Map<string, number>>();
 
   constructor(private readonly app: App) {}
@@ -34,16 +36,23 @@ export class ObsidianStore implements SessionStore {
   track(register: (ref: EventRef) => void): void {
     const { vault, metadataCache } = this.app;
     register(metadataCache.on("changed", (file, data, cache) => this.cacheCaughtUp(file, data, cache)));
-    register(vault.on("create", (file) => this.noteChange(file.path)));
+    register(
+      vault.on("create", (file) => {
+        if (file instanceof TFolder) this.foldersChangedAt = ++this.version;
+        this.noteChange(file.path);
+      }),
+    );
     register(vault.on("modify", (file) => this.noteChange(file.path)));
     register(
       vault.on("delete", (file) => {
+        if (file instanceof TFolder) this.foldersChangedAt = ++this.version;
         this.forget(file.path);
         this.noteChange(file.path);
       }),
     );
     register(
       vault.on("rename", (file, oldPath) => {
+        if (file instanceof TFolder) this.foldersChangedAt = ++this.version;
         this.forget(oldPath);
         this.noteChange(oldPath);
         this.noteChange(file.path);
@@ -52,10 +61,15 @@ export class ObsidianStore implements SessionStore {
     this.tracking = true;
   }
 
-  changesSince(folder: string, since: number | null): { token: number; changed: Array<{ name: string; exists: boolean }> | null } {
+  changesSince(folder: string, since: number | null): { token: number; changed: Array<{ name: string; exists: boolean }> | null } | null {
+    if (!this.tracking) return null; // nothing is followed yet: every scan looks at the whole folder
     const token = this.version;
-    if (!this.tracking || since === null) return { token, changed: null };
     const target = normalizePath(folder);
+    // A folder created, renamed or deleted (the session folder itself, or one above it) can change many files
+    // at once: look at everything again.
+    if (since === null || since < this.foldersChangedAt || !(this.app.vault.getAbstractFileByPath(target) instanceof TFolder)) {
+      return { token, changed: null };
+    }
     const changed: Array<{ name: string; exists: boolean }> = [];
     for (const [name, at] of this.changes.get(target) ?? []) {
       if (at > since) changed.push({ name, exists: this.app.vault.getAbstractFileByPath(`${target}/${name}`) instanceof TFile });

@@ -156,3 +156,29 @@ describe("the incremental scan", () => {
     expect(h.reads.paths()).toEqual([S("S-20260813T100000-dddd.md")]);
   });
 });
+
+describe("the incremental scan and folders", () => {
+  it("looks at the whole folder again after the session folder was renamed away", async () => {
+    const files: Record<string, string> = {};
+    for (const id of ids) files[S(`${id}.md`)] = confirmedText({ session_id: id });
+    const h = createObsidianHarness({ files });
+    const store = new ObsidianStore(h.app);
+    store.track(() => undefined);
+    const cache = new ScanCache();
+    expect((await scanSessions(store, layout, offsetAt, cache)).confirmed).toHaveLength(3);
+    const folder = h.app.vault.getFolderByPath("palee/sessions");
+    if (!folder) throw new Error("no folder");
+    await h.app.fileManager.renameFile(folder, "palee/archive");
+    expect((await scanSessions(store, layout, offsetAt, cache)).confirmed).toHaveLength(0);
+  });
+
+  it("does not trust changes noted before it followed the vault", async () => {
+    const h = createObsidianHarness({ files: { [S(`${ids[0]}.md`)]: confirmedText({ session_id: ids[0] }) } });
+    const store = new ObsidianStore(h.app);
+    const cache = new ScanCache();
+    await scanSessions(store, layout, offsetAt, cache); // before track(): a full scan, nothing to compare with
+    h.write(S(`${ids[1]}.md`), confirmedText({ session_id: ids[1] }));
+    store.track(() => undefined);
+    expect((await scanSessions(store, layout, offsetAt, cache)).confirmed.map((s) => s.sessionId).sort()).toEqual([ids[0], ids[1]]);
+  });
+});
