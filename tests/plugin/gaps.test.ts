@@ -4,7 +4,6 @@
  * is named after the behaviour that should hold, and its "Observed" comment describes what happens instead.
  */
 import type { PluginSettingTab } from "obsidian";
-import type { TopicChoice } from "../../src/plugin/topic-picker";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import type { ObsidianHarness } from "./support/obsidian-harness";
 import type { LoadedPlugin } from "./support/plugin-harness";
@@ -16,7 +15,6 @@ import {
   installPluginTestEnvironment,
   lastNotice,
   loadPlugin,
-  modals,
   noticeLog,
   pickTopic,
   recoverAction,
@@ -26,23 +24,23 @@ import {
   submitEnd,
   type,
 } from "./support/plugin-harness";
-import { HOT, S, at, confirmedPaths, draftPaths, fieldsAt, idOf, textAt } from "./support/session-files";
+import {
+  at,
+  confirmedIds,
+  confirmedPaths,
+  draftIds,
+  draftPaths,
+  fieldsAt,
+  HOT,
+  isTopic,
+  openModals,
+  S,
+  startOn,
+  statusText,
+  textAt,
+} from "./support/session-files";
 
 installPluginTestEnvironment();
-
-const openModals = (): string[] => modals().map((m) => m.constructor.name);
-const statusText = (p: LoadedPlugin): string => p.statusBar()?.textContent ?? "(no status bar)";
-const isTopic = (topicId: string) => (c: TopicChoice): boolean => "topicId" in c && c.topicId === topicId;
-const confirmedIds = (h: ObsidianHarness): string[] => confirmedPaths(h).map(idOf);
-const draftIds = (h: ObsidianHarness): string[] => draftPaths(h).map(idOf);
-
-async function startOn(p: LoadedPlugin, topicId = "T-rust-ownership"): Promise<string> {
-  await p.ribbon();
-  await pickTopic(topicId, isTopic(topicId));
-  const draftId = fieldsAt(p.h, HOT).open_draft;
-  if (typeof draftId !== "string") throw new Error(`no session was started (notices: ${noticeLog().join(" | ")})`);
-  return draftId;
-}
 
 /** Advances the fake clock one tick (1 s) at a time, letting each tick's work finish. */
 async function tickFor(ms: number): Promise<void> {

@@ -3,10 +3,21 @@
  * the ticking timer, checkpoints, the end modal, and what each step leaves in the vault.
  */
 import { Scope } from "obsidian-test-mocks/obsidian";
-import { classifyRecord } from "../../src/core/frontmatter";
-import type { TopicChoice } from "../../src/plugin/topic-picker";
 import type { ObsidianHarness } from "./support/obsidian-harness";
 import type { LoadedPlugin } from "./support/plugin-harness";
+import {
+  HOT,
+  INDEX,
+  S,
+  bodyAt as body,
+  confirmedIds,
+  draftIds,
+  fieldsAt as fields,
+  isTopic,
+  startOn,
+  statusText,
+  textAt as text,
+} from "./support/session-files";
 import {
   MINUTE,
   T0,
@@ -18,7 +29,6 @@ import {
   lastNotice,
   loadPlugin,
   modals,
-  noticeLog,
   pickTopic,
   settle,
   submitEnd,
@@ -31,53 +41,12 @@ installPluginTestEnvironment();
 
 // ---- looking into the vault ---------------------------------------------------------------------------
 
-const HOT = "palee/hot.md";
-const INDEX = "palee/index.md";
-const S = (id: string): string => `palee/sessions/${id}.md`;
 const SECOND = 1000;
-
-function text(h: ObsidianHarness, path: string): string {
-  const found = h.files()[path];
-  if (found === undefined) throw new Error(`${path} does not exist`);
-  return found;
-}
-
-/** The frontmatter of an ok record; throws with the read state otherwise. */
-function fields(h: ObsidianHarness, path: string): Record<string, unknown> {
-  const read = classifyRecord(h.files()[path] ?? null);
-  if (read.state !== "ok") throw new Error(`${path} is ${read.state}`);
-  return read.fields;
-}
-
-function body(h: ObsidianHarness, path: string): string {
-  const read = classifyRecord(h.files()[path] ?? null);
-  if (read.state !== "ok") throw new Error(`${path} is ${read.state}`);
-  return read.body;
-}
-
-const idsOf = (h: ObsidianHarness, pattern: RegExp): string[] =>
-  Object.keys(h.files())
-    .map((p) => /^palee\/sessions\/(.+)\.md$/.exec(p)?.[1] ?? "")
-    .filter((id) => pattern.test(id));
-const confirmedIds = (h: ObsidianHarness): string[] => idsOf(h, /^S-/);
-const draftIds = (h: ObsidianHarness): string[] => idsOf(h, /^DRAFT-S-/);
-
-const statusText = (p: LoadedPlugin): string => p.statusBar()?.textContent ?? "(no status bar)";
-const isTopic = (topicId: string) => (c: TopicChoice): boolean => "topicId" in c && c.topicId === topicId;
-
-/** Starts a session on `topicId` from the ribbon and returns its draft ID. */
-async function startFromRibbon(p: LoadedPlugin, topicId = "T-rust-ownership"): Promise<string> {
-  await p.ribbon();
-  await pickTopic(topicId, isTopic(topicId));
-  const draftId = fields(p.h, HOT).open_draft;
-  if (typeof draftId !== "string") throw new Error(`no session was started (notices: ${noticeLog().join(" | ")})`);
-  return draftId;
-}
 
 async function started(options: { data?: unknown } = {}): Promise<{ h: ObsidianHarness; p: LoadedPlugin; draftId: string }> {
   const h = harness();
   const p = await loadPlugin(h, { device: "laptop", data: options.data });
-  const draftId = await startFromRibbon(p);
+  const draftId = await startOn(p);
   return { h, p, draftId };
 }
 
@@ -316,7 +285,7 @@ describe("ending a session", () => {
     expect(await p.run("save-checkpoint")).toBe(false);
     expect(h.events).toEqual([]);
 
-    await startFromRibbon(p);
+    await startOn(p);
     expect(p.available("end-session")).toBe(true);
     expect(p.available("save-checkpoint")).toBe(true);
 

@@ -3,11 +3,21 @@
  * resumes a recent session silently, or offers the interrupted one in the recovery modal, where each of
  * Resume / Save / Discard / Ignore does what the spec says and nothing else.
  */
-import { classifyRecord } from "../../src/core/frontmatter";
-import type { TopicChoice } from "../../src/plugin/topic-picker";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import type { ObsidianHarness } from "./support/obsidian-harness";
 import type { LoadedPlugin } from "./support/plugin-harness";
+import {
+  HOT,
+  INDEX,
+  S,
+  bodyAt as body,
+  confirmedIds,
+  draftIds,
+  fieldsAt as fields,
+  isTopic,
+  statusText,
+  textAt as text,
+} from "./support/session-files";
 import {
   MINUTE,
   T0,
@@ -30,39 +40,7 @@ installPluginTestEnvironment();
 
 // ---- looking into the vault ---------------------------------------------------------------------------
 
-const HOT = "palee/hot.md";
-const INDEX = "palee/index.md";
-const S = (id: string): string => `palee/sessions/${id}.md`;
 const SECOND = 1000;
-
-function text(h: ObsidianHarness, path: string): string {
-  const found = h.files()[path];
-  if (found === undefined) throw new Error(`${path} does not exist`);
-  return found;
-}
-
-/** The frontmatter of an ok record; throws with the read state otherwise. */
-function fields(h: ObsidianHarness, path: string): Record<string, unknown> {
-  const read = classifyRecord(h.files()[path] ?? null);
-  if (read.state !== "ok") throw new Error(`${path} is ${read.state}`);
-  return read.fields;
-}
-
-function body(h: ObsidianHarness, path: string): string {
-  const read = classifyRecord(h.files()[path] ?? null);
-  if (read.state !== "ok") throw new Error(`${path} is ${read.state}`);
-  return read.body;
-}
-
-const idsOf = (h: ObsidianHarness, pattern: RegExp): string[] =>
-  Object.keys(h.files())
-    .map((p) => /^palee\/sessions\/(.+)\.md$/.exec(p)?.[1] ?? "")
-    .filter((id) => pattern.test(id));
-const confirmedIds = (h: ObsidianHarness): string[] => idsOf(h, /^S-/);
-const draftIds = (h: ObsidianHarness): string[] => idsOf(h, /^DRAFT-S-/);
-
-const statusText = (p: LoadedPlugin): string => p.statusBar()?.textContent ?? "(no status bar)";
-const isTopic = (topicId: string) => (c: TopicChoice): boolean => "topicId" in c && c.topicId === topicId;
 
 const resumeButton = (draftId: string): HTMLButtonElement | null =>
   recoveryModal().contentEl.querySelector<HTMLButtonElement>(`.palee-recovery-row[data-draft-id="${draftId}"] button[data-action="resume"]`);

@@ -2,11 +2,21 @@
  * Bugs found in review of the plugin, each pinned by the test that caught it ("Observed" comments describe
  * the bug as it was). One test pins note text rendered as text (SPEC §6.9), verified in the same review.
  */
-import { classifyRecord } from "../../src/core/frontmatter";
-import type { TopicChoice } from "../../src/plugin/topic-picker";
 import { draftText, hotText } from "../support/builders";
 import type { ObsidianHarness } from "./support/obsidian-harness";
-import type { LoadedPlugin } from "./support/plugin-harness";
+import {
+  HOT,
+  S,
+  at as stamp,
+  confirmedIds,
+  draftIds,
+  fieldsAt as fields,
+  isTopic,
+  openModals,
+  startOn,
+  statusText,
+  textAt as text,
+} from "./support/session-files";
 import {
   MINUTE,
   T0,
@@ -15,7 +25,6 @@ import {
   installPluginTestEnvironment,
   lastNotice,
   loadPlugin,
-  modals,
   noticeLog,
   pickTopic,
   recoverAction,
@@ -25,38 +34,6 @@ import {
 } from "./support/plugin-harness";
 
 installPluginTestEnvironment();
-
-const HOT = "palee/hot.md";
-const S = (id: string, folder = "palee"): string => `${folder}/sessions/${id}.md`;
-
-function text(h: ObsidianHarness, path: string): string {
-  const found = h.files()[path];
-  if (found === undefined) throw new Error(`${path} does not exist`);
-  return found;
-}
-function fields(h: ObsidianHarness, path: string): Record<string, unknown> {
-  const read = classifyRecord(h.files()[path] ?? null);
-  if (read.state !== "ok") throw new Error(`${path} is ${read.state}`);
-  return read.fields;
-}
-const idsOf = (h: ObsidianHarness, pattern: RegExp, folder = "palee"): string[] =>
-  Object.keys(h.files())
-    .filter((p) => p.startsWith(`${folder}/sessions/`))
-    .map((p) => p.slice(p.lastIndexOf("/") + 1).replace(/\.md$/, ""))
-    .filter((id) => pattern.test(id));
-const confirmedIds = (h: ObsidianHarness, folder = "palee"): string[] => idsOf(h, /^S-/, folder);
-const draftIds = (h: ObsidianHarness, folder = "palee"): string[] => idsOf(h, /^DRAFT-S-/, folder);
-const openModals = (): string[] => modals().map((m) => m.constructor.name);
-const statusText = (p: LoadedPlugin): string => p.statusBar()?.textContent ?? "(no status bar)";
-const isTopic = (topicId: string) => (c: TopicChoice): boolean => "topicId" in c && c.topicId === topicId;
-
-async function startOn(p: LoadedPlugin, topicId = "T-rust-ownership"): Promise<string> {
-  await p.ribbon();
-  await pickTopic(topicId, isTopic(topicId));
-  const draftId = fields(p.h, HOT).open_draft;
-  if (typeof draftId !== "string") throw new Error(`no session was started (notices: ${noticeLog().join(" | ")})`);
-  return draftId;
-}
 
 const OLD = "DRAFT-S-0000000a";
 function oneInterruptedDraft(): ObsidianHarness {
@@ -124,7 +101,6 @@ describe("unload", () => {
 // ---- sync from another device ----------------------------------------------------------------------------
 
 const PHONE = "DRAFT-S-0000aaaa";
-const stamp = (minutes: number): string => new Date(T0 + minutes * MINUTE).toISOString().replace(/\.\d{3}Z$/, "+00:00");
 const phoneHot = (): string => hotText({ active_topic: "T-rust-ownership", started_at: stamp(0), open_draft: PHONE, device: "phone" });
 const phoneDraft = (lastSeen = 0): string =>
   draftText({ session_id: PHONE, started_at: stamp(0), last_checkpoint_at: stamp(lastSeen), device: "phone" });

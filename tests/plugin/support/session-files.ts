@@ -3,8 +3,10 @@
  * and bodies hold, and recorded timestamps relative to the fixed test clock (TZ is UTC in the plugin project).
  */
 import { classifyRecord } from "../../../src/core/frontmatter";
+import type { TopicChoice } from "../../../src/plugin/topic-picker";
 import type { ObsidianHarness } from "./obsidian-harness";
-import { MINUTE, T0 } from "./plugin-harness";
+import type { LoadedPlugin } from "./plugin-harness";
+import { MINUTE, T0, modals, noticeLog, pickTopic } from "./plugin-harness";
 
 export const HOT = "palee/hot.md";
 export const INDEX = "palee/index.md";
@@ -62,4 +64,37 @@ export function onlyConfirmed(h: ObsidianHarness, folder = "palee"): string {
 /** The draft ID (file name without .md) of a draft path. */
 export function idOf(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/, "");
+}
+
+/** Session IDs (file names without .md) of the files in a folder's sessions/ whose ID matches `pattern`. */
+function idsIn(h: ObsidianHarness, pattern: RegExp, folder: string): string[] {
+  const prefix = `${folder}/sessions/`;
+  return Object.keys(h.files())
+    .filter((p) => p.startsWith(prefix))
+    .map(idOf)
+    .filter((id) => pattern.test(id));
+}
+
+export const confirmedIds = (h: ObsidianHarness, folder = "palee"): string[] => idsIn(h, /^S-/, folder);
+export const draftIds = (h: ObsidianHarness, folder = "palee"): string[] => idsIn(h, /^DRAFT-S-/, folder);
+
+/** What the status bar shows (a mobile plugin has none). */
+export const statusText = (p: LoadedPlugin): string => p.statusBar()?.textContent ?? "(no status bar)";
+
+/** The class names of the open modals, for messages and assertions. */
+export const openModals = (): string[] => modals().map((m) => m.constructor.name);
+
+/** Picks the topic picker's line for exactly this topic ID. */
+export const isTopic =
+  (topicId: string) =>
+  (c: TopicChoice): boolean =>
+    "topicId" in c && c.topicId === topicId;
+
+/** Starts a session on `topicId` from the ribbon and the topic picker; returns its draft ID. */
+export async function startOn(p: LoadedPlugin, topicId = "T-rust-ownership"): Promise<string> {
+  await p.ribbon();
+  await pickTopic(topicId, isTopic(topicId));
+  const draftId = fieldsAt(p.h, HOT).open_draft;
+  if (typeof draftId !== "string") throw new Error(`no session was started (notices: ${noticeLog().join(" | ")})`);
+  return draftId;
 }
