@@ -14,6 +14,14 @@ export function isAliveElsewhere(draft: Draft, device: string, now: number, grac
   return draft.lastCheckpointMs !== null && now - draft.lastCheckpointMs <= graceMs;
 }
 
+/**
+ * Whether a session checkpointed at `lastCheckpointMs` still counts as running: its last checkpoint is within
+ * the grace period of now, on either side (a clock a little ahead on another device is not "silent").
+ */
+export function checkpointedWithin(lastCheckpointMs: number | null, now: number, graceMs: number): boolean {
+  return lastCheckpointMs !== null && Math.abs(now - lastCheckpointMs) <= graceMs;
+}
+
 /** Which confirmed session absorbed each draft ID (SPEC §2 absorbed_drafts). */
 export function absorbedBy(confirmed: readonly ConfirmedSession[]): Map<string, ConfirmedSession> {
   const map = new Map<string, ConfirmedSession>();

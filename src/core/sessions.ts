@@ -13,6 +13,7 @@ import type { ReconcilePlan } from "./recovery";
 import {
   DEFAULT_GRACE_MS,
   absorbedBy,
+  checkpointedWithin,
   isAliveElsewhere,
   pendingDrafts,
   planReconcile,
@@ -592,11 +593,7 @@ export class PaleeSessions {
    * here yet: nothing may be recorded for it on this device (it would be recorded twice once it is readable).
    */
   private refuseUnusableOpenDraft(hot: HotState & { openDraft: string }, scan: Scan): void {
-    const path = sessionPath(this.layout, `${hot.openDraft}.md`);
-    if (scan.draftFiles.has(hot.openDraft)) {
-      const reason = scan.skipped.find((s) => s.path === path)?.reason ?? "unreadable";
-      throw new UsageError(`the open session's draft ${path} cannot be read (${reason}); fix it or move it out of the folder, then try again`);
-    }
+    this.refuseUnreadableDraft(hot.openDraft, scan);
     if (hot.device !== null && hot.device !== this.ports.device) {
       throw new UsageError(`the session on ${hot.activeTopic ?? "?"} is open on ${hot.device} (its draft has not synced here yet); continue it there`, "session_open_elsewhere");
     }
@@ -952,7 +949,7 @@ export class PaleeSessions {
       const device = draft?.device ?? hot.state.device;
       const mine = device === null || device === this.ports.device;
       if (open && draft) {
-        const recent = draft.lastCheckpointMs !== null && Math.abs(now - draft.lastCheckpointMs) <= this.graceMs;
+        const recent = checkpointedWithin(draft.lastCheckpointMs, now, this.graceMs);
         if (mine && recent) resumed = open;
         else if (!mine && isAliveElsewhere(draft, this.ports.device, now, this.graceMs)) openElsewhere = open;
         else pending.push(draft); // interrupted: the learner decides (Resume continues from its start)

@@ -332,7 +332,7 @@ export class SessionFlows {
     const open = this.controller.open;
     if (!open) return;
     try {
-      const result = await this.controller.pendingDrafts();
+      const result = await this.controller.openVault();
       const drafts = result.pending;
       if (!drafts.some((d) => d.draftId === open.session.draftId)) {
         this.notify(`The session on ${open.session.topicId} (${open.session.device ?? "unknown device"}) cannot be recovered here yet: its draft is not readable.`);
@@ -391,7 +391,7 @@ export class SessionFlows {
 
   async recoverDrafts(): Promise<void> {
     try {
-      const result = await this.controller.pendingDrafts();
+      const result = await this.controller.openVault();
       this.warn(result.warnings);
       if (result.pending.length === 0) this.notify("No interrupted sessions to recover.");
       else this.openRecovery(result.pending);

@@ -13,7 +13,7 @@ import type {
   VaultOpenResult,
 } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
-import { absorbedBy } from "../core/recovery";
+import { absorbedBy, checkpointedWithin } from "../core/recovery";
 import type { Layout } from "../core/layout";
 import type { Draft } from "../core/records";
 import { MINUTE_MS, formatLocalDate, parseTimestamp } from "../core/time";
@@ -124,7 +124,7 @@ export class SessionController {
 
   private recent(lastCheckpointMs: number | null): boolean {
     const graceMs = this.deps.settings().graceMinutes * MINUTE_MS;
-    return lastCheckpointMs !== null && Math.abs(this.now() - lastCheckpointMs) <= graceMs;
+    return checkpointedWithin(lastCheckpointMs, this.now(), graceMs);
   }
 
   private setOpen(session: OpenSession | null): void {
@@ -183,14 +183,6 @@ export class SessionController {
     }).catch(() => undefined);
   }
 
-  openVault(): Promise<VaultOpenResult> {
-    return this.exclusive(async () => {
-      const result = await this.sessions.openVault();
-      if (result.resumed) this.live.add(result.resumed.draftId);
-      await this.refreshNow();
-      return result;
-    });
-  }
 
   start(options: StartOptions): Promise<StartResult> {
     return this.exclusive(async () => {
@@ -268,8 +260,11 @@ export class SessionController {
     return this.exclusive(() => this.sessions.readDraftNow(draftId));
   }
 
-  /** Drafts to offer for recovery: the start-up sorting, without the sessions this app is running. */
-  pendingDrafts(): Promise<VaultOpenResult> {
+  /**
+   * The start-up sorting (also behind the recover command): a recent session of this device continues, and
+   * the drafts to offer for recovery leave out the sessions this app is running.
+   */
+  openVault(): Promise<VaultOpenResult> {
     return this.exclusive(async () => {
       const result = await this.sessions.openVault();
       if (result.resumed) this.live.add(result.resumed.draftId);
