@@ -104,14 +104,17 @@ export class NodeStore implements SessionStore {
     } catch (error) {
       if (isErrno(error, "EEXIST")) throw new FileExistsError(relative);
       if (!isErrno(error, "EPERM") && !isErrno(error, "ENOTSUP") && !isErrno(error, "EXDEV")) throw error;
-      // A file system without hard links: fall back to an exclusive open (not atomic: a crash mid-write
-      // can leave a partial note, which a scan then reports by name and skips).
+      // A file system without hard links: claim the name with an exclusive, empty file, then rename the
+      // flushed temp file over it. A crash in between leaves an empty note (skipped by name), never a
+      // partial one: a note cut after its frontmatter would read as complete, and reconcile would then
+      // trash the drafts it absorbed with their notes cut short.
       try {
-        await fs.writeFile(absolute, content, { flag: "wx" });
+        await (await fs.open(absolute, "wx")).close();
       } catch (inner) {
         if (isErrno(inner, "EEXIST")) throw new FileExistsError(relative);
         throw inner;
       }
+      await fs.rename(temp, absolute);
     } finally {
       await fs.rm(temp, { force: true });
     }

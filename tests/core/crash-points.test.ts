@@ -3,39 +3,10 @@ import { layoutFor } from "../../src/core/layout";
 import type { SessionStore } from "../../src/core/ports";
 import { PaleeSessions } from "../../src/core/sessions";
 import { draftText, hotText } from "../support/builders";
+import { CrashingStore } from "../support/crashing-store";
 import { FakeClock, SeededRandom } from "../support/fakes";
 import { confirmedPaths } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
-
-/** Lets the first `allowed` writes (create, replace, trash) through, then fails every write, as a crash would. */
-class CrashingStore implements SessionStore {
-  writes = 0;
-  constructor(
-    readonly inner: MemoryStore,
-    private readonly allowed: number,
-  ) {}
-  read(path: string) {
-    return this.inner.read(path);
-  }
-  list(folder: string) {
-    return this.inner.list(folder);
-  }
-  private gate(): void {
-    if (this.writes++ >= this.allowed) throw new Error("simulated crash");
-  }
-  async create(path: string, content: string) {
-    this.gate();
-    return this.inner.create(path, content);
-  }
-  async replace(path: string, expected: string | null, content: string) {
-    this.gate();
-    return this.inner.replace(path, expected, content);
-  }
-  async trash(path: string) {
-    this.gate();
-    return this.inner.trash(path);
-  }
-}
 
 const clock = FakeClock.at("2026-08-14T12:00:00Z");
 const DRAFTS = ["DRAFT-S-0000000a", "DRAFT-S-0000000b"];
