@@ -73,10 +73,12 @@ export class SessionFlows {
     this.notify(describeFailure(what, error), LONG_NOTICE_MS);
   }
 
-  private warn(warnings: readonly string[]): void {
+  /** Three warnings, then a count; `all` (the rebuild the count points to) shows every one. */
+  private warn(warnings: readonly string[], all = false): void {
     if (warnings.length === 0) return;
-    const shown = warnings.slice(0, 3).join("\n");
-    const more = warnings.length > 3 ? `\n…and ${warnings.length - 3} more (rebuild working memory and index to see the list again)` : "";
+    const limit = all ? warnings.length : 3;
+    const shown = warnings.slice(0, limit).join("\n");
+    const more = warnings.length > limit ? `\n…and ${warnings.length - limit} more (rebuild working memory and index to see the whole list)` : "";
     this.notify(`PALEE Sessions:\n${shown}${more}`, LONG_NOTICE_MS);
   }
 
@@ -193,14 +195,21 @@ export class SessionFlows {
     );
     if (!yes) return;
     let chosen = topicId;
+    let parsed = false;
     try {
       await this.app.fileManager.processFrontMatter(file, (frontmatter: Record<string, unknown>) => {
+        parsed = true;
         const existing = normalizeTopic(frontmatter.palee_id);
         // It has a topic already (another device, or a legacy ID): keep it rather than overwrite it.
         if (existing !== null) chosen = existing;
         else frontmatter.palee_id = topicId;
       });
     } catch (error) {
+      // The properties were read, so writing the note failed (disk, sync): not something to fix in them.
+      if (parsed) {
+        this.fail(`add palee_id to "${file.basename}"`, error);
+        return;
+      }
       // processFrontMatter throws on YAML it cannot parse, and nothing is written then.
       const reason = errorMessage(error).split("\n")[0].trim();
       this.notify(`Could not add palee_id to "${file.basename}": its properties could not be read (${reason}). Fix them, or pick a topic instead.`, LONG_NOTICE_MS);
@@ -491,7 +500,10 @@ export class SessionFlows {
     try {
       const result = await this.controller.rebuild();
       this.notify(`Rebuilt working memory and index from ${result.totalConfirmed} session${result.totalConfirmed === 1 ? "" : "s"}.`);
-      this.warn(result.skipped.map((s) => `skipped ${s.path}: ${s.reason}`));
+      this.warn(
+        result.skipped.map((s) => `skipped ${s.path}: ${s.reason}`),
+        true,
+      );
     } catch (error) {
       this.fail("rebuild working memory and index", error);
     }
