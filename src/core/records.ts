@@ -75,9 +75,13 @@ export function interpretConfirmed(path: string, read: ReadResult, offsetAt: Off
   if (typeof duration !== "number" || !Number.isInteger(duration) || duration < 0) {
     return { reason: "duration_minutes is not a whole number of minutes" };
   }
+  // A single draft ID written as text instead of a one-item list (a hand edit, another tool) still names the
+  // draft this note absorbed: ignoring it would offer that draft for recovery and save the session twice.
   const absorbed = Array.isArray(f.absorbed_drafts)
     ? f.absorbed_drafts.filter((d): d is string => typeof d === "string")
-    : [];
+    : typeof f.absorbed_drafts === "string" && f.absorbed_drafts.trim() !== ""
+      ? [f.absorbed_drafts.trim()]
+      : [];
   return {
     record: {
       sessionId: optionalString(f.session_id)?.trim() ?? stem(path),
