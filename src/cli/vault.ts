@@ -40,8 +40,9 @@ async function savedFolder(root: string): Promise<string | null> {
 /**
  * Refuses a session folder that leads outside the vault through a symlink anywhere along its path,
  * including a dangling one (it could later point anywhere). Parts that do not exist yet are fine.
+ * `plainFiles`: whether a part that is a plain file is refused here too (else the store reports it on use).
  */
-async function refuseEscapes(root: string, folder: string, raw: string): Promise<void> {
+async function refuseEscapes(root: string, folder: string, raw: string, plainFiles = true): Promise<void> {
   const realRoot = await fs.realpath(root);
   let current = root;
   for (const part of folder.split("/")) {
@@ -53,7 +54,7 @@ async function refuseEscapes(root: string, folder: string, raw: string): Promise
       return; // does not exist yet: start creates it, inside the vault
     }
     if (!stat.isSymbolicLink()) {
-      if (!stat.isDirectory()) throw new UsageError(`session folder "${raw}" is not a folder (${path.relative(root, current)} is a file)`);
+      if (!stat.isDirectory() && plainFiles) throw new UsageError(`session folder "${raw}" is not a folder (${path.relative(root, current)} is a file)`);
       continue;
     }
     let target: string;
@@ -86,5 +87,9 @@ export async function chooseVault(options: { vault?: string; folder?: string }, 
   const raw = options.folder ?? (await savedFolder(root)) ?? DEFAULT_SESSION_FOLDER;
   const folder = normalizeSessionFolder(raw, { allowDotFolders: true });
   await refuseEscapes(root, folder, raw);
-  return { root, layout: layoutFor(folder) };
+  const layout = layoutFor(folder);
+  // Its sessions/ folder too: drafts and notes written through a symlink there would land outside the vault,
+  // where the deletion boundary then refuses every trash (each later end or start would fail with exit 5).
+  await refuseEscapes(root, layout.sessions, raw, false);
+  return { root, layout };
 }

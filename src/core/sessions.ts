@@ -269,7 +269,12 @@ export class PaleeSessions {
    * Optimistic write of a derived view: computes from a fresh read, writes only if the file still holds
    * what was read, retries once from a fresh read, then reports the conflict (SPEC §4 Concurrent changes).
    */
-  private async writeView(path: string, compute: (text: string | null) => string | null): Promise<string | null> {
+  private async writeView(
+    path: string,
+    compute: (text: string | null) => string | null,
+    /** Before the retry: re-read what `compute` derives the view from (another writer may have changed it too). */
+    refresh?: () => Promise<void>,
+  ): Promise<string | null> {
     for (let attempt = 1; ; attempt++) {
       const text = await this.ports.store.read(path);
       const next = compute(text);
@@ -279,6 +284,7 @@ export class PaleeSessions {
         return next;
       } catch (error) {
         if (!(error instanceof ConflictError) || attempt >= 2) throw error;
+        await refresh?.();
       }
     }
   }
@@ -299,7 +305,13 @@ export class PaleeSessions {
 
   private async trashDraft(draft: Draft): Promise<void> {
     assertRemovable(this.layout, draft.path);
-    await this.ports.store.trash(draft.path);
+    try {
+      await this.ports.store.trash(draft.path);
+    } catch (error) {
+      // Already gone: another device or window trashed it meanwhile (its reconcile, once this session's note
+      // reached it). What this step is for has happened; anything else is a real failure.
+      if ((await this.ports.store.read(draft.path)) !== null) throw error;
+    }
   }
 
   /**
@@ -314,18 +326,31 @@ export class PaleeSessions {
     pointer: (current: HotState) => HotState,
     options: { replaceForeign?: boolean } = {},
   ): Promise<string[]> {
-    const newest = confirmed[0] ? await withBody(this.ports.store, confirmed[0], this.offsetAt) : null;
+    let sessions = confirmed;
+    let newest = sessions[0] ? await withBody(this.ports.store, sessions[0], this.offsetAt) : null;
+    // After a conflict (another device's end or rebuild, synced meanwhile) the retry derives the view from the
+    // session notes as they are now, so a session the other writer added is not dropped from it again.
+    const refresh = async (): Promise<void> => {
+      const fresh = (await this.scan()).confirmed;
+      const known = new Set(fresh.map((s) => s.path));
+      sessions = confirmed.filter((s) => !known.has(s.path)).reduce<readonly ConfirmedSession[]>((list, s) => withSession(list, s), fresh);
+      newest = sessions[0] ? await withBody(this.ports.store, sessions[0], this.offsetAt) : null;
+    };
     const today = this.today();
     const warnings: string[] = [];
-    await this.writeView(this.layout.index, () => renderIndex(confirmed, today, this.indexLine));
-    await this.writeView(this.layout.hot, (text) => {
-      const read = classifyRecord(text);
-      if (read.state === "schema-invalid" && !options.replaceForeign) {
-        warnings.push(`${this.layout.hot} has an unsupported palee_schema; left it alone (a rebuild replaces it)`);
-        return null;
-      }
-      return renderHot({ ...pointer(hotStateOf(read)), lastSession: newest?.sessionId ?? null }, newest, today);
-    });
+    await this.writeView(this.layout.index, () => renderIndex(sessions, today, this.indexLine), refresh);
+    await this.writeView(
+      this.layout.hot,
+      (text) => {
+        const read = classifyRecord(text);
+        if (read.state === "schema-invalid" && !options.replaceForeign) {
+          warnings.push(`${this.layout.hot} has an unsupported palee_schema; left it alone (a rebuild replaces it)`);
+          return null;
+        }
+        return renderHot({ ...pointer(hotStateOf(read)), lastSession: newest?.sessionId ?? null }, newest, today);
+      },
+      refresh,
+    );
     return warnings;
   }
 
@@ -772,15 +797,17 @@ export class PaleeSessions {
 
     const finished = new Set(absorbedIds);
     const openElsewhere = new Set(elsewhere.map((d) => d.draftId));
+    const seenOpen = isOpen(hot.state) ? hot.state.openDraft : null;
     const confirmed = withSession(scan.confirmed, session);
     await this.afterSaving(session, async () => {
       const viewWarnings = await this.writeViews(confirmed, (current) => {
-        // The open session is over if its draft was absorbed, or if it is this topic's session and not alive
-        // on another device (its draft may be unreadable or gone: it must not stay "open" forever).
+        // The open session is over if its draft was absorbed, or if it is this topic's session this end found
+        // open and not alive on another device (its draft may be unreadable or gone: it must not stay "open"
+        // forever). A pointer that appeared meanwhile (another device's start, synced) is that session's: kept.
         const closes =
           !isOpen(current) ||
           finished.has(current.openDraft) ||
-          (current.activeTopic === topicId && !openElsewhere.has(current.openDraft));
+          (current.activeTopic === topicId && current.openDraft === seenOpen && !openElsewhere.has(current.openDraft));
         // The ended topic becomes the active one, so the next start resumes it by default.
         return closes ? { ...current, activeTopic: topicId, startedAt: null, openDraft: null, device: null } : current;
       });
@@ -857,8 +884,10 @@ export class PaleeSessions {
       case "ignore":
         return { status: "ignored", draftId, warnings };
       case "discard": {
-        await this.trashDraft(draft);
+        // Pointer first: a crash between the two writes leaves the draft to be offered again, never a pointer
+        // to a vanished draft, whose start would then date the next session (a discarded sitting counted).
         await this.closePointerTo(draftId);
+        await this.trashDraft(draft);
         return { status: "discarded", draftId, warnings };
       }
       case "resume": {
