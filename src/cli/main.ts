@@ -346,6 +346,7 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
     case "rebuild": {
       const r = await core.rebuild();
       for (const s of r.skipped) out.warn(`skipped ${s.path}: ${s.reason}`);
+      for (const w of r.warnings) out.warn(w);
       if (out.json) out.doc({ status: "rebuilt", total_confirmed: r.totalConfirmed, skipped: r.skipped.map(skippedJson) });
       out.text(`Rebuilt ${core.layout.hot} and ${core.layout.index} from ${r.totalConfirmed} session(s).`);
       return 0;

@@ -23,6 +23,11 @@ export interface ConfirmedSession {
 /** The unconfirmed record of an open or interrupted session. Its ID is its file name without ".md". */
 export interface Draft {
   draftId: string;
+  /**
+   * The session_id its frontmatter records (the file name without ".md" when missing). A sync tool's conflict
+   * copy (`DRAFT-S-… 2.md`, `DRAFT-S-… (conflict …).md`) keeps the original's: both are drafts of one sitting.
+   */
+  recordId: string;
   path: string;
   topicId: string;
   /** null when the recorded value is missing or not a valid timestamp. */
@@ -114,6 +119,7 @@ export function interpretDraft(path: string, read: ReadResult, offsetAt: OffsetA
   return {
     record: {
       draftId: stem(path),
+      recordId: optionalString(f.session_id)?.trim() ?? stem(path),
       path,
       topicId,
       startedAt: started?.text ?? null,

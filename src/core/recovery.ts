@@ -1,6 +1,7 @@
 import type { HotState } from "./hot-memory";
 import { isOpen } from "./hot-memory";
 import type { ConfirmedSession, Draft } from "./records";
+import { compareDraftsOldestFirst } from "./records";
 import { durationMinutes, isCanonicalTimestamp, parseTimestamp } from "./time";
 
 export const DEFAULT_GRACE_MS = 15 * 60_000;
@@ -27,6 +28,25 @@ export function absorbedBy(confirmed: readonly ConfirmedSession[]): Map<string, 
   const map = new Map<string, ConfirmedSession>();
   for (const session of confirmed) for (const id of session.absorbedDrafts) if (!map.has(id)) map.set(id, session);
   return map;
+}
+
+/**
+ * Drafts named by more than one confirmed note: the same sitting saved twice (two devices ended or saved it
+ * before sync carried the first note across, or a copy of a note). Never removed by the tool (a confirmed note
+ * is never deleted): reported by name, so the learner keeps one.
+ */
+export function duplicateSaves(confirmed: readonly ConfirmedSession[]): string[] {
+  const savers = new Map<string, ConfirmedSession[]>();
+  for (const session of confirmed) {
+    for (const id of new Set(session.absorbedDrafts)) savers.set(id, [...(savers.get(id) ?? []), session]);
+  }
+  const warnings: string[] = [];
+  for (const [id, sessions] of savers) {
+    if (sessions.length < 2) continue;
+    const paths = sessions.map((s) => s.path).sort();
+    warnings.push(`${paths.join(" and ")} both record the session ${id} (saved twice, e.g. on two devices at once); keep one and delete the others by hand`);
+  }
+  return warnings.sort();
 }
 
 /** What reconcile would do; decided here, performed by the caller. */
@@ -87,15 +107,59 @@ export interface SavePlan {
   endedAt: string | null;
 }
 
-export function savePlan(draft: Draft, now: number): SavePlan {
-  const endedMs = draft.lastCheckpointMs ?? now;
-  const validStart = draft.startedMs !== null && draft.startedMs <= endedMs;
-  const startedMs = validStart && draft.startedMs !== null ? draft.startedMs : endedMs;
+/**
+ * What Save would record for the copies of one sitting (see copiesOf): it ends at the latest last checkpoint
+ * among them (now if none has one) and starts at the earliest valid start (one not after that end).
+ */
+export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
+  let last: Draft | null = null;
+  for (const d of copies) {
+    if (d.lastCheckpointMs === null) continue;
+    // Of equal instants, a canonical text is kept as written.
+    const better =
+      last === null ||
+      last.lastCheckpointMs === null ||
+      d.lastCheckpointMs > last.lastCheckpointMs ||
+      (d.lastCheckpointMs === last.lastCheckpointMs && !canonical(last.lastCheckpointAt) && canonical(d.lastCheckpointAt));
+    if (better) last = d;
+  }
+  const endedMs = last?.lastCheckpointMs ?? now;
+  let first: Draft | null = null;
+  for (const d of copies) {
+    if (d.startedMs === null || d.startedMs > endedMs) continue;
+    const better =
+      first === null ||
+      first.startedMs === null ||
+      d.startedMs < first.startedMs ||
+      (d.startedMs === first.startedMs && !canonical(first.startedAt) && canonical(d.startedAt));
+    if (better) first = d;
+  }
+  const startedMs = first?.startedMs ?? endedMs;
   return {
     startedMs,
     endedMs,
     durationMinutes: durationMinutes(startedMs, endedMs),
-    startedAt: validStart && draft.startedAt !== null && isCanonicalTimestamp(draft.startedAt) ? draft.startedAt : null,
-    endedAt: draft.lastCheckpointAt !== null && isCanonicalTimestamp(draft.lastCheckpointAt) ? draft.lastCheckpointAt : null,
+    startedAt: first !== null && canonical(first.startedAt) ? first.startedAt : null,
+    endedAt: last !== null && canonical(last.lastCheckpointAt) ? last.lastCheckpointAt : null,
   };
+}
+
+function canonical(text: string | null): text is string {
+  return text !== null && isCanonicalTimestamp(text);
+}
+
+/**
+ * The drafts that record the same sitting as `draft`, itself included, oldest first: a sync tool's conflict
+ * copies keep the original's session_id under another file name. Two drafts of one topic are copies when
+ * they record the same session_id or one's file name is the other's session_id; copies of copies count too.
+ */
+export function copiesOf(draft: Draft, drafts: readonly Draft[]): Draft[] {
+  const linked = (a: Draft, b: Draft): boolean =>
+    a.topicId === b.topicId && (a.recordId === b.recordId || a.draftId === b.recordId || a.recordId === b.draftId);
+  const group = [draft];
+  for (let i = 0; i < group.length; i++) {
+    const member = group[i];
+    for (const d of drafts) if (!group.some((g) => g.draftId === d.draftId) && linked(member, d)) group.push(d);
+  }
+  return group.sort(compareDraftsOldestFirst);
 }

@@ -4,7 +4,7 @@ import { ConflictError, PaleeError, errorMessage } from "../core/errors";
 import { classifyRecord } from "../core/frontmatter";
 import { normalizeTopic, topicIdForNote } from "../core/ids";
 import type { Draft } from "../core/records";
-import { isAliveElsewhere, savePlan } from "../core/recovery";
+import { copiesOf, isAliveElsewhere, savePlanOf } from "../core/recovery";
 import type { OpenSession, RecoverAction, RecoverResult, StartOptions } from "../core/sessions";
 import { durationMinutes, formatElapsed } from "../core/time";
 import { ConfirmModal } from "./confirm-modal";
@@ -413,19 +413,29 @@ export class SessionFlows {
     const now = this.controller.now();
     const today = this.today();
     const graceMs = this.settings().graceMinutes * 60_000;
+    const aliveElsewhere = (d: Draft): boolean => isAliveElsewhere(d, this.controller.device, now, graceMs);
     return drafts.map((draft) => ({
       draftId: draft.draftId,
       topicId: draft.topicId,
       device: draft.device ?? "unknown device",
       startedText: displayTime(draft.startedAt, today),
       lastSeenText: displayTime(draft.lastCheckpointAt, today),
-      saveMinutes: savePlan(draft, now).durationMinutes,
-      aliveElsewhere: isAliveElsewhere(draft, this.controller.device, now, graceMs),
+      // Save records the draft together with its sync-conflict copies (the core's rule), so the preview does too.
+      saveMinutes: savePlanOf(
+        copiesOf(draft, drafts).filter((d) => d === draft || !aliveElsewhere(d)),
+        now,
+      ).durationMinutes,
+      aliveElsewhere: aliveElsewhere(draft),
     }));
   }
 
   openRecovery(drafts: readonly Draft[], onFinished?: (decided: ReadonlySet<string>, resumed: boolean) => void): void {
     let resumed = false;
+    // A draft's row as it reads now, next to the others shown (Save's preview counts its sync-conflict copies).
+    const rowOf = (draft: Draft): RecoveryRow => {
+      const rows = this.recoveryRows([draft, ...drafts.filter((d) => d.draftId !== draft.draftId)]);
+      return rows[0];
+    };
     new RecoveryModal(
       this.app,
       this.recoveryRows(drafts),
@@ -437,9 +447,9 @@ export class SessionFlows {
             const graceMs = this.settings().graceMinutes * 60_000;
             if (now && isAliveElsewhere(now, this.controller.device, this.controller.now(), graceMs)) {
               this.notify(`${row.topicId} is now open on ${now.device ?? "another device"} (last seen ${displayTime(now.lastCheckpointAt, this.today())}). Press ${action} again to ${action} it anyway.`, LONG_NOTICE_MS);
-              return { changed: this.recoveryRows([now])[0] };
+              return { changed: rowOf(now) };
             }
-            const fresh = now ? this.recoveryRows([now])[0] : null;
+            const fresh = now ? rowOf(now) : null;
             if (fresh && (fresh.saveMinutes !== row.saveMinutes || fresh.lastSeenText !== row.lastSeenText || fresh.device !== row.device)) {
               // It was checkpointed since the row was drawn (another device, sync): decide on what it is now.
               this.notify(`${row.topicId} changed since this list was shown: check it, then press ${action} again.`, LONG_NOTICE_MS);
@@ -500,10 +510,7 @@ export class SessionFlows {
     try {
       const result = await this.controller.rebuild();
       this.notify(`Rebuilt working memory and index from ${result.totalConfirmed} session${result.totalConfirmed === 1 ? "" : "s"}.`);
-      this.warn(
-        result.skipped.map((s) => `skipped ${s.path}: ${s.reason}`),
-        true,
-      );
+      this.warn([...result.skipped.map((s) => `skipped ${s.path}: ${s.reason}`), ...result.warnings], true);
     } catch (error) {
       this.fail("rebuild working memory and index", error);
     }

@@ -293,6 +293,29 @@ describe.each([
     expect(textAt(h, INDEX)).toContain("Total sessions: 1");
   });
 
+  it("names both notes when the desk's end and the phone's Save of one session run at the same moment (no local check can stop it)", async () => {
+    // Both pass their checks before either writes; note IDs are random, so create-only cannot catch it, and
+    // across real devices sync delay makes the race unavoidable. A confirmed note is never deleted: both stay,
+    // and every rebuild (and start-up) names them so the learner keeps one.
+    const { h, desk, phone } = await twoDevices({ cacheLag, desk: { askForSummary: false, checkpointMinutes: 0 } });
+    const deskDraft = await startOn(desk);
+    jest.setSystemTime(T0 + 5 * MINUTE);
+    await desk.run("save-checkpoint");
+    jest.setSystemTime(T0 + 21 * MINUTE);
+    await phone.run("recover-drafts");
+    await Promise.all([desk.run("end-session"), recoverAction(deskDraft, "save")]);
+    await settle();
+    const notes = confirmedPaths(h);
+    expect(notes).toHaveLength(2);
+    for (const p of notes) expect(fieldsAt(h, p).absorbed_drafts).toEqual([deskDraft]);
+    clearNotices();
+    await phone.run("rebuild-views");
+    const named = noticeLog().join("\n");
+    expect(named).toContain(`${[...notes].sort().join(" and ")} both record the session ${deskDraft} (saved twice, e.g. on two devices at once)`);
+    expect(confirmedPaths(h)).toEqual(notes);
+    expect(h.deleted).toEqual([]);
+  });
+
   it("records one confirmed note when the phone saves from a recovery row drawn before the desk ended (a stale view)", async () => {
     const { h, desk, phone } = await twoDevices({ cacheLag, desk: { askForSummary: false, checkpointMinutes: 0 } });
     const deskDraft = await startOn(desk);
@@ -434,7 +457,7 @@ describe("hot.md changed by the other device between the desk's read and its wri
     expect(fieldsAt(h, HOT)).toMatchObject({ open_draft: PHONE_DRAFT, device: "phone" });
   });
 
-  it("gives up after a second conflict with a notice, leaving the other writer's text in place; a rebuild then refreshes it", async () => {
+  it("gives up after a second conflict with a notice; the reconcile that closes the saved session then rewrites hot.md from a fresh read", async () => {
     const { h, desk } = await twoDevices({ desk: { askForSummary: false } });
     const deskDraft = await startOn(desk);
     jest.setSystemTime(T0 + 20 * MINUTE);
@@ -449,7 +472,11 @@ describe("hot.md changed by the other device between the desk's read and its wri
     expect(noticeLog()).toEqual([
       `Session saved as ${sessionId}, but palee/hot.md changed on another device or in an editor while it was being updated. Run "Rebuild working memory and index" to refresh it.`,
     ]);
-    expect(textAt(h, HOT)).toContain("Edited elsewhere 1\nEdited elsewhere 2\n");
+    // Neither try overwrote a version it had not read. Afterwards the plugin reconciles (the saved session's
+    // pointer is closed) and, since that finishes an interrupted end, rewrites both views from the notes as
+    // they are now: the derived body follows the saved session, and no write went over an unread version.
+    expect(textAt(h, HOT)).not.toContain("Edited elsewhere");
+    expect(fieldsAt(h, HOT)).toMatchObject({ open_draft: null, last_session: sessionId });
     expect(fieldsAt(h, confirmedPaths(h)[0]).absorbed_drafts).toEqual([deskDraft]);
     expect(draftIds(h)).toEqual([]);
     expect(statusText(desk)).toBe("Start session");

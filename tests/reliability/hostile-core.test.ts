@@ -199,8 +199,10 @@ describe("a vault holding every damaged file next to good sessions", () => {
     const { core } = open(store);
     const at = (id: string): string => `palee/sessions/${id}.md`;
 
+    // The conflict copy and its original record one sitting: saving the copy absorbs both, with both notes.
     const saved = await core.recover("DRAFT-S-12345678 2", "save");
-    expect(saved).toMatchObject({ status: "saved", session: { absorbedDrafts: ["DRAFT-S-12345678 2"], outcome: "interrupted", topicId: "T-sync" } });
+    expect(saved).toMatchObject({ status: "saved", session: { absorbedDrafts: ["DRAFT-S-12345678", "DRAFT-S-12345678 2"], outcome: "interrupted", topicId: "T-sync" } });
+    if (saved.status === "saved") expect(store.files.get(saved.session.path)).toContain("Laptop notes.\n\nPhone notes.\n");
     const badStart = await core.recover("DRAFT-S-0000d007", "save");
     expect(badStart).toMatchObject({ status: "saved", session: { durationMinutes: 0 } });
     await expect(core.recover("DRAFT-S-0000d001", "discard")).resolves.toMatchObject({ status: "discarded" });
@@ -218,7 +220,7 @@ describe("a vault holding every damaged file next to good sessions", () => {
     const savedIds = [saved, badStart].map((r) => (r.status === "saved" ? r.session.sessionId : ""));
     expect(list.confirmed.map((s) => s.sessionId).sort()).toEqual([...EXPECTED.confirmed, ...savedIds].sort());
     expectIndexed(store, [...EXPECTED.confirmed, ...savedIds]);
-    const gone = ["DRAFT-S-12345678 2", "DRAFT-S-0000d007", "DRAFT-S-0000d001", "DRAFT-S-0000a005"].map(at);
+    const gone = ["DRAFT-S-12345678", "DRAFT-S-12345678 2", "DRAFT-S-0000d007", "DRAFT-S-0000d001", "DRAFT-S-0000a005"].map(at);
     expect(store.trashed.map((t) => t.path).sort()).toEqual([...gone].sort());
     // The resumed draft's frontmatter is updated (this device, now); its notes are kept.
     const resumed = at("DRAFT-S-renamed by user");
@@ -299,7 +301,8 @@ describe("each damaged hot.md, in a vault of its own", () => {
         break;
       case "pointer-closed":
         expect(started.warnings).toContain("the open session's draft DRAFT-S-0badf00d no longer exists; closed the session");
-        expect(hot.body).toBe(originalBody);
+        // Reconcile rewrote the views while closing the pointer: the working memory is the newest session's.
+        expect(hot.body).toContain(`Source: [[${NEWEST_GOOD}]]`);
         break;
     }
 

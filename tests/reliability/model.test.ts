@@ -75,6 +75,16 @@ describe("found by the model", () => {
   it("never lets a new checkpoint draft inherit the start of a discarded session, after discard crashed", async () => {
     await runScenario([new Start("T-a", false, false), new Crash(1), new Recover(0, "discard"), new ClockJump(30), new Checkpoint("T-a", false, false)]);
   });
+
+  // Shrunk from: start(T-c), clock back 2 min, crash after 1 write, end(), checkpoint with notes. The end ran
+  // with the clock behind the draft's start, so its note is named from that earlier now; it crashed before
+  // trashing the draft, and checkpoint's fast path (which looked for absorbing notes named from a minute before
+  // the draft's start on) missed the note and appended the notes to the saved draft, which the next reconcile
+  // moved to the trash. Fixed in maybeAbsorbed: it looks a day back.
+  it("never appends checkpoint notes to a draft saved by an end run while the clock was behind", async () => {
+    const { real } = await runScenario([new Start("T-c", false, false), new ClockJump(-2), new Crash(1), new End(null, "none", false), new Checkpoint(null, true, false)]);
+    expect([...real.store.files.keys()].filter((p) => p.includes("/DRAFT-S-")).length).toBe(1);
+  });
 });
 
 /**

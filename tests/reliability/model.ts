@@ -985,16 +985,6 @@ export function verify(model: Model, world: World, before: View, after: View, ef
     const note = notes[0] === undefined ? undefined : after.confirmed.get(notes[0]);
     for (const fragment of session.fragments) {
       if (!note || note.body.includes(fragment)) continue;
-      // KNOWN ISSUE (docs/reliability.md): an end run while the clock was behind the draft's start dates the note
-      // before the draft, and a crash before the draft is trashed leaves it; checkpoint's fast path only looks
-      // for absorbing notes named from the draft's start on, so it appends notes to the saved draft, and the
-      // next reconcile moves them to the trash. Tolerated only in exactly that shape, and counted.
-      const datedBefore = session.startedMs !== null && (ms(note.fields.started_at) ?? Number.POSITIVE_INFINITY) < session.startedMs;
-      const keptAside = after.drafts.get(id)?.body.includes(fragment) === true || world.store.trashed.some((t) => t.content.includes(fragment));
-      if (datedBefore && keptAside) {
-        stats.bump(stats.outcomes, "known issue: checkpoint into a draft saved under a clock behind its start");
-        continue;
-      }
       fail(step, `${note.id} absorbed ${id} but lost the learner's text ${fragment}`);
     }
   }
