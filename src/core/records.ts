@@ -119,7 +119,7 @@ export function interpretDraft(path: string, read: ReadResult, offsetAt: OffsetA
   return {
     record: {
       draftId: stem(path),
-      recordId: optionalString(f.session_id)?.trim() ?? stem(path),
+      recordId: optionalString(f.session_id)?.trim() || stem(path),
       path,
       topicId,
       startedAt: started?.text ?? null,

@@ -112,40 +112,33 @@ export interface SavePlan {
  * among them (now if none has one) and starts at the earliest valid start (one not after that end).
  */
 export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
-  let last: Draft | null = null;
-  for (const d of copies) {
-    if (d.lastCheckpointMs === null) continue;
-    // Of equal instants, a canonical text is kept as written.
-    const better =
-      last === null ||
-      last.lastCheckpointMs === null ||
-      d.lastCheckpointMs > last.lastCheckpointMs ||
-      (d.lastCheckpointMs === last.lastCheckpointMs && !canonical(last.lastCheckpointAt) && canonical(d.lastCheckpointAt));
-    if (better) last = d;
-  }
-  const endedMs = last?.lastCheckpointMs ?? now;
-  let first: Draft | null = null;
-  for (const d of copies) {
-    if (d.startedMs === null || d.startedMs > endedMs) continue;
-    const better =
-      first === null ||
-      first.startedMs === null ||
-      d.startedMs < first.startedMs ||
-      (d.startedMs === first.startedMs && !canonical(first.startedAt) && canonical(d.startedAt));
-    if (better) first = d;
-  }
-  const startedMs = first?.startedMs ?? endedMs;
-  return {
-    startedMs,
-    endedMs,
-    durationMinutes: durationMinutes(startedMs, endedMs),
-    startedAt: first !== null && canonical(first.startedAt) ? first.startedAt : null,
-    endedAt: last !== null && canonical(last.lastCheckpointAt) ? last.lastCheckpointAt : null,
-  };
+  const last = pick(copies, (d) => d.lastCheckpointMs, (d) => d.lastCheckpointAt, (a, b) => a > b);
+  const endedMs = last?.ms ?? now;
+  const starts = copies.filter((d) => d.startedMs !== null && d.startedMs <= endedMs);
+  const first = pick(starts, (d) => d.startedMs, (d) => d.startedAt, (a, b) => a < b);
+  const startedMs = first?.ms ?? endedMs;
+  return { startedMs, endedMs, durationMinutes: durationMinutes(startedMs, endedMs), startedAt: first?.text ?? null, endedAt: last?.text ?? null };
 }
 
-function canonical(text: string | null): text is string {
-  return text !== null && isCanonicalTimestamp(text);
+/**
+ * The instant that is `better` than every other among the drafts that have one, with its recorded text when
+ * that is canonical (kept as written; of equal instants, one with canonical text wins).
+ */
+function pick(
+  drafts: readonly Draft[],
+  ms: (d: Draft) => number | null,
+  text: (d: Draft) => string | null,
+  better: (a: number, b: number) => boolean,
+): { ms: number; text: string | null } | null {
+  let best: { ms: number; text: string | null } | null = null;
+  for (const d of drafts) {
+    const at = ms(d);
+    if (at === null) continue;
+    const recorded = text(d);
+    const written = recorded !== null && isCanonicalTimestamp(recorded) ? recorded : null;
+    if (best === null || better(at, best.ms) || (at === best.ms && best.text === null && written !== null)) best = { ms: at, text: written };
+  }
+  return best;
 }
 
 /**

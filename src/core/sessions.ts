@@ -371,15 +371,16 @@ export class PaleeSessions {
       graceMs: this.graceMs,
       offsetAt: this.offsetAt,
     });
-    const warnings = duplicateSaves(scan.confirmed);
+    const warnings: string[] = [];
     for (const draft of plan.trash) {
       await this.trashDraft(draft);
       warnings.push(`${draft.path} was already saved in ${absorbed.get(draft.draftId)?.sessionId ?? "?"}; moved it to the trash`);
     }
     // Work left by an interrupted end or save: its views still describe the history before that session, so
     // they are rewritten from the notes (the pointer cleared last, in hot.md), not left stale until the next end.
+    // A pointer closed only because its draft is gone saved nothing: the views (and the body) stay as they are.
     const closing = plan.closeOpen?.draftId ?? null;
-    if (hotRead.read.state === "ok" && (plan.trash.length > 0 || closing !== null)) {
+    if (hotRead.read.state === "ok" && (plan.trash.length > 0 || plan.closeOpen?.reason === "absorbed")) {
       warnings.push(
         ...(await this.writeViews(scan.confirmed, (current) =>
           closing !== null && current.openDraft === closing ? { ...current, startedAt: null, openDraft: null, device: null } : current,
@@ -1024,7 +1025,8 @@ export class PaleeSessions {
       resumed,
       openElsewhere,
       pending: pending.sort(compareDraftsOldestFirst),
-      warnings: [...warnings, ...scan.skipped.map((s) => `skipped ${s.path}: ${s.reason}`)],
+      // Named once per vault open (and by rebuild), not by every operation that reconciles.
+      warnings: [...warnings, ...duplicateSaves(scan.confirmed), ...scan.skipped.map((s) => `skipped ${s.path}: ${s.reason}`)],
     };
   }
 

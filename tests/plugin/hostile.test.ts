@@ -171,8 +171,7 @@ describe("each damaged hot.md, in a vault of its own", () => {
     expect(hot.fields).toMatchObject({ palee_schema: 1, active_topic: TOPIC, device: "laptop" });
     const originalRead = classifyRecord(before[HOT] ?? null);
     const originalBody = originalRead.state === "ok" || originalRead.state === "no-frontmatter" ? originalRead.body : null;
-    // "pointer-closed": start closed a pointer to a vanished draft, and reconcile rewrote the views with it.
-    if (fixture.outcome.onStart === "rebuilt" || fixture.outcome.onStart === "pointer-closed") expect(hot.body).toContain(`Source: [[${NEWEST_GOOD}]]`);
+    if (fixture.outcome.onStart === "rebuilt") expect(hot.body).toContain(`Source: [[${NEWEST_GOOD}]]`);
     else expect(hot.body).toBe(originalBody);
 
     jest.setSystemTime(T0 + 30 * MINUTE);
