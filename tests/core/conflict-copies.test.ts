@@ -135,6 +135,14 @@ describe("sync-conflict copies of a draft", () => {
     expect(opened.pending.map((d) => d.draftId).sort()).toEqual([OTHER, X2]);
   });
 
+  it("does not link two drafts whose session_id is blank (each falls back to its own file name)", async () => {
+    // Raised in review; optionalString already treats blank text as absent, so this pins the behaviour.
+    const store = vault(draft(X, { session_id: "  " }, "a\n"), draft(OTHER, { session_id: "" }, "b\n"));
+    const saved = await core(store).recover(X, "save");
+    expect(saved).toMatchObject({ session: { absorbedDrafts: [X] } });
+    expect(draftPaths(store)).toEqual([S(OTHER)]);
+  });
+
   it("leaves a copy that is running (this device's open session, or alive on another device) to its own end", async () => {
     for (const [device, hot] of [
       ["laptop", { active_topic: "T-sync", started_at: "2026-08-14T09:00:00+00:00", open_draft: X, device: "laptop" }],
