@@ -9,9 +9,9 @@
 import * as path from "node:path";
 import { classifyRecord } from "../../src/core/frontmatter";
 import type { HostileFixture } from "../fixtures/hostile/manifest";
-import { EXPECTED, HOT_VARIANTS, MAIN, byOutcome, hotVault, mainVault } from "../fixtures/hostile/manifest";
+import { EXPECTED, HOT_VARIANTS, byOutcome, hotVault, mainVault, expectIndexLists } from "../fixtures/hostile/manifest";
 import type { RunResult, SnapshotEntry } from "./support";
-import { cleanupSuiteVaults, cleanupVaults, DEVICE, indexLines, makeSuiteVault, makeVault, palee, readText, snapshot, trashFiles, writeFile } from "./support";
+import { cleanupSuiteVaults, cleanupVaults, DEVICE, makeSuiteVault, makeVault, palee, readText, snapshot, trashFiles, writeFile } from "./support";
 
 afterEach(cleanupVaults);
 afterAll(cleanupSuiteVaults);
@@ -70,22 +70,7 @@ function expectUnchanged(before: Record<string, SnapshotEntry>, after: Record<st
   expect({ changed, removed }).toEqual({ changed: [], removed: [] });
 }
 
-/** index.md lists exactly these sessions, each line one link, no Markdown from a topic. */
-function expectIndexed(vault: string, sessionIds: readonly string[]): void {
-  const lines = indexLines(vault);
-  expect(readText(vault, "palee/index.md")).toContain(`Total sessions: ${sessionIds.length}\n`);
-  expect(lines).toHaveLength(sessionIds.length);
-  for (const line of lines) {
-    const bare = line.replace(/\\./g, "");
-    expect({ line, links: bare.split("[[").length - 1 }).toEqual({ line, links: 1 });
-    expect(bare).not.toMatch(/[|<>#]/);
-  }
-  for (const id of sessionIds) {
-    const file = MAIN.find((f) => f.outcome.kind === "confirmed" && f.outcome.sessionId === id);
-    const linked = file ? path.basename(file.at, ".md") : id;
-    expect(lines.filter((l) => l.startsWith(`- [[${linked}]] - Topic: `))).toHaveLength(1);
-  }
-}
+const expectIndexed = (vault: string, sessionIds: readonly string[]): void => expectIndexLists(readText(vault, "palee/index.md"), sessionIds);
 
 describe("one vault holding every damaged session file", () => {
   let vault = "";

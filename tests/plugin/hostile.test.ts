@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { classifyRecord } from "../../src/core/frontmatter";
 import { countWords, HOT_WORD_LIMIT } from "../../src/core/hot-memory";
 import type { HostileFixture } from "../fixtures/hostile/manifest";
-import { EXPECTED, HOT_VARIANTS, MAIN, byOutcome, hotVault, mainVault } from "../fixtures/hostile/manifest";
+import { EXPECTED, HOT_VARIANTS, byOutcome, hotVault, mainVault, expectIndexLists } from "../fixtures/hostile/manifest";
 import type { ObsidianHarness } from "./support/obsidian-harness";
 import { MINUTE, T0, harness, installPluginTestEnvironment, loadPlugin, modals, noticeLog, pickTopic, recoveryModal, recoveryRows, submitEnd } from "./support/plugin-harness";
 import { HOT, INDEX, S, draftIds, isTopic } from "./support/session-files";
@@ -55,23 +55,7 @@ function expectWarningNotice(notice: string | undefined, extra = 0): void {
 
 const warningNotices = (): string[] => noticeLog().filter((n) => n.startsWith("PALEE Sessions:\n"));
 
-/** index.md lists exactly these sessions, one link per line, no Markdown from a topic. */
-function expectIndexed(h: ObsidianHarness, sessionIds: readonly string[]): void {
-  const index = h.files()[INDEX] ?? "";
-  expect(index).toContain(`Total sessions: ${sessionIds.length}\n`);
-  const lines = index.split("\n").filter((l) => l.startsWith("- "));
-  expect(lines).toHaveLength(sessionIds.length);
-  for (const line of lines) {
-    const bare = line.replace(/\\./g, "");
-    expect({ line, links: bare.split("[[").length - 1 }).toEqual({ line, links: 1 });
-    expect(bare).not.toMatch(/[|<>#]/);
-  }
-  for (const id of sessionIds) {
-    const file = MAIN.find((f) => f.outcome.kind === "confirmed" && f.outcome.sessionId === id);
-    const linked = file ? path.basename(file.at, ".md") : id;
-    expect(lines.filter((l) => l.startsWith(`- [[${linked}]] - Topic: `))).toHaveLength(1);
-  }
-}
+const expectIndexed = (h: ObsidianHarness, sessionIds: readonly string[]): void => expectIndexLists(h.files()[INDEX] ?? "", sessionIds);
 
 /** Every path of `before` but hot.md, index.md and `mayGo` has the same text; only `mayGo` went, to the trash. */
 function expectOnlyAllowedChanges(h: ObsidianHarness, before: Record<string, string>, mayGo: readonly string[]): void {
