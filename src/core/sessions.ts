@@ -382,9 +382,7 @@ export class PaleeSessions {
     const closing = plan.closeOpen?.draftId ?? null;
     if (hotRead.read.state === "ok" && (plan.trash.length > 0 || plan.closeOpen?.reason === "absorbed")) {
       warnings.push(
-        ...(await this.writeViews(scan.confirmed, (current) =>
-          closing !== null && current.openDraft === closing ? { ...current, startedAt: null, openDraft: null, device: null } : current,
-        )),
+        ...(await this.writeViews(scan.confirmed, closingPointerTo(closing === null ? [] : [closing]))),
       );
     } else if (closing !== null) {
       await this.closePointerTo(closing);
@@ -970,11 +968,7 @@ export class PaleeSessions {
         for (const d of copies) await this.trashDraft(d);
         const confirmed = withSession(scan.confirmed, session);
         await this.afterSaving(session, async () => {
-          const viewWarnings = await this.writeViews(confirmed, (current) =>
-            current.openDraft !== null && absorbedIds.includes(current.openDraft)
-              ? { ...current, startedAt: null, openDraft: null, device: null }
-              : current,
-          );
+          const viewWarnings = await this.writeViews(confirmed, closingPointerTo(absorbedIds));
           warnings.push(...viewWarnings);
         });
         return { status: "saved", draftId, session, alreadySaved: false, warnings };
@@ -1064,6 +1058,12 @@ export class PaleeSessions {
 }
 
 /** `newestFirst` with `session` inserted in its place (newest first): a copy, the input is shared. */
+/** A view's pointer update: the open session is closed if it is one of `draftIds`, else left as it is. */
+function closingPointerTo(draftIds: readonly string[]): (current: HotState) => HotState {
+  return (current) =>
+    current.openDraft !== null && draftIds.includes(current.openDraft) ? { ...current, startedAt: null, openDraft: null, device: null } : current;
+}
+
 function withSession(newestFirst: readonly ConfirmedSession[], session: ConfirmedSession): ConfirmedSession[] {
   let lo = 0;
   let hi = newestFirst.length;
