@@ -142,6 +142,17 @@ function pick(
 }
 
 /**
+ * What Save of `draft` takes with it: the draft and its copies (copiesOf), except a copy that is still
+ * running (alive on another device, or `openDraft`, this device's open session, checkpointed within the grace
+ * period), which is left to its own end. The recovery modal's preview and the core's Save use this one rule.
+ */
+export function saveGroup(draft: Draft, drafts: readonly Draft[], device: string, now: number, graceMs: number, openDraft?: string | null): Draft[] {
+  const running = (d: Draft): boolean =>
+    isAliveElsewhere(d, device, now, graceMs) || (d.draftId === openDraft && checkpointedWithin(d.lastCheckpointMs, now, graceMs));
+  return copiesOf(draft, drafts).filter((d) => d === draft || !running(d));
+}
+
+/**
  * The drafts that record the same sitting as `draft`, itself included, oldest first: a sync tool's conflict
  * copies keep the original's session_id under another file name. Two drafts of one topic are copies when
  * they record the same session_id or one's file name is the other's session_id; copies of copies count too.

@@ -18,6 +18,7 @@ import {
   isAliveElsewhere,
   pendingDrafts,
   copiesOf,
+  saveGroup,
   planReconcile,
   savePlanOf,
 } from "./recovery";
@@ -943,10 +944,7 @@ export class PaleeSessions {
       case "save": {
         // A sync tool's conflict copies of this draft record the same sitting: saved together, once. A copy
         // that is running (open on another device, or this device's open session) is left to its own end.
-        const running = (d: Draft): boolean =>
-          isAliveElsewhere(d, this.ports.device, now, this.graceMs) ||
-          (isOpen(hot.state) && hot.state.openDraft === d.draftId && checkpointedWithin(d.lastCheckpointMs, now, this.graceMs));
-        const copies = copiesOf(draft, scan.drafts).filter((d) => d === draft || !running(d));
+        const copies = saveGroup(draft, scan.drafts, this.ports.device, now, this.graceMs, isOpen(hot.state) ? hot.state.openDraft : null);
         for (const d of copiesOf(draft, scan.drafts)) {
           if (!copies.includes(d)) warnings.push(`left ${d.draftId} alone: it is a copy of ${draftId} that is open on ${d.device ?? "this device"}`);
         }

@@ -4,7 +4,7 @@ import { ConflictError, PaleeError, errorMessage } from "../core/errors";
 import { classifyRecord } from "../core/frontmatter";
 import { normalizeTopic, topicIdForNote } from "../core/ids";
 import type { Draft } from "../core/records";
-import { copiesOf, isAliveElsewhere, savePlanOf } from "../core/recovery";
+import { isAliveElsewhere, saveGroup, savePlanOf } from "../core/recovery";
 import type { OpenSession, RecoverAction, RecoverResult, StartOptions } from "../core/sessions";
 import { durationMinutes, formatElapsed } from "../core/time";
 import { ConfirmModal } from "./confirm-modal";
@@ -413,7 +413,8 @@ export class SessionFlows {
     const now = this.controller.now();
     const today = this.today();
     const graceMs = this.settings().graceMinutes * 60_000;
-    const aliveElsewhere = (d: Draft): boolean => isAliveElsewhere(d, this.controller.device, now, graceMs);
+    const device = this.controller.device;
+    const openDraft = this.controller.open?.session.draftId;
     return drafts.map((draft) => ({
       draftId: draft.draftId,
       topicId: draft.topicId,
@@ -421,21 +422,16 @@ export class SessionFlows {
       startedText: displayTime(draft.startedAt, today),
       lastSeenText: displayTime(draft.lastCheckpointAt, today),
       // Save records the draft together with its sync-conflict copies (the core's rule), so the preview does too.
-      saveMinutes: savePlanOf(
-        copiesOf(draft, drafts).filter((d) => d === draft || !aliveElsewhere(d)),
-        now,
-      ).durationMinutes,
-      aliveElsewhere: aliveElsewhere(draft),
+      saveMinutes: savePlanOf(saveGroup(draft, drafts, device, now, graceMs, openDraft), now).durationMinutes,
+      aliveElsewhere: isAliveElsewhere(draft, device, now, graceMs),
     }));
   }
 
   openRecovery(drafts: readonly Draft[], onFinished?: (decided: ReadonlySet<string>, resumed: boolean) => void): void {
     let resumed = false;
-    // A draft's row as it reads now, next to the others shown (Save's preview counts its sync-conflict copies).
-    const rowOf = (draft: Draft): RecoveryRow => {
-      const rows = this.recoveryRows([draft, ...drafts.filter((d) => d.draftId !== draft.draftId)]);
-      return rows[0];
-    };
+    // A draft's row as it reads now, next to the others shown (Save's preview counts its sync-conflict copies;
+    // the stale version of the same draft among them is not one: copiesOf keeps the first of each ID).
+    const rowOf = (draft: Draft): RecoveryRow => this.recoveryRows([draft, ...drafts])[0];
     new RecoveryModal(
       this.app,
       this.recoveryRows(drafts),
