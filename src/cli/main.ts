@@ -329,7 +329,8 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
       return 0;
     }
     case "status": {
-      const { open, hotState } = await core.status();
+      const { open, hotState, warnings } = await core.status();
+      for (const w of warnings) out.warn(w);
       if (hotState === "corrupt" || hotState === "schema-invalid") {
         out.warn(`${core.layout.hot} is ${hotState}; "palee session rebuild" regenerates it`);
       }

@@ -1,6 +1,6 @@
 import type { Fields, ReadResult } from "./frontmatter";
 import { renderFrontmatter } from "./frontmatter";
-import { normalizeTopic } from "./ids";
+import { isDraftId, normalizeTopic } from "./ids";
 import type { ConfirmedSession } from "./records";
 import { extractSection } from "./session-note";
 
@@ -15,6 +15,8 @@ export interface HotState {
   openDraft: string | null;
   device: string | null;
   lastSession: string | null;
+  /** An open_draft that is not a draft ID (a hand edit, a hostile file): a damaged pointer, never a path. */
+  damagedPointer?: string;
 }
 
 export const EMPTY_HOT: HotState = {
@@ -30,13 +32,22 @@ function text(value: unknown): string | null {
 }
 
 export function interpretHot(fields: Fields): HotState {
-  return {
+  const openDraft = text(fields.open_draft);
+  const state: HotState = {
     activeTopic: normalizeTopic(fields.active_topic),
     startedAt: text(fields.started_at),
-    openDraft: text(fields.open_draft),
+    openDraft: openDraft !== null && isDraftId(openDraft) ? openDraft : null,
     device: text(fields.device),
     lastSession: text(fields.last_session),
   };
+  if (openDraft !== null && state.openDraft === null) state.damagedPointer = openDraft;
+  return state;
+}
+
+/** What a damaged open_draft is called in warnings (the open session is then treated as none). */
+export function describeDamagedPointer(hotPath: string, pointer: string): string {
+  const shown = JSON.stringify(pointer.length > 60 ? `${pointer.slice(0, 60)}…` : pointer);
+  return `${hotPath} names ${shown} as its open session, which is not a draft ID (DRAFT-S-…); treated as no open session ("palee session rebuild" clears it)`;
 }
 
 /** The hot state of a read: only an ok hot.md is trusted (topic resolution treats the rest as "no topic"). */

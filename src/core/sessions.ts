@@ -2,7 +2,7 @@ import { ConflictError, FileExistsError, UsageError } from "./errors";
 import type { ReadResult } from "./frontmatter";
 import { classifyRecord, updateFrontmatterFields } from "./frontmatter";
 import type { HotState } from "./hot-memory";
-import { EMPTY_HOT, hotStateOf, isOpen, renderHot, renderHotFrontmatter } from "./hot-memory";
+import { EMPTY_HOT, describeDamagedPointer, hotStateOf, isOpen, renderHot, renderHotFrontmatter } from "./hot-memory";
 import { CONFIRMED_FILE_PATTERN, DRAFT_ID_PATTERN, newDraftId, newSessionId, normalizeTopic, validateNewTopicId } from "./ids";
 import type { Layout } from "./layout";
 import { assertRemovable, sessionPath } from "./layout";
@@ -331,7 +331,7 @@ export class PaleeSessions {
    */
   private async writeViews(
     confirmed: readonly ConfirmedSession[],
-    pointer: (current: HotState) => HotState,
+    pointer: (current: HotState, newest: ConfirmedSession | null) => HotState,
     options: { replaceForeign?: boolean } = {},
   ): Promise<string[]> {
     let sessions = confirmed;
@@ -355,7 +355,7 @@ export class PaleeSessions {
           warnings.push(`${this.layout.hot} has an unsupported palee_schema; left it alone (a rebuild replaces it)`);
           return null;
         }
-        return renderHot({ ...pointer(hotStateOf(read)), lastSession: newest?.sessionId ?? null }, newest, today);
+        return renderHot({ ...pointer(hotStateOf(read), newest), lastSession: newest?.sessionId ?? null }, newest, today);
       },
       refresh,
     );
@@ -541,6 +541,7 @@ export class PaleeSessions {
     // Otherwise reconcile first: after a crash in end, hot.md may still name a draft that a confirmed note
     // absorbed; notes must not go into it (it is about to be trashed) and its start must not date a new session.
     const { scan, warnings, closed } = await this.reconcile(await this.scan(), hot0);
+    warnings.push(...this.damagedPointerWarnings(hot0.state));
     const hot = await this.readHot();
     const now = this.ports.clock.now();
     const nowText = this.stamp(now);
@@ -1037,10 +1038,14 @@ export class PaleeSessions {
   }
 
   /** The open session, or null: absence is an answer, not an error. Never writes. */
-  async status(): Promise<{ open: OpenSession | null; hotState: ReadResult["state"] }> {
+  async status(): Promise<{ open: OpenSession | null; hotState: ReadResult["state"]; warnings: string[] }> {
     const hot = await this.readHot();
     const open = isOpen(hot.state) ? this.openSessionOf(hot.state, await this.readDraft(hot.state.openDraft)) : null;
-    return { open, hotState: hot.read.state };
+    return { open, hotState: hot.read.state, warnings: this.damagedPointerWarnings(hot.state) };
+  }
+
+  private damagedPointerWarnings(hot: HotState): string[] {
+    return hot.damagedPointer === undefined ? [] : [describeDamagedPointer(this.layout.hot, hot.damagedPointer)];
   }
 
   /** Regenerates hot.md and index.md from the session notes; writes nothing else (SPEC §6.3). */
@@ -1050,8 +1055,18 @@ export class PaleeSessions {
 
   private async rebuildNow(): Promise<RebuildResult> {
     const scan = await this.scan();
-    await this.writeViews(scan.confirmed, (current) => current, { replaceForeign: true });
-    return { totalConfirmed: scan.confirmed.length, skipped: scan.skipped, warnings: duplicateSaves(scan.confirmed) };
+    // With no session open, the newest session's topic becomes the active one (SPEC §4), so a plain start
+    // continues where the learner stopped. A damaged pointer is cleared.
+    const viewWarnings = await this.writeViews(
+      scan.confirmed,
+      (current, newest) => {
+        if (isOpen(current)) return current;
+        const cleared = current.damagedPointer === undefined ? current : { ...current, startedAt: null, device: null };
+        return { ...cleared, activeTopic: newest?.topicId ?? current.activeTopic };
+      },
+      { replaceForeign: true },
+    );
+    return { totalConfirmed: scan.confirmed.length, skipped: scan.skipped, warnings: [...viewWarnings, ...duplicateSaves(scan.confirmed)] };
   }
 }
 
