@@ -3,7 +3,7 @@ import { Menu, Notice, TFile } from "obsidian";
 import { ConflictError, PaleeError, errorMessage } from "../core/errors";
 import { classifyRecord } from "../core/frontmatter";
 import { normalizeTopic, topicIdForNote } from "../core/ids";
-import type { Draft } from "../core/records";
+import type { Draft, Skipped } from "../core/records";
 import { isAliveElsewhere, saveGroup, savePlanOf } from "../core/recovery";
 import type { OpenSession, RecoverAction, RecoverResult, StartOptions } from "../core/sessions";
 import { durationMinutes, formatElapsed } from "../core/time";
@@ -555,14 +555,15 @@ export class SessionFlows {
 
   async importFolder(): Promise<void> {
     let report: ImportReport;
+    let unread: Skipped[] = [];
     try {
       report = await importPaleeFolder(this.app.vault.adapter, this.store, this.controller.layout, await this.controller.absorbedDrafts());
-      if (report.copied.length > 0) await this.controller.rebuild();
+      if (report.copied.length > 0) unread = (await this.controller.rebuild()).skipped;
     } catch (error) {
       this.fail("import the .palee folder", error);
       return;
     }
-    this.notify(describeImport(report, this.controller.layout.sessions), LONG_NOTICE_MS);
+    this.notify(describeImport(report, this.controller.layout.sessions, unread), LONG_NOTICE_MS);
     if (report.copied.some((p) => p.slice(p.lastIndexOf("/") + 1).startsWith("DRAFT-S-"))) await this.recoverDrafts();
   }
 
