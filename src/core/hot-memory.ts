@@ -93,16 +93,16 @@ export function renderHotBody(newest: ConfirmedSession | null): string {
   // A session saved after a crash has no summary: its notes are then the best memory of where it stopped.
   const notes = summary === null && next === null ? extractSection(newest.body, "Notes") : null;
   let budget = HOT_WORD_LIMIT - countWords(source);
-  const parts: string[] = [];
-  const sections = [["## Summary", summary], ["## Next action", next], ["## Notes", notes]] as const;
-  for (const [heading, value] of sections) {
-    if (!value) continue;
-    const headingWords = countWords(heading);
-    if (budget - headingWords <= 0) break;
-    const kept = truncateWords(value, budget - headingWords);
-    budget -= headingWords + countWords(kept);
-    parts.push(`${heading}\n\n${kept}\n`);
-  }
+  const fit = (heading: string, value: string | null): string | null => {
+    if (!value || budget - countWords(heading) <= 0) return null;
+    const kept = truncateWords(value, budget - countWords(heading));
+    budget -= countWords(heading) + countWords(kept);
+    return `${heading}\n\n${kept}\n`;
+  };
+  // The words are shared: the next action, the most useful line for the next session, gets its words first,
+  // so a long summary is cut before it (it is still shown first).
+  const nextPart = fit("## Next action", next);
+  const parts = [fit("## Summary", summary), nextPart, fit("## Notes", notes)].filter((p): p is string => p !== null);
   if (parts.length === 0) parts.push("No summary was recorded for the last session.\n");
   return `${parts.join("\n")}\n${source}\n`;
 }

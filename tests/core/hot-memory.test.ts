@@ -77,3 +77,20 @@ describe("index", () => {
     expect(line).toBe("- [[S-20260814T063000-aaaa]] - Topic: x\\]\\] \\| \\[\\[evil (2026-08-13, 45 min)");
   });
 });
+
+describe("sharing the 250 words between summary and next action", () => {
+  it("keeps the whole next action after a long summary, cutting the summary instead", () => {
+    const body = renderHotBody(session("S-20260814T120000-abcd", { summary: "long ".repeat(400), next: "Read chapter 5 of the book" }));
+    expect(body).toContain("## Next action\n\nRead chapter 5 of the book\n");
+    expect(body.startsWith("## Summary\n\nlong long")).toBe(true);
+    expect(body).toContain("long…\n");
+    expect(countWords(body)).toBe(HOT_WORD_LIMIT);
+  });
+
+  it("gives a next action longer than the limit every word it can, within the limit", () => {
+    const body = renderHotBody(session("S-20260814T120000-abcd", { summary: "short summary", next: "step ".repeat(400) }));
+    expect(body).toContain("## Next action\n\nstep step");
+    expect(countWords(body)).toBeLessThanOrEqual(HOT_WORD_LIMIT);
+    expect(body.trimEnd().endsWith("Source: [[S-20260814T120000-abcd]]")).toBe(true);
+  });
+});
