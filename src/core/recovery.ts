@@ -108,16 +108,17 @@ export interface SavePlan {
 }
 
 /**
- * What Save would record for the copies of one sitting (see copiesOf): it ends at the latest last checkpoint
- * among them (now if none has one) and starts at the earliest valid start (one not after that end).
+ * What Save would record for the copies of one sitting (see copiesOf): it starts at the earliest valid start
+ * and ends at the latest last checkpoint among them (now if none has one). A recorded start never moves: a
+ * last checkpoint before it (a clock set back) ends the session at its start, 0 minutes.
  */
 export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
   const last = pick(copies, (d) => d.lastCheckpointMs, (d) => d.lastCheckpointAt, (a, b) => a > b);
-  const endedMs = last?.ms ?? now;
-  const starts = copies.filter((d) => d.startedMs !== null && d.startedMs <= endedMs);
-  const first = pick(starts, (d) => d.startedMs, (d) => d.startedAt, (a, b) => a < b);
-  const startedMs = first?.ms ?? endedMs;
-  return { startedMs, endedMs, durationMinutes: durationMinutes(startedMs, endedMs), startedAt: first?.text ?? null, endedAt: last?.text ?? null };
+  const first = pick(copies, (d) => d.startedMs, (d) => d.startedAt, (a, b) => a < b);
+  let end = last ?? { ms: now, text: null };
+  if (first !== null && first.ms > end.ms) end = first;
+  const startedMs = first?.ms ?? end.ms;
+  return { startedMs, endedMs: end.ms, durationMinutes: durationMinutes(startedMs, end.ms), startedAt: first?.text ?? null, endedAt: end.text };
 }
 
 /**
