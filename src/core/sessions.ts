@@ -26,6 +26,7 @@ import type { Scan } from "./scan";
 import { ScanCache, readConfirmed, scanSessions, withBody } from "./scan";
 import type { ConfirmedNoteInput } from "./session-note";
 import { appendNotes, renderConfirmedNote, renderDraft } from "./session-note";
+import { handWrittenHot, keptCopyPath } from "./hand-written";
 import { renderIndex, renderIndexLine } from "./session-index";
 import { endStart, inheritedStart } from "./start-time";
 import {
@@ -282,11 +283,22 @@ export class PaleeSessions {
     compute: (text: string | null) => string | null,
     /** Before the retry: re-read what `compute` derives the view from (another writer may have changed it too). */
     refresh?: () => Promise<void>,
+    /** Where to say that hand-written text in hot.md was kept in a copy (invariant 10). */
+    warnings?: string[],
   ): Promise<string | null> {
+    const kept = new Set<string>();
     for (let attempt = 1; ; attempt++) {
       const text = await this.ports.store.read(path);
       const next = compute(text);
       if (next === null || next === text) return text;
+      if (path === this.layout.hot && text !== null && !kept.has(text)) {
+        const lost = handWrittenHot(text);
+        if (lost !== null) {
+          const copy = await this.keepCopy(text);
+          kept.add(text);
+          warnings?.push(`${path} held text this tool did not write (${lost}); kept it in ${copy} before replacing it`);
+        }
+      }
       try {
         await this.ports.store.replace(path, text, next);
         return next;
@@ -295,6 +307,21 @@ export class PaleeSessions {
         await refresh?.();
       }
     }
+  }
+
+  /** Copies hand-written hot.md text to a new file (create-only) and returns its path. */
+  private async keepCopy(text: string): Promise<string> {
+    const stamp = this.stamp(this.ports.clock.now());
+    for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
+      const path = keptCopyPath(this.layout, stamp, attempt);
+      try {
+        await this.ports.store.create(path, text);
+        return path;
+      } catch (error) {
+        if (!(error instanceof FileExistsError)) throw error;
+      }
+    }
+    throw new ConflictError(this.layout.hot, `could not find a free name beside ${this.layout.hot} to keep its text; nothing was replaced`);
   }
 
   /** Creates a new file under a fresh random ID; a collision draws again, never overwrites. */
@@ -358,6 +385,7 @@ export class PaleeSessions {
         return renderHot({ ...pointer(hotStateOf(read), newest), lastSession: newest?.sessionId ?? null }, newest, today);
       },
       refresh,
+      warnings,
     );
     return warnings;
   }
@@ -472,7 +500,7 @@ export class PaleeSessions {
         return renderHotFrontmatter({ ...pointer, lastSession }, today) + read.body;
       }
       return renderHot({ ...pointer, lastSession }, newest, today);
-    });
+    }, undefined, warnings);
     if (alreadyOpen !== null) {
       const raced: HotState = alreadyOpen;
       const open = this.openSessionOf(raced, raced.openDraft ? await this.readDraft(raced.openDraft) : null);
@@ -612,7 +640,7 @@ export class PaleeSessions {
     if (hot.read.state === "schema-invalid") {
       warnings.push(`${this.layout.hot} has an unsupported palee_schema; left it alone (starting a session rebuilds it)`);
     } else if (!isOpen(hot.state)) {
-      opened = await this.pointHotAt(draft, hot.state.openDraft, scan.confirmed);
+      opened = await this.pointHotAt(draft, hot.state.openDraft, scan.confirmed, warnings);
     }
     return { created, opened, draft, warnings };
   }
@@ -679,7 +707,7 @@ export class PaleeSessions {
    * Makes `draft` the open session in hot.md, unless another usable session took the pointer meanwhile.
    * A hot.md that is missing, corrupt or of another schema is rebuilt; one without frontmatter gains it.
    */
-  private async pointHotAt(draft: Draft, stalePointer: string | null, confirmed: readonly ConfirmedSession[]): Promise<boolean> {
+  private async pointHotAt(draft: Draft, stalePointer: string | null, confirmed: readonly ConfirmedSession[], warnings: string[]): Promise<boolean> {
     const startedAt = draft.startedAt !== null && isCanonicalTimestamp(draft.startedAt) ? draft.startedAt : this.stamp(draft.startedMs ?? this.ports.clock.now());
     const pointer = { activeTopic: draft.topicId, startedAt, openDraft: draft.draftId, device: this.ports.device };
     const newest = confirmed[0] ? await withBody(this.ports.store, confirmed[0], this.offsetAt) : null;
@@ -703,7 +731,7 @@ export class PaleeSessions {
       const lastSession = newest?.sessionId ?? null;
       if (read.state === "no-frontmatter") return renderHotFrontmatter({ ...pointer, lastSession }, today) + read.body;
       return renderHot({ ...pointer, lastSession }, newest, today);
-    });
+    }, undefined, warnings);
     return pointed;
   }
 
@@ -936,7 +964,7 @@ export class PaleeSessions {
           );
         } else {
           // The learner chose this draft: its pointer must be written, even over a hot.md of another schema.
-          await this.writeViews(scan.confirmed, () => ({ ...EMPTY_HOT, ...pointer }), { replaceForeign: true });
+          warnings.push(...(await this.writeViews(scan.confirmed, () => ({ ...EMPTY_HOT, ...pointer }), { replaceForeign: true })));
         }
         const open = this.openSessionOf({ ...EMPTY_HOT, ...pointer }, this.draftFromText(draft.path, resumed));
         if (!open) throw new Error(`resumed session ${draftId} has no start`);

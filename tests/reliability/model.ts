@@ -664,8 +664,15 @@ export class Recover extends Step {
         const draft = before.drafts.get(draftId);
         if (!note || !draft) fail(step, "saved, but the note or the draft is not where it should be");
         if (note.fields.outcome !== "interrupted") fail(step, `a saved draft has outcome ${String(note.fields.outcome)}`);
-        if (ms(note.fields.ended_at) !== ms(draft.fields.last_checkpoint_at)) {
-          fail(step, `saved with ended_at ${String(note.fields.ended_at)}, not the draft's last checkpoint ${String(draft.fields.last_checkpoint_at)}`);
+        // Save ends at the last checkpoint; a recorded start never moves, so a checkpoint before the start (a
+        // clock set back) ends the session at its start, 0 minutes.
+        const [checkpointMs, startMs] = [ms(draft.fields.last_checkpoint_at), ms(draft.fields.started_at)];
+        const endsAt = checkpointMs !== null && startMs !== null ? Math.max(checkpointMs, startMs) : checkpointMs;
+        if (ms(note.fields.ended_at) !== endsAt) {
+          fail(step, `saved with ended_at ${String(note.fields.ended_at)}, not the draft's last checkpoint ${String(draft.fields.last_checkpoint_at)} (or its start)`);
+        }
+        if (startMs !== null && ms(note.fields.started_at) !== startMs) {
+          fail(step, `saved with started_at ${String(note.fields.started_at)}, not the draft's start ${String(draft.fields.started_at)}`);
         }
         checkViews(step, after, true);
       }
