@@ -1,11 +1,11 @@
-import { ConflictError, FileExistsError, UsageError } from "./errors";
+import { ConflictError, FileExistsError, UsageError, errorMessage } from "./errors";
 import type { ReadResult } from "./frontmatter";
 import { classifyRecord, updateFrontmatterFields } from "./frontmatter";
 import type { HotState } from "./hot-memory";
 import { EMPTY_HOT, describeDamagedPointer, hotStateOf, isOpen, renderHot, renderHotFrontmatter } from "./hot-memory";
 import { CONFIRMED_FILE_PATTERN, DRAFT_ID_PATTERN, newDraftId, newSessionId, normalizeTopic, validateNewTopicId } from "./ids";
 import type { Layout } from "./layout";
-import { assertRemovable, sessionPath } from "./layout";
+import { assertRemovable, assertTempRemovable, isOwnTempFile, sessionPath } from "./layout";
 import type { CorePorts } from "./ports";
 import type { ConfirmedSession, Draft, Skipped } from "./records";
 import { compareDraftsOldestFirst, compareNewestFirst, interpretConfirmed, interpretDraft } from "./records";
@@ -174,6 +174,8 @@ interface HotRead {
 
 /** How many times a colliding random ID is drawn again before giving up (2^16 / 2^32 spaces). */
 const ID_ATTEMPTS = 20;
+/** A temp file of the tool's own pattern older than this was left by a killed write (SPEC §2). */
+const STALE_TEMP_MS = 60 * MINUTE_MS;
 
 /**
  * The operations of SPEC §4. Both faces (CLI, plugin) call these; neither holds session rules.
@@ -1082,6 +1084,7 @@ export class PaleeSessions {
   }
 
   private async rebuildNow(): Promise<RebuildResult> {
+    const swept = await this.trashStaleTempFiles();
     const scan = await this.scan();
     // With no session open, the newest session's topic becomes the active one (SPEC §4), so a plain start
     // continues where the learner stopped. A damaged pointer is cleared.
@@ -1094,7 +1097,34 @@ export class PaleeSessions {
       },
       { replaceForeign: true },
     );
-    return { totalConfirmed: scan.confirmed.length, skipped: scan.skipped, warnings: [...viewWarnings, ...duplicateSaves(scan.confirmed)] };
+    return { totalConfirmed: scan.confirmed.length, skipped: scan.skipped, warnings: [...swept, ...viewWarnings, ...duplicateSaves(scan.confirmed)] };
+  }
+
+  /**
+   * Temp files of the tool's own pattern older than an hour (left by a killed write) go to the trash (SPEC
+   * §2): the only exception to the deletion boundary. A younger one may belong to a write in progress. One
+   * that cannot be moved is named, never fatal.
+   */
+  private async trashStaleTempFiles(): Promise<string[]> {
+    const { store } = this.ports;
+    if (!store.modifiedAt) return [];
+    const now = this.ports.clock.now();
+    const said: string[] = [];
+    for (const folder of [this.layout.folder, this.layout.sessions]) {
+      for (const name of (await store.list(folder)).filter((n) => isOwnTempFile(this.layout, folder, n)).sort()) {
+        const path = `${folder}/${name}`;
+        try {
+          const modified = await store.modifiedAt(path);
+          if (modified === null || now - modified <= STALE_TEMP_MS) continue;
+          assertTempRemovable(this.layout, path);
+          await store.trash(path);
+          said.push(`moved ${path} (left by an interrupted write) to the trash`);
+        } catch (error) {
+          said.push(`could not move ${path} (left by an interrupted write) to the trash: ${errorMessage(error)}`);
+        }
+      }
+    }
+    return said;
   }
 }
 
