@@ -6,6 +6,7 @@ import type { Draft } from "../core/records";
 import { formatElapsed } from "../core/time";
 import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
+import { trashStaleTempFiles } from "../core/temp-files";
 import { draftJson, openJson, sessionJson, skippedJson } from "./json";
 import { LineReader } from "./prompt";
 import { chooseVault } from "./vault";
@@ -369,6 +370,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     const core = new PaleeSessions(
       { store: new NodeStore(vault.root), clock: systemClock, random: systemRandom, device: deviceName(io.env) },
       vault.layout,
+      { tempFiles: trashStaleTempFiles },
     );
     return await runAction(action, core, values, out, io);
   } catch (caught) {

@@ -46,8 +46,7 @@ export function interpretHot(fields: Fields): HotState {
 
 /** What a damaged open_draft is called in warnings (the open session is then treated as none). */
 export function describeDamagedPointer(hotPath: string, pointer: string): string {
-  const shown = JSON.stringify(pointer.length > 60 ? `${pointer.slice(0, 60)}…` : pointer);
-  return `${hotPath} names ${shown} as its open session, which is not a draft ID (DRAFT-S-…); treated as no open session ("palee session rebuild" clears it)`;
+  return `${hotPath}: open_draft ${JSON.stringify(pointer)} is not a draft ID (DRAFT-S-…), so no session is open; a rebuild clears it`;
 }
 
 /** The hot state of a read: only an ok hot.md is trusted (topic resolution treats the rest as "no topic"). */

@@ -1,11 +1,11 @@
-import { ConflictError, FileExistsError, UsageError, errorMessage } from "./errors";
+import { ConflictError, FileExistsError, UsageError } from "./errors";
 import type { ReadResult } from "./frontmatter";
 import { classifyRecord, updateFrontmatterFields } from "./frontmatter";
 import type { HotState } from "./hot-memory";
 import { EMPTY_HOT, describeDamagedPointer, hotStateOf, isOpen, renderHot, renderHotFrontmatter } from "./hot-memory";
 import { CONFIRMED_FILE_PATTERN, DRAFT_ID_PATTERN, newDraftId, newSessionId, normalizeTopic, validateNewTopicId } from "./ids";
 import type { Layout } from "./layout";
-import { assertRemovable, assertTempRemovable, isOwnTempFile, sessionPath } from "./layout";
+import { assertRemovable, sessionPath } from "./layout";
 import type { CorePorts } from "./ports";
 import type { ConfirmedSession, Draft, Skipped } from "./records";
 import { compareDraftsOldestFirst, compareNewestFirst, interpretConfirmed, interpretDraft } from "./records";
@@ -164,6 +164,11 @@ export interface VaultOpenResult {
 export interface SessionsOptions {
   /** Grace period for "alive elsewhere" (SPEC §4 Devices); default 15 minutes. */
   graceMs?: number;
+  /**
+   * What rebuild does first about temp files left by killed writes: `trashStaleTempFiles` (temp-files.ts)
+   * where the store writes them (the CLI). Passed in, so main.js, whose vault writes none, does not carry it.
+   */
+  tempFiles?: (ports: CorePorts, layout: Layout) => Promise<string[]>;
 }
 
 interface HotRead {
@@ -174,8 +179,6 @@ interface HotRead {
 
 /** How many times a colliding random ID is drawn again before giving up (2^16 / 2^32 spaces). */
 const ID_ATTEMPTS = 20;
-/** A temp file of the tool's own pattern older than this was left by a killed write (SPEC §2). */
-const STALE_TEMP_MS = 60 * MINUTE_MS;
 
 /**
  * The operations of SPEC §4. Both faces (CLI, plugin) call these; neither holds session rules.
@@ -198,7 +201,7 @@ export class PaleeSessions {
   constructor(
     private readonly ports: CorePorts,
     readonly layout: Layout,
-    options: SessionsOptions = {},
+    private readonly options: SessionsOptions = {},
   ) {
     this.graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   }
@@ -298,7 +301,7 @@ export class PaleeSessions {
         if (lost !== null) {
           const copy = await this.keepCopy(text);
           kept.add(text);
-          warnings?.push(`${path} held text this tool did not write (${lost}); kept it in ${copy} before replacing it`);
+          warnings?.push(`kept the text of ${path} (${lost}) in ${copy} before replacing it`);
         }
       }
       try {
@@ -323,7 +326,7 @@ export class PaleeSessions {
         if (!(error instanceof FileExistsError)) throw error;
       }
     }
-    throw new ConflictError(this.layout.hot, `could not find a free name beside ${this.layout.hot} to keep its text; nothing was replaced`);
+    throw new ConflictError(this.layout.hot, `no free name to keep the text of ${this.layout.hot}; nothing was replaced`);
   }
 
   /** Creates a new file under a fresh random ID; a collision draws again, never overwrites. */
@@ -1084,48 +1087,21 @@ export class PaleeSessions {
   }
 
   private async rebuildNow(): Promise<RebuildResult> {
-    const swept = await this.trashStaleTempFiles();
+    const swept = (await this.options.tempFiles?.(this.ports, this.layout)) ?? [];
     const scan = await this.scan();
     // With no session open, the newest session's topic becomes the active one (SPEC §4), so a plain start
     // continues where the learner stopped. A damaged pointer is cleared.
     const viewWarnings = await this.writeViews(
       scan.confirmed,
-      (current, newest) => {
-        if (isOpen(current)) return current;
-        const cleared = current.damagedPointer === undefined ? current : { ...current, startedAt: null, device: null };
-        return { ...cleared, activeTopic: newest?.topicId ?? current.activeTopic };
-      },
+      (current, newest) =>
+        isOpen(current)
+          ? current
+          : { ...current, ...(current.damagedPointer && { startedAt: null, device: null }), activeTopic: newest?.topicId ?? current.activeTopic },
       { replaceForeign: true },
     );
     return { totalConfirmed: scan.confirmed.length, skipped: scan.skipped, warnings: [...swept, ...viewWarnings, ...duplicateSaves(scan.confirmed)] };
   }
 
-  /**
-   * Temp files of the tool's own pattern older than an hour (left by a killed write) go to the trash (SPEC
-   * §2): the only exception to the deletion boundary. A younger one may belong to a write in progress. One
-   * that cannot be moved is named, never fatal.
-   */
-  private async trashStaleTempFiles(): Promise<string[]> {
-    const { store } = this.ports;
-    if (!store.modifiedAt) return [];
-    const now = this.ports.clock.now();
-    const said: string[] = [];
-    for (const folder of [this.layout.folder, this.layout.sessions]) {
-      for (const name of (await store.list(folder)).filter((n) => isOwnTempFile(this.layout, folder, n)).sort()) {
-        const path = `${folder}/${name}`;
-        try {
-          const modified = await store.modifiedAt(path);
-          if (modified === null || now - modified <= STALE_TEMP_MS) continue;
-          assertTempRemovable(this.layout, path);
-          await store.trash(path);
-          said.push(`moved ${path} (left by an interrupted write) to the trash`);
-        } catch (error) {
-          said.push(`could not move ${path} (left by an interrupted write) to the trash: ${errorMessage(error)}`);
-        }
-      }
-    }
-    return said;
-  }
 }
 
 /** `newestFirst` with `session` inserted in its place (newest first): a copy, the input is shared. */

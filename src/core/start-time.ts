@@ -35,12 +35,12 @@ export function endStart(
     else if (earliest?.startedMs == null || d.startedMs < earliest.startedMs) earliest = d;
   }
   if (earliest?.startedMs != null) return { ms: earliest.startedMs, text: keep(earliest.startedAt), tier: 1, warning: null };
-  const ignored = future ? `${future.draftId} starts in the future (${future.startedAt ?? "?"}); ignored that start` : null;
+  const ignored = future && `ignored ${future.draftId}'s start in the future (${String(future.startedAt)})`;
   const both = (warning: string | null): string | null => (ignored && warning ? `${ignored}; ${warning}` : (ignored ?? warning));
   if (hot.activeTopic === topicId && hot.startedAt !== null) {
     const hotMs = parseTimestamp(hot.startedAt, offsetAt);
-    if (hotMs !== null && hotMs <= now) return { ms: hotMs, text: keep(hot.startedAt), tier: 2, warning: ignored === null ? null : `${ignored}; dated from hot.md's start` };
-    if (hotMs !== null && hotMs - now <= FUTURE_SKEW_MS) return { ms: now, text: null, tier: 2, warning: both(null) };
+    if (hotMs !== null && hotMs <= now) return { ms: hotMs, text: keep(hot.startedAt), tier: 2, warning: both(ignored && "dated from hot.md's start") };
+    if (hotMs !== null && hotMs - now <= FUTURE_SKEW_MS) return { ms: now, text: null, tier: 2, warning: ignored };
     const why = hotMs === null ? "is not a valid timestamp" : "is in the future";
     return { ms: now, text: null, tier: 3, warning: both(`hot.md's started_at (${hot.startedAt}) ${why}; ignored, so this session has 0 minutes`) };
   }

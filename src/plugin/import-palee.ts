@@ -106,10 +106,7 @@ export async function importPaleeFolder(
  */
 export function describeImport(report: ImportReport, into: string, unread: readonly Skipped[] = []): string {
   const copied = `Imported ${report.copied.length} file${report.copied.length === 1 ? "" : "s"} into ${into}.`;
-  const notRead =
-    unread.length === 0
-      ? ""
-      : ` Not read as session${unread.length === 1 ? "" : "s"} (${unread.length}): ${unread.map((s) => `${s.path} (${s.reason})`).join("; ")}.`;
+  const notRead = unread.length ? ` Not read as sessions: ${unread.map((s) => `${s.path} (${s.reason})`).join("; ")}.` : "";
   if (report.skipped.length === 0) return copied + notRead;
   const of = (kind: SkipKind) => report.skipped.filter((s) => s.kind === kind);
   const named = (items: ImportReport["skipped"]) =>

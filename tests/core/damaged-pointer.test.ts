@@ -22,7 +22,7 @@ describe("a damaged open-session pointer in hot.md", () => {
       const read = jest.spyOn(store, "read");
       const status = await core.status();
       expect(status.open).toBeNull();
-      expect(status.warnings).toEqual([expect.stringMatching(/palee\/hot\.md names .* which is not a draft ID \(DRAFT-S-…\)/)]);
+      expect(status.warnings).toEqual([expect.stringMatching(/^palee\/hot\.md: open_draft ".*" is not a draft ID \(DRAFT-S-…\), so no session is open/)]);
       expect(read.mock.calls.map(([p]) => p)).toEqual([HOT]);
       expect(store.writes).toEqual([]);
     },

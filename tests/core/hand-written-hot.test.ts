@@ -31,7 +31,7 @@ describe("hand-written text in hot.md", () => {
     store.files.set(S(DRAFT), draftText({ session_id: DRAFT }, "notes\n"));
     const result = await core.end({ topic: "T-rust-ownership", summary: "Done" });
     expect(store.files.get(KEPT)).toBe(text);
-    expect(result.warnings).toContainEqual(expect.stringMatching(new RegExp(`palee/hot\\.md held text this tool did not write \\(${why.source}.*kept it in ${KEPT}`)));
+    expect(result.warnings).toContainEqual(expect.stringMatching(new RegExp(`^kept the text of palee/hot\\.md \\(${why.source}.* in ${KEPT} before replacing it$`)));
     expect(fields(store, HOT)).toMatchObject({ palee_schema: 1, last_session: result.session.sessionId });
   });
 
@@ -39,7 +39,7 @@ describe("hand-written text in hot.md", () => {
     const { store, core } = vault(SCHEMA_2);
     const result = await core.rebuild();
     expect(store.files.get(KEPT)).toBe(SCHEMA_2);
-    expect(result.warnings).toContainEqual(expect.stringContaining(`kept it in ${KEPT}`));
+    expect(result.warnings).toContainEqual(expect.stringContaining(`in ${KEPT} before replacing it`));
     expect(fields(store, HOT)).toMatchObject({ palee_schema: 1, last_session: LAST });
   });
 
@@ -60,7 +60,7 @@ describe("hand-written text in hot.md", () => {
   ])("start over a hot.md %s keeps its text in a copy and says so", async (_name, text) => {
     const { store, core } = vault(text);
     const result = await core.start({ topic: "T-rust-ownership" });
-    expect(result.status === "started" && result.warnings).toContainEqual(expect.stringContaining(`kept it in ${KEPT}`));
+    expect(result.status === "started" && result.warnings).toContainEqual(expect.stringContaining(`in ${KEPT} before replacing it`));
     expect(store.files.get(KEPT)).toBe(text);
     expect(fields(store, HOT)).toMatchObject({ palee_schema: 1, active_topic: "T-rust-ownership" });
   });

@@ -5,7 +5,9 @@
 import { assertTempRemovable, isOwnTempFile, layoutFor } from "../../src/core/layout";
 import { BoundaryError } from "../../src/core/errors";
 import { confirmedText } from "../support/builders";
-import { harness } from "../support/fakes";
+import { PaleeSessions } from "../../src/core/sessions";
+import { trashStaleTempFiles } from "../../src/core/temp-files";
+import { harness as plainHarness } from "../support/fakes";
 import { S } from "../support/inspect";
 
 const LAYOUT = layoutFor("palee");
@@ -29,6 +31,12 @@ const LOOK_ALIKES = [
   "palee/sessions/.DRAFT-S-0000abcd.md.12345678.tmp.md",
   "palee/other/.hot.md.1a2b3c4d.tmp",
 ];
+
+/** The core as the CLI builds it: its rebuild handles temp files. */
+function harness() {
+  const h = plainHarness();
+  return { ...h, core: new PaleeSessions(h.ports, LAYOUT, { tempFiles: trashStaleTempFiles }) };
+}
 
 function split(path: string): [string, string] {
   const slash = path.lastIndexOf("/");

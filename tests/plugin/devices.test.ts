@@ -24,6 +24,9 @@ import {
 } from "./support/plugin-harness";
 import { HOT, INDEX, S, at, bodyAt, fieldsAt, idOf, onlyDraft, textAt } from "./support/session-files";
 
+/** Where hand-written hot.md text is kept before it is replaced (invariant 10), at the harness's clock. */
+const KEPT = "palee/hot-kept-20260814-120000.md";
+
 installPluginTestEnvironment();
 
 const PHONE_DRAFT = "DRAFT-S-0000aaaa";
@@ -186,7 +189,10 @@ describe("a damaged or foreign hot.md", () => {
     const p = await loadPlugin(h, { device: "laptop" });
     await p.ribbon();
     await pickTopic("T-rust-ownership");
-    expect(lastNotice()).toBe("Session on T-rust-ownership started.");
+    expect(noticeLog()).toContain("Session on T-rust-ownership started.");
+    // Invariant 10: the old text is kept in a copy beside hot.md, and the learner is told where.
+    expect(textAt(h, KEPT)).toBe(text);
+    expect(lastNotice()).toContain(`in ${KEPT} before replacing it`);
 
     const draft = onlyDraft(h);
     expect(fieldsAt(h, HOT)).toEqual({
@@ -208,7 +214,9 @@ describe("a damaged or foreign hot.md", () => {
     const h = harness({ files: { [HOT]: SCHEMA_2 } });
     const p = await loadPlugin(h, { device: "laptop" });
     await p.run("rebuild-views");
-    expect(lastNotice()).toBe("Rebuilt working memory and index from 0 sessions.");
+    expect(noticeLog()).toContain("Rebuilt working memory and index from 0 sessions.");
+    expect(textAt(h, KEPT)).toBe(SCHEMA_2);
+    expect(lastNotice()).toContain(`in ${KEPT} before replacing it`);
     expect(fieldsAt(h, HOT)).toEqual({
       palee_schema: 1,
       memory_id: "H-active",

@@ -286,7 +286,7 @@ describe("importing the original PALEE tool's notes", () => {
     });
     await p.run("import-palee-folder");
     expect(importNotice()).toBe(
-      "Imported 3 files into palee/sessions. Not read as sessions (2): " +
+      "Imported 3 files into palee/sessions. Not read as sessions: " +
         `palee/sessions/${broken}.md (started_at is missing or not a valid ISO 8601 timestamp); ` +
         `palee/sessions/${schema2}.md (unsupported palee_schema 2 (this version reads 1)).`,
     );

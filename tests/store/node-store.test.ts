@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { BoundaryError, ConflictError } from "../../src/core/errors";
 import { layoutFor } from "../../src/core/layout";
 import { PaleeSessions } from "../../src/core/sessions";
+import { trashStaleTempFiles } from "../../src/core/temp-files";
 import { NodeStore } from "../../src/node/node-store";
 import { draftText } from "../support/builders";
 import { FakeClock, SeededRandom } from "../support/fakes";
@@ -106,6 +107,7 @@ describe("Node store specifics", () => {
     const core = new PaleeSessions(
       { store: new NodeStore(root), clock: { now: () => Date.now(), offsetMinutes: () => 0 }, random: new SeededRandom(1), device: "laptop" },
       layoutFor("palee"),
+      { tempFiles: trashStaleTempFiles },
     );
     const result = await core.rebuild();
     expect(result.warnings.filter((w) => w.includes("interrupted write")).sort()).toEqual([
