@@ -15,7 +15,14 @@ export type ErrorKind =
   | "folder_outside_vault"
   | "conflict"
   | "boundary"
-  | "unexpected";
+  | "unexpected"
+  // Honest time (SPEC §4, version 2): refusals, all exit 2.
+  | "nothing_open"
+  | "already_paused"
+  | "not_paused"
+  | "invalid_time"
+  | "overlap"
+  | "long_silence";
 
 export class PaleeError extends Error {
   constructor(
@@ -32,6 +39,43 @@ export class UsageError extends PaleeError {
   constructor(message: string, kind: ErrorKind = "usage") {
     super(kind, 2, message);
     this.name = "UsageError";
+  }
+}
+
+/**
+ * end without `at` when the session has been silent for longer than the grace period and 2 hours (SPEC §4):
+ * nothing says when it ended. `details` is added to the CLI's JSON error document as it is.
+ */
+export class LongSilenceError extends UsageError {
+  constructor(
+    message: string,
+    /** Time since the last sign of life, and since the start, in ms; the last sign of life as written. */
+    readonly silenceMs: number,
+    readonly sessionMs: number,
+    readonly lastSignAt: string,
+  ) {
+    super(message, "long_silence");
+    this.name = "LongSilenceError";
+  }
+
+  get details(): { silence_seconds: number; session_seconds: number; last_activity_at: string } {
+    return {
+      silence_seconds: Math.floor(this.silenceMs / 1000),
+      session_seconds: Math.floor(this.sessionMs / 1000),
+      last_activity_at: this.lastSignAt,
+    };
+  }
+}
+
+/** A logged session that overlaps a confirmed session or the open one by more than a minute (SPEC §4 log). */
+export class OverlapError extends UsageError {
+  constructor(
+    message: string,
+    /** The confirmed session's ID, or the open session's draft ID. */
+    readonly sessionId: string,
+  ) {
+    super(message, "overlap");
+    this.name = "OverlapError";
   }
 }
 
