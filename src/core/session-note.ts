@@ -6,12 +6,19 @@ export interface ConfirmedNoteInput {
   startedAt: string;
   endedAt: string;
   durationMinutes: number;
-  outcome: "completed" | "interrupted";
+  /** Pauses and time away inside the session; written only when > 0 (SPEC §2). */
+  breakMinutes?: number;
+  outcome: "completed" | "interrupted" | "logged";
   absorbedDrafts: readonly string[];
   topicNote: string | null;
   summary: string | null;
   nextAction: string | null;
   notes: string | null;
+}
+
+/** break_minutes is written only when there was a break: an unbroken session's note is as in version 1. */
+function breakEntry(minutes: number | undefined): Array<readonly [string, number]> {
+  return minutes !== undefined && minutes > 0 ? [["break_minutes", minutes]] : [];
 }
 
 function section(heading: string, text: string | null): string | null {
@@ -36,6 +43,7 @@ export function renderConfirmedNote(input: ConfirmedNoteInput): string {
     ["started_at", input.startedAt],
     ["ended_at", input.endedAt],
     ["duration_minutes", input.durationMinutes],
+    ...breakEntry(input.breakMinutes),
     ["status", "completed"],
     ["outcome", input.outcome],
     ["absorbed_drafts", input.absorbedDrafts],
@@ -57,6 +65,10 @@ export interface DraftInput {
   device: string;
   topicNote: string | null;
   notes: string;
+  /** While paused: paused_at, else omitted. */
+  pausedAt?: string | null;
+  /** Finished pauses and time away so far; written only when > 0. */
+  breakMinutes?: number;
 }
 
 /** A draft: the crash-safe record of an open session. Its body is the learner's notes. */
@@ -70,6 +82,8 @@ export function renderDraft(input: DraftInput): string {
     ["status", "draft"],
     ["last_checkpoint_at", input.lastCheckpointAt],
     ["device", input.device],
+    ...(input.pausedAt ? [["paused_at", input.pausedAt] as const] : []),
+    ...breakEntry(input.breakMinutes),
     ...(input.topicNote ? [["topic_note", input.topicNote] as const] : []),
   ]);
   const notes = input.notes.trim();
