@@ -246,6 +246,20 @@ export function resolveEndAt(
   return endAtResult(session, Math.min(given, now), "given");
 }
 
+/** How long a session has been silent, for the end dialog and status ("No activity since 20:30, 12 h ago"). */
+export function silenceOf(session: EndAtSession, now: number, offsetAt: OffsetAt): { lastSignMs: number; silenceMs: number; text: string } {
+  const lastSignMs = lastSignOfLife(session) ?? session.startedMs;
+  const silenceMs = Math.max(0, now - lastSignMs);
+  return { lastSignMs, silenceMs, text: `No activity since ${describeInstant(lastSignMs, now, offsetAt)}, ${formatSpan(silenceMs)} ago` };
+}
+
+/** The end dialog's preselected choice: paused_at, or the last activity once the silence exceeds the grace period. */
+export function preselectedEnd(session: EndAtSession, now: number, graceMs: number): "paused" | "last" | "now" {
+  if (session.pausedMs !== null) return "paused";
+  const lastSignMs = lastSignOfLife(session) ?? session.startedMs;
+  return now - lastSignMs > graceMs ? "last" : "now";
+}
+
 function longSilence(startedMs: number, lastSign: number, now: number, offsetAt: OffsetAt): LongSilenceError {
   const silenceMs = now - lastSign;
   const sessionMs = now - startedMs;
@@ -285,6 +299,19 @@ export interface AwayBreak {
 export function timeAway(lastSignMs: number, now: number, graceMs: number, paused = false): AwayBreak | null {
   if (paused || now - lastSignMs <= graceMs) return null;
   return { fromMs: lastSignMs, toMs: now, minutes: durationMinutes(lastSignMs, now) };
+}
+
+/**
+ * The draft changes that record time away: the break, and a checkpoint now, in one write, so another device
+ * (or the next tick) sees a recent sign of life and does not record the same gap again.
+ */
+export function awayUpdate(current: HonestFields, away: AwayBreak, offsetAt: OffsetAt): Record<string, FieldValue> {
+  return { break_minutes: recordAway(current.breakMinutes, away), last_checkpoint_at: formatTimestamp(away.toMs, offsetAt(away.toMs)) };
+}
+
+/** The draft change when the learner counts a recorded time away after all. */
+export function countBackUpdate(current: HonestFields, away: AwayBreak): Record<string, FieldValue> {
+  return { break_minutes: countAwayBack(current.breakMinutes, away) };
 }
 
 /** break_minutes after recording the time away. */

@@ -3,6 +3,8 @@ import { LongSilenceError, OverlapError, PaleeError } from "../../src/core/error
 import {
   LONG_SILENCE_MS,
   awayNotice,
+  awayUpdate,
+  countBackUpdate,
   continueUpdate,
   countAwayBack,
   formatSpan,
@@ -12,12 +14,14 @@ import {
   parseGivenTime,
   pauseMinutes,
   pauseUpdate,
+  preselectedEnd,
   readBreakMinutes,
   readHonestFields,
   recordAway,
   resolveEndAt,
   resolveLogInterval,
   savedEnd,
+  silenceOf,
   studiedMinutes,
   studiedMs,
   timeAway,
@@ -308,6 +312,18 @@ describe("when an ended session ended", () => {
     expect(savedEnd(paused, morning)).toMatchObject({ endedMs: at("2026-08-13T20:10:00Z"), durationMinutes: 10, source: "paused" });
   });
 
+  it("describes the silence for the end dialog and preselects the last activity after the grace period", () => {
+    expect(silenceOf(session, morning, utc)).toEqual({
+      lastSignMs: lastCheckpointMs,
+      silenceMs: 12.5 * HOUR,
+      text: "No activity since 2026-08-13 20:30, 12 h 30 min ago",
+    });
+    expect(silenceOf(session, lastCheckpointMs + 5 * MIN, utc).text).toBe("No activity since 20:30, 5 min ago");
+    expect(preselectedEnd(session, morning, GRACE)).toBe("last");
+    expect(preselectedEnd(session, lastCheckpointMs + GRACE, GRACE)).toBe("now");
+    expect(preselectedEnd({ ...session, pausedMs: lastCheckpointMs }, morning, GRACE)).toBe("paused");
+  });
+
   it("never yields a negative duration, whatever it is given", () => {
     fc.assert(
       fc.property(
@@ -361,6 +377,13 @@ describe("time away", () => {
 
   it("names the days of an absence of a day or more", () => {
     expect(awayNotice({ fromMs: last, toMs: last + 50 * HOUR, minutes: 3000 }, utc)).toBe("Away 2026-08-13 21:10–2026-08-15 23:10, not counted");
+  });
+
+  it("records the break and a checkpoint in one change, and takes only the break back", () => {
+    const current: HonestFields = { pausedAt: null, pausedMs: null, breakMinutes: 10, warnings: [] };
+    const away = { fromMs: last, toMs: now, minutes: 475 };
+    expect(awayUpdate(current, away, utc)).toEqual({ break_minutes: 485, last_checkpoint_at: "2026-08-14T05:05:00+00:00" });
+    expect(countBackUpdate({ ...current, breakMinutes: 485 }, away)).toEqual({ break_minutes: 10 });
   });
 
   it("counts it back after all", () => {
