@@ -3,10 +3,10 @@ import { UsageError, errorMessage, toPaleeError } from "../core/errors";
 import type { OpenSession, RecoverAction, RecoverResult, StartResult } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
 import type { Draft } from "../core/records";
+import { draftJson, openJson, sessionJson, skippedJson } from "../core/formats/json";
 import { formatElapsed } from "../core/time";
 import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
-import { draftJson, openJson, sessionJson, skippedJson } from "./json";
 import { LineReader } from "./prompt";
 import { chooseVault } from "./vault";
 

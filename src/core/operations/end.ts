@@ -190,7 +190,9 @@ function closeEnded(taken: Taken, topicId: string): (current: HotState) => HotSt
     const closes =
       !isOpen(current) ||
       finished.has(current.openDraft) ||
-      (current.activeTopic === topicId && current.openDraft === taken.seenOpen && !openElsewhere.has(current.openDraft));
+      (current.activeTopic === topicId &&
+        current.openDraft === taken.seenOpen &&
+        !openElsewhere.has(current.openDraft));
     return closes ? { ...current, activeTopic: topicId, startedAt: null, openDraft: null, device: null } : current;
   };
 }

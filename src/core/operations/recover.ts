@@ -70,8 +70,10 @@ export async function recover(ctx: SessionContext, draftId: string, action: Reco
       return { status: "discarded", draftId, warnings };
     case "resume":
       return { status: "resumed", draftId, open: await resume(ctx, draft, hot, scan), warnings };
-    case "save":
-      return { status: "saved", draftId, session: await save(ctx, draft, hot, scan, warnings), alreadySaved: false, warnings };
+    case "save": {
+      const session = await save(ctx, draft, hot, scan, warnings);
+      return { status: "saved", draftId, session, alreadySaved: false, warnings };
+    }
   }
 }
 
@@ -81,8 +83,8 @@ async function resume(ctx: SessionContext, draft: Draft, hot: HotRead, scan: Sca
   if (isOpen(hot.state) && hot.state.openDraft !== draftId) {
     const open = openSessionOf(ctx, hot.state, await readDraft(ctx, hot.state.openDraft));
     throw new UsageError(
-      `a session is already open (${open?.topicId ?? "?"} on ${open?.device ?? "?"} since ${open?.startedAt ?? "?"}); ` +
-        `end it before resuming ${draftId}`,
+      `a session is already open (${open?.topicId ?? "?"} on ${open?.device ?? "?"} ` +
+        `since ${open?.startedAt ?? "?"}); end it before resuming ${draftId}`,
     );
   }
   const now = ctx.ports.clock.now();
@@ -117,10 +119,12 @@ async function save(
 ): Promise<ConfirmedSession> {
   const now = ctx.ports.clock.now();
   const openDraft = isOpen(hot.state) ? hot.state.openDraft : null;
-  const { copies, plan } = previewSave(draft, scan.drafts, { device: ctx.ports.device, now, graceMs: ctx.graceMs, openDraft });
+  const context = { device: ctx.ports.device, now, graceMs: ctx.graceMs, openDraft };
+  const { copies, plan } = previewSave(draft, scan.drafts, context);
   for (const d of copiesOf(draft, scan.drafts)) {
     if (copies.includes(d)) continue;
-    warnings.push(`left ${d.draftId} alone: it is a copy of ${draft.draftId} that is open on ${d.device ?? "this device"}`);
+    const where = d.device ?? "this device";
+    warnings.push(`left ${d.draftId} alone: it is a copy of ${draft.draftId} that is open on ${where}`);
   }
   const absorbedIds = copies.map((d) => d.draftId);
   const bodies = [...new Set(copies.map((d) => d.body.trim()).filter((b) => b !== ""))];

@@ -39,7 +39,11 @@ export async function writeView(
 }
 
 /** Creates a new file under a fresh random ID; a collision draws again, never overwrites. */
-async function createUnique(ctx: SessionContext, makeId: () => string, render: (id: string) => string): Promise<string> {
+async function createUnique(
+  ctx: SessionContext,
+  makeId: () => string,
+  render: (id: string) => string,
+): Promise<string> {
   for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
     const id = makeId();
     try {
