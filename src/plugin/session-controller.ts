@@ -17,7 +17,7 @@ import { absorbedBy, checkpointedWithin } from "../core/recovery";
 import type { Layout } from "../core/layout";
 import type { Draft } from "../core/records";
 import { MINUTE_MS, formatLocalDate, parseTimestamp } from "../core/time";
-import type { ObsidianStore } from "./obsidian-store";
+import type { ObsidianStore } from "./adapters/obsidian-store";
 import type { PaleeSettings } from "./settings";
 
 /** What the status bar and the commands need to know about the open session, without any file access. */
@@ -58,6 +58,7 @@ export class SessionController {
   private queue: Promise<unknown> = Promise.resolve();
   private refreshPending = false;
   private readonly listeners = new Set<() => void>();
+  private grace = 0;
 
   constructor(private readonly deps: ControllerDeps) {
     this.sessions = this.build();
@@ -73,6 +74,11 @@ export class SessionController {
     if (!state || state.mine) return state;
     const running = state.lastCheckpointMs === null || this.recent(state.lastCheckpointMs);
     return running === state.running ? state : { ...state, running };
+  }
+
+  /** The recovery grace period in ms, computed once per configuration (see build). */
+  get graceMs(): number {
+    return this.grace;
   }
 
   get device(): string {
@@ -100,10 +106,11 @@ export class SessionController {
 
   private build(): PaleeSessions {
     const settings = this.deps.settings();
+    this.grace = settings.graceMinutes * MINUTE_MS;
     return new PaleeSessions(
       { store: this.deps.store, clock: this.deps.clock, random: this.deps.random, device: this.deps.device() },
       layoutFor(settings.sessionFolder),
-      { graceMs: settings.graceMinutes * MINUTE_MS },
+      { graceMs: this.grace },
     );
   }
 
@@ -123,8 +130,7 @@ export class SessionController {
   }
 
   private recent(lastCheckpointMs: number | null): boolean {
-    const graceMs = this.deps.settings().graceMinutes * MINUTE_MS;
-    return checkpointedWithin(lastCheckpointMs, this.now(), graceMs);
+    return checkpointedWithin(lastCheckpointMs, this.now(), this.grace);
   }
 
   private setOpen(session: OpenSession | null): void {

@@ -1,11 +1,11 @@
 import type { DataAdapter } from "obsidian";
 import { normalizePath } from "obsidian";
-import { FileExistsError, UsageError } from "../core/errors";
-import { classifyRecord } from "../core/frontmatter";
-import { CONFIRMED_FILE_PATTERN, DRAFT_FILE_PATTERN } from "../core/ids";
-import type { Layout } from "../core/layout";
-import { sessionPath } from "../core/layout";
-import type { SessionStore } from "../core/ports";
+import { FileExistsError, UsageError } from "../../core/errors";
+import { classifyRecord } from "../../core/frontmatter";
+import { CONFIRMED_FILE_PATTERN, DRAFT_FILE_PATTERN } from "../../core/ids";
+import type { Layout } from "../../core/layout";
+import { sessionPath } from "../../core/layout";
+import type { SessionStore } from "../../core/ports";
 
 /** The seed tool's hidden folder (SPEC §9): Obsidian does not index it, so only the adapter can see it. */
 export const LEGACY_FOLDER = ".palee";

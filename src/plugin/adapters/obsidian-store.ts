@@ -1,7 +1,7 @@
 import type { App, CachedMetadata, EventRef, TAbstractFile } from "obsidian";
 import { TFile, TFolder, normalizePath } from "obsidian";
-import { ConflictError, FileExistsError } from "../core/errors";
-import type { SessionStore } from "../core/ports";
+import { ConflictError, FileExistsError } from "../../core/errors";
+import type { SessionStore } from "../../core/ports";
 
 /**
  * The session store on Obsidian's Vault / FileManager API, so every write is seen by sync, links and the

@@ -1,6 +1,6 @@
 import type { App } from "obsidian";
 import { Modal, Setting } from "obsidian";
-import type { RecoverAction } from "../core/sessions";
+import type { RecoverAction } from "../../core/sessions";
 
 /** One draft as the recovery modal shows it (SPEC §5): everything needed to decide, as plain text. */
 export interface RecoveryRow {

@@ -1,10 +1,10 @@
 import type { App, Plugin } from "obsidian";
 import { PluginSettingTab, Setting } from "obsidian";
-import { errorMessage } from "../core/errors";
-import { DEFAULT_SESSION_FOLDER, normalizeSessionFolder } from "../core/layout";
-import { cleanDeviceName } from "./device";
-import type { PaleeSettings } from "./settings";
-import { LIMITS, intervalProblem, wholeNumberIn } from "./settings";
+import { errorMessage } from "../../core/errors";
+import { DEFAULT_SESSION_FOLDER, normalizeSessionFolder } from "../../core/layout";
+import { cleanDeviceName } from "../adapters/device";
+import type { PaleeSettings } from "../settings";
+import { LIMITS, intervalProblem, wholeNumberIn } from "../settings";
 
 /** What the settings tab may do; the plugin decides how (save, reconfigure the core, refresh the timer). */
 export interface SettingsHost {

@@ -1,5 +1,5 @@
-import { formatElapsed } from "../core/time";
-import type { OpenState } from "./session-controller";
+import { formatElapsed } from "../../core/time";
+import type { OpenState } from "../session-controller";
 
 /** The status bar text: "Start session" when idle, else the topic and the time since the recorded start. */
 export function statusText(open: OpenState | null, now: number, showSeconds: boolean): string {
