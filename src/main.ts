@@ -49,7 +49,8 @@ export default class PaleeSessionsPlugin extends Plugin {
     this.addRibbonIcon("timer", "Start or end a study session", () => void toggle(flows));
     if (!Platform.isMobile) {
       const item = this.addStatusBarItem();
-      this.timer = new StatusBarTimer(item, () => this.controller.open, () => browserClock.now(), () => this.settings.showSeconds);
+      const showSeconds = (): boolean => this.settings.showSeconds;
+      this.timer = new StatusBarTimer(item, () => this.controller.open, () => browserClock.now(), showSeconds);
       this.registerDomEvent(item, "click", (event) => statusBarClick(flows, event));
       this.register(this.controller.onChange(() => this.timer?.render()));
       this.timer.render();
@@ -65,9 +66,13 @@ export default class PaleeSessionsPlugin extends Plugin {
           this.controller.reconfigure();
         },
         folderLocked: () =>
-          this.controller.open ? "A session is open in the current folder: end it before moving the session folder." : null,
+          this.controller.open
+            ? "A session is open in the current folder: end it before moving the session folder."
+            : null,
         deviceLocked: () =>
-          this.controller.open?.mine ? "A session of this device is open under the current name: end it before renaming the device." : null,
+          this.controller.open?.mine
+            ? "A session of this device is open under the current name: end it before renaming the device."
+            : null,
       }),
     );
 

@@ -144,7 +144,9 @@ export class SessionController {
       if (mine && this.recent(lastCheckpointMs)) this.live.add(session.draftId);
       // Another device's session whose draft has not synced here yet (no checkpoint known) is taken as
       // running there: it is reported, never offered for recovery on a guess.
-      const running = mine ? this.live.has(session.draftId) : lastCheckpointMs === null || this.recent(lastCheckpointMs);
+      const running = mine
+        ? this.live.has(session.draftId)
+        : lastCheckpointMs === null || this.recent(lastCheckpointMs);
       this.state = { session, startedMs, lastCheckpointMs, mine, running };
     } else {
       this.state = null;
@@ -206,7 +208,8 @@ export class SessionController {
       const open = this.state;
       if (!open) throw new UsageError("no session is open", "no_open_session");
       try {
-        return await this.sessions.checkpoint({ open: { draftId: open.session.draftId, topicId: open.session.topicId } });
+        const { draftId, topicId } = open.session;
+        return await this.sessions.checkpoint({ open: { draftId, topicId } });
       } finally {
         await this.refreshNow();
       }
@@ -231,7 +234,8 @@ export class SessionController {
       const open = session ? { session } : this.state;
       if (!open) throw new UsageError("no session is open", "no_open_session");
       try {
-        return await this.sessions.end({ open: { draftId: open.session.draftId, topicId: open.session.topicId }, summary, nextAction });
+        const { draftId, topicId } = open.session;
+        return await this.sessions.end({ open: { draftId, topicId }, summary, nextAction });
       } catch (error) {
         if (error instanceof ConflictError && error.savedSession) {
           // Saved, but a view changed underneath: the session is over. Reconcile closes its pointer.

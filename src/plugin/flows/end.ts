@@ -15,7 +15,8 @@ export async function end(ctx: FlowContext): Promise<void> {
   }
   if (!open.running) return recoverInterrupted(ctx);
   if (!open.mine) {
-    ctx.notify(`The session on ${open.session.topicId} is open on ${open.session.device ?? "another device"}: end it there.`);
+    const where = open.session.device ?? "another device";
+    ctx.notify(`The session on ${open.session.topicId} is open on ${where}: end it there.`);
     return;
   }
   if (ctx.ending) return; // a second click while the first end is on screen or being saved

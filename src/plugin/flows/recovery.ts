@@ -124,7 +124,8 @@ export function openRecovery(
           const moved = fresh && (fresh.saveMinutes !== row.saveMinutes || fresh.lastSeenText !== row.lastSeenText);
           if (fresh && (moved || fresh.device !== row.device)) {
             // It was checkpointed since the row was drawn (another device, sync): decide on what it is now.
-            ctx.notify(`${row.topicId} changed since this list was shown: check it, then press ${action} again.`, LONG_NOTICE_MS);
+            const again = `check it, then press ${action} again.`;
+            ctx.notify(`${row.topicId} changed since this list was shown: ${again}`, LONG_NOTICE_MS);
             return { changed: fresh };
           }
         }

@@ -21,9 +21,12 @@ export function statusBarClick(ctx: FlowContext, event: MouseEvent): void {
   // The same rule as the commands: only this device's running session is checkpointed or ended here.
   const here = open.mine;
   const menu = new Menu();
-  if (here) menu.addItem((item) => item.setTitle("Save checkpoint").setIcon("save").onClick(() => void checkpoint(ctx)));
-  menu.addItem((item) => item.setTitle("Open session note").setIcon("file-text").onClick(() => void openSessionNote(ctx)));
-  if (here) menu.addItem((item) => item.setTitle("End session").setIcon("square").onClick(() => void end(ctx)));
-  else menu.addItem((item) => item.setTitle("Show session status").setIcon("info").onClick(() => void showStatus(ctx)));
+  const add = (title: string, icon: string, flow: (ctx: FlowContext) => Promise<void>): void => {
+    menu.addItem((item) => item.setTitle(title).setIcon(icon).onClick(() => void flow(ctx)));
+  };
+  if (here) add("Save checkpoint", "save", checkpoint);
+  add("Open session note", "file-text", openSessionNote);
+  if (here) add("End session", "square", end);
+  else add("Show session status", "info", showStatus);
   menu.showAtMouseEvent(event);
 }

@@ -27,9 +27,9 @@ export async function start(ctx: FlowContext): Promise<void> {
 function alreadyOpenText(ctx: FlowContext, open: OpenSession): string {
   const since = displayTime(open.startedAt, ctx.controller.today());
   const mine = open.device === null || open.device === ctx.controller.device;
-  return mine
-    ? `A session on ${open.topicId} is already open (since ${since}). End it first.`
-    : `A session on ${open.topicId} is open on ${open.device ?? "another device"} (since ${since}). End it there first.`;
+  if (mine) return `A session on ${open.topicId} is already open (since ${since}). End it first.`;
+  const where = open.device ?? "another device";
+  return `A session on ${open.topicId} is open on ${where} (since ${since}). End it there first.`;
 }
 
 export async function startWith(ctx: FlowContext, choice: TopicChoice): Promise<void> {

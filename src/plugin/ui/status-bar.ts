@@ -32,6 +32,7 @@ export class StatusBarTimer {
     if (text === this.lastText) return;
     this.lastText = text;
     this.el.setText(text);
-    this.el.setAttribute("aria-label", !open ? "Start a study session" : open.running ? "Session menu" : "Recover the interrupted session");
+    const label = !open ? "Start a study session" : open.running ? "Session menu" : "Recover the interrupted session";
+    this.el.setAttribute("aria-label", label);
   }
 }
