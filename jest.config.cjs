@@ -31,7 +31,7 @@ module.exports = {
 				"^obsidian$": "obsidian-test-mocks/obsidian",
 				// As in main.js (esbuild.config.mjs): the core's YAML codec is
 				// Obsidian's own parser in the plugin, not js-yaml.
-				"^\\./yaml$": "<rootDir>/src/plugin/obsidian-yaml.ts",
+				"^\\./yaml$": "<rootDir>/src/plugin/adapters/obsidian-yaml.ts",
 			},
 			setupFiles: ["obsidian-test-mocks/jest-setup"],
 		},

@@ -3,10 +3,10 @@ import { UsageError, errorMessage, toPaleeError } from "../core/errors";
 import type { OpenSession, RecoverAction, RecoverResult, StartResult } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
 import type { Draft } from "../core/records";
+import { draftJson, openJson, sessionJson, skippedJson } from "../core/formats/json";
 import { formatElapsed } from "../core/time";
 import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
-import { draftJson, openJson, sessionJson, skippedJson } from "./json";
 import { LineReader } from "./prompt";
 import { chooseVault } from "./vault";
 
@@ -92,7 +92,10 @@ class Output {
 }
 
 function describeDraft(d: Draft): string {
-  return `${d.draftId}  ${d.topicId}  started ${d.startedAt ?? "(unknown)"}  last checkpoint ${d.lastCheckpointAt ?? "(none)"}  device ${d.device ?? "(unknown)"}`;
+  const started = d.startedAt ?? "(unknown)";
+  const checkpoint = d.lastCheckpointAt ?? "(none)";
+  const device = d.device ?? "(unknown)";
+  return `${d.draftId}  ${d.topicId}  started ${started}  last checkpoint ${checkpoint}  device ${device}`;
 }
 
 function parse(argv: readonly string[]): { action: Action | null; values: Values; help: boolean } {
@@ -105,22 +108,33 @@ function parse(argv: readonly string[]): { action: Action | null; values: Values
   const { values, positionals } = parsed;
   if (values.help && positionals.length <= 2) return { action: null, values, help: true };
   if (positionals[0] !== "session") {
-    throw new UsageError(positionals.length === 0 ? "missing command: palee session <action>" : `unknown command "${positionals[0]}" (try: palee session --help)`);
+    throw new UsageError(
+      positionals.length === 0
+        ? "missing command: palee session <action>"
+        : `unknown command "${positionals[0]}" (try: palee session --help)`,
+    );
   }
   const action = positionals[1];
-  if (action === undefined) throw new UsageError("missing action: palee session <start|draft|end|list|status|recover|rebuild>");
-  if (!(ACTIONS as readonly string[]).includes(action)) throw new UsageError(`unknown action "${action}" (expected one of ${ACTIONS.join(", ")})`);
+  if (action === undefined) {
+    throw new UsageError("missing action: palee session <start|draft|end|list|status|recover|rebuild>");
+  }
+  if (!(ACTIONS as readonly string[]).includes(action)) {
+    throw new UsageError(`unknown action "${action}" (expected one of ${ACTIONS.join(", ")})`);
+  }
   if (positionals.length > 2) throw new UsageError(`unexpected argument "${positionals[2]}"`);
   const typed = action as Action;
   for (const key of Object.keys(values)) {
-    if (!COMMON.includes(key) && !ALLOWED[typed].includes(key)) throw new UsageError(`--${key} does not apply to "session ${typed}"`);
+    if (!COMMON.includes(key) && !ALLOWED[typed].includes(key)) {
+      throw new UsageError(`--${key} does not apply to "session ${typed}"`);
+    }
   }
   return { action: typed, values, help: false };
 }
 
 function recoverAction(value: string | undefined): RecoverAction {
   if (value === "resume" || value === "save" || value === "discard" || value === "ignore") return value;
-  throw new UsageError(`--action must be resume, save, discard or ignore${value === undefined ? "" : ` (got "${value}")`}`);
+  const got = value === undefined ? "" : ` (got "${value}")`;
+  throw new UsageError(`--action must be resume, save, discard or ignore${got}`);
 }
 
 const ANSWERS: Record<string, RecoverAction> = { r: "resume", s: "save", d: "discard", i: "ignore" };
@@ -142,11 +156,15 @@ async function askAction(reader: LineReader, io: CliIo, draftId: string, descrip
 function recoveryLine(r: RecoverResult): string {
   switch (r.status) {
     case "resumed":
-      return `Resumed the session on ${r.open.topicId} (${r.draftId}, started ${r.open.startedAt}, ${formatElapsed(r.open.elapsedSeconds * 1000)} so far).`;
+      return (
+        `Resumed the session on ${r.open.topicId} (${r.draftId}, started ${r.open.startedAt}, ` +
+        `${formatElapsed(r.open.elapsedSeconds * 1000)} so far).`
+      );
     case "saved":
       return r.alreadySaved
         ? `${r.draftId} was already saved as ${r.session.sessionId}; nothing to do.`
-        : `Saved ${r.draftId} as ${r.session.sessionId}: ${r.session.topicId}, ${r.session.durationMinutes} min (interrupted).`;
+        : `Saved ${r.draftId} as ${r.session.sessionId}: ${r.session.topicId}, ` +
+            `${r.session.durationMinutes} min (interrupted).`;
     case "discarded":
     case "ignored":
       if (r.alreadySavedIn) return `${r.draftId} was already saved as ${r.alreadySavedIn}; nothing more to do.`;
@@ -163,19 +181,25 @@ function recoveryJson(r: RecoverResult) {
 const describePending = (d: Draft): string => `Unconfirmed draft ${describeDraft(d)}`;
 
 function describeOpen(o: OpenSession): string {
-  return `Open session ${o.draftId}  ${o.topicId}  started ${o.startedAt}  last checkpoint ${o.lastCheckpointAt ?? "(none)"}  device ${o.device ?? "(unknown)"}`;
+  const checkpoint = o.lastCheckpointAt ?? "(none)";
+  const device = o.device ?? "(unknown)";
+  const started = `started ${o.startedAt}`;
+  return `Open session ${o.draftId}  ${o.topicId}  ${started}  last checkpoint ${checkpoint}  device ${device}`;
 }
 
 async function runStart(core: PaleeSessions, values: Values, out: Output, io: CliIo): Promise<Outcome> {
   const ifOpen = values["if-open"] ?? "refuse";
-  if (ifOpen !== "refuse" && ifOpen !== "keep") throw new UsageError(`--if-open must be refuse or keep (got "${ifOpen}")`);
+  if (ifOpen !== "refuse" && ifOpen !== "keep") {
+    throw new UsageError(`--if-open must be refuse or keep (got "${ifOpen}")`);
+  }
   const ignored = new Set<string>();
   let reader: LineReader | null = null;
   try {
     for (;;) {
       const result: StartResult = await core.start({ topic: values.topic ?? null, ifOpen, ignoreDrafts: ignored });
       const interactive = values.interactive === true;
-      if (!interactive || (result.status !== "drafts_pending" && result.status !== "already_open")) return reportStart(result, out);
+      const asks = result.status === "drafts_pending" || result.status === "already_open";
+      if (!interactive || !asks) return reportStart(result, out);
       reader ??= new LineReader(io.stdin);
       // The open session itself (e.g. interrupted by a crash) can be resolved here too: Resume keeps it.
       const choices =
@@ -225,7 +249,8 @@ function reportStart(result: StartResult, out: Output): Outcome {
       if (out.json) out.doc({ status: "drafts_pending", drafts: result.drafts.map(draftJson) });
       for (const d of result.drafts) out.text(`  ${describeDraft(d)}`);
       out.error(
-        `${result.drafts.length} unconfirmed draft(s) must be resolved first: run "palee session start -i", or "palee session recover --draft <id> --action <resume|save|discard|ignore>"`,
+        `${result.drafts.length} unconfirmed draft(s) must be resolved first: run "palee session start -i", ` +
+          `or "palee session recover --draft <id> --action <resume|save|discard|ignore>"`,
       );
       return 2;
     case "already_open":
@@ -237,8 +262,11 @@ function reportStart(result: StartResult, out: Output): Outcome {
         return 0;
       }
       out.error(
-        `a session is already open: ${o.topicId} on ${o.device ?? "an unknown device"} since ${o.startedAt}, last checkpoint ${o.lastCheckpointAt ?? "unknown"} (${o.draftId}); ` +
-          `"palee session end" ends it now, "palee session recover --draft ${o.draftId} --action save" ends it at its last checkpoint, --if-open keep leaves it`,
+        `a session is already open: ${o.topicId} on ${o.device ?? "an unknown device"} since ${o.startedAt}, ` +
+          `last checkpoint ${o.lastCheckpointAt ?? "unknown"} (${o.draftId}); ` +
+          `"palee session end" ends it now, ` +
+          `"palee session recover --draft ${o.draftId} --action save" ends it at its last checkpoint, ` +
+          `--if-open keep leaves it`,
       );
       return 2;
     }
@@ -257,7 +285,8 @@ async function runRecover(core: PaleeSessions, values: Values, out: Output, io: 
     const results: RecoverResult[] = [];
     try {
       for (const draft of drafts) {
-        const done = await core.recover(draft.draftId, await askAction(reader, io, draft.draftId, describePending(draft)));
+        const action = await askAction(reader, io, draft.draftId, describePending(draft));
+        const done = await core.recover(draft.draftId, action);
         for (const w of done.warnings) out.warn(w);
         results.push(done);
       }
@@ -268,7 +297,9 @@ async function runRecover(core: PaleeSessions, values: Values, out: Output, io: 
     for (const r of results) out.text(recoveryLine(r));
     return 0;
   }
-  if (values.draft === undefined) throw new UsageError("recover needs --draft <id> --action <resume|save|discard|ignore>, or -i");
+  if (values.draft === undefined) {
+    throw new UsageError("recover needs --draft <id> --action <resume|save|discard|ignore>, or -i");
+  }
   const result = await core.recover(values.draft, recoverAction(values.action));
   for (const w of result.warnings) out.warn(w);
   if (out.json) out.doc(recoveryJson(result));
@@ -276,20 +307,34 @@ async function runRecover(core: PaleeSessions, values: Values, out: Output, io: 
   return 0;
 }
 
-async function runAction(action: Action, core: PaleeSessions, values: Values, out: Output, io: CliIo): Promise<Outcome> {
+async function runAction(
+  action: Action,
+  core: PaleeSessions,
+  values: Values,
+  out: Output,
+  io: CliIo,
+): Promise<Outcome> {
   switch (action) {
     case "start":
       return runStart(core, values, out, io);
     case "draft": {
-      const { created, opened, draft, warnings } = await core.checkpoint({ topic: values.topic ?? null, notes: values.note ?? null });
+      const checkpoint = { topic: values.topic ?? null, notes: values.note ?? null };
+      const { created, opened, draft, warnings } = await core.checkpoint(checkpoint);
       for (const w of warnings) out.warn(w);
       if (out.json) out.doc({ status: "checkpointed", created, draft: draftJson(draft) });
-      out.text(`${created ? "Created" : "Updated"} ${draft.draftId} for ${draft.topicId} (started ${draft.startedAt ?? "unknown"}, checkpoint ${draft.lastCheckpointAt ?? "now"}).`);
+      out.text(
+        `${created ? "Created" : "Updated"} ${draft.draftId} for ${draft.topicId} ` +
+          `(started ${draft.startedAt ?? "unknown"}, checkpoint ${draft.lastCheckpointAt ?? "now"}).`,
+      );
       if (opened) out.text(`No session was open: this draft is now the open session ("palee session end" ends it).`);
       return 0;
     }
     case "end": {
-      const result = await core.end({ topic: values.topic ?? null, summary: values.summary ?? null, nextAction: values.next ?? null });
+      const result = await core.end({
+        topic: values.topic ?? null,
+        summary: values.summary ?? null,
+        nextAction: values.next ?? null,
+      });
       for (const w of result.warnings) out.warn(w);
       if (out.json) {
         out.doc({
@@ -306,7 +351,9 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
           ? `This session was already saved as ${s.sessionId} (${s.durationMinutes} min); nothing new was written.`
           : `Saved ${s.sessionId}: ${s.topicId}, ${s.durationMinutes} min (${s.startedAt} → ${s.endedAt}).`,
       );
-      if (result.absorbedDrafts.length && !result.alreadySaved) out.text(`Merged and trashed: ${result.absorbedDrafts.join(", ")}`);
+      if (result.absorbedDrafts.length && !result.alreadySaved) {
+        out.text(`Merged and trashed: ${result.absorbedDrafts.join(", ")}`);
+      }
       return 0;
     }
     case "list": {
@@ -322,10 +369,16 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
         });
         return 0;
       }
-      out.text(`Confirmed sessions: ${r.totalConfirmed}${r.confirmed.length < r.totalConfirmed ? ` (newest ${r.confirmed.length}; --all shows every one)` : ""}`);
-      for (const s of r.confirmed) out.text(`  ${s.sessionId}  ${s.topicId}  ${s.startedAt}  ${s.durationMinutes} min  ${s.outcome}`);
+      const newest = ` (newest ${r.confirmed.length}; --all shows every one)`;
+      const shown = r.confirmed.length < r.totalConfirmed ? newest : "";
+      out.text(`Confirmed sessions: ${r.totalConfirmed}${shown}`);
+      for (const s of r.confirmed) {
+        out.text(`  ${s.sessionId}  ${s.topicId}  ${s.startedAt}  ${s.durationMinutes} min  ${s.outcome}`);
+      }
       out.text(`Drafts: ${r.totalDrafts}`);
-      for (const d of r.drafts) out.text(`  ${describeDraft(d)}${d.draftId === r.openDraftId ? "  (open session)" : ""}`);
+      for (const d of r.drafts) {
+        out.text(`  ${describeDraft(d)}${d.draftId === r.openDraftId ? "  (open session)" : ""}`);
+      }
       return 0;
     }
     case "status": {
@@ -337,7 +390,8 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
       if (!open) out.text("No open session.");
       else {
         out.text(`Open session: ${open.topicId} on ${open.device ?? "unknown device"}, started ${open.startedAt}`);
-        out.text(`Elapsed: ${formatElapsed(open.elapsedSeconds * 1000)}; last checkpoint ${open.lastCheckpointAt ?? "(none)"}; draft ${open.draftId}`);
+        const elapsed = formatElapsed(open.elapsedSeconds * 1000);
+        out.text(`Elapsed: ${elapsed}; last checkpoint ${open.lastCheckpointAt ?? "(none)"}; draft ${open.draftId}`);
       }
       return 0;
     }
@@ -347,7 +401,9 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
       const r = await core.rebuild();
       for (const s of r.skipped) out.warn(`skipped ${s.path}: ${s.reason}`);
       for (const w of r.warnings) out.warn(w);
-      if (out.json) out.doc({ status: "rebuilt", total_confirmed: r.totalConfirmed, skipped: r.skipped.map(skippedJson) });
+      if (out.json) {
+        out.doc({ status: "rebuilt", total_confirmed: r.totalConfirmed, skipped: r.skipped.map(skippedJson) });
+      }
       out.text(`Rebuilt ${core.layout.hot} and ${core.layout.index} from ${r.totalConfirmed} session(s).`);
       return 0;
     }

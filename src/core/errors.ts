@@ -1,5 +1,5 @@
 /**
- * Typed errors. Each carries the CLI exit code it maps to (SPEC §5): usage 2, conflict 4, unexpected 5.
+ * Typed errors. Each carries the CLI exit code it maps to: usage 2, conflict 4, unexpected 5.
  * The faces only translate them (exit status, notice); they never decide policy from the message text.
  */
 export type ExitCode = 2 | 4 | 5;
@@ -92,7 +92,7 @@ export class ConflictError extends PaleeError {
   }
 }
 
-/** A removal outside the deletion boundary (SPEC §4): always a bug or a hostile path, never user error. */
+/** A removal outside the deletion boundary (layout.ts): always a bug or a hostile path, never user error. */
 export class BoundaryError extends PaleeError {
   constructor(readonly path: string) {
     super("boundary", 5, `refused to remove ${path}: only drafts inside the sessions folder may be removed`);

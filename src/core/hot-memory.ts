@@ -4,7 +4,7 @@ import { normalizeTopic } from "./ids";
 import type { ConfirmedSession } from "./records";
 import { extractSection } from "./session-note";
 
-/** hot.md's body (frontmatter excluded) never exceeds this many words (SPEC §6.5). */
+/** hot.md's body (frontmatter excluded) never exceeds this many words. */
 export const HOT_WORD_LIMIT = 250;
 export const NO_HISTORY_TEXT = "No history yet: end a session to start the working memory.";
 

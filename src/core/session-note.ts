@@ -34,7 +34,7 @@ export function escapeHeadings(text: string | null): string | null {
   return text === null ? null : text.replace(/^([ \t]{0,3})(#{1,6})(?=[ \t]|$)/gm, "$1\\$2");
 }
 
-/** A confirmed session note (SPEC §2): frontmatter, then Summary, Next action and Notes, empty ones omitted. */
+/** A confirmed session note: frontmatter, then Summary, Next action and Notes, empty ones omitted. */
 export function renderConfirmedNote(input: ConfirmedNoteInput): string {
   const front = renderFrontmatter([
     ["palee_schema", 1],
@@ -97,7 +97,8 @@ export function renderDraft(input: DraftInput): string {
 export function appendNotes(text: string, notes: string, bodyIsEmpty: boolean): string {
   const addition = notes.trim();
   if (!addition) return text;
-  const separator = bodyIsEmpty || text.endsWith("\n\n") ? (text.endsWith("\n") ? "" : "\n") : text.endsWith("\n") ? "\n" : "\n\n";
+  const separator =
+    bodyIsEmpty || text.endsWith("\n\n") ? (text.endsWith("\n") ? "" : "\n") : text.endsWith("\n") ? "\n" : "\n\n";
   return `${text}${separator}${addition}\n`;
 }
 

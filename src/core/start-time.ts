@@ -4,7 +4,7 @@ import { FUTURE_SKEW_MS, INHERIT_MAX_AGE_MS, formatTimestamp, isCanonicalTimesta
 
 const keep = (text: string | null): string | null => (text !== null && isCanonicalTimestamp(text) ? text : null);
 
-/** Where a session's start came from, for end (SPEC §4 end step 1). */
+/** Where a session's start came from, for end (docs/architecture.md, end). */
 export interface EndStart {
   ms: number;
   /** The recorded timestamp to keep as written, or null to write `ms` in the local offset. */
@@ -33,23 +33,35 @@ export function endStart(
   if (earliest?.startedMs != null) {
     return earliest.startedMs <= now
       ? { ms: earliest.startedMs, text: keep(earliest.startedAt), tier: 1, warning: null }
-      : { ms: now, text: null, tier: 1, warning: `${earliest.draftId} starts in the future (${earliest.startedAt ?? "?"}); counted from now` };
+      : {
+          ms: now,
+          text: null,
+          tier: 1,
+          warning: `${earliest.draftId} starts in the future (${earliest.startedAt ?? "?"}); counted from now`,
+        };
   }
   if (hot.activeTopic === topicId && hot.startedAt !== null) {
     const hotMs = parseTimestamp(hot.startedAt, offsetAt);
     if (hotMs !== null && hotMs <= now) return { ms: hotMs, text: keep(hot.startedAt), tier: 2, warning: null };
     if (hotMs !== null && hotMs - now <= FUTURE_SKEW_MS) return { ms: now, text: null, tier: 2, warning: null };
     const why = hotMs === null ? "is not a valid timestamp" : "is in the future";
-    return { ms: now, text: null, tier: 3, warning: `hot.md's started_at (${hot.startedAt}) ${why}; ignored, so this session has 0 minutes` };
+    const warning = `hot.md's started_at (${hot.startedAt}) ${why}; ignored, so this session has 0 minutes`;
+    return { ms: now, text: null, tier: 3, warning };
   }
-  return { ms: now, text: null, tier: 3, warning: `no start was recorded for ${topicId} (no draft, no open session); saved as a 0-minute session` };
+  const warning = `no start was recorded for ${topicId} (no draft, no open session); saved as a 0-minute session`;
+  return { ms: now, text: null, tier: 3, warning };
 }
 
 /**
  * The start a new checkpoint draft inherits from hot.md: only for the same topic, not in the future and at
- * most 24 h old (SPEC §4 checkpoint); null means "now".
+ * most 24 h old (docs/architecture.md, checkpoint); null means "now".
  */
-export function inheritedStart(topicId: string, hot: HotState, now: number, offsetAt: (at: number) => number): string | null {
+export function inheritedStart(
+  topicId: string,
+  hot: HotState,
+  now: number,
+  offsetAt: (at: number) => number,
+): string | null {
   if (hot.activeTopic !== topicId || hot.startedAt === null) return null;
   const ms = parseTimestamp(hot.startedAt, offsetAt);
   if (ms === null || ms > now || now - ms > INHERIT_MAX_AGE_MS) return null;

@@ -42,7 +42,9 @@ export class NodeStore implements SessionStore {
 
   /** Absolute path of a vault-relative path; refuses anything that leaves the vault. */
   resolve(relative: string): string {
-    if (relative.startsWith("/") || relative.startsWith("\\") || path.isAbsolute(relative)) throw new BoundaryError(relative);
+    if (relative.startsWith("/") || relative.startsWith("\\") || path.isAbsolute(relative)) {
+      throw new BoundaryError(relative);
+    }
     const absolute = path.resolve(this.root, ...relative.split("/"));
     if (absolute !== this.root && !absolute.startsWith(this.root + path.sep)) {
       throw new BoundaryError(relative);

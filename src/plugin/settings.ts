@@ -1,6 +1,6 @@
 import { DEFAULT_SESSION_FOLDER, normalizeSessionFolder } from "../core/layout";
 
-/** What the plugin keeps in data.json. `sessionFolder` is also read by the CLI (SPEC §5). */
+/** What the plugin keeps in data.json. `sessionFolder` is also read by the CLI. */
 export interface PaleeSettings {
   sessionFolder: string;
   /** Minutes between automatic checkpoints while a session is open; 0 turns them off. */
@@ -39,7 +39,8 @@ export function settingsFrom(saved: unknown): PaleeSettings {
       // An unusable saved folder (hand-edited data.json) falls back to the default; the settings tab shows it.
     }
   }
-  settings.checkpointMinutes = wholeNumberIn(data.checkpointMinutes, LIMITS.checkpointMinutes) ?? settings.checkpointMinutes;
+  settings.checkpointMinutes =
+    wholeNumberIn(data.checkpointMinutes, LIMITS.checkpointMinutes) ?? settings.checkpointMinutes;
   settings.graceMinutes = wholeNumberIn(data.graceMinutes, LIMITS.graceMinutes) ?? settings.graceMinutes;
   if (intervalProblem(settings.checkpointMinutes, settings.graceMinutes) !== null) {
     // Inconsistent hand-edited values: both back to the defaults (which are consistent).
@@ -71,7 +72,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function intervalProblem(checkpointMinutes: number, graceMinutes: number): string | null {
   if (checkpointMinutes > 0 && checkpointMinutes >= graceMinutes) {
-    return `The checkpoint interval (${checkpointMinutes} min) must be shorter than the recovery grace period (${graceMinutes} min), or other devices would take a running session for an interrupted one.`;
+    return (
+      `The checkpoint interval (${checkpointMinutes} min) must be shorter than the recovery grace period ` +
+      `(${graceMinutes} min), or other devices would take a running session for an interrupted one.`
+    );
   }
   return null;
 }

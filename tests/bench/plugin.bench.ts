@@ -13,7 +13,9 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { formatTimestamp, formatUtcCompact } from "../../src/core/time";
-import type { SessionFlows } from "../../src/plugin/flows";
+import type { FlowContext } from "../../src/plugin/flows/context";
+import { endWith } from "../../src/plugin/flows/end";
+import { startSession } from "../../src/plugin/flows/start";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { createObsidianHarness } from "../plugin/support/obsidian-harness";
 import { loadPlugin } from "../plugin/support/plugin-harness";
@@ -86,16 +88,16 @@ async function measure(size: number): Promise<Row> {
   row.readyMs = performance.now() - t;
   row.readyPaths = h.reads.paths();
 
-  const flows = (p.plugin as unknown as { flows: SessionFlows }).flows;
+  const flows = (p.plugin as unknown as { flows: FlowContext }).flows;
   // One unmeasured end first (warm-up), then REPS measured ones, each on a freshly started session.
   for (let rep = 0; rep <= REPS; rep++) {
     if (rep > 0) {
-      await flows.startSession({ topic: "T-bench" });
+      await startSession(flows, { topic: "T-bench" });
       catchUp(h);
     }
     h.resetLogs();
     t = performance.now();
-    await flows.endWith("Summary of the benchmark session.", "Next step.");
+    await endWith(flows, "Summary of the benchmark session.", "Next step.");
     const ms = performance.now() - t;
     if (rep > 0) {
       row.endMs.push(ms);

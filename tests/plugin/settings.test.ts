@@ -6,7 +6,7 @@
  */
 import type { PluginSettingTab, Setting as SettingOriginal } from "obsidian";
 import { Setting } from "obsidian-test-mocks/obsidian";
-import { DEVICE_STORAGE_KEY } from "../../src/plugin/device";
+import { DEVICE_STORAGE_KEY } from "../../src/plugin/adapters/device";
 import { DEFAULT_SETTINGS, settingsFrom, toSaved } from "../../src/plugin/settings";
 import type { LoadedPlugin } from "./support/plugin-harness";
 import {

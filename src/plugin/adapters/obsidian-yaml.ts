@@ -1,10 +1,8 @@
 import { parseYaml, stringifyYaml } from "obsidian";
 
 /**
- * Replaces src/core/yaml.ts in main.js (esbuild.config.mjs; the plugin tests map it the same way): the
- * frontmatter the fast reader does not handle is parsed by Obsidian's own YAML, which the app already
- * ships, instead of bundling js-yaml (40 KB of main.js). Timestamps must stay text (SPEC §2): should the
- * parser produce Date objects, they are turned back into ISO 8601 strings.
+ * Replaces src/core/yaml.ts in main.js and in the plugin tests: Obsidian's own YAML instead of js-yaml
+ * (docs/adr/0003-plugin-yaml.md). Timestamps stay text: any Date the parser makes is turned back into ISO 8601.
  */
 export function parseYamlBlock(text: string): unknown {
   return datesAsText(parseYaml(text));

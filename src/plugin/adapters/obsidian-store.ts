@@ -1,11 +1,11 @@
 import type { App, CachedMetadata, EventRef, TAbstractFile } from "obsidian";
 import { TFile, TFolder, normalizePath } from "obsidian";
-import { ConflictError, FileExistsError } from "../core/errors";
-import type { SessionStore } from "../core/ports";
+import { ConflictError, FileExistsError } from "../../core/errors";
+import type { SessionStore } from "../../core/ports";
 
 /**
  * The session store on Obsidian's Vault / FileManager API, so every write is seen by sync, links and the
- * metadata cache (SPEC §5). Paths are normalized with normalizePath; nothing here uses the adapter.
+ * metadata cache. Paths are normalized with normalizePath; nothing here uses the adapter.
  *
  * The metadata cache catches up with a write asynchronously: a file this store wrote is never judged by
  * the cache until the cache has seen exactly that content (see `cacheCaughtUp`).
@@ -61,18 +61,23 @@ export class ObsidianStore implements SessionStore {
     this.tracking = true;
   }
 
-  changesSince(folder: string, since: number | null): { token: number; changed: Array<{ name: string; exists: boolean }> | null } | null {
+  changesSince(
+    folder: string,
+    since: number | null,
+  ): { token: number; changed: Array<{ name: string; exists: boolean }> | null } | null {
     if (!this.tracking) return null; // nothing is followed yet: every scan looks at the whole folder
     const token = this.version;
     const target = normalizePath(folder);
     // A folder created, renamed or deleted (the session folder itself, or one above it) can change many files
     // at once: look at everything again.
-    if (since === null || since < this.foldersChangedAt || !(this.app.vault.getAbstractFileByPath(target) instanceof TFolder)) {
+    const isFolder = (): boolean => this.app.vault.getAbstractFileByPath(target) instanceof TFolder;
+    if (since === null || since < this.foldersChangedAt || !isFolder()) {
       return { token, changed: null };
     }
     const changed: Array<{ name: string; exists: boolean }> = [];
     for (const [name, at] of this.changes.get(target) ?? []) {
-      if (at > since) changed.push({ name, exists: this.app.vault.getAbstractFileByPath(`${target}/${name}`) instanceof TFile });
+      if (at <= since) continue;
+      changed.push({ name, exists: this.app.vault.getAbstractFileByPath(`${target}/${name}`) instanceof TFile });
     }
     return { token, changed };
   }
@@ -223,5 +228,6 @@ export class ObsidianStore implements SessionStore {
 }
 
 function asFields(frontmatter: unknown): Record<string, unknown> | null {
-  return frontmatter !== null && typeof frontmatter === "object" && !Array.isArray(frontmatter) ? (frontmatter as Record<string, unknown>) : null;
+  const isRecord = frontmatter !== null && typeof frontmatter === "object" && !Array.isArray(frontmatter);
+  return isRecord ? (frontmatter as Record<string, unknown>) : null;
 }

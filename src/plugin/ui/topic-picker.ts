@@ -1,8 +1,8 @@
 import type { App, SearchResult } from "obsidian";
 import { SuggestModal, prepareFuzzySearch } from "obsidian";
-import { TOPIC_ID_PATTERN } from "../core/ids";
+import { TOPIC_ID_PATTERN } from "../../core/ids";
 
-/** One line of the topic picker (SPEC §5). */
+/** One line of the topic picker. */
 export type TopicChoice =
   | { kind: "topic-note"; topicId: string; notePath: string; noteName: string }
   | { kind: "past-topic"; topicId: string }
@@ -20,7 +20,10 @@ export function choiceLabel(choice: TopicChoice): { title: string; note: string 
     case "new-topic":
       return choice.valid
         ? { title: `New topic: ${choice.topicId}`, note: "Press enter to start" }
-        : { title: `Not a valid topic ID: ${choice.topicId}`, note: 'Use T- followed by letters, digits, ".", "_" or "-"' };
+        : {
+            title: `Not a valid topic ID: ${choice.topicId}`,
+            note: 'Use T- followed by letters, digits, ".", "_" or "-"',
+          };
   }
 }
 
@@ -66,7 +69,7 @@ export class TopicPickerModal extends SuggestModal<TopicChoice> {
 
   renderSuggestion(choice: TopicChoice, el: HTMLElement): void {
     const { title, note } = choiceLabel(choice);
-    // setText/createDiv: text from notes is always rendered as text, never as HTML (SPEC §6.9).
+    // setText/createDiv: text from notes is always rendered as text, never as HTML.
     el.createDiv({ text: title });
     el.createEl("small", { text: note, cls: "palee-muted" });
   }

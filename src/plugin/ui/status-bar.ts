@@ -1,5 +1,5 @@
-import { formatElapsed } from "../core/time";
-import type { OpenState } from "./session-controller";
+import { formatElapsed } from "../../core/time";
+import type { OpenState } from "../session-controller";
 
 /** The status bar text: "Start session" when idle, else the topic and the time since the recorded start. */
 export function statusText(open: OpenState | null, now: number, showSeconds: boolean): string {
@@ -32,6 +32,7 @@ export class StatusBarTimer {
     if (text === this.lastText) return;
     this.lastText = text;
     this.el.setText(text);
-    this.el.setAttribute("aria-label", !open ? "Start a study session" : open.running ? "Session menu" : "Recover the interrupted session");
+    const label = !open ? "Start a study session" : open.running ? "Session menu" : "Recover the interrupted session";
+    this.el.setAttribute("aria-label", label);
   }
 }

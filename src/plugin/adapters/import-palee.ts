@@ -1,13 +1,13 @@
 import type { DataAdapter } from "obsidian";
 import { normalizePath } from "obsidian";
-import { FileExistsError, UsageError } from "../core/errors";
-import { classifyRecord } from "../core/frontmatter";
-import { CONFIRMED_FILE_PATTERN, DRAFT_FILE_PATTERN } from "../core/ids";
-import type { Layout } from "../core/layout";
-import { sessionPath } from "../core/layout";
-import type { SessionStore } from "../core/ports";
+import { FileExistsError, UsageError } from "../../core/errors";
+import { classifyRecord } from "../../core/frontmatter";
+import { CONFIRMED_FILE_PATTERN, DRAFT_FILE_PATTERN } from "../../core/ids";
+import type { Layout } from "../../core/layout";
+import { sessionPath } from "../../core/layout";
+import type { SessionStore } from "../../core/ports";
 
-/** The seed tool's hidden folder (SPEC §9): Obsidian does not index it, so only the adapter can see it. */
+/** The seed tool's hidden folder: Obsidian does not index it, so only the adapter can see it. */
 export const LEGACY_FOLDER = ".palee";
 
 /** Why a file was not copied: what the notice groups by. */
@@ -38,17 +38,21 @@ export async function importPaleeFolder(
   const top = await adapter.list(source);
   for (const path of top.files) {
     const name = path.slice(path.lastIndexOf("/") + 1);
-    if (name === "hot.md" || name === "index.md") report.skipped.push({ path, reason: "derived view, rebuilt from the sessions", kind: "derived" });
-    else report.skipped.push({ path, reason: "not a session file", kind: "not-a-session" });
+    if (name === "hot.md" || name === "index.md") {
+      report.skipped.push({ path, reason: "derived view, rebuilt from the sessions", kind: "derived" });
+    } else report.skipped.push({ path, reason: "not a session file", kind: "not-a-session" });
   }
   for (const folder of top.folders) {
-    if (folder !== `${source}/sessions`) report.skipped.push({ path: folder, reason: "not the sessions folder", kind: "not-a-session" });
+    if (folder === `${source}/sessions`) continue;
+    report.skipped.push({ path: folder, reason: "not the sessions folder", kind: "not-a-session" });
   }
 
   const sessionsFolder = `${source}/sessions`;
   if (!(await adapter.exists(sessionsFolder))) return report;
   const inner = await adapter.list(sessionsFolder);
-  for (const folder of inner.folders) report.skipped.push({ path: folder, reason: "a folder inside sessions", kind: "not-a-session" });
+  for (const folder of inner.folders) {
+    report.skipped.push({ path: folder, reason: "a folder inside sessions", kind: "not-a-session" });
+  }
   // Drafts absorbed by the confirmed notes being imported are finished business too (a crash in an end of
   // the old tool can leave both).
   const savedIn = new Map(absorbed);
@@ -60,13 +64,16 @@ export async function importPaleeFolder(
     texts.set(path, text);
     const read = classifyRecord(text);
     if (read.state !== "ok" || !Array.isArray(read.fields.absorbed_drafts)) continue;
-    for (const id of read.fields.absorbed_drafts) if (typeof id === "string" && !savedIn.has(id)) savedIn.set(id, name.slice(0, -3));
+    for (const id of read.fields.absorbed_drafts) {
+      if (typeof id === "string" && !savedIn.has(id)) savedIn.set(id, name.slice(0, -3));
+    }
   }
 
   for (const path of [...inner.files].sort()) {
     const name = path.slice(path.lastIndexOf("/") + 1);
     if (!DRAFT_FILE_PATTERN.test(name) && !CONFIRMED_FILE_PATTERN.test(name)) {
-      report.skipped.push({ path, reason: "not a session file name (S-….md or DRAFT-S-….md)", kind: "not-a-session" });
+      const reason = "not a session file name (S-….md or DRAFT-S-….md)";
+      report.skipped.push({ path, reason, kind: "not-a-session" });
       continue;
     }
     const saved = DRAFT_FILE_PATTERN.test(name) ? savedIn.get(name.slice(0, -3)) : undefined;
@@ -111,7 +118,10 @@ export function describeImport(report: ImportReport, into: string): string {
   const saved = of("already-saved");
   if (saved.length) parts.push(`${saved.length} draft${saved.length === 1 ? "" : "s"} already saved`);
   const differs = of("differs");
-  if (differs.length) parts.push(`${differs.length} left alone because a different file of the same name is already there${named(differs)}`);
+  if (differs.length) {
+    const why = "left alone because a different file of the same name is already there";
+    parts.push(`${differs.length} ${why}${named(differs)}`);
+  }
   const derived = of("derived");
   if (derived.length) parts.push(`${derived.length} derived view${derived.length === 1 ? "" : "s"}, rebuilt instead`);
   const other = of("not-a-session");

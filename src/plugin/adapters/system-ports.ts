@@ -1,4 +1,4 @@
-import type { Clock, RandomSource } from "../core/ports";
+import type { Clock, RandomSource } from "../../core/ports";
 
 /** The wall clock: elapsed time is always computed from recorded instants, never by counting ticks. */
 export const browserClock: Clock = {

@@ -1,8 +1,8 @@
 import type { App } from "obsidian";
 import { Modal, Setting } from "obsidian";
-import type { RecoverAction } from "../core/sessions";
+import type { RecoverAction } from "../../core/sessions";
 
-/** One draft as the recovery modal shows it (SPEC §5): everything needed to decide, as plain text. */
+/** One draft as the recovery modal shows it: everything needed to decide, as plain text. */
 export interface RecoveryRow {
   draftId: string;
   topicId: string;
@@ -41,9 +41,12 @@ export class RecoveryModal extends Modal {
   }
 
   onOpen(): void {
-    this.titleEl.setText(this.rows.length === 1 ? "Recover an interrupted session" : `Recover ${this.rows.length} interrupted sessions`);
+    const count = this.rows.length;
+    this.titleEl.setText(count === 1 ? "Recover an interrupted session" : `Recover ${count} interrupted sessions`);
     this.contentEl.createEl("p", {
-      text: "These sessions were not ended. Resume continues the timer from its start; Save records it up to its last checkpoint; Discard moves the draft to the trash; Ignore leaves it for later.",
+      text:
+        "These sessions were not ended. Resume continues the timer from its start; Save records it up to its " +
+        "last checkpoint; Discard moves the draft to the trash; Ignore leaves it for later.",
     });
     for (const row of this.rows) this.renderRow(row);
   }
@@ -63,7 +66,8 @@ export class RecoveryModal extends Modal {
     const setting = new Setting(container)
       .setName(row.topicId)
       .setDesc(
-        `${row.aliveElsewhere ? "Open right now on" : "On"} ${row.device} · started ${row.startedText} · last seen ${row.lastSeenText} · Save records ${row.saveMinutes} min`,
+        `${row.aliveElsewhere ? "Open right now on" : "On"} ${row.device} · started ${row.startedText} · ` +
+          `last seen ${row.lastSeenText} · Save records ${row.saveMinutes} min`,
       );
     const actions: Array<[RecoverAction, string]> = [
       ["resume", "Resume"],
@@ -99,7 +103,8 @@ export class RecoveryModal extends Modal {
       if (action === "resume") {
         this.resumed = true;
         // Only one session can be open: the other rows can no longer be resumed.
-        this.contentEl.querySelectorAll<HTMLButtonElement>('button[data-action="resume"]').forEach((b) => (b.disabled = true));
+        const resumes = this.contentEl.querySelectorAll<HTMLButtonElement>('button[data-action="resume"]');
+        resumes.forEach((b) => (b.disabled = true));
       }
       container.empty();
       container.createEl("p", { text, cls: "palee-recovery-done" });

@@ -1,10 +1,10 @@
 import type { App, Plugin } from "obsidian";
 import { PluginSettingTab, Setting } from "obsidian";
-import { errorMessage } from "../core/errors";
-import { DEFAULT_SESSION_FOLDER, normalizeSessionFolder } from "../core/layout";
-import { cleanDeviceName } from "./device";
-import type { PaleeSettings } from "./settings";
-import { LIMITS, intervalProblem, wholeNumberIn } from "./settings";
+import { errorMessage } from "../../core/errors";
+import { DEFAULT_SESSION_FOLDER, normalizeSessionFolder } from "../../core/layout";
+import { cleanDeviceName } from "../adapters/device";
+import type { PaleeSettings } from "../settings";
+import { LIMITS, intervalProblem, wholeNumberIn } from "../settings";
 
 /** What the settings tab may do; the plugin decides how (save, reconfigure the core, refresh the timer). */
 export interface SettingsHost {
@@ -55,7 +55,11 @@ export class PaleeSettingTab extends PluginSettingTab {
 
   /** Obsidian 1.13+: rendered from these (and found by the settings search); display() is not called. */
   getSettingDefinitions(): RenderDefinition[] {
-    return this.rows().map((row) => ({ name: row.name, desc: row.desc, render: (setting: Setting) => row.build(setting) }));
+    return this.rows().map((row) => ({
+      name: row.name,
+      desc: row.desc,
+      render: (setting: Setting) => row.build(setting),
+    }));
   }
 
   /** Obsidian before 1.13. */
@@ -89,10 +93,16 @@ export class PaleeSettingTab extends PluginSettingTab {
           );
         },
       },
-      this.numberRow("Checkpoint interval", "Minutes between automatic checkpoints while a session is open (0 turns them off).", "checkpointMinutes", LIMITS.checkpointMinutes),
+      this.numberRow(
+        "Checkpoint interval",
+        "Minutes between automatic checkpoints while a session is open (0 turns them off).",
+        "checkpointMinutes",
+        LIMITS.checkpointMinutes,
+      ),
       this.numberRow(
         "Recovery grace period",
-        "Minutes after its last checkpoint during which a session still counts as running: it resumes silently here, and another device's session is left alone.",
+        "Minutes after its last checkpoint during which a session still counts as running: it resumes " +
+          "silently here, and another device's session is left alone.",
         "graceMinutes",
         LIMITS.graceMinutes,
       ),
@@ -119,20 +129,29 @@ export class PaleeSettingTab extends PluginSettingTab {
         name: "Ask for a summary",
         desc: "When ending a session, ask for a summary and the next action. Off: end immediately.",
         build: (setting) => {
-          setting.addToggle((t) => t.setValue(host.settings().askForSummary).onChange((v) => void host.update({ askForSummary: v })));
+          setting.addToggle((t) =>
+            t.setValue(host.settings().askForSummary).onChange((v) => void host.update({ askForSummary: v })),
+          );
         },
       },
       {
         name: "Show seconds",
         desc: "Show seconds in the status bar timer.",
         build: (setting) => {
-          setting.addToggle((t) => t.setValue(host.settings().showSeconds).onChange((v) => void host.update({ showSeconds: v })));
+          setting.addToggle((t) =>
+            t.setValue(host.settings().showSeconds).onChange((v) => void host.update({ showSeconds: v })),
+          );
         },
       },
     ];
   }
 
-  private numberRow(name: string, desc: string, key: "checkpointMinutes" | "graceMinutes", range: { min: number; max: number }): SettingRow {
+  private numberRow(
+    name: string,
+    desc: string,
+    key: "checkpointMinutes" | "graceMinutes",
+    range: { min: number; max: number },
+  ): SettingRow {
     return {
       name,
       desc,

@@ -1,7 +1,10 @@
-import type { ConfirmedSession, Draft, Skipped } from "../core/records";
-import type { OpenSession } from "../core/sessions";
+import type { OpenSession } from "../operations/open-session";
+import type { ConfirmedSession, Draft, Skipped } from "../records";
 
-/** The JSON shapes of SPEC §5 (S, D, O), in snake_case with vault-relative paths. */
+/**
+ * The JSON documents the CLI prints (`--json`): a session, a draft, the open session and a skipped file, in
+ * snake_case with vault-relative paths.
+ */
 export function sessionJson(s: ConfirmedSession) {
   return {
     session_id: s.sessionId,

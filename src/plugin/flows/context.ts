@@ -1,0 +1,33 @@
+import type { App } from "obsidian";
+import { Notice } from "obsidian";
+import type { ObsidianStore } from "../adapters/obsidian-store";
+import type { SessionController } from "../session-controller";
+import type { PaleeSettings } from "../settings";
+
+/**
+ * What every flow works with: the app, the controller (the only way to the core), the store and the
+ * settings, plus the little state that outlives one command. Flows are functions over this context.
+ */
+export interface FlowContext {
+  readonly app: App;
+  readonly controller: SessionController;
+  readonly store: ObsidianStore;
+  readonly settings: () => PaleeSettings;
+  readonly notify: (message: string, durationMs?: number) => void;
+  /** An end is on screen (the end modal) or being saved: a second click must not end twice. */
+  ending: boolean;
+  /** The plugin was unloaded: an operation still running must not open modals or notices afterwards. */
+  disposed: boolean;
+}
+
+export function flowContext(
+  app: App,
+  controller: SessionController,
+  store: ObsidianStore,
+  settings: () => PaleeSettings,
+  notify = (message: string, durationMs?: number): void => {
+    new Notice(message, durationMs);
+  },
+): FlowContext {
+  return { app, controller, store, settings, notify, ending: false, disposed: false };
+}
