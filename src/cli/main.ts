@@ -1,11 +1,12 @@
-import { parseArgs } from "node:util";
-import { UsageError, errorMessage, toPaleeError } from "../core/errors";
+import { UsageError, toPaleeError } from "../core/errors";
 import type { OpenSession, RecoverAction, RecoverResult, StartResult } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
 import type { Draft } from "../core/records";
 import { formatElapsed } from "../core/time";
 import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
+import type { OptionSpec, OptionValues } from "./arguments";
+import { parseArguments } from "./arguments";
 import { draftJson, openJson, sessionJson, skippedJson } from "./json";
 import { LineReader } from "./prompt";
 import { chooseVault } from "./vault";
@@ -65,9 +66,9 @@ const OPTIONS = {
   all: { type: "boolean" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
-} as const;
+} as const satisfies Record<string, OptionSpec>;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
+type Values = OptionValues<typeof OPTIONS>;
 
 /** Exit status of a finished command: 0, or the code of the refusal. */
 type Outcome = 0 | 2;
@@ -96,13 +97,7 @@ function describeDraft(d: Draft): string {
 }
 
 function parse(argv: readonly string[]): { action: Action | null; values: Values; help: boolean } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(errorMessage(error).split("\n")[0] ?? "bad arguments");
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseArguments(argv, OPTIONS);
   if (values.help && positionals.length <= 2) return { action: null, values, help: true };
   if (positionals[0] !== "session") {
     throw new UsageError(positionals.length === 0 ? "missing command: palee session <action>" : `unknown command "${positionals[0]}" (try: palee session --help)`);
@@ -356,10 +351,11 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
 
 /** Runs one CLI invocation and returns its exit code. Never throws; never prints a stack trace. */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
-  const json = argv.includes("--json");
-  const out = new Output(io, json);
+  // Until the arguments parse, a --json anywhere asks for the JSON error document.
+  let out = new Output(io, argv.includes("--json"));
   try {
     const { action, values, help } = parse(argv);
+    out = new Output(io, values.json === true);
     if (help || action === null) {
       io.stdout(`${USAGE}\n`);
       return 0;
@@ -375,17 +371,43 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     // One line, whatever the message quotes (a value with a line break, a multi-line library message).
     const oneLine = error.message.replace(/\s*[\r\n]+\s*/g, " ").trim();
     const message = error.kind === "unexpected" ? `unexpected error: ${oneLine}` : oneLine;
-    if (json) out.doc({ status: "error", code: error.kind, exit_code: error.exitCode, message });
+    if (out.json) out.doc({ status: "error", code: error.kind, exit_code: error.exitCode, message });
     out.error(message);
     if (io.env.PALEE_DEBUG && caught instanceof Error && caught.stack) io.stderr(`${caught.stack}\n`);
     return error.exitCode;
   }
 }
 
+/**
+ * A standard stream's writer that never throws: once the reader has gone (EPIPE, as in `palee … | head -1`)
+ * the rest of the output is dropped quietly and the exit code stays the operation's. Any other write error
+ * (a full disk) is reported by `failed`, so the output is not lost in silence.
+ */
+function quietWriter(stream: NodeJS.WriteStream, failed: (error: unknown) => void): (text: string) => void {
+  let gone = false;
+  stream.on("error", (error) => {
+    gone = true;
+    if ((error as { code?: unknown }).code !== "EPIPE") failed(error);
+  });
+  return (text) => {
+    if (!gone) stream.write(text);
+  };
+}
+
 if (require.main === module) {
+  let lostOutput: unknown = null;
+  const failed = (error: unknown): void => {
+    lostOutput ??= error;
+  };
+  const stderr = quietWriter(process.stderr, failed);
+  process.once("exit", () => {
+    if (lostOutput === null || process.exitCode !== 0) return;
+    process.exitCode = 5;
+    stderr(`palee: could not write the output: ${(lostOutput as Error).message}\n`);
+  });
   void run(process.argv.slice(2), {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    stdout: quietWriter(process.stdout, failed),
+    stderr,
     stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),
