@@ -1,8 +1,10 @@
 /**
  * The CLI as people use it in a terminal (SPEC §5): output into a pipe that closes early, option values that
- * begin with "-" (Markdown bullets), and unknown options.
+ * begin with "-" (Markdown bullets), unknown options, and odd files where the session folder's parts belong.
  */
 import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { RunResult } from "./support";
 import {
   CLI,
@@ -17,6 +19,7 @@ import {
   runRaw,
   section,
   snapshot,
+  writeFile,
 } from "./support";
 
 afterEach(cleanupVaults);
@@ -132,5 +135,38 @@ describe("unknown options", () => {
     const vault = makeVault();
     expect(palee(vault, ["-h"]).stdout).toMatch(/^Usage: palee session/);
     expect(palee(vault, ["start", "--topic", "T-a", "-ih"]).stdout).toMatch(/^Usage: palee session/);
+  });
+});
+
+describe("odd files where the session folder's parts belong", () => {
+  it("a file where palee/sessions should be: exit 2 naming it (not exit 5 ENOTDIR)", () => {
+    const vault = makeVault();
+    writeFile(vault, "palee/sessions", "not a folder\n");
+    const before = snapshot(vault);
+    for (const args of [["list"], ["start", "--topic", "T-a"], ["end", "--topic", "T-a"], ["rebuild"], ["draft", "--topic", "T-a"]]) {
+      const run = palee(vault, [...args, "--json"]);
+      expectCleanError(run, 2, { json: true, code: "usage" });
+      expect(run.stderr).toBe("palee: palee/sessions is a file, but a folder belongs there: move it out of the way\n");
+    }
+    expect(snapshot(vault)).toEqual(before);
+  });
+
+  it("a folder where hot.md should be: exit 2 naming it (not exit 5 EISDIR)", () => {
+    const vault = makeVault();
+    fs.mkdirSync(path.join(vault, "palee", "hot.md"), { recursive: true });
+    for (const args of [["status"], ["start", "--topic", "T-a"], ["draft", "--topic", "T-a"], ["end", "--topic", "T-a"], ["rebuild"], ["list"]]) {
+      const run = palee(vault, [...args, "--json"]);
+      expectCleanError(run, 2, { json: true, code: "usage" });
+      expect(run.stderr).toBe("palee: palee/hot.md is a folder, but a file belongs there: move it out of the way\n");
+    }
+    expect(draftFiles(vault)).toEqual([]);
+  });
+
+  it("a folder where index.md should be: exit 2 naming it", () => {
+    const vault = makeVault();
+    fs.mkdirSync(path.join(vault, "palee", "index.md"), { recursive: true });
+    const run = palee(vault, ["rebuild"]);
+    expectCleanError(run, 2);
+    expect(run.stderr).toContain("palee/index.md is a folder");
   });
 });
