@@ -74,6 +74,8 @@ export interface StartOptions {
   ifOpen?: "refuse" | "keep";
   /** Drafts the user chose to ignore for this start (interactive recovery). */
   ignoreDrafts?: ReadonlySet<string>;
+  /** Start even though other drafts are pending, leaving them as they are (CLI --ignore-pending). */
+  ignorePending?: boolean;
   /** Optional wikilink to the topic note, recorded in the draft and later in the confirmed note. */
   topicNote?: string | null;
 }
@@ -428,12 +430,15 @@ export class PaleeSessions {
   }
 
   private async startNow(options: StartOptions): Promise<StartResult> {
+    // Bad input is refused first, also when the answer would be drafts_pending, already_open or kept.
+    const explicit = normalizeTopic(options.topic);
+    if (explicit !== null) validateNewTopicId(explicit);
     const hot0 = await this.readHot();
     const { scan, warnings } = await this.reconcile(await this.scan(), hot0);
     const hot = await this.readHot();
     const absorbed = this.absorbedIn(scan.confirmed);
 
-    const pending = pendingDrafts(hot.state, scan.drafts, absorbed, options.ignoreDrafts);
+    const pending = options.ignorePending ? [] : pendingDrafts(hot.state, scan.drafts, absorbed, options.ignoreDrafts);
     if (pending.length > 0) return { status: "drafts_pending", drafts: pending };
 
     if (isOpen(hot.state)) {
