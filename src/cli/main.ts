@@ -21,6 +21,7 @@ export const USAGE = `Usage: palee session <start|draft|end|list|status|recover|
   --note <text>        draft: notes to append
   -i, --interactive    start, recover: resolve drafts with [R]esume [S]ave [D]iscard [I]gnore prompts
   --if-open <refuse|keep>  start: what to do when a session is already open (default refuse)
+  --ignore-pending     start: start even though other drafts are pending, leaving them as they are
   --draft <id> --action <resume|save|discard|ignore>   recover one draft
   --all                list: every confirmed session
   --json               one JSON document on stdout
@@ -42,7 +43,7 @@ type Action = (typeof ACTIONS)[number];
 
 /** Which options each action accepts; anything else is refused rather than silently ignored. */
 const ALLOWED: Record<Action, readonly string[]> = {
-  start: ["topic", "interactive", "if-open"],
+  start: ["topic", "interactive", "if-open", "ignore-pending"],
   draft: ["topic", "note"],
   end: ["topic", "summary", "next"],
   list: ["all"],
@@ -61,6 +62,7 @@ const OPTIONS = {
   note: { type: "string" },
   interactive: { type: "boolean", short: "i" },
   "if-open": { type: "string" },
+  "ignore-pending": { type: "boolean" },
   draft: { type: "string" },
   action: { type: "string" },
   all: { type: "boolean" },
@@ -145,7 +147,9 @@ function recoveryLine(r: RecoverResult): string {
     case "discarded":
     case "ignored":
       if (r.alreadySavedIn) return `${r.draftId} was already saved as ${r.alreadySavedIn}; nothing more to do.`;
-      return r.status === "discarded" ? `Moved ${r.draftId} to the trash.` : `Left ${r.draftId} as it is.`;
+      return r.status === "discarded"
+        ? `Moved ${r.draftId} to the trash.`
+        : `Left ${r.draftId} as it is; "palee session start --ignore-pending" starts a new session while it waits.`;
   }
 }
 
@@ -161,16 +165,21 @@ function describeOpen(o: OpenSession): string {
   return `Open session ${o.draftId}  ${o.topicId}  started ${o.startedAt}  last checkpoint ${o.lastCheckpointAt ?? "(none)"}  device ${o.device ?? "(unknown)"}`;
 }
 
-async function runStart(core: PaleeSessions, values: Values, out: Output, io: CliIo): Promise<Outcome> {
+async function runStart(core: PaleeSessions, values: Values, out: Output, io: CliIo, device: string): Promise<Outcome> {
   const ifOpen = values["if-open"] ?? "refuse";
   if (ifOpen !== "refuse" && ifOpen !== "keep") throw new UsageError(`--if-open must be refuse or keep (got "${ifOpen}")`);
   const ignored = new Set<string>();
   let reader: LineReader | null = null;
   try {
     for (;;) {
-      const result: StartResult = await core.start({ topic: values.topic ?? null, ifOpen, ignoreDrafts: ignored });
+      const result: StartResult = await core.start({
+        topic: values.topic ?? null,
+        ifOpen,
+        ignoreDrafts: ignored,
+        ignorePending: values["ignore-pending"] === true,
+      });
       const interactive = values.interactive === true;
-      if (!interactive || (result.status !== "drafts_pending" && result.status !== "already_open")) return reportStart(result, out);
+      if (!interactive || (result.status !== "drafts_pending" && result.status !== "already_open")) return reportStart(result, out, device);
       reader ??= new LineReader(io.stdin);
       // The open session itself (e.g. interrupted by a crash) can be resolved here too: Resume keeps it.
       const choices =
@@ -181,7 +190,7 @@ async function runStart(core: PaleeSessions, values: Values, out: Output, io: Cl
         const done = await core.recover(choice.id, await askAction(reader, io, choice.id, choice.description));
         for (const w of done.warnings) out.warn(w);
         if (done.status === "ignored") {
-          if (result.status === "already_open") return reportStart(result, out);
+          if (result.status === "already_open") return reportStart(result, out, device);
           ignored.add(choice.id);
           continue;
         }
@@ -198,7 +207,16 @@ async function runStart(core: PaleeSessions, values: Values, out: Output, io: Cl
   }
 }
 
-function reportStart(result: StartResult, out: Output): Outcome {
+/** What ends another session from this device: only what will work here (SPEC §4 Devices). */
+function howToEnd(o: OpenSession, device: string): string {
+  const saveHere = `"palee session recover --draft ${o.draftId} --action save" ends it at its last checkpoint`;
+  if (o.device === null || o.device === device) return `"palee session end" ends it now, ${saveHere}, --if-open keep leaves it`;
+  // Another device's session: end refuses it here; Save of that very draft works once its draft has synced.
+  const there = `end it on ${o.device}`;
+  return o.lastCheckpointAt === null ? `${there} (its draft has not synced here), or --if-open keep leaves it` : `${there}, or here ${saveHere}; --if-open keep leaves it`;
+}
+
+function reportStart(result: StartResult, out: Output, device: string): Outcome {
   switch (result.status) {
     case "started":
       for (const w of result.warnings) out.warn(w);
@@ -220,7 +238,8 @@ function reportStart(result: StartResult, out: Output): Outcome {
       if (out.json) out.doc({ status: "drafts_pending", drafts: result.drafts.map(draftJson) });
       for (const d of result.drafts) out.text(`  ${describeDraft(d)}`);
       out.error(
-        `${result.drafts.length} unconfirmed draft(s) must be resolved first: run "palee session start -i", or "palee session recover --draft <id> --action <resume|save|discard|ignore>"`,
+        `${result.drafts.length} unconfirmed draft(s) must be resolved first: "palee session start -i" or "palee session recover --draft <id> --action <resume|save|discard>"; ` +
+          `or start anyway, leaving them as they are: "palee session start --ignore-pending"`,
       );
       return 2;
     case "already_open":
@@ -233,7 +252,7 @@ function reportStart(result: StartResult, out: Output): Outcome {
       }
       out.error(
         `a session is already open: ${o.topicId} on ${o.device ?? "an unknown device"} since ${o.startedAt}, last checkpoint ${o.lastCheckpointAt ?? "unknown"} (${o.draftId}); ` +
-          `"palee session end" ends it now, "palee session recover --draft ${o.draftId} --action save" ends it at its last checkpoint, --if-open keep leaves it`,
+          howToEnd(o, device),
       );
       return 2;
     }
@@ -271,10 +290,10 @@ async function runRecover(core: PaleeSessions, values: Values, out: Output, io: 
   return 0;
 }
 
-async function runAction(action: Action, core: PaleeSessions, values: Values, out: Output, io: CliIo): Promise<Outcome> {
+async function runAction(action: Action, core: PaleeSessions, values: Values, out: Output, io: CliIo, device: string): Promise<Outcome> {
   switch (action) {
     case "start":
-      return runStart(core, values, out, io);
+      return runStart(core, values, out, io, device);
     case "draft": {
       const { created, opened, draft, warnings } = await core.checkpoint({ topic: values.topic ?? null, notes: values.note ?? null });
       for (const w of warnings) out.warn(w);
@@ -361,11 +380,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       return 0;
     }
     const vault = await chooseVault({ vault: values.vault, folder: values.folder }, io.env, io.cwd);
-    const core = new PaleeSessions(
-      { store: new NodeStore(vault.root), clock: systemClock, random: systemRandom, device: deviceName(io.env) },
-      vault.layout,
-    );
-    return await runAction(action, core, values, out, io);
+    const device = deviceName(io.env);
+    const core = new PaleeSessions({ store: new NodeStore(vault.root), clock: systemClock, random: systemRandom, device }, vault.layout);
+    return await runAction(action, core, values, out, io, device);
   } catch (caught) {
     const error = toPaleeError(caught);
     // One line, whatever the message quotes (a value with a line break, a multi-line library message).
