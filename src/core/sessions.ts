@@ -25,7 +25,7 @@ import {
 import type { Scan } from "./scan";
 import { ScanCache, readConfirmed, scanSessions, withBody } from "./scan";
 import type { ConfirmedNoteInput } from "./session-note";
-import { appendNotes, renderConfirmedNote, renderDraft } from "./session-note";
+import { appendNotes, renderConfirmedNote, renderDraft, unrecordedWarning } from "./session-note";
 import { renderIndex, renderIndexLine } from "./session-index";
 import { endStart, inheritedStart } from "./start-time";
 import {
@@ -729,6 +729,12 @@ export class PaleeSessions {
     throw new UsageError(`the session ${draftId} is no longer open (it was ended or recovered meanwhile)`, "no_open_session");
   }
 
+  /** A retried end's summary and next action that its saved session lacks: warned, never silently dropped. */
+  private async unrecorded(saved: ConfirmedSession, options: EndOptions): Promise<string[]> {
+    const warning = unrecordedWarning(saved.path, (await withBody(this.ports.store, saved, this.offsetAt)).body, options);
+    return warning === null ? [] : [warning];
+  }
+
   private async endNow(options: EndOptions): Promise<EndResult> {
     const hot0 = await this.readHot();
     const expected = options.open;
@@ -736,8 +742,7 @@ export class PaleeSessions {
       // Ended meanwhile (a second click, another window): report the saved session, never save it twice.
       const finished = this.absorbedIn((await this.scan()).confirmed).get(expected.draftId);
       if (finished) {
-        const lost = options.summary || options.nextAction ? [`this end's summary and next action were not recorded: add them to ${finished.path} by hand`] : [];
-        return { session: finished, absorbedDrafts: finished.absorbedDrafts, alreadySaved: true, warnings: lost };
+        return { session: finished, absorbedDrafts: finished.absorbedDrafts, alreadySaved: true, warnings: await this.unrecorded(finished, options) };
       }
       this.requireOpen(hot0.state, expected.draftId);
     }
@@ -753,9 +758,7 @@ export class PaleeSessions {
     const ofTopic = scan.drafts.filter((d) => d.topicId === topicId);
     if (finishedIn) {
       warnings.push(...(await this.writeViews(scan.confirmed, (current) => current)));
-      if (options.summary || options.nextAction) {
-        warnings.push(`this end's summary and next action were not recorded: add them to ${finishedIn.path} by hand`);
-      }
+      warnings.push(...(await this.unrecorded(finishedIn, options)));
       return { session: finishedIn, absorbedDrafts: finishedIn.absorbedDrafts, alreadySaved: true, warnings: [...warnings, ...skipped] };
     }
 
