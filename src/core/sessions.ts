@@ -770,7 +770,7 @@ export class PaleeSessions {
     const callerDraft = expected && !isOpen(hot.state) ? (ofTopic.find((d) => d.draftId === expected.draftId) ?? null) : null;
     if (expected && !isOpen(hot.state) && callerDraft === null) {
       const savedIn = this.absorbedIn(before.confirmed).get(expected.draftId);
-      if (savedIn) return { session: savedIn, absorbedDrafts: savedIn.absorbedDrafts, alreadySaved: true, warnings };
+      if (savedIn) return { session: savedIn, absorbedDrafts: savedIn.absorbedDrafts, alreadySaved: true, warnings: [...warnings, ...(await this.unrecorded(savedIn, options))] };
       this.refuseUnreadableDraft(expected.draftId, scan);
       this.requireOpen(EMPTY_HOT, expected.draftId);
     }

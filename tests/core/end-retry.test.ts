@@ -58,6 +58,24 @@ describe("the plugin's end of a session saved meanwhile with the same text", () 
   });
 });
 
+describe("the plugin's end of a session saved meanwhile, with hot.md gone", () => {
+  it("warns about a summary the saved note lacks (it was dropped without a word)", async () => {
+    const { core, store } = harness();
+    const started = await core.start({ topic: "T-a" });
+    if (started.status !== "started") throw new Error(started.status);
+    await core.end({ summary: "cc" });
+    store.files.delete(HOT);
+    const open = { draftId: started.draftId, topicId: "T-a" };
+    const same = await core.end({ open, summary: "cc" });
+    expect(same.alreadySaved).toBe(true);
+    expect(notRecorded(same.warnings)).toEqual([]);
+    store.files.delete(HOT);
+    const other = await core.end({ open, summary: "dd", nextAction: "nn" });
+    expect(other.alreadySaved).toBe(true);
+    expect(notRecorded(other.warnings)).toEqual([`this end's summary and next action were not recorded: add them to ${confirmedPaths(store)[0]} by hand`]);
+  });
+});
+
 describe("unrecordedWarning", () => {
   const body = "# Session: S-1\n\n## Summary\n\n\\# escaped\nline two\n\n## Next action\n\nRead ch. 5\n\n## Notes\n\n## Summary\n";
   it.each([
