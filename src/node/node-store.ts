@@ -24,7 +24,9 @@ async function naming<T>(root: string, relative: string, operation: () => Promis
  */
 function withPath(root: string, relative: string, error: unknown): Error {
   if (isErrno(error, "EISDIR")) return new UsageError(`${relative} is a folder, but a file belongs there: move it out of the way`);
-  if (isErrno(error, "ENOTDIR")) return new UsageError(`${blockingFile(root, relative)} is a file, but a folder belongs there: move it out of the way`);
+  // mkdir -p says EEXIST when a part of the path is a file.
+  const fileInTheWay = isErrno(error, "ENOTDIR") || (isErrno(error, "EEXIST") && (error as { syscall?: unknown }).syscall === "mkdir");
+  if (fileInTheWay) return new UsageError(`${blockingFile(root, relative)} is a file, but a folder belongs there: move it out of the way`);
   const message = errorMessage(error);
   if (message.includes(relative) && error instanceof Error) return error;
   const wrapped = new Error(`${relative}: ${message}`);
