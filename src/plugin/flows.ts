@@ -3,12 +3,13 @@ import { Menu, Notice, TFile } from "obsidian";
 import { ConflictError, PaleeError, errorMessage } from "../core/errors";
 import { classifyRecord } from "../core/frontmatter";
 import { normalizeTopic, topicIdForNote } from "../core/ids";
-import type { Draft } from "../core/records";
+import type { ConfirmedSession, Draft } from "../core/records";
 import { isAliveElsewhere, saveGroup, savePlanOf } from "../core/recovery";
 import type { OpenSession, RecoverAction, RecoverResult, StartOptions } from "../core/sessions";
 import { durationMinutes, formatElapsed } from "../core/time";
 import { ConfirmModal } from "./confirm-modal";
 import { EndSessionModal } from "./end-modal";
+import { DailyNoteLog } from "./flows/daily-note";
 import type { ImportReport } from "./import-palee";
 import { describeImport, importPaleeFolder } from "./import-palee";
 import type { ObsidianStore } from "./obsidian-store";
@@ -53,6 +54,7 @@ export class SessionFlows {
   /** An end is on screen (the end modal) or being saved: a second click must not end twice. */
   private ending = false;
   private disposed = false;
+  private dailyNote: DailyNoteLog | null = null;
 
   constructor(
     private readonly app: App,
@@ -66,6 +68,12 @@ export class SessionFlows {
 
   private today(): string {
     return this.controller.today();
+  }
+
+  /** After end, recovery Save and (to come) log: the daily-note line, if the setting is on. Never throws. */
+  addToDailyNote(session: ConfirmedSession): Promise<void> {
+    this.dailyNote ??= new DailyNoteLog(this.app, this.settings, this.notify);
+    return this.dailyNote.add(session);
   }
 
   private fail(what: string, error: unknown): void {
@@ -325,6 +333,7 @@ export class SessionFlows {
           : `Session on ${session.topicId} saved (${session.durationMinutes} min).`,
       );
       this.warn(result.warnings);
+      await this.addToDailyNote(session);
     } catch (error) {
       this.fail("end the session", error);
     } finally {
@@ -455,6 +464,7 @@ export class SessionFlows {
           const result = await this.controller.recover(row.draftId, action);
           if (result.status === "resumed") resumed = true;
           this.warn(result.warnings);
+          if (result.status === "saved") await this.addToDailyNote(result.session);
           return this.recoveredText(result, action);
         } catch (error) {
           this.fail(`${action} ${row.draftId}`, error);

@@ -5,6 +5,7 @@ import { DEFAULT_SESSION_FOLDER, normalizeSessionFolder } from "../core/layout";
 import { cleanDeviceName } from "./device";
 import type { PaleeSettings } from "./settings";
 import { LIMITS, intervalProblem, wholeNumberIn } from "./settings";
+import { dailyNoteRows } from "./ui/daily-note-settings";
 
 /** What the settings tab may do; the plugin decides how (save, reconfigure the core, refresh the timer). */
 export interface SettingsHost {
@@ -129,6 +130,7 @@ export class PaleeSettingTab extends PluginSettingTab {
           setting.addToggle((t) => t.setValue(host.settings().showSeconds).onChange((v) => void host.update({ showSeconds: v })));
         },
       },
+      ...dailyNoteRows(host),
     ];
   }
 
