@@ -1,5 +1,5 @@
 import type { App, TFile } from "obsidian";
-import { moment } from "obsidian";
+import { moment, normalizePath } from "obsidian";
 import type { Moment } from "moment";
 import {
   appHasDailyNotesPluginLoaded,
@@ -62,7 +62,7 @@ export class DailyNoteLog {
     const date = parseDay(day, "YYYY-MM-DD", true);
     if (!date.isValid()) throw new Error(`the session's start day "${day}" is not a date`);
     const { folder = "", format = "YYYY-MM-DD" } = getDailyNoteSettings() ?? {};
-    const direct = this.app.vault.getFileByPath(`${folder ? `${folder}/` : ""}${date.format(format)}.md`.replace(/^\/+/, ""));
+    const direct = this.app.vault.getFileByPath(normalizePath(`${folder}/${date.format(format)}.md`));
     if (direct) return direct;
     let all: Record<string, TFile> = {};
     try {
