@@ -31,7 +31,7 @@ const nodeBuiltins = [
 
 /**
  * In main.js the core's YAML codec (src/core/yaml.ts, js-yaml) is replaced by
- * src/plugin/obsidian-yaml.ts, which uses the YAML parser Obsidian already
+ * src/plugin/adapters/obsidian-yaml.ts, which uses the YAML parser Obsidian already
  * ships: js-yaml alone is 40 KB minified, half of the plugin's size budget.
  * The plugin tests map the module the same way (jest.config.cjs). See
  * docs/adr/0003-plugin-yaml.md.
@@ -42,7 +42,7 @@ const obsidianYaml = {
 	setup(build) {
 		build.onResolve({ filter: /^\.\/yaml$/ }, (args) =>
 			args.importer.endsWith(path.join("src", "core", "frontmatter.ts"))
-				? { path: path.resolve("src/plugin/obsidian-yaml.ts") }
+				? { path: path.resolve("src/plugin/adapters/obsidian-yaml.ts") }
 				: undefined,
 		);
 	},

@@ -144,20 +144,48 @@ export default defineConfig([
 		},
 	},
 
-	// The core is shared by the plugin and the CLI.
+	// The layers (docs/architecture.md). obsidianmd restricts imports through
+	// the typescript-eslint variant of this rule; these lists do not overlap
+	// with its list, so nothing is reported twice.
+	// The core is shared by the plugin and the CLI: it imports neither them
+	// nor Obsidian, Node or the Node adapters.
 	{
 		files: ["src/core/**/*.ts"],
 		rules: {
-			// obsidianmd restricts imports through the typescript-eslint
-			// variant of this rule; this list does not overlap with its list,
-			// so nothing is reported twice.
 			"no-restricted-imports": [
 				"error",
-				...["obsidian", ...nodeBuiltins].map((name) => ({
-					name,
-					message:
-						"the core must stay free of Obsidian and Node (see docs/architecture.md)",
-				})),
+				{
+					paths: ["obsidian", ...nodeBuiltins].map((name) => ({
+						name,
+						message:
+							"the core must stay free of Obsidian and Node (see docs/architecture.md)",
+					})),
+					patterns: [
+						{
+							regex: "^(\\.\\.?/)+(plugin|node|cli)(/|$)",
+							message:
+								"the core must not import a face or an adapter (see docs/architecture.md)",
+						},
+					],
+				},
+			],
+		},
+	},
+	// The plugin runs on mobile too: never the Node adapters.
+	{
+		files: PLUGIN_UI_FILES,
+		rules: {
+			"no-restricted-imports": [
+				"error",
+				{
+					patterns: [
+						{
+							regex: "^(\\.\\.?/)+node(/|$)",
+							message:
+								"the plugin must not import the Node adapters (see docs/architecture.md)",
+						},
+					],
+				},
 			],
 		},
 	},

@@ -1,14 +1,19 @@
 import { Platform, Plugin, TFile } from "obsidian";
 import { registerCommands } from "./plugin/commands";
-import { loadDeviceName, saveDeviceName } from "./plugin/device";
-import { SessionFlows } from "./plugin/flows";
-import { ObsidianStore } from "./plugin/obsidian-store";
+import { loadDeviceName, saveDeviceName } from "./plugin/adapters/device";
+import { autoCheckpointer } from "./plugin/flows/checkpoint";
+import type { FlowContext } from "./plugin/flows/context";
+import { flowContext } from "./plugin/flows/context";
+import { noteRenamed } from "./plugin/flows/open-session";
+import { onVaultOpen } from "./plugin/flows/recovery";
+import { statusBarClick, toggle } from "./plugin/flows/ribbon-and-status-bar";
+import { ObsidianStore } from "./plugin/adapters/obsidian-store";
 import { SessionController } from "./plugin/session-controller";
 import type { PaleeSettings } from "./plugin/settings";
 import { settingsFrom, toSaved } from "./plugin/settings";
-import { PaleeSettingTab } from "./plugin/settings-tab";
-import { StatusBarTimer } from "./plugin/status-bar";
-import { browserClock, browserRandom } from "./plugin/system-ports";
+import { PaleeSettingTab } from "./plugin/ui/settings-tab";
+import { StatusBarTimer } from "./plugin/ui/status-bar";
+import { browserClock, browserRandom } from "./plugin/adapters/system-ports";
 
 /** How often the timer re-renders and the automatic checkpoint rule is checked (no file access unless due). */
 const TICK_MS = 1000;
@@ -18,7 +23,8 @@ export default class PaleeSessionsPlugin extends Plugin {
   private saved: unknown;
   private deviceName = "";
   private controller!: SessionController;
-  private flows!: SessionFlows;
+  private flows!: FlowContext;
+  private autoCheckpoint: () => Promise<void> = () => Promise.resolve();
   private timer: StatusBarTimer | null = null;
   private unloaded = false;
 
@@ -36,14 +42,16 @@ export default class PaleeSessionsPlugin extends Plugin {
       settings: () => this.settings,
       device: () => this.deviceName,
     });
-    this.flows = new SessionFlows(this.app, this.controller, store, () => this.settings);
+    const flows = (this.flows = flowContext(this.app, this.controller, store, () => this.settings));
+    this.autoCheckpoint = autoCheckpointer(flows);
 
-    registerCommands(this, this.flows, this.controller);
-    this.addRibbonIcon("timer", "Start or end a study session", () => void this.flows.toggle());
+    registerCommands(this, flows);
+    this.addRibbonIcon("timer", "Start or end a study session", () => void toggle(flows));
     if (!Platform.isMobile) {
       const item = this.addStatusBarItem();
-      this.timer = new StatusBarTimer(item, () => this.controller.open, () => browserClock.now(), () => this.settings.showSeconds);
-      this.registerDomEvent(item, "click", (event) => this.flows.statusBarClick(event));
+      const showSeconds = (): boolean => this.settings.showSeconds;
+      this.timer = new StatusBarTimer(item, () => this.controller.open, () => browserClock.now(), showSeconds);
+      this.registerDomEvent(item, "click", (event) => statusBarClick(flows, event));
       this.register(this.controller.onChange(() => this.timer?.render()));
       this.timer.render();
     }
@@ -58,9 +66,13 @@ export default class PaleeSessionsPlugin extends Plugin {
           this.controller.reconfigure();
         },
         folderLocked: () =>
-          this.controller.open ? "A session is open in the current folder: end it before moving the session folder." : null,
+          this.controller.open
+            ? "A session is open in the current folder: end it before moving the session folder."
+            : null,
         deviceLocked: () =>
-          this.controller.open?.mine ? "A session of this device is open under the current name: end it before renaming the device." : null,
+          this.controller.open?.mine
+            ? "A session of this device is open under the current name: end it before renaming the device."
+            : null,
       }),
     );
 
@@ -69,7 +81,7 @@ export default class PaleeSessionsPlugin extends Plugin {
 
   onunload(): void {
     this.unloaded = true;
-    this.flows?.dispose();
+    if (this.flows) this.flows.disposed = true;
   }
 
   private async onLayoutReady(store: ObsidianStore): Promise<void> {
@@ -92,17 +104,17 @@ export default class PaleeSessionsPlugin extends Plugin {
     this.registerEvent(this.app.vault.on("delete", (file) => watch(file.path)));
     this.registerEvent(
       this.app.vault.on("rename", (file, oldPath) => {
-        this.flows.noteRenamed(oldPath, file.path);
+        noteRenamed(this.flows, oldPath, file.path);
         watch(oldPath);
         watch(file.path);
       }),
     );
-    await this.flows.onVaultOpen();
+    await onVaultOpen(this.flows);
   }
 
   private tick(): void {
     this.timer?.render();
-    void this.flows.autoCheckpoint();
+    void this.autoCheckpoint();
   }
 
   private async updateSettings(change: Partial<PaleeSettings>): Promise<void> {

@@ -1,13 +1,14 @@
-import { parseArgs } from "node:util";
-import { UsageError, errorMessage, toPaleeError } from "../core/errors";
+import { UsageError, toPaleeError } from "../core/errors";
 import type { OpenSession, RecoverAction, RecoverResult, StartResult } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
 import type { Draft } from "../core/records";
+import { draftJson, openJson, sessionJson, skippedJson } from "../core/formats/json";
 import { formatElapsed } from "../core/time";
 import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
 import { trashStaleTempFiles } from "../core/temp-files";
-import { draftJson, openJson, sessionJson, skippedJson } from "./json";
+import type { OptionSpec, OptionValues } from "./arguments";
+import { parseArguments } from "./arguments";
 import { LineReader } from "./prompt";
 import { chooseVault } from "./vault";
 
@@ -21,6 +22,7 @@ export const USAGE = `Usage: palee session <start|draft|end|list|status|recover|
   --note <text>        draft: notes to append
   -i, --interactive    start, recover: resolve drafts with [R]esume [S]ave [D]iscard [I]gnore prompts
   --if-open <refuse|keep>  start: what to do when a session is already open (default refuse)
+  --ignore-pending     start: start even though other drafts are pending, leaving them as they are
   --draft <id> --action <resume|save|discard|ignore>   recover one draft
   --all                list: every confirmed session
   --json               one JSON document on stdout
@@ -42,7 +44,7 @@ type Action = (typeof ACTIONS)[number];
 
 /** Which options each action accepts; anything else is refused rather than silently ignored. */
 const ALLOWED: Record<Action, readonly string[]> = {
-  start: ["topic", "interactive", "if-open"],
+  start: ["topic", "interactive", "if-open", "ignore-pending"],
   draft: ["topic", "note"],
   end: ["topic", "summary", "next"],
   list: ["all"],
@@ -61,14 +63,15 @@ const OPTIONS = {
   note: { type: "string" },
   interactive: { type: "boolean", short: "i" },
   "if-open": { type: "string" },
+  "ignore-pending": { type: "boolean" },
   draft: { type: "string" },
   action: { type: "string" },
   all: { type: "boolean" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
-} as const;
+} as const satisfies Record<string, OptionSpec>;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
+type Values = OptionValues<typeof OPTIONS>;
 
 /** Exit status of a finished command: 0, or the code of the refusal. */
 type Outcome = 0 | 2;
@@ -93,35 +96,43 @@ class Output {
 }
 
 function describeDraft(d: Draft): string {
-  return `${d.draftId}  ${d.topicId}  started ${d.startedAt ?? "(unknown)"}  last checkpoint ${d.lastCheckpointAt ?? "(none)"}  device ${d.device ?? "(unknown)"}`;
+  const started = d.startedAt ?? "(unknown)";
+  const checkpoint = d.lastCheckpointAt ?? "(none)";
+  const device = d.device ?? "(unknown)";
+  return `${d.draftId}  ${d.topicId}  started ${started}  last checkpoint ${checkpoint}  device ${device}`;
 }
 
 function parse(argv: readonly string[]): { action: Action | null; values: Values; help: boolean } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(errorMessage(error).split("\n")[0] ?? "bad arguments");
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseArguments(argv, OPTIONS);
   if (values.help && positionals.length <= 2) return { action: null, values, help: true };
   if (positionals[0] !== "session") {
-    throw new UsageError(positionals.length === 0 ? "missing command: palee session <action>" : `unknown command "${positionals[0]}" (try: palee session --help)`);
+    throw new UsageError(
+      positionals.length === 0
+        ? "missing command: palee session <action>"
+        : `unknown command "${positionals[0]}" (try: palee session --help)`,
+    );
   }
   const action = positionals[1];
-  if (action === undefined) throw new UsageError("missing action: palee session <start|draft|end|list|status|recover|rebuild>");
-  if (!(ACTIONS as readonly string[]).includes(action)) throw new UsageError(`unknown action "${action}" (expected one of ${ACTIONS.join(", ")})`);
+  if (action === undefined) {
+    throw new UsageError("missing action: palee session <start|draft|end|list|status|recover|rebuild>");
+  }
+  if (!(ACTIONS as readonly string[]).includes(action)) {
+    throw new UsageError(`unknown action "${action}" (expected one of ${ACTIONS.join(", ")})`);
+  }
   if (positionals.length > 2) throw new UsageError(`unexpected argument "${positionals[2]}"`);
   const typed = action as Action;
   for (const key of Object.keys(values)) {
-    if (!COMMON.includes(key) && !ALLOWED[typed].includes(key)) throw new UsageError(`--${key} does not apply to "session ${typed}"`);
+    if (!COMMON.includes(key) && !ALLOWED[typed].includes(key)) {
+      throw new UsageError(`--${key} does not apply to "session ${typed}"`);
+    }
   }
   return { action: typed, values, help: false };
 }
 
 function recoverAction(value: string | undefined): RecoverAction {
   if (value === "resume" || value === "save" || value === "discard" || value === "ignore") return value;
-  throw new UsageError(`--action must be resume, save, discard or ignore${value === undefined ? "" : ` (got "${value}")`}`);
+  const got = value === undefined ? "" : ` (got "${value}")`;
+  throw new UsageError(`--action must be resume, save, discard or ignore${got}`);
 }
 
 const ANSWERS: Record<string, RecoverAction> = { r: "resume", s: "save", d: "discard", i: "ignore" };
@@ -143,15 +154,21 @@ async function askAction(reader: LineReader, io: CliIo, draftId: string, descrip
 function recoveryLine(r: RecoverResult): string {
   switch (r.status) {
     case "resumed":
-      return `Resumed the session on ${r.open.topicId} (${r.draftId}, started ${r.open.startedAt}, ${formatElapsed(r.open.elapsedSeconds * 1000)} so far).`;
+      return (
+        `Resumed the session on ${r.open.topicId} (${r.draftId}, started ${r.open.startedAt}, ` +
+        `${formatElapsed(r.open.elapsedSeconds * 1000)} so far).`
+      );
     case "saved":
       return r.alreadySaved
         ? `${r.draftId} was already saved as ${r.session.sessionId}; nothing to do.`
-        : `Saved ${r.draftId} as ${r.session.sessionId}: ${r.session.topicId}, ${r.session.durationMinutes} min (interrupted).`;
+        : `Saved ${r.draftId} as ${r.session.sessionId}: ${r.session.topicId}, ` +
+            `${r.session.durationMinutes} min (interrupted).`;
     case "discarded":
     case "ignored":
       if (r.alreadySavedIn) return `${r.draftId} was already saved as ${r.alreadySavedIn}; nothing more to do.`;
-      return r.status === "discarded" ? `Moved ${r.draftId} to the trash.` : `Left ${r.draftId} as it is.`;
+      return r.status === "discarded"
+        ? `Moved ${r.draftId} to the trash.`
+        : `Left ${r.draftId} as it is; "palee session start --ignore-pending" starts a new session while it waits.`;
   }
 }
 
@@ -164,19 +181,30 @@ function recoveryJson(r: RecoverResult) {
 const describePending = (d: Draft): string => `Unconfirmed draft ${describeDraft(d)}`;
 
 function describeOpen(o: OpenSession): string {
-  return `Open session ${o.draftId}  ${o.topicId}  started ${o.startedAt}  last checkpoint ${o.lastCheckpointAt ?? "(none)"}  device ${o.device ?? "(unknown)"}`;
+  const checkpoint = o.lastCheckpointAt ?? "(none)";
+  const device = o.device ?? "(unknown)";
+  const started = `started ${o.startedAt}`;
+  return `Open session ${o.draftId}  ${o.topicId}  ${started}  last checkpoint ${checkpoint}  device ${device}`;
 }
 
-async function runStart(core: PaleeSessions, values: Values, out: Output, io: CliIo): Promise<Outcome> {
+async function runStart(core: PaleeSessions, values: Values, out: Output, io: CliIo, device: string): Promise<Outcome> {
   const ifOpen = values["if-open"] ?? "refuse";
-  if (ifOpen !== "refuse" && ifOpen !== "keep") throw new UsageError(`--if-open must be refuse or keep (got "${ifOpen}")`);
+  if (ifOpen !== "refuse" && ifOpen !== "keep") {
+    throw new UsageError(`--if-open must be refuse or keep (got "${ifOpen}")`);
+  }
   const ignored = new Set<string>();
   let reader: LineReader | null = null;
   try {
     for (;;) {
-      const result: StartResult = await core.start({ topic: values.topic ?? null, ifOpen, ignoreDrafts: ignored });
+      const result: StartResult = await core.start({
+        topic: values.topic ?? null,
+        ifOpen,
+        ignoreDrafts: ignored,
+        ignorePending: values["ignore-pending"] === true,
+      });
       const interactive = values.interactive === true;
-      if (!interactive || (result.status !== "drafts_pending" && result.status !== "already_open")) return reportStart(result, out);
+      const asks = result.status === "drafts_pending" || result.status === "already_open";
+      if (!interactive || !asks) return reportStart(result, out, device);
       reader ??= new LineReader(io.stdin);
       // The open session itself (e.g. interrupted by a crash) can be resolved here too: Resume keeps it.
       const choices =
@@ -187,7 +215,7 @@ async function runStart(core: PaleeSessions, values: Values, out: Output, io: Cl
         const done = await core.recover(choice.id, await askAction(reader, io, choice.id, choice.description));
         for (const w of done.warnings) out.warn(w);
         if (done.status === "ignored") {
-          if (result.status === "already_open") return reportStart(result, out);
+          if (result.status === "already_open") return reportStart(result, out, device);
           ignored.add(choice.id);
           continue;
         }
@@ -204,7 +232,20 @@ async function runStart(core: PaleeSessions, values: Values, out: Output, io: Cl
   }
 }
 
-function reportStart(result: StartResult, out: Output): Outcome {
+/** What ends another session from this device: only what will work here (SPEC §4 Devices). */
+function howToEnd(o: OpenSession, device: string): string {
+  const saveHere = `"palee session recover --draft ${o.draftId} --action save" ends it at its last checkpoint`;
+  if (o.device === null || o.device === device) {
+    return `"palee session end" ends it now, ${saveHere}, --if-open keep leaves it`;
+  }
+  // Another device's session: end refuses it here; Save of that very draft works once its draft has synced.
+  const there = `end it on ${o.device}`;
+  return o.lastCheckpointAt === null
+    ? `${there} (its draft has not synced here), or --if-open keep leaves it`
+    : `${there}, or here ${saveHere}; --if-open keep leaves it`;
+}
+
+function reportStart(result: StartResult, out: Output, device: string): Outcome {
   switch (result.status) {
     case "started":
       for (const w of result.warnings) out.warn(w);
@@ -226,7 +267,9 @@ function reportStart(result: StartResult, out: Output): Outcome {
       if (out.json) out.doc({ status: "drafts_pending", drafts: result.drafts.map(draftJson) });
       for (const d of result.drafts) out.text(`  ${describeDraft(d)}`);
       out.error(
-        `${result.drafts.length} unconfirmed draft(s) must be resolved first: run "palee session start -i", or "palee session recover --draft <id> --action <resume|save|discard|ignore>"`,
+        `${result.drafts.length} unconfirmed draft(s) must be resolved first: "palee session start -i" or ` +
+          `"palee session recover --draft <id> --action <resume|save|discard>"; ` +
+          `or start anyway, leaving them as they are: "palee session start --ignore-pending"`,
       );
       return 2;
     case "already_open":
@@ -238,8 +281,9 @@ function reportStart(result: StartResult, out: Output): Outcome {
         return 0;
       }
       out.error(
-        `a session is already open: ${o.topicId} on ${o.device ?? "an unknown device"} since ${o.startedAt}, last checkpoint ${o.lastCheckpointAt ?? "unknown"} (${o.draftId}); ` +
-          `"palee session end" ends it now, "palee session recover --draft ${o.draftId} --action save" ends it at its last checkpoint, --if-open keep leaves it`,
+        `a session is already open: ${o.topicId} on ${o.device ?? "an unknown device"} since ${o.startedAt}, ` +
+          `last checkpoint ${o.lastCheckpointAt ?? "unknown"} (${o.draftId}); ` +
+          howToEnd(o, device),
       );
       return 2;
     }
@@ -258,7 +302,8 @@ async function runRecover(core: PaleeSessions, values: Values, out: Output, io: 
     const results: RecoverResult[] = [];
     try {
       for (const draft of drafts) {
-        const done = await core.recover(draft.draftId, await askAction(reader, io, draft.draftId, describePending(draft)));
+        const action = await askAction(reader, io, draft.draftId, describePending(draft));
+        const done = await core.recover(draft.draftId, action);
         for (const w of done.warnings) out.warn(w);
         results.push(done);
       }
@@ -269,7 +314,9 @@ async function runRecover(core: PaleeSessions, values: Values, out: Output, io: 
     for (const r of results) out.text(recoveryLine(r));
     return 0;
   }
-  if (values.draft === undefined) throw new UsageError("recover needs --draft <id> --action <resume|save|discard|ignore>, or -i");
+  if (values.draft === undefined) {
+    throw new UsageError("recover needs --draft <id> --action <resume|save|discard|ignore>, or -i");
+  }
   const result = await core.recover(values.draft, recoverAction(values.action));
   for (const w of result.warnings) out.warn(w);
   if (out.json) out.doc(recoveryJson(result));
@@ -277,20 +324,35 @@ async function runRecover(core: PaleeSessions, values: Values, out: Output, io: 
   return 0;
 }
 
-async function runAction(action: Action, core: PaleeSessions, values: Values, out: Output, io: CliIo): Promise<Outcome> {
+async function runAction(
+  action: Action,
+  core: PaleeSessions,
+  values: Values,
+  out: Output,
+  io: CliIo,
+  device: string,
+): Promise<Outcome> {
   switch (action) {
     case "start":
-      return runStart(core, values, out, io);
+      return runStart(core, values, out, io, device);
     case "draft": {
-      const { created, opened, draft, warnings } = await core.checkpoint({ topic: values.topic ?? null, notes: values.note ?? null });
+      const checkpoint = { topic: values.topic ?? null, notes: values.note ?? null };
+      const { created, opened, draft, warnings } = await core.checkpoint(checkpoint);
       for (const w of warnings) out.warn(w);
       if (out.json) out.doc({ status: "checkpointed", created, draft: draftJson(draft) });
-      out.text(`${created ? "Created" : "Updated"} ${draft.draftId} for ${draft.topicId} (started ${draft.startedAt ?? "unknown"}, checkpoint ${draft.lastCheckpointAt ?? "now"}).`);
+      out.text(
+        `${created ? "Created" : "Updated"} ${draft.draftId} for ${draft.topicId} ` +
+          `(started ${draft.startedAt ?? "unknown"}, checkpoint ${draft.lastCheckpointAt ?? "now"}).`,
+      );
       if (opened) out.text(`No session was open: this draft is now the open session ("palee session end" ends it).`);
       return 0;
     }
     case "end": {
-      const result = await core.end({ topic: values.topic ?? null, summary: values.summary ?? null, nextAction: values.next ?? null });
+      const result = await core.end({
+        topic: values.topic ?? null,
+        summary: values.summary ?? null,
+        nextAction: values.next ?? null,
+      });
       for (const w of result.warnings) out.warn(w);
       if (out.json) {
         out.doc({
@@ -307,7 +369,9 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
           ? `This session was already saved as ${s.sessionId} (${s.durationMinutes} min); nothing new was written.`
           : `Saved ${s.sessionId}: ${s.topicId}, ${s.durationMinutes} min (${s.startedAt} → ${s.endedAt}).`,
       );
-      if (result.absorbedDrafts.length && !result.alreadySaved) out.text(`Merged and trashed: ${result.absorbedDrafts.join(", ")}`);
+      if (result.absorbedDrafts.length && !result.alreadySaved) {
+        out.text(`Merged and trashed: ${result.absorbedDrafts.join(", ")}`);
+      }
       return 0;
     }
     case "list": {
@@ -323,10 +387,16 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
         });
         return 0;
       }
-      out.text(`Confirmed sessions: ${r.totalConfirmed}${r.confirmed.length < r.totalConfirmed ? ` (newest ${r.confirmed.length}; --all shows every one)` : ""}`);
-      for (const s of r.confirmed) out.text(`  ${s.sessionId}  ${s.topicId}  ${s.startedAt}  ${s.durationMinutes} min  ${s.outcome}`);
+      const newest = ` (newest ${r.confirmed.length}; --all shows every one)`;
+      const shown = r.confirmed.length < r.totalConfirmed ? newest : "";
+      out.text(`Confirmed sessions: ${r.totalConfirmed}${shown}`);
+      for (const s of r.confirmed) {
+        out.text(`  ${s.sessionId}  ${s.topicId}  ${s.startedAt}  ${s.durationMinutes} min  ${s.outcome}`);
+      }
       out.text(`Drafts: ${r.totalDrafts}`);
-      for (const d of r.drafts) out.text(`  ${describeDraft(d)}${d.draftId === r.openDraftId ? "  (open session)" : ""}`);
+      for (const d of r.drafts) {
+        out.text(`  ${describeDraft(d)}${d.draftId === r.openDraftId ? "  (open session)" : ""}`);
+      }
       return 0;
     }
     case "status": {
@@ -339,7 +409,8 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
       if (!open) out.text("No open session.");
       else {
         out.text(`Open session: ${open.topicId} on ${open.device ?? "unknown device"}, started ${open.startedAt}`);
-        out.text(`Elapsed: ${formatElapsed(open.elapsedSeconds * 1000)}; last checkpoint ${open.lastCheckpointAt ?? "(none)"}; draft ${open.draftId}`);
+        const elapsed = formatElapsed(open.elapsedSeconds * 1000);
+        out.text(`Elapsed: ${elapsed}; last checkpoint ${open.lastCheckpointAt ?? "(none)"}; draft ${open.draftId}`);
       }
       return 0;
     }
@@ -349,7 +420,9 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
       const r = await core.rebuild();
       for (const s of r.skipped) out.warn(`skipped ${s.path}: ${s.reason}`);
       for (const w of r.warnings) out.warn(w);
-      if (out.json) out.doc({ status: "rebuilt", total_confirmed: r.totalConfirmed, skipped: r.skipped.map(skippedJson) });
+      if (out.json) {
+        out.doc({ status: "rebuilt", total_confirmed: r.totalConfirmed, skipped: r.skipped.map(skippedJson) });
+      }
       out.text(`Rebuilt ${core.layout.hot} and ${core.layout.index} from ${r.totalConfirmed} session(s).`);
       return 0;
     }
@@ -358,37 +431,62 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
 
 /** Runs one CLI invocation and returns its exit code. Never throws; never prints a stack trace. */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
-  const json = argv.includes("--json");
-  const out = new Output(io, json);
+  // Until the arguments parse, a --json anywhere asks for the JSON error document.
+  let out = new Output(io, argv.includes("--json"));
   try {
     const { action, values, help } = parse(argv);
+    out = new Output(io, values.json === true);
     if (help || action === null) {
       io.stdout(`${USAGE}\n`);
       return 0;
     }
     const vault = await chooseVault({ vault: values.vault, folder: values.folder }, io.env, io.cwd);
-    const core = new PaleeSessions(
-      { store: new NodeStore(vault.root), clock: systemClock, random: systemRandom, device: deviceName(io.env) },
-      vault.layout,
-      { tempFiles: trashStaleTempFiles },
-    );
-    return await runAction(action, core, values, out, io);
+    const device = deviceName(io.env);
+    const ports = { store: new NodeStore(vault.root), clock: systemClock, random: systemRandom, device };
+    const core = new PaleeSessions(ports, vault.layout, { tempFiles: trashStaleTempFiles });
+    return await runAction(action, core, values, out, io, device);
   } catch (caught) {
     const error = toPaleeError(caught);
     // One line, whatever the message quotes (a value with a line break, a multi-line library message).
     const oneLine = error.message.replace(/\s*[\r\n]+\s*/g, " ").trim();
     const message = error.kind === "unexpected" ? `unexpected error: ${oneLine}` : oneLine;
-    if (json) out.doc({ status: "error", code: error.kind, exit_code: error.exitCode, message });
+    if (out.json) out.doc({ status: "error", code: error.kind, exit_code: error.exitCode, message });
     out.error(message);
     if (io.env.PALEE_DEBUG && caught instanceof Error && caught.stack) io.stderr(`${caught.stack}\n`);
     return error.exitCode;
   }
 }
 
+/**
+ * A standard stream's writer that never throws: once the reader has gone (EPIPE, as in `palee … | head -1`)
+ * the rest of the output is dropped quietly and the exit code stays the operation's. Any other write error
+ * (a full disk) is reported by `failed`, so the output is not lost in silence.
+ */
+function quietWriter(stream: NodeJS.WriteStream, failed: (error: unknown) => void): (text: string) => void {
+  let gone = false;
+  stream.on("error", (error) => {
+    gone = true;
+    if ((error as { code?: unknown }).code !== "EPIPE") failed(error);
+  });
+  return (text) => {
+    if (!gone) stream.write(text);
+  };
+}
+
 if (require.main === module) {
+  let lostOutput: unknown = null;
+  const failed = (error: unknown): void => {
+    lostOutput ??= error;
+  };
+  const stderr = quietWriter(process.stderr, failed);
+  process.once("exit", () => {
+    if (lostOutput === null || process.exitCode !== 0) return;
+    process.exitCode = 5;
+    stderr(`palee: could not write the output: ${(lostOutput as Error).message}\n`);
+  });
   void run(process.argv.slice(2), {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    stdout: quietWriter(process.stdout, failed),
+    stderr,
     stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),

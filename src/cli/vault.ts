@@ -54,17 +54,25 @@ async function refuseEscapes(root: string, folder: string, raw: string, plainFil
       return; // does not exist yet: start creates it, inside the vault
     }
     if (!stat.isSymbolicLink()) {
-      if (!stat.isDirectory() && plainFiles) throw new UsageError(`session folder "${raw}" is not a folder (${path.relative(root, current)} is a file)`);
+      if (!stat.isDirectory() && plainFiles) {
+        throw new UsageError(`session folder "${raw}" is not a folder (${path.relative(root, current)} is a file)`);
+      }
       continue;
     }
     let target: string;
     try {
       target = await fs.realpath(current);
     } catch {
-      throw new UsageError(`session folder "${raw}" goes through a broken symlink (${path.relative(root, current)})`, "folder_outside_vault");
+      throw new UsageError(
+        `session folder "${raw}" goes through a broken symlink (${path.relative(root, current)})`,
+        "folder_outside_vault",
+      );
     }
     if (target !== realRoot && !target.startsWith(realRoot + path.sep)) {
-      throw new UsageError(`session folder "${raw}" leads outside the vault through a symlink (${path.relative(root, current)})`, "folder_outside_vault");
+      throw new UsageError(
+        `session folder "${raw}" leads outside the vault through a symlink (${path.relative(root, current)})`,
+        "folder_outside_vault",
+      );
     }
     if (!(await fs.stat(target)).isDirectory()) {
       throw new UsageError(`session folder "${raw}" is not a folder (${path.relative(root, current)} leads to a file)`);
@@ -77,9 +85,15 @@ async function refuseEscapes(root: string, folder: string, raw: string, plainFil
  * plugin's saved setting, else "palee"; dot-folders are allowed here (the original .palee layout), paths
  * that leave the vault are refused, also through a symlink.
  */
-export async function chooseVault(options: { vault?: string; folder?: string }, env: NodeJS.ProcessEnv, cwd: string): Promise<VaultChoice> {
+export async function chooseVault(
+  options: { vault?: string; folder?: string },
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<VaultChoice> {
   if (options.vault !== undefined && options.vault.trim() === "") {
-    throw new UsageError("--vault is empty: give the vault folder (or leave --vault out to use $PALEE_VAULT or the current folder)");
+    throw new UsageError(
+      "--vault is empty: give the vault folder (or leave --vault out to use $PALEE_VAULT or the current folder)",
+    );
   }
   const given = options.vault ?? (env.PALEE_VAULT?.trim() ? env.PALEE_VAULT : undefined) ?? cwd;
   const root = path.resolve(cwd, given);

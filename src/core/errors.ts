@@ -1,5 +1,5 @@
 /**
- * Typed errors. Each carries the CLI exit code it maps to (SPEC §5): usage 2, conflict 4, unexpected 5.
+ * Typed errors. Each carries the CLI exit code it maps to: usage 2, conflict 4, unexpected 5.
  * The faces only translate them (exit status, notice); they never decide policy from the message text.
  */
 export type ExitCode = 2 | 4 | 5;
@@ -15,7 +15,14 @@ export type ErrorKind =
   | "folder_outside_vault"
   | "conflict"
   | "boundary"
-  | "unexpected";
+  | "unexpected"
+  // Honest time (SPEC §4, version 2): refusals, all exit 2.
+  | "nothing_open"
+  | "already_paused"
+  | "not_paused"
+  | "invalid_time"
+  | "overlap"
+  | "long_silence";
 
 export class PaleeError extends Error {
   constructor(
@@ -35,6 +42,43 @@ export class UsageError extends PaleeError {
   }
 }
 
+/**
+ * end without `at` when the session has been silent for longer than the grace period and 2 hours (SPEC §4):
+ * nothing says when it ended. `details` is added to the CLI's JSON error document as it is.
+ */
+export class LongSilenceError extends UsageError {
+  constructor(
+    message: string,
+    /** Time since the last sign of life, and since the start, in ms; the last sign of life as written. */
+    readonly silenceMs: number,
+    readonly sessionMs: number,
+    readonly lastSignAt: string,
+  ) {
+    super(message, "long_silence");
+    this.name = "LongSilenceError";
+  }
+
+  get details(): { silence_seconds: number; session_seconds: number; last_activity_at: string } {
+    return {
+      silence_seconds: Math.floor(this.silenceMs / 1000),
+      session_seconds: Math.floor(this.sessionMs / 1000),
+      last_activity_at: this.lastSignAt,
+    };
+  }
+}
+
+/** A logged session that overlaps a confirmed session or the open one by more than a minute (SPEC §4 log). */
+export class OverlapError extends UsageError {
+  constructor(
+    message: string,
+    /** The confirmed session's ID, or the open session's draft ID. */
+    readonly sessionId: string,
+  ) {
+    super(message, "overlap");
+    this.name = "OverlapError";
+  }
+}
+
 /** A file changed between our read and our write (another device, a sync daemon, the user). */
 export class ConflictError extends PaleeError {
   constructor(
@@ -48,7 +92,7 @@ export class ConflictError extends PaleeError {
   }
 }
 
-/** A removal outside the deletion boundary (SPEC §4): always a bug or a hostile path, never user error. */
+/** A removal outside the deletion boundary (layout.ts): always a bug or a hostile path, never user error. */
 export class BoundaryError extends PaleeError {
   constructor(readonly path: string) {
     super("boundary", 5, `refused to remove ${path}: only drafts inside the sessions folder may be removed`);

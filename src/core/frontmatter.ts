@@ -2,7 +2,7 @@ import { errorMessage } from "./errors";
 import { parseSimpleFrontmatter } from "./simple-yaml";
 import { parseYamlBlock, stringifyYamlBlock } from "./yaml";
 
-/** The five read states of SPEC §3 (ADR-0007 in the seeds). */
+/** How a session file reads: the five states every reader tells apart. */
 export type ReadState = "ok" | "schema-invalid" | "no-frontmatter" | "corrupt" | "missing";
 
 export type Fields = Record<string, unknown>;

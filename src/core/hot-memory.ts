@@ -4,7 +4,7 @@ import { isDraftId, normalizeTopic } from "./ids";
 import type { ConfirmedSession } from "./records";
 import { extractSection } from "./session-note";
 
-/** hot.md's body (frontmatter excluded) never exceeds this many words (SPEC §6.5). */
+/** hot.md's body (frontmatter excluded) never exceeds this many words. */
 export const HOT_WORD_LIMIT = 250;
 export const NO_HISTORY_TEXT = "No history yet: end a session to start the working memory.";
 
@@ -46,7 +46,8 @@ export function interpretHot(fields: Fields): HotState {
 
 /** What a damaged open_draft is called in warnings (the open session is then treated as none). */
 export function describeDamagedPointer(hotPath: string, pointer: string): string {
-  return `${hotPath}: open_draft ${JSON.stringify(pointer)} is not a draft ID (DRAFT-S-…), so no session is open; a rebuild clears it`;
+  const what = `open_draft ${JSON.stringify(pointer)} is not a draft ID (DRAFT-S-…)`;
+  return `${hotPath}: ${what}, so no session is open; a rebuild clears it`;
 }
 
 /** The hot state of a read: only an ok hot.md is trusted (topic resolution treats the rest as "no topic"). */

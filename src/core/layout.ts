@@ -1,7 +1,7 @@
 import { BoundaryError, UsageError } from "./errors";
 import { DRAFT_FILE_PATTERN } from "./ids";
 
-/** Where a vault's session files live, all relative to the vault root (SPEC §2). */
+/** Where a vault's session files live, all relative to the vault root. */
 export interface Layout {
   folder: string;
   sessions: string;
@@ -19,7 +19,10 @@ export function normalizeSessionFolder(raw: string, options: { allowDotFolders: 
   const trimmed = raw.trim().replace(/\\/g, "/");
   if (trimmed === "") throw new UsageError("the session folder must not be empty");
   if (trimmed.startsWith("/") || /^[A-Za-z]:/.test(trimmed)) {
-    throw new UsageError(`session folder "${raw}" must be a path inside the vault, not an absolute path`, "folder_outside_vault");
+    throw new UsageError(
+      `session folder "${raw}" must be a path inside the vault, not an absolute path`,
+      "folder_outside_vault",
+    );
   }
   const parts = trimmed.split("/").filter((p) => p !== "" && p !== ".");
   if (parts.length === 0) throw new UsageError("the session folder must not be the vault root itself");
@@ -28,7 +31,8 @@ export function normalizeSessionFolder(raw: string, options: { allowDotFolders: 
   }
   if (!options.allowDotFolders && parts.some((p) => p.startsWith("."))) {
     throw new UsageError(
-      `session folder "${raw}" is hidden: Obsidian does not index dot-folders, so links, search and sync would ignore your sessions`,
+      `session folder "${raw}" is hidden: Obsidian does not index dot-folders, ` +
+        "so links, search and sync would ignore your sessions",
     );
   }
   return parts.join("/");
@@ -48,7 +52,7 @@ export function sessionPath(layout: Layout, fileName: string): string {
 }
 
 /**
- * The deletion boundary (SPEC §4, §6.8): the only removable files are drafts directly inside
+ * The deletion boundary (docs/architecture.md): the only removable files are drafts directly inside
  * <folder>/sessions/. Throws BoundaryError for any other path.
  */
 export function assertRemovable(layout: Layout, path: string): void {

@@ -39,7 +39,10 @@ export interface SessionStore {
    * caller looks at the whole folder; the token is always the current one. Null instead of a report: the
    * store does not follow changes (yet), so no later call can be compared with this one. Never writes.
    */
-  changesSince?(folder: string, since: number | null): { token: number; changed: Array<{ name: string; exists: boolean }> | null } | null;
+  changesSince?(
+    folder: string,
+    since: number | null,
+  ): { token: number; changed: Array<{ name: string; exists: boolean }> | null } | null;
 }
 
 /** Milliseconds since the epoch, and the local UTC offset (minutes east of UTC) at a given instant. */

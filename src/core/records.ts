@@ -3,7 +3,7 @@ import { describeReadProblem } from "./frontmatter";
 import { normalizeTopic } from "./ids";
 import { durationMinutes, parseTimestamp } from "./time";
 
-/** A finished session: the source of truth (SPEC §2). */
+/** A finished session: the source of truth (views are derived from these notes). */
 export interface ConfirmedSession {
   sessionId: string;
   path: string;
@@ -135,7 +135,7 @@ export function interpretDraft(path: string, read: ReadResult, offsetAt: OffsetA
   };
 }
 
-/** SPEC §2/§6: newest first by recorded started_at, ties by session_id. Never file times. */
+/** Newest first by recorded started_at, ties by session_id. Never file times (sync rewrites them). */
 export function compareNewestFirst(a: ConfirmedSession, b: ConfirmedSession): number {
   if (a.startedMs !== b.startedMs) return b.startedMs - a.startedMs;
   return a.sessionId < b.sessionId ? 1 : a.sessionId > b.sessionId ? -1 : 0;

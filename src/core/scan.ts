@@ -77,7 +77,11 @@ export async function readConfirmed(
  * The session with its body: a record from the metadata cache is read in full (only the newest session's
  * body is ever needed, for hot.md). A file that no longer reads as the cache said keeps an empty body.
  */
-export async function withBody(store: SessionStore, session: ConfirmedSession, offsetAt: (at: number) => number): Promise<ConfirmedSession> {
+export async function withBody(
+  store: SessionStore,
+  session: ConfirmedSession,
+  offsetAt: (at: number) => number,
+): Promise<ConfirmedSession> {
   if (!session.bodyPending) return session;
   const result = interpretConfirmed(session.path, classifyRecord(await store.read(session.path)), offsetAt);
   return "record" in result ? result.record : { ...session, bodyPending: false };
@@ -134,48 +138,8 @@ export async function scanSessions(
   offsetAt: (at: number) => number,
   cache: ScanCache = new ScanCache(),
 ): Promise<Scan> {
-  // The token is taken before anything is read: a change made during this scan shows in the next one.
-  const report = store.changesSince?.(layout.sessions, cache.token) ?? null;
-  const changes: Changes = report && cache.token !== null ? report.changed : null;
-  cache.token = report ? report.token : null;
-
-  let changedConfirmed: string[];
-  if (changes === null) {
-    cache.clear();
-    const names = await store.list(layout.sessions);
-    for (const name of names) {
-      const kind = kindOf(name);
-      if (kind === "draft") cache.draftNames.add(name);
-      else if (kind === "other") cache.otherNames.add(name);
-    }
-    changedConfirmed = names.filter((name) => kindOf(name) === "confirmed");
-  } else {
-    changedConfirmed = [];
-    for (const { name, exists } of changes) {
-      cache.draftNames.delete(name);
-      cache.otherNames.delete(name);
-      if (cache.confirmed.delete(name)) cache.assembled = null;
-      if (!exists) continue;
-      const kind = kindOf(name);
-      if (kind === "draft") cache.draftNames.add(name);
-      else if (kind === "other") cache.otherNames.add(name);
-      else if (kind === "confirmed") changedConfirmed.push(name);
-    }
-  }
-
-  // An unreadable file (permissions, a folder where a note should be) is skipped like a damaged one.
-  const readOrReason = async (path: string): Promise<{ text: string | null } | { reason: string }> => {
-    try {
-      return { text: await store.read(path) };
-    } catch (error) {
-      return { reason: `cannot be read (${errorMessage(error)})` };
-    }
-  };
-  const interpret = async <T>(name: string, as: (path: string, read: ReturnType<typeof classifyRecord>) => Interpreted<T>) => {
-    const path = sessionPath(layout, name);
-    const read = await readOrReason(path);
-    return { name, path, result: "reason" in read ? read : as(path, classifyRecord(read.text)) };
-  };
+  const changedConfirmed = await takeChanges(store, layout, cache);
+  const interpret = interpreter(store, layout);
 
   // Confirmed notes: the metadata cache first (no reads, no promises); only what it cannot vouch for is read.
   const prefix = `${layout.sessions}/`;
@@ -185,7 +149,9 @@ export async function scanSessions(
     if (cached) cache.confirmed.set(name, cached);
     else toRead.push(name);
   }
-  const readResults = await mapLimit(toRead, READ_CONCURRENCY, (name) => interpret(name, (p, read) => interpretConfirmed(p, read, offsetAt)));
+  const readResults = await mapLimit(toRead, READ_CONCURRENCY, (name) =>
+    interpret(name, (p, read) => interpretConfirmed(p, read, offsetAt)),
+  );
   for (const { name, path, result } of readResults) {
     cache.confirmed.set(name, "record" in result ? result.record : { path, reason: result.reason });
   }
@@ -197,7 +163,9 @@ export async function scanSessions(
   const skipped: Skipped[] = [...assembled.skipped];
   for (const name of cache.otherNames) skipped.push({ path: sessionPath(layout, name), reason: NOT_A_SESSION });
   const drafts: Draft[] = [];
-  const draftResults = await mapLimit(draftNames, READ_CONCURRENCY, (name) => interpret(name, (path, read) => interpretDraft(path, read, offsetAt)));
+  const draftResults = await mapLimit(draftNames, READ_CONCURRENCY, (name) =>
+    interpret(name, (path, read) => interpretDraft(path, read, offsetAt)),
+  );
   for (const { path, result } of draftResults) {
     if ("record" in result) drafts.push(result.record);
     else skipped.push({ path, reason: result.reason });
@@ -211,12 +179,64 @@ export async function scanSessions(
   };
 }
 
+/** Brings the cache's file names up to date; returns the confirmed notes to look at (again). */
+async function takeChanges(store: SessionStore, layout: Layout, cache: ScanCache): Promise<string[]> {
+  // The token is taken before anything is read: a change made during this scan shows in the next one.
+  const report = store.changesSince?.(layout.sessions, cache.token) ?? null;
+  const changes: Changes = report && cache.token !== null ? report.changed : null;
+  cache.token = report ? report.token : null;
+
+  if (changes === null) {
+    cache.clear();
+    const names = await store.list(layout.sessions);
+    for (const name of names) {
+      const kind = kindOf(name);
+      if (kind === "draft") cache.draftNames.add(name);
+      else if (kind === "other") cache.otherNames.add(name);
+    }
+    return names.filter((name) => kindOf(name) === "confirmed");
+  }
+  const changedConfirmed: string[] = [];
+  for (const { name, exists } of changes) {
+    cache.draftNames.delete(name);
+    cache.otherNames.delete(name);
+    if (cache.confirmed.delete(name)) cache.assembled = null;
+    if (!exists) continue;
+    const kind = kindOf(name);
+    if (kind === "draft") cache.draftNames.add(name);
+    else if (kind === "other") cache.otherNames.add(name);
+    else if (kind === "confirmed") changedConfirmed.push(name);
+  }
+  return changedConfirmed;
+}
+
+/**
+ * Reads and interprets one file of the folder. An unreadable file (permissions, a folder where a note should
+ * be) is skipped like a damaged one.
+ */
+function interpreter(store: SessionStore, layout: Layout) {
+  const readOrReason = async (path: string): Promise<{ text: string | null } | { reason: string }> => {
+    try {
+      return { text: await store.read(path) };
+    } catch (error) {
+      return { reason: `cannot be read (${errorMessage(error)})` };
+    }
+  };
+  return async <T>(name: string, as: (path: string, read: ReturnType<typeof classifyRecord>) => Interpreted<T>) => {
+    const path = sessionPath(layout, name);
+    const read = await readOrReason(path);
+    return { name, path, result: "reason" in read ? read : as(path, classifyRecord(read.text)) };
+  };
+}
+
 /**
  * The confirmed sessions, newest first, from every confirmed note's outcome: unusable notes and the losing
  * file of two that claim one session_id (e.g. a sync-conflict copy) are skipped. The result is shared by
  * later scans while nothing changes: callers never modify it.
  */
-function assemble(outcomes: Iterable<ConfirmedSession | Skipped>): { confirmed: ConfirmedSession[]; skipped: Skipped[] } {
+function assemble(
+  outcomes: Iterable<ConfirmedSession | Skipped>,
+): { confirmed: ConfirmedSession[]; skipped: Skipped[] } {
   const byId = new Map<string, ConfirmedSession>();
   const skipped: Skipped[] = [];
   for (const outcome of outcomes) {

@@ -6,7 +6,8 @@ import { recordedDate } from "./time";
 /** One index line; the date is the day recorded in started_at (the learner's day, same on every device). */
 export function renderIndexLine(session: ConfirmedSession): string {
   const link = session.path.slice(session.path.lastIndexOf("/") + 1).replace(/\.md$/, "");
-  return `- [[${link}]] - Topic: ${renderTopic(session.topicId)} (${recordedDate(session.startedAt)}, ${session.durationMinutes} min)`;
+  const when = `${recordedDate(session.startedAt)}, ${session.durationMinutes} min`;
+  return `- [[${link}]] - Topic: ${renderTopic(session.topicId)} (${when})`;
 }
 
 /** index.md: every confirmed session, which the caller passes newest first. */
@@ -21,5 +22,6 @@ export function renderIndex(
     ["updated_at", today],
   ]);
   const lines = newestFirst.map(lineOf);
-  return `${front}# PALEE session index\n\nTotal sessions: ${newestFirst.length}\n${lines.length ? `\n${lines.join("\n")}\n` : ""}`;
+  const list = lines.length ? `\n${lines.join("\n")}\n` : "";
+  return `${front}# PALEE session index\n\nTotal sessions: ${newestFirst.length}\n${list}`;
 }

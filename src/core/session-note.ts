@@ -6,12 +6,19 @@ export interface ConfirmedNoteInput {
   startedAt: string;
   endedAt: string;
   durationMinutes: number;
-  outcome: "completed" | "interrupted";
+  /** Pauses and time away inside the session; written only when > 0 (SPEC §2). */
+  breakMinutes?: number;
+  outcome: "completed" | "interrupted" | "logged";
   absorbedDrafts: readonly string[];
   topicNote: string | null;
   summary: string | null;
   nextAction: string | null;
   notes: string | null;
+}
+
+/** break_minutes is written only when there was a break: an unbroken session's note is as in version 1. */
+function breakEntry(minutes: number | undefined): Array<readonly [string, number]> {
+  return minutes !== undefined && minutes > 0 ? [["break_minutes", minutes]] : [];
 }
 
 function section(heading: string, text: string | null): string | null {
@@ -27,7 +34,7 @@ export function escapeHeadings(text: string | null): string | null {
   return text === null ? null : text.replace(/^([ \t]{0,3})(#{1,6})(?=[ \t]|$)/gm, "$1\\$2");
 }
 
-/** A confirmed session note (SPEC §2): frontmatter, then Summary, Next action and Notes, empty ones omitted. */
+/** A confirmed session note: frontmatter, then Summary, Next action and Notes, empty ones omitted. */
 export function renderConfirmedNote(input: ConfirmedNoteInput): string {
   const front = renderFrontmatter([
     ["palee_schema", 1],
@@ -36,6 +43,7 @@ export function renderConfirmedNote(input: ConfirmedNoteInput): string {
     ["started_at", input.startedAt],
     ["ended_at", input.endedAt],
     ["duration_minutes", input.durationMinutes],
+    ...breakEntry(input.breakMinutes),
     ["status", "completed"],
     ["outcome", input.outcome],
     ["absorbed_drafts", input.absorbedDrafts],
@@ -57,6 +65,10 @@ export interface DraftInput {
   device: string;
   topicNote: string | null;
   notes: string;
+  /** While paused: paused_at, else omitted. */
+  pausedAt?: string | null;
+  /** Finished pauses and time away so far; written only when > 0. */
+  breakMinutes?: number;
 }
 
 /** A draft: the crash-safe record of an open session. Its body is the learner's notes. */
@@ -70,6 +82,8 @@ export function renderDraft(input: DraftInput): string {
     ["status", "draft"],
     ["last_checkpoint_at", input.lastCheckpointAt],
     ["device", input.device],
+    ...(input.pausedAt ? [["paused_at", input.pausedAt] as const] : []),
+    ...breakEntry(input.breakMinutes),
     ...(input.topicNote ? [["topic_note", input.topicNote] as const] : []),
   ]);
   const notes = input.notes.trim();
@@ -83,7 +97,8 @@ export function renderDraft(input: DraftInput): string {
 export function appendNotes(text: string, notes: string, bodyIsEmpty: boolean): string {
   const addition = notes.trim();
   if (!addition) return text;
-  const separator = bodyIsEmpty || text.endsWith("\n\n") ? (text.endsWith("\n") ? "" : "\n") : text.endsWith("\n") ? "\n" : "\n\n";
+  const separator =
+    bodyIsEmpty || text.endsWith("\n\n") ? (text.endsWith("\n") ? "" : "\n") : text.endsWith("\n") ? "\n" : "\n\n";
   return `${text}${separator}${addition}\n`;
 }
 
@@ -114,4 +129,28 @@ export function extractSection(body: string, heading: string): string | null {
   }
   const text = section.join("\n").trim();
   return text === "" ? null : text;
+}
+
+/**
+ * The warning for an end that found its session already saved (a retry after a crash or a conflict): names
+ * the summary or next action given now that the saved note's `body` does not hold, or null when nothing was
+ * lost (the same end run again).
+ */
+export function unrecordedWarning(
+  path: string,
+  body: string,
+  given: { summary?: string | null; nextAction?: string | null },
+): string | null {
+  const texts: ReadonlyArray<readonly [name: string, heading: string, text: string | null | undefined]> = [
+    ["summary", "Summary", given.summary],
+    ["next action", "Next action", given.nextAction],
+  ];
+  const lost = texts.flatMap(([name, heading, text]) => {
+    // As renderConfirmedNote writes it (headings escaped, trimmed); extractSection reads lines with "\n".
+    const wanted = escapeHeadings(text?.replace(/\r\n?/g, "\n").trim() || null);
+    return wanted !== null && wanted !== extractSection(body, heading) ? [name] : [];
+  });
+  if (lost.length === 0) return null;
+  const [verb, pronoun] = lost.length === 1 ? ["was", "it"] : ["were", "them"];
+  return `this end's ${lost.join(" and ")} ${verb} not recorded: add ${pronoun} to ${path} by hand`;
 }

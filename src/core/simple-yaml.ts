@@ -1,5 +1,3 @@
-import type { Fields } from "./frontmatter";
-
 /**
  * A strict reader for exactly the frontmatter this project writes (renderFrontmatter): flat `key: value`
  * lines whose values are null, [], a decimal integer, a plain word or a double-quoted string without
@@ -26,11 +24,11 @@ function scalar(text: string): Scalar | undefined {
   return undefined;
 }
 
-export function parseSimpleFrontmatter(yaml: string): Fields | null {
+export function parseSimpleFrontmatter(yaml: string): Record<string, unknown> | null {
   if (yaml.includes("\r")) return null;
   const lines = yaml.split("\n");
   if (lines.pop() !== "" || lines.length === 0) return null; // a block we wrote ends with a line break
-  const fields: Fields = {};
+  const fields: Record<string, unknown> = {};
   for (let i = 0; i < lines.length; i++) {
     const match = KEY.exec(lines[i] ?? "");
     if (!match) return null;

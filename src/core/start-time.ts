@@ -4,7 +4,7 @@ import { FUTURE_SKEW_MS, INHERIT_MAX_AGE_MS, formatTimestamp, isCanonicalTimesta
 
 const keep = (text: string | null): string | null => (text !== null && isCanonicalTimestamp(text) ? text : null);
 
-/** Where a session's start came from, for end (SPEC §4 end step 1). */
+/** Where a session's start came from, for end (docs/architecture.md, end). */
 export interface EndStart {
   ms: number;
   /** The recorded timestamp to keep as written, or null to write `ms` in the local offset. */
@@ -34,24 +34,36 @@ export function endStart(
     if (d.startedMs > now) future ??= d;
     else if (earliest?.startedMs == null || d.startedMs < earliest.startedMs) earliest = d;
   }
-  if (earliest?.startedMs != null) return { ms: earliest.startedMs, text: keep(earliest.startedAt), tier: 1, warning: null };
+  if (earliest?.startedMs != null) {
+    return { ms: earliest.startedMs, text: keep(earliest.startedAt), tier: 1, warning: null };
+  }
   const ignored = future && `ignored ${future.draftId}'s start in the future (${String(future.startedAt)})`;
-  const both = (warning: string | null): string | null => (ignored && warning ? `${ignored}; ${warning}` : (ignored ?? warning));
+  const both = (warning: string | null): string | null =>
+    ignored && warning ? `${ignored}; ${warning}` : (ignored ?? warning);
   if (hot.activeTopic === topicId && hot.startedAt !== null) {
     const hotMs = parseTimestamp(hot.startedAt, offsetAt);
-    if (hotMs !== null && hotMs <= now) return { ms: hotMs, text: keep(hot.startedAt), tier: 2, warning: both(ignored && "dated from hot.md's start") };
+    if (hotMs !== null && hotMs <= now) {
+      return { ms: hotMs, text: keep(hot.startedAt), tier: 2, warning: both(ignored && "dated from hot.md's start") };
+    }
     if (hotMs !== null && hotMs - now <= FUTURE_SKEW_MS) return { ms: now, text: null, tier: 2, warning: ignored };
     const why = hotMs === null ? "is not a valid timestamp" : "is in the future";
-    return { ms: now, text: null, tier: 3, warning: both(`hot.md's started_at (${hot.startedAt}) ${why}; ignored, so this session has 0 minutes`) };
+    const warning = `hot.md's started_at (${hot.startedAt}) ${why}; ignored, so this session has 0 minutes`;
+    return { ms: now, text: null, tier: 3, warning: both(warning) };
   }
-  return { ms: now, text: null, tier: 3, warning: both(`no start was recorded for ${topicId} (no draft, no open session); saved as a 0-minute session`) };
+  const warning = `no start was recorded for ${topicId} (no draft, no open session); saved as a 0-minute session`;
+  return { ms: now, text: null, tier: 3, warning: both(warning) };
 }
 
 /**
  * The start a new checkpoint draft inherits from hot.md: only for the same topic, not in the future and at
- * most 24 h old (SPEC §4 checkpoint); null means "now".
+ * most 24 h old (docs/architecture.md, checkpoint); null means "now".
  */
-export function inheritedStart(topicId: string, hot: HotState, now: number, offsetAt: (at: number) => number): string | null {
+export function inheritedStart(
+  topicId: string,
+  hot: HotState,
+  now: number,
+  offsetAt: (at: number) => number,
+): string | null {
   if (hot.activeTopic !== topicId || hot.startedAt === null) return null;
   const ms = parseTimestamp(hot.startedAt, offsetAt);
   if (ms === null || ms > now || now - ms > INHERIT_MAX_AGE_MS) return null;

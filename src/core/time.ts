@@ -7,7 +7,7 @@ const ISO_PATTERN =
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 24 * 60 * MINUTE_MS;
-/** A checkpoint inherits hot.md's start only if it is at most this old (SPEC §4). */
+/** A checkpoint inherits hot.md's start only if it is at most this old (docs/architecture.md, checkpoint). */
 export const INHERIT_MAX_AGE_MS = DAY_MS;
 /** end clamps a hot.md start up to this far in the future to now; further ahead it is ignored. */
 export const FUTURE_SKEW_MS = 60_000;
@@ -92,7 +92,7 @@ export function formatUtcCompact(at: number): string {
   );
 }
 
-/** Whole minutes between two instants, rounded, never negative (SPEC §2). */
+/** Whole minutes between two instants, rounded, never negative. */
 export function durationMinutes(startedAt: number, endedAt: number): number {
   return Math.max(0, Math.round((endedAt - startedAt) / MINUTE_MS));
 }

@@ -2,7 +2,7 @@ import { CORE_SCHEMA, dump, load } from "js-yaml";
 
 /**
  * The YAML codec for frontmatter the fast reader (simple-yaml.ts) does not handle: js-yaml with the core
- * schema, so timestamps stay strings. The plugin bundle replaces this module with src/plugin/obsidian-yaml.ts
+ * schema, so timestamps stay strings. The plugin bundle replaces this module with src/plugin/adapters/obsidian-yaml.ts
  * (Obsidian's own YAML, already in the app) to keep main.js small: see docs/adr/0003 and esbuild.config.mjs.
  * Both must throw on YAML that does not parse.
  */

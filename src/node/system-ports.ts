@@ -11,7 +11,7 @@ export const systemRandom: RandomSource = {
   bytes: (count) => webcrypto.getRandomValues(new Uint8Array(count)),
 };
 
-/** The CLI's device name: $PALEE_DEVICE, else the host name (SPEC §4 Devices). */
+/** The CLI's device name: $PALEE_DEVICE, else the host name (written into drafts and hot.md). */
 export function deviceName(env: NodeJS.ProcessEnv): string {
   const fromEnv = env.PALEE_DEVICE?.trim();
   return fromEnv ? fromEnv : os.hostname() || "unknown-device";

@@ -1,26 +1,36 @@
 import type { Plugin } from "obsidian";
-import type { SessionFlows } from "./flows";
-import type { SessionController } from "./session-controller";
+import { checkpoint } from "./flows/checkpoint";
+import type { FlowContext } from "./flows/context";
+import { end } from "./flows/end";
+import { importFolder } from "./flows/import";
+import { openSessionNote, showStatus } from "./flows/open-session";
+import { recoverDrafts } from "./flows/recovery";
+import { start } from "./flows/start";
+import { copyWorkingMemory, openWorkingMemory, rebuild } from "./flows/working-memory";
+
+type Flow = (ctx: FlowContext) => Promise<void>;
 
 /**
- * The command palette entries (SPEC §5). Their ids are stable: users bind hotkeys to them. No default
- * hotkeys. Commands that need an open session use checkCallback, so they only appear when they can run.
+ * The command palette entries. Their ids are stable: users bind hotkeys to them. No default hotkeys.
+ * Commands that need an open session use checkCallback, so they only appear when they can run.
  */
-export function registerCommands(plugin: Plugin, flows: SessionFlows, controller: SessionController): void {
-  const whenOpen = (run: () => Promise<void>, mineOnly: boolean) => (checking: boolean): boolean => {
-    const open = controller.open;
+export function registerCommands(plugin: Plugin, ctx: FlowContext): void {
+  const always = (flow: Flow) => (): void => void flow(ctx);
+  const whenOpen = (flow: Flow, mineOnly: boolean) => (checking: boolean): boolean => {
+    const open = ctx.controller.open;
     if (!open || (mineOnly && !(open.mine && open.running))) return false;
-    if (!checking) void run();
+    if (!checking) void flow(ctx);
     return true;
   };
-  plugin.addCommand({ id: "start-session", name: "Start session", callback: () => void flows.start() });
-  plugin.addCommand({ id: "save-checkpoint", name: "Save checkpoint", checkCallback: whenOpen(() => flows.checkpoint(), true) });
-  plugin.addCommand({ id: "end-session", name: "End session", checkCallback: whenOpen(() => flows.end(), true) });
-  plugin.addCommand({ id: "recover-drafts", name: "Recover interrupted sessions", callback: () => void flows.recoverDrafts() });
-  plugin.addCommand({ id: "show-status", name: "Show session status", callback: () => void flows.showStatus() });
-  plugin.addCommand({ id: "open-working-memory", name: "Open working memory", callback: () => void flows.openWorkingMemory() });
-  plugin.addCommand({ id: "open-session-note", name: "Open current session note", checkCallback: whenOpen(() => flows.openSessionNote(), false) });
-  plugin.addCommand({ id: "copy-working-memory", name: "Copy working memory to the clipboard", callback: () => void flows.copyWorkingMemory() });
-  plugin.addCommand({ id: "rebuild-views", name: "Rebuild working memory and index", callback: () => void flows.rebuild() });
-  plugin.addCommand({ id: "import-palee-folder", name: "Import a .palee folder", callback: () => void flows.importFolder() });
+  const add = plugin.addCommand.bind(plugin);
+  add({ id: "start-session", name: "Start session", callback: always(start) });
+  add({ id: "save-checkpoint", name: "Save checkpoint", checkCallback: whenOpen(checkpoint, true) });
+  add({ id: "end-session", name: "End session", checkCallback: whenOpen(end, true) });
+  add({ id: "recover-drafts", name: "Recover interrupted sessions", callback: always(recoverDrafts) });
+  add({ id: "show-status", name: "Show session status", callback: always(showStatus) });
+  add({ id: "open-working-memory", name: "Open working memory", callback: always(openWorkingMemory) });
+  add({ id: "open-session-note", name: "Open current session note", checkCallback: whenOpen(openSessionNote, false) });
+  add({ id: "copy-working-memory", name: "Copy working memory to the clipboard", callback: always(copyWorkingMemory) });
+  add({ id: "rebuild-views", name: "Rebuild working memory and index", callback: always(rebuild) });
+  add({ id: "import-palee-folder", name: "Import a .palee folder", callback: always(importFolder) });
 }

@@ -17,7 +17,7 @@ import { absorbedBy, checkpointedWithin } from "../core/recovery";
 import type { Layout } from "../core/layout";
 import type { Draft } from "../core/records";
 import { MINUTE_MS, formatLocalDate, parseTimestamp } from "../core/time";
-import type { ObsidianStore } from "./obsidian-store";
+import type { ObsidianStore } from "./adapters/obsidian-store";
 import type { PaleeSettings } from "./settings";
 
 /** What the status bar and the commands need to know about the open session, without any file access. */
@@ -58,6 +58,7 @@ export class SessionController {
   private queue: Promise<unknown> = Promise.resolve();
   private refreshPending = false;
   private readonly listeners = new Set<() => void>();
+  private grace = 0;
 
   constructor(private readonly deps: ControllerDeps) {
     this.sessions = this.build();
@@ -73,6 +74,11 @@ export class SessionController {
     if (!state || state.mine) return state;
     const running = state.lastCheckpointMs === null || this.recent(state.lastCheckpointMs);
     return running === state.running ? state : { ...state, running };
+  }
+
+  /** The recovery grace period in ms, computed once per configuration (see build). */
+  get graceMs(): number {
+    return this.grace;
   }
 
   get device(): string {
@@ -100,10 +106,11 @@ export class SessionController {
 
   private build(): PaleeSessions {
     const settings = this.deps.settings();
+    this.grace = settings.graceMinutes * MINUTE_MS;
     return new PaleeSessions(
       { store: this.deps.store, clock: this.deps.clock, random: this.deps.random, device: this.deps.device() },
       layoutFor(settings.sessionFolder),
-      { graceMs: settings.graceMinutes * MINUTE_MS },
+      { graceMs: this.grace },
     );
   }
 
@@ -123,8 +130,7 @@ export class SessionController {
   }
 
   private recent(lastCheckpointMs: number | null): boolean {
-    const graceMs = this.deps.settings().graceMinutes * MINUTE_MS;
-    return checkpointedWithin(lastCheckpointMs, this.now(), graceMs);
+    return checkpointedWithin(lastCheckpointMs, this.now(), this.grace);
   }
 
   private setOpen(session: OpenSession | null): void {
@@ -138,7 +144,9 @@ export class SessionController {
       if (mine && this.recent(lastCheckpointMs)) this.live.add(session.draftId);
       // Another device's session whose draft has not synced here yet (no checkpoint known) is taken as
       // running there: it is reported, never offered for recovery on a guess.
-      const running = mine ? this.live.has(session.draftId) : lastCheckpointMs === null || this.recent(lastCheckpointMs);
+      const running = mine
+        ? this.live.has(session.draftId)
+        : lastCheckpointMs === null || this.recent(lastCheckpointMs);
       this.state = { session, startedMs, lastCheckpointMs, mine, running };
     } else {
       this.state = null;
@@ -200,7 +208,8 @@ export class SessionController {
       const open = this.state;
       if (!open) throw new UsageError("no session is open", "no_open_session");
       try {
-        return await this.sessions.checkpoint({ open: { draftId: open.session.draftId, topicId: open.session.topicId } });
+        const { draftId, topicId } = open.session;
+        return await this.sessions.checkpoint({ open: { draftId, topicId } });
       } finally {
         await this.refreshNow();
       }
@@ -225,7 +234,8 @@ export class SessionController {
       const open = session ? { session } : this.state;
       if (!open) throw new UsageError("no session is open", "no_open_session");
       try {
-        return await this.sessions.end({ open: { draftId: open.session.draftId, topicId: open.session.topicId }, summary, nextAction });
+        const { draftId, topicId } = open.session;
+        return await this.sessions.end({ open: { draftId, topicId }, summary, nextAction });
       } catch (error) {
         if (error instanceof ConflictError && error.savedSession) {
           // Saved, but a view changed underneath: the session is over. Reconcile closes its pointer.

@@ -1,6 +1,7 @@
+import { DEFAULT_DAILY_HEADING, normalizeHeading } from "../core/daily-note";
 import { DEFAULT_SESSION_FOLDER, normalizeSessionFolder } from "../core/layout";
 
-/** What the plugin keeps in data.json. `sessionFolder` is also read by the CLI (SPEC §5). */
+/** What the plugin keeps in data.json. `sessionFolder` is also read by the CLI. */
 export interface PaleeSettings {
   sessionFolder: string;
   /** Minutes between automatic checkpoints while a session is open; 0 turns them off. */
@@ -9,6 +10,10 @@ export interface PaleeSettings {
   graceMinutes: number;
   askForSummary: boolean;
   showSeconds: boolean;
+  /** Add a line per saved session to the daily note of its start day (off by default). */
+  dailyNote: boolean;
+  /** The heading in the daily note that the lines go under. */
+  dailyNoteHeading: string;
 }
 
 export const DEFAULT_SETTINGS: Readonly<PaleeSettings> = Object.freeze({
@@ -17,6 +22,8 @@ export const DEFAULT_SETTINGS: Readonly<PaleeSettings> = Object.freeze({
   graceMinutes: 15,
   askForSummary: true,
   showSeconds: true,
+  dailyNote: false,
+  dailyNoteHeading: DEFAULT_DAILY_HEADING,
 });
 
 export const LIMITS = {
@@ -39,7 +46,8 @@ export function settingsFrom(saved: unknown): PaleeSettings {
       // An unusable saved folder (hand-edited data.json) falls back to the default; the settings tab shows it.
     }
   }
-  settings.checkpointMinutes = wholeNumberIn(data.checkpointMinutes, LIMITS.checkpointMinutes) ?? settings.checkpointMinutes;
+  settings.checkpointMinutes =
+    wholeNumberIn(data.checkpointMinutes, LIMITS.checkpointMinutes) ?? settings.checkpointMinutes;
   settings.graceMinutes = wholeNumberIn(data.graceMinutes, LIMITS.graceMinutes) ?? settings.graceMinutes;
   if (intervalProblem(settings.checkpointMinutes, settings.graceMinutes) !== null) {
     // Inconsistent hand-edited values: both back to the defaults (which are consistent).
@@ -48,6 +56,8 @@ export function settingsFrom(saved: unknown): PaleeSettings {
   }
   if (typeof data.askForSummary === "boolean") settings.askForSummary = data.askForSummary;
   if (typeof data.showSeconds === "boolean") settings.showSeconds = data.showSeconds;
+  if (typeof data.dailyNote === "boolean") settings.dailyNote = data.dailyNote;
+  if (typeof data.dailyNoteHeading === "string") settings.dailyNoteHeading = normalizeHeading(data.dailyNoteHeading);
   return settings;
 }
 
@@ -71,7 +81,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function intervalProblem(checkpointMinutes: number, graceMinutes: number): string | null {
   if (checkpointMinutes > 0 && checkpointMinutes >= graceMinutes) {
-    return `The checkpoint interval (${checkpointMinutes} min) must be shorter than the recovery grace period (${graceMinutes} min), or other devices would take a running session for an interrupted one.`;
+    return (
+      `The checkpoint interval (${checkpointMinutes} min) must be shorter than the recovery grace period ` +
+      `(${graceMinutes} min), or other devices would take a running session for an interrupted one.`
+    );
   }
   return null;
 }

@@ -16,7 +16,7 @@
 import { classifyRecord } from "../../src/core/frontmatter";
 import type { ConfirmedSession, Draft } from "../../src/core/records";
 import { compareNewestFirst, interpretConfirmed, interpretDraft } from "../../src/core/records";
-import { ConfirmModal } from "../../src/plugin/confirm-modal";
+import { ConfirmModal } from "../../src/plugin/ui/confirm-modal";
 import { confirmedText, draftText } from "../support/builders";
 import type { CrashingVault } from "./support/crashing-vault";
 import { CRASH_MESSAGE, crashAfterWrites } from "./support/crashing-vault";

@@ -4,7 +4,7 @@
  * outside the synced vault.
  */
 import type { PluginSettingTab } from "obsidian";
-import { DEVICE_STORAGE_KEY } from "../../src/plugin/device";
+import { DEVICE_STORAGE_KEY } from "../../src/plugin/adapters/device";
 import { draftText, hotText } from "../support/builders";
 import {
   MINUTE,

@@ -7,8 +7,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { layoutFor } from "../../src/core/layout";
-import { importPaleeFolder } from "../../src/plugin/import-palee";
-import { ObsidianStore } from "../../src/plugin/obsidian-store";
+import { importPaleeFolder } from "../../src/plugin/adapters/import-palee";
+import { ObsidianStore } from "../../src/plugin/adapters/obsidian-store";
 import type { ObsidianHarness } from "./support/obsidian-harness";
 import {
   clearNotices,

@@ -2,7 +2,7 @@
  * On mobile (Platform.isMobile) there is no status bar: the ribbon and every command must do the whole job,
  * and the device is named "mobile-…" (SPEC §5).
  */
-import { DEVICE_STORAGE_KEY } from "../../src/plugin/device";
+import { DEVICE_STORAGE_KEY } from "../../src/plugin/adapters/device";
 import type { LoadedPlugin } from "./support/plugin-harness";
 import {
   MINUTE,

@@ -1,7 +1,7 @@
 import { ConflictError, FileExistsError } from "../../src/core/errors";
 import { layoutFor } from "../../src/core/layout";
 import { scanSessions } from "../../src/core/scan";
-import { ObsidianStore } from "../../src/plugin/obsidian-store";
+import { ObsidianStore } from "../../src/plugin/adapters/obsidian-store";
 import { describeStoreContract } from "../store/store-contract";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { TFolder } from "obsidian-test-mocks/obsidian";

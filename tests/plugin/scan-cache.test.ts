@@ -8,7 +8,7 @@ import { layoutFor } from "../../src/core/layout";
 import { ScanCache, scanSessions } from "../../src/core/scan";
 import type { Scan } from "../../src/core/scan";
 import type { SessionStore } from "../../src/core/ports";
-import { ObsidianStore } from "../../src/plugin/obsidian-store";
+import { ObsidianStore } from "../../src/plugin/adapters/obsidian-store";
 import { confirmedText, draftText } from "../support/builders";
 import { createObsidianHarness } from "./support/obsidian-harness";
 

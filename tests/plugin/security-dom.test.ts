@@ -15,8 +15,8 @@
  */
 import type { PluginSettingTab } from "obsidian";
 import { Notice } from "obsidian-test-mocks/obsidian";
-import { ConfirmModal } from "../../src/plugin/confirm-modal";
-import { DEVICE_STORAGE_KEY } from "../../src/plugin/device";
+import { ConfirmModal } from "../../src/plugin/ui/confirm-modal";
+import { DEVICE_STORAGE_KEY } from "../../src/plugin/adapters/device";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import type { ObsidianHarness } from "./support/obsidian-harness";
 import type { LoadedPlugin } from "./support/plugin-harness";

@@ -5,8 +5,8 @@
  */
 import type { TFile } from "obsidian";
 import { classifyRecord } from "../../src/core/frontmatter";
-import { ConfirmModal } from "../../src/plugin/confirm-modal";
-import type { TopicChoice } from "../../src/plugin/topic-picker";
+import { ConfirmModal } from "../../src/plugin/ui/confirm-modal";
+import type { TopicChoice } from "../../src/plugin/ui/topic-picker";
 import { confirmedText } from "../support/builders";
 import type { ObsidianHarness } from "./support/obsidian-harness";
 import {

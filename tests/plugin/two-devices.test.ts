@@ -12,7 +12,7 @@
  */
 import type { ObsidianHarness } from "./support/obsidian-harness";
 import type { LoadedPlugin } from "./support/plugin-harness";
-import { TopicPickerModal } from "../../src/plugin/topic-picker";
+import { TopicPickerModal } from "../../src/plugin/ui/topic-picker";
 import { draftText, hotText } from "../support/builders";
 import {
   MINUTE,

@@ -1,7 +1,7 @@
 import { ConflictError, FileExistsError } from "../../src/core/errors";
 import type { SessionStore } from "../../src/core/ports";
 
-/** An in-memory SessionStore with the same contract as the Node store (tests/store-contract.ts). */
+/** An in-memory SessionStore with the same contract as the Node store (tests/store/store-contract.ts). */
 export class MemoryStore implements SessionStore {
   readonly files = new Map<string, string>();
   readonly trashed: Array<{ path: string; content: string }> = [];

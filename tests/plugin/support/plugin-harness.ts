@@ -14,11 +14,11 @@
 import type { Command, PluginManifest } from "obsidian";
 import { AbstractTextComponent, ButtonComponent, Menu, Modal, Notice, Platform, Plugin } from "obsidian-test-mocks/obsidian";
 import PaleeSessionsPlugin from "../../../src/main";
-import { DEVICE_STORAGE_KEY } from "../../../src/plugin/device";
-import { EndSessionModal } from "../../../src/plugin/end-modal";
-import { RecoveryModal } from "../../../src/plugin/recovery-modal";
-import { TopicPickerModal } from "../../../src/plugin/topic-picker";
-import type { TopicChoice } from "../../../src/plugin/topic-picker";
+import { DEVICE_STORAGE_KEY } from "../../../src/plugin/adapters/device";
+import { EndSessionModal } from "../../../src/plugin/ui/end-modal";
+import { RecoveryModal } from "../../../src/plugin/ui/recovery-modal";
+import { TopicPickerModal } from "../../../src/plugin/ui/topic-picker";
+import type { TopicChoice } from "../../../src/plugin/ui/topic-picker";
 import type { HarnessOptions, ObsidianHarness } from "./obsidian-harness";
 import { createObsidianHarness } from "./obsidian-harness";
 

@@ -3,7 +3,7 @@
  * and bodies hold, and recorded timestamps relative to the fixed test clock (TZ is UTC in the plugin project).
  */
 import { classifyRecord } from "../../../src/core/frontmatter";
-import type { TopicChoice } from "../../../src/plugin/topic-picker";
+import type { TopicChoice } from "../../../src/plugin/ui/topic-picker";
 import type { ObsidianHarness } from "./obsidian-harness";
 import type { LoadedPlugin } from "./plugin-harness";
 import { MINUTE, T0, modals, noticeLog, pickTopic } from "./plugin-harness";

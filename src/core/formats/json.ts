@@ -1,0 +1,44 @@
+import type { OpenSession } from "../operations/open-session";
+import type { ConfirmedSession, Draft, Skipped } from "../records";
+
+/**
+ * The JSON documents the CLI prints (`--json`): a session, a draft, the open session and a skipped file, in
+ * snake_case with vault-relative paths.
+ */
+export function sessionJson(s: ConfirmedSession) {
+  return {
+    session_id: s.sessionId,
+    topic_id: s.topicId,
+    started_at: s.startedAt,
+    ended_at: s.endedAt,
+    duration_minutes: s.durationMinutes,
+    outcome: s.outcome,
+    path: s.path,
+  };
+}
+
+export function draftJson(d: Draft) {
+  return {
+    draft_id: d.draftId,
+    topic_id: d.topicId,
+    started_at: d.startedAt,
+    last_checkpoint_at: d.lastCheckpointAt,
+    device: d.device,
+    path: d.path,
+  };
+}
+
+export function openJson(o: OpenSession) {
+  return {
+    topic_id: o.topicId,
+    started_at: o.startedAt,
+    device: o.device,
+    draft_id: o.draftId,
+    elapsed_seconds: o.elapsedSeconds,
+    last_checkpoint_at: o.lastCheckpointAt,
+  };
+}
+
+export function skippedJson(s: Skipped) {
+  return { path: s.path, reason: s.reason };
+}

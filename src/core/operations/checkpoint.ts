@@ -1,0 +1,256 @@
+import { UsageError } from "../errors";
+import { classifyRecord, updateFrontmatterFields } from "../frontmatter";
+import type { HotState } from "../hot-memory";
+import { EMPTY_HOT, hotStateOf, isOpen } from "../hot-memory";
+import { CONFIRMED_FILE_PATTERN } from "../ids";
+import { sessionPath } from "../layout";
+import type { Draft } from "../records";
+import { isAliveElsewhere } from "../recovery";
+import type { Scan } from "../scan";
+import { readConfirmed } from "../scan";
+import { appendNotes, renderDraft } from "../session-note";
+import { inheritedStart } from "../start-time";
+import { MINUTE_MS, formatUtcCompact } from "../time";
+import type { SessionContext } from "./context";
+import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
+import type { HotRead } from "./reading";
+import { damagedPointerWarnings, draftFromText, draftStart, readDraft, readHot, resolveTopic, stamp } from "./reading";
+import { reconcile, startRecord } from "./reconcile";
+import { newestWithBody, pointHotAt } from "./views";
+import { pickFreeDraftId, writeView } from "./writes";
+
+export interface CheckpointOptions {
+  topic?: string | null;
+  notes?: string | null;
+  /**
+   * Only checkpoint this open session (the plugin's checkpoints): when hot.md no longer points at it (ended,
+   * discarded, replaced), the checkpoint is refused instead of opening a new session. When hot.md is damaged
+   * or missing, the session's draft is found as without it.
+   */
+  open?: OpenRef;
+}
+
+/** The open session as a face last saw it. */
+export interface OpenRef {
+  draftId: string;
+  topicId: string;
+}
+
+export interface CheckpointResult {
+  created: boolean;
+  /** True when this checkpoint opened the session (no session was open): hot.md now names its draft. */
+  opened: boolean;
+  draft: Draft;
+  warnings: string[];
+}
+
+/** How far behind a draft's start a clock may have been when a note absorbing that draft was dated. */
+const CLOCK_BEHIND_MS = 24 * 60 * MINUTE_MS;
+
+export async function checkpoint(ctx: SessionContext, options: CheckpointOptions): Promise<CheckpointResult> {
+  const hot0 = await readHot(ctx);
+  if (options.open && hot0.read.state === "ok") requireOpen(hot0.state, options.open.draftId);
+  const topicId = resolveTopic(options.topic, [hot0.state.activeTopic, options.open?.topicId ?? null]);
+
+  // The common case, every few minutes: the open session's draft, of this topic, not yet saved by an end
+  // that crashed before trashing it. It reads hot.md, the draft and the few notes dated from its start on.
+  if (isOpen(hot0.state)) {
+    const open = await readDraft(ctx, hot0.state.openDraft);
+    if (open && open.topicId === topicId && !(await maybeAbsorbed(ctx, open))) {
+      const draft = await checkpointDraft(ctx, open, ctx.ports.clock.now(), options.notes);
+      await claimPointer(ctx, hot0.state, draft);
+      return { created: false, opened: false, draft, warnings: [] };
+    }
+  }
+  return checkpointAfterReconcile(ctx, hot0, topicId, options);
+}
+
+/**
+ * Reconcile first: after a crash in end, hot.md may still name a draft that a confirmed note absorbed; notes
+ * must not go into it (it is about to be trashed) and its start must not date a new session.
+ */
+async function checkpointAfterReconcile(
+  ctx: SessionContext,
+  hot0: HotRead,
+  topicId: string,
+  options: CheckpointOptions,
+): Promise<CheckpointResult> {
+  const { scan, warnings, closed } = await reconcile(ctx, await ctx.scan(), hot0);
+  warnings.push(...damagedPointerWarnings(ctx, hot0.state));
+  const hot = await readHot(ctx);
+  const now = ctx.ports.clock.now();
+
+  const open = isOpen(hot.state) ? (scan.drafts.find((d) => d.draftId === hot.state.openDraft) ?? null) : null;
+  if (options.open && hot.read.state === "ok" && open?.draftId !== options.open.draftId) {
+    // Still the open session, but its draft cannot be used (damaged by an edit, not synced): say that.
+    if (isOpen(hot.state) && hot.state.openDraft === options.open.draftId) {
+      refuseUnusableOpenDraft(ctx, hot.state, scan);
+    }
+    requireOpen(EMPTY_HOT, options.open.draftId);
+  }
+  if (open && open.topicId === topicId) {
+    const draft = await checkpointDraft(ctx, open, now, options.notes);
+    await claimPointer(ctx, hot.state, draft);
+    return { created: false, opened: false, draft, warnings };
+  }
+  // Reconcile closed a pointer to a vanished draft of this device; any other unusable open draft is refused.
+  if (isOpen(hot.state) && open === null) refuseUnusableOpenDraft(ctx, hot.state, scan);
+
+  const current = sessionDraft(ctx, scan, topicId, now, options.open);
+  const draft = current
+    ? await checkpointDraft(ctx, current, now, options.notes)
+    : await createDraft(ctx, scan, topicId, now, startRecord(ctx, hot0.state, hot.state, closed), options.notes);
+
+  // With no usable open session, this draft becomes the open one, so that end absorbs it, status shows it
+  // and the next checkpoint updates it instead of creating yet another file. A hot.md of another schema
+  // is never rewritten here: only start rebuilds it.
+  let opened = false;
+  if (hot.read.state === "schema-invalid") {
+    warnings.push(
+      `${ctx.layout.hot} has an unsupported palee_schema; left it alone (starting a session rebuilds it)`,
+    );
+  } else if (!isOpen(hot.state)) {
+    opened = await openWith(ctx, draft, hot.state.openDraft, scan, warnings);
+  }
+  return { created: !current, opened, draft, warnings };
+}
+
+/**
+ * The draft of the session when hot.md lost track of it (damaged, or pointing at a draft that is gone): one
+ * draft per open session, this device's draft of the topic checkpointed within the grace period. Older drafts
+ * are interrupted sessions, left for recovery. A caller that names its open session (the plugin) gets exactly
+ * that draft, or a refusal: a checkpoint must never open a new session behind the learner's back.
+ */
+function sessionDraft(
+  ctx: SessionContext,
+  scan: Scan,
+  topicId: string,
+  now: number,
+  expected: OpenRef | undefined,
+): Draft | undefined {
+  if (expected) {
+    const named = scan.drafts.find((d) => d.draftId === expected.draftId);
+    if (named) return named;
+    refuseUnreadableDraft(ctx, expected.draftId, scan);
+    requireOpen(EMPTY_HOT, expected.draftId);
+  }
+  return scan.drafts
+    .filter(
+      (d) =>
+        d.topicId === topicId &&
+        (d.device === null || d.device === ctx.ports.device) &&
+        d.lastCheckpointMs !== null &&
+        now - d.lastCheckpointMs <= ctx.graceMs,
+    )
+    .sort((a, b) => (b.lastCheckpointMs ?? 0) - (a.lastCheckpointMs ?? 0))[0];
+}
+
+/** A new draft; it inherits hot.md's start only for the same topic, not in the future, at most 24 h old. */
+async function createDraft(
+  ctx: SessionContext,
+  scan: Scan,
+  topicId: string,
+  now: number,
+  dating: HotState,
+  notes: string | null | undefined,
+): Promise<Draft> {
+  const nowText = stamp(ctx, now);
+  const draftId = await pickFreeDraftId(ctx, scan);
+  const path = sessionPath(ctx.layout, `${draftId}.md`);
+  const content = renderDraft({
+    draftId,
+    topicId,
+    startedAt: inheritedStart(topicId, dating, now, ctx.offsetAt) ?? nowText,
+    lastCheckpointAt: nowText,
+    device: ctx.ports.device,
+    topicNote: null,
+    notes: notes ?? "",
+  });
+  await ctx.ports.store.create(path, content);
+  const written = draftFromText(ctx, path, content);
+  if (!written) throw new Error(`rendered draft ${draftId} does not read back`);
+  return written;
+}
+
+/**
+ * Whether a confirmed note may already have absorbed this draft. Such a note starts at the draft's start or
+ * later, and a note's file name carries its start in UTC, so only the notes named from shortly before that
+ * start on are read. "Shortly" is a day: an end run while the clock was behind the draft's start dates its
+ * note from that clock's now (found by the model test).
+ */
+async function maybeAbsorbed(ctx: SessionContext, draft: Draft): Promise<boolean> {
+  if (draft.startedMs === null) return true; // cannot narrow it down: let the full reconcile decide
+  const from = `S-${formatUtcCompact(draft.startedMs - CLOCK_BEHIND_MS)}`;
+  const names = (await ctx.ports.store.list(ctx.layout.sessions)).filter(
+    (n) => CONFIRMED_FILE_PATTERN.test(n) && n >= from,
+  );
+  for (const name of names) {
+    const result = await readConfirmed(ctx.ports.store, sessionPath(ctx.layout, name), ctx.offsetAt);
+    if ("record" in result && result.record.absorbedDrafts.includes(draft.draftId)) return true;
+  }
+  return false;
+}
+
+/**
+ * When this device checkpoints the open session another device started (that device went silent), hot.md
+ * names this device, so status and start report where the session now runs.
+ */
+async function claimPointer(ctx: SessionContext, hot: HotState, draft: Draft): Promise<void> {
+  if (hot.openDraft !== draft.draftId || hot.device === ctx.ports.device) return;
+  await writeView(ctx, ctx.layout.hot, (text) => {
+    const read = classifyRecord(text);
+    if (read.state !== "ok" || hotStateOf(read).openDraft !== draft.draftId) return null;
+    return updateFrontmatterFields(text ?? "", { device: ctx.ports.device });
+  });
+}
+
+/** Updates a draft's last checkpoint (and appends notes); the learner's body is kept byte for byte. */
+async function checkpointDraft(
+  ctx: SessionContext,
+  draft: Draft,
+  now: number,
+  notes: string | null | undefined,
+): Promise<Draft> {
+  if (isAliveElsewhere(draft, ctx.ports.device, now, ctx.graceMs)) {
+    throw new UsageError(
+      `the session on ${draft.topicId} is open on ${draft.device ?? "another device"}; checkpoint it there`,
+      "session_open_elsewhere",
+    );
+  }
+  const nowText = stamp(ctx, now);
+  const written = await writeView(ctx, draft.path, (text) => {
+    if (text === null) throw new UsageError(`${draft.path} disappeared during the checkpoint`, "no_such_draft");
+    const updated = updateFrontmatterFields(text, { last_checkpoint_at: nowText, device: ctx.ports.device });
+    const read = classifyRecord(updated);
+    const bodyIsEmpty = read.state === "ok" && read.body.trim() === "";
+    return notes ? appendNotes(updated, notes, bodyIsEmpty) : updated;
+  });
+  return draftFromText(ctx, draft.path, written) ?? draft;
+}
+
+/** Makes `draft` the open session, unless another usable session took the pointer meanwhile. */
+async function openWith(
+  ctx: SessionContext,
+  draft: Draft,
+  stalePointer: string | null,
+  scan: Scan,
+  warnings: string[],
+): Promise<boolean> {
+  const pointer = {
+    activeTopic: draft.topicId,
+    startedAt: draftStart(ctx, draft, ctx.ports.clock.now()),
+    openDraft: draft.draftId,
+    device: ctx.ports.device,
+  };
+  const newest = await newestWithBody(ctx, scan.confirmed);
+  const { pointed } = await pointHotAt(ctx, pointer, {
+    newest,
+    warnings,
+    accept: (read) => {
+      const current = hotStateOf(read);
+      if (read.state === "schema-invalid") return false;
+      return !(isOpen(current) && current.openDraft !== stalePointer && current.openDraft !== draft.draftId);
+    },
+  });
+  return pointed;
+}

@@ -1,0 +1,205 @@
+import { UsageError } from "../errors";
+import type { HotState } from "../hot-memory";
+import { EMPTY_HOT, isOpen } from "../hot-memory";
+import { normalizeTopic } from "../ids";
+import type { ConfirmedSession, Draft } from "../records";
+import { isAliveElsewhere } from "../recovery";
+import type { Scan } from "../scan";
+import { withBody } from "../scan";
+import { unrecordedWarning } from "../session-note";
+import { endStart } from "../start-time";
+import { durationMinutes, parseTimestamp } from "../time";
+import type { OpenRef } from "./checkpoint";
+import type { SessionContext } from "./context";
+import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
+import { readHot, resolveTopic, skippedWarnings, stamp } from "./reading";
+import { reconcile, startRecord } from "./reconcile";
+import { withSession, writeViews } from "./views";
+import { afterSaving, trashDraft, writeConfirmed } from "./writes";
+
+export interface EndOptions {
+  topic?: string | null;
+  /**
+   * The open session the caller means (the plugin: the session its timer shows). If hot.md no longer points
+   * at it, nothing new is recorded: it was already saved (reported), or it is no longer open (refused). Its
+   * topic is used when hot.md cannot tell (damaged), never as an explicit topic.
+   */
+  open?: OpenRef;
+  summary?: string | null;
+  nextAction?: string | null;
+}
+
+export interface EndResult {
+  session: ConfirmedSession;
+  absorbedDrafts: string[];
+  /** True when this end had already been completed (a retry after a crash or a conflict): nothing new written. */
+  alreadySaved: boolean;
+  warnings: string[];
+}
+
+/** Ends the topic's session: (1) the confirmed note, (2) the drafts to the trash, (3) index.md, then hot.md. */
+export async function end(ctx: SessionContext, options: EndOptions): Promise<EndResult> {
+  const hot0 = await readHot(ctx);
+  const expected = options.open;
+  if (expected && hot0.read.state === "ok" && !(isOpen(hot0.state) && hot0.state.openDraft === expected.draftId)) {
+    // Ended meanwhile (a second click, another window): report the saved session, never save it twice.
+    const finished = ctx.absorbedIn((await ctx.scan()).confirmed).get(expected.draftId);
+    if (finished) return saved(finished, await lostDetails(ctx, options, finished));
+    requireOpen(hot0.state, expected.draftId);
+  }
+  const topicId = resolveTopic(options.topic, [hot0.state.activeTopic, expected?.topicId ?? null]);
+  const before = await ctx.scan();
+  const { scan, warnings, closed } = await reconcile(ctx, before, hot0);
+  const hot = await readHot(ctx);
+  const now = ctx.ports.clock.now();
+  const skipped = skippedWarnings(scan);
+
+  // An end that already happened (a retry after a crash or a conflict): report it, never save it twice.
+  const finishedIn =
+    isOpen(hot0.state) && hot0.state.activeTopic === topicId
+      ? ctx.absorbedIn(before.confirmed).get(hot0.state.openDraft)
+      : undefined;
+  if (finishedIn) {
+    warnings.push(...(await writeViews(ctx, scan.confirmed, (current) => current)));
+    return saved(finishedIn, [...warnings, ...(await lostDetails(ctx, options, finishedIn)), ...skipped]);
+  }
+  const taken = takeDrafts(ctx, { scan, before, hot: hot.state, topicId, now, expected, warnings });
+  if ("savedIn" in taken) {
+    return saved(taken.savedIn, [...warnings, ...(await lostDetails(ctx, options, taken.savedIn))]);
+  }
+  // A pointer closed only because its draft is gone still dates the session (tier 2).
+  const dating = startRecord(ctx, hot0.state, hot.state, closed);
+  const session = await recordEnd(ctx, { ...taken, topicId, dating, now, options, warnings });
+  await afterSaving(session, async () => {
+    warnings.push(...(await writeViews(ctx, withSession(scan.confirmed, session), closeEnded(taken, topicId))));
+  });
+  const absorbedDrafts = taken.absorbed.map((d) => d.draftId);
+  return { session, absorbedDrafts, alreadySaved: false, warnings: [...warnings, ...skipped] };
+}
+
+function saved(session: ConfirmedSession, warnings: string[]): EndResult {
+  return { session, absorbedDrafts: session.absorbedDrafts, alreadySaved: true, warnings };
+}
+
+/** A retried end's summary and next action that its saved session lacks: warned, never silently dropped. */
+async function lostDetails(ctx: SessionContext, options: EndOptions, session: ConfirmedSession): Promise<string[]> {
+  if (!options.summary && !options.nextAction) return [];
+  const body = (await withBody(ctx.ports.store, session, ctx.offsetAt)).body;
+  const warning = unrecordedWarning(session.path, body, options);
+  return warning === null ? [] : [warning];
+}
+
+interface Taken {
+  /** The drafts this end records and trashes. */
+  absorbed: Draft[];
+  /** The topic's drafts alive on another device: left alone. */
+  elsewhere: Draft[];
+  /** The open session this end found in hot.md, if any. */
+  seenOpen: string | null;
+}
+
+/**
+ * The topic's drafts this end takes: all but those alive on another device and, when a session of the topic
+ * is open, those that started before it (interrupted sessions the learner chose to leave alone). When hot.md
+ * cannot tell (damaged, missing), the caller's open session (the plugin's timer) dates it, and only that
+ * session is ended: never, for want of it, every older draft of the topic.
+ */
+function takeDrafts(
+  ctx: SessionContext,
+  at: {
+    scan: Scan;
+    before: Scan;
+    hot: HotState;
+    topicId: string;
+    now: number;
+    expected: OpenRef | undefined;
+    warnings: string[];
+  },
+): Taken | { savedIn: ConfirmedSession } {
+  const { scan, hot, topicId, expected } = at;
+  const ofTopic = scan.drafts.filter((d) => d.topicId === topicId);
+  const elsewhere = ofTopic.filter((d) => isAliveElsewhere(d, ctx.ports.device, at.now, ctx.graceMs));
+  const callerDraft = expected && !isOpen(hot) ? (ofTopic.find((d) => d.draftId === expected.draftId) ?? null) : null;
+  if (expected && !isOpen(hot) && callerDraft === null) {
+    const savedIn = ctx.absorbedIn(at.before.confirmed).get(expected.draftId);
+    if (savedIn) return { savedIn };
+    refuseUnreadableDraft(ctx, expected.draftId, scan);
+    requireOpen(EMPTY_HOT, expected.draftId);
+  }
+  const openOfTopic = isOpen(hot) && hot.activeTopic === topicId;
+  const openStart = openOfTopic ? parseTimestamp(hot.startedAt, ctx.offsetAt) : (callerDraft?.startedMs ?? null);
+  const openId = isOpen(hot) ? hot.openDraft : (callerDraft?.draftId ?? null);
+  const absorbed = ofTopic.filter(
+    (d) =>
+      !elsewhere.includes(d) &&
+      (openStart === null || d.draftId === openId || (d.startedMs !== null && d.startedMs >= openStart)),
+  );
+  for (const d of elsewhere) at.warnings.push(`left ${d.draftId} alone: it is open on ${d.device ?? "another device"}`);
+  for (const d of ofTopic) {
+    if (elsewhere.includes(d) || absorbed.includes(d)) continue;
+    at.warnings.push(`left ${d.draftId} alone: it started before the open session (recover it separately)`);
+  }
+  if (openOfTopic && !scan.drafts.some((d) => d.draftId === hot.openDraft)) refuseUnusableOpenDraft(ctx, hot, scan);
+  // Nothing of this device to end, and the topic's session is open on another device (alive, or its draft
+  // not synced here yet): recording it here would count that sitting twice.
+  const takenOver = elsewhere.find((d) => d.draftId === hot.openDraft);
+  const openHere = (hot.device === null || hot.device === ctx.ports.device) && !takenOver;
+  if (absorbed.length === 0 && openOfTopic && !openHere) {
+    const device = takenOver?.device ?? hot.device ?? "another device";
+    throw new UsageError(`the session on ${topicId} is open on ${device}; end it there`, "session_open_elsewhere");
+  }
+  return { absorbed, elsewhere, seenOpen: isOpen(hot) ? hot.openDraft : null };
+}
+
+/** Writes the confirmed note (step 1) and trashes the drafts it absorbed (step 2). */
+async function recordEnd(
+  ctx: SessionContext,
+  at: Taken & { topicId: string; dating: HotState; now: number; options: EndOptions; warnings: string[] },
+): Promise<ConfirmedSession> {
+  const { absorbed, topicId, dating, now, options } = at;
+  const start = endStart(topicId, absorbed, dating, now, ctx.offsetAt);
+  // Nothing records a start (no draft, no open session): only an explicit topic records a session from now,
+  // so a repeated end (a double click, a retry) does not add a 0-minute session.
+  const nothingRecorded = absorbed.length === 0 && !(dating.activeTopic === topicId && dating.startedAt !== null);
+  if (nothingRecorded && normalizeTopic(options.topic) === null) {
+    throw new UsageError(
+      `no open session on ${topicId} to end; pass --topic ${topicId} to record one from now anyway`,
+      "no_open_session",
+    );
+  }
+  if (start.warning) at.warnings.push(start.warning);
+  const session = await writeConfirmed(ctx, start.ms, {
+    topicId,
+    startedAt: start.text ?? stamp(ctx, start.ms),
+    endedAt: stamp(ctx, now),
+    durationMinutes: durationMinutes(start.ms, now),
+    outcome: "completed",
+    absorbedDrafts: absorbed.map((d) => d.draftId),
+    topicNote: absorbed.find((d) => d.topicNote !== null)?.topicNote ?? null,
+    summary: options.summary ?? null,
+    nextAction: options.nextAction ?? null,
+    notes: absorbed.map((d) => d.body.trim()).filter((b) => b !== "").join("\n\n"),
+  });
+  for (const d of absorbed) await trashDraft(ctx, d);
+  return session;
+}
+
+/**
+ * hot.md's pointer after an end (step 3). The open session is over if its draft was absorbed, or if it is this
+ * topic's session this end found open and not alive on another device (its draft may be unreadable or gone: it
+ * must not stay "open" forever). A pointer that appeared meanwhile (another device's start) is kept. The ended
+ * topic becomes the active one, so the next start resumes it by default.
+ */
+function closeEnded(taken: Taken, topicId: string): (current: HotState) => HotState {
+  const finished = new Set(taken.absorbed.map((d) => d.draftId));
+  const openElsewhere = new Set(taken.elsewhere.map((d) => d.draftId));
+  return (current) => {
+    const closes =
+      !isOpen(current) ||
+      finished.has(current.openDraft) ||
+      (current.activeTopic === topicId &&
+        current.openDraft === taken.seenOpen &&
+        !openElsewhere.has(current.openDraft));
+    return closes ? { ...current, activeTopic: topicId, startedAt: null, openDraft: null, device: null } : current;
+  };
+}

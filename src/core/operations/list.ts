@@ -1,0 +1,45 @@
+import type { ReadResult } from "../frontmatter";
+import { isOpen } from "../hot-memory";
+import type { ConfirmedSession, Draft, Skipped } from "../records";
+import type { SessionContext } from "./context";
+import type { OpenSession } from "./open-session";
+import { openSessionOf } from "./open-session";
+import { damagedPointerWarnings, readDraft, readHot } from "./reading";
+
+export interface ListResult {
+  /** The open session's draft, as hot.md names it (null when none is open). */
+  openDraftId: string | null;
+  confirmed: ConfirmedSession[];
+  drafts: Draft[];
+  totalConfirmed: number;
+  totalDrafts: number;
+  skipped: Skipped[];
+}
+
+export interface StatusResult {
+  open: OpenSession | null;
+  hotState: ReadResult["state"];
+  /** What is wrong with hot.md's pointer (a damaged open_draft), to tell the user. */
+  warnings: string[];
+}
+
+/** The newest ten confirmed sessions (or all), the drafts and the unusable files. Never writes. */
+export async function list(ctx: SessionContext, options: { all?: boolean }): Promise<ListResult> {
+  const scan = await ctx.scan();
+  const hot = await readHot(ctx);
+  return {
+    openDraftId: isOpen(hot.state) ? hot.state.openDraft : null,
+    confirmed: scan.confirmed.slice(0, options.all ? undefined : 10),
+    drafts: scan.drafts,
+    totalConfirmed: scan.confirmed.length,
+    totalDrafts: scan.drafts.length,
+    skipped: scan.skipped,
+  };
+}
+
+/** The open session, or null: absence is an answer, not an error. Never writes. */
+export async function status(ctx: SessionContext): Promise<StatusResult> {
+  const hot = await readHot(ctx);
+  const open = isOpen(hot.state) ? openSessionOf(ctx, hot.state, await readDraft(ctx, hot.state.openDraft)) : null;
+  return { open, hotState: hot.read.state, warnings: damagedPointerWarnings(ctx, hot.state) };
+}

@@ -1,0 +1,71 @@
+import type { HotState } from "../hot-memory";
+import type { ReconcilePlan } from "../recovery";
+import { planReconcile } from "../recovery";
+import type { Scan } from "../scan";
+import type { SessionContext } from "./context";
+import type { HotRead } from "./reading";
+import { closePointerTo, closingPointerTo, writeViews } from "./views";
+import { trashDraft } from "./writes";
+
+export interface Reconciled {
+  /** The scan without the drafts reconcile trashed. */
+  scan: Scan;
+  warnings: string[];
+  closed: ReconcilePlan["closeOpen"];
+}
+
+/**
+ * Performs planReconcile: trashes drafts already absorbed and closes a finished or vanished open session, so
+ * that each session is on disk once, as a confirmed note or as a draft (docs/architecture.md, reconcile).
+ */
+export async function reconcile(ctx: SessionContext, scan: Scan, hotRead: HotRead): Promise<Reconciled> {
+  const absorbed = ctx.absorbedIn(scan.confirmed);
+  const plan = planReconcile(hotRead.state, scan.drafts, scan.draftFiles, absorbed, {
+    device: ctx.ports.device,
+    now: ctx.ports.clock.now(),
+    graceMs: ctx.graceMs,
+    offsetAt: ctx.offsetAt,
+  });
+  const warnings: string[] = [];
+  for (const draft of plan.trash) {
+    await trashDraft(ctx, draft);
+    const savedIn = absorbed.get(draft.draftId)?.sessionId ?? "?";
+    warnings.push(`${draft.path} was already saved in ${savedIn}; moved it to the trash`);
+  }
+  // Work left by an interrupted end or save: its views still describe the history before that session, so
+  // they are rewritten from the notes (pointer cleared last). A pointer closed only because its draft is gone
+  // saved nothing: the views (and the body) stay as they are.
+  const closing = plan.closeOpen?.draftId ?? null;
+  if (hotRead.read.state === "ok" && (plan.trash.length > 0 || plan.closeOpen?.reason === "absorbed")) {
+    warnings.push(...(await writeViews(ctx, scan.confirmed, closingPointerTo(closing === null ? [] : [closing]))));
+  } else if (closing !== null) {
+    await closePointerTo(ctx, closing);
+  }
+  if (plan.closeOpen) {
+    const { draftId, reason } = plan.closeOpen;
+    warnings.push(
+      reason === "absorbed"
+        ? `the open session ${draftId} had already been saved; closed it`
+        : `the open session's draft ${draftId} no longer exists; closed the session`,
+    );
+  }
+  const trashed = new Set(plan.trash.map((d) => d.draftId));
+  const drafts = scan.drafts.filter((d) => !trashed.has(d.draftId));
+  const draftFiles = new Set([...scan.draftFiles].filter((id) => !trashed.has(id)));
+  return { scan: { ...scan, drafts, draftFiles }, warnings, closed: plan.closeOpen };
+}
+
+/**
+ * The hot state that dates a session: the one before reconcile when reconcile closed this device's pointer
+ * only because its draft is gone (e.g. a crash in start before the draft was written) — its start is still
+ * the learner's; otherwise the current one.
+ */
+export function startRecord(
+  ctx: SessionContext,
+  before: HotState,
+  after: HotState,
+  closed: ReconcilePlan["closeOpen"],
+): HotState {
+  const mine = before.device === null || before.device === ctx.ports.device;
+  return closed?.reason === "missing" && mine ? before : after;
+}

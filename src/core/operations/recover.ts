@@ -1,0 +1,156 @@
+import { UsageError } from "../errors";
+import { updateFrontmatterFields } from "../frontmatter";
+import { EMPTY_HOT, isOpen } from "../hot-memory";
+import { DRAFT_ID_PATTERN } from "../ids";
+import { sessionPath } from "../layout";
+import type { ConfirmedSession, Draft } from "../records";
+import { copiesOf, previewSave } from "../recovery";
+import type { Scan } from "../scan";
+import type { SessionContext } from "./context";
+import type { OpenSession } from "./open-session";
+import { openSessionOf } from "./open-session";
+import type { HotRead } from "./reading";
+import { draftFromText, draftStart, readDraft, readHot, stamp } from "./reading";
+import { reconcile } from "./reconcile";
+import { closePointerTo, closingPointerTo, pointHotAt, withSession, writeViews } from "./views";
+import { afterSaving, trashDraft, writeConfirmed, writeView } from "./writes";
+
+// The recovery modal's preview and Save follow one rule.
+export type { SaveContext, SavePreview } from "../recovery";
+export { previewSave } from "../recovery";
+
+export type RecoverAction = "resume" | "save" | "discard" | "ignore";
+
+export type RecoverResult = (
+  | { status: "resumed"; draftId: string; open: OpenSession }
+  | { status: "saved"; draftId: string; session: ConfirmedSession; alreadySaved: boolean }
+  | { status: "discarded"; draftId: string; alreadySavedIn?: string }
+  | { status: "ignored"; draftId: string; alreadySavedIn?: string }
+) & { warnings: string[] };
+
+/** Recovers one draft: resume it, save it as an interrupted session, discard it, or ignore it (no write). */
+export async function recover(ctx: SessionContext, draftId: string, action: RecoverAction): Promise<RecoverResult> {
+  if (!DRAFT_ID_PATTERN.test(draftId) && !/^DRAFT-S-[^/\\]+$/.test(draftId)) {
+    throw new UsageError(`no such draft: ${JSON.stringify(draftId)} is not a draft ID (DRAFT-S-…)`, "no_such_draft");
+  }
+  const hot0 = await readHot(ctx);
+  const before = await ctx.scan();
+  const absorbed = ctx.absorbedIn(before.confirmed);
+  const { scan, warnings } = await reconcile(ctx, before, hot0);
+  const hot = await readHot(ctx);
+
+  const finishedIn = absorbed.get(draftId);
+  if (finishedIn) {
+    // Already saved by an earlier end or save (e.g. before a crash): never saved twice.
+    // Reconcile has just moved it to the trash, as finished business.
+    const savedIn = finishedIn.sessionId;
+    if (action === "save") return { status: "saved", draftId, session: finishedIn, alreadySaved: true, warnings };
+    if (action === "discard") return { status: "discarded", draftId, alreadySavedIn: savedIn, warnings };
+    if (action === "ignore") return { status: "ignored", draftId, alreadySavedIn: savedIn, warnings };
+    throw new UsageError(`${draftId} was already saved in ${savedIn}; there is nothing to resume`, "no_such_draft");
+  }
+  const draft = scan.drafts.find((d) => d.draftId === draftId);
+  if (!draft) {
+    const unreadable = scan.skipped.find((s) => s.path === sessionPath(ctx.layout, `${draftId}.md`));
+    throw new UsageError(
+      unreadable
+        ? `${unreadable.path} cannot be read (${unreadable.reason}); fix or move it by hand`
+        : `no such draft: ${draftId} (it was removed, or saved on another device)`,
+      "no_such_draft",
+    );
+  }
+  switch (action) {
+    case "ignore":
+      return { status: "ignored", draftId, warnings };
+    case "discard":
+      // Pointer first: a crash between the two writes leaves the draft to be offered again, never a pointer
+      // to a vanished draft, whose start would then date the next session (a discarded sitting counted).
+      await closePointerTo(ctx, draftId);
+      await trashDraft(ctx, draft);
+      return { status: "discarded", draftId, warnings };
+    case "resume":
+      return { status: "resumed", draftId, open: await resume(ctx, draft, hot, scan, warnings), warnings };
+    case "save": {
+      const session = await save(ctx, draft, hot, scan, warnings);
+      return { status: "saved", draftId, session, alreadySaved: false, warnings };
+    }
+  }
+}
+
+/** Refreshes the draft's checkpoint and points hot.md at it (refused while another session is open). */
+async function resume(
+  ctx: SessionContext,
+  draft: Draft,
+  hot: HotRead,
+  scan: Scan,
+  warnings: string[],
+): Promise<OpenSession> {
+  const { draftId } = draft;
+  if (isOpen(hot.state) && hot.state.openDraft !== draftId) {
+    const open = openSessionOf(ctx, hot.state, await readDraft(ctx, hot.state.openDraft));
+    throw new UsageError(
+      `a session is already open (${open?.topicId ?? "?"} on ${open?.device ?? "?"} ` +
+        `since ${open?.startedAt ?? "?"}); end it before resuming ${draftId}`,
+    );
+  }
+  const now = ctx.ports.clock.now();
+  const nowText = stamp(ctx, now);
+  const resumed = await writeView(ctx, draft.path, (text) =>
+    text === null ? null : updateFrontmatterFields(text, { last_checkpoint_at: nowText, device: ctx.ports.device }),
+  );
+  const startedAt = draftStart(ctx, draft, now);
+  const pointer = { activeTopic: draft.topicId, startedAt, openDraft: draftId, device: ctx.ports.device };
+  if (hot.read.state === "ok") {
+    await pointHotAt(ctx, pointer, { newest: null });
+  } else {
+    // The learner chose this draft: its pointer must be written, even over a hot.md of another schema.
+    warnings.push(
+      ...(await writeViews(ctx, scan.confirmed, () => ({ ...EMPTY_HOT, ...pointer }), { replaceForeign: true })),
+    );
+  }
+  const open = openSessionOf(ctx, { ...EMPTY_HOT, ...pointer }, draftFromText(ctx, draft.path, resumed));
+  if (!open) throw new Error(`resumed session ${draftId} has no start`);
+  return open;
+}
+
+/**
+ * Saves the draft as an interrupted session, ending at its last checkpoint. A sync tool's conflict copies of
+ * it record the same sitting: saved together, once. A copy that is running (open on another device, or this
+ * device's open session) is left to its own end.
+ */
+async function save(
+  ctx: SessionContext,
+  draft: Draft,
+  hot: HotRead,
+  scan: Scan,
+  warnings: string[],
+): Promise<ConfirmedSession> {
+  const now = ctx.ports.clock.now();
+  const openDraft = isOpen(hot.state) ? hot.state.openDraft : null;
+  const context = { device: ctx.ports.device, now, graceMs: ctx.graceMs, openDraft };
+  const { copies, plan } = previewSave(draft, scan.drafts, context);
+  for (const d of copiesOf(draft, scan.drafts)) {
+    if (copies.includes(d)) continue;
+    const where = d.device ?? "this device";
+    warnings.push(`left ${d.draftId} alone: it is a copy of ${draft.draftId} that is open on ${where}`);
+  }
+  const absorbedIds = copies.map((d) => d.draftId);
+  const bodies = [...new Set(copies.map((d) => d.body.trim()).filter((b) => b !== ""))];
+  const session = await writeConfirmed(ctx, plan.startedMs, {
+    topicId: draft.topicId,
+    startedAt: plan.startedAt ?? stamp(ctx, plan.startedMs),
+    endedAt: plan.endedAt ?? stamp(ctx, plan.endedMs),
+    durationMinutes: plan.durationMinutes,
+    outcome: "interrupted",
+    absorbedDrafts: absorbedIds,
+    topicNote: draft.topicNote ?? copies.find((d) => d.topicNote !== null)?.topicNote ?? null,
+    summary: null,
+    nextAction: null,
+    notes: bodies.join("\n\n"),
+  });
+  for (const d of copies) await trashDraft(ctx, d);
+  await afterSaving(session, async () => {
+    warnings.push(...(await writeViews(ctx, withSession(scan.confirmed, session), closingPointerTo(absorbedIds))));
+  });
+  return session;
+}

@@ -1,0 +1,110 @@
+import { classifyRecord } from "../frontmatter";
+import type { HotState } from "../hot-memory";
+import { hotStateOf, isOpen } from "../hot-memory";
+import { normalizeTopic, validateNewTopicId } from "../ids";
+import { sessionPath } from "../layout";
+import type { Draft } from "../records";
+import { pendingDrafts } from "../recovery";
+import { renderDraft } from "../session-note";
+import type { SessionContext } from "./context";
+import type { OpenSession } from "./open-session";
+import { openSessionOf } from "./open-session";
+import { readDraft, readHot, resolveTopic, skippedWarnings, stamp } from "./reading";
+import { reconcile } from "./reconcile";
+import { newestWithBody, pointHotAt } from "./views";
+import { pickFreeDraftId } from "./writes";
+
+export type StartResult =
+  | {
+      status: "started";
+      topicId: string;
+      startedAt: string;
+      draftId: string;
+      lastSession: string | null;
+      workingMemory: string;
+      warnings: string[];
+    }
+  | { status: "drafts_pending"; drafts: Draft[] }
+  | { status: "already_open"; open: OpenSession }
+  | { status: "kept"; open: OpenSession };
+
+export interface StartOptions {
+  /** An explicit topic (picker choice, --topic): validated as new input. */
+  topic?: string | null;
+  /** The active note's palee_id (plugin only). */
+  activeNoteTopic?: string | null;
+  /** What to do when a session is already open (default refuse). */
+  ifOpen?: "refuse" | "keep";
+  /** Drafts the user chose to ignore for this start (interactive recovery). */
+  ignoreDrafts?: ReadonlySet<string>;
+  /** Start even though other drafts are pending, leaving them as they are (CLI --ignore-pending). */
+  ignorePending?: boolean;
+  /** Optional wikilink to the topic note, recorded in the draft and later in the confirmed note. */
+  topicNote?: string | null;
+}
+
+/**
+ * Opens a session: hot.md's pointer first, then the draft (create-only). A crash between the two leaves a
+ * pointer to a missing draft, which the next reconcile closes: nothing to lose.
+ */
+export async function start(ctx: SessionContext, options: StartOptions): Promise<StartResult> {
+  // Bad input is refused first, also when the answer would be drafts_pending, already_open or kept.
+  const explicit = normalizeTopic(options.topic);
+  if (explicit !== null) validateNewTopicId(explicit);
+  const hot0 = await readHot(ctx);
+  const { scan, warnings } = await reconcile(ctx, await ctx.scan(), hot0);
+  const hot = await readHot(ctx);
+
+  const absorbed = ctx.absorbedIn(scan.confirmed);
+  const pending = options.ignorePending ? [] : pendingDrafts(hot.state, scan.drafts, absorbed, options.ignoreDrafts);
+  if (pending.length > 0) return { status: "drafts_pending", drafts: pending };
+  const open = await alreadyOpen(ctx, hot.state, options);
+  if (open) return open;
+
+  const topicId = resolveTopic(options.topic, [options.activeNoteTopic ?? null, hot.state.activeTopic]);
+  const startedAt = stamp(ctx, ctx.ports.clock.now());
+  const draftId = await pickFreeDraftId(ctx, scan);
+  const newest = await newestWithBody(ctx, scan.confirmed);
+  const pointer = { activeTopic: topicId, startedAt, openDraft: draftId, device: ctx.ports.device };
+
+  let raced = null as HotState | null;
+  const written = await pointHotAt(ctx, pointer, {
+    newest,
+    stampUpdated: true,
+    warnings,
+    accept: (read) => {
+      const current = hotStateOf(read);
+      if (!isOpen(current) || current.openDraft === hot.state.openDraft) return true;
+      raced = current; // another start won the race
+      return false;
+    },
+  });
+  if (raced !== null) {
+    const kept = await alreadyOpen(ctx, raced, options);
+    if (kept) return kept;
+  }
+
+  const draft = { draftId, topicId, startedAt, lastCheckpointAt: startedAt, device: ctx.ports.device };
+  await ctx.ports.store.create(
+    sessionPath(ctx.layout, `${draftId}.md`),
+    renderDraft({ ...draft, topicNote: options.topicNote ?? null, notes: "" }),
+  );
+  // The working memory as written (not read back: a cache may lag behind the write).
+  const after = classifyRecord(written.text);
+  return {
+    status: "started",
+    topicId,
+    startedAt,
+    draftId,
+    lastSession: newest?.sessionId ?? null,
+    workingMemory: after.state === "ok" || after.state === "no-frontmatter" ? after.body.trim() : "",
+    warnings: [...warnings, ...skippedWarnings(scan)],
+  };
+}
+
+/** The session `hot` names, reported as already open (or kept), or null when there is none. */
+async function alreadyOpen(ctx: SessionContext, hot: HotState, options: StartOptions): Promise<StartResult | null> {
+  if (!isOpen(hot)) return null;
+  const open = openSessionOf(ctx, hot, await readDraft(ctx, hot.openDraft));
+  return open ? { status: options.ifOpen === "keep" ? "kept" : "already_open", open } : null;
+}

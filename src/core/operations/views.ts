@@ -1,0 +1,139 @@
+import type { ReadResult } from "../frontmatter";
+import { classifyRecord, updateFrontmatterFields } from "../frontmatter";
+import type { HotState } from "../hot-memory";
+import { hotStateOf, renderHot, renderHotFrontmatter } from "../hot-memory";
+import type { ConfirmedSession } from "../records";
+import { compareNewestFirst } from "../records";
+import { withBody } from "../scan";
+import { renderIndex } from "../session-index";
+import type { SessionContext } from "./context";
+import { today } from "./reading";
+import { writeView } from "./writes";
+
+/** hot.md's open-session fields. */
+export interface Pointer {
+  activeTopic: string;
+  startedAt: string;
+  openDraft: string;
+  device: string;
+}
+
+/** The newest confirmed session with its body (hot.md's body is made from it), or null. */
+export async function newestWithBody(
+  ctx: SessionContext,
+  newestFirst: readonly ConfirmedSession[],
+): Promise<ConfirmedSession | null> {
+  return newestFirst[0] ? withBody(ctx.ports.store, newestFirst[0], ctx.offsetAt) : null;
+}
+
+/**
+ * Points hot.md at an open session: in a valid hot.md only the pointer fields change; text without
+ * frontmatter keeps its body and gains frontmatter; anything else is rebuilt (body from `newest`).
+ * `accept` sees hot.md as it is at write time and may leave it alone (`pointed` is then false).
+ */
+export async function pointHotAt(
+  ctx: SessionContext,
+  pointer: Pointer,
+  options: {
+    newest: ConfirmedSession | null;
+    accept?: (read: ReadResult) => boolean;
+    stampUpdated?: boolean;
+    /** Where to say that hand-written text in hot.md was kept in a copy. */
+    warnings?: string[];
+  },
+): Promise<{ text: string | null; pointed: boolean }> {
+  let pointed = false;
+  const write = (current: string | null): string | null => {
+    const read = classifyRecord(current);
+    pointed = options.accept?.(read) ?? true;
+    if (!pointed) return null;
+    const date = today(ctx);
+    if (read.state === "ok") {
+      return updateFrontmatterFields(current ?? "", {
+        active_topic: pointer.activeTopic,
+        started_at: pointer.startedAt,
+        open_draft: pointer.openDraft,
+        device: pointer.device,
+        ...(options.stampUpdated ? { updated_at: date } : {}),
+      });
+    }
+    const state = { ...pointer, lastSession: options.newest?.sessionId ?? null };
+    if (read.state === "no-frontmatter") return renderHotFrontmatter(state, date) + read.body;
+    return renderHot(state, options.newest, date);
+  };
+  const text = await writeView(ctx, ctx.layout.hot, write, undefined, options.warnings);
+  return { text, pointed };
+}
+
+/** Clears hot.md's pointer if it names `draftId`; leaves anything else (and a damaged hot.md) alone. */
+export async function closePointerTo(ctx: SessionContext, draftId: string): Promise<void> {
+  await writeView(ctx, ctx.layout.hot, (text) => {
+    const read = classifyRecord(text);
+    if (read.state !== "ok" || hotStateOf(read).openDraft !== draftId) return null;
+    return updateFrontmatterFields(text ?? "", { started_at: null, open_draft: null, device: null });
+  });
+}
+
+/** A view's pointer update: the open session is closed if it is one of `draftIds`, else left as it is. */
+export function closingPointerTo(draftIds: readonly string[]): (current: HotState) => HotState {
+  return (current) =>
+    current.openDraft !== null && draftIds.includes(current.openDraft)
+      ? { ...current, startedAt: null, openDraft: null, device: null }
+      : current;
+}
+
+/**
+ * Rewrites index.md, then hot.md, from the confirmed sessions. hot.md comes last: clearing the pointer is the
+ * final write, so a crash or conflict before it leaves the evidence a retry needs. `pointer` decides the
+ * open-session fields from hot.md as it is at write time; the body comes from the newest session. A hot.md
+ * of another palee_schema is rewritten only with `replaceForeign` (rebuild, resume); else it is reported.
+ */
+export async function writeViews(
+  ctx: SessionContext,
+  confirmed: readonly ConfirmedSession[],
+  pointer: (current: HotState, newest: ConfirmedSession | null) => HotState,
+  options: { replaceForeign?: boolean } = {},
+): Promise<string[]> {
+  let sessions = confirmed;
+  let newest = await newestWithBody(ctx, sessions);
+  // After a conflict (another device's end or rebuild, synced meanwhile) the retry derives the view from the
+  // session notes as they are now, so a session the other writer added is not dropped from it again.
+  const refresh = async (): Promise<void> => {
+    const fresh = (await ctx.scan()).confirmed;
+    const known = new Set(fresh.map((s) => s.path));
+    sessions = confirmed
+      .filter((s) => !known.has(s.path))
+      .reduce<readonly ConfirmedSession[]>((list, s) => withSession(list, s), fresh);
+    newest = await newestWithBody(ctx, sessions);
+  };
+  const date = today(ctx);
+  const warnings: string[] = [];
+  await writeView(ctx, ctx.layout.index, () => renderIndex(sessions, date, ctx.indexLine), refresh);
+  await writeView(
+    ctx,
+    ctx.layout.hot,
+    (text) => {
+      const read = classifyRecord(text);
+      if (read.state === "schema-invalid" && !options.replaceForeign) {
+        warnings.push(`${ctx.layout.hot} has an unsupported palee_schema; left it alone (a rebuild replaces it)`);
+        return null;
+      }
+      return renderHot({ ...pointer(hotStateOf(read), newest), lastSession: newest?.sessionId ?? null }, newest, date);
+    },
+    refresh,
+    warnings,
+  );
+  return warnings;
+}
+
+/** `newestFirst` with `session` inserted in its place (newest first): a copy, the input is shared. */
+export function withSession(newestFirst: readonly ConfirmedSession[], session: ConfirmedSession): ConfirmedSession[] {
+  let lo = 0;
+  let hi = newestFirst.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareNewestFirst(newestFirst[mid], session) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return [...newestFirst.slice(0, lo), session, ...newestFirst.slice(lo)];
+}

@@ -1,0 +1,149 @@
+import { ConflictError, FileExistsError } from "../errors";
+import { classifyRecord } from "../frontmatter";
+import { handWrittenHot, keptCopyPath } from "../hand-written";
+import { newDraftId, newSessionId } from "../ids";
+import { assertRemovable, sessionPath } from "../layout";
+import type { ConfirmedSession, Draft } from "../records";
+import { interpretConfirmed } from "../records";
+import type { Scan } from "../scan";
+import type { ConfirmedNoteInput } from "../session-note";
+import { renderConfirmedNote } from "../session-note";
+import type { SessionContext } from "./context";
+import { stamp } from "./reading";
+
+/** How many times a colliding random ID is drawn again before giving up (2^16 / 2^32 spaces). */
+const ID_ATTEMPTS = 20;
+
+/**
+ * Optimistic write of a derived view (hot.md, index.md, a draft's frontmatter): computes from a fresh read,
+ * writes only if the file still holds what was read, retries once from a fresh read, then reports the
+ * conflict. `compute` returns null to leave the file alone. Returns the text the file now holds.
+ */
+export async function writeView(
+  ctx: SessionContext,
+  path: string,
+  compute: (text: string | null) => string | null,
+  /** Before the retry: re-read what `compute` derives the view from (another writer may have changed it too). */
+  refresh?: () => Promise<void>,
+  /** Where to say that hand-written text in hot.md was kept in a copy (invariant 10). */
+  warnings?: string[],
+): Promise<string | null> {
+  const kept = new Set<string>();
+  for (let attempt = 1; ; attempt++) {
+    const text = await ctx.ports.store.read(path);
+    const next = compute(text);
+    if (next === null || next === text) return text;
+    if (path === ctx.layout.hot && text !== null && !kept.has(text)) {
+      const lost = handWrittenHot(text);
+      if (lost !== null) {
+        const copy = await keepCopy(ctx, text);
+        kept.add(text);
+        warnings?.push(`kept the text of ${path} (${lost}) in ${copy} before replacing it`);
+      }
+    }
+    try {
+      await ctx.ports.store.replace(path, text, next);
+      return next;
+    } catch (error) {
+      if (!(error instanceof ConflictError) || attempt >= 2) throw error;
+      await refresh?.();
+    }
+  }
+}
+
+/** Copies hand-written hot.md text to a new file (create-only) and returns its path. */
+async function keepCopy(ctx: SessionContext, text: string): Promise<string> {
+  const at = stamp(ctx, ctx.ports.clock.now());
+  for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
+    const path = keptCopyPath(ctx.layout, at, attempt);
+    try {
+      await ctx.ports.store.create(path, text);
+      return path;
+    } catch (error) {
+      if (!(error instanceof FileExistsError)) throw error;
+    }
+  }
+  throw new ConflictError(
+    ctx.layout.hot,
+    `no free name to keep the text of ${ctx.layout.hot}; nothing was replaced`,
+  );
+}
+
+/** Creates a new file under a fresh random ID; a collision draws again, never overwrites. */
+async function createUnique(
+  ctx: SessionContext,
+  makeId: () => string,
+  render: (id: string) => string,
+): Promise<string> {
+  for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
+    const id = makeId();
+    try {
+      await ctx.ports.store.create(sessionPath(ctx.layout, `${id}.md`), render(id));
+      return id;
+    } catch (error) {
+      if (!(error instanceof FileExistsError)) throw error;
+    }
+  }
+  throw new ConflictError(ctx.layout.sessions, `could not find a free session ID in ${ctx.layout.sessions}`);
+}
+
+/**
+ * Creates a confirmed note under a fresh ID and returns the session as written — never read back, since an
+ * app's cache may lag behind the write.
+ */
+export async function writeConfirmed(
+  ctx: SessionContext,
+  startedMs: number,
+  data: Omit<ConfirmedNoteInput, "sessionId">,
+): Promise<ConfirmedSession> {
+  let text = "";
+  const sessionId = await createUnique(
+    ctx,
+    () => newSessionId(startedMs, ctx.ports.random),
+    (id) => (text = renderConfirmedNote({ ...data, sessionId: id })),
+  );
+  const result = interpretConfirmed(sessionPath(ctx.layout, `${sessionId}.md`), classifyRecord(text), ctx.offsetAt);
+  if (!("record" in result)) throw new Error(`rendered session ${sessionId} does not read back: ${result.reason}`);
+  return result.record;
+}
+
+/**
+ * A draft ID that names no draft file and no absorbed draft: reusing an absorbed ID would make reconcile
+ * treat the new draft as finished business.
+ */
+export async function pickFreeDraftId(ctx: SessionContext, scan: Scan): Promise<string> {
+  const absorbed = ctx.absorbedIn(scan.confirmed);
+  for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
+    const id = newDraftId(ctx.ports.random);
+    if (scan.draftFiles.has(id) || absorbed.has(id)) continue;
+    if ((await ctx.ports.store.read(sessionPath(ctx.layout, `${id}.md`))) === null) return id;
+  }
+  throw new ConflictError(ctx.layout.sessions, `could not find a free draft ID in ${ctx.layout.sessions}`);
+}
+
+/** Moves a draft to the trash after the deletion boundary check (layout.ts assertRemovable). */
+export async function trashDraft(ctx: SessionContext, draft: Draft): Promise<void> {
+  assertRemovable(ctx.layout, draft.path);
+  try {
+    await ctx.ports.store.trash(draft.path);
+  } catch (error) {
+    // Already gone: another device or window trashed it meanwhile (its reconcile, once this session's note
+    // reached it). What this step is for has happened; anything else is a real failure.
+    if ((await ctx.ports.store.read(draft.path)) !== null) throw error;
+  }
+}
+
+/** A conflict on the views after a session note was written says that the session itself is safe. */
+export async function afterSaving(session: ConfirmedSession, updateViews: () => Promise<unknown>): Promise<void> {
+  try {
+    await updateViews();
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    throw new ConflictError(
+      error.path,
+      `${session.sessionId} is saved, but ${error.path} changed while it was being updated; ` +
+        "a rebuild refreshes the views",
+      session.sessionId,
+    );
+  }
+}

@@ -1,0 +1,20 @@
+import type { Draft } from "../records";
+
+export const DEFAULT_GRACE_MS = 15 * 60_000;
+
+/**
+ * A draft is alive elsewhere when another device wrote it and checkpointed it within the grace period
+ * (docs/architecture.md, open vault). Nothing on this device touches such a draft unless the user chose it.
+ */
+export function isAliveElsewhere(draft: Draft, device: string, now: number, graceMs: number): boolean {
+  if (draft.device === null || draft.device === device) return false;
+  return draft.lastCheckpointMs !== null && now - draft.lastCheckpointMs <= graceMs;
+}
+
+/**
+ * Whether a session checkpointed at `lastCheckpointMs` still counts as running: its last checkpoint is within
+ * the grace period of now, on either side (a clock a little ahead on another device is not "silent").
+ */
+export function checkpointedWithin(lastCheckpointMs: number | null, now: number, graceMs: number): boolean {
+  return lastCheckpointMs !== null && Math.abs(now - lastCheckpointMs) <= graceMs;
+}

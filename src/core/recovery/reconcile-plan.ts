@@ -1,0 +1,52 @@
+import type { HotState } from "../hot-memory";
+import { isOpen } from "../hot-memory";
+import type { ConfirmedSession, Draft } from "../records";
+import { parseTimestamp } from "../time";
+
+/** What reconcile would do; decided here, performed by the caller (operations/reconcile.ts). */
+export interface ReconcilePlan {
+  /** Drafts already named in a confirmed note's absorbed_drafts: finished business, to the trash. */
+  trash: Draft[];
+  /** hot.md names an open session that is finished (its draft was absorbed) or whose draft is gone. */
+  closeOpen: null | { draftId: string; reason: "absorbed" | "missing" };
+}
+
+/** Who is reconciling: a pointer of another device whose draft is missing may just not have synced yet. */
+export interface ReconcileContext {
+  device: string;
+  now: number;
+  graceMs: number;
+  offsetAt: (at: number) => number;
+}
+
+export function planReconcile(
+  hot: HotState,
+  drafts: readonly Draft[],
+  draftFiles: ReadonlySet<string>,
+  absorbed: ReadonlyMap<string, ConfirmedSession>,
+  context: ReconcileContext,
+): ReconcilePlan {
+  const trash = drafts.filter((d) => absorbed.has(d.draftId));
+  let closeOpen: ReconcilePlan["closeOpen"] = null;
+  if (isOpen(hot)) {
+    if (absorbed.has(hot.openDraft)) closeOpen = { draftId: hot.openDraft, reason: "absorbed" };
+    else if (!draftFiles.has(hot.openDraft)) {
+      const started = parseTimestamp(hot.startedAt, context.offsetAt);
+      const mine = hot.device === null || hot.device === context.device;
+      const longGone = started === null || context.now - started > context.graceMs;
+      if (mine || longGone) closeOpen = { draftId: hot.openDraft, reason: "missing" };
+    }
+  }
+  return { trash, closeOpen };
+}
+
+/** Drafts to offer for recovery at start: every usable draft that is neither finished nor the open one. */
+export function pendingDrafts(
+  hot: HotState,
+  drafts: readonly Draft[],
+  absorbed: ReadonlyMap<string, ConfirmedSession>,
+  ignored: ReadonlySet<string> = new Set(),
+): Draft[] {
+  const open = isOpen(hot) ? hot.openDraft : null;
+  return drafts.filter((d) => !absorbed.has(d.draftId) && d.draftId !== open && !ignored.has(d.draftId));
+}

@@ -1,0 +1,117 @@
+import type { Draft } from "../records";
+import { compareDraftsOldestFirst } from "../records";
+import { durationMinutes, isCanonicalTimestamp } from "../time";
+import { checkpointedWithin, isAliveElsewhere } from "./liveness";
+
+/** What Save would record for an interrupted draft: it ends at its last checkpoint (docs/architecture.md). */
+export interface SavePlan {
+  startedMs: number;
+  endedMs: number;
+  durationMinutes: number;
+  /** The recorded timestamps to keep as written; null where the instant must be written afresh. */
+  startedAt: string | null;
+  endedAt: string | null;
+}
+
+/**
+ * What Save would record for the copies of one sitting (see copiesOf): it starts at the earliest valid start
+ * and ends at the latest last checkpoint among them (now if none has one). A recorded start never moves: a
+ * last checkpoint before it (a clock set back) ends the session at its start, 0 minutes.
+ */
+export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
+  const last = pick(copies, (d) => d.lastCheckpointMs, (d) => d.lastCheckpointAt, (a, b) => a > b);
+  const first = pick(copies, (d) => d.startedMs, (d) => d.startedAt, (a, b) => a < b);
+  let end = last ?? { ms: now, text: null };
+  if (first !== null && first.ms > end.ms) end = first;
+  const startedMs = first?.ms ?? end.ms;
+  return {
+    startedMs,
+    endedMs: end.ms,
+    durationMinutes: durationMinutes(startedMs, end.ms),
+    startedAt: first?.text ?? null,
+    endedAt: end.text,
+  };
+}
+
+/**
+ * The instant that is `better` than every other among the drafts that have one, with its recorded text when
+ * that is canonical (kept as written; of equal instants, one with canonical text wins).
+ */
+function pick(
+  drafts: readonly Draft[],
+  ms: (d: Draft) => number | null,
+  text: (d: Draft) => string | null,
+  better: (a: number, b: number) => boolean,
+): { ms: number; text: string | null } | null {
+  let best: { ms: number; text: string | null } | null = null;
+  for (const d of drafts) {
+    const at = ms(d);
+    if (at === null) continue;
+    const recorded = text(d);
+    const written = recorded !== null && isCanonicalTimestamp(recorded) ? recorded : null;
+    if (best === null || better(at, best.ms) || (at === best.ms && best.text === null && written !== null)) {
+      best = { ms: at, text: written };
+    }
+  }
+  return best;
+}
+
+/**
+ * What Save of `draft` takes with it: the draft and its copies (copiesOf), except a copy that is still
+ * running (alive on another device, or `openDraft`, this device's open session, checkpointed within the grace
+ * period), which is left to its own end.
+ */
+export function saveGroup(
+  draft: Draft,
+  drafts: readonly Draft[],
+  device: string,
+  now: number,
+  graceMs: number,
+  openDraft?: string | null,
+): Draft[] {
+  const running = (d: Draft): boolean =>
+    isAliveElsewhere(d, device, now, graceMs) ||
+    (d.draftId === openDraft && checkpointedWithin(d.lastCheckpointMs, now, graceMs));
+  return copiesOf(draft, drafts).filter((d) => d === draft || !running(d));
+}
+
+/**
+ * The drafts that record the same sitting as `draft`, itself included, oldest first: a sync tool's conflict
+ * copies keep the original's session_id under another file name. Two drafts of one topic are copies when
+ * they record the same session_id or one's file name is the other's session_id; copies of copies count too.
+ */
+export function copiesOf(draft: Draft, drafts: readonly Draft[]): Draft[] {
+  const linked = (a: Draft, b: Draft): boolean =>
+    a.topicId === b.topicId && (a.recordId === b.recordId || a.draftId === b.recordId || a.recordId === b.draftId);
+  const group = [draft];
+  for (let i = 0; i < group.length; i++) {
+    const member = group[i];
+    for (const d of drafts) if (!group.some((g) => g.draftId === d.draftId) && linked(member, d)) group.push(d);
+  }
+  return group.sort(compareDraftsOldestFirst);
+}
+
+/** Who would save, and when: this device, now, its grace period and its open session's draft (if any). */
+export interface SaveContext {
+  device: string;
+  now: number;
+  graceMs: number;
+  openDraft?: string | null;
+}
+
+/** What Save of one draft would do, as the recovery modal previews it and as Save then does it. */
+export interface SavePreview {
+  /** The drafts Save takes (the draft and its copies that are not running elsewhere), oldest first. */
+  copies: Draft[];
+  /** The session Save would record from them (`plan.durationMinutes` is the preview's minutes). */
+  plan: SavePlan;
+  /** The draft itself runs on another device: saving it here would take it over. */
+  aliveElsewhere: boolean;
+}
+
+/** One rule for Save and its preview: the draft's save group, its plan, and whether it runs elsewhere. */
+export function previewSave(draft: Draft, drafts: readonly Draft[], context: SaveContext): SavePreview {
+  const { device, now, graceMs, openDraft } = context;
+  const copies = saveGroup(draft, drafts, device, now, graceMs, openDraft);
+  return { copies, plan: savePlanOf(copies, now), aliveElsewhere: isAliveElsewhere(draft, device, now, graceMs) };
+}

@@ -1,0 +1,37 @@
+import type { App } from "obsidian";
+import { Notice } from "obsidian";
+import type { ObsidianStore } from "../adapters/obsidian-store";
+import type { SessionController } from "../session-controller";
+import { DailyNoteLog } from "./daily-note";
+import type { PaleeSettings } from "../settings";
+
+/**
+ * What every flow works with: the app, the controller (the only way to the core), the store and the
+ * settings, plus the little state that outlives one command. Flows are functions over this context.
+ */
+export interface FlowContext {
+  readonly app: App;
+  readonly controller: SessionController;
+  readonly store: ObsidianStore;
+  readonly settings: () => PaleeSettings;
+  readonly notify: (message: string, durationMs?: number) => void;
+  /** After end, recovery Save and log: the daily-note line, if the setting is on. Never throws. */
+  readonly dailyNote: DailyNoteLog;
+  /** An end is on screen (the end modal) or being saved: a second click must not end twice. */
+  ending: boolean;
+  /** The plugin was unloaded: an operation still running must not open modals or notices afterwards. */
+  disposed: boolean;
+}
+
+export function flowContext(
+  app: App,
+  controller: SessionController,
+  store: ObsidianStore,
+  settings: () => PaleeSettings,
+  notify = (message: string, durationMs?: number): void => {
+    new Notice(message, durationMs);
+  },
+): FlowContext {
+  const dailyNote = new DailyNoteLog(app, settings, notify);
+  return { app, controller, store, settings, notify, dailyNote, ending: false, disposed: false };
+}

@@ -1,0 +1,58 @@
+import { TFile } from "obsidian";
+import { formatElapsed } from "../../core/time";
+import type { FlowContext } from "./context";
+import { LONG_NOTICE_MS, displayTime, fail } from "./notices";
+
+export async function showStatus(ctx: FlowContext): Promise<void> {
+  const { controller } = ctx;
+  try {
+    const open = await controller.refresh();
+    if (!open) {
+      ctx.notify("No session is open.");
+      return;
+    }
+    const today = controller.today();
+    const { session } = open;
+    ctx.notify(
+      `${session.topicId}: ${formatElapsed(controller.now() - open.startedMs, true)} so far\n` +
+        `Started ${displayTime(session.startedAt, today)} on ${session.device ?? "unknown device"}\n` +
+        `Last checkpoint ${displayTime(session.lastCheckpointAt, today)}`,
+      LONG_NOTICE_MS,
+    );
+  } catch (error) {
+    fail(ctx, "read the session status", error);
+  }
+}
+
+export async function openSessionNote(ctx: FlowContext): Promise<void> {
+  const open = ctx.controller.open;
+  if (!open) {
+    ctx.notify("No session is open.");
+    return;
+  }
+  await openPath(ctx, `${ctx.controller.layout.sessions}/${open.session.draftId}.md`);
+}
+
+export async function openPath(ctx: FlowContext, path: string): Promise<void> {
+  const file = ctx.app.vault.getFileByPath(path);
+  if (!(file instanceof TFile)) {
+    ctx.notify(`${path} does not exist (yet).`);
+    return;
+  }
+  await ctx.app.workspace.getLeaf(false).openFile(file);
+}
+
+/**
+ * A session note was renamed. The open session's draft is only found under its own name (DRAFT-S-….md):
+ * say so at once, rather than let the session end silently at the next checkpoint.
+ */
+export function noteRenamed(ctx: FlowContext, oldPath: string, newPath: string): void {
+  const open = ctx.controller.open;
+  if (!open || oldPath !== `${ctx.controller.layout.sessions}/${open.session.draftId}.md`) return;
+  const { topicId, draftId } = open.session;
+  ctx.notify(
+    `The note of your open session on ${topicId} was renamed to "${newPath}". PALEE Sessions only finds it as ` +
+      `${draftId}.md: rename it back to keep the session (its notes are safe either way).`,
+    LONG_NOTICE_MS,
+  );
+}

@@ -1,0 +1,159 @@
+import type { Draft } from "../../core/records";
+import { previewSave } from "../../core/recovery";
+import type { RecoverAction, RecoverResult } from "../../core/sessions";
+import type { RecoveryRow } from "../ui/recovery-modal";
+import { RecoveryModal } from "../ui/recovery-modal";
+import type { FlowContext } from "./context";
+import { LONG_NOTICE_MS, displayTime, fail, warn } from "./notices";
+
+/** When the vault opens (after layout ready): continue, report, or ask. */
+export async function onVaultOpen(ctx: FlowContext): Promise<void> {
+  try {
+    const result = await ctx.controller.openVault();
+    if (ctx.disposed) return;
+    const today = ctx.controller.today();
+    const { resumed, openElsewhere } = result;
+    if (resumed) {
+      ctx.notify(`Resumed your session on ${resumed.topicId} (started ${displayTime(resumed.startedAt, today)}).`);
+    }
+    if (openElsewhere) {
+      const where = openElsewhere.device ?? "another device";
+      const since = displayTime(openElsewhere.startedAt, today);
+      ctx.notify(`A session on ${openElsewhere.topicId} is open on ${where} (since ${since}).`);
+    }
+    warn(ctx, result.warnings);
+    if (result.pending.length > 0) openRecovery(ctx, result.pending);
+  } catch (error) {
+    fail(ctx, "check for interrupted sessions", error);
+  }
+}
+
+/** Recover interrupted sessions (the command, and after an import that brought drafts). */
+export async function recoverDrafts(ctx: FlowContext): Promise<void> {
+  try {
+    const result = await ctx.controller.openVault();
+    warn(ctx, result.warnings);
+    if (result.pending.length === 0) ctx.notify("No interrupted sessions to recover.");
+    else openRecovery(ctx, result.pending);
+  } catch (error) {
+    fail(ctx, "list the interrupted sessions", error);
+  }
+}
+
+/**
+ * This device's open session was interrupted (the app closed without ending it): the learner decides, in the
+ * recovery modal, before anything else happens to it. `then` runs once it is no longer open (saved or
+ * discarded); a resumed session simply continues.
+ */
+export async function recoverInterrupted(ctx: FlowContext, then?: () => void): Promise<void> {
+  const { controller } = ctx;
+  const open = controller.open;
+  if (!open) return;
+  const { draftId, topicId } = open.session;
+  try {
+    const drafts = (await controller.openVault()).pending;
+    if (!drafts.some((d) => d.draftId === draftId)) {
+      const device = open.session.device ?? "unknown device";
+      ctx.notify(`The session on ${topicId} (${device}) cannot be recovered here yet: its draft is not readable.`);
+      return;
+    }
+    openRecovery(ctx, drafts, (decided, resumed) => {
+      if (resumed) return;
+      if (decided.has(draftId) && !controller.open) then?.();
+      else if (controller.open && !controller.open.running) {
+        ctx.notify(`The interrupted session on ${topicId} is still open: resume, save or discard it first.`);
+      }
+    });
+  } catch (error) {
+    fail(ctx, "list the interrupted sessions", error);
+  }
+}
+
+/** The modal's rows; the core previews what Save would record and whether another device runs the draft. */
+export function recoveryRows(ctx: FlowContext, drafts: readonly Draft[]): RecoveryRow[] {
+  const { controller } = ctx;
+  const today = controller.today();
+  const at = {
+    device: controller.device,
+    now: controller.now(),
+    graceMs: controller.graceMs,
+    openDraft: controller.open?.session.draftId,
+  };
+  return drafts.map((draft) => {
+    const preview = previewSave(draft, drafts, at);
+    return {
+      draftId: draft.draftId,
+      topicId: draft.topicId,
+      device: draft.device ?? "unknown device",
+      startedText: displayTime(draft.startedAt, today),
+      lastSeenText: displayTime(draft.lastCheckpointAt, today),
+      saveMinutes: preview.plan.durationMinutes,
+      aliveElsewhere: preview.aliveElsewhere,
+    };
+  });
+}
+
+export function openRecovery(
+  ctx: FlowContext,
+  drafts: readonly Draft[],
+  onFinished?: (decided: ReadonlySet<string>, resumed: boolean) => void,
+): void {
+  const { controller } = ctx;
+  let resumed = false;
+  // A draft's row as it reads now, next to the others shown (Save's preview counts its sync-conflict copies;
+  // the stale version of the same draft among them is not one: copiesOf keeps the first of each ID).
+  const rowOf = (draft: Draft): RecoveryRow => recoveryRows(ctx, [draft, ...drafts])[0];
+  new RecoveryModal(
+    ctx.app,
+    recoveryRows(ctx, drafts),
+    async (row, action) => {
+      try {
+        if (action !== "ignore" && !row.aliveElsewhere) {
+          // The modal may have been open for a while: another device may have taken the draft up since.
+          const now = await controller.draft(row.draftId);
+          const fresh = now ? rowOf(now) : null;
+          if (now && fresh?.aliveElsewhere) {
+            const lastSeen = displayTime(now.lastCheckpointAt, controller.today());
+            ctx.notify(
+              `${row.topicId} is now open on ${now.device ?? "another device"} (last seen ${lastSeen}). ` +
+                `Press ${action} again to ${action} it anyway.`,
+              LONG_NOTICE_MS,
+            );
+            return { changed: fresh };
+          }
+          const moved = fresh && (fresh.saveMinutes !== row.saveMinutes || fresh.lastSeenText !== row.lastSeenText);
+          if (fresh && (moved || fresh.device !== row.device)) {
+            // It was checkpointed since the row was drawn (another device, sync): decide on what it is now.
+            const again = `check it, then press ${action} again.`;
+            ctx.notify(`${row.topicId} changed since this list was shown: ${again}`, LONG_NOTICE_MS);
+            return { changed: fresh };
+          }
+        }
+        const result = await controller.recover(row.draftId, action);
+        if (result.status === "resumed") resumed = true;
+        warn(ctx, result.warnings);
+        if (result.status === "saved") await ctx.dailyNote.add(result.session);
+        return recoveredText(ctx, result, action);
+      } catch (error) {
+        fail(ctx, `${action} ${row.draftId}`, error);
+        return null;
+      }
+    },
+    (decided) => onFinished?.(decided, resumed),
+  ).open();
+}
+
+function recoveredText(ctx: FlowContext, result: RecoverResult, action: RecoverAction): string {
+  switch (result.status) {
+    case "resumed":
+      return `Resumed: the timer continues from ${displayTime(result.open.startedAt, ctx.controller.today())}.`;
+    case "saved":
+      return result.alreadySaved
+        ? `Was already saved as ${result.session.sessionId}.`
+        : `Saved as ${result.session.sessionId} (${result.session.durationMinutes} min).`;
+    case "discarded":
+      return result.alreadySavedIn ? `Was already saved in ${result.alreadySavedIn}.` : "Moved to the trash.";
+    case "ignored":
+      return action === "ignore" ? "Left for later." : "Unchanged.";
+  }
+}

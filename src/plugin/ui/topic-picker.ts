@@ -1,0 +1,80 @@
+import type { App, SearchResult } from "obsidian";
+import { SuggestModal, prepareFuzzySearch } from "obsidian";
+import { TOPIC_ID_PATTERN } from "../../core/ids";
+
+/** One line of the topic picker. */
+export type TopicChoice =
+  | { kind: "topic-note"; topicId: string; notePath: string; noteName: string }
+  | { kind: "past-topic"; topicId: string }
+  | { kind: "use-current-note"; notePath: string; noteName: string }
+  | { kind: "new-topic"; topicId: string; valid: boolean };
+
+export function choiceLabel(choice: TopicChoice): { title: string; note: string } {
+  switch (choice.kind) {
+    case "topic-note":
+      return { title: choice.topicId, note: `Topic note: ${choice.noteName}` };
+    case "past-topic":
+      return { title: choice.topicId, note: "From your past sessions" };
+    case "use-current-note":
+      return { title: `Use "${choice.noteName}" as a topic`, note: "Adds a palee_id to this note's properties" };
+    case "new-topic":
+      return choice.valid
+        ? { title: `New topic: ${choice.topicId}`, note: "Press enter to start" }
+        : {
+            title: `Not a valid topic ID: ${choice.topicId}`,
+            note: 'Use T- followed by letters, digits, ".", "_" or "-"',
+          };
+  }
+}
+
+/** What the learner typed as a new topic ID ("rust ownership" becomes T-rust-ownership). */
+export function typedTopic(query: string): { topicId: string; valid: boolean } | null {
+  const trimmed = query.trim();
+  if (trimmed === "") return null;
+  const withPrefix = /^t-/i.test(trimmed) ? `T-${trimmed.slice(2)}` : `T-${trimmed}`;
+  const topicId = withPrefix.replace(/\s+/g, "-");
+  return { topicId, valid: TOPIC_ID_PATTERN.test(topicId) };
+}
+
+/**
+ * Fuzzy topic picker: topic notes, topics of past sessions, "use the current note as a topic", or a newly
+ * typed topic ID (validated: an invalid one is shown as such and cannot start a session).
+ */
+export class TopicPickerModal extends SuggestModal<TopicChoice> {
+  constructor(
+    app: App,
+    private readonly choices: readonly TopicChoice[],
+    private readonly onChoose: (choice: TopicChoice) => void,
+  ) {
+    super(app);
+    this.setPlaceholder("Pick a topic, or type the ID of a new one");
+    this.emptyStateText = "No topics yet: type a topic ID such as T-rust-ownership";
+  }
+
+  getSuggestions(query: string): TopicChoice[] {
+    const typed = typedTopic(query);
+    if (typed === null) return [...this.choices];
+    const match = prepareFuzzySearch(query.trim());
+    const scored: Array<{ choice: TopicChoice; result: SearchResult }> = [];
+    for (const choice of this.choices) {
+      const { title, note } = choiceLabel(choice);
+      const result = match(`${title} ${note}`);
+      if (result) scored.push({ choice, result });
+    }
+    scored.sort((a, b) => b.result.score - a.result.score);
+    const found = scored.map((s) => s.choice);
+    const exists = this.choices.some((c) => "topicId" in c && c.topicId === typed.topicId);
+    return exists ? found : [...found, { kind: "new-topic", ...typed }];
+  }
+
+  renderSuggestion(choice: TopicChoice, el: HTMLElement): void {
+    const { title, note } = choiceLabel(choice);
+    // setText/createDiv: text from notes is always rendered as text, never as HTML.
+    el.createDiv({ text: title });
+    el.createEl("small", { text: note, cls: "palee-muted" });
+  }
+
+  onChooseSuggestion(choice: TopicChoice): void {
+    this.onChoose(choice);
+  }
+}
