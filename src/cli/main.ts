@@ -7,10 +7,11 @@ import { formatElapsed } from "../core/time";
 import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
 import { draftJson, openJson, sessionJson, skippedJson } from "./json";
+import { runExport, runStats } from "./insight";
 import { LineReader } from "./prompt";
 import { chooseVault } from "./vault";
 
-export const USAGE = `Usage: palee session <start|draft|end|list|status|recover|rebuild> [options]
+export const USAGE = `Usage: palee session <start|draft|end|list|status|recover|rebuild|stats|export> [options]
 
   --vault <dir>        vault root (default: $PALEE_VAULT, else the current directory)
   --folder <path>      session folder inside the vault (default: the plugin's setting, else "palee")
@@ -22,6 +23,8 @@ export const USAGE = `Usage: palee session <start|draft|end|list|status|recover|
   --if-open <refuse|keep>  start: what to do when a session is already open (default refuse)
   --draft <id> --action <resume|save|discard|ignore>   recover one draft
   --all                list: every confirmed session
+  --since <YYYY-MM-DD> --until <YYYY-MM-DD>   stats, export: local days, inclusive
+  --format <csv|json>  export (default csv);  --out <file>: a new file (never overwritten)
   --json               one JSON document on stdout
   -h, --help           this help
 
@@ -36,7 +39,7 @@ export interface CliIo {
   cwd: string;
 }
 
-const ACTIONS = ["start", "draft", "end", "list", "status", "recover", "rebuild"] as const;
+const ACTIONS = ["start", "draft", "end", "list", "status", "recover", "rebuild", "stats", "export"] as const;
 type Action = (typeof ACTIONS)[number];
 
 /** Which options each action accepts; anything else is refused rather than silently ignored. */
@@ -48,6 +51,8 @@ const ALLOWED: Record<Action, readonly string[]> = {
   status: [],
   recover: ["draft", "action", "interactive"],
   rebuild: [],
+  stats: ["since", "until"],
+  export: ["since", "until", "format", "out"],
 };
 const COMMON = ["vault", "folder", "json", "help"];
 
@@ -63,6 +68,10 @@ const OPTIONS = {
   draft: { type: "string" },
   action: { type: "string" },
   all: { type: "boolean" },
+  since: { type: "string" },
+  until: { type: "string" },
+  format: { type: "string" },
+  out: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -276,7 +285,7 @@ async function runRecover(core: PaleeSessions, values: Values, out: Output, io: 
   return 0;
 }
 
-async function runAction(action: Action, core: PaleeSessions, values: Values, out: Output, io: CliIo): Promise<Outcome> {
+async function runAction(action: Action, core: PaleeSessions, values: Values, out: Output, io: CliIo, store: NodeStore): Promise<Outcome> {
   switch (action) {
     case "start":
       return runStart(core, values, out, io);
@@ -343,6 +352,11 @@ async function runAction(action: Action, core: PaleeSessions, values: Values, ou
     }
     case "recover":
       return runRecover(core, values, out, io);
+    case "stats":
+    case "export": {
+      const run = action === "stats" ? runStats : runExport;
+      return run(core, { ...values, json: out.json }, { ...io, clock: systemClock, store });
+    }
     case "rebuild": {
       const r = await core.rebuild();
       for (const s of r.skipped) out.warn(`skipped ${s.path}: ${s.reason}`);
@@ -365,11 +379,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       return 0;
     }
     const vault = await chooseVault({ vault: values.vault, folder: values.folder }, io.env, io.cwd);
+    const store = new NodeStore(vault.root);
     const core = new PaleeSessions(
-      { store: new NodeStore(vault.root), clock: systemClock, random: systemRandom, device: deviceName(io.env) },
+      { store, clock: systemClock, random: systemRandom, device: deviceName(io.env) },
       vault.layout,
     );
-    return await runAction(action, core, values, out, io);
+    return await runAction(action, core, values, out, io, store);
   } catch (caught) {
     const error = toPaleeError(caught);
     // One line, whatever the message quotes (a value with a line break, a multi-line library message).
