@@ -2,6 +2,7 @@ import { Platform, Plugin, TFile } from "obsidian";
 import { registerCommands } from "./plugin/commands";
 import { loadDeviceName, saveDeviceName } from "./plugin/device";
 import { SessionFlows } from "./plugin/flows";
+import { registerInsight } from "./plugin/flows/insight";
 import { ObsidianStore } from "./plugin/obsidian-store";
 import { SessionController } from "./plugin/session-controller";
 import type { PaleeSettings } from "./plugin/settings";
@@ -39,6 +40,7 @@ export default class PaleeSessionsPlugin extends Plugin {
     this.flows = new SessionFlows(this.app, this.controller, store, () => this.settings);
 
     registerCommands(this, this.flows, this.controller);
+    registerInsight(this, { app: this.app, controller: this.controller, flows: this.flows, store, settings: () => this.settings });
     this.addRibbonIcon("timer", "Start or end a study session", () => void this.flows.toggle());
     if (!Platform.isMobile) {
       const item = this.addStatusBarItem();
