@@ -139,7 +139,7 @@ export function countedMinutes(session: InsightSession, now: number, offsetAt: O
   if (session.startedMs < EARLIEST_PLAUSIBLE_MS) {
     return { minutes: 0, problem: `started_at ${session.startedAt} is before 2000: not counted`, counted: false };
   }
-  const endedMs = parseTimestamp(session.endedAt, offsetAt);
+  const endedMs = instantOf(session.endedAt, offsetAt);
   let minutes = recorded;
   let problem: string | null = null;
   if (endedMs !== null && endedMs < session.startedMs) {
@@ -156,6 +156,21 @@ export function countedMinutes(session: InsightSession, now: number, offsetAt: O
     minutes = MAX_COUNTED_MINUTES;
   }
   return { minutes, problem: problem && `${problem}: counted ${minutes} min`, counted: true };
+}
+
+const WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A recorded timestamp as an instant. The written form (with seconds and an offset, already validated by the
+ * scan) goes through the platform's parser, several times faster at 10 000 sessions; anything else through
+ * parseTimestamp, which also resolves local times with the Clock's offset.
+ */
+function instantOf(text: string, offsetAt: OffsetAt): number | null {
+  if (WITH_ZONE.test(text)) {
+    const ms = Date.parse(text);
+    if (!Number.isNaN(ms)) return ms;
+  }
+  return parseTimestamp(text, offsetAt);
 }
 
 interface Bucket extends Totals {
@@ -178,9 +193,28 @@ const weekTotal = (monday: number, b?: Totals): WeekTotal => ({
   sessions: b?.sessions ?? 0,
 });
 
+/**
+ * The offset function, remembered per UTC day: when a day starts and ends with the same offset, no transition
+ * happened in it (time zones change at most once a day), so every instant of it has that offset; on a day
+ * with a transition each instant is asked. A platform's offset lookup is slow enough to matter at 10 000.
+ */
+export function dailyOffsets(offsetAt: OffsetAt): OffsetAt {
+  const known = new Map<number, number | null>();
+  return (at) => {
+    const day = Math.floor(at / DAY_MS);
+    let offset = known.get(day);
+    if (offset === undefined) {
+      const first = offsetAt(day * DAY_MS);
+      known.set(day, (offset = first === offsetAt((day + 1) * DAY_MS - 1) ? first : null));
+    }
+    return offset ?? offsetAt(at);
+  };
+}
+
 /** SPEC §4a stats. Sessions may come in any order; the result does not depend on it. */
 export function computeStats(sessions: readonly InsightSession[], options: StatsOptions): SessionStats {
-  const { now, offsetAt } = options;
+  const now = options.now;
+  const offsetAt = dailyOffsets(options.offsetAt);
   const since = options.since ? dayOf(options.since) : null;
   const until = options.until ? dayOf(options.until) : null;
   const days = new Map<number, Bucket>();

@@ -209,19 +209,24 @@ function renderChart(el: HTMLElement, caption: string, bars: readonly Bar[]): vo
     text.textContent = bar.label;
   });
   // The same numbers as text, for screen readers and for anyone who prefers a table.
+  // Built when first opened: the chart's aria-label already carries the summary.
   const details = figure.createEl("details", { cls: "palee-history-chart-text" });
   details.createEl("summary", { text: "Show as a table" });
-  const table = details.createEl("table");
-  const head = table.createEl("tr");
-  head.createEl("th", { text: "When" });
-  head.createEl("th", { text: "Minutes" });
-  head.createEl("th", { text: "Sessions" });
-  for (const bar of bars) {
-    const row = table.createEl("tr");
-    row.createEl("td", { text: bar.title });
-    row.createEl("td", { text: String(bar.minutes) });
-    row.createEl("td", { text: String(bar.sessions) });
-  }
+  const fill = (): void => {
+    details.removeEventListener("toggle", fill);
+    const table = details.createEl("table");
+    const head = table.createEl("tr");
+    head.createEl("th", { text: "When" });
+    head.createEl("th", { text: "Minutes" });
+    head.createEl("th", { text: "Sessions" });
+    for (const bar of bars) {
+      const row = table.createEl("tr");
+      row.createEl("td", { text: bar.title });
+      row.createEl("td", { text: String(bar.minutes) });
+      row.createEl("td", { text: String(bar.sessions) });
+    }
+  };
+  details.addEventListener("toggle", fill);
 }
 
 function renderTopics(el: HTMLElement, stats: SessionStats, actions: HistoryActions): void {
