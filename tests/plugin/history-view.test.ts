@@ -158,7 +158,25 @@ describe("study history view", () => {
     expect(problems.join("\n")).toMatch(/duration_minutes 99999999 is longer than started_at→ended_at \(45 min\): counted 45 min/);
     expect(problems.join("\n")).toMatch(/is in the future: not counted/);
     expect(problems.join("\n")).toMatch(/is before 2000: not counted/);
+    expect(problems.join("\n")).toMatch(/ended_at 2026-08-09T12:00:00\+00:00 is before started_at 2026-08-12T09:00:00\+00:00: counted 30 min/);
     expect(view.contentEl.textContent).toMatch(/Streak2 days/);
+    // Listed where the learner can fix them: each names its note and opens it.
+    const link = view.contentEl.querySelector(".palee-history-problems a[href]") as HTMLElement;
+    link.click();
+    await settle();
+    expect(p.h.app.workspace.getActiveFile()?.path).toBe(`palee/sessions/${link.textContent ?? ""}`);
+  });
+
+  it("clamps a session longer than a day to one day, so one record cannot flatten the chart", async () => {
+    const files = Object.fromEntries([session(1, 45), session(3, 30 * 24 * 60, { topic_id: "T-week-long" })]);
+    const { p } = await loaded(files);
+    const view = await openView(p);
+    const problems = Array.from(view.contentEl.querySelectorAll(".palee-history-problems li")).map((li) => li.textContent ?? "");
+    expect(problems).toEqual([expect.stringMatching(/: 43200 min is longer than a day: counted 1440 min$/)]);
+    const bars = Array.from(view.contentEl.querySelectorAll("svg.palee-history-svg")[0].querySelectorAll("rect"));
+    const height = (date: string): number => Number(bars.find((r) => r.getAttribute("data-key") === date)?.getAttribute("height"));
+    expect(height("2026-08-13") / height("2026-08-11")).toBeCloseTo(45 / 1440, 1);
+    expect(height("2026-08-13")).toBeGreaterThan(0);
   });
 
   it("renders from data alone (for scripts and screenshots)", () => {

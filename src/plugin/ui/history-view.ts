@@ -130,7 +130,7 @@ export function renderHistory(el: HTMLElement, model: HistoryModel, actions: His
   const timer = renderOpen(el, model, actions);
   renderSummary(el, model.stats);
   renderChart(el, "Minutes per day, last 14 days", model.days.map((d) => ({ key: d.date, label: d.date.slice(8), title: d.date, minutes: d.minutes, sessions: d.sessions })));
-  renderChart(el, "Minutes per week, last 12 weeks", model.weeks.map((w) => ({ key: w.week, label: w.week.slice(6), title: `${w.week} (from ${w.start})`, minutes: w.minutes, sessions: w.sessions })));
+  renderChart(el, "Minutes per week, last 12 weeks", model.weeks.map((w) => ({ key: w.week, label: w.week.slice(6), title: `${w.week}, from ${w.start}`, minutes: w.minutes, sessions: w.sessions })));
   renderTopics(el, model.stats, actions);
   renderRecent(el, model.recent, actions);
   renderProblems(el, model.problems, actions);
@@ -187,7 +187,8 @@ function renderChart(el: HTMLElement, caption: string, bars: readonly Bar[]): vo
   const figure = el.createDiv({ cls: "palee-history-chart" });
   const total = bars.reduce((sum, b) => sum + b.minutes, 0);
   const top = bars.reduce((best, b) => (b.minutes > best.minutes ? b : best), bars[0] ?? { minutes: 0, title: "" });
-  const summary = `${caption}: ${formatMinutes(total)} in total${top && top.minutes > 0 ? `, most on ${top.title} (${formatMinutes(top.minutes)})` : ""}.`;
+  const totals = `${formatMinutes(total)} in total${top && top.minutes > 0 ? `, most on ${top.title} (${formatMinutes(top.minutes)})` : ""}.`;
+  const summary = `${caption}: ${totals}`;
   figure.createDiv({ text: caption, cls: "palee-history-heading" });
   const max = Math.max(1, ...bars.map((b) => (Number.isFinite(b.minutes) ? b.minutes : 0)));
   const slot = CHART.width / Math.max(1, bars.length);
@@ -196,6 +197,8 @@ function renderChart(el: HTMLElement, caption: string, bars: readonly Bar[]): vo
     cls: "palee-history-svg",
     attr: { viewBox: `0 0 ${CHART.width} ${CHART.height}`, role: "img", "aria-label": summary, preserveAspectRatio: "xMidYMid meet" },
   });
+  // The baseline: a day without study is an empty slot on it, not a gap in the chart.
+  svg.createSvg("line", { cls: "palee-history-axis", attr: { x1: 0, y1: plot + 0.5, x2: CHART.width, y2: plot + 0.5 } });
   bars.forEach((bar, i) => {
     const minutes = Number.isFinite(bar.minutes) ? Math.max(0, bar.minutes) : 0;
     const h = Math.round((minutes / max) * (plot - 2) * 10) / 10;
@@ -208,6 +211,8 @@ function renderChart(el: HTMLElement, caption: string, bars: readonly Bar[]): vo
     const text = g.createSvg("text", { cls: "palee-history-bar-label", attr: { x: i * slot + slot / 2, y: CHART.height - 3, "text-anchor": "middle" } });
     text.textContent = bar.label;
   });
+  // Bars have no scale: the total and the highest bar in words give them one (a phone has no hover title).
+  figure.createDiv({ text: totals, cls: "palee-history-muted palee-history-chart-totals" });
   // The same numbers as text, for screen readers and for anyone who prefers a table.
   // Built when first opened: the chart's aria-label already carries the summary.
   const details = figure.createEl("details", { cls: "palee-history-chart-text" });
