@@ -7,7 +7,7 @@
  * the whole document is searched for elements the text could have become.
  *
  * Already covered (not repeated): topics.test.ts renders hostile note names and a typed `<b>` in the picker's
- * suggestions; regressions.test.ts renders a hostile topic and device in one recovery row. settings.test.ts
+ * suggestions; the last test here renders a hostile topic and device in one recovery row. settings.test.ts
  * refuses `../x`, `a/../../x`, `/abs` and `C:/palee` as session folders; the backslash spellings are here.
  *
  * Notices: obsidian-test-mocks renders a string message with textContent, as Obsidian does; the test also
