@@ -4,6 +4,8 @@ import { interpretConfirmed } from "../../src/core/records";
 import type { ConfirmedSession } from "../../src/core/records";
 import { renderIndex } from "../../src/core/session-index";
 import { confirmedText } from "../support/builders";
+import { harness } from "../support/fakes";
+import { HOT } from "../support/inspect";
 
 function session(id: string, sections: { summary?: string; next?: string; notes?: string }, fields: Record<string, string | number> = {}): ConfirmedSession {
   const path = `palee/sessions/${id}.md`;
@@ -92,5 +94,20 @@ describe("sharing the 250 words between summary and next action", () => {
     expect(body).toContain("## Next action\n\nstep step");
     expect(countWords(body)).toBeLessThanOrEqual(HOT_WORD_LIMIT);
     expect(body.trimEnd().endsWith("Source: [[S-20260814T120000-abcd]]")).toBe(true);
+  });
+});
+
+describe("working memory shows the summary as written", () => {
+  it("a summary containing Markdown headings is not cut short or mistaken for another section in hot.md", async () => {
+    const { core, store, clock } = harness();
+    await core.start({ topic: "T-rust-ownership" });
+    clock.advance(30);
+    await core.end({ summary: "Covered two parts.\n# Part two: borrowing\n## Next action\nnot the next action", nextAction: "Read chapter 5" });
+    const hot = classifyRecord(store.files.get(HOT) ?? null);
+    if (hot.state !== "ok") throw new Error(hot.state);
+    expect(hot.body).toContain("Part two: borrowing");
+    const nextSection = hot.body.split(/^## Next action$/m)[1] ?? "";
+    expect(nextSection).toContain("Read chapter 5");
+    expect(nextSection).not.toContain("not the next action");
   });
 });

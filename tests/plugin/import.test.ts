@@ -21,7 +21,7 @@ import {
   recoverAction,
   recoveryRows,
 } from "./support/plugin-harness";
-import { HOT, INDEX, S, bodyAt, confirmedPaths, draftPaths, fieldsAt, textAt } from "./support/session-files";
+import { HOT, INDEX, S, bodyAt, confirmedPaths, draftPaths, fieldsAt, textAt, openModals } from "./support/session-files";
 
 installPluginTestEnvironment();
 
@@ -290,5 +290,43 @@ describe("importing the original PALEE tool's notes", () => {
         `palee/sessions/${broken}.md (started_at is missing or not a valid ISO 8601 timestamp); ` +
         `palee/sessions/${schema2}.md (unsupported palee_schema 2 (this version reads 1)).`,
     );
+  });
+});
+
+describe("importing a .palee folder skips drafts a confirmed session already absorbed", () => {
+  const DRAFT = "DRAFT-S-0000beef";
+  const SAVED = "S-20260813T100000-abcd";
+
+  it("does not copy the draft, and says '1 draft already saved'", async () => {
+    const h = harness({
+      files: { [S(SAVED)]: confirmedText({ session_id: SAVED, absorbed_drafts: [DRAFT] }, { summary: "Done" }) },
+    });
+    h.adapter.writeSync__(`.palee/sessions/${DRAFT}.md`, draftText({ session_id: DRAFT, device: "old-laptop" }, "Draft notes\n"));
+    expect(h.app.vault.getAbstractFileByPath(".palee")).toBeNull();
+    const p = await loadPlugin(h, { device: "laptop" });
+    h.resetLogs();
+    await p.run("import-palee-folder");
+    expect(lastNotice()).toBe("Imported 0 files into palee/sessions. Skipped 1: 1 draft already saved.");
+    expect(draftPaths(h)).toEqual([]);
+    expect(h.events.filter((e) => e.includes(DRAFT))).toEqual([]);
+    expect(h.trashed).toEqual([]);
+    expect(openModals()).toEqual([]);
+  });
+});
+
+describe("importing a .palee folder whose own confirmed note absorbed one of its drafts", () => {
+  it("does not copy the draft (then trash it as finished business)", async () => {
+    const DRAFT = "DRAFT-S-0000beef";
+    const SAVED = "S-20260813T100000-abcd";
+    const h = harness();
+    // The CLI on a .palee layout crashed between writing the confirmed note and trashing the draft.
+    h.adapter.writeSync__(`.palee/sessions/${SAVED}.md`, confirmedText({ session_id: SAVED, absorbed_drafts: [DRAFT] }, { summary: "Done" }));
+    h.adapter.writeSync__(`.palee/sessions/${DRAFT}.md`, draftText({ session_id: DRAFT, device: "old-laptop" }, "Draft notes\n"));
+    const p = await loadPlugin(h, { device: "laptop" });
+    await p.run("import-palee-folder");
+    // Observed: "Imported 2 files into palee/sessions." — the draft is copied, then moved to the trash by the
+    // recovery check that follows ("… was already saved in S-…; moved it to the trash").
+    expect(noticeLog().find((n) => n.startsWith("Imported"))).toBe("Imported 1 file into palee/sessions. Skipped 1: 1 draft already saved.");
+    expect(h.trashed).toEqual([]);
   });
 });

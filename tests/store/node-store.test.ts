@@ -1,3 +1,4 @@
+import { promises as nodeFs } from "node:fs";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -148,5 +149,26 @@ describe("Node store specifics", () => {
     expect(list.drafts.map((d) => d.draftId)).toEqual(["DRAFT-S-00000001"]);
     expect(list.skipped).toEqual([]);
     expect(fs.readFileSync(path.join(sessions, "DRAFT-S-00000001.md"), "utf8")).toBe(draft);
+  });
+});
+
+describe("NodeStore on a file system without hard links", () => {
+  let root: string;
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), "palee-review-"));
+  });
+  afterEach(() => {
+    jest.restoreAllMocks();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it("trash still moves a draft to .trash when link() fails with EPERM (create already falls back)", async () => {
+    const store = new NodeStore(root);
+    await store.create("palee/sessions/DRAFT-S-00000001.md", "draft\n"); // before the mock
+    jest.spyOn(nodeFs, "link").mockRejectedValue(Object.assign(new Error("EPERM: operation not permitted, link"), { code: "EPERM" }));
+    await store.create("palee/sessions/DRAFT-S-00000002.md", "draft 2\n"); // falls back: works
+    await store.trash("palee/sessions/DRAFT-S-00000001.md");
+    expect(fs.existsSync(path.join(root, "palee/sessions/DRAFT-S-00000001.md"))).toBe(false);
+    expect(fs.readFileSync(path.join(root, ".trash/DRAFT-S-00000001.md"), "utf8")).toBe("draft\n");
   });
 });
