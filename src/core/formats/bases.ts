@@ -14,12 +14,8 @@ function yamlQuoted(text: string): string {
   return `'${text.replace(/[\r\n]+/g, " ").replace(/'/g, "''")}'`;
 }
 
-/**
- * Confirmed sessions of `sessionsFolder` (vault-relative, e.g. "palee/sessions"): drafts (status draft),
- * hot.md and index.md (another folder) stay out. "This week" is the ISO week of today, as the history view
- * counts it, compared through the recorded local day of started_at.
- */
-export function renderSessionsBase(sessionsFolder: string): string {
+/** The header comment and the filter: confirmed notes of the sessions folder only. */
+function filterSection(sessionsFolder: string): string[] {
   const folder = yamlQuoted(`file.folder == ${expressionString(sessionsFolder)}`);
   return [
     "# PALEE Sessions: every confirmed study session. Needs Obsidian 1.9 or later (core plugin Bases).",
@@ -29,10 +25,20 @@ export function renderSessionsBase(sessionsFolder: string): string {
     `    - ${folder}`,
     `    - 'file.ext == "md"'`,
     `    - 'status == "completed"'`,
+  ];
+}
+
+function formulaSection(): string[] {
+  return [
     "formulas:",
     `  hours: '(duration_minutes / 60).toFixed(2)'`,
     `  day: 'date(started_at.slice(0, 10))'`,
     `  week: 'date(started_at.slice(0, 10)).format("GGGG-[W]WW")'`,
+  ];
+}
+
+function propertySection(): string[] {
+  return [
     "properties:",
     "  note.topic_id:",
     "    displayName: Topic",
@@ -48,6 +54,20 @@ export function renderSessionsBase(sessionsFolder: string): string {
     "    displayName: Day",
     "  formula.week:",
     "    displayName: Week",
+  ];
+}
+
+/** What every view ends with: newest first, minutes summed. */
+const NEWEST_FIRST_SUMMED = [
+  "    sort:",
+  "      - property: started_at",
+  "        direction: DESC",
+  "    summaries:",
+  "      duration_minutes: Sum",
+];
+
+function viewSection(): string[] {
+  return [
     "views:",
     "  - type: table",
     "    name: Sessions",
@@ -58,11 +78,7 @@ export function renderSessionsBase(sessionsFolder: string): string {
     "      - duration_minutes",
     "      - formula.hours",
     "      - outcome",
-    "    sort:",
-    "      - property: started_at",
-    "        direction: DESC",
-    "    summaries:",
-    "      duration_minutes: Sum",
+    ...NEWEST_FIRST_SUMMED,
     "  - type: table",
     "    name: By topic",
     "    groupBy:",
@@ -73,11 +89,7 @@ export function renderSessionsBase(sessionsFolder: string): string {
     "      - formula.day",
     "      - duration_minutes",
     "      - formula.hours",
-    "    sort:",
-    "      - property: started_at",
-    "        direction: DESC",
-    "    summaries:",
-    "      duration_minutes: Sum",
+    ...NEWEST_FIRST_SUMMED,
     "  - type: table",
     "    name: This week",
     "    filters:",
@@ -88,11 +100,16 @@ export function renderSessionsBase(sessionsFolder: string): string {
     "      - topic_id",
     "      - formula.day",
     "      - duration_minutes",
-    "    sort:",
-    "      - property: started_at",
-    "        direction: DESC",
-    "    summaries:",
-    "      duration_minutes: Sum",
-    "",
-  ].join("\n");
+    ...NEWEST_FIRST_SUMMED,
+  ];
+}
+
+/**
+ * Confirmed sessions of `sessionsFolder` (vault-relative, e.g. "palee/sessions"): drafts (status draft),
+ * hot.md and index.md (another folder) stay out. "This week" is the ISO week of today, as the history view
+ * counts it, compared through the recorded local day of started_at.
+ */
+export function renderSessionsBase(sessionsFolder: string): string {
+  const sections = [filterSection(sessionsFolder), formulaSection(), propertySection(), viewSection()];
+  return [...sections.flat(), ""].join("\n");
 }
