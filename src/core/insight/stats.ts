@@ -131,7 +131,11 @@ export function isoWeekLabel(monday: number): string {
  * they agree with each other: a duration longer than started→ended is cut to that span, one over a day to
  * a day; a start in the future or before 2000 is not counted. Never throws.
  */
-export function countedMinutes(session: InsightSession, now: number, offsetAt: OffsetAt): { minutes: number; problem: string | null; counted: boolean } {
+export function countedMinutes(
+  session: InsightSession,
+  now: number,
+  offsetAt: OffsetAt,
+): { minutes: number; problem: string | null; counted: boolean } {
   const recorded = Number.isFinite(session.durationMinutes) ? Math.max(0, Math.floor(session.durationMinutes)) : 0;
   if (!Number.isFinite(session.startedMs) || session.startedMs > now) {
     return { minutes: 0, problem: `started_at ${session.startedAt} is in the future: not counted`, counted: false };
@@ -185,7 +189,11 @@ function add(map: Map<number, Bucket>, key: number, minutes: number): void {
   } else map.set(key, { key, minutes, sessions: 1 });
 }
 
-const dayTotal = (day: number, b?: Totals): DayTotal => ({ date: dayText(day), minutes: b?.minutes ?? 0, sessions: b?.sessions ?? 0 });
+const dayTotal = (day: number, b?: Totals): DayTotal => ({
+  date: dayText(day),
+  minutes: b?.minutes ?? 0,
+  sessions: b?.sessions ?? 0,
+});
 const weekTotal = (monday: number, b?: Totals): WeekTotal => ({
   week: isoWeekLabel(monday),
   start: dayText(monday),
@@ -211,66 +219,92 @@ export function dailyOffsets(offsetAt: OffsetAt): OffsetAt {
   };
 }
 
-/** SPEC §4a stats. Sessions may come in any order; the result does not depend on it. */
-export function computeStats(sessions: readonly InsightSession[], options: StatsOptions): SessionStats {
-  const now = options.now;
-  const offsetAt = dailyOffsets(options.offsetAt);
+/** A topic's running totals while counting: day numbers, and the newest start that set its topic note. */
+interface TopicBucket extends TopicTotal {
+  firstDay: number;
+  lastDay: number;
+  lastMs: number;
+}
+
+/** What one pass over the sessions adds up. */
+interface Tally {
+  days: Map<number, Bucket>;
+  weeks: Map<number, Bucket>;
+  topics: Map<string, TopicBucket>;
+  flagged: FlaggedSession[];
+  total: Totals;
+}
+
+function addTopic(topics: Map<string, TopicBucket>, session: InsightSession, day: number, minutes: number): void {
+  const topic = topics.get(session.topicId);
+  if (!topic) {
+    topics.set(session.topicId, {
+      topicId: session.topicId,
+      minutes,
+      sessions: 1,
+      first: "",
+      last: "",
+      firstDay: day,
+      lastDay: day,
+      lastMs: session.startedMs,
+      topicNote: session.topicNote,
+    });
+    return;
+  }
+  topic.minutes += minutes;
+  topic.sessions += 1;
+  topic.firstDay = Math.min(topic.firstDay, day);
+  topic.lastDay = Math.max(topic.lastDay, day);
+  if (session.startedMs >= topic.lastMs) {
+    topic.lastMs = session.startedMs;
+    topic.topicNote = session.topicNote ?? topic.topicNote;
+  } else topic.topicNote ??= session.topicNote;
+}
+
+/** Counts every session started within the options' days, flagging what could not be counted as recorded. */
+function tally(sessions: readonly InsightSession[], options: StatsOptions, offsetAt: OffsetAt): Tally {
   const since = options.since ? dayOf(options.since) : null;
   const until = options.until ? dayOf(options.until) : null;
-  const days = new Map<number, Bucket>();
-  const weeks = new Map<number, Bucket>();
-  const topics = new Map<string, TopicTotal & { firstDay: number; lastDay: number; lastMs: number }>();
-  const flagged: FlaggedSession[] = [];
   const total: Totals = { minutes: 0, sessions: 0 };
-
+  const result: Tally = { days: new Map(), weeks: new Map(), topics: new Map(), flagged: [], total };
   for (const session of sessions) {
     const day = Number.isFinite(session.startedMs) ? localDay(session.startedMs, offsetAt) : Number.NaN;
     if ((since !== null && !(day >= since)) || (until !== null && !(day <= until))) continue;
-    const { minutes, problem, counted } = countedMinutes(session, now, offsetAt);
-    if (problem) flagged.push({ sessionId: session.sessionId, path: session.path, problem, countedMinutes: minutes, counted });
-    if (!counted) continue;
-    total.minutes += minutes;
-    total.sessions += 1;
-    add(days, day, minutes);
-    add(weeks, mondayOf(day), minutes);
-    const topic = topics.get(session.topicId);
-    if (!topic) {
-      topics.set(session.topicId, {
-        topicId: session.topicId,
-        minutes,
-        sessions: 1,
-        first: "",
-        last: "",
-        firstDay: day,
-        lastDay: day,
-        lastMs: session.startedMs,
-        topicNote: session.topicNote,
-      });
-    } else {
-      topic.minutes += minutes;
-      topic.sessions += 1;
-      topic.firstDay = Math.min(topic.firstDay, day);
-      topic.lastDay = Math.max(topic.lastDay, day);
-      if (session.startedMs >= topic.lastMs) {
-        topic.lastMs = session.startedMs;
-        topic.topicNote = session.topicNote ?? topic.topicNote;
-      } else topic.topicNote ??= session.topicNote;
+    const { minutes, problem, counted } = countedMinutes(session, options.now, offsetAt);
+    if (problem) {
+      const { sessionId, path } = session;
+      result.flagged.push({ sessionId, path, problem, countedMinutes: minutes, counted });
     }
+    if (!counted) continue;
+    result.total.minutes += minutes;
+    result.total.sessions += 1;
+    add(result.days, day, minutes);
+    add(result.weeks, mondayOf(day), minutes);
+    addTopic(result.topics, session, day, minutes);
   }
+  return result;
+}
 
-  const today = localDay(now, offsetAt);
-  const monday = mondayOf(today);
-  const byTopic: TopicTotal[] = [...topics.values()]
-    .map(({ topicId, minutes, sessions: n, firstDay, lastDay, topicNote }) => ({
+/** Most minutes first, then by topic ID. */
+function topicTotals(topics: Map<string, TopicBucket>): TopicTotal[] {
+  return [...topics.values()]
+    .map(({ topicId, minutes, sessions, firstDay, lastDay, topicNote }) => ({
       topicId,
       minutes,
-      sessions: n,
+      sessions,
       first: dayText(firstDay),
       last: dayText(lastDay),
       topicNote,
     }))
     .sort((a, b) => b.minutes - a.minutes || (a.topicId < b.topicId ? -1 : a.topicId > b.topicId ? 1 : 0));
+}
 
+/** SPEC §4a stats. Sessions may come in any order; the result does not depend on it. */
+export function computeStats(sessions: readonly InsightSession[], options: StatsOptions): SessionStats {
+  const offsetAt = dailyOffsets(options.offsetAt);
+  const { days, weeks, topics, flagged, total } = tally(sessions, options, offsetAt);
+  const today = localDay(options.now, offsetAt);
+  const monday = mondayOf(today);
   return {
     today: dayTotal(today, days.get(today)),
     thisWeek: weekTotal(monday, weeks.get(monday)),
@@ -278,7 +312,7 @@ export function computeStats(sessions: readonly InsightSession[], options: Stats
     total,
     byDay: [...days.values()].sort((a, b) => a.key - b.key).map((b) => dayTotal(b.key, b)),
     byWeek: [...weeks.values()].sort((a, b) => a.key - b.key).map((b) => weekTotal(b.key, b)),
-    byTopic,
+    byTopic: topicTotals(topics),
     streak: streaks(new Set(days.keys()), today),
     flagged,
   };
@@ -331,7 +365,12 @@ export function formatMinutes(minutes: number): string {
 }
 
 /** Whether a session started on a local day within [since, until] (either may be absent). */
-export function inRange(session: InsightSession, offsetAt: OffsetAt, since?: string | null, until?: string | null): boolean {
+export function inRange(
+  session: InsightSession,
+  offsetAt: OffsetAt,
+  since?: string | null,
+  until?: string | null,
+): boolean {
   if (!since && !until) return true;
   const day = Number.isFinite(session.startedMs) ? localDay(session.startedMs, offsetAt) : Number.NaN;
   const from = since ? dayOf(since) : null;
