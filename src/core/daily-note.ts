@@ -25,9 +25,12 @@ export function sessionLinkTarget(session: Pick<ConfirmedSession, "path">): stri
 }
 
 /** `- 14:02–14:44 T-rust-ownership, 42 min [[S-…]]`; a hostile topic is escaped (renderTopic). */
-export function renderDailyNoteLine(session: Pick<ConfirmedSession, "path" | "topicId" | "startedAt" | "endedAt" | "durationMinutes">): string {
+export function renderDailyNoteLine(
+  session: Pick<ConfirmedSession, "path" | "topicId" | "startedAt" | "endedAt" | "durationMinutes">,
+): string {
   const link = sessionLinkTarget(session).replace(/[[\]|#^\r\n]/g, "");
-  return `- ${recordedClock(session.startedAt)}–${recordedClock(session.endedAt)} ${renderTopic(session.topicId)}, ${session.durationMinutes} min [[${link}]]`;
+  const span = `${recordedClock(session.startedAt)}–${recordedClock(session.endedAt)}`;
+  return `- ${span} ${renderTopic(session.topicId)}, ${session.durationMinutes} min [[${link}]]`;
 }
 
 function headingLevel(line: string): number {
