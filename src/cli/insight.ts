@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { UsageError, errorMessage } from "../core/errors";
 import { exportRows, renderExportCsv } from "../core/insight/export";
 import type { ExportRow } from "../core/insight/export";
-import type { DayTotal, SessionStats } from "../core/insight/stats";
+import type { DayTotal, SessionStats, Totals } from "../core/insight/stats";
 import { computeStats, daySeries, dayOf, formatMinutes, inRange } from "../core/insight/stats";
 import type { Clock } from "../core/ports";
 import type { ConfirmedSession, Skipped } from "../core/records";
@@ -64,15 +64,28 @@ export function statsJson(stats: SessionStats, range: Range, skipped: readonly S
     by_day: stats.byDay.map((d) => ({ date: d.date, ...totalsJson(d) })),
     by_week: stats.byWeek.map((w) => ({ week: w.week, start: w.start, ...totalsJson(w) })),
     by_topic: stats.byTopic.map((t) => ({ topic_id: t.topicId, ...totalsJson(t), first: t.first, last: t.last })),
-    flagged: stats.flagged.map((f) => ({ session_id: f.sessionId, path: f.path, problem: f.problem, counted: f.counted, counted_minutes: f.countedMinutes })),
+    flagged: stats.flagged.map((f) => ({
+      session_id: f.sessionId,
+      path: f.path,
+      problem: f.problem,
+      counted: f.counted,
+      counted_minutes: f.countedMinutes,
+    })),
     skipped: skipped.map(skippedJson),
   };
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/** A JSON document as printed: indented by two, one line break at the end. */
+const jsonText = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
 /** One line per row, columns padded to their widest cell; text cells left, numbers right. */
-function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>, numeric: readonly boolean[]): string[] {
+function table(
+  header: readonly string[],
+  rows: ReadonlyArray<readonly string[]>,
+  numeric: readonly boolean[],
+): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: readonly string[]) =>
     cells.map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd();
@@ -83,20 +96,33 @@ function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this removes
 const printable = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
 
+/** "1 h 05 min (3 sessions, 2026-W49)": a period's totals and its name. */
+function periodText(totals: Totals, name: string): string {
+  return `${formatMinutes(totals.minutes)} (${plural(totals.sessions, "session")}, ${name})`;
+}
+
 function statsText(stats: SessionStats, range: Range): string[] {
-  const over = range.since || range.until ? `${range.since ?? "the first session"} to ${range.until ?? "today"}` : "all sessions";
+  const over =
+    range.since || range.until ? `${range.since ?? "the first session"} to ${range.until ?? "today"}` : "all sessions";
   const lines = [
     `Study statistics (${over})`,
     `  Total       ${formatMinutes(stats.total.minutes)} in ${plural(stats.total.sessions, "session")}`,
-    `  Today       ${formatMinutes(stats.today.minutes)} (${plural(stats.today.sessions, "session")}, ${stats.today.date})`,
-    `  This week   ${formatMinutes(stats.thisWeek.minutes)} (${plural(stats.thisWeek.sessions, "session")}, ${stats.thisWeek.week})`,
-    `  Last week   ${formatMinutes(stats.lastWeek.minutes)} (${plural(stats.lastWeek.sessions, "session")}, ${stats.lastWeek.week})`,
+    `  Today       ${periodText(stats.today, stats.today.date)}`,
+    `  This week   ${periodText(stats.thisWeek, stats.thisWeek.week)}`,
+    `  Last week   ${periodText(stats.lastWeek, stats.lastWeek.week)}`,
     `  Streak      ${plural(stats.streak.current, "day")} now, longest ${plural(stats.streak.longest, "day")}`,
   ];
   if (stats.byTopic.length > 0) {
     lines.push("", "By topic");
-    const rows = stats.byTopic.map((t) => [printable(t.topicId), String(t.minutes), String(t.sessions), t.first, t.last]);
-    lines.push(...table(["Topic", "Minutes", "Sessions", "First", "Last"], rows, [false, true, true, false, false]).map((l) => `  ${l}`));
+    const rows = stats.byTopic.map((t) => [
+      printable(t.topicId),
+      String(t.minutes),
+      String(t.sessions),
+      t.first,
+      t.last,
+    ]);
+    const header = ["Topic", "Minutes", "Sessions", "First", "Last"];
+    lines.push(...table(header, rows, [false, true, true, false, false]).map((l) => `  ${l}`));
   }
   const days: DayTotal[] = daySeries(stats, range.until ?? stats.today.date, 14);
   const most = Math.max(1, ...days.map((d) => d.minutes));
@@ -118,14 +144,15 @@ export async function runStats(core: PaleeSessions, options: InsightOptions, io:
   const stats = computeStats(scan.confirmed, { now: io.clock.now(), offsetAt, ...range });
   warnSkipped(io, scan.skipped);
   for (const f of stats.flagged) io.stderr(`warning: ${f.path}: ${printable(f.problem)}\n`);
-  if (options.json) io.stdout(`${JSON.stringify(statsJson(stats, range, scan.skipped), null, 2)}\n`);
+  if (options.json) io.stdout(jsonText(statsJson(stats, range, scan.skipped)));
   else io.stdout(`${statsText(stats, range).join("\n")}\n`);
   return 0;
 }
 
 // ---- export ---------------------------------------------------------------------------------------------
 
-const exists = (target: string): string => `${target} already exists: choose another --out name (an export never overwrites a file)`;
+const exists = (target: string): string =>
+  `${target} already exists: choose another --out name (an export never overwrites a file)`;
 
 /** Writes `text` to a new file: never replaces one (a careful user does not expect an export to). */
 function writeNewFile(target: string, text: string): void {
@@ -145,11 +172,18 @@ function writeNewFile(target: string, text: string): void {
   }
 }
 
-export async function exportRowsOf(core: PaleeSessions, store: SessionStore, clock: Clock, range: Range): Promise<{ rows: ExportRow[]; skipped: Skipped[] }> {
+export async function exportRowsOf(
+  core: PaleeSessions,
+  store: SessionStore,
+  clock: Clock,
+  range: Range,
+): Promise<{ rows: ExportRow[]; skipped: Skipped[] }> {
   const scan = await core.scan();
   const offsetAt = (at: number) => clock.offsetMinutes(at);
   const chosen: ConfirmedSession[] = [];
-  for (const s of scan.confirmed) if (inRange(s, offsetAt, range.since, range.until)) chosen.push(await withBody(store, s, offsetAt));
+  for (const s of scan.confirmed) {
+    if (inRange(s, offsetAt, range.since, range.until)) chosen.push(await withBody(store, s, offsetAt));
+  }
   return { rows: exportRows(chosen), skipped: scan.skipped };
 }
 
@@ -164,7 +198,8 @@ export async function runExport(core: PaleeSessions, options: InsightOptions, io
   if (target !== null && fs.existsSync(target)) throw new UsageError(exists(target)); // before any work
   const { rows, skipped } = await exportRowsOf(core, io.store, io.clock, range);
   warnSkipped(io, skipped);
-  const text = format === "csv" ? renderExportCsv(rows) : `${JSON.stringify({ sessions: rows, skipped: skipped.map(skippedJson) }, null, 2)}\n`;
+  const text =
+    format === "csv" ? renderExportCsv(rows) : jsonText({ sessions: rows, skipped: skipped.map(skippedJson) });
   if (target === null) {
     io.stdout(text);
     return 0;
@@ -175,7 +210,7 @@ export async function runExport(core: PaleeSessions, options: InsightOptions, io
     if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot write ${target}: ${errorMessage(error)}`);
   }
-  if (options.json) io.stdout(`${JSON.stringify({ status: "exported", format, path: target, sessions: rows.length }, null, 2)}\n`);
+  if (options.json) io.stdout(jsonText({ status: "exported", format, path: target, sessions: rows.length }));
   else io.stdout(`Exported ${plural(rows.length, "session")} to ${target} (${format}).\n`);
   return 0;
 }
