@@ -220,19 +220,12 @@ export function dailyOffsets(offsetAt: OffsetAt): OffsetAt {
 }
 
 /** A topic's running totals while counting: day numbers, and the newest start that set its topic note. */
-interface TopicBucket extends TopicTotal {
+interface TopicBucket extends Totals {
+  topicId: string;
+  topicNote: string | null;
   firstDay: number;
   lastDay: number;
   lastMs: number;
-}
-
-/** What one pass over the sessions adds up. */
-interface Tally {
-  days: Map<number, Bucket>;
-  weeks: Map<number, Bucket>;
-  topics: Map<string, TopicBucket>;
-  flagged: FlaggedSession[];
-  total: Totals;
 }
 
 function addTopic(topics: Map<string, TopicBucket>, session: InsightSession, day: number, minutes: number): void {
@@ -242,47 +235,21 @@ function addTopic(topics: Map<string, TopicBucket>, session: InsightSession, day
       topicId: session.topicId,
       minutes,
       sessions: 1,
-      first: "",
-      last: "",
       firstDay: day,
       lastDay: day,
       lastMs: session.startedMs,
       topicNote: session.topicNote,
     });
-    return;
+  } else {
+    topic.minutes += minutes;
+    topic.sessions += 1;
+    topic.firstDay = Math.min(topic.firstDay, day);
+    topic.lastDay = Math.max(topic.lastDay, day);
+    if (session.startedMs >= topic.lastMs) {
+      topic.lastMs = session.startedMs;
+      topic.topicNote = session.topicNote ?? topic.topicNote;
+    } else topic.topicNote ??= session.topicNote;
   }
-  topic.minutes += minutes;
-  topic.sessions += 1;
-  topic.firstDay = Math.min(topic.firstDay, day);
-  topic.lastDay = Math.max(topic.lastDay, day);
-  if (session.startedMs >= topic.lastMs) {
-    topic.lastMs = session.startedMs;
-    topic.topicNote = session.topicNote ?? topic.topicNote;
-  } else topic.topicNote ??= session.topicNote;
-}
-
-/** Counts every session started within the options' days, flagging what could not be counted as recorded. */
-function tally(sessions: readonly InsightSession[], options: StatsOptions, offsetAt: OffsetAt): Tally {
-  const since = options.since ? dayOf(options.since) : null;
-  const until = options.until ? dayOf(options.until) : null;
-  const total: Totals = { minutes: 0, sessions: 0 };
-  const result: Tally = { days: new Map(), weeks: new Map(), topics: new Map(), flagged: [], total };
-  for (const session of sessions) {
-    const day = Number.isFinite(session.startedMs) ? localDay(session.startedMs, offsetAt) : Number.NaN;
-    if ((since !== null && !(day >= since)) || (until !== null && !(day <= until))) continue;
-    const { minutes, problem, counted } = countedMinutes(session, options.now, offsetAt);
-    if (problem) {
-      const { sessionId, path } = session;
-      result.flagged.push({ sessionId, path, problem, countedMinutes: minutes, counted });
-    }
-    if (!counted) continue;
-    result.total.minutes += minutes;
-    result.total.sessions += 1;
-    add(result.days, day, minutes);
-    add(result.weeks, mondayOf(day), minutes);
-    addTopic(result.topics, session, day, minutes);
-  }
-  return result;
 }
 
 /** Most minutes first, then by topic ID. */
@@ -301,9 +268,32 @@ function topicTotals(topics: Map<string, TopicBucket>): TopicTotal[] {
 
 /** SPEC §4a stats. Sessions may come in any order; the result does not depend on it. */
 export function computeStats(sessions: readonly InsightSession[], options: StatsOptions): SessionStats {
+  const now = options.now;
   const offsetAt = dailyOffsets(options.offsetAt);
-  const { days, weeks, topics, flagged, total } = tally(sessions, options, offsetAt);
-  const today = localDay(options.now, offsetAt);
+  const since = options.since ? dayOf(options.since) : null;
+  const until = options.until ? dayOf(options.until) : null;
+  const days = new Map<number, Bucket>();
+  const weeks = new Map<number, Bucket>();
+  const topics = new Map<string, TopicBucket>();
+  const flagged: FlaggedSession[] = [];
+  const total: Totals = { minutes: 0, sessions: 0 };
+
+  for (const session of sessions) {
+    const day = Number.isFinite(session.startedMs) ? localDay(session.startedMs, offsetAt) : Number.NaN;
+    if ((since !== null && !(day >= since)) || (until !== null && !(day <= until))) continue;
+    const { minutes, problem, counted } = countedMinutes(session, now, offsetAt);
+    if (problem) {
+      flagged.push({ sessionId: session.sessionId, path: session.path, problem, countedMinutes: minutes, counted });
+    }
+    if (!counted) continue;
+    total.minutes += minutes;
+    total.sessions += 1;
+    add(days, day, minutes);
+    add(weeks, mondayOf(day), minutes);
+    addTopic(topics, session, day, minutes);
+  }
+
+  const today = localDay(now, offsetAt);
   const monday = mondayOf(today);
   return {
     today: dayTotal(today, days.get(today)),
