@@ -42,7 +42,11 @@ export class DailyNoteLog {
     try {
       if (!appHasDailyNotesPluginLoaded()) {
         if (!this.toldNotSetUp) {
-          this.notify("Daily notes are not set up: turn on the Daily notes core plugin (or Periodic Notes) to log sessions there. Nothing was added.", 10_000);
+          this.notify(
+            "Daily notes are not set up: turn on the Daily notes core plugin (or Periodic Notes) to log " +
+              "sessions there. Nothing was added.",
+            10_000,
+          );
           this.toldNotSetUp = true;
         }
         return;
@@ -53,7 +57,10 @@ export class DailyNoteLog {
       const heading = normalizeHeading(settings.dailyNoteHeading);
       await this.app.vault.process(file, (text) => insertUnderHeading(text, heading, line, sessionLinkTarget(session)));
     } catch (error) {
-      this.notify(`Session on ${session.topicId} saved, but it could not be added to the daily note: ${errorMessage(error)}`, 10_000);
+      this.notify(
+        `Session on ${session.topicId} saved, but it could not be added to the daily note: ${errorMessage(error)}`,
+        10_000,
+      );
     }
   }
 

@@ -8,13 +8,19 @@ interface Host {
 }
 
 /** The settings tab's daily-note rows (SPEC §5), in the tab's row shape. */
-export function dailyNoteRows(host: Host): Array<{ name: string; desc: string; build: (setting: Setting) => void }> {
+export function dailyNoteRows(
+  host: Host,
+): Array<{ name: string; desc: string; build: (setting: Setting) => void }> {
   return [
     {
       name: "Log sessions in the daily note",
-      desc: "When a session is saved, add a line with its times, topic and length to the daily note of the day it started. Uses your Daily notes (or Periodic Notes) settings.",
+      desc:
+        "When a session is saved, add a line with its times, topic and length to the daily note of the day " +
+        "it started. Uses your Daily notes (or Periodic Notes) settings.",
       build: (setting) => {
-        setting.addToggle((t) => t.setValue(host.settings().dailyNote).onChange((v) => void host.update({ dailyNote: v })));
+        setting.addToggle((t) =>
+          t.setValue(host.settings().dailyNote).onChange((v) => void host.update({ dailyNote: v })),
+        );
       },
     },
     {
