@@ -23,8 +23,16 @@ export function registerInsight(plugin: Plugin, deps: InsightDeps): void {
   const notify = (message: string): void => deps.notify(message, 8000);
   plugin.registerView(HISTORY_VIEW.type, (leaf) => new HistoryView(leaf, historySource(deps)));
   plugin.addCommand({ id: "open-history", name: "Open study history", callback: () => void openHistory(deps.app) });
-  plugin.addCommand({ id: "export-sessions", name: "Export sessions to CSV", callback: () => void exportSessions(deps, notify) });
-  plugin.addCommand({ id: "create-sessions-base", name: "Create sessions base", callback: () => void createSessionsBase(deps, notify) });
+  plugin.addCommand({
+    id: "export-sessions",
+    name: "Export sessions to CSV",
+    callback: () => void exportSessions(deps, notify),
+  });
+  plugin.addCommand({
+    id: "create-sessions-base",
+    name: "Create sessions base",
+    callback: () => void createSessionsBase(deps, notify),
+  });
 }
 
 /** What the view reads: confirmed sessions through the scan cache (metadata cache first), and the open session. */
@@ -34,14 +42,24 @@ export function historySource(deps: InsightDeps): HistorySource {
     async load() {
       const { confirmed, skipped } = await controller.confirmedSessions();
       const clock = controller.clock;
-      return historyModel({ confirmed, skipped, now: clock.now(), offsetAt: (at) => clock.offsetMinutes(at), open: controller.open, showSeconds: deps.settings().showSeconds });
+      return historyModel({
+        confirmed,
+        skipped,
+        now: clock.now(),
+        offsetAt: (at) => clock.offsetMinutes(at),
+        open: controller.open,
+        showSeconds: deps.settings().showSeconds,
+      });
     },
     onChange(listener) {
       const concerns = (path: string): boolean => path.startsWith(`${controller.layout.sessions}/`);
       const refs = [
         app.metadataCache.on("changed", (file) => concerns(file.path) && listener()),
         app.vault.on("delete", (file: TAbstractFile) => concerns(file.path) && listener()),
-        app.vault.on("rename", (file: TAbstractFile, oldPath: string) => (concerns(file.path) || concerns(oldPath)) && listener()),
+        app.vault.on(
+          "rename",
+          (file: TAbstractFile, oldPath: string) => (concerns(file.path) || concerns(oldPath)) && listener(),
+        ),
       ];
       const off = controller.onChange(listener);
       return () => {
@@ -96,7 +114,8 @@ export async function exportSessions(deps: InsightDeps, notify: (message: string
         if (error instanceof FileExistsError) continue;
         throw error;
       }
-      const left = skipped.length > 0 ? ` ${skipped.length} unreadable note(s) left out: the history view lists them.` : "";
+      const left =
+        skipped.length > 0 ? ` ${skipped.length} unreadable note(s) left out: the history view lists them.` : "";
       notify(`Exported ${confirmed.length} session(s) to ${path}.${left}`);
       return path;
     }
@@ -123,7 +142,8 @@ export async function createSessionsBase(deps: InsightDeps, notify: (message: st
       }
     }
     const opened = await openPath(app, path);
-    notify(created ? `Created ${path} (needs Obsidian 1.9 or later with the Bases core plugin).` : opened ? `Opened ${path}.` : `${path} exists.`);
+    if (created) notify(`Created ${path} (needs Obsidian 1.9 or later with the Bases core plugin).`);
+    else notify(opened ? `Opened ${path}.` : `${path} exists.`);
     return path;
   } catch (error) {
     console.error("PALEE Sessions: sessions base", error);
