@@ -6,10 +6,18 @@
  */
 import { ItemView } from "obsidian";
 import type { WorkspaceLeaf } from "obsidian";
-import type { DayTotal, FlaggedSession, InsightSession, OffsetAt, SessionStats, WeekTotal } from "../../core/insight/stats";
+import type {
+  DayTotal,
+  FlaggedSession,
+  InsightSession,
+  OffsetAt,
+  SessionStats,
+  WeekTotal,
+} from "../../core/insight/stats";
 import { computeStats, countedMinutes, daySeries, formatMinutes, weekSeries } from "../../core/insight/stats";
 import type { Skipped } from "../../core/records";
 import { formatElapsed } from "../../core/time";
+import { plural, renderChart } from "./history-chart";
 import type { OpenState } from "../session-controller";
 
 /** One constant for the view: its type (saved in workspaces), its name and its icon. */
@@ -112,8 +120,6 @@ export function linkTarget(topicNote: string | null): string | null {
   return m ? m[1].trim() : null;
 }
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
-
 function link(parent: HTMLElement, text: string, onOpen: () => void): HTMLElement {
   const a = parent.createEl("a", { text, cls: "palee-history-link", href: "#" });
   a.addEventListener("click", (event) => {
@@ -124,13 +130,37 @@ function link(parent: HTMLElement, text: string, onOpen: () => void): HTMLElemen
 }
 
 /** Draws the model into `el` (emptied first). `tick` updates only the timer text. */
-export function renderHistory(el: HTMLElement, model: HistoryModel, actions: HistoryActions): { tick(now: number): void } {
+export function renderHistory(
+  el: HTMLElement,
+  model: HistoryModel,
+  actions: HistoryActions,
+): { tick(now: number): void } {
   el.empty();
   el.addClass("palee-history");
   const timer = renderOpen(el, model, actions);
   renderSummary(el, model.stats);
-  renderChart(el, "Minutes per day, last 14 days", model.days.map((d) => ({ key: d.date, label: d.date.slice(8), title: d.date, minutes: d.minutes, sessions: d.sessions })));
-  renderChart(el, "Minutes per week, last 12 weeks", model.weeks.map((w) => ({ key: w.week, label: w.week.slice(6), title: `${w.week}, from ${w.start}`, minutes: w.minutes, sessions: w.sessions })));
+  renderChart(
+    el,
+    "Minutes per day, last 14 days",
+    model.days.map((d) => ({
+      key: d.date,
+      label: d.date.slice(8),
+      title: d.date,
+      minutes: d.minutes,
+      sessions: d.sessions,
+    })),
+  );
+  renderChart(
+    el,
+    "Minutes per week, last 12 weeks",
+    model.weeks.map((w) => ({
+      key: w.week,
+      label: w.week.slice(6),
+      title: `${w.week}, from ${w.start}`,
+      minutes: w.minutes,
+      sessions: w.sessions,
+    })),
+  );
   renderTopics(el, model.stats, actions);
   renderRecent(el, model.recent, actions);
   renderProblems(el, model.problems, actions);
@@ -150,12 +180,18 @@ function renderOpen(el: HTMLElement, model: HistoryModel, actions: HistoryAction
   }
   box.createDiv({ text: open.topicId, cls: "palee-history-open-topic" });
   const timer = box.createDiv({ cls: "palee-history-timer", attr: { role: "timer", "aria-live": "off" } });
-  if (open.interrupted) box.createDiv({ text: "Interrupted: recover it to continue or save it.", cls: "palee-history-muted" });
-  else if (!open.endable) box.createDiv({ text: `Running on ${open.device ?? "another device"}.`, cls: "palee-history-muted" });
+  if (open.interrupted) {
+    box.createDiv({ text: "Interrupted: recover it to continue or save it.", cls: "palee-history-muted" });
+  } else if (!open.endable) {
+    box.createDiv({ text: `Running on ${open.device ?? "another device"}.`, cls: "palee-history-muted" });
+  }
   // Pause and Continue buttons belong here too; they come with pause/continue (SPEC §4 honest time).
   const buttons = box.createDiv({ cls: "palee-history-open-actions" });
-  if (open.endable) buttons.createEl("button", { text: "End", cls: "mod-cta" }).addEventListener("click", () => actions.end());
-  else if (open.interrupted) buttons.createEl("button", { text: "Recover" }).addEventListener("click", () => actions.recover());
+  if (open.endable) {
+    buttons.createEl("button", { text: "End", cls: "mod-cta" }).addEventListener("click", () => actions.end());
+  } else if (open.interrupted) {
+    buttons.createEl("button", { text: "Recover" }).addEventListener("click", () => actions.recover());
+  }
   return timer;
 }
 
@@ -169,69 +205,10 @@ function renderSummary(el: HTMLElement, stats: SessionStats): void {
   };
   cell("Today", formatMinutes(stats.today.minutes), plural(stats.today.sessions, "session"));
   const diff = stats.thisWeek.minutes - stats.lastWeek.minutes;
-  cell("This week", formatMinutes(stats.thisWeek.minutes), `${diff >= 0 ? "+" : "−"}${formatMinutes(Math.abs(diff))} on last week (${formatMinutes(stats.lastWeek.minutes)})`);
+  const change = `${diff >= 0 ? "+" : "−"}${formatMinutes(Math.abs(diff))}`;
+  const lastWeek = formatMinutes(stats.lastWeek.minutes);
+  cell("This week", formatMinutes(stats.thisWeek.minutes), `${change} on last week (${lastWeek})`);
   cell("Streak", plural(stats.streak.current, "day"), `longest ${plural(stats.streak.longest, "day")}`);
-}
-
-interface Bar {
-  key: string;
-  label: string;
-  title: string;
-  minutes: number;
-  sessions: number;
-}
-
-const CHART = { width: 280, height: 110, label: 14, gap: 3 };
-
-function renderChart(el: HTMLElement, caption: string, bars: readonly Bar[]): void {
-  const figure = el.createDiv({ cls: "palee-history-chart" });
-  const total = bars.reduce((sum, b) => sum + b.minutes, 0);
-  const top = bars.reduce((best, b) => (b.minutes > best.minutes ? b : best), bars[0] ?? { minutes: 0, title: "" });
-  const totals = `${formatMinutes(total)} in total${top && top.minutes > 0 ? `, most on ${top.title} (${formatMinutes(top.minutes)})` : ""}.`;
-  const summary = `${caption}: ${totals}`;
-  figure.createDiv({ text: caption, cls: "palee-history-heading" });
-  const max = Math.max(1, ...bars.map((b) => (Number.isFinite(b.minutes) ? b.minutes : 0)));
-  const slot = CHART.width / Math.max(1, bars.length);
-  const plot = CHART.height - CHART.label;
-  const svg = figure.createSvg("svg", {
-    cls: "palee-history-svg",
-    attr: { viewBox: `0 0 ${CHART.width} ${CHART.height}`, role: "img", "aria-label": summary, preserveAspectRatio: "xMidYMid meet" },
-  });
-  // The baseline: a day without study is an empty slot on it, not a gap in the chart.
-  svg.createSvg("line", { cls: "palee-history-axis", attr: { x1: 0, y1: plot + 0.5, x2: CHART.width, y2: plot + 0.5 } });
-  bars.forEach((bar, i) => {
-    const minutes = Number.isFinite(bar.minutes) ? Math.max(0, bar.minutes) : 0;
-    const h = Math.round((minutes / max) * (plot - 2) * 10) / 10;
-    const g = svg.createSvg("g", { cls: "palee-history-bar-group" });
-    const rect = g.createSvg("rect", {
-      cls: minutes > 0 ? "palee-history-bar" : "palee-history-bar is-empty",
-      attr: { x: i * slot + CHART.gap / 2, y: plot - h, width: slot - CHART.gap, height: h, "data-key": bar.key, "data-minutes": minutes },
-    });
-    rect.createSvg("title").textContent = `${bar.title}: ${formatMinutes(minutes)}, ${plural(bar.sessions, "session")}`;
-    const text = g.createSvg("text", { cls: "palee-history-bar-label", attr: { x: i * slot + slot / 2, y: CHART.height - 3, "text-anchor": "middle" } });
-    text.textContent = bar.label;
-  });
-  // Bars have no scale: the total and the highest bar in words give them one (a phone has no hover title).
-  figure.createDiv({ text: totals, cls: "palee-history-muted palee-history-chart-totals" });
-  // The same numbers as text, for screen readers and for anyone who prefers a table.
-  // Built when first opened: the chart's aria-label already carries the summary.
-  const details = figure.createEl("details", { cls: "palee-history-chart-text" });
-  details.createEl("summary", { text: "Show as a table" });
-  const fill = (): void => {
-    details.removeEventListener("toggle", fill);
-    const table = details.createEl("table");
-    const head = table.createEl("tr");
-    head.createEl("th", { text: "When" });
-    head.createEl("th", { text: "Minutes" });
-    head.createEl("th", { text: "Sessions" });
-    for (const bar of bars) {
-      const row = table.createEl("tr");
-      row.createEl("td", { text: bar.title });
-      row.createEl("td", { text: String(bar.minutes) });
-      row.createEl("td", { text: String(bar.sessions) });
-    }
-  };
-  details.addEventListener("toggle", fill);
 }
 
 function renderTopics(el: HTMLElement, stats: SessionStats, actions: HistoryActions): void {
@@ -261,7 +238,10 @@ function renderRecent(el: HTMLElement, recent: readonly RecentSession[], actions
   for (const s of recent) {
     const item = list.createEl("li");
     link(item, `${s.when} · ${s.topicId}`, () => actions.openPath(s.path)).setAttr("title", s.sessionId);
-    item.createSpan({ text: ` · ${formatMinutes(s.minutes)}${s.flagged ? " (see below)" : ""}`, cls: "palee-history-muted" });
+    item.createSpan({
+      text: ` · ${formatMinutes(s.minutes)}${s.flagged ? " (see below)" : ""}`,
+      cls: "palee-history-muted",
+    });
   }
 }
 
@@ -352,7 +332,9 @@ export class HistoryView extends ItemView {
         } catch (error) {
           console.error("PALEE Sessions: history view", error);
           this.contentEl.empty();
-          this.contentEl.createEl("p", { text: "Could not read the study history. See the developer console for details." });
+          this.contentEl.createEl("p", {
+            text: "Could not read the study history. See the developer console for details.",
+          });
         }
       } while (this.again);
     })().finally(() => {
