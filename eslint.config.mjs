@@ -190,6 +190,37 @@ export default defineConfig([
 		},
 	},
 
+	// The shape (issue 10's targets, docs/architecture.md): every line of a
+	// file counts, comments included, so a file cannot hide behind prose.
+	{
+		files: ["src/**/*.ts"],
+		rules: {
+			"max-lines": ["error", { max: 400, skipBlankLines: false, skipComments: false }],
+			// Deprecated in ESLint 9 in favour of @stylistic, but still shipped
+			// and enough for one number; no extra dependency for it.
+			"max-len": ["error", { code: 120, tabWidth: 4, ignoreUrls: true }],
+		},
+	},
+	{
+		files: ["src/core/**/*.ts"],
+		rules: {
+			"max-lines-per-function": [
+				"error",
+				{ max: 60, skipBlankLines: false, skipComments: false, IIFEs: true },
+			],
+		},
+	},
+	// TODO: split after honest time lands. These two files are being
+	// reshaped on another branch; lift each entry when its file meets the rule.
+	{
+		files: ["src/cli/main.ts"],
+		rules: { "max-lines": "off" },
+	},
+	{
+		files: ["src/core/honest-time.ts"],
+		rules: { "max-lines": "off", "max-len": "off" },
+	},
+
 	// Everything outside the plugin bundle (CLI, Node adapters, tests,
 	// scripts, config files) runs on Node, where built-ins are expected.
 	{
