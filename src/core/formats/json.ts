@@ -12,6 +12,7 @@ export function sessionJson(s: ConfirmedSession) {
     started_at: s.startedAt,
     ended_at: s.endedAt,
     duration_minutes: s.durationMinutes,
+    break_minutes: s.breakMinutes,
     outcome: s.outcome,
     path: s.path,
   };
@@ -24,6 +25,8 @@ export function draftJson(d: Draft) {
     started_at: d.startedAt,
     last_checkpoint_at: d.lastCheckpointAt,
     device: d.device,
+    paused_at: d.pausedAt,
+    break_minutes: d.breakMinutes,
     path: d.path,
   };
 }
@@ -36,6 +39,8 @@ export function openJson(o: OpenSession) {
     draft_id: o.draftId,
     elapsed_seconds: o.elapsedSeconds,
     last_checkpoint_at: o.lastCheckpointAt,
+    paused_at: o.pausedAt,
+    break_minutes: o.breakMinutes,
   };
 }
 

@@ -41,7 +41,7 @@ export function createSessionContext(ports: CorePorts, layout: Layout, options: 
     graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
     offsetAt,
     scan: () => {
-      const result = scans.then(() => scanSessions(ports.store, layout, offsetAt, cache));
+      const result = scans.then(() => scanSessions(ports.store, layout, offsetAt, cache, ports.clock.now()));
       scans = result.catch(() => undefined);
       return result;
     },

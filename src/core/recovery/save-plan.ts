@@ -1,34 +1,49 @@
 import type { Draft } from "../records";
 import { compareDraftsOldestFirst } from "../records";
-import { durationMinutes, isCanonicalTimestamp } from "../time";
+import { savedEnd } from "../honest-time";
+import { isCanonicalTimestamp } from "../time";
 import { checkpointedWithin, isAliveElsewhere } from "./liveness";
 
-/** What Save would record for an interrupted draft: it ends at its last checkpoint (docs/architecture.md). */
+/**
+ * What Save would record for an interrupted draft: it ends at paused_at when paused, else at its last
+ * checkpoint (docs/architecture.md); durationMinutes is the time studied, breaks excluded.
+ */
 export interface SavePlan {
   startedMs: number;
   endedMs: number;
   durationMinutes: number;
+  /** break_minutes to record (finished pauses, time away, and an open pause up to the end). */
+  breakMinutes: number;
   /** The recorded timestamps to keep as written; null where the instant must be written afresh. */
   startedAt: string | null;
   endedAt: string | null;
 }
 
 /**
- * What Save would record for the copies of one sitting (see copiesOf): it ends at the latest last checkpoint
- * among them (now if none has one) and starts at the earliest valid start (one not after that end).
+ * What Save would record for the copies of one sitting (see copiesOf): it starts at the earliest valid start
+ * (one not after the latest last checkpoint) and ends where honest-time.ts savedEnd says: at paused_at when
+ * the most recently checkpointed copy is paused, else at the latest last checkpoint (now if none has one).
+ * Its breaks are that copy's.
  */
 export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
   const last = pick(copies, (d) => d.lastCheckpointMs, (d) => d.lastCheckpointAt, (a, b) => a > b);
-  const endedMs = last?.ms ?? now;
-  const starts = copies.filter((d) => d.startedMs !== null && d.startedMs <= endedMs);
+  const lastMs = last?.ms ?? now;
+  const starts = copies.filter((d) => d.startedMs !== null && d.startedMs <= lastMs);
   const first = pick(starts, (d) => d.startedMs, (d) => d.startedAt, (a, b) => a < b);
-  const startedMs = first?.ms ?? endedMs;
+  const startedMs = first?.ms ?? lastMs;
+  const latest = copies.find((d) => d.lastCheckpointMs === (last?.ms ?? null)) ?? copies[0];
+  const end = savedEnd(
+    { startedMs, lastCheckpointMs: last?.ms ?? null, pausedMs: latest?.pausedMs ?? null, breakMinutes: latest?.breakMinutes ?? 0 },
+    now,
+  );
+  const endedMs = Math.max(startedMs, end.endedMs);
   return {
     startedMs,
     endedMs,
-    durationMinutes: durationMinutes(startedMs, endedMs),
+    durationMinutes: end.durationMinutes,
+    breakMinutes: end.breakMinutes,
     startedAt: first?.text ?? null,
-    endedAt: last?.text ?? null,
+    endedAt: end.source === "last" && endedMs === last?.ms ? last.text : null,
   };
 }
 
