@@ -1,5 +1,4 @@
-import { parseArgs } from "node:util";
-import { UsageError, errorMessage, toPaleeError } from "../core/errors";
+import { UsageError, toPaleeError } from "../core/errors";
 import type { OpenSession, RecoverAction, RecoverResult, StartResult } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
 import type { Draft } from "../core/records";
@@ -7,6 +6,8 @@ import { draftJson, openJson, sessionJson, skippedJson } from "../core/formats/j
 import { formatElapsed } from "../core/time";
 import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
+import type { OptionSpec, OptionValues } from "./arguments";
+import { parseArguments } from "./arguments";
 import { LineReader } from "./prompt";
 import { chooseVault } from "./vault";
 
@@ -20,6 +21,7 @@ export const USAGE = `Usage: palee session <start|draft|end|list|status|recover|
   --note <text>        draft: notes to append
   -i, --interactive    start, recover: resolve drafts with [R]esume [S]ave [D]iscard [I]gnore prompts
   --if-open <refuse|keep>  start: what to do when a session is already open (default refuse)
+  --ignore-pending     start: start even though other drafts are pending, leaving them as they are
   --draft <id> --action <resume|save|discard|ignore>   recover one draft
   --all                list: every confirmed session
   --json               one JSON document on stdout
@@ -41,7 +43,7 @@ type Action = (typeof ACTIONS)[number];
 
 /** Which options each action accepts; anything else is refused rather than silently ignored. */
 const ALLOWED: Record<Action, readonly string[]> = {
-  start: ["topic", "interactive", "if-open"],
+  start: ["topic", "interactive", "if-open", "ignore-pending"],
   draft: ["topic", "note"],
   end: ["topic", "summary", "next"],
   list: ["all"],
@@ -60,14 +62,15 @@ const OPTIONS = {
   note: { type: "string" },
   interactive: { type: "boolean", short: "i" },
   "if-open": { type: "string" },
+  "ignore-pending": { type: "boolean" },
   draft: { type: "string" },
   action: { type: "string" },
   all: { type: "boolean" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
-} as const;
+} as const satisfies Record<string, OptionSpec>;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
+type Values = OptionValues<typeof OPTIONS>;
 
 /** Exit status of a finished command: 0, or the code of the refusal. */
 type Outcome = 0 | 2;
@@ -99,13 +102,7 @@ function describeDraft(d: Draft): string {
 }
 
 function parse(argv: readonly string[]): { action: Action | null; values: Values; help: boolean } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(errorMessage(error).split("\n")[0] ?? "bad arguments");
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseArguments(argv, OPTIONS);
   if (values.help && positionals.length <= 2) return { action: null, values, help: true };
   if (positionals[0] !== "session") {
     throw new UsageError(
@@ -168,7 +165,9 @@ function recoveryLine(r: RecoverResult): string {
     case "discarded":
     case "ignored":
       if (r.alreadySavedIn) return `${r.draftId} was already saved as ${r.alreadySavedIn}; nothing more to do.`;
-      return r.status === "discarded" ? `Moved ${r.draftId} to the trash.` : `Left ${r.draftId} as it is.`;
+      return r.status === "discarded"
+        ? `Moved ${r.draftId} to the trash.`
+        : `Left ${r.draftId} as it is; "palee session start --ignore-pending" starts a new session while it waits.`;
   }
 }
 
@@ -187,7 +186,7 @@ function describeOpen(o: OpenSession): string {
   return `Open session ${o.draftId}  ${o.topicId}  ${started}  last checkpoint ${checkpoint}  device ${device}`;
 }
 
-async function runStart(core: PaleeSessions, values: Values, out: Output, io: CliIo): Promise<Outcome> {
+async function runStart(core: PaleeSessions, values: Values, out: Output, io: CliIo, device: string): Promise<Outcome> {
   const ifOpen = values["if-open"] ?? "refuse";
   if (ifOpen !== "refuse" && ifOpen !== "keep") {
     throw new UsageError(`--if-open must be refuse or keep (got "${ifOpen}")`);
@@ -196,10 +195,15 @@ async function runStart(core: PaleeSessions, values: Values, out: Output, io: Cl
   let reader: LineReader | null = null;
   try {
     for (;;) {
-      const result: StartResult = await core.start({ topic: values.topic ?? null, ifOpen, ignoreDrafts: ignored });
+      const result: StartResult = await core.start({
+        topic: values.topic ?? null,
+        ifOpen,
+        ignoreDrafts: ignored,
+        ignorePending: values["ignore-pending"] === true,
+      });
       const interactive = values.interactive === true;
       const asks = result.status === "drafts_pending" || result.status === "already_open";
-      if (!interactive || !asks) return reportStart(result, out);
+      if (!interactive || !asks) return reportStart(result, out, device);
       reader ??= new LineReader(io.stdin);
       // The open session itself (e.g. interrupted by a crash) can be resolved here too: Resume keeps it.
       const choices =
@@ -210,7 +214,7 @@ async function runStart(core: PaleeSessions, values: Values, out: Output, io: Cl
         const done = await core.recover(choice.id, await askAction(reader, io, choice.id, choice.description));
         for (const w of done.warnings) out.warn(w);
         if (done.status === "ignored") {
-          if (result.status === "already_open") return reportStart(result, out);
+          if (result.status === "already_open") return reportStart(result, out, device);
           ignored.add(choice.id);
           continue;
         }
@@ -227,7 +231,20 @@ async function runStart(core: PaleeSessions, values: Values, out: Output, io: Cl
   }
 }
 
-function reportStart(result: StartResult, out: Output): Outcome {
+/** What ends another session from this device: only what will work here (SPEC §4 Devices). */
+function howToEnd(o: OpenSession, device: string): string {
+  const saveHere = `"palee session recover --draft ${o.draftId} --action save" ends it at its last checkpoint`;
+  if (o.device === null || o.device === device) {
+    return `"palee session end" ends it now, ${saveHere}, --if-open keep leaves it`;
+  }
+  // Another device's session: end refuses it here; Save of that very draft works once its draft has synced.
+  const there = `end it on ${o.device}`;
+  return o.lastCheckpointAt === null
+    ? `${there} (its draft has not synced here), or --if-open keep leaves it`
+    : `${there}, or here ${saveHere}; --if-open keep leaves it`;
+}
+
+function reportStart(result: StartResult, out: Output, device: string): Outcome {
   switch (result.status) {
     case "started":
       for (const w of result.warnings) out.warn(w);
@@ -249,8 +266,9 @@ function reportStart(result: StartResult, out: Output): Outcome {
       if (out.json) out.doc({ status: "drafts_pending", drafts: result.drafts.map(draftJson) });
       for (const d of result.drafts) out.text(`  ${describeDraft(d)}`);
       out.error(
-        `${result.drafts.length} unconfirmed draft(s) must be resolved first: run "palee session start -i", ` +
-          `or "palee session recover --draft <id> --action <resume|save|discard|ignore>"`,
+        `${result.drafts.length} unconfirmed draft(s) must be resolved first: "palee session start -i" or ` +
+          `"palee session recover --draft <id> --action <resume|save|discard>"; ` +
+          `or start anyway, leaving them as they are: "palee session start --ignore-pending"`,
       );
       return 2;
     case "already_open":
@@ -264,9 +282,7 @@ function reportStart(result: StartResult, out: Output): Outcome {
       out.error(
         `a session is already open: ${o.topicId} on ${o.device ?? "an unknown device"} since ${o.startedAt}, ` +
           `last checkpoint ${o.lastCheckpointAt ?? "unknown"} (${o.draftId}); ` +
-          `"palee session end" ends it now, ` +
-          `"palee session recover --draft ${o.draftId} --action save" ends it at its last checkpoint, ` +
-          `--if-open keep leaves it`,
+          howToEnd(o, device),
       );
       return 2;
     }
@@ -313,10 +329,11 @@ async function runAction(
   values: Values,
   out: Output,
   io: CliIo,
+  device: string,
 ): Promise<Outcome> {
   switch (action) {
     case "start":
-      return runStart(core, values, out, io);
+      return runStart(core, values, out, io, device);
     case "draft": {
       const checkpoint = { topic: values.topic ?? null, notes: values.note ?? null };
       const { created, opened, draft, warnings } = await core.checkpoint(checkpoint);
@@ -412,36 +429,62 @@ async function runAction(
 
 /** Runs one CLI invocation and returns its exit code. Never throws; never prints a stack trace. */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
-  const json = argv.includes("--json");
-  const out = new Output(io, json);
+  // Until the arguments parse, a --json anywhere asks for the JSON error document.
+  let out = new Output(io, argv.includes("--json"));
   try {
     const { action, values, help } = parse(argv);
+    out = new Output(io, values.json === true);
     if (help || action === null) {
       io.stdout(`${USAGE}\n`);
       return 0;
     }
     const vault = await chooseVault({ vault: values.vault, folder: values.folder }, io.env, io.cwd);
-    const core = new PaleeSessions(
-      { store: new NodeStore(vault.root), clock: systemClock, random: systemRandom, device: deviceName(io.env) },
-      vault.layout,
-    );
-    return await runAction(action, core, values, out, io);
+    const device = deviceName(io.env);
+    const ports = { store: new NodeStore(vault.root), clock: systemClock, random: systemRandom, device };
+    const core = new PaleeSessions(ports, vault.layout);
+    return await runAction(action, core, values, out, io, device);
   } catch (caught) {
     const error = toPaleeError(caught);
     // One line, whatever the message quotes (a value with a line break, a multi-line library message).
     const oneLine = error.message.replace(/\s*[\r\n]+\s*/g, " ").trim();
     const message = error.kind === "unexpected" ? `unexpected error: ${oneLine}` : oneLine;
-    if (json) out.doc({ status: "error", code: error.kind, exit_code: error.exitCode, message });
+    if (out.json) out.doc({ status: "error", code: error.kind, exit_code: error.exitCode, message });
     out.error(message);
     if (io.env.PALEE_DEBUG && caught instanceof Error && caught.stack) io.stderr(`${caught.stack}\n`);
     return error.exitCode;
   }
 }
 
+/**
+ * A standard stream's writer that never throws: once the reader has gone (EPIPE, as in `palee … | head -1`)
+ * the rest of the output is dropped quietly and the exit code stays the operation's. Any other write error
+ * (a full disk) is reported by `failed`, so the output is not lost in silence.
+ */
+function quietWriter(stream: NodeJS.WriteStream, failed: (error: unknown) => void): (text: string) => void {
+  let gone = false;
+  stream.on("error", (error) => {
+    gone = true;
+    if ((error as { code?: unknown }).code !== "EPIPE") failed(error);
+  });
+  return (text) => {
+    if (!gone) stream.write(text);
+  };
+}
+
 if (require.main === module) {
+  let lostOutput: unknown = null;
+  const failed = (error: unknown): void => {
+    lostOutput ??= error;
+  };
+  const stderr = quietWriter(process.stderr, failed);
+  process.once("exit", () => {
+    if (lostOutput === null || process.exitCode !== 0) return;
+    process.exitCode = 5;
+    stderr(`palee: could not write the output: ${(lostOutput as Error).message}\n`);
+  });
   void run(process.argv.slice(2), {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    stdout: quietWriter(process.stdout, failed),
+    stderr,
     stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),

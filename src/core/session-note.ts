@@ -130,3 +130,27 @@ export function extractSection(body: string, heading: string): string | null {
   const text = section.join("\n").trim();
   return text === "" ? null : text;
 }
+
+/**
+ * The warning for an end that found its session already saved (a retry after a crash or a conflict): names
+ * the summary or next action given now that the saved note's `body` does not hold, or null when nothing was
+ * lost (the same end run again).
+ */
+export function unrecordedWarning(
+  path: string,
+  body: string,
+  given: { summary?: string | null; nextAction?: string | null },
+): string | null {
+  const texts: ReadonlyArray<readonly [name: string, heading: string, text: string | null | undefined]> = [
+    ["summary", "Summary", given.summary],
+    ["next action", "Next action", given.nextAction],
+  ];
+  const lost = texts.flatMap(([name, heading, text]) => {
+    // As renderConfirmedNote writes it (headings escaped, trimmed); extractSection reads lines with "\n".
+    const wanted = escapeHeadings(text?.replace(/\r\n?/g, "\n").trim() || null);
+    return wanted !== null && wanted !== extractSection(body, heading) ? [name] : [];
+  });
+  if (lost.length === 0) return null;
+  const [verb, pronoun] = lost.length === 1 ? ["was", "it"] : ["were", "them"];
+  return `this end's ${lost.join(" and ")} ${verb} not recorded: add ${pronoun} to ${path} by hand`;
+}

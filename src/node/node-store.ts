@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { constants as fsConstants, promises as fs, readFileSync } from "node:fs";
+import { constants as fsConstants, promises as fs, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
-import { BoundaryError, ConflictError, FileExistsError, PaleeError, errorMessage } from "../core/errors";
+import { BoundaryError, ConflictError, FileExistsError, PaleeError, UsageError, errorMessage } from "../core/errors";
 import type { SessionStore } from "../core/ports";
 
 function isErrno(error: unknown, code: string): boolean {
@@ -9,22 +9,47 @@ function isErrno(error: unknown, code: string): boolean {
 }
 
 /** Runs a file-system operation; its unexpected errors name the vault path they concern. */
-async function naming<T>(relative: string, operation: () => Promise<T>): Promise<T> {
+async function naming<T>(root: string, relative: string, operation: () => Promise<T>): Promise<T> {
   try {
     return await operation();
   } catch (error) {
     if (error instanceof PaleeError || error instanceof FileExistsError) throw error;
-    throw withPath(relative, error);
+    throw withPath(root, relative, error);
   }
 }
 
-/** A file-system error that names the vault path it concerns (Node's messages often do not). */
-function withPath(relative: string, error: unknown): Error {
+/**
+ * A file-system error that names the vault path it concerns (Node's messages often do not). A folder where a
+ * file belongs, or a file where a folder belongs, is the user's to fix: a usage error naming that path.
+ */
+function withPath(root: string, relative: string, error: unknown): Error {
+  if (isErrno(error, "EISDIR")) {
+    return new UsageError(`${relative} is a folder, but a file belongs there: move it out of the way`);
+  }
+  // mkdir -p says EEXIST when a part of the path is a file.
+  const mkdirHitFile = isErrno(error, "EEXIST") && (error as { syscall?: unknown }).syscall === "mkdir";
+  if (isErrno(error, "ENOTDIR") || mkdirHitFile) {
+    const file = blockingFile(root, relative);
+    return new UsageError(`${file} is a file, but a folder belongs there: move it out of the way`);
+  }
   const message = errorMessage(error);
   if (message.includes(relative) && error instanceof Error) return error;
   const wrapped = new Error(`${relative}: ${message}`);
   (wrapped as Error & { code?: unknown }).code = (error as { code?: unknown }).code;
   return wrapped;
+}
+
+/** The first part of `relative` (or itself) that exists and is not a folder: what made a path ENOTDIR. */
+function blockingFile(root: string, relative: string): string {
+  const parts = relative.split("/");
+  for (let n = 1; n <= parts.length; n++) {
+    try {
+      if (!statSync(path.join(root, ...parts.slice(0, n))).isDirectory()) return parts.slice(0, n).join("/");
+    } catch {
+      break;
+    }
+  }
+  return relative;
 }
 
 /**
@@ -59,7 +84,7 @@ export class NodeStore implements SessionStore {
       return Promise.resolve(readFileSync(this.resolve(relative), "utf8"));
     } catch (error) {
       if (isErrno(error, "ENOENT")) return Promise.resolve(null);
-      return Promise.reject(withPath(relative, error));
+      return Promise.reject(withPath(this.root, relative, error));
     }
   }
 
@@ -69,7 +94,7 @@ export class NodeStore implements SessionStore {
       return entries.filter((e) => e.isFile()).map((e) => e.name);
     } catch (error) {
       if (isErrno(error, "ENOENT")) return [];
-      throw withPath(folder, error);
+      throw withPath(this.root, folder, error);
     }
   }
 
@@ -95,7 +120,7 @@ export class NodeStore implements SessionStore {
   }
 
   create(relative: string, content: string): Promise<void> {
-    return naming(relative, () => this.createFile(relative, content));
+    return naming(this.root, relative, () => this.createFile(relative, content));
   }
 
   private async createFile(relative: string, content: string): Promise<void> {
@@ -123,7 +148,7 @@ export class NodeStore implements SessionStore {
   }
 
   replace(relative: string, expected: string | null, content: string): Promise<void> {
-    return naming(relative, () => this.replaceFile(relative, expected, content));
+    return naming(this.root, relative, () => this.replaceFile(relative, expected, content));
   }
 
   private async replaceFile(relative: string, expected: string | null, content: string): Promise<void> {
@@ -139,7 +164,7 @@ export class NodeStore implements SessionStore {
   }
 
   trash(relative: string): Promise<void> {
-    return naming(relative, () => this.moveToTrash(relative));
+    return naming(this.root, relative, () => this.moveToTrash(relative));
   }
 
   private async moveToTrash(relative: string): Promise<void> {

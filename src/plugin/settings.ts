@@ -1,3 +1,4 @@
+import { DEFAULT_DAILY_HEADING, normalizeHeading } from "../core/daily-note";
 import { DEFAULT_SESSION_FOLDER, normalizeSessionFolder } from "../core/layout";
 
 /** What the plugin keeps in data.json. `sessionFolder` is also read by the CLI. */
@@ -9,6 +10,10 @@ export interface PaleeSettings {
   graceMinutes: number;
   askForSummary: boolean;
   showSeconds: boolean;
+  /** Add a line per saved session to the daily note of its start day (off by default). */
+  dailyNote: boolean;
+  /** The heading in the daily note that the lines go under. */
+  dailyNoteHeading: string;
 }
 
 export const DEFAULT_SETTINGS: Readonly<PaleeSettings> = Object.freeze({
@@ -17,6 +22,8 @@ export const DEFAULT_SETTINGS: Readonly<PaleeSettings> = Object.freeze({
   graceMinutes: 15,
   askForSummary: true,
   showSeconds: true,
+  dailyNote: false,
+  dailyNoteHeading: DEFAULT_DAILY_HEADING,
 });
 
 export const LIMITS = {
@@ -49,6 +56,8 @@ export function settingsFrom(saved: unknown): PaleeSettings {
   }
   if (typeof data.askForSummary === "boolean") settings.askForSummary = data.askForSummary;
   if (typeof data.showSeconds === "boolean") settings.showSeconds = data.showSeconds;
+  if (typeof data.dailyNote === "boolean") settings.dailyNote = data.dailyNote;
+  if (typeof data.dailyNoteHeading === "string") settings.dailyNoteHeading = normalizeHeading(data.dailyNoteHeading);
   return settings;
 }
 

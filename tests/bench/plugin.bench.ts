@@ -4,7 +4,7 @@
  *  - onload: time, and vault reads (target: none at all);
  *  - layout ready (start-up recovery): time, and which files were read (target: only hot.md and drafts);
  *  - end: median wall time of the end operation (target: at 10 000 within 3x of its time at 100);
- *  - the size of the built main.js (target: <= 80 KB).
+ *  - the size of the built main.js (target: <= 120 KB, issue 12).
  * The metadata cache lags behind writes as in Obsidian and catches up between operations (not timed).
  * Run with `npm run bench` (after the CLI benchmark) or `npx jest --config jest.bench.config.cjs`.
  * Environment: BENCH_SIZES=100,1000 BENCH_REPS=5.
@@ -25,7 +25,7 @@ const REPS = Number(process.env.BENCH_REPS ?? 7);
 const DEVICE = "bench-laptop";
 const MAIN_JS = path.join(__dirname, "..", "..", "main.js");
 const END_RATIO_TARGET = 3;
-const MAIN_JS_TARGET_KB = 80;
+const MAIN_JS_TARGET_KB = 120;
 
 interface Row {
   size: number;

@@ -140,7 +140,7 @@ describe("exit 2: usage errors", () => {
     const vault = makeVault();
     expectError(vault, ["list", "--folder", "../outside"], 2, "folder_outside_vault");
     expectError(vault, ["start", "--topic", "T-a", "--folder", "palee/../../outside"], 2, "folder_outside_vault", { jsonOnly: true });
-    expect(fs.existsSync(path.join(path.dirname(vault), "outside"))).toBe(false);
+    expect(fs.readdirSync(path.dirname(vault))).toEqual(["vault"]);
     expect(snapshot(vault)).toEqual({});
   });
 
@@ -183,7 +183,7 @@ describe("exit 2: usage errors", () => {
     const vault = makeVault();
     writePluginSettings(vault, { sessionFolder: "../elsewhere" });
     expectError(vault, ["start", "--topic", "T-a"], 2, "folder_outside_vault");
-    expect(fs.existsSync(path.join(path.dirname(vault), "elsewhere"))).toBe(false);
+    expect(fs.readdirSync(path.dirname(vault))).toEqual(["vault"]);
   });
 });
 
@@ -361,26 +361,39 @@ function runMkfifo(file: string): boolean {
   return spawnSync("mkfifo", [file]).status === 0;
 }
 
-describe("exit 5: unexpected errors", () => {
-  it("exits 5 when <folder>/sessions is a regular file", () => {
+describe("exit 2: a file or folder in the way (the learner's to fix; terminal.test.ts has more)", () => {
+  it("exits 2 when <folder>/sessions is a regular file, naming it", () => {
     const vault = makeVault();
     writeFile(vault, "palee/sessions", "not a folder\n");
-    const stderr = expectError(vault, ["end", "--topic", "T-a"], 5, "unexpected");
-    expect(stderr).toMatch(/^palee: unexpected error: /);
+    const stderr = expectError(vault, ["end", "--topic", "T-a"], 2, "usage");
+    expect(stderr).toBe("palee: palee/sessions is a file, but a folder belongs there: move it out of the way\n");
     expect(fs.readFileSync(path.join(vault, "palee", "sessions"), "utf8")).toBe("not a folder\n");
   });
 
-  it("exits 5 when hot.md is a directory", () => {
+  it("exits 2 when hot.md is a directory, naming it", () => {
     const vault = makeVault();
     fs.mkdirSync(path.join(vault, "palee", "hot.md"), { recursive: true });
-    expectError(vault, ["start", "--topic", "T-a"], 5, "unexpected");
+    expect(expectError(vault, ["start", "--topic", "T-a"], 2, "usage")).toContain("palee/hot.md is a folder");
+    expectError(vault, ["status"], 2, "usage", { jsonOnly: true });
+  });
+});
+
+describe("exit 5: unexpected errors", () => {
+  it("exits 5 when hot.md cannot be read (a symlink loop)", () => {
+    const vault = makeVault();
+    fs.mkdirSync(path.join(vault, "palee"));
+    fs.symlinkSync("hot.md", path.join(vault, "palee", "hot.md"));
+    const stderr = expectError(vault, ["start", "--topic", "T-a"], 5, "unexpected");
+    expect(stderr).toMatch(/^palee: unexpected error: .*ELOOP/);
     expectError(vault, ["status"], 5, "unexpected", { jsonOnly: true });
   });
 
   it("prints no stack trace unless PALEE_DEBUG is set", () => {
     const vault = makeVault();
-    fs.mkdirSync(path.join(vault, "palee", "hot.md"), { recursive: true });
+    fs.mkdirSync(path.join(vault, "palee"));
+    fs.symlinkSync("hot.md", path.join(vault, "palee", "hot.md"));
     const quiet = palee(vault, ["status"]);
+    expect(quiet.status).toBe(5);
     expect(quiet.stderr).not.toMatch(/^\s+at /m);
     const debug = palee(vault, ["status"], { env: { PALEE_DEBUG: "1" } });
     expect(debug.status).toBe(5);

@@ -20,18 +20,26 @@ export const MINUTE = 60_000;
 const created: string[] = [];
 const suiteCreated: string[] = [];
 
-/** A fresh, empty temp vault (a real directory), removed by `cleanupVaults` (afterEach). */
+/**
+ * A fresh, empty temp vault (a real directory), removed by `cleanupVaults` (afterEach). It is the only entry of
+ * its own fresh parent folder, so "nothing was written beside the vault" is checked there, never in the
+ * shared system temp folder (which may hold anything, e.g. a `palee/` or `x/` of someone else).
+ */
 export function makeVault(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "palee-e2e-"));
-  created.push(dir);
-  return dir;
+  return vaultIn(created);
 }
 
 /** A temp vault shared by the tests of a describe block (made in beforeAll), removed by `cleanupSuiteVaults`. */
 export function makeSuiteVault(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "palee-e2e-"));
-  suiteCreated.push(dir);
-  return dir;
+  return vaultIn(suiteCreated);
+}
+
+function vaultIn(registry: string[]): string {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), "palee-e2e-"));
+  registry.push(parent);
+  const vault = path.join(parent, "vault");
+  fs.mkdirSync(vault);
+  return vault;
 }
 
 /** A fresh temp directory that is not a vault (e.g. "outside the vault"), removed by `cleanupVaults`. */

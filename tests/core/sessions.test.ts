@@ -93,6 +93,27 @@ describe("start", () => {
     expect(store.files.get(S("DRAFT-S-00000001"))).toBe(draft);
   });
 
+  it("starts with ignorePending, leaving every pending draft untouched", async () => {
+    const { core, store } = harness();
+    const draft = draftText({ session_id: "DRAFT-S-00000001" }, "my notes\n");
+    store.files.set(S("DRAFT-S-00000001"), draft);
+    const result = await core.start({ topic: "T-a", ignorePending: true });
+    expect(result.status).toBe("started");
+    expect(store.files.get(S("DRAFT-S-00000001"))).toBe(draft);
+  });
+
+  it("refuses an invalid explicit topic before answering kept, already_open or drafts_pending", async () => {
+    const { core, store } = harness();
+    await core.start({ topic: "T-a" });
+    const before = store.snapshot();
+    await expectError(core.start({ topic: "t-lower", ifOpen: "keep" }), "invalid_topic", 2);
+    await expectError(core.start({ topic: "t-lower" }), "invalid_topic", 2);
+    store.files.set(S("DRAFT-S-00000001"), draftText({ session_id: "DRAFT-S-00000001" }, "my notes\n"));
+    await expectError(core.start({ topic: "t-lower" }), "invalid_topic", 2);
+    store.files.delete(S("DRAFT-S-00000001"));
+    expect(store.snapshot()).toEqual(before);
+  });
+
   it("requires a topic: explicit, then the active note, then hot.md's active topic", async () => {
     const { core, store } = harness();
     await expectError(core.start(), "topic_required", 2);

@@ -31,9 +31,20 @@ const DEFAULTS_AS_SHIPPED = {
   graceMinutes: 15,
   askForSummary: true,
   showSeconds: true,
+  dailyNote: false,
+  dailyNoteHeading: "## Study sessions",
 };
 
-const ROW_NAMES = ["Session folder", "Checkpoint interval", "Recovery grace period", "Device name", "Ask for a summary", "Show seconds"];
+const ROW_NAMES = [
+  "Session folder",
+  "Checkpoint interval",
+  "Recovery grace period",
+  "Device name",
+  "Ask for a summary",
+  "Show seconds",
+  "Log sessions in the daily note",
+  "Daily note heading",
+];
 
 interface DefinitionTab {
   getSettingDefinitions(): Array<{ name: string; desc: string; render: (setting: SettingOriginal) => void }>;
@@ -146,6 +157,8 @@ describe("settings from data.json", () => {
       graceMinutes: 15,
       askForSummary: true,
       showSeconds: true,
+      dailyNote: false,
+      dailyNoteHeading: "## Study sessions",
     });
   });
 
@@ -169,8 +182,8 @@ describe("settings from data.json", () => {
 
   it("take well-formed saved values, normalizing the folder", () => {
     expect(
-      settingsFrom({ sessionFolder: " Study//palee/ ", checkpointMinutes: 0, graceMinutes: "30", askForSummary: false, showSeconds: false }),
-    ).toEqual({ sessionFolder: "Study/palee", checkpointMinutes: 0, graceMinutes: 30, askForSummary: false, showSeconds: false });
+      settingsFrom({ sessionFolder: " Study//palee/ ", checkpointMinutes: 0, graceMinutes: "30", askForSummary: false, showSeconds: false, dailyNote: true, dailyNoteHeading: "Log" }),
+    ).toEqual({ sessionFolder: "Study/palee", checkpointMinutes: 0, graceMinutes: 30, askForSummary: false, showSeconds: false, dailyNote: true, dailyNoteHeading: "## Log" });
   });
 
   it("are saved with the unknown keys first kept, known keys replaced", () => {

@@ -64,7 +64,18 @@ describe("Node store specifics", () => {
     const root = tempVault();
     fs.mkdirSync(path.join(root, "palee"));
     fs.writeFileSync(path.join(root, "palee", "sessions"), "not a folder");
-    await expect(new NodeStore(root).list("palee/sessions")).rejects.toThrow(/palee\/sessions: ENOTDIR/);
+    const refusal = { kind: "usage", exitCode: 2, message: "palee/sessions is a file, but a folder belongs there: move it out of the way" };
+    await expect(new NodeStore(root).list("palee/sessions")).rejects.toMatchObject(refusal);
+    await expect(new NodeStore(root).read("palee/sessions/DRAFT-S-00000001.md")).rejects.toMatchObject(refusal);
+    await expect(new NodeStore(root).create("palee/sessions/S-1.md", "x")).rejects.toMatchObject(refusal);
+  });
+
+  it("reports a folder where a file belongs as a usage error naming it", async () => {
+    const root = tempVault();
+    fs.mkdirSync(path.join(root, "palee", "hot.md"), { recursive: true });
+    const refusal = { kind: "usage", exitCode: 2, message: "palee/hot.md is a folder, but a file belongs there: move it out of the way" };
+    await expect(new NodeStore(root).read("palee/hot.md")).rejects.toMatchObject(refusal);
+    await expect(new NodeStore(root).replace("palee/hot.md", null, "x")).rejects.toMatchObject(refusal);
   });
 
   it("refuses paths that leave the vault", async () => {

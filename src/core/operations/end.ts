@@ -5,6 +5,8 @@ import { normalizeTopic } from "../ids";
 import type { ConfirmedSession, Draft } from "../records";
 import { isAliveElsewhere } from "../recovery";
 import type { Scan } from "../scan";
+import { withBody } from "../scan";
+import { unrecordedWarning } from "../session-note";
 import { endStart } from "../start-time";
 import type { EndAtSession } from "../honest-time";
 import { resolveEndAt } from "../honest-time";
@@ -49,7 +51,7 @@ export async function end(ctx: SessionContext, options: EndOptions): Promise<End
   if (expected && hot0.read.state === "ok" && !(isOpen(hot0.state) && hot0.state.openDraft === expected.draftId)) {
     // Ended meanwhile (a second click, another window): report the saved session, never save it twice.
     const finished = ctx.absorbedIn((await ctx.scan()).confirmed).get(expected.draftId);
-    if (finished) return saved(finished, lostDetails(options, finished));
+    if (finished) return saved(finished, await lostDetails(ctx, options, finished));
     requireOpen(hot0.state, expected.draftId);
   }
   const topicId = resolveTopic(options.topic, [hot0.state.activeTopic, expected?.topicId ?? null]);
@@ -66,10 +68,12 @@ export async function end(ctx: SessionContext, options: EndOptions): Promise<End
       : undefined;
   if (finishedIn) {
     warnings.push(...(await writeViews(ctx, scan.confirmed, (current) => current)));
-    return saved(finishedIn, [...warnings, ...lostDetails(options, finishedIn), ...skipped]);
+    return saved(finishedIn, [...warnings, ...(await lostDetails(ctx, options, finishedIn)), ...skipped]);
   }
   const taken = takeDrafts(ctx, { scan, before, hot: hot.state, topicId, now, expected, warnings });
-  if ("savedIn" in taken) return saved(taken.savedIn, warnings);
+  if ("savedIn" in taken) {
+    return saved(taken.savedIn, [...warnings, ...(await lostDetails(ctx, options, taken.savedIn))]);
+  }
   // A pointer closed only because its draft is gone still dates the session (tier 2).
   const dating = startRecord(ctx, hot0.state, hot.state, closed);
   const session = await recordEnd(ctx, { ...taken, topicId, dating, now, options, warnings });
@@ -84,9 +88,12 @@ function saved(session: ConfirmedSession, warnings: string[]): EndResult {
   return { session, absorbedDrafts: session.absorbedDrafts, alreadySaved: true, warnings };
 }
 
-function lostDetails(options: EndOptions, session: ConfirmedSession): string[] {
+/** A retried end's summary and next action that its saved session lacks: warned, never silently dropped. */
+async function lostDetails(ctx: SessionContext, options: EndOptions, session: ConfirmedSession): Promise<string[]> {
   if (!options.summary && !options.nextAction) return [];
-  return [`this end's summary and next action were not recorded: add them to ${session.path} by hand`];
+  const body = (await withBody(ctx.ports.store, session, ctx.offsetAt)).body;
+  const warning = unrecordedWarning(session.path, body, options);
+  return warning === null ? [] : [warning];
 }
 
 interface Taken {

@@ -1,6 +1,7 @@
 import { classifyRecord } from "../frontmatter";
 import type { HotState } from "../hot-memory";
 import { hotStateOf, isOpen } from "../hot-memory";
+import { normalizeTopic, validateNewTopicId } from "../ids";
 import { sessionPath } from "../layout";
 import type { Draft } from "../records";
 import { pendingDrafts } from "../recovery";
@@ -36,6 +37,8 @@ export interface StartOptions {
   ifOpen?: "refuse" | "keep";
   /** Drafts the user chose to ignore for this start (interactive recovery). */
   ignoreDrafts?: ReadonlySet<string>;
+  /** Start even though other drafts are pending, leaving them as they are (CLI --ignore-pending). */
+  ignorePending?: boolean;
   /** Optional wikilink to the topic note, recorded in the draft and later in the confirmed note. */
   topicNote?: string | null;
 }
@@ -45,11 +48,15 @@ export interface StartOptions {
  * pointer to a missing draft, which the next reconcile closes: nothing to lose.
  */
 export async function start(ctx: SessionContext, options: StartOptions): Promise<StartResult> {
+  // Bad input is refused first, also when the answer would be drafts_pending, already_open or kept.
+  const explicit = normalizeTopic(options.topic);
+  if (explicit !== null) validateNewTopicId(explicit);
   const hot0 = await readHot(ctx);
   const { scan, warnings } = await reconcile(ctx, await ctx.scan(), hot0);
   const hot = await readHot(ctx);
 
-  const pending = pendingDrafts(hot.state, scan.drafts, ctx.absorbedIn(scan.confirmed), options.ignoreDrafts);
+  const absorbed = ctx.absorbedIn(scan.confirmed);
+  const pending = options.ignorePending ? [] : pendingDrafts(hot.state, scan.drafts, absorbed, options.ignoreDrafts);
   if (pending.length > 0) return { status: "drafts_pending", drafts: pending };
   const open = await alreadyOpen(ctx, hot.state, options);
   if (open) return open;

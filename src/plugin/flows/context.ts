@@ -2,6 +2,7 @@ import type { App } from "obsidian";
 import { Notice } from "obsidian";
 import type { ObsidianStore } from "../adapters/obsidian-store";
 import type { SessionController } from "../session-controller";
+import { DailyNoteLog } from "./daily-note";
 import type { PaleeSettings } from "../settings";
 
 /**
@@ -14,6 +15,8 @@ export interface FlowContext {
   readonly store: ObsidianStore;
   readonly settings: () => PaleeSettings;
   readonly notify: (message: string, durationMs?: number) => void;
+  /** After end, recovery Save and log: the daily-note line, if the setting is on. Never throws. */
+  readonly dailyNote: DailyNoteLog;
   /** An end is on screen (the end modal) or being saved: a second click must not end twice. */
   ending: boolean;
   /** The plugin was unloaded: an operation still running must not open modals or notices afterwards. */
@@ -29,5 +32,6 @@ export function flowContext(
     new Notice(message, durationMs);
   },
 ): FlowContext {
-  return { app, controller, store, settings, notify, ending: false, disposed: false };
+  const dailyNote = new DailyNoteLog(app, settings, notify);
+  return { app, controller, store, settings, notify, dailyNote, ending: false, disposed: false };
 }

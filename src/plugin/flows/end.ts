@@ -53,6 +53,7 @@ export async function endWith(
         : `Session on ${session.topicId} saved (${session.durationMinutes} min).`,
     );
     warn(ctx, result.warnings);
+    await ctx.dailyNote.add(session);
   } catch (error) {
     fail(ctx, "end the session", error);
   } finally {

@@ -132,6 +132,7 @@ export function openRecovery(
         const result = await controller.recover(row.draftId, action);
         if (result.status === "resumed") resumed = true;
         warn(ctx, result.warnings);
+        if (result.status === "saved") await ctx.dailyNote.add(result.session);
         return recoveredText(ctx, result, action);
       } catch (error) {
         fail(ctx, `${action} ${row.draftId}`, error);

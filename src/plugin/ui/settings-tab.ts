@@ -5,6 +5,7 @@ import { DEFAULT_SESSION_FOLDER, normalizeSessionFolder } from "../../core/layou
 import { cleanDeviceName } from "../adapters/device";
 import type { PaleeSettings } from "../settings";
 import { LIMITS, intervalProblem, wholeNumberIn } from "../settings";
+import { dailyNoteRows } from "./daily-note-settings";
 
 /** What the settings tab may do; the plugin decides how (save, reconfigure the core, refresh the timer). */
 export interface SettingsHost {
@@ -143,6 +144,7 @@ export class PaleeSettingTab extends PluginSettingTab {
           );
         },
       },
+      ...dailyNoteRows(host),
     ];
   }
 

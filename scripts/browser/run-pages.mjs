@@ -1,0 +1,64 @@
+// Loads HTML pages in headless chromium and reports on them. A separate Node process, because
+// playwright-core does not load inside jest's jsdom environment (where the plugin's DOM is rendered).
+//
+// stdin: {"pages": [{"name", "html", "width", "height"?, "screenshot"?: png path, "bars"?: CSS selector}]}
+// stdout: {"pages": [{"name", "overflow": [...], "cramped": [...], "bars"?: [heights in px]}]}
+//   overflow: elements whose box reaches past the viewport's right edge, or that scroll sideways;
+//   cramped: setting labels (.setting-item-info with text) squeezed under 8em by their controls.
+//
+// `--where`: prints {"chromium": path or null, "message": why not} and exits; for tests deciding to skip.
+import { writeFileSync } from "node:fs";
+import { NO_BROWSER_MESSAGE, findChromium, launchChromium } from "./chromium.mjs";
+
+if (process.argv.includes("--where")) {
+  const found = findChromium();
+  process.stdout.write(JSON.stringify({ chromium: found, message: found ? "" : NO_BROWSER_MESSAGE }));
+  process.exit(0);
+}
+
+const input = JSON.parse(await new Promise((resolve) => {
+  let text = "";
+  process.stdin.setEncoding("utf8");
+  process.stdin.on("data", (chunk) => (text += chunk));
+  process.stdin.on("end", () => resolve(text));
+}));
+
+const browser = await launchChromium();
+const results = [];
+try {
+  for (const job of input.pages) {
+    const page = await browser.newPage({ viewport: { width: job.width, height: job.height ?? 100 }, deviceScaleFactor: job.scale ?? 1 });
+    await page.setContent(job.html, { waitUntil: "load" });
+    const overflow = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      const found = [];
+      for (const el of document.body.querySelectorAll("*")) {
+        const box = el.getBoundingClientRect();
+        const style = getComputedStyle(el);
+        // A text field scrolls its own text by design; anything else scrolling sideways hides content.
+        const field = el.tagName === "INPUT" || el.tagName === "TEXTAREA";
+        const scrolls = !field && el.scrollWidth > el.clientWidth + 1 && style.overflowX !== "visible" && style.overflowX !== "hidden";
+        if (box.width > 0 && (box.right > width + 0.5 || box.left < -0.5 || scrolls)) {
+          const name = el.tagName.toLowerCase() + (el.className && typeof el.className === "string" ? `.${el.className.trim().split(/\s+/).join(".")}` : "");
+          found.push(`${name} [${Math.round(box.left)}..${Math.round(box.right)} of ${width}${scrolls ? ", scrolls sideways" : ""}]: ${(el.textContent ?? "").trim().slice(0, 40)}`);
+        }
+      }
+      return found;
+    });
+    const cramped = await page.$$eval(".setting-item-info", (els) =>
+      els
+        .filter((el) => (el.textContent ?? "").trim() !== "" && el.getBoundingClientRect().width < 8 * parseFloat(getComputedStyle(el).fontSize))
+        .map((el) => `${Math.round(el.getBoundingClientRect().width)}px: ${(el.textContent ?? "").trim().slice(0, 40)}`),
+    );
+    const result = { name: job.name, overflow, cramped };
+    if (job.bars) {
+      result.bars = await page.$$eval(job.bars, (els) => els.map((el) => Math.round(el.getBoundingClientRect().height * 100) / 100));
+    }
+    if (job.screenshot) writeFileSync(job.screenshot, await page.screenshot({ fullPage: true }));
+    results.push(result);
+    await page.close();
+  }
+} finally {
+  await browser.close();
+}
+process.stdout.write(JSON.stringify({ pages: results }));

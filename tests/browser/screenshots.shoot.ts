@@ -1,0 +1,41 @@
+/**
+ * `npm run screenshots`: photographs every scene of tests/browser/support/scenes.ts from the built plugin in
+ * headless chromium, light and dark, desktop and phone width, into docs/images/<scene>-<width>-<theme>.png.
+ * Our DOM with a stand-in for Obsidian's theme (support/obsidian-standin.css), not the app's own rendering.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { installPluginTestEnvironment } from "../plugin/support/plugin-harness";
+import type { PageJob } from "./support/browser";
+import { chromiumStatus, runPages } from "./support/browser";
+import type { Width } from "./support/page";
+import { THEMES, WIDTHS, pageHtml } from "./support/page";
+import { SCENES, obsidianSettingMarkup } from "./support/scenes";
+
+installPluginTestEnvironment();
+
+const OUT = path.resolve(__dirname, "../../docs/images");
+
+it("photographs every scene", async () => {
+  const status = chromiumStatus();
+  if (!status.chromium) throw new Error(status.message);
+  mkdirSync(OUT, { recursive: true });
+  const undo = obsidianSettingMarkup();
+  const jobs: PageJob[] = [];
+  try {
+    for (const scene of SCENES) {
+      const element = await scene.render();
+      for (const width of Object.keys(WIDTHS) as Width[]) {
+        for (const theme of THEMES) {
+          const name = `${scene.name}-${width}-${theme}`;
+          jobs.push({ name, html: pageHtml(element, theme, width), width: WIDTHS[width], screenshot: path.join(OUT, `${name}.png`) });
+        }
+      }
+    }
+  } finally {
+    undo();
+  }
+  const results = runPages(jobs);
+  for (const r of results) process.stdout.write(`docs/images/${r.name}.png${r.overflow.length + r.cramped.length ? `  (layout problems: ${[...r.overflow, ...r.cramped].join("; ")})` : ""}\n`);
+  expect(results).toHaveLength(jobs.length);
+});

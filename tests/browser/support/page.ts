@@ -1,0 +1,48 @@
+/**
+ * Whole HTML pages from the plugin's rendered DOM: our styles.css on top of a stand-in for Obsidian's theme
+ * (obsidian-standin.css), in a light or a dark theme, at desktop or phone width.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+const ROOT = path.resolve(__dirname, "../../..");
+const STANDIN_CSS = readFileSync(path.join(__dirname, "obsidian-standin.css"), "utf8");
+const PLUGIN_CSS = readFileSync(path.join(ROOT, "styles.css"), "utf8");
+
+export type Theme = "light" | "dark";
+export const THEMES: readonly Theme[] = ["light", "dark"];
+export const WIDTHS = { desktop: 760, phone: 360 } as const;
+export type Width = keyof typeof WIDTHS;
+
+/** A modal as Obsidian lays it out (title, close button, content), built with DOM calls, never from markup. */
+export function modalFrame(title: string, content: HTMLElement): HTMLElement {
+  const modal = createDiv({ cls: "modal" });
+  modal.createDiv({ cls: "modal-close-button", text: "×" });
+  modal.createDiv({ cls: "modal-title", text: title });
+  const body = modal.createDiv({ cls: "modal-content" });
+  body.appendChild(content.cloneNode(true));
+  return modal;
+}
+
+/**
+ * Form values live in properties, which serialising drops: copy them into attributes and text first so the
+ * picture shows what was typed.
+ */
+function keepFormValues(root: HTMLElement): void {
+  root.querySelectorAll("textarea").forEach((el) => (el.textContent = el.value));
+  root.querySelectorAll("input").forEach((el) => el.setAttribute("value", el.value));
+}
+
+export function pageHtml(element: HTMLElement, theme: Theme, width: Width): string {
+  keepFormValues(element);
+  const bodyClass = `theme-${theme}${width === "phone" ? " is-phone is-mobile" : ""}`;
+  return [
+    "<!doctype html>",
+    '<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">',
+    `<style>${STANDIN_CSS}</style>`,
+    `<style>${PLUGIN_CSS}</style>`,
+    `</head><body class="${bodyClass}">`,
+    element.outerHTML, // reading our own DOM for the browser; nothing is parsed back into the plugin
+    "</body></html>",
+  ].join("\n");
+}
