@@ -50,5 +50,5 @@ export function awayOf(
   const signs = [lastSignOfLife(draft), aliveAt ?? null].filter((s): s is number => s !== null && Number.isFinite(s));
   if (signs.length === 0) return null;
   const thresholdMs = watch.watched ? ctx.graceMs : Math.max(ctx.graceMs, LONG_SILENCE_MS);
-  return timeAway(Math.max(...signs), now, thresholdMs, draft.pausedMs !== null);
+  return timeAway(Math.max(...signs), now, thresholdMs, draft.pausedMs !== null || draft.pauseUnusable === true);
 }
