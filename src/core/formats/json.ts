@@ -25,8 +25,6 @@ export function draftJson(d: Draft) {
     started_at: d.startedAt,
     last_checkpoint_at: d.lastCheckpointAt,
     device: d.device,
-    paused_at: d.pausedAt,
-    break_minutes: d.breakMinutes,
     path: d.path,
   };
 }
