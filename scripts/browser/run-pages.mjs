@@ -5,6 +5,8 @@
 // stdout: {"pages": [{"name", "overflow": [...], "cramped": [...], "bars"?: [heights in px]}]}
 //   overflow: elements whose box reaches past the viewport's right edge, or that scroll sideways;
 //   cramped: setting labels (.setting-item-info with text) squeezed under 8em by their controls.
+// "within"?: CSS selectors; for every element they match: itself or a descendant wider than its box
+//   (scrollWidth > clientWidth), or a descendant drawn outside its box. Reported as "escapes".
 //
 // `--where`: prints {"chromium": path or null, "message": why not} and exits; for tests deciding to skip.
 import { writeFileSync } from "node:fs";
@@ -51,6 +53,27 @@ try {
         .map((el) => `${Math.round(el.getBoundingClientRect().width)}px: ${(el.textContent ?? "").trim().slice(0, 40)}`),
     );
     const result = { name: job.name, overflow, cramped };
+    if (job.within) {
+      result.escapes = await page.evaluate((selectors) => {
+        const found = [];
+        const describe = (el) => el.tagName.toLowerCase() + (typeof el.className === "string" && el.className ? `.${el.className.trim().split(/\s+/).join(".")}` : el.getAttribute("class") ? `.${el.getAttribute("class").trim().split(/\s+/).join(".")}` : "");
+        for (const selector of selectors) {
+          for (const root of document.querySelectorAll(selector)) {
+            const outer = root.getBoundingClientRect();
+            for (const el of [root, ...root.querySelectorAll("*")]) {
+              const box = el.getBoundingClientRect();
+              const text = (el.textContent ?? "").trim().slice(0, 40);
+              if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) found.push(`${selector}: ${describe(el)} is ${el.scrollWidth}px wide in ${el.clientWidth}px: ${text}`);
+              const outside = box.left < outer.left - 0.5 || box.right > outer.right + 0.5 || box.top < outer.top - 0.5 || box.bottom > outer.bottom + 0.5;
+              if (el !== root && (box.width > 0 || box.height > 0) && outside) {
+                found.push(`${selector}: ${describe(el)} [${Math.round(box.left)}..${Math.round(box.right)} x ${Math.round(box.top)}..${Math.round(box.bottom)}] outside [${Math.round(outer.left)}..${Math.round(outer.right)} x ${Math.round(outer.top)}..${Math.round(outer.bottom)}]: ${text}`);
+              }
+            }
+          }
+        }
+        return found;
+      }, job.within);
+    }
     if (job.bars) {
       result.bars = await page.$$eval(job.bars, (els) => els.map((el) => Math.round(el.getBoundingClientRect().height * 100) / 100));
     }

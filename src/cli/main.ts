@@ -6,9 +6,11 @@ import { draftJson, openJson, sessionJson, skippedJson } from "../core/formats/j
 import { formatElapsed } from "../core/time";
 import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
+import { trashStaleTempFiles } from "../core/temp-files";
 import type { OptionSpec, OptionValues } from "./arguments";
 import { parseArguments } from "./arguments";
 import { reportAway, runContinue, runEnd, runLog, runPause } from "./honest-time";
+import { runExport, runStats } from "./insight";
 import { LineReader } from "./prompt";
 import type { CliIo, Outcome } from "./output";
 import { Output } from "./output";
@@ -16,7 +18,7 @@ import { chooseVault } from "./vault";
 
 export type { CliIo } from "./output";
 
-export const USAGE = `Usage: palee session <start|draft|end|list|status|recover|rebuild|pause|continue|log> [options]
+export const USAGE = `Usage: palee session <start|draft|end|list|status|recover|rebuild|pause|continue|log|stats|export> [options]
 
   --vault <dir>        vault root (default: $PALEE_VAULT, else the current directory)
   --folder <path>      session folder inside the vault (default: the plugin's setting, else "palee")
@@ -31,13 +33,17 @@ export const USAGE = `Usage: palee session <start|draft|end|list|status|recover|
   --ignore-pending     start: start even though other drafts are pending, leaving them as they are
   --draft <id> --action <resume|save|discard|ignore>   recover one draft
   --all                list: every confirmed session
+  --since <YYYY-MM-DD> --until <YYYY-MM-DD>   stats, export: local days, inclusive
+  --format <csv|json>  export (default csv);  --out <file>: a new file (never overwritten)
   --json               one JSON document on stdout
   -h, --help           this help
 
 Exit codes: 0 success, 2 usage (also: topic required, drafts pending, already open, no such draft),
 4 conflict (a file changed underneath a write), 5 unexpected error.`;
 
-const ACTIONS = ["start", "draft", "end", "list", "status", "recover", "rebuild", "pause", "continue", "log"] as const;
+const ACTIONS = [
+  "start", "draft", "end", "list", "status", "recover", "rebuild", "pause", "continue", "log", "stats", "export",
+] as const;
 type Action = (typeof ACTIONS)[number];
 
 /** Which options each action accepts; anything else is refused rather than silently ignored. */
@@ -52,6 +58,8 @@ const ALLOWED: Record<Action, readonly string[]> = {
   pause: ["topic"],
   continue: ["topic"],
   log: ["topic", "from", "to", "minutes", "summary", "next"],
+  stats: ["since", "until"],
+  export: ["since", "until", "format", "out"],
 };
 const COMMON = ["vault", "folder", "json", "help"];
 
@@ -72,6 +80,10 @@ const OPTIONS = {
   draft: { type: "string" },
   action: { type: "string" },
   all: { type: "boolean" },
+  since: { type: "string" },
+  until: { type: "string" },
+  format: { type: "string" },
+  out: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const satisfies Record<string, OptionSpec>;
@@ -313,8 +325,9 @@ async function runAction(
   values: Values,
   out: Output,
   io: CliIo,
-  device: string,
+  face: { device: string; store: NodeStore },
 ): Promise<Outcome> {
+  const { device, store } = face;
   const offsetAt = (at: number): number => systemClock.offsetMinutes(at);
   switch (action) {
     case "start":
@@ -372,7 +385,8 @@ async function runAction(
       return 0;
     }
     case "status": {
-      const { open, hotState } = await core.status();
+      const { open, hotState, warnings } = await core.status();
+      for (const w of warnings) out.warn(w);
       if (hotState === "corrupt" || hotState === "schema-invalid") {
         out.warn(`${core.layout.hot} is ${hotState}; "palee session rebuild" regenerates it`);
       }
@@ -389,6 +403,11 @@ async function runAction(
     }
     case "recover":
       return runRecover(core, values, out, io);
+    case "stats":
+    case "export": {
+      const run = action === "stats" ? runStats : runExport;
+      return run(core, { ...values, json: out.json }, { ...io, clock: systemClock, store });
+    }
     case "rebuild": {
       const r = await core.rebuild();
       for (const s of r.skipped) out.warn(`skipped ${s.path}: ${s.reason}`);
@@ -415,9 +434,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
     const vault = await chooseVault({ vault: values.vault, folder: values.folder }, io.env, io.cwd);
     const device = deviceName(io.env);
-    const ports = { store: new NodeStore(vault.root), clock: systemClock, random: systemRandom, device };
-    const core = new PaleeSessions(ports, vault.layout);
-    return await runAction(action, core, values, out, io, device);
+    const store = new NodeStore(vault.root);
+    const ports = { store, clock: systemClock, random: systemRandom, device };
+    const core = new PaleeSessions(ports, vault.layout, { tempFiles: trashStaleTempFiles });
+    return await runAction(action, core, values, out, io, { device, store });
   } catch (caught) {
     const error = toPaleeError(caught);
     // One line, whatever the message quotes (a value with a line break, a multi-line library message).

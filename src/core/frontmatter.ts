@@ -79,6 +79,17 @@ export function classifyRecord(text: string | null): ReadResult {
   return { state: "schema-invalid", fields, body: split.body };
 }
 
+/**
+ * The text after the frontmatter block, also when the block does not parse: a record whose frontmatter is
+ * not closed is all body after its first line, one without fences all body.
+ */
+export function bodyAfterFrontmatter(text: string): string {
+  const split = splitFrontmatter(text);
+  if (split === "no-fences") return text.replace(/^\uFEFF/, "");
+  if (split === "unclosed") return text.slice(text.indexOf("\n") + 1);
+  return split.body;
+}
+
 /** Why a non-ok read is skipped, in words a user can act on. */
 export function describeReadProblem(result: ReadResult): string {
   switch (result.state) {

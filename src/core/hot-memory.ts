@@ -1,6 +1,6 @@
 import type { Fields, ReadResult } from "./frontmatter";
 import { renderFrontmatter } from "./frontmatter";
-import { normalizeTopic } from "./ids";
+import { isDraftId, normalizeTopic } from "./ids";
 import type { ConfirmedSession } from "./records";
 import { extractSection } from "./session-note";
 
@@ -15,6 +15,8 @@ export interface HotState {
   openDraft: string | null;
   device: string | null;
   lastSession: string | null;
+  /** An open_draft that is not a draft ID (a hand edit, a hostile file): a damaged pointer, never a path. */
+  damagedPointer?: string;
 }
 
 export const EMPTY_HOT: HotState = {
@@ -30,13 +32,22 @@ function text(value: unknown): string | null {
 }
 
 export function interpretHot(fields: Fields): HotState {
-  return {
+  const openDraft = text(fields.open_draft);
+  const state: HotState = {
     activeTopic: normalizeTopic(fields.active_topic),
     startedAt: text(fields.started_at),
-    openDraft: text(fields.open_draft),
+    openDraft: openDraft !== null && isDraftId(openDraft) ? openDraft : null,
     device: text(fields.device),
     lastSession: text(fields.last_session),
   };
+  if (openDraft !== null && state.openDraft === null) state.damagedPointer = openDraft;
+  return state;
+}
+
+/** What a damaged open_draft is called in warnings (the open session is then treated as none). */
+export function describeDamagedPointer(hotPath: string, pointer: string): string {
+  const what = `open_draft ${JSON.stringify(pointer)} is not a draft ID (DRAFT-S-…)`;
+  return `${hotPath}: ${what}, so no session is open; a rebuild clears it`;
 }
 
 /** The hot state of a read: only an ok hot.md is trusted (topic resolution treats the rest as "no topic"). */
@@ -82,16 +93,16 @@ export function renderHotBody(newest: ConfirmedSession | null): string {
   // A session saved after a crash has no summary: its notes are then the best memory of where it stopped.
   const notes = summary === null && next === null ? extractSection(newest.body, "Notes") : null;
   let budget = HOT_WORD_LIMIT - countWords(source);
-  const parts: string[] = [];
-  const sections = [["## Summary", summary], ["## Next action", next], ["## Notes", notes]] as const;
-  for (const [heading, value] of sections) {
-    if (!value) continue;
-    const headingWords = countWords(heading);
-    if (budget - headingWords <= 0) break;
-    const kept = truncateWords(value, budget - headingWords);
-    budget -= headingWords + countWords(kept);
-    parts.push(`${heading}\n\n${kept}\n`);
-  }
+  const fit = (heading: string, value: string | null): string | null => {
+    if (!value || budget - countWords(heading) <= 0) return null;
+    const kept = truncateWords(value, budget - countWords(heading));
+    budget -= countWords(heading) + countWords(kept);
+    return `${heading}\n\n${kept}\n`;
+  };
+  // The words are shared: the next action, the most useful line for the next session, gets its words first,
+  // so a long summary is cut before it (it is still shown first).
+  const nextPart = fit("## Next action", next);
+  const parts = [fit("## Summary", summary), nextPart, fit("## Notes", notes)].filter((p): p is string => p !== null);
   if (parts.length === 0) parts.push("No summary was recorded for the last session.\n");
   return `${parts.join("\n")}\n${source}\n`;
 }

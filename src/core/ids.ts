@@ -7,6 +7,15 @@ export const DRAFT_ID_PATTERN = /^DRAFT-S-[0-9a-f]{8}$/;
 export const DRAFT_FILE_PATTERN = /^DRAFT-S-.*\.md$/;
 export const CONFIRMED_FILE_PATTERN = /^S-.*\.md$/;
 
+/**
+ * Whether a value read from hot.md's open_draft can name a draft file: DRAFT-S-… with no separators, "..",
+ * or control characters (renamed drafts and sync-conflict copies keep other tails). Anything else is a
+ * damaged pointer and never reaches a path.
+ */
+export function isDraftId(value: string): boolean {
+  return /^DRAFT-S-[^/\\]+$/.test(value) && !value.includes("..") && !/\p{Cc}/u.test(value);
+}
+
 export function hex(random: RandomSource, bytes: number): string {
   return Array.from(random.bytes(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -67,3 +67,23 @@ export function assertRemovable(layout: Layout, path: string): void {
     DRAFT_FILE_PATTERN.test(name);
   if (!ok) throw new BoundaryError(path);
 }
+
+/** The tool's own temp files (NodeStore: `.<name>.<8 hex>.tmp` beside the file being written), by folder. */
+const TEMP_IN_FOLDER = /^\.(?:hot|index)\.md\.[0-9a-f]{8}\.tmp$/;
+const TEMP_IN_SESSIONS = /^\.(?:S-\d{8}T\d{6}-[0-9a-f]{4}|DRAFT-S-[0-9a-f]{8})\.md\.[0-9a-f]{8}\.tmp$/;
+
+/** Whether `name`, directly inside `folder`, is one of the tool's own temp files (that exact pattern only). */
+export function isOwnTempFile(layout: Layout, folder: string, name: string): boolean {
+  if (folder === layout.folder) return TEMP_IN_FOLDER.test(name);
+  if (folder === layout.sessions) return TEMP_IN_SESSIONS.test(name);
+  return false;
+}
+
+/**
+ * The one exception to the deletion boundary (SPEC §2): a temp file of the tool's own pattern, directly inside
+ * the session folder or its sessions/ folder. Throws BoundaryError for any other path.
+ */
+export function assertTempRemovable(layout: Layout, path: string): void {
+  const slash = path.lastIndexOf("/");
+  if (slash < 0 || !isOwnTempFile(layout, path.slice(0, slash), path.slice(slash + 1))) throw new BoundaryError(path);
+}

@@ -21,6 +21,12 @@ export interface SessionStore {
   /** Moves the file to the trash (never a permanent delete). The core checks the deletion boundary first. */
   trash(path: string): Promise<void>;
   /**
+   * Optional: when the file was last modified (epoch ms), or null when it does not exist. Used only to age
+   * the tool's own temp files left by a killed write (SPEC §2 "Temporary files"), never to order sessions. A
+   * store whose writes leave no temp files (the Obsidian vault) need not offer it.
+   */
+  modifiedAt?(path: string): Promise<number | null>;
+  /**
    * Optional fast path for scans: the frontmatter of `path` as the app's metadata cache holds it, without
    * reading the file; undefined when the cache does not know the file or may be behind it (e.g. just
    * written). Only a result that reads as a valid confirmed session is used; anything else is read in full.

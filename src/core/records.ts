@@ -2,7 +2,7 @@ import type { Fields, ReadResult } from "./frontmatter";
 import { describeReadProblem } from "./frontmatter";
 import { readBreakMinutes, readHonestFields } from "./honest-time";
 import { normalizeTopic } from "./ids";
-import { parseTimestamp } from "./time";
+import { durationMinutes, parseTimestamp } from "./time";
 
 /** A finished session: the source of truth (views are derived from these notes). */
 export interface ConfirmedSession {
@@ -94,7 +94,9 @@ export function interpretConfirmed(path: string, read: ReadResult, offsetAt: Off
   if (!started) return { reason: "started_at is missing or not a valid ISO 8601 timestamp" };
   const ended = timestampField(f, "ended_at", offsetAt);
   if (!ended) return { reason: "ended_at is missing or not a valid ISO 8601 timestamp" };
-  const duration = f.duration_minutes;
+  // The original PALEE tool never wrote duration_minutes (SPEC §2): its notes are dated by their timestamps.
+  // A value that is present is the record's word, so a damaged one is still skipped.
+  const duration = f.duration_minutes === undefined ? durationMinutes(started.ms, ended.ms) : f.duration_minutes;
   if (typeof duration !== "number" || !Number.isInteger(duration) || duration < 0) {
     return { reason: "duration_minutes is not a whole number of minutes" };
   }

@@ -26,30 +26,32 @@ export function endStart(
   now: number,
   offsetAt: (at: number) => number,
 ): EndStart {
+  // A draft start in the future is not a valid start: the session falls back to the next tier.
   let earliest: Draft | null = null;
+  let future: Draft | null = null;
   for (const d of drafts) {
-    if (d.startedMs !== null && (earliest?.startedMs == null || d.startedMs < earliest.startedMs)) earliest = d;
+    if (d.startedMs === null) continue;
+    if (d.startedMs > now) future ??= d;
+    else if (earliest?.startedMs == null || d.startedMs < earliest.startedMs) earliest = d;
   }
   if (earliest?.startedMs != null) {
-    return earliest.startedMs <= now
-      ? { ms: earliest.startedMs, text: keep(earliest.startedAt), tier: 1, warning: null }
-      : {
-          ms: now,
-          text: null,
-          tier: 1,
-          warning: `${earliest.draftId} starts in the future (${earliest.startedAt ?? "?"}); counted from now`,
-        };
+    return { ms: earliest.startedMs, text: keep(earliest.startedAt), tier: 1, warning: null };
   }
+  const ignored = future && `ignored ${future.draftId}'s start in the future (${String(future.startedAt)})`;
+  const both = (warning: string | null): string | null =>
+    ignored && warning ? `${ignored}; ${warning}` : (ignored ?? warning);
   if (hot.activeTopic === topicId && hot.startedAt !== null) {
     const hotMs = parseTimestamp(hot.startedAt, offsetAt);
-    if (hotMs !== null && hotMs <= now) return { ms: hotMs, text: keep(hot.startedAt), tier: 2, warning: null };
-    if (hotMs !== null && hotMs - now <= FUTURE_SKEW_MS) return { ms: now, text: null, tier: 2, warning: null };
+    if (hotMs !== null && hotMs <= now) {
+      return { ms: hotMs, text: keep(hot.startedAt), tier: 2, warning: both(ignored && "dated from hot.md's start") };
+    }
+    if (hotMs !== null && hotMs - now <= FUTURE_SKEW_MS) return { ms: now, text: null, tier: 2, warning: ignored };
     const why = hotMs === null ? "is not a valid timestamp" : "is in the future";
     const warning = `hot.md's started_at (${hot.startedAt}) ${why}; ignored, so this session has 0 minutes`;
-    return { ms: now, text: null, tier: 3, warning };
+    return { ms: now, text: null, tier: 3, warning: both(warning) };
   }
   const warning = `no start was recorded for ${topicId} (no draft, no open session); saved as a 0-minute session`;
-  return { ms: now, text: null, tier: 3, warning };
+  return { ms: now, text: null, tier: 3, warning: both(warning) };
 }
 
 /**

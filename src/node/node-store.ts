@@ -88,6 +88,15 @@ export class NodeStore implements SessionStore {
     }
   }
 
+  async modifiedAt(relative: string): Promise<number | null> {
+    try {
+      return (await fs.lstat(this.resolve(relative))).mtimeMs;
+    } catch (error) {
+      if (isErrno(error, "ENOENT")) return null;
+      throw withPath(this.root, relative, error);
+    }
+  }
+
   async list(folder: string): Promise<string[]> {
     try {
       const entries = await fs.readdir(this.resolve(folder), { withFileTypes: true });
@@ -178,9 +187,11 @@ export class NodeStore implements SessionStore {
     if (realParent !== realRoot && !realParent.startsWith(realRoot + path.sep)) throw new BoundaryError(relative);
     const trashDir = path.join(this.root, ".trash");
     await fs.mkdir(trashDir, { recursive: true });
-    const base = path.basename(absolute, ".md");
+    // "DRAFT-S-….md" → "DRAFT-S-… 1.md"; a temp file ".hot.md.1a2b3c4d.tmp" keeps its ".tmp" the same way.
+    const ext = path.extname(absolute);
+    const base = path.basename(absolute, ext);
     for (let n = 0; n < 1000; n++) {
-      const target = path.join(trashDir, n === 0 ? `${base}.md` : `${base} ${n}.md`);
+      const target = path.join(trashDir, n === 0 ? `${base}${ext}` : `${base} ${n}${ext}`);
       try {
         await fs.link(absolute, target); // never overwrites something already in the trash
       } catch (error) {

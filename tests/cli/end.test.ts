@@ -2,7 +2,7 @@
  * `palee session end` run again after a crash or a conflict (SPEC §4 end): the session is reported as saved,
  * and the summary and next action are said to be lost only when the saved note lacks them.
  */
-import { ago, cleanupVaults, confirmedFiles, draftId, makeVault, palee, readText, sessionIdFor, writeConfirmed, writeHot } from "./support";
+import { ago, cleanupVaults, confirmedFiles, draftId, makeVault, palee, readText, sessionIdFor, writeConfirmed, writeHot, expectCleanError } from "./support";
 
 afterEach(cleanupVaults);
 
@@ -37,5 +37,17 @@ describe("the same end --summary run again after a crash", () => {
     expect(run.status).toBe(0);
     const warnings = run.json().warnings as string[];
     expect(warnings.filter((w) => w.includes("not recorded"))).toEqual([`this end's summary was not recorded: add it to ${saved} by hand`]);
+  });
+});
+
+describe("a second end of a session already ended", () => {
+  it("refuses a second end without --topic instead of recording a 0-minute session", () => {
+    const vault = makeVault();
+    expect(palee(vault, ["start", "--topic", "T-a"]).status).toBe(0);
+    expect(palee(vault, ["end", "--summary", "once"]).status).toBe(0);
+    const again = palee(vault, ["end", "--summary", "once"]);
+    expectCleanError(again, 2);
+    expect(again.stderr).toContain("no open session on T-a");
+    expect(confirmedFiles(vault)).toHaveLength(1);
   });
 });

@@ -404,3 +404,14 @@ describe("exit 5: unexpected errors", () => {
     expect(debug.stderr).toMatch(/^\s+at /m);
   });
 });
+
+describe("every error is one line on stderr (SPEC §5)", () => {
+  it("a --draft value with a line break gives a one-line error", () => {
+    const vault = makeVault();
+    expectCleanError(palee(vault, ["recover", "--draft", "DRAFT-S-0000000a\nsecond line", "--action", "save"]), 2);
+  });
+
+  it("an unknown action with a line break gives a one-line error", () => {
+    expectCleanError(runRaw(["session", "bo\ngus"]), 2);
+  });
+});

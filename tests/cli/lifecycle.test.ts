@@ -238,11 +238,27 @@ describe("--help", () => {
     (args) => {
       const run = runRaw(args);
       expect(run.status).toBe(0);
-      expect(run.stdout).toMatch(/^Usage: palee session <start\|draft\|end\|list\|status\|recover\|rebuild\|pause\|continue\|log> \[options\]/);
+      expect(run.stdout).toMatch(/^Usage: palee session <start\|draft\|end\|list\|status\|recover\|rebuild\|pause\|continue\|log\|stats\|export> \[options\]/);
       for (const option of ["--vault", "--folder", "--topic", "--summary", "--next", "--note", "--interactive", "--if-open", "--draft", "--action", "--all", "--json"]) {
         expect(run.stdout).toContain(option);
       }
       expect(run.stderr).toBe("");
     },
   );
+});
+
+describe("output says what happened", () => {
+  it("marks the open session's draft in list, says when a checkpoint opened a session, and names an already saved draft", () => {
+    const vault = makeVault();
+    const draft = palee(vault, ["draft", "--topic", "T-a", "--note", "first"]);
+    expect(draft.status).toBe(0);
+    expect(draft.stdout).toContain("this draft is now the open session");
+    const listed = palee(vault, ["list"]);
+    expect(listed.stdout).toMatch(/DRAFT-S-[0-9a-f]{8} .*\(open session\)/);
+    const id = /DRAFT-S-[0-9a-f]{8}/.exec(draft.stdout)?.[0] ?? "";
+    expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
+    const again = palee(vault, ["recover", "--draft", id, "--action", "ignore"]);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`^${id} was already saved as S-[0-9T]+-[0-9a-f]{4}; nothing more to do[.]\\n$`));
+  });
 });

@@ -29,6 +29,7 @@ import {
   writeFile,
   writeHot,
   writePluginSettings,
+  expectCleanError,
 } from "./support";
 
 afterEach(cleanupVaults);
@@ -273,5 +274,48 @@ describe("no temporary files are left behind", () => {
     expect(palee(vault, ["end", "--topic", "T-a"]).status).toBe(2);
     expect(palee(vault, ["start", "--topic", "T-a"]).status).toBe(2);
     expect(tempFilesIn(vault)).toEqual([]);
+  });
+});
+
+describe("a session folder reached through a symlink that stays inside the vault", () => {
+  it("starts and ends normally — never exit 5 after the note is written, leaving the vault stuck", () => {
+    const vault = makeVault();
+    fs.mkdirSync(path.join(vault, "Study", "palee"), { recursive: true });
+    fs.symlinkSync(path.join(vault, "Study", "palee"), path.join(vault, "palee")); // accepted: it stays inside the vault
+    expect(palee(vault, ["start", "--topic", "T-a"]).status).toBe(0);
+    const end = palee(vault, ["end", "--summary", "done"]);
+    expect({ status: end.status, stderr: end.stderr }).toEqual({ status: 0, stderr: "" });
+    expect(draftFiles(vault)).toEqual([]);
+    expect(confirmedFiles(vault)).toHaveLength(1);
+    // and the vault is not wedged: the next start works
+    expect(palee(vault, ["start", "--topic", "T-b"]).status).toBe(0);
+  });
+});
+
+describe("--vault edge cases", () => {
+  it("an empty --vault (e.g. --vault \"$UNSET\") is a usage error, not the current directory", () => {
+    const cwd = makeTempDir("palee-review-cwd-");
+    const run = runRaw(["session", "start", "--topic", "T-a", "--vault", ""], { cwd });
+    expectCleanError(run, 2);
+    expect(fs.readdirSync(cwd)).toEqual([]);
+  });
+});
+
+describe("a --folder that is not a folder", () => {
+  it("refuses a --folder that is a file with a usage error (exit 2)", () => {
+    const vault = makeVault();
+    fs.writeFileSync(path.join(vault, "notes.md"), "a note\n");
+    const run = palee(vault, ["list", "--folder", "notes.md"]);
+    expectCleanError(run, 2);
+    expect(run.stderr).toContain("is not a folder");
+  });
+
+  it("refuses a --folder that is a symlink to a file inside the vault with a usage error (exit 2), like a plain file", () => {
+    const vault = makeVault();
+    fs.writeFileSync(path.join(vault, "notes.md"), "a note\n");
+    fs.symlinkSync(path.join(vault, "notes.md"), path.join(vault, "palee")); // stays inside the vault
+    const run = palee(vault, ["list"]);
+    expectCleanError(run, 2);
+    expect(run.stderr).toContain("is not a folder");
   });
 });

@@ -4,6 +4,8 @@ import { interpretConfirmed } from "../../src/core/records";
 import type { ConfirmedSession } from "../../src/core/records";
 import { renderIndex } from "../../src/core/session-index";
 import { confirmedText } from "../support/builders";
+import { harness } from "../support/fakes";
+import { HOT } from "../support/inspect";
 
 function session(id: string, sections: { summary?: string; next?: string; notes?: string }, fields: Record<string, string | number> = {}): ConfirmedSession {
   const path = `palee/sessions/${id}.md`;
@@ -75,5 +77,37 @@ describe("index", () => {
     const hostile = session("S-20260814T063000-aaaa", {}, { topic_id: "x]] | [[evil" });
     const line = renderIndex([hostile], "2026-08-20").split("\n").find((l) => l.startsWith("- ")) ?? "";
     expect(line).toBe("- [[S-20260814T063000-aaaa]] - Topic: x\\]\\] \\| \\[\\[evil (2026-08-13, 45 min)");
+  });
+});
+
+describe("sharing the 250 words between summary and next action", () => {
+  it("keeps the whole next action after a long summary, cutting the summary instead", () => {
+    const body = renderHotBody(session("S-20260814T120000-abcd", { summary: "long ".repeat(400), next: "Read chapter 5 of the book" }));
+    expect(body).toContain("## Next action\n\nRead chapter 5 of the book\n");
+    expect(body.startsWith("## Summary\n\nlong long")).toBe(true);
+    expect(body).toContain("long…\n");
+    expect(countWords(body)).toBe(HOT_WORD_LIMIT);
+  });
+
+  it("gives a next action longer than the limit every word it can, within the limit", () => {
+    const body = renderHotBody(session("S-20260814T120000-abcd", { summary: "short summary", next: "step ".repeat(400) }));
+    expect(body).toContain("## Next action\n\nstep step");
+    expect(countWords(body)).toBeLessThanOrEqual(HOT_WORD_LIMIT);
+    expect(body.trimEnd().endsWith("Source: [[S-20260814T120000-abcd]]")).toBe(true);
+  });
+});
+
+describe("working memory shows the summary as written", () => {
+  it("a summary containing Markdown headings is not cut short or mistaken for another section in hot.md", async () => {
+    const { core, store, clock } = harness();
+    await core.start({ topic: "T-rust-ownership" });
+    clock.advance(30);
+    await core.end({ summary: "Covered two parts.\n# Part two: borrowing\n## Next action\nnot the next action", nextAction: "Read chapter 5" });
+    const hot = classifyRecord(store.files.get(HOT) ?? null);
+    if (hot.state !== "ok") throw new Error(hot.state);
+    expect(hot.body).toContain("Part two: borrowing");
+    const nextSection = hot.body.split(/^## Next action$/m)[1] ?? "";
+    expect(nextSection).toContain("Read chapter 5");
+    expect(nextSection).not.toContain("not the next action");
   });
 });

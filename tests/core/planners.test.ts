@@ -167,11 +167,11 @@ describe("the start of an ended session (three tiers)", () => {
     expect(start).toEqual({ ms: ms("2026-08-14T11:00:00+00:00"), text: "2026-08-14T11:00:00+00:00", tier: 1, warning: null });
   });
 
-  it("tier 1: a draft starting in the future counts from now, with a warning", () => {
+  it("a draft starting in the future is no valid start: the next tier dates the session, with a warning", () => {
     const future = draft("DRAFT-S-aaaa", { session_id: "DRAFT-S-aaaa", started_at: "2026-08-14T13:00:00+00:00" });
     const start = endStart(topic, [future], EMPTY_HOT, now, utc);
-    expect(start).toMatchObject({ ms: now, text: null, tier: 1 });
-    expect(start.warning).toContain("starts in the future");
+    expect(start).toMatchObject({ ms: now, text: null, tier: 3 });
+    expect(start.warning).toContain("ignored DRAFT-S-aaaa's start in the future");
   });
 
   it("tier 2: hot.md's start for the same topic when no draft has one", () => {

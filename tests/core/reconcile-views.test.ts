@@ -58,7 +58,8 @@ describe("start-up after an end cut short", () => {
     await h.core.end({ summary: "first" });
     h.clock.advance(60);
     h.store.files.set(HOT, "my own working memory\n");
-    await expect(new PaleeSessions({ ...h.ports, store: new CrashingStore(h.store, 1) }, layoutFor("palee")).start({ topic: "T-b" })).rejects.toThrow("simulated crash");
+    // Writes: (0) the copy of the learner's text (invariant 10), (1) hot.md, then the crash before the draft.
+    await expect(new PaleeSessions({ ...h.ports, store: new CrashingStore(h.store, 2) }, layoutFor("palee")).start({ topic: "T-b" })).rejects.toThrow("simulated crash");
     const result = await fresh(h).openVault();
     expect(result.warnings.join("\n")).toContain("no longer exists; closed the session");
     expect(h.store.files.get(HOT)).toContain("my own working memory");

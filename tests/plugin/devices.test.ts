@@ -5,7 +5,7 @@
  */
 import type { PluginSettingTab } from "obsidian";
 import { DEVICE_STORAGE_KEY } from "../../src/plugin/adapters/device";
-import { draftText, hotText } from "../support/builders";
+import { draftText, hotText, confirmedText } from "../support/builders";
 import {
   MINUTE,
   T0,
@@ -21,8 +21,13 @@ import {
   settle,
   topicPicker,
   type,
+  clearNotices,
+  recoveryModal,
 } from "./support/plugin-harness";
-import { HOT, INDEX, S, at, bodyAt, fieldsAt, idOf, onlyDraft, textAt } from "./support/session-files";
+import { HOT, INDEX, S, at, bodyAt, fieldsAt, idOf, onlyDraft, textAt, statusText } from "./support/session-files";
+
+/** Where hand-written hot.md text is kept before it is replaced (invariant 10), at the harness's clock. */
+const KEPT = "palee/hot-kept-20260814-120000.md";
 
 installPluginTestEnvironment();
 
@@ -186,7 +191,10 @@ describe("a damaged or foreign hot.md", () => {
     const p = await loadPlugin(h, { device: "laptop" });
     await p.ribbon();
     await pickTopic("T-rust-ownership");
-    expect(lastNotice()).toBe("Session on T-rust-ownership started.");
+    expect(noticeLog()).toContain("Session on T-rust-ownership started.");
+    // Invariant 10: the old text is kept in a copy beside hot.md, and the learner is told where.
+    expect(textAt(h, KEPT)).toBe(text);
+    expect(lastNotice()).toContain(`in ${KEPT} before replacing it`);
 
     const draft = onlyDraft(h);
     expect(fieldsAt(h, HOT)).toEqual({
@@ -208,7 +216,9 @@ describe("a damaged or foreign hot.md", () => {
     const h = harness({ files: { [HOT]: SCHEMA_2 } });
     const p = await loadPlugin(h, { device: "laptop" });
     await p.run("rebuild-views");
-    expect(lastNotice()).toBe("Rebuilt working memory and index from 0 sessions.");
+    expect(noticeLog()).toContain("Rebuilt working memory and index from 0 sessions.");
+    expect(textAt(h, KEPT)).toBe(SCHEMA_2);
+    expect(lastNotice()).toContain(`in ${KEPT} before replacing it`);
     expect(fieldsAt(h, HOT)).toEqual({
       palee_schema: 1,
       memory_id: "H-active",
@@ -336,5 +346,221 @@ describe("after the phone's session goes silent", () => {
     expect(fieldsAt(h, HOT)).toMatchObject({ open_draft: PHONE_DRAFT, device: "laptop", started_at: at(-20) });
     expect(p.statusBar()?.textContent).toBe("T-rust-ownership 0:20:00");
     expect(p.available("end-session")).toBe(true);
+  });
+});
+
+// ---- what sync delivers from another device while this app is open -------------------------------------
+
+const PHONE = PHONE_DRAFT;
+/** hot.md of a session the phone started `started` minutes from 12:00. */
+const phoneHot = (started = 0): string =>
+  hotText({ active_topic: "T-rust-ownership", started_at: at(started), open_draft: PHONE, device: "phone" });
+/** The phone's draft, started and last checkpointed at the given minutes from 12:00. */
+const phoneDraft = (started = 0, lastSeen = 0): string =>
+  draftText({ session_id: PHONE, started_at: at(started), last_checkpoint_at: at(lastSeen), device: "phone" }, "Phone notes\n");
+
+describe("the status bar follows a session another device starts", () => {
+  it("shows the phone's session as running when sync delivers hot.md before its draft (the order start writes them)", async () => {
+    const h = harness({ files: { [HOT]: hotText() } });
+    const p = await loadPlugin(h, { device: "laptop" });
+    expect(statusText(p)).toBe("Start session");
+    h.write(HOT, phoneHot()); // sync: start writes hot.md first…
+    await settle();
+    h.write(S(PHONE), phoneDraft()); // …then the draft
+    await settle();
+    jest.advanceTimersByTime(5_000);
+    // Expected: running on the phone. Observed: "T-rust-ownership (interrupted)" — the draft's arrival is never looked at.
+    expect(statusText(p)).toBe("T-rust-ownership 0:00:05 (on phone)");
+  });
+
+  it("does not call the phone's live session unreadable when the learner clicks Start on this device", async () => {
+    const h = harness({ files: { [HOT]: hotText() } });
+    const p = await loadPlugin(h, { device: "laptop" });
+    h.write(HOT, phoneHot());
+    await settle();
+    h.write(S(PHONE), phoneDraft());
+    await settle();
+    clearNotices();
+    await p.run("start-session");
+    // Observed: "The session on T-rust-ownership (phone) cannot be recovered here yet: its draft is not readable."
+    expect(lastNotice()).toBe("A session on T-rust-ownership is open on phone (since 12:00). End it there first.");
+  });
+
+  it("shows a session another device starts when this device had no hot.md yet (sync creates it)", async () => {
+    const h = harness();
+    const p = await loadPlugin(h, { device: "laptop" });
+    h.write(S(PHONE), phoneDraft());
+    h.write(HOT, phoneHot()); // a create event, not a modify
+    await settle();
+    jest.advanceTimersByTime(5_000);
+    // Observed: still "Start session".
+    expect(statusText(p)).toBe("T-rust-ownership 0:00:05 (on phone)");
+  });
+});
+
+describe("another device's session that goes silent while this app is open", () => {
+  it("offers it for recovery on Start once it is silent past the grace period, instead of 'End it first' (which cannot be done here)", async () => {
+    const h = harness({ files: { [HOT]: phoneHot(), [S(PHONE)]: phoneDraft(0) } });
+    const p = await loadPlugin(h, { device: "laptop" });
+    expect(statusText(p)).toBe("T-rust-ownership 0:00:00 (on phone)");
+    jest.advanceTimersByTime(40 * MINUTE); // the phone died at 12:00: no checkpoint since
+    await settle();
+    clearNotices();
+    await p.run("start-session");
+    expect(p.available("end-session")).toBe(false);
+    // Observed: "A session on T-rust-ownership is open on phone (since 12:00). End it there first." and no modal.
+    expect(recoveryRows().map((r) => r.draftId)).toEqual([PHONE]);
+  });
+});
+
+describe("the status bar menu of a session running on another device", () => {
+  it("offers only what the commands offer (no checkpoint, no end) while the phone's session runs", async () => {
+    const h = harness({ files: { [HOT]: phoneHot(), [S(PHONE)]: phoneDraft(0) } });
+    const p = await loadPlugin(h, { device: "laptop" });
+    expect(statusText(p)).toBe("T-rust-ownership 0:00:00 (on phone)");
+    expect(p.available("save-checkpoint")).toBe(false);
+    expect(p.available("end-session")).toBe(false);
+    const before = h.files();
+    await p.clickStatusBar();
+    expect(p.lastMenu().map((i) => i.title)).toEqual(["Open session note", "Show session status"]);
+    expect(h.files()).toEqual(before);
+  });
+
+  it("offers the phone's session for recovery once it went quiet, and never takes it over from a click", async () => {
+    const h = harness({ files: { [HOT]: phoneHot(), [S(PHONE)]: phoneDraft(0) } });
+    const p = await loadPlugin(h, { device: "laptop" });
+    jest.advanceTimersByTime(20 * MINUTE); // the phone went quiet past the grace period
+    await settle();
+    expect(statusText(p)).toBe("T-rust-ownership (interrupted)");
+    const before = h.files();
+    await p.clickStatusBar();
+    expect(recoveryRows().map((r) => r.draftId)).toEqual([PHONE]);
+    expect(h.files()).toEqual(before);
+  });
+});
+
+describe("a session this device's name started outside this app instance (the CLI with the same device name)", () => {
+  it("is adopted like a session resumed on vault open: it runs here, Start names it, and it can be ended", async () => {
+    const CLI = "DRAFT-S-0000cccc";
+    const h = harness({ files: { [HOT]: hotText() } });
+    const p = await loadPlugin(h, { device: "laptop" });
+    // `PALEE_DEVICE=laptop palee session start --topic T-rust-ownership` while Obsidian is open:
+    h.write(S(CLI), draftText({ session_id: CLI, started_at: at(0), last_checkpoint_at: at(0), device: "laptop" }));
+    h.write(HOT, hotText({ active_topic: "T-rust-ownership", started_at: at(0), open_draft: CLI, device: "laptop" }));
+    await settle();
+    jest.advanceTimersByTime(60_000);
+    await settle();
+    expect(statusText(p)).toBe("T-rust-ownership 0:01:00");
+    clearNotices();
+    await p.run("start-session");
+    expect(lastNotice()).toBe("A session on T-rust-ownership is already open (since 12:00). End it first.");
+    expect(p.available("end-session")).toBe(true);
+  });
+});
+
+describe("the status bar follows what sync delivers", () => {
+  it("shows a session started on the phone when its draft arrives before hot.md", async () => {
+    const h = harness({ files: { [HOT]: hotText() } });
+    const p = await loadPlugin(h, { device: "laptop" });
+    expect(statusText(p)).toBe("Start session");
+    h.write(S(PHONE), phoneDraft());
+    await settle();
+    h.write(HOT, phoneHot());
+    await settle();
+    jest.advanceTimersByTime(7_000);
+    expect(statusText(p)).toBe("T-rust-ownership 0:00:07 (on phone)");
+    expect(p.available("end-session")).toBe(false);
+  });
+
+  it("shows a session started on the phone when hot.md arrives before its draft", async () => {
+    const h = harness({ files: { [HOT]: hotText() } });
+    const p = await loadPlugin(h, { device: "laptop" });
+    h.write(HOT, phoneHot());
+    await settle();
+    h.write(S(PHONE), phoneDraft());
+    await settle();
+    jest.advanceTimersByTime(65_000);
+    expect(statusText(p)).toBe("T-rust-ownership 0:01:05 (on phone)");
+  });
+
+  it("keeps 'Start session' when sync deletes hot.md while nothing is open", async () => {
+    const h = harness({ files: { [HOT]: hotText() } });
+    const p = await loadPlugin(h, { device: "laptop" });
+    await h.remove(HOT);
+    await settle();
+    jest.advanceTimersByTime(5_000);
+    await settle();
+    expect(statusText(p)).toBe("Start session");
+    expect(p.available("open-session-note")).toBe(false);
+    expect(noticeLog()).toEqual([]);
+  });
+
+  it("returns to 'Start session' when the phone ends its session (confirmed note, draft deleted, new hot.md)", async () => {
+    const SAVED = "S-20260814T114000-beef";
+    const h = harness({ files: { [HOT]: phoneHot(-20), [S(PHONE)]: phoneDraft(-20, -2) } });
+    const p = await loadPlugin(h, { device: "laptop" });
+    expect(statusText(p)).toBe("T-rust-ownership 0:20:00 (on phone)");
+    expect(p.available("open-session-note")).toBe(true);
+    jest.advanceTimersByTime(MINUTE);
+    h.write(
+      S(SAVED),
+      confirmedText(
+        { session_id: SAVED, started_at: at(-20), ended_at: at(1), duration_minutes: 21, absorbed_drafts: [PHONE] },
+        { summary: "Phone summary" },
+      ),
+    );
+    await h.remove(S(PHONE));
+    h.write(HOT, hotText({ active_topic: "T-rust-ownership", last_session: SAVED }));
+    await settle();
+    jest.advanceTimersByTime(1_000);
+    expect(statusText(p)).toBe("Start session");
+    expect(p.available("end-session")).toBe(false);
+    expect(p.available("open-session-note")).toBe(false);
+  });
+});
+
+describe("sync delivers the phone's resume of this device's interrupted session, draft first", () => {
+  it("does not take the session for this device's own running session in the meantime", async () => {
+    const D = "DRAFT-S-0000dddd";
+    const h = harness({
+      files: {
+        [HOT]: hotText({ active_topic: "T-rust-ownership", started_at: at(-90), open_draft: D, device: "laptop" }),
+        [S(D)]: draftText({ session_id: D, started_at: at(-90), last_checkpoint_at: at(-60), device: "laptop" }, "Notes\n"),
+      },
+    });
+    const p = await loadPlugin(h, { device: "laptop" });
+    recoveryModal().close(); // left for later
+    expect(statusText(p)).toBe("T-rust-ownership (interrupted)");
+    jest.setSystemTime(T0 + 10 * MINUTE);
+    // The phone resumed it: the draft (device: phone, checkpointed now) syncs first; hot.md follows later.
+    h.write(S(D), draftText({ session_id: D, started_at: at(-90), last_checkpoint_at: at(10), device: "phone" }, "Notes\nFrom the phone\n"));
+    await settle();
+    // Observed: "T-rust-ownership 1:40:00" with End and Save checkpoint available — the laptop adopts the
+    // phone's session as its own (it judges "mine" by hot.md's device only, and adds it to its live set for good).
+    expect({ endable: p.available("end-session"), checkpointable: p.available("save-checkpoint") }).toEqual({ endable: false, checkpointable: false });
+    expect(statusText(p)).toMatch(/\(on phone\)$/);
+  });
+});
+
+describe("a session of the phone whose hot.md syncs before its draft", () => {
+  it("is not shown as interrupted, and a click on Start before the draft arrives does not close the phone's session", async () => {
+    const h = harness({ files: { [HOT]: hotText() } });
+    const p = await loadPlugin(h, { device: "laptop" });
+    // The laptop was offline; the phone started a session 30 minutes ago. Sync delivers hot.md first.
+    h.write(HOT, phoneHot(-30));
+    await settle();
+    const shown = statusText(p);
+    clearNotices();
+    await p.run("start-session"); // the learner clicks before the draft arrives
+    h.write(S(PHONE), phoneDraft(-30, -1));
+    await settle();
+    // Observed: "T-rust-ownership (interrupted)"; Start then says "… cannot be recovered here yet: its draft
+    // is not readable." and its recovery check (reconcile) closes the phone's pointer in hot.md (open_draft
+    // null), which syncs back to the phone: its running session disappears there and here.
+    expect({ shown, pointer: fieldsAt(h, HOT).open_draft, after: statusText(p) }).toEqual({
+      shown: "T-rust-ownership 0:30:00 (on phone)",
+      pointer: PHONE,
+      after: "T-rust-ownership 0:30:00 (on phone)",
+    });
   });
 });

@@ -3,6 +3,8 @@
  * visible through the adapter. The command copies its session files into the session folder (through the
  * vault), skips the rest with reasons, rebuilds the views, is idempotent, and never changes `.palee/`.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { layoutFor } from "../../src/core/layout";
 import { importPaleeFolder } from "../../src/plugin/adapters/import-palee";
@@ -19,7 +21,7 @@ import {
   recoverAction,
   recoveryRows,
 } from "./support/plugin-harness";
-import { HOT, INDEX, S, bodyAt, confirmedPaths, draftPaths, fieldsAt, textAt } from "./support/session-files";
+import { HOT, INDEX, S, bodyAt, confirmedPaths, draftPaths, fieldsAt, textAt, openModals } from "./support/session-files";
 
 installPluginTestEnvironment();
 
@@ -258,5 +260,73 @@ describe("importing without a .palee folder", () => {
     } finally {
       consoleError.mockRestore();
     }
+  });
+});
+
+describe("importing the original PALEE tool's notes", () => {
+  const ORIGINAL_ID = "S-20260809T131929-2dc9";
+  const ORIGINAL = fs.readFileSync(path.join(__dirname, "..", "fixtures", "original", `${ORIGINAL_ID}.md`), "utf8");
+
+  it("imports the original's example note as a session and rebuilds from it", async () => {
+    const { h, p } = await importedVault({}, { [`.palee/sessions/${ORIGINAL_ID}.md`]: ORIGINAL });
+    await p.run("import-palee-folder");
+    expect(importNotice()).toBe("Imported 1 file into palee/sessions.");
+    expect(textAt(h, S(ORIGINAL_ID))).toBe(ORIGINAL);
+    expect(bodyAt(h, INDEX)).toContain(`Total sessions: 1\n\n- [[${ORIGINAL_ID}]] - Topic: T-general (2026-08-09, 0 min)\n`);
+    expect(fieldsAt(h, HOT)).toMatchObject({ last_session: ORIGINAL_ID, active_topic: "T-general" });
+  });
+
+  it("names every file the rebuild could not read as a session", async () => {
+    const broken = "S-20260810T080000-0bad";
+    const schema2 = "S-20260811T080000-0002";
+    const { p } = await importedVault({}, {
+      [`.palee/sessions/${ORIGINAL_ID}.md`]: ORIGINAL,
+      [`.palee/sessions/${broken}.md`]: ORIGINAL.replace('started_at: "2026-08-09T13:19:29.192Z"', 'started_at: "yesterday"'),
+      [`.palee/sessions/${schema2}.md`]: ORIGINAL.replace("palee_schema: 1", "palee_schema: 2"),
+    });
+    await p.run("import-palee-folder");
+    expect(importNotice()).toBe(
+      "Imported 3 files into palee/sessions. Not read as sessions: " +
+        `palee/sessions/${broken}.md (started_at is missing or not a valid ISO 8601 timestamp); ` +
+        `palee/sessions/${schema2}.md (unsupported palee_schema 2 (this version reads 1)).`,
+    );
+  });
+});
+
+describe("importing a .palee folder skips drafts a confirmed session already absorbed", () => {
+  const DRAFT = "DRAFT-S-0000beef";
+  const SAVED = "S-20260813T100000-abcd";
+
+  it("does not copy the draft, and says '1 draft already saved'", async () => {
+    const h = harness({
+      files: { [S(SAVED)]: confirmedText({ session_id: SAVED, absorbed_drafts: [DRAFT] }, { summary: "Done" }) },
+    });
+    h.adapter.writeSync__(`.palee/sessions/${DRAFT}.md`, draftText({ session_id: DRAFT, device: "old-laptop" }, "Draft notes\n"));
+    expect(h.app.vault.getAbstractFileByPath(".palee")).toBeNull();
+    const p = await loadPlugin(h, { device: "laptop" });
+    h.resetLogs();
+    await p.run("import-palee-folder");
+    expect(lastNotice()).toBe("Imported 0 files into palee/sessions. Skipped 1: 1 draft already saved.");
+    expect(draftPaths(h)).toEqual([]);
+    expect(h.events.filter((e) => e.includes(DRAFT))).toEqual([]);
+    expect(h.trashed).toEqual([]);
+    expect(openModals()).toEqual([]);
+  });
+});
+
+describe("importing a .palee folder whose own confirmed note absorbed one of its drafts", () => {
+  it("does not copy the draft (then trash it as finished business)", async () => {
+    const DRAFT = "DRAFT-S-0000beef";
+    const SAVED = "S-20260813T100000-abcd";
+    const h = harness();
+    // The CLI on a .palee layout crashed between writing the confirmed note and trashing the draft.
+    h.adapter.writeSync__(`.palee/sessions/${SAVED}.md`, confirmedText({ session_id: SAVED, absorbed_drafts: [DRAFT] }, { summary: "Done" }));
+    h.adapter.writeSync__(`.palee/sessions/${DRAFT}.md`, draftText({ session_id: DRAFT, device: "old-laptop" }, "Draft notes\n"));
+    const p = await loadPlugin(h, { device: "laptop" });
+    await p.run("import-palee-folder");
+    // Observed: "Imported 2 files into palee/sessions." — the draft is copied, then moved to the trash by the
+    // recovery check that follows ("… was already saved in S-…; moved it to the trash").
+    expect(noticeLog().find((n) => n.startsWith("Imported"))).toBe("Imported 1 file into palee/sessions. Skipped 1: 1 draft already saved.");
+    expect(h.trashed).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
  * the ticking timer, checkpoints, the end modal, and what each step leaves in the vault.
  */
 import { Scope } from "obsidian-test-mocks/obsidian";
+import { confirmedText, draftText, hotText } from "../support/builders";
 import type { ObsidianHarness } from "./support/obsidian-harness";
 import type { LoadedPlugin } from "./support/plugin-harness";
 import {
@@ -17,6 +18,10 @@ import {
   startOn,
   statusText,
   textAt as text,
+  at,
+  fieldsAt,
+  openModals,
+  textAt,
 } from "./support/session-files";
 import {
   MINUTE,
@@ -35,6 +40,9 @@ import {
   suggestions,
   topicPicker,
   type,
+  clearNotices,
+  noticeLog,
+  tickFor,
 } from "./support/plugin-harness";
 
 installPluginTestEnvironment();
@@ -510,5 +518,204 @@ describe("a metadata cache that lags behind the writes", () => {
     );
     expect(fields(h, HOT)).toMatchObject({ open_draft: null, last_session: secondSession });
     expect(body(h, HOT)).toContain(`Second\n\nSource: [[${secondSession}]]`);
+  });
+});
+
+// ---- disabling the plugin, and files changed under a running session ----------------------------------
+
+const LIVE = "DRAFT-S-0000000b";
+/** This device's session, started at 11:50 and checkpointed at 11:58: it resumes silently at 12:00. */
+function recentSessionOfLaptop(): ObsidianHarness {
+  return harness({
+    files: {
+      [HOT]: hotText({ active_topic: "T-rust-ownership", started_at: "2026-08-14T11:50:00+00:00", open_draft: LIVE, device: "laptop" }),
+      [S(LIVE)]: draftText(
+        { session_id: LIVE, started_at: "2026-08-14T11:50:00+00:00", last_checkpoint_at: "2026-08-14T11:58:00+00:00" },
+        "Notes.\n",
+      ),
+    },
+  });
+}
+
+describe("unload", () => {
+  it("writes nothing once the plugin is disabled while its start-up check is still running", async () => {
+    const h = recentSessionOfLaptop();
+    const p = await loadPlugin(h, { device: "laptop", layoutReady: false });
+    h.mock.workspace.setLayoutReady__(); // onVaultOpen starts (async)
+    p.plugin.unload(); // the learner disables the plugin meanwhile
+    await settle();
+    const draft = textAt(h, S(LIVE));
+    h.resetLogs();
+    jest.advanceTimersByTime(30 * MINUTE);
+    await settle();
+    // Expected: an unloaded plugin has no timers. Observed: the interval registered after unload keeps
+    // ticking and writes automatic checkpoints into the draft.
+    expect(h.events).toEqual([]);
+    expect(textAt(h, S(LIVE))).toBe(draft);
+  });
+});
+
+describe("a plugin disabled before the workspace is ready", () => {
+  it("never starts its timer or its start-up check once the layout becomes ready", async () => {
+    const LIVE = "DRAFT-S-0000000b";
+    const OLD = "DRAFT-S-0000000a";
+    const h = harness({
+      files: {
+        [HOT]: hotText({ active_topic: "T-rust-ownership", started_at: at(-10), open_draft: LIVE, device: "laptop" }),
+        [S(LIVE)]: draftText({ session_id: LIVE, started_at: at(-10), last_checkpoint_at: at(-2) }, "Notes\n"),
+        [S(OLD)]: draftText({ session_id: OLD, topic_id: "T-traits", started_at: at(-300), last_checkpoint_at: at(-280) }),
+      },
+    });
+    const before = h.files();
+    const p = await loadPlugin(h, { device: "laptop", layoutReady: false });
+    p.unload();
+    h.mock.workspace.setLayoutReady__();
+    await settle();
+    jest.advanceTimersByTime(30 * MINUTE);
+    await settle();
+    expect(h.files()).toEqual(before);
+    expect(h.events).toEqual([]);
+    expect(openModals()).toEqual([]);
+    expect(noticeLog()).toEqual([]);
+  });
+});
+
+describe("a plugin disabled while its start-up check is running", () => {
+  it("opens no recovery modal and shows no notice after it was disabled", async () => {
+    const OLD = "DRAFT-S-0000000a";
+    const h = harness({
+      files: {
+        [HOT]: hotText(),
+        [S(OLD)]: draftText({ session_id: OLD, topic_id: "T-traits", started_at: at(-300), last_checkpoint_at: at(-280) }),
+      },
+    });
+    const p = await loadPlugin(h, { device: "laptop", layoutReady: false });
+    h.mock.workspace.setLayoutReady__(); // the start-up check begins (async)
+    p.plugin.unload(); // the learner disables the plugin meanwhile
+    await settle();
+    // Observed: the recovery modal of the disabled plugin opens; its buttons still save, discard or resume.
+    expect(openModals()).toEqual([]);
+  });
+});
+
+describe("the learner breaks the draft's properties while the session runs", () => {
+  it("says the draft cannot be read, not that the session was ended or recovered", async () => {
+    const h = harness();
+    const p = await loadPlugin(h, { device: "laptop" });
+    const draftId = await startOn(p);
+    // Typing in the draft's frontmatter: the YAML does not parse for a moment.
+    h.write(S(draftId), textAt(h, S(draftId)).replace("status: draft", "status: [draft") + "My notes\n");
+    jest.setSystemTime(T0 + 3 * MINUTE);
+    clearNotices();
+    await p.run("save-checkpoint");
+    // Observed: "Could not save the checkpoint: the session DRAFT-S-… is no longer open (it was ended or recovered meanwhile)"
+    expect(lastNotice()).not.toMatch(/no longer open/);
+    expect(lastNotice()).toMatch(/cannot be read/);
+  });
+});
+
+describe("hot.md edited by the learner while this device's session runs", () => {
+  it("keeps the running session on screen, endable and checkpointed when hot.md loses its properties", async () => {
+    const h = harness();
+    const p = await loadPlugin(h, { device: "laptop" });
+    const draftId = await startOn(p);
+    jest.advanceTimersByTime(2 * MINUTE);
+    await settle();
+    h.write(HOT, "My own working notes\n"); // the learner replaced hot.md's text (no frontmatter)
+    await settle();
+    jest.advanceTimersByTime(10 * MINUTE);
+    await settle();
+    // Observed: "Start session", end-session unavailable, and no checkpoint since 12:00 — the session is orphaned in the UI
+    // (it will be saved 12 minutes short if Obsidian closes now).
+    expect({
+      status: statusText(p),
+      endable: p.available("end-session"),
+      checkpointed: fieldsAt(h, S(draftId)).last_checkpoint_at !== at(0),
+    }).toEqual({ status: "T-rust-ownership 0:12:00", endable: true, checkpointed: true });
+  });
+});
+
+describe("hot.md of another schema under this device's running session", () => {
+  it("checkpoints automatically once per interval, not on every one-second tick", async () => {
+    const h = harness();
+    const p = await loadPlugin(h, { device: "laptop" });
+    const draftId = await startOn(p);
+    await tickFor(MINUTE);
+    // Another version of the plugin (or the learner) rewrote hot.md with palee_schema 2: the core leaves it
+    // alone, so no checkpoint can repair the pointer.
+    h.write(HOT, hotText({ palee_schema: 2, active_topic: "T-rust-ownership", open_draft: draftId, started_at: at(0), device: "laptop" }));
+    await settle();
+    h.resetLogs();
+    await tickFor(6 * MINUTE); // 12:01 → 12:07: one checkpoint is due (12:05)
+    const writes = h.events.filter((e) => e === `modify ${S(draftId)}`).length;
+    // Observed: 121 writes of the draft — one every second from 12:05 on. The controller keeps its old state
+    // (hot.md is not ok) without the new last checkpoint, so a checkpoint is "due" on every tick.
+    expect(writes).toBe(1);
+    expect(statusText(p)).toBe("T-rust-ownership 0:07:00");
+  });
+});
+
+describe("a session saved outside this app while hot.md cannot be read", () => {
+  it("leaves the status bar once its draft was absorbed by a confirmed note and removed", async () => {
+    const h = harness();
+    const p = await loadPlugin(h, { device: "laptop" });
+    const draftId = await startOn(p);
+    await tickFor(2 * MINUTE);
+    h.write(HOT, hotText({ palee_schema: 2, active_topic: "T-rust-ownership", open_draft: draftId, started_at: at(0), device: "laptop" }));
+    await settle();
+    // `PALEE_DEVICE=laptop palee session end --topic T-rust-ownership` in a terminal (or the session saved on
+    // another device, synced): the confirmed note absorbs the draft, the draft goes, hot.md is left alone
+    // (another schema).
+    const SAVED = "S-20260814T120000-cafe";
+    h.write(
+      S(SAVED),
+      confirmedText({ session_id: SAVED, started_at: at(0), ended_at: at(3), duration_minutes: 3, absorbed_drafts: [draftId] }, { summary: "Done" }),
+    );
+    await h.remove(S(draftId));
+    h.catchUpCache();
+    await settle();
+    await tickFor(10 * MINUTE);
+    clearNotices();
+    // Observed: "T-rust-ownership 0:12:00" and counting, End available; End then says "Could not end the
+    // session: no session is open." while the timer keeps running; and every one-second tick runs a failed
+    // automatic checkpoint (a full scan: ~180 file reads a minute), silently, for as long as Obsidian is open.
+    expect({ status: statusText(p), endable: p.available("end-session") }).toEqual({ status: "Start session", endable: false });
+  });
+});
+
+describe("a checkpoint while hot.md is missing and the session's draft cannot be read", () => {
+  it("says that the draft cannot be read, not that no session is open (the status bar shows it running)", async () => {
+    const h = harness();
+    const p = await loadPlugin(h, { device: "laptop" });
+    const draftId = await startOn(p);
+    await h.remove(HOT);
+    h.write(S(draftId), textAt(h, S(draftId)).replace("status: draft", "status: [draft") + "My notes\n");
+    await settle();
+    jest.advanceTimersByTime(3 * MINUTE);
+    clearNotices();
+    await p.run("save-checkpoint");
+    // Observed: "Could not save the checkpoint: no session is open." while the status bar shows
+    // "T-rust-ownership 0:03:00" (the fix for this message covers only an ok hot.md).
+    expect(statusText(p)).toBe("T-rust-ownership 0:03:00");
+    expect(lastNotice()).toMatch(/cannot be read/);
+  });
+});
+
+describe("the learner renames the open session's note (Obsidian's inline title)", () => {
+  it("is told that the session lost its note, instead of the session ending silently", async () => {
+    const h = harness();
+    const p = await loadPlugin(h, { device: "laptop" });
+    const draftId = await startOn(p);
+    await p.run("open-session-note");
+    const file = h.app.vault.getFileByPath(S(draftId));
+    if (!file) throw new Error("no draft");
+    clearNotices();
+    await h.app.fileManager.renameFile(file, "palee/sessions/Ownership notes.md");
+    await settle();
+    await tickFor(6 * MINUTE); // the next automatic checkpoint
+    // Observed: no notice at all; the checkpoint's reconcile closes hot.md's pointer (its draft "no longer
+    // exists"), the status bar goes back to "Start session", and the renamed note is from now on skipped as
+    // "not a session file name": the session is neither running nor recoverable, without a word.
+    expect(noticeLog().join("\n")).toMatch(/Ownership notes/);
   });
 });

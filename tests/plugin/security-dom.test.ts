@@ -7,13 +7,12 @@
  * the whole document is searched for elements the text could have become.
  *
  * Already covered (not repeated): topics.test.ts renders hostile note names and a typed `<b>` in the picker's
- * suggestions; regressions.test.ts renders a hostile topic and device in one recovery row. settings.test.ts
+ * suggestions; the last test here renders a hostile topic and device in one recovery row. settings.test.ts
  * refuses `../x`, `a/../../x`, `/abs` and `C:/palee` as session folders; the backslash spellings are here.
  *
  * Notices: obsidian-test-mocks renders a string message with textContent, as Obsidian does; the test also
  * checks that every notice is given a plain string (never a fragment built from HTML).
  */
-import type { PluginSettingTab } from "obsidian";
 import { Notice } from "obsidian-test-mocks/obsidian";
 import { ConfirmModal } from "../../src/plugin/ui/confirm-modal";
 import { DEVICE_STORAGE_KEY } from "../../src/plugin/adapters/device";
@@ -35,6 +34,9 @@ import {
   submitEnd,
   topicPicker,
   type,
+  recoveryModal,
+  settingRow,
+  settingTab,
 } from "./support/plugin-harness";
 import { HOT, S, at, confirmedPaths, fieldsAt, onlyDraft, statusText, textAt } from "./support/session-files";
 
@@ -98,23 +100,6 @@ afterEach(() => {
   extra.length = 0;
   while (document.body.firstChild) document.body.firstChild.remove();
 });
-
-function settingTab(p: LoadedPlugin): PluginSettingTab {
-  const tabs = (p.plugin as unknown as { settingTabs__: PluginSettingTab[] }).settingTabs__;
-  if (tabs.length !== 1) throw new Error(`expected one settings tab, found ${tabs.length}`);
-  return tabs[0];
-}
-
-/** The settings row named `name`: its text field and the line where a refusal is explained. */
-function settingRow(tab: PluginSettingTab, name: string): { input: HTMLInputElement; error: HTMLElement } {
-  for (const el of Array.from(tab.containerEl.querySelectorAll<HTMLElement>("div"))) {
-    const named = Array.from(el.children).some((child) => child.children.length === 2 && child.children[0].textContent === name);
-    const input = el.querySelector("input");
-    const error = el.querySelector<HTMLElement>(".palee-setting-error");
-    if (named && input && error) return { input, error };
-  }
-  throw new Error(`no settings row "${name}"`);
-}
 
 async function openNote(h: ObsidianHarness, path: string): Promise<void> {
   const file = h.app.vault.getFileByPath(path);
@@ -319,5 +304,22 @@ describe("a session folder leaving the vault, typed with backslashes in the sett
     await settle();
     expect(row.error.textContent).toContain(explanation);
     expect(plugin.saved()).toEqual({ sessionFolder: "study/palee" });
+  });
+});
+
+describe("text from notes in the recovery modal (SPEC §6.9)", () => {
+  it("shows a hostile topic ID and device name in the recovery modal as text, never as elements", async () => {
+    const X = "DRAFT-S-0000eeee";
+    const h = harness({
+      files: {
+        [HOT]: hotText(),
+        [S(X)]: draftText({ session_id: X, topic_id: '<img src=x onerror="alert(1)">', device: "<b>phone</b>", last_checkpoint_at: at(-60) }),
+      },
+    });
+    await loadPlugin(h, { device: "laptop" });
+    const row = recoveryModal().contentEl.querySelector(".palee-recovery-row");
+    expect(row?.querySelector("img, b")).toBeNull();
+    expect(row?.textContent).toContain('<img src=x onerror="alert(1)">');
+    expect(row?.textContent).toContain("<b>phone</b>");
   });
 });

@@ -20,8 +20,11 @@ import {
   pickTopic,
   settle,
   type,
+  settingRow,
+  tickFor,
+  typeSetting,
 } from "./support/plugin-harness";
-import { at, draftPaths, fieldsAt, onlyDraft, textAt } from "./support/session-files";
+import { at, draftPaths, fieldsAt, onlyDraft, textAt, S, startOn } from "./support/session-files";
 
 installPluginTestEnvironment();
 
@@ -352,5 +355,55 @@ describe("setting definitions (Obsidian 1.13+)", () => {
     expect(p.saved()).toEqual({}); // data.json as it was: nothing saved
     await typeInto(tab, "Session folder", "study/palee");
     expect((p.saved() as Record<string, unknown>).sessionFolder).toBe("study/palee");
+  });
+});
+
+describe("the checkpoint interval must be shorter than the grace period", () => {
+  it("refuses an interval equal to the grace period, with the explanation, and saves nothing", async () => {
+    const p = await loadPlugin(harness(), { device: "laptop", data: { graceMinutes: 15 } });
+    const tab = settingTab(p);
+    tab.display();
+    expect(await typeSetting(tab, "Checkpoint interval", "15")).toBe(
+      "The checkpoint interval (15 min) must be shorter than the recovery grace period (15 min), or other devices would take a running session for an interrupted one.",
+    );
+    expect(p.saved()).toEqual({ graceMinutes: 15 });
+    expect(await typeSetting(tab, "Checkpoint interval", "20")).toMatch(/must be shorter than the recovery grace period \(15 min\)/);
+    expect(p.saved()).toEqual({ graceMinutes: 15 });
+    // A valid one is then accepted and clears the explanation.
+    expect(await typeSetting(tab, "Checkpoint interval", "14")).toBe("");
+    expect((p.saved() as Record<string, unknown>).checkpointMinutes).toBe(14);
+  });
+
+  it("refuses a grace period equal to or shorter than the interval, and saves nothing", async () => {
+    const p = await loadPlugin(harness(), { device: "laptop", data: { checkpointMinutes: 10 } });
+    const tab = settingTab(p);
+    tab.display();
+    expect(await typeSetting(tab, "Recovery grace period", "10")).toBe(
+      "The checkpoint interval (10 min) must be shorter than the recovery grace period (10 min), or other devices would take a running session for an interrupted one.",
+    );
+    expect(await typeSetting(tab, "Recovery grace period", "7")).toMatch(/^The checkpoint interval \(10 min\) must be shorter than the recovery grace period \(7 min\)/);
+    expect(p.saved()).toEqual({ checkpointMinutes: 10 });
+    expect(await typeSetting(tab, "Recovery grace period", "11")).toBe("");
+    expect((p.saved() as Record<string, unknown>).graceMinutes).toBe(11);
+  });
+
+  it("allows any grace period when automatic checkpoints are off (interval 0)", async () => {
+    const p = await loadPlugin(harness(), { device: "laptop", data: { checkpointMinutes: 0 } });
+    const tab = settingTab(p);
+    tab.display();
+    expect(await typeSetting(tab, "Recovery grace period", "1")).toBe("");
+    expect((p.saved() as Record<string, unknown>).graceMinutes).toBe(1);
+  });
+
+  it("loads data.json with an interval of 30 and a grace period of 15 as the defaults (5 and 15), and checkpoints every 5 minutes", async () => {
+    const h = harness();
+    const p = await loadPlugin(h, { device: "laptop", data: { checkpointMinutes: 30, graceMinutes: 15 } });
+    const tab = settingTab(p);
+    tab.display();
+    expect(settingRow(tab, "Checkpoint interval").input.value).toBe("5");
+    expect(settingRow(tab, "Recovery grace period").input.value).toBe("15");
+    const draftId = await startOn(p);
+    await tickFor(5 * MINUTE);
+    expect(fieldsAt(h, S(draftId)).last_checkpoint_at).toBe(at(5));
   });
 });

@@ -7,7 +7,7 @@
  * `invariantViolations` returns the problems as sentences (empty when all hold), so a failing test names
  * every broken rule at once: `expect(invariantViolations(before, after)).toEqual([])`.
  */
-import { classifyRecord } from "../../src/core/frontmatter";
+import { bodyAfterFrontmatter, classifyRecord } from "../../src/core/frontmatter";
 import { HOT_WORD_LIMIT, countWords } from "../../src/core/hot-memory";
 import type { MemoryStore } from "../support/memory-store";
 
@@ -73,13 +73,17 @@ export function invariantViolations(before: ReadonlyMap<string, string> | Record
   const discarded = new Set(options.discarded ?? []);
   const problems: string[] = [];
   const inSessions = (p: string): boolean => p.startsWith(sessions) && !p.slice(sessions.length).includes("/");
+  // Invariant 10: hot.md text the tool did not write, kept in a new file beside hot.md before it is replaced.
+  const oldHot = was.get(hotPath);
+  const keptCopy = (p: string, text: string): boolean =>
+    p.startsWith(`${folder}/hot-kept-`) && p.endsWith(".md") && !p.slice(folder.length + 1).includes("/") && text === oldHot;
 
   // (e) Nothing half-written, no stray files: every session file is named as one and reads ok.
   const confirmed: Confirmed[] = [];
   const drafts = new Map<string, Record<string, unknown>>();
   for (const [path, text] of after.files) {
     if (!inSessions(path)) {
-      if (!was.has(path) && path !== hotPath && path !== indexPath && !options.allowExtra?.(path)) problems.push(`stray file ${path}`);
+      if (!was.has(path) && path !== hotPath && path !== indexPath && !keptCopy(path, text) && !options.allowExtra?.(path)) problems.push(`stray file ${path}`);
       continue;
     }
     const name = path.slice(sessions.length);
@@ -130,6 +134,14 @@ export function invariantViolations(before: ReadonlyMap<string, string> | Record
   }
   for (const path of after.trashed) {
     if (!(inSessions(path) && DRAFT_NAME.test(path.slice(sessions.length)))) problems.push(`${path} went to the trash`);
+  }
+  const oldRead = classifyRecord(oldHot ?? null);
+  const handWritten = oldHot !== undefined && bodyAfterFrontmatter(oldHot).trim() !== "" && oldRead.state !== "ok";
+  const newHot = after.files.get(hotPath);
+  if (handWritten && newHot !== oldHot) {
+    const carried = oldRead.state === "no-frontmatter" && newHot !== undefined && newHot.endsWith(oldRead.body);
+    const copied = [...after.files].some(([p, text]) => !was.has(p) && keptCopy(p, text));
+    if (!carried && !copied) problems.push(`${hotPath} held hand-written text that was replaced without a copy`);
   }
   for (const path of options.untouched ?? []) {
     if (after.files.get(path) !== was.get(path)) problems.push(`${path} was touched`);

@@ -792,10 +792,15 @@ export class Recover extends Step {
         const draft = before.drafts.get(draftId);
         if (!note || !draft) fail(step, "saved, but the note or the draft is not where it should be");
         if (note.fields.outcome !== "interrupted") fail(step, `a saved draft has outcome ${String(note.fields.outcome)}`);
-        // A paused draft ends at paused_at (version 2), any other at its last checkpoint.
-        const savedAt = usablePause(draft, before.now) ?? ms(draft.fields.last_checkpoint_at);
-        if (ms(note.fields.ended_at) !== savedAt) {
-          fail(step, `saved with ended_at ${String(note.fields.ended_at)}, not the draft's last checkpoint ${String(draft.fields.last_checkpoint_at)} or pause`);
+        // Save ends at the last checkpoint (a paused draft, version 2: at paused_at); a recorded start never
+        // moves, so a checkpoint before the start (a clock set back) ends the session at its start, 0 minutes.
+        const [checkpointMs, startMs] = [usablePause(draft, before.now) ?? ms(draft.fields.last_checkpoint_at), ms(draft.fields.started_at)];
+        const endsAt = checkpointMs !== null && startMs !== null ? Math.max(checkpointMs, startMs) : checkpointMs;
+        if (ms(note.fields.ended_at) !== endsAt) {
+          fail(step, `saved with ended_at ${String(note.fields.ended_at)}, not the draft's last checkpoint ${String(draft.fields.last_checkpoint_at)} (or its start, or its pause)`);
+        }
+        if (startMs !== null && ms(note.fields.started_at) !== startMs) {
+          fail(step, `saved with started_at ${String(note.fields.started_at)}, not the draft's start ${String(draft.fields.started_at)}`);
         }
         checkViews(step, after, true);
       }

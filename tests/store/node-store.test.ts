@@ -1,9 +1,11 @@
+import { promises as nodeFs } from "node:fs";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { BoundaryError, ConflictError } from "../../src/core/errors";
 import { layoutFor } from "../../src/core/layout";
 import { PaleeSessions } from "../../src/core/sessions";
+import { trashStaleTempFiles } from "../../src/core/temp-files";
 import { NodeStore } from "../../src/node/node-store";
 import { draftText } from "../support/builders";
 import { FakeClock, SeededRandom } from "../support/fakes";
@@ -104,6 +106,33 @@ describe("Node store specifics", () => {
     expect(fs.readFileSync(path.join(outside, "sessions", "DRAFT-S-00000002.md"), "utf8")).toBe("keep me too");
   });
 
+  it("rebuild moves its own temp files older than an hour to .trash, keeping their names, and nothing else", async () => {
+    const root = tempVault();
+    const sessions = path.join(root, "palee", "sessions");
+    fs.mkdirSync(sessions, { recursive: true });
+    const old = [path.join(root, "palee", ".hot.md.1a2b3c4d.tmp"), path.join(sessions, ".DRAFT-S-00000001.md.1234abcd.tmp")];
+    const young = path.join(root, "palee", ".index.md.0badcafe.tmp");
+    const lookAlike = path.join(sessions, ".notes.md.1234abcd.tmp");
+    for (const file of [...old, young, lookAlike]) fs.writeFileSync(file, "half a write");
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60_000);
+    for (const file of [...old, lookAlike]) fs.utimesSync(file, twoHoursAgo, twoHoursAgo);
+    const core = new PaleeSessions(
+      { store: new NodeStore(root), clock: { now: () => Date.now(), offsetMinutes: () => 0 }, random: new SeededRandom(1), device: "laptop" },
+      layoutFor("palee"),
+      { tempFiles: trashStaleTempFiles },
+    );
+    const result = await core.rebuild();
+    expect(result.warnings.filter((w) => w.includes("interrupted write")).sort()).toEqual([
+      "moved palee/.hot.md.1a2b3c4d.tmp (left by an interrupted write) to the trash",
+      "moved palee/sessions/.DRAFT-S-00000001.md.1234abcd.tmp (left by an interrupted write) to the trash",
+    ]);
+    for (const file of old) expect(fs.existsSync(file)).toBe(false);
+    expect(fs.readFileSync(path.join(root, ".trash", ".hot.md.1a2b3c4d.tmp"), "utf8")).toBe("half a write");
+    expect(fs.readFileSync(path.join(root, ".trash", ".DRAFT-S-00000001.md.1234abcd.tmp"), "utf8")).toBe("half a write");
+    expect(fs.existsSync(young)).toBe(true);
+    expect(fs.existsSync(lookAlike)).toBe(true);
+  });
+
   it("ignores a temp file left by a crash inside a write: nothing is listed, skipped or lost", async () => {
     const root = tempVault();
     const sessions = path.join(root, "palee", "sessions");
@@ -120,5 +149,26 @@ describe("Node store specifics", () => {
     expect(list.drafts.map((d) => d.draftId)).toEqual(["DRAFT-S-00000001"]);
     expect(list.skipped).toEqual([]);
     expect(fs.readFileSync(path.join(sessions, "DRAFT-S-00000001.md"), "utf8")).toBe(draft);
+  });
+});
+
+describe("NodeStore on a file system without hard links", () => {
+  let root: string;
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), "palee-review-"));
+  });
+  afterEach(() => {
+    jest.restoreAllMocks();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it("trash still moves a draft to .trash when link() fails with EPERM (create already falls back)", async () => {
+    const store = new NodeStore(root);
+    await store.create("palee/sessions/DRAFT-S-00000001.md", "draft\n"); // before the mock
+    jest.spyOn(nodeFs, "link").mockRejectedValue(Object.assign(new Error("EPERM: operation not permitted, link"), { code: "EPERM" }));
+    await store.create("palee/sessions/DRAFT-S-00000002.md", "draft 2\n"); // falls back: works
+    await store.trash("palee/sessions/DRAFT-S-00000001.md");
+    expect(fs.existsSync(path.join(root, "palee/sessions/DRAFT-S-00000001.md"))).toBe(false);
+    expect(fs.readFileSync(path.join(root, ".trash/DRAFT-S-00000001.md"), "utf8")).toBe("draft\n");
   });
 });

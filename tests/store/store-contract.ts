@@ -55,6 +55,16 @@ export function describeStoreContract(name: string, make: () => Promise<SessionS
       await expect(store.read("palee/index.md")).resolves.toBe("someone else's");
     });
 
+    it("reports when a file was last modified, if it reports it at all (null for a missing file)", async () => {
+      if (!store.modifiedAt) return; // optional: a store whose writes leave no temp files (Obsidian's vault)
+      const before = Date.now();
+      await store.create("palee/sessions/S-1.md", "one");
+      const at = await store.modifiedAt("palee/sessions/S-1.md");
+      expect(at).toBeGreaterThanOrEqual(before - 2_000);
+      expect(at).toBeLessThanOrEqual(Date.now() + 2_000);
+      await expect(store.modifiedAt("palee/sessions/S-2.md")).resolves.toBeNull();
+    });
+
     it("moves a trashed file out of the folder", async () => {
       await store.create("palee/sessions/DRAFT-S-00000001.md", "draft");
       await store.trash("palee/sessions/DRAFT-S-00000001.md");

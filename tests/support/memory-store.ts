@@ -7,6 +7,8 @@ export class MemoryStore implements SessionStore {
   readonly trashed: Array<{ path: string; content: string }> = [];
   /** Every write, in order: useful to assert that an operation wrote nothing. */
   readonly writes: string[] = [];
+  /** Modification times by path (epoch ms): set by each write, or by a test (files set directly have none). */
+  readonly mtimes = new Map<string, number>();
 
   constructor(initial: Record<string, string> = {}) {
     for (const [path, content] of Object.entries(initial)) this.files.set(path, content);
@@ -27,6 +29,7 @@ export class MemoryStore implements SessionStore {
   create(path: string, content: string): Promise<void> {
     if (this.files.has(path)) return Promise.reject(new FileExistsError(path));
     this.files.set(path, content);
+    this.mtimes.set(path, Date.now());
     this.writes.push(`create ${path}`);
     return Promise.resolve();
   }
@@ -34,6 +37,7 @@ export class MemoryStore implements SessionStore {
   replace(path: string, expected: string | null, content: string): Promise<void> {
     if ((this.files.get(path) ?? null) !== expected) return Promise.reject(new ConflictError(path));
     this.files.set(path, content);
+    this.mtimes.set(path, Date.now());
     this.writes.push(`replace ${path}`);
     return Promise.resolve();
   }
@@ -42,9 +46,15 @@ export class MemoryStore implements SessionStore {
     const content = this.files.get(path);
     if (content === undefined) return Promise.reject(new Error(`${path} does not exist`));
     this.files.delete(path);
+    this.mtimes.delete(path);
     this.trashed.push({ path, content });
     this.writes.push(`trash ${path}`);
     return Promise.resolve();
+  }
+
+  modifiedAt(path: string): Promise<number | null> {
+    if (!this.files.has(path)) return Promise.resolve(null);
+    return Promise.resolve(this.mtimes.get(path) ?? 0);
   }
 
   snapshot(): Record<string, string> {

@@ -17,7 +17,7 @@ import type { SessionContext } from "./context";
 import { awayOf, honestOf } from "./draft-fields";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
 import type { HotRead } from "./reading";
-import { draftFromText, draftStart, readDraft, readHot, resolveTopic, stamp } from "./reading";
+import { damagedPointerWarnings, draftFromText, draftStart, readDraft, readHot, resolveTopic, stamp } from "./reading";
 import { reconcile, startRecord } from "./reconcile";
 import { newestWithBody, pointHotAt } from "./views";
 import { pickFreeDraftId, writeView } from "./writes";
@@ -86,6 +86,7 @@ async function checkpointAfterReconcile(
   options: CheckpointOptions,
 ): Promise<CheckpointResult> {
   const { scan, warnings, closed } = await reconcile(ctx, await ctx.scan(), hot0);
+  warnings.push(...damagedPointerWarnings(ctx, hot0.state));
   const hot = await readHot(ctx);
   const now = ctx.ports.clock.now();
 
@@ -120,7 +121,7 @@ async function checkpointAfterReconcile(
       `${ctx.layout.hot} has an unsupported palee_schema; left it alone (starting a session rebuilds it)`,
     );
   } else if (!isOpen(hot.state)) {
-    opened = await openWith(ctx, draft, hot.state.openDraft, scan);
+    opened = await openWith(ctx, draft, hot.state.openDraft, scan, warnings);
   }
   return { created: !current, opened, draft, away, warnings };
 }
@@ -250,7 +251,13 @@ async function checkpointDraft(
 }
 
 /** Makes `draft` the open session, unless another usable session took the pointer meanwhile. */
-async function openWith(ctx: SessionContext, draft: Draft, stalePointer: string | null, scan: Scan): Promise<boolean> {
+async function openWith(
+  ctx: SessionContext,
+  draft: Draft,
+  stalePointer: string | null,
+  scan: Scan,
+  warnings: string[],
+): Promise<boolean> {
   const pointer = {
     activeTopic: draft.topicId,
     startedAt: draftStart(ctx, draft, ctx.ports.clock.now()),
@@ -260,6 +267,7 @@ async function openWith(ctx: SessionContext, draft: Draft, stalePointer: string 
   const newest = await newestWithBody(ctx, scan.confirmed);
   const { pointed } = await pointHotAt(ctx, pointer, {
     newest,
+    warnings,
     accept: (read) => {
       const current = hotStateOf(read);
       if (read.state === "schema-invalid") return false;

@@ -9,6 +9,11 @@ import { renderIndexLine } from "../session-index";
 export interface SessionsOptions {
   /** How long a silent session still counts as running on its device; default 15 minutes. */
   graceMs?: number;
+  /**
+   * What rebuild does first about temp files left by killed writes: `trashStaleTempFiles` (temp-files.ts)
+   * where the store writes them (the CLI). Passed in, so main.js, whose vault writes none, does not carry it.
+   */
+  tempFiles?: (ports: CorePorts, layout: Layout) => Promise<string[]>;
 }
 
 /**
@@ -19,6 +24,8 @@ export interface SessionContext {
   readonly ports: CorePorts;
   readonly layout: Layout;
   readonly graceMs: number;
+  /** Rebuild's temp-file sweep (SessionsOptions.tempFiles), if this face passes one. */
+  readonly tempFiles?: (ports: CorePorts, layout: Layout) => Promise<string[]>;
   /** The local UTC offset at an instant, in minutes: how timestamps are read and written. */
   readonly offsetAt: (at: number) => number;
   /** Scans the session folder; scans run one at a time, since they share one cache. */
@@ -39,6 +46,7 @@ export function createSessionContext(ports: CorePorts, layout: Layout, options: 
     ports,
     layout,
     graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
+    tempFiles: options.tempFiles,
     offsetAt,
     scan: () => {
       const result = scans.then(() => scanSessions(ports.store, layout, offsetAt, cache, ports.clock.now()));

@@ -4,7 +4,7 @@ import type { ConfirmedSession, Draft, Skipped } from "../records";
 import type { SessionContext } from "./context";
 import type { OpenSession } from "./open-session";
 import { openSessionOf } from "./open-session";
-import { readDraft, readHot } from "./reading";
+import { damagedPointerWarnings, readDraft, readHot } from "./reading";
 
 export interface ListResult {
   /** The open session's draft, as hot.md names it (null when none is open). */
@@ -21,6 +21,8 @@ export interface ListResult {
 export interface StatusResult {
   open: OpenSession | null;
   hotState: ReadResult["state"];
+  /** What is wrong with hot.md's pointer (a damaged open_draft), to tell the user. */
+  warnings: string[];
 }
 
 /** The newest ten confirmed sessions (or all), the drafts and the unusable files. Never writes. */
@@ -42,5 +44,5 @@ export async function list(ctx: SessionContext, options: { all?: boolean }): Pro
 export async function status(ctx: SessionContext): Promise<StatusResult> {
   const hot = await readHot(ctx);
   const open = isOpen(hot.state) ? openSessionOf(ctx, hot.state, await readDraft(ctx, hot.state.openDraft)) : null;
-  return { open, hotState: hot.read.state };
+  return { open, hotState: hot.read.state, warnings: damagedPointerWarnings(ctx, hot.state) };
 }

@@ -1,7 +1,7 @@
 import type { ReadResult } from "../frontmatter";
 import { classifyRecord } from "../frontmatter";
 import type { HotState } from "../hot-memory";
-import { hotStateOf } from "../hot-memory";
+import { describeDamagedPointer, hotStateOf } from "../hot-memory";
 import { normalizeTopic, validateNewTopicId } from "../ids";
 import { UsageError } from "../errors";
 import { sessionPath } from "../layout";
@@ -21,6 +21,11 @@ export async function readHot(ctx: SessionContext): Promise<HotRead> {
   const text = await ctx.ports.store.read(ctx.layout.hot);
   const read = classifyRecord(text);
   return { text, read, state: hotStateOf(read) };
+}
+
+/** What hot.md's damaged open_draft pointer is, as a warning (none when the pointer is sound). */
+export function damagedPointerWarnings(ctx: SessionContext, hot: HotState): string[] {
+  return hot.damagedPointer === undefined ? [] : [describeDamagedPointer(ctx.layout.hot, hot.damagedPointer)];
 }
 
 /** A draft as it is now, or null (missing or unreadable). Never writes. */

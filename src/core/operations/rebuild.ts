@@ -1,4 +1,6 @@
-import type { Skipped } from "../records";
+import type { HotState } from "../hot-memory";
+import { isOpen } from "../hot-memory";
+import type { ConfirmedSession, Skipped } from "../records";
 import { duplicateSaves } from "../recovery";
 import type { SessionContext } from "./context";
 import { writeViews } from "./views";
@@ -10,9 +12,27 @@ export interface RebuildResult {
   warnings: string[];
 }
 
-/** Regenerates hot.md and index.md from the session notes; writes nothing else. */
+/** Regenerates hot.md and index.md from the session notes; writes nothing else (but stale temp files). */
 export async function rebuild(ctx: SessionContext): Promise<RebuildResult> {
+  const swept = (await ctx.tempFiles?.(ctx.ports, ctx.layout)) ?? [];
   const scan = await ctx.scan();
-  await writeViews(ctx, scan.confirmed, (current) => current, { replaceForeign: true });
-  return { totalConfirmed: scan.confirmed.length, skipped: scan.skipped, warnings: duplicateSaves(scan.confirmed) };
+  const viewWarnings = await writeViews(ctx, scan.confirmed, rebuiltPointer, { replaceForeign: true });
+  return {
+    totalConfirmed: scan.confirmed.length,
+    skipped: scan.skipped,
+    warnings: [...swept, ...viewWarnings, ...duplicateSaves(scan.confirmed)],
+  };
+}
+
+/**
+ * With no session open, the newest session's topic becomes the active one, so a plain start continues where
+ * the learner stopped. A damaged pointer is cleared. An open session is left as it is.
+ */
+function rebuiltPointer(current: HotState, newest: ConfirmedSession | null): HotState {
+  if (isOpen(current)) return current;
+  return {
+    ...current,
+    ...(current.damagedPointer && { startedAt: null, device: null }),
+    activeTopic: newest?.topicId ?? current.activeTopic,
+  };
 }

@@ -72,7 +72,7 @@ export async function recover(ctx: SessionContext, draftId: string, action: Reco
       await trashDraft(ctx, draft);
       return { status: "discarded", draftId, warnings };
     case "resume":
-      return { status: "resumed", draftId, ...(await resume(ctx, draft, hot, scan)), warnings };
+      return { status: "resumed", draftId, ...(await resume(ctx, draft, hot, scan, warnings)), warnings };
     case "save": {
       const session = await save(ctx, draft, hot, scan, warnings);
       return { status: "saved", draftId, session, alreadySaved: false, warnings };
@@ -89,6 +89,7 @@ async function resume(
   draft: Draft,
   hot: HotRead,
   scan: Scan,
+  warnings: string[],
 ): Promise<{ open: OpenSession; away: AwayBreak | null }> {
   const { draftId } = draft;
   if (isOpen(hot.state) && hot.state.openDraft !== draftId) {
@@ -115,7 +116,9 @@ async function resume(
     await pointHotAt(ctx, pointer, { newest: null });
   } else {
     // The learner chose this draft: its pointer must be written, even over a hot.md of another schema.
-    await writeViews(ctx, scan.confirmed, () => ({ ...EMPTY_HOT, ...pointer }), { replaceForeign: true });
+    warnings.push(
+      ...(await writeViews(ctx, scan.confirmed, () => ({ ...EMPTY_HOT, ...pointer }), { replaceForeign: true })),
+    );
   }
   const open = openSessionOf(ctx, { ...EMPTY_HOT, ...pointer }, draftFromText(ctx, draft.path, resumed));
   if (!open) throw new Error(`resumed session ${draftId} has no start`);

@@ -71,6 +71,7 @@ export async function start(ctx: SessionContext, options: StartOptions): Promise
   const written = await pointHotAt(ctx, pointer, {
     newest,
     stampUpdated: true,
+    warnings,
     accept: (read) => {
       const current = hotStateOf(read);
       if (!isOpen(current) || current.openDraft === hot.state.openDraft) return true;

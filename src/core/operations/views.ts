@@ -34,10 +34,16 @@ export async function newestWithBody(
 export async function pointHotAt(
   ctx: SessionContext,
   pointer: Pointer,
-  options: { newest: ConfirmedSession | null; accept?: (read: ReadResult) => boolean; stampUpdated?: boolean },
+  options: {
+    newest: ConfirmedSession | null;
+    accept?: (read: ReadResult) => boolean;
+    stampUpdated?: boolean;
+    /** Where to say that hand-written text in hot.md was kept in a copy. */
+    warnings?: string[];
+  },
 ): Promise<{ text: string | null; pointed: boolean }> {
   let pointed = false;
-  const text = await writeView(ctx, ctx.layout.hot, (current) => {
+  const write = (current: string | null): string | null => {
     const read = classifyRecord(current);
     pointed = options.accept?.(read) ?? true;
     if (!pointed) return null;
@@ -54,7 +60,8 @@ export async function pointHotAt(
     const state = { ...pointer, lastSession: options.newest?.sessionId ?? null };
     if (read.state === "no-frontmatter") return renderHotFrontmatter(state, date) + read.body;
     return renderHot(state, options.newest, date);
-  });
+  };
+  const text = await writeView(ctx, ctx.layout.hot, write, undefined, options.warnings);
   return { text, pointed };
 }
 
@@ -84,7 +91,7 @@ export function closingPointerTo(draftIds: readonly string[]): (current: HotStat
 export async function writeViews(
   ctx: SessionContext,
   confirmed: readonly ConfirmedSession[],
-  pointer: (current: HotState) => HotState,
+  pointer: (current: HotState, newest: ConfirmedSession | null) => HotState,
   options: { replaceForeign?: boolean } = {},
 ): Promise<string[]> {
   let sessions = confirmed;
@@ -111,9 +118,10 @@ export async function writeViews(
         warnings.push(`${ctx.layout.hot} has an unsupported palee_schema; left it alone (a rebuild replaces it)`);
         return null;
       }
-      return renderHot({ ...pointer(hotStateOf(read)), lastSession: newest?.sessionId ?? null }, newest, date);
+      return renderHot({ ...pointer(hotStateOf(read), newest), lastSession: newest?.sessionId ?? null }, newest, date);
     },
     refresh,
+    warnings,
   );
   return warnings;
 }

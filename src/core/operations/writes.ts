@@ -1,5 +1,6 @@
 import { ConflictError, FileExistsError } from "../errors";
 import { classifyRecord } from "../frontmatter";
+import { handWrittenHot, keptCopyPath } from "../hand-written";
 import { newDraftId, newSessionId } from "../ids";
 import { assertRemovable, sessionPath } from "../layout";
 import type { ConfirmedSession, Draft } from "../records";
@@ -8,6 +9,7 @@ import type { Scan } from "../scan";
 import type { ConfirmedNoteInput } from "../session-note";
 import { renderConfirmedNote } from "../session-note";
 import type { SessionContext } from "./context";
+import { stamp } from "./reading";
 
 /** How many times a colliding random ID is drawn again before giving up (2^16 / 2^32 spaces). */
 const ID_ATTEMPTS = 20;
@@ -23,11 +25,22 @@ export async function writeView(
   compute: (text: string | null) => string | null,
   /** Before the retry: re-read what `compute` derives the view from (another writer may have changed it too). */
   refresh?: () => Promise<void>,
+  /** Where to say that hand-written text in hot.md was kept in a copy (invariant 10). */
+  warnings?: string[],
 ): Promise<string | null> {
+  const kept = new Set<string>();
   for (let attempt = 1; ; attempt++) {
     const text = await ctx.ports.store.read(path);
     const next = compute(text);
     if (next === null || next === text) return text;
+    if (path === ctx.layout.hot && text !== null && !kept.has(text)) {
+      const lost = handWrittenHot(text);
+      if (lost !== null) {
+        const copy = await keepCopy(ctx, text);
+        kept.add(text);
+        warnings?.push(`kept the text of ${path} (${lost}) in ${copy} before replacing it`);
+      }
+    }
     try {
       await ctx.ports.store.replace(path, text, next);
       return next;
@@ -36,6 +49,24 @@ export async function writeView(
       await refresh?.();
     }
   }
+}
+
+/** Copies hand-written hot.md text to a new file (create-only) and returns its path. */
+async function keepCopy(ctx: SessionContext, text: string): Promise<string> {
+  const at = stamp(ctx, ctx.ports.clock.now());
+  for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
+    const path = keptCopyPath(ctx.layout, at, attempt);
+    try {
+      await ctx.ports.store.create(path, text);
+      return path;
+    } catch (error) {
+      if (!(error instanceof FileExistsError)) throw error;
+    }
+  }
+  throw new ConflictError(
+    ctx.layout.hot,
+    `no free name to keep the text of ${ctx.layout.hot}; nothing was replaced`,
+  );
 }
 
 /** Creates a new file under a fresh random ID; a collision draws again, never overwrites. */

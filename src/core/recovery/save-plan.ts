@@ -21,20 +21,20 @@ export interface SavePlan {
 
 /**
  * What Save would record for the copies of one sitting (see copiesOf): it starts at the earliest valid start
- * (one not after the latest last checkpoint) and ends where honest-time.ts savedEnd says: at paused_at when
- * the most recently checkpointed copy is paused, else at the latest last checkpoint (now if none has one).
- * Its breaks are that copy's.
+ * and ends where honest-time.ts savedEnd says: at paused_at when the most recently checkpointed copy is
+ * paused, else at the latest last checkpoint (now if none has one); its breaks are that copy's. A recorded
+ * start never moves: a last checkpoint before it (a clock set back) ends the session at its start, 0 minutes.
  */
 export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
   const last = pick(copies, (d) => d.lastCheckpointMs, (d) => d.lastCheckpointAt, (a, b) => a > b);
-  const lastMs = last?.ms ?? now;
-  const starts = copies.filter((d) => d.startedMs !== null && d.startedMs <= lastMs);
-  const first = pick(starts, (d) => d.startedMs, (d) => d.startedAt, (a, b) => a < b);
-  const startedMs = first?.ms ?? lastMs;
+  const first = pick(copies, (d) => d.startedMs, (d) => d.startedAt, (a, b) => a < b);
+  let lastEnd = last ?? { ms: now, text: null };
+  if (first !== null && first.ms > lastEnd.ms) lastEnd = first;
+  const startedMs = first?.ms ?? lastEnd.ms;
   const latest = copies.find((d) => d.lastCheckpointMs === (last?.ms ?? null)) ?? copies[0];
-  const lastCheckpointMs = last?.ms ?? null;
   const breakMinutes = latest?.breakMinutes ?? 0;
-  const end = savedEnd({ startedMs, lastCheckpointMs, pausedMs: latest?.pausedMs ?? null, breakMinutes }, now);
+  const session = { startedMs, lastCheckpointMs: lastEnd.ms, pausedMs: latest?.pausedMs ?? null, breakMinutes };
+  const end = savedEnd(session, now);
   const endedMs = Math.max(startedMs, end.endedMs);
   return {
     startedMs,
@@ -42,7 +42,7 @@ export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
     durationMinutes: end.durationMinutes,
     breakMinutes: end.breakMinutes,
     startedAt: first?.text ?? null,
-    endedAt: end.source === "last" && endedMs === last?.ms ? last.text : null,
+    endedAt: end.source === "last" ? lastEnd.text : null,
   };
 }
 

@@ -6,6 +6,7 @@ import { CONFIRMED_FILE_PATTERN, DRAFT_FILE_PATTERN } from "../../core/ids";
 import type { Layout } from "../../core/layout";
 import { sessionPath } from "../../core/layout";
 import type { SessionStore } from "../../core/ports";
+import type { Skipped } from "../../core/records";
 
 /** The seed tool's hidden folder: Obsidian does not index it, so only the adapter can see it. */
 export const LEGACY_FOLDER = ".palee";
@@ -105,10 +106,17 @@ export async function importPaleeFolder(
   return report;
 }
 
-/** The import's notice: counts by reason, naming the files a learner may need to look at. */
-export function describeImport(report: ImportReport, into: string): string {
+/**
+ * The import's notice: counts by reason, naming the files a learner may need to look at, and every file the
+ * rebuild after the copy could not read as a session (`unread`), so "Imported 1 file" never hides that no
+ * session appeared.
+ */
+export function describeImport(report: ImportReport, into: string, unread: readonly Skipped[] = []): string {
   const copied = `Imported ${report.copied.length} file${report.copied.length === 1 ? "" : "s"} into ${into}.`;
-  if (report.skipped.length === 0) return copied;
+  const notRead = unread.length
+    ? ` Not read as sessions: ${unread.map((s) => `${s.path} (${s.reason})`).join("; ")}.`
+    : "";
+  if (report.skipped.length === 0) return copied + notRead;
   const of = (kind: SkipKind) => report.skipped.filter((s) => s.kind === kind);
   const named = (items: ImportReport["skipped"]) =>
     ` (${items.slice(0, 3).map((s) => s.path).join(", ")}${items.length > 3 ? ` and ${items.length - 3} more` : ""})`;
@@ -126,5 +134,5 @@ export function describeImport(report: ImportReport, into: string): string {
   if (derived.length) parts.push(`${derived.length} derived view${derived.length === 1 ? "" : "s"}, rebuilt instead`);
   const other = of("not-a-session");
   if (other.length) parts.push(`${other.length} not a session file${named(other)}`);
-  return `${copied} Skipped ${report.skipped.length}: ${parts.join("; ")}.`;
+  return `${copied} Skipped ${report.skipped.length}: ${parts.join("; ")}.${notRead}`;
 }

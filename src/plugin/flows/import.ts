@@ -1,3 +1,4 @@
+import type { Skipped } from "../../core/records";
 import type { ImportReport } from "../adapters/import-palee";
 import { describeImport, importPaleeFolder } from "../adapters/import-palee";
 import type { FlowContext } from "./context";
@@ -8,14 +9,15 @@ import { recoverDrafts } from "./recovery";
 export async function importFolder(ctx: FlowContext): Promise<void> {
   const { controller } = ctx;
   let report: ImportReport;
+  let unread: Skipped[] = [];
   try {
     const absorbed = await controller.absorbedDrafts();
     report = await importPaleeFolder(ctx.app.vault.adapter, ctx.store, controller.layout, absorbed);
-    if (report.copied.length > 0) await controller.rebuild();
+    if (report.copied.length > 0) unread = (await controller.rebuild()).skipped;
   } catch (error) {
     fail(ctx, "import the .palee folder", error);
     return;
   }
-  ctx.notify(describeImport(report, controller.layout.sessions), LONG_NOTICE_MS);
+  ctx.notify(describeImport(report, controller.layout.sessions, unread), LONG_NOTICE_MS);
   if (report.copied.some((p) => p.slice(p.lastIndexOf("/") + 1).startsWith("DRAFT-S-"))) await recoverDrafts(ctx);
 }

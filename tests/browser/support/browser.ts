@@ -20,6 +20,8 @@ export interface PageJob {
   screenshot?: string;
   /** CSS selector of chart bars whose rendered heights are wanted. */
   bars?: string;
+  /** CSS selectors of boxes nothing may escape: no descendant wider than its box, none drawn outside it. */
+  within?: string[];
 }
 
 export interface PageResult {
@@ -29,6 +31,8 @@ export interface PageResult {
   /** Setting labels squeezed under 8em wide by their controls; empty when none. */
   cramped: string[];
   bars?: number[];
+  /** What escapes the `within` boxes; empty when nothing does. */
+  escapes?: string[];
 }
 
 /** The installed chromium, or null with the message to print. */

@@ -25,6 +25,21 @@ export function modalFrame(title: string, content: HTMLElement): HTMLElement {
 }
 
 /**
+ * A view in Obsidian's right sidebar as the app frames it (a leaf with its header, the view's content below),
+ * built with DOM calls. The phone width is the whole screen, as the sidebar is there.
+ */
+export function viewFrame(title: string, content: HTMLElement): HTMLElement {
+  const leaf = createDiv({ cls: "workspace-leaf mod-sidebar" });
+  const inner = leaf.createDiv({ cls: "workspace-leaf-content" });
+  const header = inner.createDiv({ cls: "view-header" });
+  header.createDiv({ cls: "view-header-title", text: title });
+  const body = content.cloneNode(true) as HTMLElement;
+  body.addClass("view-content");
+  inner.appendChild(body);
+  return leaf;
+}
+
+/**
  * Form values live in properties, which serialising drops: copy them into attributes and text first so the
  * picture shows what was typed.
  */

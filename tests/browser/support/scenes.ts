@@ -6,15 +6,17 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import vm from "node:vm";
-import type { Command, Plugin, SuggestModal } from "obsidian";
+import type { Command, Plugin, SuggestModal, WorkspaceLeaf } from "obsidian";
 import * as obsidian from "obsidian-test-mocks/obsidian";
 import type { Modal } from "obsidian-test-mocks/obsidian";
-import { draftText, hotText } from "../../support/builders";
+import { confirmedText, draftText, hotText } from "../../support/builders";
+import { formatTimestamp, formatUtcCompact } from "../../../src/core/time";
 import { DEVICE_STORAGE_KEY } from "../../../src/plugin/adapters/device";
+import type { HistoryView } from "../../../src/plugin/ui/history-view";
 import type { ObsidianHarness } from "../../plugin/support/obsidian-harness";
 import { MANIFEST, MINUTE, T0, harness, modals, settle } from "../../plugin/support/plugin-harness";
 import { HOT, S } from "../../plugin/support/session-files";
-import { modalFrame } from "./page";
+import { modalFrame, viewFrame } from "./page";
 
 const MAIN_JS = path.resolve(__dirname, "../../../main.js");
 
@@ -63,6 +65,15 @@ async function loadBuilt(h: ObsidianHarness): Promise<Loaded> {
   };
 }
 
+/**
+ * Sets the fake clock to `at` for a scene, installing fake timers first when they are not on (a scene rendered
+ * in beforeAll runs before installPluginTestEnvironment's beforeEach turns them on). Before loadBuilt: the
+ * bundle takes the Date it is given at load.
+ */
+function sceneClock(at: number): void {
+  jest.useFakeTimers({ now: at, doNotFake: ["setTimeout", "clearTimeout", "setImmediate", "queueMicrotask", "nextTick"] });
+}
+
 type SettingParts = Record<"settingEl" | "infoEl" | "nameEl" | "descEl" | "controlEl", HTMLElement>;
 
 /**
@@ -99,7 +110,7 @@ export interface Scene {
 
 /** The end dialog, 42 minutes into a session, with a summary and a next action typed in. */
 async function endDialog(): Promise<HTMLElement> {
-  jest.setSystemTime(T0);
+  sceneClock(T0);
   const p = await loadBuilt(harness());
   await p.command("start-session");
   const picker = lastModal() as unknown as SuggestModal<unknown>;
@@ -120,7 +131,7 @@ async function endDialog(): Promise<HTMLElement> {
 
 /** The recovery dialog at start-up: two interrupted sessions, one of them from another device. */
 async function recoveryDialog(): Promise<HTMLElement> {
-  jest.setSystemTime(T0 + 3 * 60 * MINUTE);
+  sceneClock(T0 + 3 * 60 * MINUTE);
   const a = "DRAFT-S-0000000a";
   const b = "DRAFT-S-0000000b";
   const h = harness({
@@ -136,9 +147,147 @@ async function recoveryDialog(): Promise<HTMLElement> {
   return element;
 }
 
+const DAY = 24 * 60 * MINUTE;
+
+/**
+ * A month of study on four topics, as [days before T0's day, start "hh:mm" (UTC, the tests' zone), minutes,
+ * topic]: a six-day streak up to today (a session this morning), a longer streak three weeks ago, gaps, one
+ * day well above the rest, and a few sessions before the month so the 12-week chart has a history.
+ */
+export const HISTORY_SESSIONS: ReadonlyArray<readonly [number, string, number, string]> = [
+  [0, "08:10", 35, "T-rust-ownership"],
+  [1, "07:45", 50, "T-spanish-subjunctive"],
+  [1, "19:30", 25, "T-rust-ownership"],
+  [2, "18:00", 90, "T-linear-algebra"],
+  [3, "08:00", 40, "T-rust-ownership"],
+  [4, "20:15", 30, "T-spanish-subjunctive"],
+  [4, "21:00", 15, "T-go-concurrency"],
+  [5, "07:30", 55, "T-go-concurrency"],
+  [7, "09:00", 120, "T-linear-algebra"],
+  [8, "18:30", 45, "T-rust-ownership"],
+  [10, "08:00", 30, "T-spanish-subjunctive"],
+  [11, "19:00", 65, "T-go-concurrency"],
+  [12, "07:50", 25, "T-rust-ownership"],
+  [15, "18:00", 40, "T-rust-ownership"],
+  [16, "17:30", 60, "T-linear-algebra"],
+  [18, "08:00", 30, "T-spanish-subjunctive"],
+  [19, "19:10", 45, "T-rust-ownership"],
+  [20, "07:40", 35, "T-go-concurrency"],
+  [21, "18:20", 70, "T-linear-algebra"],
+  [22, "08:05", 30, "T-spanish-subjunctive"],
+  [23, "20:00", 50, "T-rust-ownership"],
+  [24, "07:55", 25, "T-spanish-subjunctive"],
+  [25, "18:45", 40, "T-go-concurrency"],
+  [27, "08:00", 45, "T-spanish-subjunctive"],
+  [29, "19:00", 50, "T-go-concurrency"],
+  [31, "18:00", 35, "T-rust-ownership"],
+  [38, "18:00", 40, "T-rust-ownership"],
+  [45, "19:00", 30, "T-spanish-subjunctive"],
+  [52, "18:30", 55, "T-linear-algebra"],
+  [61, "18:00", 25, "T-rust-ownership"],
+  [68, "19:00", 35, "T-spanish-subjunctive"],
+];
+
+/** T0's day (2026-08-14) at 00:00 UTC. */
+const TODAY = T0 - (T0 % DAY);
+/** The open session's start and the moment the picture is taken (its timer then shows 0:27:43). */
+const OPEN_AT = TODAY + 16 * 60 * MINUTE;
+const SHOT_AT = OPEN_AT + 27 * MINUTE + 43_000;
+
+/** "2026-08-14" for a day `daysAgo` before T0's. */
+export const historyDay = (daysAgo: number): string => new Date(TODAY - daysAgo * DAY).toISOString().slice(0, 10);
+
+/** The minutes of each of the last `n` days of HISTORY_SESSIONS, oldest first (as the chart draws them). */
+export function historyDayMinutes(n = 14): Array<{ date: string; minutes: number }> {
+  return Array.from({ length: n }, (_, i) => {
+    const daysAgo = n - 1 - i;
+    return { date: historyDay(daysAgo), minutes: HISTORY_SESSIONS.filter(([d]) => d === daysAgo).reduce((sum, [, , m]) => sum + m, 0) };
+  });
+}
+
+function historyFiles(): Record<string, string> {
+  const files: Record<string, string> = { [HOT]: hotText(), "Rust ownership.md": "---\npalee_id: T-rust-ownership\n---\n# Rust ownership\n" };
+  HISTORY_SESSIONS.forEach(([daysAgo, hhmm, minutes, topic], i) => {
+    const [hh, mm] = hhmm.split(":").map(Number);
+    const start = TODAY - daysAgo * DAY + (hh * 60 + mm) * MINUTE;
+    const id = `S-${formatUtcCompact(start)}-${(i + 1).toString(16).padStart(4, "0")}`;
+    files[S(id)] = confirmedText({
+      session_id: id,
+      topic_id: topic,
+      started_at: formatTimestamp(start, 0),
+      ended_at: formatTimestamp(start + minutes * MINUTE, 0),
+      duration_minutes: minutes,
+      ...(topic === "T-rust-ownership" ? { topic_note: "[[Rust ownership]]" } : {}),
+    });
+  });
+  return files;
+}
+
+/** The study history view in the right sidebar, a month in, with a session open for 27 minutes. */
+async function historyView(): Promise<HTMLElement> {
+  sceneClock(OPEN_AT);
+  const h = harness({ files: historyFiles() });
+  const p = await loadBuilt(h);
+  await p.command("start-session");
+  const picker = lastModal() as unknown as SuggestModal<unknown>;
+  const [choice] = await picker.getSuggestions("T-spanish-subjunctive");
+  picker.selectSuggestion(choice, new MouseEvent("click"));
+  await settle();
+  jest.setSystemTime(SHOT_AT);
+  const element = await openHistoryView(p, h);
+  p.plugin.unload();
+  return element;
+}
+
+/** The built plugin's history view, opened and framed as a sidebar leaf. */
+async function openHistoryView(p: Loaded, h: ObsidianHarness): Promise<HTMLElement> {
+  // The mock's leaves do not build views: create it from the registered factory, as Obsidian does.
+  const creator = (p.plugin as unknown as { views__: Map<string, (leaf: WorkspaceLeaf) => HistoryView> }).views__.get("palee-history");
+  if (!creator) throw new Error("the built plugin registers no history view");
+  const view = creator(obsidian.WorkspaceLeaf.create2__(h.mock) as unknown as WorkspaceLeaf);
+  await view.onOpen();
+  await settle();
+  const element = viewFrame(view.getDisplayText(), view.contentEl);
+  await view.onClose();
+  return element;
+}
+
+/** One confirmed session file: [path, text], starting `daysAgo` days before T0's day at 09:00. */
+function sessionFile(n: number, daysAgo: number, minutes: number, fields: Record<string, string | number> = {}): [string, string] {
+  const start = TODAY - daysAgo * DAY + 9 * 60 * MINUTE;
+  const id = `S-${formatUtcCompact(start)}-${(0xb00 + n).toString(16).padStart(4, "0")}`;
+  const text = confirmedText({ session_id: id, topic_id: "T-rust-ownership", started_at: formatTimestamp(start, 0), ended_at: formatTimestamp(start + minutes * MINUTE, 0), duration_minutes: minutes, ...fields });
+  return [S(id), text];
+}
+
+/**
+ * Issue 12's bad input, as a learner's vault may hold it: a huge and a negative duration, a session that ends
+ * before it starts, one that lasts a month, starts in 2099 and 1970, a topic with markup and no spaces. Not a
+ * picture for the README; the browser test lays it out at phone width.
+ */
+export async function badHistoryView(): Promise<HTMLElement> {
+  sceneClock(T0);
+  const long = `T-<script>alert("x")</script>-${"very-long-topic-name-".repeat(4)}end`;
+  const files = Object.fromEntries([
+    [HOT, hotText()],
+    sessionFile(1, 0, 30),
+    sessionFile(2, 1, 45, { duration_minutes: 99_999_999 }),
+    sessionFile(3, 2, 30, { ended_at: formatTimestamp(TODAY - 5 * DAY, 0) }),
+    sessionFile(4, 3, 30, { duration_minutes: -5 }),
+    sessionFile(5, 30, 30 * 24 * 60, { topic_id: long }),
+    sessionFile(6, 4, 20, { topic_id: long }),
+    ["palee/sessions/S-20990101T000000-0abc.md", confirmedText({ session_id: "S-20990101T000000-0abc", started_at: "2099-01-01T00:00:00+00:00", ended_at: "2099-01-01T01:00:00+00:00" })],
+    ["palee/sessions/S-19700101T000000-0abd.md", confirmedText({ session_id: "S-19700101T000000-0abd", started_at: "1970-01-01T00:00:00+00:00", ended_at: "1970-01-01T01:00:00+00:00" })],
+  ]);
+  const h = harness({ files });
+  const p = await loadBuilt(h);
+  const element = await openHistoryView(p, h);
+  p.plugin.unload();
+  return element;
+}
+
 export const SCENES: readonly Scene[] = [
+  { name: "history-view", render: historyView },
   { name: "end-dialog", render: endDialog },
   { name: "recovery-dialog", render: recoveryDialog },
-  // When src/plugin/ui/history-view.ts lands: { name: "history-view", render: historyView },
-  // with historyView opening the view through its command and returning its containerEl.
 ];

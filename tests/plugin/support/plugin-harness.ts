@@ -11,7 +11,7 @@
  * - buttons and text fields react to DOM events, as Obsidian's do (the mock only offers simulate helpers), so
  *   tests click and type on the rendered elements.
  */
-import type { Command, PluginManifest } from "obsidian";
+import type { Command, PluginManifest, PluginSettingTab } from "obsidian";
 import { AbstractTextComponent, ButtonComponent, Menu, Modal, Notice, Platform, Plugin } from "obsidian-test-mocks/obsidian";
 import PaleeSessionsPlugin from "../../../src/main";
 import { DEVICE_STORAGE_KEY } from "../../../src/plugin/adapters/device";
@@ -330,4 +330,38 @@ export function type(el: Element | null, value: string): void {
   if (!(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement)) throw new Error("not a text field");
   el.value = value;
   el.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+/** Advances the fake clock one tick (1 s) at a time, letting each tick's work finish. */
+export async function tickFor(ms: number): Promise<void> {
+  for (let t = 0; t < ms; t += 1000) {
+    jest.advanceTimersByTime(1000);
+    await settle();
+  }
+}
+
+/** The plugin's one settings tab. */
+export function settingTab(p: LoadedPlugin): PluginSettingTab {
+  const tabs = (p.plugin as unknown as { settingTabs__: PluginSettingTab[] }).settingTabs__;
+  if (tabs.length !== 1) throw new Error(`expected one settings tab, found ${tabs.length}`);
+  return tabs[0];
+}
+
+/** The settings row named `name`: its text field and the line where a refusal is explained. */
+export function settingRow(tab: PluginSettingTab, name: string): { input: HTMLInputElement; error: HTMLElement } {
+  for (const el of Array.from(tab.containerEl.querySelectorAll<HTMLElement>("div"))) {
+    const named = Array.from(el.children).some((child) => child.children.length === 2 && child.children[0].textContent === name);
+    const input = el.querySelector("input");
+    const error = el.querySelector<HTMLElement>(".palee-setting-error");
+    if (named && input && error) return { input, error };
+  }
+  throw new Error(`no settings row "${name}"`);
+}
+
+/** Types `value` into the settings row `name` and returns the refusal shown under it ("" when accepted). */
+export async function typeSetting(tab: PluginSettingTab, name: string, value: string): Promise<string> {
+  const r = settingRow(tab, name);
+  type(r.input, value);
+  await settle();
+  return r.error.textContent ?? "";
 }

@@ -1,0 +1,35 @@
+import { errorMessage } from "./errors";
+import type { Layout } from "./layout";
+import { assertTempRemovable, isOwnTempFile } from "./layout";
+import type { CorePorts } from "./ports";
+import { MINUTE_MS } from "./time";
+
+/** A temp file of the tool's own pattern older than this was left by a killed write (SPEC §2). */
+const STALE_TEMP_MS = 60 * MINUTE_MS;
+
+/**
+ * Temp files of the tool's own pattern older than an hour (left by a killed write) go to the trash (SPEC §2):
+ * the only exception to the deletion boundary. A younger one may belong to a write in progress. One that
+ * cannot be moved is named, never fatal. Returns what to tell the user. Run by rebuild (SessionsOptions).
+ */
+export async function trashStaleTempFiles(ports: CorePorts, layout: Layout): Promise<string[]> {
+  const { store } = ports;
+  if (!store.modifiedAt) return [];
+  const now = ports.clock.now();
+  const said: string[] = [];
+  for (const folder of [layout.folder, layout.sessions]) {
+    for (const name of (await store.list(folder)).filter((n) => isOwnTempFile(layout, folder, n)).sort()) {
+      const path = `${folder}/${name}`;
+      try {
+        const modified = await store.modifiedAt(path);
+        if (modified === null || now - modified <= STALE_TEMP_MS) continue;
+        assertTempRemovable(layout, path);
+        await store.trash(path);
+        said.push(`moved ${path} (left by an interrupted write) to the trash`);
+      } catch (error) {
+        said.push(`could not move ${path} (left by an interrupted write) to the trash: ${errorMessage(error)}`);
+      }
+    }
+  }
+  return said;
+}
