@@ -1,4 +1,4 @@
-import { UsageError, toPaleeError } from "../core/errors";
+import { LongSilenceError, UsageError, toPaleeError } from "../core/errors";
 import type { OpenSession, RecoverAction, RecoverResult, StartResult } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
 import type { Draft } from "../core/records";
@@ -9,17 +9,24 @@ import { deviceName, systemClock, systemRandom } from "../node/system-ports";
 import { trashStaleTempFiles } from "../core/temp-files";
 import type { OptionSpec, OptionValues } from "./arguments";
 import { parseArguments } from "./arguments";
+import { reportAway, runContinue, runEnd, runLog, runPause } from "./honest-time";
 import { runExport, runStats } from "./insight";
 import { LineReader } from "./prompt";
+import type { CliIo, Outcome } from "./output";
+import { Output } from "./output";
 import { chooseVault } from "./vault";
 
-export const USAGE = `Usage: palee session <start|draft|end|list|status|recover|rebuild|stats|export> [options]
+export type { CliIo } from "./output";
+
+export const USAGE = `Usage: palee session <start|draft|end|list|status|recover|rebuild|pause|continue|log|stats|export> [options]
 
   --vault <dir>        vault root (default: $PALEE_VAULT, else the current directory)
   --folder <path>      session folder inside the vault (default: the plugin's setting, else "palee")
-  --topic <id>         explicit topic (start, draft, end)
-  --summary <text>     end: the summary
-  --next <text>        end: the next action
+  --topic <id>         explicit topic (start, draft, end, pause, continue, log)
+  --summary <text>     end, log: the summary
+  --next <text>        end, log: the next action
+  --at <now|last|HH:MM|ISO>  end: when the session ended (needed after a long silence)
+  --from <time> --to <time> | --minutes <n> [--to <time>]   log: when the past session happened
   --note <text>        draft: notes to append
   -i, --interactive    start, recover: resolve drafts with [R]esume [S]ave [D]iscard [I]gnore prompts
   --if-open <refuse|keep>  start: what to do when a session is already open (default refuse)
@@ -34,26 +41,23 @@ export const USAGE = `Usage: palee session <start|draft|end|list|status|recover|
 Exit codes: 0 success, 2 usage (also: topic required, drafts pending, already open, no such draft),
 4 conflict (a file changed underneath a write), 5 unexpected error.`;
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  stdin: NodeJS.ReadableStream;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-}
-
-const ACTIONS = ["start", "draft", "end", "list", "status", "recover", "rebuild", "stats", "export"] as const;
+const ACTIONS = [
+  "start", "draft", "end", "list", "status", "recover", "rebuild", "pause", "continue", "log", "stats", "export",
+] as const;
 type Action = (typeof ACTIONS)[number];
 
 /** Which options each action accepts; anything else is refused rather than silently ignored. */
 const ALLOWED: Record<Action, readonly string[]> = {
   start: ["topic", "interactive", "if-open", "ignore-pending"],
   draft: ["topic", "note"],
-  end: ["topic", "summary", "next"],
+  end: ["topic", "summary", "next", "at"],
   list: ["all"],
   status: [],
   recover: ["draft", "action", "interactive"],
   rebuild: [],
+  pause: ["topic"],
+  continue: ["topic"],
+  log: ["topic", "from", "to", "minutes", "summary", "next"],
   stats: ["since", "until"],
   export: ["since", "until", "format", "out"],
 };
@@ -66,6 +70,10 @@ const OPTIONS = {
   summary: { type: "string" },
   next: { type: "string" },
   note: { type: "string" },
+  at: { type: "string" },
+  from: { type: "string" },
+  to: { type: "string" },
+  minutes: { type: "string" },
   interactive: { type: "boolean", short: "i" },
   "if-open": { type: "string" },
   "ignore-pending": { type: "boolean" },
@@ -81,28 +89,6 @@ const OPTIONS = {
 } as const satisfies Record<string, OptionSpec>;
 
 type Values = OptionValues<typeof OPTIONS>;
-
-/** Exit status of a finished command: 0, or the code of the refusal. */
-type Outcome = 0 | 2;
-
-class Output {
-  constructor(
-    private readonly io: CliIo,
-    readonly json: boolean,
-  ) {}
-  doc(value: unknown): void {
-    this.io.stdout(`${JSON.stringify(value, null, 2)}\n`);
-  }
-  text(line: string): void {
-    if (!this.json) this.io.stdout(`${line}\n`);
-  }
-  warn(line: string): void {
-    this.io.stderr(`warning: ${line}\n`);
-  }
-  error(line: string): void {
-    this.io.stderr(`palee: ${line}\n`);
-  }
-}
 
 function describeDraft(d: Draft): string {
   const started = d.startedAt ?? "(unknown)";
@@ -123,7 +109,7 @@ function parse(argv: readonly string[]): { action: Action | null; values: Values
   }
   const action = positionals[1];
   if (action === undefined) {
-    throw new UsageError("missing action: palee session <start|draft|end|list|status|recover|rebuild>");
+    throw new UsageError(`missing action: palee session <${ACTIONS.join("|")}>`);
   }
   if (!(ACTIONS as readonly string[]).includes(action)) {
     throw new UsageError(`unknown action "${action}" (expected one of ${ACTIONS.join(", ")})`);
@@ -342,13 +328,15 @@ async function runAction(
   face: { device: string; store: NodeStore },
 ): Promise<Outcome> {
   const { device, store } = face;
+  const offsetAt = (at: number): number => systemClock.offsetMinutes(at);
   switch (action) {
     case "start":
       return runStart(core, values, out, io, device);
     case "draft": {
       const checkpoint = { topic: values.topic ?? null, notes: values.note ?? null };
-      const { created, opened, draft, warnings } = await core.checkpoint(checkpoint);
+      const { created, opened, draft, away, warnings } = await core.checkpoint(checkpoint);
       for (const w of warnings) out.warn(w);
+      reportAway(away, io, offsetAt);
       if (out.json) out.doc({ status: "checkpointed", created, draft: draftJson(draft) });
       out.text(
         `${created ? "Created" : "Updated"} ${draft.draftId} for ${draft.topicId} ` +
@@ -357,36 +345,18 @@ async function runAction(
       if (opened) out.text(`No session was open: this draft is now the open session ("palee session end" ends it).`);
       return 0;
     }
-    case "end": {
-      const result = await core.end({
-        topic: values.topic ?? null,
-        summary: values.summary ?? null,
-        nextAction: values.next ?? null,
-      });
-      for (const w of result.warnings) out.warn(w);
-      if (out.json) {
-        out.doc({
-          status: "ended",
-          session: sessionJson(result.session),
-          absorbed_drafts: result.absorbedDrafts,
-          warnings: result.warnings,
-          ...(result.alreadySaved ? { already_saved: true } : {}),
-        });
-      }
-      const s = result.session;
-      out.text(
-        result.alreadySaved
-          ? `This session was already saved as ${s.sessionId} (${s.durationMinutes} min); nothing new was written.`
-          : `Saved ${s.sessionId}: ${s.topicId}, ${s.durationMinutes} min (${s.startedAt} → ${s.endedAt}).`,
-      );
-      if (result.absorbedDrafts.length && !result.alreadySaved) {
-        out.text(`Merged and trashed: ${result.absorbedDrafts.join(", ")}`);
-      }
-      return 0;
-    }
+    case "end":
+      return runEnd(core, values, out, io, offsetAt);
+    case "pause":
+      return runPause(core, values, out);
+    case "continue":
+      return runContinue(core, values, out);
+    case "log":
+      return runLog(core, values, out);
     case "list": {
       const r = await core.list({ all: values.all ?? false });
       for (const s of r.skipped) out.warn(`skipped ${s.path}: ${s.reason}`);
+      for (const w of r.warnings) out.warn(w);
       if (out.json) {
         out.doc({
           confirmed: r.confirmed.map(sessionJson),
@@ -394,6 +364,8 @@ async function runAction(
           total_confirmed: r.totalConfirmed,
           total_drafts: r.totalDrafts,
           skipped: r.skipped.map(skippedJson),
+          // Damaged paused_at / break_minutes of usable records (version 2); absent when there are none.
+          ...(r.warnings.length > 0 ? { warnings: r.warnings } : {}),
         });
         return 0;
       }
@@ -401,11 +373,14 @@ async function runAction(
       const shown = r.confirmed.length < r.totalConfirmed ? newest : "";
       out.text(`Confirmed sessions: ${r.totalConfirmed}${shown}`);
       for (const s of r.confirmed) {
-        out.text(`  ${s.sessionId}  ${s.topicId}  ${s.startedAt}  ${s.durationMinutes} min  ${s.outcome}`);
+        const breaks = s.breakMinutes > 0 ? ` (+${s.breakMinutes} min break)` : "";
+        out.text(`  ${s.sessionId}  ${s.topicId}  ${s.startedAt}  ${s.durationMinutes} min${breaks}  ${s.outcome}`);
       }
       out.text(`Drafts: ${r.totalDrafts}`);
       for (const d of r.drafts) {
-        out.text(`  ${describeDraft(d)}${d.draftId === r.openDraftId ? "  (open session)" : ""}`);
+        const paused = d.pausedAt === null ? "" : `  paused since ${d.pausedAt}`;
+        const breaks = d.breakMinutes > 0 ? `  breaks ${d.breakMinutes} min` : "";
+        out.text(`  ${describeDraft(d)}${paused}${breaks}${d.draftId === r.openDraftId ? "  (open session)" : ""}`);
       }
       return 0;
     }
@@ -419,8 +394,10 @@ async function runAction(
       if (!open) out.text("No open session.");
       else {
         out.text(`Open session: ${open.topicId} on ${open.device ?? "unknown device"}, started ${open.startedAt}`);
-        const elapsed = formatElapsed(open.elapsedSeconds * 1000);
-        out.text(`Elapsed: ${elapsed}; last checkpoint ${open.lastCheckpointAt ?? "(none)"}; draft ${open.draftId}`);
+        const studied = formatElapsed(open.elapsedSeconds * 1000);
+        const breaks = open.breakMinutes > 0 ? ` studied, ${open.breakMinutes} min of breaks not counted` : "";
+        if (open.pausedAt !== null) out.text(`Paused since ${open.pausedAt} ("palee session continue" goes on)`);
+        out.text(`Elapsed: ${studied}${breaks}; last checkpoint ${open.lastCheckpointAt ?? "(none)"}; draft ${open.draftId}`);
       }
       return 0;
     }
@@ -466,7 +443,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     // One line, whatever the message quotes (a value with a line break, a multi-line library message).
     const oneLine = error.message.replace(/\s*[\r\n]+\s*/g, " ").trim();
     const message = error.kind === "unexpected" ? `unexpected error: ${oneLine}` : oneLine;
-    if (out.json) out.doc({ status: "error", code: error.kind, exit_code: error.exitCode, message });
+    const details = error instanceof LongSilenceError ? error.details : {};
+    if (out.json) out.doc({ status: "error", code: error.kind, exit_code: error.exitCode, message, ...details });
     out.error(message);
     if (io.env.PALEE_DEBUG && caught instanceof Error && caught.stack) io.stderr(`${caught.stack}\n`);
     return error.exitCode;
@@ -506,6 +484,7 @@ if (require.main === module) {
     stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),
+    isTerminal: process.stdin.isTTY === true && process.stdout.isTTY === true,
   }).then((code) => {
     process.exitCode = code;
   });

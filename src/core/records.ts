@@ -1,5 +1,6 @@
 import type { Fields, ReadResult } from "./frontmatter";
 import { describeReadProblem } from "./frontmatter";
+import { readBreakMinutes, readHonestFields } from "./honest-time";
 import { normalizeTopic } from "./ids";
 import { durationMinutes, parseTimestamp } from "./time";
 
@@ -12,12 +13,16 @@ export interface ConfirmedSession {
   startedMs: number;
   endedAt: string;
   durationMinutes: number;
+  /** Pauses and time away inside the session (break_minutes; absent or damaged = 0). */
+  breakMinutes: number;
   outcome: string;
   absorbedDrafts: string[];
   topicNote: string | null;
   body: string;
   /** True when the record came from the app's metadata cache: `body` is empty until the file is read. */
   bodyPending?: boolean;
+  /** Damaged optional fields (break_minutes), one line each naming the file; the scan reports them. */
+  fieldWarnings?: string[];
 }
 
 /** The unconfirmed record of an open or interrupted session. Its ID is its file name without ".md". */
@@ -38,6 +43,19 @@ export interface Draft {
   device: string | null;
   topicNote: string | null;
   body: string;
+  /** paused_at while the session is paused (null: running, or the value was damaged). */
+  pausedAt: string | null;
+  pausedMs: number | null;
+  /** Finished pauses and time away so far (break_minutes; absent or damaged = 0). */
+  breakMinutes: number;
+  /**
+   * paused_at holds a valid timestamp that could not be used (ahead of this clock or before the start: a clock
+   * that went back, another device's clock): not a pause to end at, yet the learner paused, so no gap of
+   * this session is taken for time away.
+   */
+  pauseUnusable?: boolean;
+  /** Damaged paused_at / break_minutes, one line each naming the file; read as absent, reported by the scan. */
+  fieldWarnings?: string[];
 }
 
 export interface Skipped {
@@ -82,6 +100,7 @@ export function interpretConfirmed(path: string, read: ReadResult, offsetAt: Off
   if (typeof duration !== "number" || !Number.isInteger(duration) || duration < 0) {
     return { reason: "duration_minutes is not a whole number of minutes" };
   }
+  const breaks = readBreakMinutes(f.break_minutes, path);
   // A single draft ID written as text instead of a one-item list (a hand edit, another tool) still names the
   // draft this note absorbed: ignoring it would offer that draft for recovery and save the session twice.
   const absorbed = Array.isArray(f.absorbed_drafts)
@@ -98,15 +117,26 @@ export function interpretConfirmed(path: string, read: ReadResult, offsetAt: Off
       startedMs: started.ms,
       endedAt: ended.text,
       durationMinutes: duration,
+      breakMinutes: breaks.breakMinutes,
       outcome: optionalString(f.outcome) ?? "completed",
       absorbedDrafts: absorbed,
       topicNote: optionalString(f.topic_note),
       body: read.body,
+      ...(breaks.warning === null ? {} : { fieldWarnings: [breaks.warning] }),
     },
   };
 }
 
-export function interpretDraft(path: string, read: ReadResult, offsetAt: OffsetAt): Interpreted<Draft> {
+/**
+ * A draft as recorded. `now` judges a paused_at in the future (honest-time.ts readHonestFields); without it,
+ * only unreadable values are refused.
+ */
+export function interpretDraft(
+  path: string,
+  read: ReadResult,
+  offsetAt: OffsetAt,
+  now = Number.POSITIVE_INFINITY,
+): Interpreted<Draft> {
   if (read.state !== "ok") return { reason: describeReadProblem(read) };
   const f = read.fields;
   const topicId = normalizeTopic(f.topic_id);
@@ -118,6 +148,9 @@ export function interpretDraft(path: string, read: ReadResult, offsetAt: OffsetA
   // absorbed), it just cannot date the session.
   const started = timestampField(f, "started_at", offsetAt);
   const checkpoint = timestampField(f, "last_checkpoint_at", offsetAt);
+  const honest = readHonestFields(f, path, now, offsetAt);
+  const pausedRaw = parseTimestamp(f.paused_at, offsetAt);
+  const pauseUnusable = honest.pausedMs === null && pausedRaw !== null;
   return {
     record: {
       draftId: stem(path),
@@ -131,6 +164,11 @@ export function interpretDraft(path: string, read: ReadResult, offsetAt: OffsetA
       device: optionalString(f.device),
       topicNote: optionalString(f.topic_note),
       body: read.body,
+      pausedAt: honest.pausedAt,
+      pausedMs: honest.pausedMs,
+      breakMinutes: honest.breakMinutes,
+      ...(pauseUnusable ? { pauseUnusable } : {}),
+      ...(honest.warnings.length === 0 ? {} : { fieldWarnings: honest.warnings }),
     },
   };
 }

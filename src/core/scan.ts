@@ -16,6 +16,8 @@ export interface Scan {
   /** IDs (file names without .md) of every draft file present, readable or not. */
   draftFiles: Set<string>;
   skipped: Skipped[];
+  /** Damaged optional fields of usable records (paused_at, break_minutes): read as absent, reported here. */
+  warnings: string[];
 }
 
 const READ_CONCURRENCY = 64;
@@ -103,7 +105,7 @@ export class ScanCache {
   /** Interpreted sessions by the metadata cache's frontmatter object (same object: same content). */
   readonly memo: ScanMemo = new WeakMap();
   /** The confirmed list and its duplicate-ID skips as of the last scan; null when it must be rebuilt. */
-  assembled: { confirmed: ConfirmedSession[]; skipped: Skipped[] } | null = null;
+  assembled: { confirmed: ConfirmedSession[]; skipped: Skipped[]; warnings: string[] } | null = null;
 
   clear(): void {
     this.draftNames.clear();
@@ -137,6 +139,8 @@ export async function scanSessions(
   layout: Layout,
   offsetAt: (at: number) => number,
   cache: ScanCache = new ScanCache(),
+  /** Judges a paused_at in the future (records.ts interpretDraft). */
+  now = Number.POSITIVE_INFINITY,
 ): Promise<Scan> {
   const changedConfirmed = await takeChanges(store, layout, cache);
   const interpret = interpreter(store, layout);
@@ -164,18 +168,20 @@ export async function scanSessions(
   for (const name of cache.otherNames) skipped.push({ path: sessionPath(layout, name), reason: NOT_A_SESSION });
   const drafts: Draft[] = [];
   const draftResults = await mapLimit(draftNames, READ_CONCURRENCY, (name) =>
-    interpret(name, (path, read) => interpretDraft(path, read, offsetAt)),
+    interpret(name, (path, read) => interpretDraft(path, read, offsetAt, now)),
   );
   for (const { path, result } of draftResults) {
     if ("record" in result) drafts.push(result.record);
     else skipped.push({ path, reason: result.reason });
   }
 
+  const warnings = [...assembled.warnings, ...drafts.flatMap((d) => d.fieldWarnings ?? [])];
   return {
     confirmed: assembled.confirmed,
     drafts: drafts.sort(compareDraftsOldestFirst),
     draftFiles: new Set(draftNames.map((n) => n.slice(0, -3))),
     skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    warnings,
   };
 }
 
@@ -236,7 +242,7 @@ function interpreter(store: SessionStore, layout: Layout) {
  */
 function assemble(
   outcomes: Iterable<ConfirmedSession | Skipped>,
-): { confirmed: ConfirmedSession[]; skipped: Skipped[] } {
+): { confirmed: ConfirmedSession[]; skipped: Skipped[]; warnings: string[] } {
   const byId = new Map<string, ConfirmedSession>();
   const skipped: Skipped[] = [];
   for (const outcome of outcomes) {
@@ -260,5 +266,6 @@ function assemble(
     byId.set(session.sessionId, kept);
     skipped.push({ path: dropped.path, reason: `duplicate session_id ${session.sessionId} (also in ${kept.path})` });
   }
-  return { confirmed: [...byId.values()].sort(compareNewestFirst), skipped };
+  const confirmed = [...byId.values()].sort(compareNewestFirst);
+  return { confirmed, skipped, warnings: confirmed.flatMap((s) => s.fieldWarnings ?? []) };
 }

@@ -3,12 +3,18 @@ import type { CheckpointOptions, CheckpointResult } from "./operations/checkpoin
 import { checkpoint } from "./operations/checkpoint";
 import type { SessionContext, SessionsOptions } from "./operations/context";
 import { createSessionContext } from "./operations/context";
+import type { CountAwayBackOptions } from "./operations/away";
+import { countAwayBack } from "./operations/away";
 import type { EndOptions, EndResult } from "./operations/end";
 import { end } from "./operations/end";
+import type { LogOptions, LogResult } from "./operations/log";
+import { log } from "./operations/log";
 import type { ListResult, StatusResult } from "./operations/list";
 import { list, status } from "./operations/list";
 import type { VaultOpenResult } from "./operations/open-vault";
 import { openVault } from "./operations/open-vault";
+import type { ContinueResult, PauseOptions, PauseResult } from "./operations/pause";
+import { continueSession, pause } from "./operations/pause";
 import type { HotRead } from "./operations/reading";
 import { readDraft, readHot } from "./operations/reading";
 import type { RebuildResult } from "./operations/rebuild";
@@ -21,12 +27,16 @@ import type { CorePorts } from "./ports";
 import type { Draft } from "./records";
 import type { Scan } from "./scan";
 
+export type { AwayBreak } from "./honest-time";
+export type { CountAwayBackOptions } from "./operations/away";
 export type { CheckpointOptions, CheckpointResult, OpenRef } from "./operations/checkpoint";
 export type { SessionsOptions } from "./operations/context";
 export type { EndOptions, EndResult } from "./operations/end";
 export type { ListResult, StatusResult } from "./operations/list";
+export type { LogOptions, LogResult } from "./operations/log";
 export type { OpenSession } from "./operations/open-session";
 export type { VaultOpenResult } from "./operations/open-vault";
+export type { ContinueResult, PauseOptions, PauseResult } from "./operations/pause";
 export type { RebuildResult } from "./operations/rebuild";
 export type { RecoverAction, RecoverResult } from "./operations/recover";
 export type { StartOptions, StartResult } from "./operations/start";
@@ -62,6 +72,26 @@ export class PaleeSessions {
 
   end(options: EndOptions = {}): Promise<EndResult> {
     return this.exclusive((ctx) => end(ctx, options));
+  }
+
+  /** Records paused_at in the open session's draft (SPEC §4 honest time). */
+  pause(options: PauseOptions = {}): Promise<PauseResult> {
+    return this.exclusive((ctx) => pause(ctx, options));
+  }
+
+  /** Adds the pause to break_minutes, clears paused_at and checkpoints. */
+  continueSession(options: PauseOptions = {}): Promise<ContinueResult> {
+    return this.exclusive((ctx) => continueSession(ctx, options));
+  }
+
+  /** The learner chose to count a recorded time away after all. */
+  countAwayBack(options: CountAwayBackOptions): Promise<{ breakMinutes: number }> {
+    return this.exclusive((ctx) => countAwayBack(ctx, options));
+  }
+
+  /** Records a session that happened without the timer (outcome: logged). */
+  log(options: LogOptions): Promise<LogResult> {
+    return this.exclusive((ctx) => log(ctx, options));
   }
 
   recover(draftId: string, action: RecoverAction): Promise<RecoverResult> {

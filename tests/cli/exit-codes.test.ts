@@ -286,6 +286,8 @@ describe("already_open and --if-open keep", () => {
       draft_id: started.draft_id,
       elapsed_seconds: expect.any(Number) as number,
       last_checkpoint_at: started.started_at,
+      paused_at: null,
+      break_minutes: 0,
     });
     expect(snapshot(vault, { mtimes: true })).toEqual(before);
   });
@@ -305,6 +307,8 @@ describe("already_open and --if-open keep", () => {
         draft_id: started.draft_id,
         elapsed_seconds: expect.any(Number) as number,
         last_checkpoint_at: started.started_at,
+        paused_at: null,
+        break_minutes: 0,
       },
     });
     const text = palee(vault, ["start", "--if-open", "keep"]);

@@ -26,9 +26,9 @@ import {
 
 afterEach(cleanupVaults);
 
-const S_KEYS = ["duration_minutes", "ended_at", "outcome", "path", "session_id", "started_at", "topic_id"];
+const S_KEYS = ["break_minutes", "duration_minutes", "ended_at", "outcome", "path", "session_id", "started_at", "topic_id"];
 const D_KEYS = ["device", "draft_id", "last_checkpoint_at", "path", "started_at", "topic_id"];
-const O_KEYS = ["device", "draft_id", "elapsed_seconds", "last_checkpoint_at", "started_at", "topic_id"];
+const O_KEYS = ["break_minutes", "device", "draft_id", "elapsed_seconds", "last_checkpoint_at", "paused_at", "started_at", "topic_id"];
 
 describe("full lifecycle (text output)", () => {
   let vault: string;
@@ -238,7 +238,7 @@ describe("--help", () => {
     (args) => {
       const run = runRaw(args);
       expect(run.status).toBe(0);
-      expect(run.stdout).toMatch(/^Usage: palee session <start\|draft\|end\|list\|status\|recover\|rebuild\|stats\|export> \[options\]/);
+      expect(run.stdout).toMatch(/^Usage: palee session <start\|draft\|end\|list\|status\|recover\|rebuild\|pause\|continue\|log\|stats\|export> \[options\]/);
       for (const option of ["--vault", "--folder", "--topic", "--summary", "--next", "--note", "--interactive", "--if-open", "--draft", "--action", "--all", "--json"]) {
         expect(run.stdout).toContain(option);
       }

@@ -58,16 +58,18 @@ describe("recover --draft X --action …", () => {
     expect(status.status).toBe(0);
     const open = status.json().open as Record<string, unknown>;
     expect(open).toMatchObject({ topic_id: "T-a", started_at: startedAt, draft_id: ID, device: DEVICE });
+    // Version 2: the two silent hours before the resume are time away (a break), not study time.
     const elapsed = open.elapsed_seconds as number;
-    expect(elapsed).toBeGreaterThanOrEqual(180 * 60);
-    expect(elapsed).toBeLessThan(180 * 60 + 60);
+    expect(open.break_minutes).toBe(120);
+    expect(elapsed).toBeGreaterThanOrEqual(60 * 60 - 60);
+    expect(elapsed).toBeLessThan(60 * 60 + 60);
     const text = palee(vault, ["status"]);
-    expect(text.stdout).toMatch(/Elapsed: 3:00:\d\d/);
+    expect(text.stdout).toMatch(/Elapsed: (0:59|1:00):\d\d studied, 120 min of breaks not counted/);
 
-    // Ending it now records the full time since the original start.
+    // Ending it now records the time since the original start, less the time away.
     const end = palee(vault, ["end", "--summary", "done", "--json"]);
     expect(end.status).toBe(0);
-    expect(end.json()).toMatchObject({ status: "ended", absorbed_drafts: [ID], session: { started_at: startedAt, duration_minutes: 180 } });
+    expect(end.json()).toMatchObject({ status: "ended", absorbed_drafts: [ID], session: { started_at: startedAt, duration_minutes: 60, break_minutes: 120 } });
   });
 
   it("resume is refused while another session is open (exit 2), changing nothing", () => {

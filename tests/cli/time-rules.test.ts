@@ -101,7 +101,8 @@ describe("end: the three tiers of the start time", () => {
     const vault = makeVault();
     const started = ago(30 * 60);
     writeHot(vault, { activeTopic: "T-a", startedAt: started });
-    const ended = end(vault);
+    // Version 2: nothing says when it ended, so the learner says it (without --at: long_silence).
+    const ended = end(vault, ["--topic", "T-a", "--at", "now"]);
     expectConsistent(ended, 1800);
     expect(ended.fields.started_at).toBe(started);
   });

@@ -19,6 +19,9 @@ function draft(id: string, fields: Partial<Draft> = {}): Draft {
     device: "laptop",
     topicNote: null,
     body: "",
+    pausedAt: null,
+    pausedMs: null,
+    breakMinutes: 0,
     ...fields,
   };
 }

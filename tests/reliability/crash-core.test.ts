@@ -64,6 +64,9 @@ const drafts: Files = {
 };
 const pick = (...ids: string[]): Files => Object.fromEntries(ids.map((id) => [S(id), drafts[S(id)] ?? ""]));
 const silentPhoneDraft = draftText({ session_id: OPEN_A, topic_id: "T-a", device: "phone", started_at: "2026-08-14T11:00:00+00:00", last_checkpoint_at: "2026-08-14T11:30:00+00:00" }, "phone notes\n");
+const pausedA = (drafts[S(OPEN_A)] ?? "").replace("\nstatus: draft\n", '\nstatus: draft\npaused_at: "2026-08-14T11:50:00+00:00"\nbreak_minutes: 5\n');
+const earlyA = (drafts[S(OPEN_A)] ?? "").replace("11:55:00", "10:55:00");
+const withBreakA = (drafts[S(OPEN_A)] ?? "").replace("\nstatus: draft\n", "\nstatus: draft\nbreak_minutes: 45\n");
 const openPointer = hotText({ active_topic: "T-a", started_at: "2026-08-14T11:00:00+00:00", open_draft: OPEN_A, device: DEVICE });
 
 function core(store: SessionStore, clock = FakeClock.at(T0), seed = 7, device = DEVICE): PaleeSessions {
@@ -133,6 +136,18 @@ const scenarios: Scenario[] = [
   },
   { name: "end with hot.md damaged (caller names its session)", vault: () => vault({ [HOT]: "---\n: [\n---\n", ...pick(OPEN_A) }), run: (c) => c.end({ open: { draftId: OPEN_A, topicId: "T-a" } }) },
   // recover
+  // Version 2, honest time (issue 11): each new operation, cut before every write.
+  { name: "pause", vault: T_A_OPEN, run: (c) => c.pause() },
+  { name: "continue", vault: () => vault({ [HOT]: openPointer, [S(OPEN_A)]: pausedA }), run: (c) => c.continueSession() },
+  { name: "end --at last", vault: T_A_OPEN, run: (c) => c.end({ at: "last", summary: "Done." }) },
+  { name: "end --at HH:MM", vault: T_A_OPEN, run: (c) => c.end({ at: "11:45", summary: "Done." }) },
+  { name: "end of a paused session", vault: () => vault({ [HOT]: openPointer, [S(OPEN_A)]: pausedA }), run: (c) => c.end({ summary: "Done." }) },
+  { name: "recover save of a paused draft", vault: () => vault({ [HOT]: openPointer, [S(OPEN_A)]: pausedA }), run: (c) => c.recover(OPEN_A, "save") },
+  // A retried log is refused as an overlap with the note the first one wrote: counted once.
+  { name: "log", vault: () => vault(), run: (c) => c.log({ topic: "T-c", minutes: 20, summary: "From memory." }), invariants: { newUnabsorbedAllowed: 1 } },
+  { name: "checkpoint with time away", vault: () => vault({ [HOT]: openPointer, [S(OPEN_A)]: earlyA }), run: (c) => c.checkpoint({ aliveAt: Date.parse("2026-08-14T10:55:00Z") }) },
+  { name: "recover resume with time away", vault: () => vault({ [S(OPEN_A)]: earlyA }), run: (c) => c.recover(OPEN_A, "resume") },
+  { name: "count time away back", vault: () => vault({ [HOT]: openPointer, [S(OPEN_A)]: withBreakA }), run: (c) => c.countAwayBack({ draftId: OPEN_A, minutes: 30 }) },
   { name: "recover resume", vault: () => vault(pick(OLD_B)), run: (c) => c.recover(OLD_B, "resume") },
   { name: "recover save", vault: () => vault(pick(OLD_B)), run: (c) => c.recover(OLD_B, "save") },
   { name: "recover save of the interrupted open session", vault: () => vault({ [HOT]: openPointer.replace("11:00:00", "08:00:00"), [S(OPEN_A)]: (drafts[S(OPEN_A)] ?? "").replace(/11:(00|55):00/g, "08:$1:00") }), run: (c) => c.recover(OPEN_A, "save") },

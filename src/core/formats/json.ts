@@ -12,6 +12,7 @@ export function sessionJson(s: ConfirmedSession) {
     started_at: s.startedAt,
     ended_at: s.endedAt,
     duration_minutes: s.durationMinutes,
+    break_minutes: s.breakMinutes,
     outcome: s.outcome,
     path: s.path,
   };
@@ -36,6 +37,8 @@ export function openJson(o: OpenSession) {
     draft_id: o.draftId,
     elapsed_seconds: o.elapsedSeconds,
     last_checkpoint_at: o.lastCheckpointAt,
+    paused_at: o.pausedAt,
+    break_minutes: o.breakMinutes,
   };
 }
 

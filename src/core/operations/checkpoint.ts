@@ -9,9 +9,12 @@ import { isAliveElsewhere } from "../recovery";
 import type { Scan } from "../scan";
 import { readConfirmed } from "../scan";
 import { appendNotes, renderDraft } from "../session-note";
+import type { AwayBreak } from "../honest-time";
+import { awayUpdate } from "../honest-time";
 import { inheritedStart } from "../start-time";
 import { MINUTE_MS, formatUtcCompact } from "../time";
 import type { SessionContext } from "./context";
+import { awayOf, honestOf } from "./draft-fields";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
 import type { HotRead } from "./reading";
 import { damagedPointerWarnings, draftFromText, draftStart, readDraft, readHot, resolveTopic, stamp } from "./reading";
@@ -28,6 +31,11 @@ export interface CheckpointOptions {
    * or missing, the session's draft is found as without it.
    */
   open?: OpenRef;
+  /**
+   * The caller's own last sign of life for this session (the plugin's previous timer tick, epoch ms): a gap
+   * is time away only when neither the draft nor the caller saw the session alive during it.
+   */
+  aliveAt?: number;
 }
 
 /** The open session as a face last saw it. */
@@ -41,6 +49,8 @@ export interface CheckpointResult {
   /** True when this checkpoint opened the session (no session was open): hot.md now names its draft. */
   opened: boolean;
   draft: Draft;
+  /** Time away this checkpoint recorded as a break, in the same write (null: none). */
+  away: AwayBreak | null;
   warnings: string[];
 }
 
@@ -57,9 +67,9 @@ export async function checkpoint(ctx: SessionContext, options: CheckpointOptions
   if (isOpen(hot0.state)) {
     const open = await readDraft(ctx, hot0.state.openDraft);
     if (open && open.topicId === topicId && !(await maybeAbsorbed(ctx, open))) {
-      const draft = await checkpointDraft(ctx, open, ctx.ports.clock.now(), options.notes);
+      const { draft, away } = await checkpointDraft(ctx, open, ctx.ports.clock.now(), options);
       await claimPointer(ctx, hot0.state, draft);
-      return { created: false, opened: false, draft, warnings: [] };
+      return { created: false, opened: false, draft, away, warnings: [] };
     }
   }
   return checkpointAfterReconcile(ctx, hot0, topicId, options);
@@ -89,17 +99,18 @@ async function checkpointAfterReconcile(
     requireOpen(EMPTY_HOT, options.open.draftId);
   }
   if (open && open.topicId === topicId) {
-    const draft = await checkpointDraft(ctx, open, now, options.notes);
+    const { draft, away } = await checkpointDraft(ctx, open, now, options);
     await claimPointer(ctx, hot.state, draft);
-    return { created: false, opened: false, draft, warnings };
+    return { created: false, opened: false, draft, away, warnings };
   }
   // Reconcile closed a pointer to a vanished draft of this device; any other unusable open draft is refused.
   if (isOpen(hot.state) && open === null) refuseUnusableOpenDraft(ctx, hot.state, scan);
 
   const current = sessionDraft(ctx, scan, topicId, now, options.open);
-  const draft = current
-    ? await checkpointDraft(ctx, current, now, options.notes)
-    : await createDraft(ctx, scan, topicId, now, startRecord(ctx, hot0.state, hot.state, closed), options.notes);
+  const dating = startRecord(ctx, hot0.state, hot.state, closed);
+  const { draft, away } = current
+    ? await checkpointDraft(ctx, current, now, options)
+    : { draft: await createDraft(ctx, scan, topicId, now, dating, options.notes), away: null };
 
   // With no usable open session, this draft becomes the open one, so that end absorbs it, status shows it
   // and the next checkpoint updates it instead of creating yet another file. A hot.md of another schema
@@ -112,7 +123,7 @@ async function checkpointAfterReconcile(
   } else if (!isOpen(hot.state)) {
     opened = await openWith(ctx, draft, hot.state.openDraft, scan, warnings);
   }
-  return { created: !current, opened, draft, warnings };
+  return { created: !current, opened, draft, away, warnings };
 }
 
 /**
@@ -204,13 +215,17 @@ async function claimPointer(ctx: SessionContext, hot: HotState, draft: Draft): P
   });
 }
 
-/** Updates a draft's last checkpoint (and appends notes); the learner's body is kept byte for byte. */
+/**
+ * Updates a draft's last checkpoint (and appends notes); the learner's body is kept byte for byte. A gap with
+ * no sign of life longer than the grace period (the draft's and the caller's `aliveAt`) is recorded as a break
+ * in the same write (SPEC §4 time away); a paused session stays paused and records none.
+ */
 async function checkpointDraft(
   ctx: SessionContext,
   draft: Draft,
   now: number,
-  notes: string | null | undefined,
-): Promise<Draft> {
+  options: CheckpointOptions,
+): Promise<{ draft: Draft; away: AwayBreak | null }> {
   if (isAliveElsewhere(draft, ctx.ports.device, now, ctx.graceMs)) {
     throw new UsageError(
       `the session on ${draft.topicId} is open on ${draft.device ?? "another device"}; checkpoint it there`,
@@ -218,14 +233,21 @@ async function checkpointDraft(
     );
   }
   const nowText = stamp(ctx, now);
+  let away: AwayBreak | null = null;
   const written = await writeView(ctx, draft.path, (text) => {
     if (text === null) throw new UsageError(`${draft.path} disappeared during the checkpoint`, "no_such_draft");
-    const updated = updateFrontmatterFields(text, { last_checkpoint_at: nowText, device: ctx.ports.device });
+    const current = draftFromText(ctx, draft.path, text) ?? draft;
+    away = awayOf(ctx, current, now, { aliveAt: options.aliveAt, watched: options.aliveAt !== undefined });
+    const updated = updateFrontmatterFields(text, {
+      last_checkpoint_at: nowText,
+      device: ctx.ports.device,
+      ...(away ? awayUpdate(honestOf(current), away, ctx.offsetAt) : {}),
+    });
     const read = classifyRecord(updated);
     const bodyIsEmpty = read.state === "ok" && read.body.trim() === "";
-    return notes ? appendNotes(updated, notes, bodyIsEmpty) : updated;
+    return options.notes ? appendNotes(updated, options.notes, bodyIsEmpty) : updated;
   });
-  return draftFromText(ctx, draft.path, written) ?? draft;
+  return { draft: draftFromText(ctx, draft.path, written) ?? draft, away };
 }
 
 /** Makes `draft` the open session, unless another usable session took the pointer meanwhile. */

@@ -49,7 +49,7 @@ export function createSessionContext(ports: CorePorts, layout: Layout, options: 
     tempFiles: options.tempFiles,
     offsetAt,
     scan: () => {
-      const result = scans.then(() => scanSessions(ports.store, layout, offsetAt, cache));
+      const result = scans.then(() => scanSessions(ports.store, layout, offsetAt, cache, ports.clock.now()));
       scans = result.catch(() => undefined);
       return result;
     },

@@ -8,7 +8,9 @@ import type { Scan } from "../scan";
 import { withBody } from "../scan";
 import { unrecordedWarning } from "../session-note";
 import { endStart } from "../start-time";
-import { durationMinutes, parseTimestamp } from "../time";
+import type { EndAtSession } from "../honest-time";
+import { resolveEndAt } from "../honest-time";
+import { parseTimestamp } from "../time";
 import type { OpenRef } from "./checkpoint";
 import type { SessionContext } from "./context";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
@@ -27,6 +29,11 @@ export interface EndOptions {
   open?: OpenRef;
   summary?: string | null;
   nextAction?: string | null;
+  /**
+   * When the session ended: "now", "last" (its last sign of life), HH:MM or ISO 8601 (SPEC §4). Not given:
+   * a paused session ends at paused_at, and a long silence is refused with LongSilenceError (long_silence).
+   */
+  at?: string;
 }
 
 export interface EndResult {
@@ -167,12 +174,15 @@ async function recordEnd(
       "no_open_session",
     );
   }
+  const ending = endingSession(absorbed, at.seenOpen, start.ms);
+  const ended = resolveEndAt(options.at, ending, now, ctx.graceMs, ctx.offsetAt);
   if (start.warning) at.warnings.push(start.warning);
   const session = await writeConfirmed(ctx, start.ms, {
     topicId,
     startedAt: start.text ?? stamp(ctx, start.ms),
-    endedAt: stamp(ctx, now),
-    durationMinutes: durationMinutes(start.ms, now),
+    endedAt: stamp(ctx, ended.endedMs),
+    durationMinutes: ended.durationMinutes,
+    breakMinutes: ended.breakMinutes,
     outcome: "completed",
     absorbedDrafts: absorbed.map((d) => d.draftId),
     topicNote: absorbed.find((d) => d.topicNote !== null)?.topicNote ?? null,
@@ -182,6 +192,18 @@ async function recordEnd(
   });
   for (const d of absorbed) await trashDraft(ctx, d);
   return session;
+}
+
+/**
+ * The session being ended, as resolveEndAt sees it: its last sign of life is the latest among the drafts
+ * taken; its pause and breaks are the open session's draft's (else the most recently checkpointed one's).
+ */
+function endingSession(absorbed: readonly Draft[], seenOpen: string | null, startedMs: number): EndAtSession {
+  const checkpoints = absorbed.map((d) => d.lastCheckpointMs).filter((ms): ms is number => ms !== null);
+  const lastCheckpointMs = checkpoints.length === 0 ? null : Math.max(...checkpoints);
+  const primary =
+    absorbed.find((d) => d.draftId === seenOpen) ?? absorbed.find((d) => d.lastCheckpointMs === lastCheckpointMs);
+  return { startedMs, lastCheckpointMs, pausedMs: primary?.pausedMs ?? null, breakMinutes: primary?.breakMinutes ?? 0 };
 }
 
 /**

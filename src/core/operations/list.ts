@@ -14,6 +14,8 @@ export interface ListResult {
   totalConfirmed: number;
   totalDrafts: number;
   skipped: Skipped[];
+  /** Damaged optional fields (paused_at, break_minutes) of usable records, read as absent. */
+  warnings: string[];
 }
 
 export interface StatusResult {
@@ -34,6 +36,7 @@ export async function list(ctx: SessionContext, options: { all?: boolean }): Pro
     totalConfirmed: scan.confirmed.length,
     totalDrafts: scan.drafts.length,
     skipped: scan.skipped,
+    warnings: scan.warnings,
   };
 }
 

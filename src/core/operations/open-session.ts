@@ -1,3 +1,4 @@
+import { lastSignOfLife, studiedMs } from "../honest-time";
 import type { HotState } from "../hot-memory";
 import { isOpen } from "../hot-memory";
 import type { Draft } from "../records";
@@ -10,21 +11,34 @@ export interface OpenSession {
   startedAt: string;
   device: string | null;
   draftId: string;
+  /** Time studied so far: breaks excluded, frozen at paused_at while paused. */
   elapsedSeconds: number;
   lastCheckpointAt: string | null;
+  /** paused_at while paused, else null. */
+  pausedAt: string | null;
+  /** Finished pauses and time away so far. */
+  breakMinutes: number;
+  /** The last sign of life (the later of the start and the last checkpoint), epoch ms. */
+  lastSignMs: number;
 }
 
 export function openSessionOf(ctx: SessionContext, hot: HotState, draft: Draft | null): OpenSession | null {
   if (!isOpen(hot)) return null;
   const startedMs = parseTimestamp(hot.startedAt, ctx.offsetAt);
   const now = ctx.ports.clock.now();
+  const pausedMs = draft?.pausedMs ?? null;
+  const breakMinutes = draft?.breakMinutes ?? 0;
+  const studied = startedMs === null ? 0 : studiedMs({ startedMs, breakMinutes, pausedMs }, now);
   return {
     topicId: hot.activeTopic ?? draft?.topicId ?? "(unknown)",
     startedAt: hot.startedAt,
     // The draft names the device that last checkpointed it (hot.md may not have synced yet).
     device: draft?.device ?? hot.device,
     draftId: hot.openDraft,
-    elapsedSeconds: startedMs === null ? 0 : Math.max(0, Math.floor((now - startedMs) / 1000)),
+    elapsedSeconds: Math.floor(studied / 1000),
     lastCheckpointAt: draft?.lastCheckpointAt ?? null,
+    pausedAt: draft?.pausedAt ?? null,
+    breakMinutes,
+    lastSignMs: lastSignOfLife({ startedMs, lastCheckpointMs: draft?.lastCheckpointMs ?? null }) ?? now,
   };
 }

@@ -36,7 +36,7 @@ export async function readDraft(ctx: SessionContext, draftId: string): Promise<D
 
 /** A draft from text this operation wrote: never read back (an app's cache may lag behind the write). */
 export function draftFromText(ctx: SessionContext, path: string, text: string | null): Draft | null {
-  const result = interpretDraft(path, classifyRecord(text), ctx.offsetAt);
+  const result = interpretDraft(path, classifyRecord(text), ctx.offsetAt, ctx.ports.clock.now());
   return "record" in result ? result.record : null;
 }
 
@@ -60,9 +60,9 @@ export function today(ctx: SessionContext): string {
   return formatLocalDate(now, ctx.offsetAt(now));
 }
 
-/** The files a scan could not use, one warning each. */
+/** The files a scan could not use, one warning each, then the damaged fields it read as absent. */
 export function skippedWarnings(scan: Scan): string[] {
-  return scan.skipped.map((s) => `skipped ${s.path}: ${s.reason}`);
+  return [...scan.skipped.map((s) => `skipped ${s.path}: ${s.reason}`), ...scan.warnings];
 }
 
 /** An explicit topic is validated as new input; otherwise the first usable fallback (e.g. hot.md's). */

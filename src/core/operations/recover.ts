@@ -5,8 +5,11 @@ import { DRAFT_ID_PATTERN } from "../ids";
 import { sessionPath } from "../layout";
 import type { ConfirmedSession, Draft } from "../records";
 import { copiesOf, previewSave } from "../recovery";
+import type { AwayBreak } from "../honest-time";
+import { awayUpdate } from "../honest-time";
 import type { Scan } from "../scan";
 import type { SessionContext } from "./context";
+import { awayOf, honestOf } from "./draft-fields";
 import type { OpenSession } from "./open-session";
 import { openSessionOf } from "./open-session";
 import type { HotRead } from "./reading";
@@ -22,7 +25,7 @@ export { previewSave } from "../recovery";
 export type RecoverAction = "resume" | "save" | "discard" | "ignore";
 
 export type RecoverResult = (
-  | { status: "resumed"; draftId: string; open: OpenSession }
+  | { status: "resumed"; draftId: string; open: OpenSession; away: AwayBreak | null }
   | { status: "saved"; draftId: string; session: ConfirmedSession; alreadySaved: boolean }
   | { status: "discarded"; draftId: string; alreadySavedIn?: string }
   | { status: "ignored"; draftId: string; alreadySavedIn?: string }
@@ -69,7 +72,7 @@ export async function recover(ctx: SessionContext, draftId: string, action: Reco
       await trashDraft(ctx, draft);
       return { status: "discarded", draftId, warnings };
     case "resume":
-      return { status: "resumed", draftId, open: await resume(ctx, draft, hot, scan, warnings), warnings };
+      return { status: "resumed", draftId, ...(await resume(ctx, draft, hot, scan, warnings)), warnings };
     case "save": {
       const session = await save(ctx, draft, hot, scan, warnings);
       return { status: "saved", draftId, session, alreadySaved: false, warnings };
@@ -77,14 +80,17 @@ export async function recover(ctx: SessionContext, draftId: string, action: Reco
   }
 }
 
-/** Refreshes the draft's checkpoint and points hot.md at it (refused while another session is open). */
+/**
+ * Refreshes the draft's checkpoint and points hot.md at it (refused while another session is open). The gap
+ * since its last sign of life, when longer than the grace period, is recorded as a break in the same write.
+ */
 async function resume(
   ctx: SessionContext,
   draft: Draft,
   hot: HotRead,
   scan: Scan,
   warnings: string[],
-): Promise<OpenSession> {
+): Promise<{ open: OpenSession; away: AwayBreak | null }> {
   const { draftId } = draft;
   if (isOpen(hot.state) && hot.state.openDraft !== draftId) {
     const open = openSessionOf(ctx, hot.state, await readDraft(ctx, hot.state.openDraft));
@@ -95,9 +101,15 @@ async function resume(
   }
   const now = ctx.ports.clock.now();
   const nowText = stamp(ctx, now);
-  const resumed = await writeView(ctx, draft.path, (text) =>
-    text === null ? null : updateFrontmatterFields(text, { last_checkpoint_at: nowText, device: ctx.ports.device }),
-  );
+  let away: AwayBreak | null = null;
+  const resumed = await writeView(ctx, draft.path, (text) => {
+    if (text === null) return null;
+    const current = draftFromText(ctx, draft.path, text) ?? draft;
+    // The learner resumes an interrupted session: any gap longer than the grace period was not study.
+    away = awayOf(ctx, current, now, { watched: true });
+    const awayFields = away ? awayUpdate(honestOf(current), away, ctx.offsetAt) : {};
+    return updateFrontmatterFields(text, { last_checkpoint_at: nowText, device: ctx.ports.device, ...awayFields });
+  });
   const startedAt = draftStart(ctx, draft, now);
   const pointer = { activeTopic: draft.topicId, startedAt, openDraft: draftId, device: ctx.ports.device };
   if (hot.read.state === "ok") {
@@ -110,7 +122,7 @@ async function resume(
   }
   const open = openSessionOf(ctx, { ...EMPTY_HOT, ...pointer }, draftFromText(ctx, draft.path, resumed));
   if (!open) throw new Error(`resumed session ${draftId} has no start`);
-  return open;
+  return { open, away };
 }
 
 /**
@@ -141,6 +153,7 @@ async function save(
     startedAt: plan.startedAt ?? stamp(ctx, plan.startedMs),
     endedAt: plan.endedAt ?? stamp(ctx, plan.endedMs),
     durationMinutes: plan.durationMinutes,
+    breakMinutes: plan.breakMinutes,
     outcome: "interrupted",
     absorbedDrafts: absorbedIds,
     topicNote: draft.topicNote ?? copies.find((d) => d.topicNote !== null)?.topicNote ?? null,

@@ -1,13 +1,19 @@
 import type { Draft } from "../records";
 import { compareDraftsOldestFirst } from "../records";
-import { durationMinutes, isCanonicalTimestamp } from "../time";
+import { savedEnd } from "../honest-time";
+import { isCanonicalTimestamp } from "../time";
 import { checkpointedWithin, isAliveElsewhere } from "./liveness";
 
-/** What Save would record for an interrupted draft: it ends at its last checkpoint (docs/architecture.md). */
+/**
+ * What Save would record for an interrupted draft: it ends at paused_at when paused, else at its last
+ * checkpoint (docs/architecture.md); durationMinutes is the time studied, breaks excluded.
+ */
 export interface SavePlan {
   startedMs: number;
   endedMs: number;
   durationMinutes: number;
+  /** break_minutes to record (finished pauses, time away, and an open pause up to the end). */
+  breakMinutes: number;
   /** The recorded timestamps to keep as written; null where the instant must be written afresh. */
   startedAt: string | null;
   endedAt: string | null;
@@ -15,21 +21,28 @@ export interface SavePlan {
 
 /**
  * What Save would record for the copies of one sitting (see copiesOf): it starts at the earliest valid start
- * and ends at the latest last checkpoint among them (now if none has one). A recorded start never moves: a
- * last checkpoint before it (a clock set back) ends the session at its start, 0 minutes.
+ * and ends where honest-time.ts savedEnd says: at paused_at when the most recently checkpointed copy is
+ * paused, else at the latest last checkpoint (now if none has one); its breaks are that copy's. A recorded
+ * start never moves: a last checkpoint before it (a clock set back) ends the session at its start, 0 minutes.
  */
 export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
   const last = pick(copies, (d) => d.lastCheckpointMs, (d) => d.lastCheckpointAt, (a, b) => a > b);
   const first = pick(copies, (d) => d.startedMs, (d) => d.startedAt, (a, b) => a < b);
-  let end = last ?? { ms: now, text: null };
-  if (first !== null && first.ms > end.ms) end = first;
-  const startedMs = first?.ms ?? end.ms;
+  let lastEnd = last ?? { ms: now, text: null };
+  if (first !== null && first.ms > lastEnd.ms) lastEnd = first;
+  const startedMs = first?.ms ?? lastEnd.ms;
+  const latest = copies.find((d) => d.lastCheckpointMs === (last?.ms ?? null)) ?? copies[0];
+  const breakMinutes = latest?.breakMinutes ?? 0;
+  const session = { startedMs, lastCheckpointMs: lastEnd.ms, pausedMs: latest?.pausedMs ?? null, breakMinutes };
+  const end = savedEnd(session, now);
+  const endedMs = Math.max(startedMs, end.endedMs);
   return {
     startedMs,
-    endedMs: end.ms,
-    durationMinutes: durationMinutes(startedMs, end.ms),
+    endedMs,
+    durationMinutes: end.durationMinutes,
+    breakMinutes: end.breakMinutes,
     startedAt: first?.text ?? null,
-    endedAt: end.text,
+    endedAt: end.source === "last" ? lastEnd.text : null,
   };
 }
 

@@ -1,0 +1,32 @@
+/** What a CLI invocation talks to, and its one way of printing: text, one JSON document, warnings, errors. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  stdin: NodeJS.ReadableStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** stdin and stdout are a terminal: a refusal that a question can resolve asks instead (end after a silence). */
+  isTerminal?: boolean;
+}
+
+/** Exit status of a finished command: 0, or the code of the refusal. */
+export type Outcome = 0 | 2;
+
+export class Output {
+  constructor(
+    private readonly io: CliIo,
+    readonly json: boolean,
+  ) {}
+  doc(value: unknown): void {
+    this.io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+  }
+  text(line: string): void {
+    if (!this.json) this.io.stdout(`${line}\n`);
+  }
+  warn(line: string): void {
+    this.io.stderr(`warning: ${line}\n`);
+  }
+  error(line: string): void {
+    this.io.stderr(`palee: ${line}\n`);
+  }
+}

@@ -1,0 +1,78 @@
+import type { OtherSession } from "../honest-time";
+import { resolveLogInterval } from "../honest-time";
+import type { HotState } from "../hot-memory";
+import { isOpen } from "../hot-memory";
+import type { ConfirmedSession } from "../records";
+import type { Scan } from "../scan";
+import { MINUTE_MS, parseTimestamp } from "../time";
+import type { SessionContext } from "./context";
+import { readHot, resolveTopic, skippedWarnings, stamp } from "./reading";
+import { withSession, writeViews } from "./views";
+import { afterSaving, writeConfirmed } from "./writes";
+
+export interface LogOptions {
+  /** Explicit topic; else hot.md's active topic. */
+  topic?: string | null;
+  /** HH:MM or ISO 8601; with `to`. */
+  from?: string;
+  /** HH:MM or ISO 8601; default now. */
+  to?: string;
+  /** Instead of `from`: the minutes studied, ending at `to`. */
+  minutes?: number | string;
+  summary?: string | null;
+  nextAction?: string | null;
+}
+
+export interface LogResult {
+  session: ConfirmedSession;
+  warnings: string[];
+}
+
+/**
+ * Logs a session that happened without the timer (SPEC §4 log): (1) a create-only confirmed note with
+ * `outcome: logged` and no absorbed drafts, (2) index.md, then hot.md. Refused, before anything is written,
+ * for bad times, an end in the future and an overlap with a confirmed session or the open session. A crash
+ * after (1) leaves stale views (a rebuild refreshes them); a retried log is refused as an overlap with it.
+ */
+export async function log(ctx: SessionContext, options: LogOptions): Promise<LogResult> {
+  const hot = await readHot(ctx);
+  const topicId = resolveTopic(options.topic, [hot.state.activeTopic]);
+  const scan = await ctx.scan();
+  const now = ctx.ports.clock.now();
+  const interval = resolveLogInterval(options, othersOf(ctx, scan, hot.state, now), now, ctx.offsetAt);
+  const session = await writeConfirmed(ctx, interval.startMs, {
+    topicId,
+    startedAt: stamp(ctx, interval.startMs),
+    endedAt: stamp(ctx, interval.endMs),
+    durationMinutes: interval.durationMinutes,
+    outcome: "logged",
+    absorbedDrafts: [],
+    topicNote: null,
+    summary: options.summary ?? null,
+    nextAction: options.nextAction ?? null,
+    notes: null,
+  });
+  const warnings: string[] = [];
+  const sessions = withSession(scan.confirmed, session);
+  await afterSaving(session, async () => {
+    warnings.push(...(await writeViews(ctx, sessions, activeWhenNewest(sessions[0] === session, topicId))));
+  });
+  return { session, warnings: [...warnings, ...skippedWarnings(scan)] };
+}
+
+/** Like rebuild: with no session open, the newest session's topic becomes the active one. */
+function activeWhenNewest(newest: boolean, topicId: string): (current: HotState) => HotState {
+  return (current) => (newest && !isOpen(current) ? { ...current, activeTopic: topicId } : current);
+}
+
+/** What a logged session must not overlap: every confirmed session, and the open session up to now. */
+function othersOf(ctx: SessionContext, scan: Scan, hot: HotState, now: number): OtherSession[] {
+  const others = scan.confirmed.map((s) => ({ id: s.sessionId, startMs: s.startedMs, endMs: endOf(ctx, s) }));
+  const openStart = isOpen(hot) ? parseTimestamp(hot.startedAt, ctx.offsetAt) : null;
+  if (isOpen(hot) && openStart !== null) others.push({ id: hot.openDraft, startMs: openStart, endMs: now });
+  return others;
+}
+
+function endOf(ctx: SessionContext, session: ConfirmedSession): number {
+  return parseTimestamp(session.endedAt, ctx.offsetAt) ?? session.startedMs + session.durationMinutes * MINUTE_MS;
+}

@@ -1,0 +1,149 @@
+/**
+ * Honest time on the command line (SPEC §4, §5 version 2; issue 11): pause, continue, end --at, log, and every
+ * refusal of the issue's "Bad input" section — exit 2, one line, nothing written, never a negative duration.
+ */
+import type { RunResult } from "./support";
+import {
+  DEVICE,
+  ago,
+  cleanupVaults,
+  confirmedFiles,
+  draftId,
+  draftText,
+  expectCleanError,
+  makeVault,
+  palee,
+  readRecord,
+  snapshot,
+  writeFile,
+  writeHot,
+} from "./support";
+
+afterEach(cleanupVaults);
+
+const ID = draftId("11aa11aa");
+
+/** A vault whose open session (this device's) started and was last checkpointed the given minutes ago. */
+function openSession(startedAgo: number, checkpointAgo: number, extra = ""): string {
+  const vault = makeVault();
+  const startedAt = ago(startedAgo);
+  const text = draftText({ id: ID, topic: "T-a", startedAt, lastCheckpointAt: ago(checkpointAgo), device: DEVICE });
+  writeFile(vault, `palee/sessions/${ID}.md`, text.replace(/\n---\n$/, `\n${extra}---\n`));
+  writeHot(vault, { activeTopic: "T-a", startedAt, openDraft: ID, device: DEVICE });
+  return vault;
+}
+
+/** A refusal: exit 2, one clean line (and the JSON error document), and the vault byte for byte unchanged. */
+function expectRefusal(vault: string, args: string[], code: string): RunResult {
+  const before = snapshot(vault, { mtimes: true });
+  const text = palee(vault, args);
+  expectCleanError(text, 2);
+  const json = palee(vault, [...args, "--json"]);
+  expect(json.status).toBe(2);
+  expect(json.json()).toMatchObject({ status: "error", code, exit_code: 2 });
+  expect(snapshot(vault, { mtimes: true })).toEqual(before);
+  return text;
+}
+
+describe("pause and continue", () => {
+  it("pause, continue and end: the pause is a break, not study time", () => {
+    const vault = openSession(30, 1);
+    const paused = palee(vault, ["pause", "--json"]);
+    expect(paused.status).toBe(0);
+    expect(paused.json()).toMatchObject({ status: "paused", draft_id: ID });
+    const status = palee(vault, ["status", "--json"]).json().open as Record<string, unknown>;
+    expect(status).toMatchObject({ paused_at: (paused.json() as { paused_at: string }).paused_at, break_minutes: 0 });
+    expect(palee(vault, ["status"]).stdout).toMatch(/^Paused since /m);
+    const continued = palee(vault, ["continue", "--json"]);
+    expect(continued.json()).toMatchObject({ status: "continued", draft_id: ID, break_minutes: 0 });
+    const ended = palee(vault, ["end", "--json"]);
+    expect(ended.status).toBe(0);
+    expect(ended.json()).toMatchObject({ session: { duration_minutes: 30, break_minutes: 0 } });
+  });
+
+  it("refuses pause with nothing open, pause when paused, continue when not paused", () => {
+    expectRefusal(makeVault(), ["pause"], "nothing_open");
+    expectRefusal(makeVault(), ["continue"], "nothing_open");
+    expectRefusal(openSession(30, 1), ["continue"], "not_paused");
+    expectRefusal(openSession(30, 1, `paused_at: "${ago(5)}"\n`), ["pause"], "already_paused");
+  });
+});
+
+describe("end --at", () => {
+  it("refuses a long silence, naming both durations and the three answers; JSON carries them", () => {
+    const vault = openSession(13 * 60, 12 * 60 + 30);
+    const text = expectRefusal(vault, ["end", "--summary", "x"], "long_silence");
+    expect(text.stderr).toMatch(/12 h 30 min ago.*13 h ago.*--at now, --at last or --at HH:MM/);
+    const json = palee(vault, ["end", "--json"]).json();
+    expect([typeof json.silence_seconds, typeof json.session_seconds, typeof json.last_activity_at]).toEqual(["number", "number", "string"]);
+  });
+
+  it("--at last ends at the last checkpoint; the duration is the studied time", () => {
+    const vault = openSession(13 * 60, 12 * 60 + 30);
+    const ended = palee(vault, ["end", "--at", "last", "--json"]);
+    expect(ended.status).toBe(0);
+    expect(ended.json()).toMatchObject({ session: { duration_minutes: 30 } });
+  });
+
+  it("a paused session ends at paused_at without asking, also after a long silence", () => {
+    const vault = openSession(13 * 60, 13 * 60, `paused_at: "${ago(12 * 60 + 20)}"\n`);
+    const ended = palee(vault, ["end", "--json"]);
+    expect(ended.status).toBe(0);
+    expect(ended.json()).toMatchObject({ session: { duration_minutes: 40 } });
+  });
+
+  it.each([["25:99"], ["yesterday"], [ago(24 * 60)], [ago(-120)]])("refuses --at %s (invalid_time)", (at) => {
+    expectRefusal(openSession(60, 1), ["end", "--at", at], "invalid_time");
+  });
+});
+
+describe("log", () => {
+  it("logs a past session with --from/--to and with --minutes", () => {
+    const vault = makeVault();
+    const logged = palee(vault, ["log", "--topic", "T-a", "--from", ago(300), "--to", ago(255), "--summary", "- read", "--json"]);
+    expect(logged.status).toBe(0);
+    expect(logged.json()).toMatchObject({ status: "logged", session: { duration_minutes: 45, outcome: "logged", break_minutes: 0 } });
+    const path = String((logged.json().session as { path: string }).path);
+    expect(readRecord(vault, path).fields).toMatchObject({ outcome: "logged", absorbed_drafts: [] });
+    const minutes = palee(vault, ["log", "--topic", "T-b", "--minutes", "20"]);
+    expect(minutes.status).toBe(0);
+    expect(minutes.stdout).toMatch(/^Logged S-.*: T-b, 20 min/);
+    expect(confirmedFiles(vault)).toHaveLength(2);
+  });
+
+  it.each([
+    ["--from after --to", ["--from", ago(30), "--to", ago(60)], "invalid_time"],
+    ["--minutes -5", ["--minutes", "-5"], "usage"],
+    ["--minutes abc", ["--minutes", "abc"], "usage"],
+    ["an end in the future", ["--from", ago(30), "--to", ago(-60)], "invalid_time"],
+    ["a --from that is no time", ["--from", "25:99", "--to", ago(10)], "invalid_time"],
+    ["neither --from nor --minutes", [], "usage"],
+  ])("refuses %s", (_why, args, code) => {
+    expectRefusal(makeVault(), ["log", "--topic", "T-a", ...args], code);
+  });
+
+  it("refuses an overlap with a confirmed session and with the open session; a retry counts nothing twice", () => {
+    const vault = makeVault();
+    expect(palee(vault, ["log", "--topic", "T-a", "--from", ago(120), "--to", ago(60)]).status).toBe(0);
+    expectRefusal(vault, ["log", "--topic", "T-a", "--from", ago(120), "--to", ago(60)], "overlap");
+    const open = openSession(30, 1);
+    expectRefusal(open, ["log", "--topic", "T-b", "--minutes", "10"], "overlap");
+  });
+});
+
+describe("damaged drafts", () => {
+  it.each([
+    ["a garbage paused_at", "paused_at: soon\n", /paused_at "soon"/],
+    ["a paused_at in the future", `paused_at: "${ago(-600)}"\n`, /is in the future/],
+    ["a negative break_minutes", "break_minutes: -5\n", /break_minutes -5/],
+    ["a non-numeric break_minutes", "break_minutes: ten\n", /break_minutes "ten"/],
+  ])("%s is reported and read as absent: never a crash, never a negative duration", (_why, extra, warning) => {
+    const vault = openSession(40, 1, extra);
+    const list = palee(vault, ["list"]);
+    expect(list.status).toBe(0);
+    expect(list.stderr).toMatch(warning);
+    const ended = palee(vault, ["end", "--json"]);
+    expect(ended.status).toBe(0);
+    expect(ended.json()).toMatchObject({ session: { duration_minutes: 40, break_minutes: 0 } });
+  });
+});
