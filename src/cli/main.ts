@@ -18,6 +18,7 @@ import { chooseVault } from "./vault";
 
 export type { CliIo } from "./output";
 
+// eslint-disable-next-line max-len -- the usage text is printed as written
 export const USAGE = `Usage: palee session <start|draft|end|list|status|recover|rebuild|pause|continue|log|stats|export> [options]
 
   --vault <dir>        vault root (default: $PALEE_VAULT, else the current directory)
@@ -397,7 +398,8 @@ async function runAction(
         const studied = formatElapsed(open.elapsedSeconds * 1000);
         const breaks = open.breakMinutes > 0 ? ` studied, ${open.breakMinutes} min of breaks not counted` : "";
         if (open.pausedAt !== null) out.text(`Paused since ${open.pausedAt} ("palee session continue" goes on)`);
-        out.text(`Elapsed: ${studied}${breaks}; last checkpoint ${open.lastCheckpointAt ?? "(none)"}; draft ${open.draftId}`);
+        const checkpoint = open.lastCheckpointAt ?? "(none)";
+        out.text(`Elapsed: ${studied}${breaks}; last checkpoint ${checkpoint}; draft ${open.draftId}`);
       }
       return 0;
     }
