@@ -407,7 +407,10 @@ async function measureSize(ctx, core, size, reps) {
 	};
 	const floorAsync = () => runNode(ctx, [ctx.floorAsyncPath, sessionsDir]);
 	const floorSync = () => runNode(ctx, [ctx.floorSyncPath, sessionsDir]);
-	const kinds = { end, rebuild, floorAsync, floorSync };
+	// Issue 12: statistics and a CSV export of the whole history (output to the parent, as with a pipe).
+	const stats = () => cli(ctx, vault, "stats", "--json");
+	const exportCsv = () => cli(ctx, vault, "export");
+	const kinds = { end, rebuild, stats, exportCsv, floorAsync, floorSync };
 
 	// One discarded warm-up of each (page cache, Node's compile cache), then the repetitions interleaved so
 	// that a drift of the machine affects every kind alike.
@@ -473,6 +476,16 @@ function report(results, rssMethod, cliPath) {
 		);
 	}
 
+	console.log("\nInsight (issue 12): `session stats --json` and `session export` (CSV to stdout), wall ms median and peak MB.\n");
+	console.log("| sessions | stats median ms | stats peak MB | export median ms | export peak MB | stats/floor | export/floor |");
+	console.log("|---:|---:|---:|---:|---:|---:|---:|");
+	for (const r of results) {
+		console.log(
+			`| ${fmtInt(r.size)} | ${fmtMs(r.stats.ms)} | ${fmtMb(r.stats.rssKb)} | ${fmtMs(r.exportCsv.ms)} | ${fmtMb(r.exportCsv.rssKb)} | ` +
+				`${fmtRatio(r.stats.ms / r.floor.ms)} | ${fmtRatio(r.exportCsv.ms / r.floor.ms)} |`,
+		);
+	}
+
 	console.log(`\nTargets at ${fmtInt(TARGET_SIZE)} sessions: end and rebuild each within ${TARGET_FLOOR_RATIO}× the I/O floor and under ${TARGET_PEAK_MB} MB peak memory.\n`);
 	const at = results.find((r) => r.size === TARGET_SIZE);
 	if (!at) {
@@ -482,6 +495,8 @@ function report(results, rssMethod, cliPath) {
 	const checks = [
 		[`end ≤ ${TARGET_FLOOR_RATIO}× floor`, at.end.ms <= TARGET_FLOOR_RATIO * at.floor.ms, `${fmtMs(at.end.ms)} ms vs ${fmtMs(TARGET_FLOOR_RATIO * at.floor.ms)} ms (${fmtRatio(at.end.ms / at.floor.ms)})`],
 		[`rebuild ≤ ${TARGET_FLOOR_RATIO}× floor`, at.rebuild.ms <= TARGET_FLOOR_RATIO * at.floor.ms, `${fmtMs(at.rebuild.ms)} ms vs ${fmtMs(TARGET_FLOOR_RATIO * at.floor.ms)} ms (${fmtRatio(at.rebuild.ms / at.floor.ms)})`],
+		[`stats ≤ ${TARGET_FLOOR_RATIO}× floor`, at.stats.ms <= TARGET_FLOOR_RATIO * at.floor.ms, `${fmtMs(at.stats.ms)} ms (${fmtRatio(at.stats.ms / at.floor.ms)})`],
+		[`export ≤ ${TARGET_FLOOR_RATIO}× floor`, at.exportCsv.ms <= TARGET_FLOOR_RATIO * at.floor.ms, `${fmtMs(at.exportCsv.ms)} ms (${fmtRatio(at.exportCsv.ms / at.floor.ms)})`],
 		[`end peak < ${TARGET_PEAK_MB} MB`, at.end.rssKb / 1024 < TARGET_PEAK_MB, `${fmtMb(at.end.rssKb)} MB`],
 		[`rebuild peak < ${TARGET_PEAK_MB} MB`, at.rebuild.rssKb / 1024 < TARGET_PEAK_MB, `${fmtMb(at.rebuild.rssKb)} MB`],
 	];

@@ -8,6 +8,7 @@ import { noteRenamed } from "./plugin/flows/open-session";
 import { onVaultOpen } from "./plugin/flows/recovery";
 import { statusBarClick, toggle } from "./plugin/flows/ribbon-and-status-bar";
 import { ObsidianStore } from "./plugin/adapters/obsidian-store";
+import { registerInsight } from "./plugin/flows/insight";
 import { SessionController } from "./plugin/session-controller";
 import type { PaleeSettings } from "./plugin/settings";
 import { settingsFrom, toSaved } from "./plugin/settings";
@@ -46,6 +47,7 @@ export default class PaleeSessionsPlugin extends Plugin {
     this.autoCheckpoint = autoCheckpointer(flows);
 
     registerCommands(this, flows);
+    registerInsight(this, flows);
     this.addRibbonIcon("timer", "Start or end a study session", () => void toggle(flows));
     if (!Platform.isMobile) {
       const item = this.addStatusBarItem();

@@ -8,10 +8,11 @@ import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
 import type { OptionSpec, OptionValues } from "./arguments";
 import { parseArguments } from "./arguments";
+import { runExport, runStats } from "./insight";
 import { LineReader } from "./prompt";
 import { chooseVault } from "./vault";
 
-export const USAGE = `Usage: palee session <start|draft|end|list|status|recover|rebuild> [options]
+export const USAGE = `Usage: palee session <start|draft|end|list|status|recover|rebuild|stats|export> [options]
 
   --vault <dir>        vault root (default: $PALEE_VAULT, else the current directory)
   --folder <path>      session folder inside the vault (default: the plugin's setting, else "palee")
@@ -24,6 +25,8 @@ export const USAGE = `Usage: palee session <start|draft|end|list|status|recover|
   --ignore-pending     start: start even though other drafts are pending, leaving them as they are
   --draft <id> --action <resume|save|discard|ignore>   recover one draft
   --all                list: every confirmed session
+  --since <YYYY-MM-DD> --until <YYYY-MM-DD>   stats, export: local days, inclusive
+  --format <csv|json>  export (default csv);  --out <file>: a new file (never overwritten)
   --json               one JSON document on stdout
   -h, --help           this help
 
@@ -38,7 +41,7 @@ export interface CliIo {
   cwd: string;
 }
 
-const ACTIONS = ["start", "draft", "end", "list", "status", "recover", "rebuild"] as const;
+const ACTIONS = ["start", "draft", "end", "list", "status", "recover", "rebuild", "stats", "export"] as const;
 type Action = (typeof ACTIONS)[number];
 
 /** Which options each action accepts; anything else is refused rather than silently ignored. */
@@ -50,6 +53,8 @@ const ALLOWED: Record<Action, readonly string[]> = {
   status: [],
   recover: ["draft", "action", "interactive"],
   rebuild: [],
+  stats: ["since", "until"],
+  export: ["since", "until", "format", "out"],
 };
 const COMMON = ["vault", "folder", "json", "help"];
 
@@ -66,6 +71,10 @@ const OPTIONS = {
   draft: { type: "string" },
   action: { type: "string" },
   all: { type: "boolean" },
+  since: { type: "string" },
+  until: { type: "string" },
+  format: { type: "string" },
+  out: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const satisfies Record<string, OptionSpec>;
@@ -329,8 +338,9 @@ async function runAction(
   values: Values,
   out: Output,
   io: CliIo,
-  device: string,
+  face: { device: string; store: NodeStore },
 ): Promise<Outcome> {
+  const { device, store } = face;
   switch (action) {
     case "start":
       return runStart(core, values, out, io, device);
@@ -414,6 +424,11 @@ async function runAction(
     }
     case "recover":
       return runRecover(core, values, out, io);
+    case "stats":
+    case "export": {
+      const run = action === "stats" ? runStats : runExport;
+      return run(core, { ...values, json: out.json }, { ...io, clock: systemClock, store });
+    }
     case "rebuild": {
       const r = await core.rebuild();
       for (const s of r.skipped) out.warn(`skipped ${s.path}: ${s.reason}`);
@@ -440,9 +455,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
     const vault = await chooseVault({ vault: values.vault, folder: values.folder }, io.env, io.cwd);
     const device = deviceName(io.env);
-    const ports = { store: new NodeStore(vault.root), clock: systemClock, random: systemRandom, device };
-    const core = new PaleeSessions(ports, vault.layout);
-    return await runAction(action, core, values, out, io, device);
+    const store = new NodeStore(vault.root);
+    const core = new PaleeSessions({ store, clock: systemClock, random: systemRandom, device }, vault.layout);
+    return await runAction(action, core, values, out, io, { device, store });
   } catch (caught) {
     const error = toPaleeError(caught);
     // One line, whatever the message quotes (a value with a line break, a multi-line library message).

@@ -15,7 +15,7 @@ import type {
 import { PaleeSessions } from "../core/sessions";
 import { absorbedBy, checkpointedWithin } from "../core/recovery";
 import type { Layout } from "../core/layout";
-import type { Draft } from "../core/records";
+import type { ConfirmedSession, Draft, Skipped } from "../core/records";
 import { MINUTE_MS, formatLocalDate, parseTimestamp } from "../core/time";
 import type { ObsidianStore } from "./adapters/obsidian-store";
 import type { PaleeSettings } from "./settings";
@@ -293,6 +293,19 @@ export class SessionController {
   async absorbedDrafts(): Promise<Map<string, string>> {
     const { confirmed } = await this.sessions.list({ all: true });
     return new Map([...absorbedBy(confirmed)].map(([draftId, session]) => [draftId, session.sessionId]));
+  }
+
+  /**
+   * Every confirmed session (newest first) and the skipped files, for the history view and export. Through
+   * the scan cache: the metadata cache serves notes it knows, and only changed notes are looked at again.
+   */
+  async confirmedSessions(): Promise<{ confirmed: readonly ConfirmedSession[]; skipped: readonly Skipped[] }> {
+    const { confirmed, skipped } = await this.sessions.scan();
+    return { confirmed, skipped };
+  }
+
+  get clock(): Clock {
+    return this.deps.clock;
   }
 
   /** hot.md's text, or null when there is none yet. */

@@ -238,7 +238,7 @@ describe("--help", () => {
     (args) => {
       const run = runRaw(args);
       expect(run.status).toBe(0);
-      expect(run.stdout).toMatch(/^Usage: palee session <start\|draft\|end\|list\|status\|recover\|rebuild> \[options\]/);
+      expect(run.stdout).toMatch(/^Usage: palee session <start\|draft\|end\|list\|status\|recover\|rebuild\|stats\|export> \[options\]/);
       for (const option of ["--vault", "--folder", "--topic", "--summary", "--next", "--note", "--interactive", "--if-open", "--draft", "--action", "--all", "--json"]) {
         expect(run.stdout).toContain(option);
       }

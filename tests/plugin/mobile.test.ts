@@ -51,6 +51,9 @@ describe("the plugin on mobile", () => {
         "copy-working-memory",
         "rebuild-views",
         "import-palee-folder",
+        "open-history",
+        "export-sessions",
+        "create-sessions-base",
       ].sort(),
     );
   });

@@ -1,0 +1,340 @@
+/**
+ * Study statistics over confirmed sessions (SPEC §4a). Pure: the faces pass the sessions, the instant "now"
+ * and the local offset; nothing here reads a file. Days are the learner's local calendar days (the Clock's
+ * offset at the session's start); weeks are ISO weeks, Monday first. A session counts on the day it started.
+ */
+import { DAY_MS, MINUTE_MS, parseTimestamp } from "../time";
+
+/** The fields of a confirmed session that statistics and export use (ConfirmedSession fits). */
+export interface InsightSession {
+  sessionId: string;
+  path: string;
+  topicId: string;
+  startedAt: string;
+  startedMs: number;
+  endedAt: string;
+  durationMinutes: number;
+  outcome: string;
+  topicNote: string | null;
+  /** Pauses and time away (SPEC §2, version 2); absent on records that have none. */
+  breakMinutes?: number;
+}
+
+export type OffsetAt = (at: number) => number;
+
+/** A session longer than this is counted as this long (and listed as needing a look). */
+export const MAX_COUNTED_MINUTES = 24 * 60;
+/** Starts before this are taken for a broken clock or a typo (1970 is epoch zero), not study. */
+const EARLIEST_PLAUSIBLE_MS = Date.UTC(2000, 0, 1);
+
+export interface Totals {
+  minutes: number;
+  sessions: number;
+}
+
+export interface DayTotal extends Totals {
+  /** Local calendar day, YYYY-MM-DD. */
+  date: string;
+}
+
+export interface WeekTotal extends Totals {
+  /** ISO week, e.g. "2026-W49". */
+  week: string;
+  /** Its Monday, YYYY-MM-DD. */
+  start: string;
+}
+
+export interface TopicTotal extends Totals {
+  topicId: string;
+  /** Local days of the first and the last session on the topic. */
+  first: string;
+  last: string;
+  /** The newest recorded topic_note link, if any. */
+  topicNote: string | null;
+}
+
+/** A session whose recorded values could not be counted as they are, and what was done about it. */
+export interface FlaggedSession {
+  sessionId: string;
+  path: string;
+  problem: string;
+  /** Minutes counted for it; 0 when it was left out. */
+  countedMinutes: number;
+  counted: boolean;
+}
+
+export interface SessionStats {
+  /** The local day "now" falls on. */
+  today: DayTotal;
+  thisWeek: WeekTotal;
+  lastWeek: WeekTotal;
+  total: Totals;
+  /** Days and weeks with at least one session, oldest first. */
+  byDay: DayTotal[];
+  byWeek: WeekTotal[];
+  /** Most minutes first, then by topic ID. */
+  byTopic: TopicTotal[];
+  streak: { current: number; longest: number };
+  flagged: FlaggedSession[];
+}
+
+export interface StatsOptions {
+  now: number;
+  offsetAt: OffsetAt;
+  /** Local days, inclusive (YYYY-MM-DD); sessions outside are not counted at all. */
+  since?: string | null;
+  until?: string | null;
+}
+
+// ---- local days as numbers (days since 1970-01-01, no time zone involved) -----------------------------
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, "0");
+
+/** The local day number of an instant. */
+export function localDay(at: number, offsetAt: OffsetAt): number {
+  return Math.floor((at + offsetAt(at) * MINUTE_MS) / DAY_MS);
+}
+
+export function dayText(day: number): string {
+  const d = new Date(day * DAY_MS);
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** The day number of a YYYY-MM-DD text, or null when it is not a real date. */
+export function dayOf(text: string): number | null {
+  const m = DATE_ONLY.exec(text.trim());
+  if (!m) return null;
+  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  const day = Math.floor(ms / DAY_MS);
+  return dayText(day) === text.trim() ? day : null;
+}
+
+/** The Monday of a day's ISO week (1970-01-01, day 0, was a Thursday). */
+export function mondayOf(day: number): number {
+  return day - (((day + 3) % 7) + 7) % 7;
+}
+
+/** "2026-W49" for the ISO week starting on `monday`. */
+export function isoWeekLabel(monday: number): string {
+  const thursday = monday + 3;
+  const year = new Date(thursday * DAY_MS).getUTCFullYear();
+  const jan1 = Math.floor(Date.UTC(year, 0, 1) / DAY_MS);
+  return `${year}-W${pad(Math.floor((thursday - jan1) / 7) + 1)}`;
+}
+
+// ---- counting ------------------------------------------------------------------------------------------
+
+/**
+ * The minutes a session counts for, or a reason it is left out. Recorded values are trusted only as far as
+ * they agree with each other: a duration longer than started→ended is cut to that span, one over a day to
+ * a day; a start in the future or before 2000 is not counted. Never throws.
+ */
+export function countedMinutes(session: InsightSession, now: number, offsetAt: OffsetAt): { minutes: number; problem: string | null; counted: boolean } {
+  const recorded = Number.isFinite(session.durationMinutes) ? Math.max(0, Math.floor(session.durationMinutes)) : 0;
+  if (!Number.isFinite(session.startedMs) || session.startedMs > now) {
+    return { minutes: 0, problem: `started_at ${session.startedAt} is in the future: not counted`, counted: false };
+  }
+  if (session.startedMs < EARLIEST_PLAUSIBLE_MS) {
+    return { minutes: 0, problem: `started_at ${session.startedAt} is before 2000: not counted`, counted: false };
+  }
+  const endedMs = instantOf(session.endedAt, offsetAt);
+  let minutes = recorded;
+  let problem: string | null = null;
+  if (endedMs !== null && endedMs < session.startedMs) {
+    problem = `ended_at ${session.endedAt} is before started_at ${session.startedAt}`;
+  } else if (endedMs !== null) {
+    const span = Math.round((endedMs - session.startedMs) / MINUTE_MS);
+    if (recorded > span + 1) {
+      minutes = span;
+      problem = `duration_minutes ${recorded} is longer than started_at→ended_at (${span} min)`;
+    }
+  }
+  if (minutes > MAX_COUNTED_MINUTES) {
+    problem = `${problem ? `${problem}; ` : ""}${minutes} min is longer than a day`;
+    minutes = MAX_COUNTED_MINUTES;
+  }
+  return { minutes, problem: problem && `${problem}: counted ${minutes} min`, counted: true };
+}
+
+const WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A recorded timestamp as an instant. The written form (with seconds and an offset, already validated by the
+ * scan) goes through the platform's parser, several times faster at 10 000 sessions; anything else through
+ * parseTimestamp, which also resolves local times with the Clock's offset.
+ */
+function instantOf(text: string, offsetAt: OffsetAt): number | null {
+  if (WITH_ZONE.test(text)) {
+    const ms = Date.parse(text);
+    if (!Number.isNaN(ms)) return ms;
+  }
+  return parseTimestamp(text, offsetAt);
+}
+
+interface Bucket extends Totals {
+  key: number;
+}
+
+function add(map: Map<number, Bucket>, key: number, minutes: number): void {
+  const bucket = map.get(key);
+  if (bucket) {
+    bucket.minutes += minutes;
+    bucket.sessions += 1;
+  } else map.set(key, { key, minutes, sessions: 1 });
+}
+
+const dayTotal = (day: number, b?: Totals): DayTotal => ({ date: dayText(day), minutes: b?.minutes ?? 0, sessions: b?.sessions ?? 0 });
+const weekTotal = (monday: number, b?: Totals): WeekTotal => ({
+  week: isoWeekLabel(monday),
+  start: dayText(monday),
+  minutes: b?.minutes ?? 0,
+  sessions: b?.sessions ?? 0,
+});
+
+/**
+ * The offset function, remembered per UTC day: when a day starts and ends with the same offset, no transition
+ * happened in it (time zones change at most once a day), so every instant of it has that offset; on a day
+ * with a transition each instant is asked. A platform's offset lookup is slow enough to matter at 10 000.
+ */
+export function dailyOffsets(offsetAt: OffsetAt): OffsetAt {
+  const known = new Map<number, number | null>();
+  return (at) => {
+    const day = Math.floor(at / DAY_MS);
+    let offset = known.get(day);
+    if (offset === undefined) {
+      const first = offsetAt(day * DAY_MS);
+      known.set(day, (offset = first === offsetAt((day + 1) * DAY_MS - 1) ? first : null));
+    }
+    return offset ?? offsetAt(at);
+  };
+}
+
+/** SPEC §4a stats. Sessions may come in any order; the result does not depend on it. */
+export function computeStats(sessions: readonly InsightSession[], options: StatsOptions): SessionStats {
+  const now = options.now;
+  const offsetAt = dailyOffsets(options.offsetAt);
+  const since = options.since ? dayOf(options.since) : null;
+  const until = options.until ? dayOf(options.until) : null;
+  const days = new Map<number, Bucket>();
+  const weeks = new Map<number, Bucket>();
+  const topics = new Map<string, TopicTotal & { firstDay: number; lastDay: number; lastMs: number }>();
+  const flagged: FlaggedSession[] = [];
+  const total: Totals = { minutes: 0, sessions: 0 };
+
+  for (const session of sessions) {
+    const day = Number.isFinite(session.startedMs) ? localDay(session.startedMs, offsetAt) : Number.NaN;
+    if ((since !== null && !(day >= since)) || (until !== null && !(day <= until))) continue;
+    const { minutes, problem, counted } = countedMinutes(session, now, offsetAt);
+    if (problem) flagged.push({ sessionId: session.sessionId, path: session.path, problem, countedMinutes: minutes, counted });
+    if (!counted) continue;
+    total.minutes += minutes;
+    total.sessions += 1;
+    add(days, day, minutes);
+    add(weeks, mondayOf(day), minutes);
+    const topic = topics.get(session.topicId);
+    if (!topic) {
+      topics.set(session.topicId, {
+        topicId: session.topicId,
+        minutes,
+        sessions: 1,
+        first: "",
+        last: "",
+        firstDay: day,
+        lastDay: day,
+        lastMs: session.startedMs,
+        topicNote: session.topicNote,
+      });
+    } else {
+      topic.minutes += minutes;
+      topic.sessions += 1;
+      topic.firstDay = Math.min(topic.firstDay, day);
+      topic.lastDay = Math.max(topic.lastDay, day);
+      if (session.startedMs >= topic.lastMs) {
+        topic.lastMs = session.startedMs;
+        topic.topicNote = session.topicNote ?? topic.topicNote;
+      } else topic.topicNote ??= session.topicNote;
+    }
+  }
+
+  const today = localDay(now, offsetAt);
+  const monday = mondayOf(today);
+  const byTopic: TopicTotal[] = [...topics.values()]
+    .map(({ topicId, minutes, sessions: n, firstDay, lastDay, topicNote }) => ({
+      topicId,
+      minutes,
+      sessions: n,
+      first: dayText(firstDay),
+      last: dayText(lastDay),
+      topicNote,
+    }))
+    .sort((a, b) => b.minutes - a.minutes || (a.topicId < b.topicId ? -1 : a.topicId > b.topicId ? 1 : 0));
+
+  return {
+    today: dayTotal(today, days.get(today)),
+    thisWeek: weekTotal(monday, weeks.get(monday)),
+    lastWeek: weekTotal(monday - 7, weeks.get(monday - 7)),
+    total,
+    byDay: [...days.values()].sort((a, b) => a.key - b.key).map((b) => dayTotal(b.key, b)),
+    byWeek: [...weeks.values()].sort((a, b) => a.key - b.key).map((b) => weekTotal(b.key, b)),
+    byTopic,
+    streak: streaks(new Set(days.keys()), today),
+    flagged,
+  };
+}
+
+/**
+ * Consecutive local days with a session. The current streak still holds today when yesterday had one (the
+ * day is not over yet); it is 0 once a whole day passed without study.
+ */
+function streaks(days: ReadonlySet<number>, today: number): { current: number; longest: number } {
+  let longest = 0;
+  for (const day of days) {
+    if (days.has(day - 1)) continue;
+    let length = 1;
+    while (days.has(day + length)) length += 1;
+    longest = Math.max(longest, length);
+  }
+  let current = 0;
+  for (let day = days.has(today) ? today : today - 1; days.has(day); day -= 1) current += 1;
+  return { current, longest };
+}
+
+/** Every day of the `count` days ending on `lastDay` (YYYY-MM-DD), zeros included: a chart's series. */
+export function daySeries(stats: SessionStats, lastDay: string, count: number): DayTotal[] {
+  const end = dayOf(lastDay);
+  if (end === null) return [];
+  const known = new Map(stats.byDay.map((d) => [d.date, d]));
+  return Array.from({ length: count }, (_, i) => {
+    const day = end - count + 1 + i;
+    return known.get(dayText(day)) ?? dayTotal(day);
+  });
+}
+
+/** Every ISO week of the `count` weeks ending with the one holding `lastDay`, zeros included. */
+export function weekSeries(stats: SessionStats, lastDay: string, count: number): WeekTotal[] {
+  const end = dayOf(lastDay);
+  if (end === null) return [];
+  const known = new Map(stats.byWeek.map((w) => [w.start, w]));
+  const last = mondayOf(end);
+  return Array.from({ length: count }, (_, i) => {
+    const monday = last - (count - 1 - i) * 7;
+    return known.get(dayText(monday)) ?? weekTotal(monday);
+  });
+}
+
+/** "1 h 05 min", "45 min": minutes for people. */
+export function formatMinutes(minutes: number): string {
+  const m = Math.max(0, Math.round(minutes));
+  return m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${pad(m % 60)} min`;
+}
+
+/** Whether a session started on a local day within [since, until] (either may be absent). */
+export function inRange(session: InsightSession, offsetAt: OffsetAt, since?: string | null, until?: string | null): boolean {
+  if (!since && !until) return true;
+  const day = Number.isFinite(session.startedMs) ? localDay(session.startedMs, offsetAt) : Number.NaN;
+  const from = since ? dayOf(since) : null;
+  const to = until ? dayOf(until) : null;
+  return (from === null || day >= from) && (to === null || day <= to);
+}

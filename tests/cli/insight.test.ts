@@ -1,0 +1,118 @@
+/** CLI end-to-end: `palee session stats` and `palee session export` (SPEC §4a, §5). */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { cleanupVaults, expectCleanError, makeTempDir, makeVault, palee, writeConfirmed, writeFile } from "./support";
+
+afterEach(cleanupVaults);
+
+/** Three November sessions on two topics, one with a hostile summary, plus absurd records. */
+function history(): string {
+  const vault = makeVault();
+  writeConfirmed(vault, { id: "S-20261102T090000-0001", topic: "T-rust", startedAt: "2026-11-02T09:00:00+00:00", endedAt: "2026-11-02T09:45:00+00:00", duration: 45, summary: "Borrowing, \"two\" rules\n=1+1" });
+  writeConfirmed(vault, { id: "S-20261103T233000-0002", topic: "T-rust", startedAt: "2026-11-03T23:30:00+00:00", endedAt: "2026-11-04T00:30:00+00:00", duration: 60 });
+  writeConfirmed(vault, { id: "S-20261104T100000-0003", topic: "T-<script>x</script>", startedAt: "2026-11-04T10:00:00+00:00", endedAt: "2026-11-04T10:30:00+00:00", duration: 30, summary: "@SUM(A1)" });
+  writeConfirmed(vault, { id: "S-20991104T100000-0004", topic: "T-rust", startedAt: "2099-11-04T10:00:00+00:00", endedAt: "2099-11-04T10:30:00+00:00", duration: 30 });
+  writeConfirmed(vault, { id: "S-20261105T100000-0005", topic: "T-rust", startedAt: "2026-11-05T10:00:00+00:00", endedAt: "2026-11-05T10:30:00+00:00", duration: 999999 });
+  writeConfirmed(vault, { id: "S-20261106T100000-0006", topic: "T-rust", startedAt: "2026-11-06T10:00:00+00:00", endedAt: "2026-11-06T10:30:00+00:00", duration: -5 });
+  return vault;
+}
+
+describe("palee session stats", () => {
+  it("prints the SPEC §5 document with --json, counting a midnight-crossing session on its start day", () => {
+    const run = palee(history(), ["stats", "--since", "2026-11-01", "--until", "2026-11-30", "--json"]);
+    expect(run.status).toBe(0);
+    const doc = run.json();
+    expect(doc).toMatchObject({ total_minutes: 165, total_sessions: 4, since: "2026-11-01", until: "2026-11-30" });
+    expect(Object.keys(doc)).toEqual(expect.arrayContaining(["today", "this_week", "last_week", "streak", "by_day", "by_topic"]));
+    expect(doc.by_day).toEqual([
+      { date: "2026-11-02", minutes: 45, sessions: 1 },
+      { date: "2026-11-03", minutes: 60, sessions: 1 },
+      { date: "2026-11-04", minutes: 30, sessions: 1 },
+      { date: "2026-11-05", minutes: 30, sessions: 1 },
+    ]);
+    expect(doc.by_topic).toEqual([
+      { topic_id: "T-rust", minutes: 135, sessions: 3, first: "2026-11-02", last: "2026-11-05" },
+      { topic_id: "T-<script>x</script>", minutes: 30, sessions: 1, first: "2026-11-04", last: "2026-11-04" },
+    ]);
+    expect(doc.streak).toMatchObject({ longest: 4 });
+    // The absurd duration is cut and listed; the negative one is skipped by name (SPEC §3).
+    expect(doc.flagged).toEqual([expect.objectContaining({ session_id: "S-20261105T100000-0005", counted_minutes: 30 })]);
+    expect(doc.skipped).toEqual([expect.objectContaining({ path: "palee/sessions/S-20261106T100000-0006.md" })]);
+    expect(run.stderr).toMatch(/S-20261105T100000-0005\.md: duration_minutes 999999/);
+  });
+
+  it("leaves a session dated 2099 out and says so", () => {
+    const doc = palee(history(), ["stats", "--json"]).json();
+    expect(doc.total_sessions).toBe(4);
+    expect(doc.flagged).toEqual(expect.arrayContaining([expect.objectContaining({ session_id: "S-20991104T100000-0004", counted: false })]));
+  });
+
+  it("prints a readable table without --json", () => {
+    const run = palee(history(), ["stats", "--since", "2026-11-01", "--until", "2026-11-14"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^Study statistics \(2026-11-01 to 2026-11-14\)$/m);
+    expect(run.stdout).toMatch(/Total\s+2 h 45 min in 4 sessions/);
+    expect(run.stdout).toMatch(/^ {2}T-rust\s+135\s+3\s+2026-11-02\s+2026-11-05$/m);
+    expect(run.stdout).toMatch(/^ {2}2026-11-03\s+60\s+#+$/m);
+  });
+
+  it("uses the local day of the CLI's time zone (New York, -05:00 in November)", () => {
+    const doc = palee(history(), ["stats", "--since", "2026-11-01", "--until", "2026-11-30", "--json"], { tz: "America/New_York" }).json();
+    // 23:30 UTC on 3 Nov is 18:30 in New York; 09:00 UTC on 2 Nov is 04:00 there: same days, but 10:00 UTC stays too.
+    expect((doc.by_day as Array<{ date: string }>).map((d) => d.date)).toEqual(["2026-11-02", "2026-11-03", "2026-11-04", "2026-11-05"]);
+    const tokyo = palee(history(), ["stats", "--since", "2026-11-01", "--until", "2026-11-30", "--json"], { tz: "Asia/Tokyo" }).json();
+    // 23:30 UTC on 3 Nov is 08:30 on 4 Nov in Tokyo.
+    expect(tokyo.by_day).toEqual(expect.arrayContaining([{ date: "2026-11-04", minutes: 90, sessions: 2 }]));
+  });
+
+  it("refuses a bad date or an empty range with a usage error", () => {
+    expectCleanError(palee(history(), ["stats", "--since", "2026-02-30"]), 2);
+    expectCleanError(palee(history(), ["stats", "--since", "2026-11-30", "--until", "2026-11-01", "--json"]), 2, { json: true });
+    expectCleanError(palee(history(), ["stats", "--format", "csv"]), 2);
+  });
+});
+
+describe("palee session export", () => {
+  it("writes RFC 4180 CSV, oldest first, with the formula guard", () => {
+    const run = palee(history(), ["export", "--until", "2026-11-30"]);
+    expect(run.status).toBe(0);
+    const records = run.stdout.split("\r\n");
+    expect(records[0]).toBe("session_id,topic_id,started_at,ended_at,duration_minutes,hours,break_minutes,outcome,summary,path");
+    expect(records[1]).toBe('S-20261102T090000-0001,T-rust,2026-11-02T09:00:00+00:00,2026-11-02T09:45:00+00:00,45,0.75,0,completed,"Borrowing, ""two"" rules\n=1+1",palee/sessions/S-20261102T090000-0001.md');
+    expect(records[3]).toContain("T-<script>x</script>");
+    expect(records[3]).toContain(",'@SUM(A1),");
+    expect(records).toHaveLength(6); // header, 4 sessions, and the empty string after the last CRLF
+    expect(run.stderr).toMatch(/skipped palee\/sessions\/S-20261106T100000-0006\.md/);
+  });
+
+  it("writes JSON rows with --format json", () => {
+    const doc = palee(history(), ["export", "--format", "json", "--since", "2026-11-04", "--until", "2026-11-04"]).json();
+    expect(doc.sessions).toEqual([
+      expect.objectContaining({ session_id: "S-20261104T100000-0003", duration_minutes: 30, hours: 0.5, break_minutes: 0, summary: "@SUM(A1)", path: "palee/sessions/S-20261104T100000-0003.md" }),
+    ]);
+  });
+
+  it("writes a new file with --out and never overwrites one", () => {
+    const vault = history();
+    const dir = makeTempDir();
+    const out = path.join(dir, "sessions.csv");
+    const first = palee(vault, ["export", "--out", out, "--json"]);
+    expect(first.status).toBe(0);
+    expect(first.json()).toMatchObject({ status: "exported", format: "csv", path: out, sessions: 5 });
+    const written = fs.readFileSync(out, "utf8");
+    expect(written.startsWith("session_id,")).toBe(true);
+    const again = palee(vault, ["export", "--out", out, "--format", "json"]);
+    expectCleanError(again, 2);
+    expect(again.stderr).toMatch(/already exists/);
+    expect(fs.readFileSync(out, "utf8")).toBe(written);
+    expect(fs.readdirSync(dir)).toEqual(["sessions.csv"]);
+  });
+
+  it("exports an empty vault as just the header", () => {
+    const vault = makeVault();
+    writeFile(vault, "palee/sessions/.keep", "");
+    const run = palee(vault, ["export"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("session_id,topic_id,started_at,ended_at,duration_minutes,hours,break_minutes,outcome,summary,path\r\n");
+  });
+});
