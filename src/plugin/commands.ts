@@ -3,7 +3,9 @@ import { checkpoint } from "./flows/checkpoint";
 import type { FlowContext } from "./flows/context";
 import { end } from "./flows/end";
 import { importFolder } from "./flows/import";
+import { logSession } from "./flows/log";
 import { openSessionNote, showStatus } from "./flows/open-session";
+import { continueSession, pause } from "./flows/pause";
 import { recoverDrafts } from "./flows/recovery";
 import { start } from "./flows/start";
 import { copyWorkingMemory, openWorkingMemory, rebuild } from "./flows/working-memory";
@@ -22,10 +24,20 @@ export function registerCommands(plugin: Plugin, ctx: FlowContext): void {
     if (!checking) void flow(ctx);
     return true;
   };
+  // Pause and continue: this device's running session, whichever of the two applies.
+  const whenPaused = (flow: Flow, paused: boolean) => (checking: boolean): boolean => {
+    const open = ctx.controller.open;
+    if (!open || !open.mine || !open.running || (open.pausedMs !== null) !== paused) return false;
+    if (!checking) void flow(ctx);
+    return true;
+  };
   const add = plugin.addCommand.bind(plugin);
   add({ id: "start-session", name: "Start session", callback: always(start) });
   add({ id: "save-checkpoint", name: "Save checkpoint", checkCallback: whenOpen(checkpoint, true) });
+  add({ id: "pause-session", name: "Pause session", checkCallback: whenPaused(pause, false) });
+  add({ id: "continue-session", name: "Continue session", checkCallback: whenPaused(continueSession, true) });
   add({ id: "end-session", name: "End session", checkCallback: whenOpen(end, true) });
+  add({ id: "log-session", name: "Log a past session", callback: always(logSession) });
   add({ id: "recover-drafts", name: "Recover interrupted sessions", callback: always(recoverDrafts) });
   add({ id: "show-status", name: "Show session status", callback: always(showStatus) });
   add({ id: "open-working-memory", name: "Open working memory", callback: always(openWorkingMemory) });

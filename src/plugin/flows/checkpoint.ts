@@ -1,5 +1,7 @@
 import { PaleeError } from "../../core/errors";
 import { formatElapsed } from "../../core/time";
+import { studiedSoFar } from "../ui/status-bar";
+import { announceAway } from "./away-notice";
 import type { FlowContext } from "./context";
 import { LONG_NOTICE_MS, describeFailure, fail, warn } from "./notices";
 
@@ -11,8 +13,9 @@ export async function checkpoint(ctx: FlowContext): Promise<void> {
   try {
     const result = await controller.checkpoint();
     const open = controller.open;
-    const elapsed = open ? ` · ${formatElapsed(controller.now() - open.startedMs, false)}` : "";
+    const elapsed = open ? ` · ${formatElapsed(studiedSoFar(open, controller.now()), false)}` : "";
     ctx.notify(`Checkpoint saved (${result.draft.topicId}${elapsed}).`);
+    announceAway(ctx, result.draft.draftId, result.away);
     warn(ctx, result.warnings);
   } catch (error) {
     fail(ctx, "save the checkpoint", error);
@@ -36,7 +39,8 @@ export function autoCheckpointer(ctx: FlowContext): () => Promise<void> {
     running = true;
     lastAttempt = now;
     try {
-      await ctx.controller.checkpoint();
+      const result = await ctx.controller.checkpoint();
+      announceAway(ctx, result.draft.draftId, result.away);
       lastError = null;
     } catch (error) {
       // The session ended or was recovered meanwhile (another window, a click that came first): nothing to do.
