@@ -523,3 +523,24 @@ describe("hot.md changed by the other device between the desk's read and its wri
     for (const id of confirmedIds(h)) expect(index).toContain(`[[${id}]]`);
   });
 });
+
+describe("honest time on two devices (issue 11)", () => {
+  it("shows a pause made on the desk on the phone, frozen, and offers neither pause nor continue there", async () => {
+    const { h, desk, phone } = await twoDevices();
+    const deskDraft = await startOn(desk);
+    await tickFor(20 * MINUTE);
+    await desk.run("pause-session");
+    expect(fieldsAt(h, S(deskDraft)).paused_at).toBe(at(20));
+    await tickFor(40 * MINUTE);
+    // Long after the grace period: a paused session writes nothing, and it is paused, not interrupted.
+    expect(statusText(phone)).toBe(`${TOPIC} 0:20:00 (paused on desk)`);
+    expect([phone.available("pause-session"), phone.available("continue-session")]).toEqual([false, false]);
+    expect(noticeLog().filter((n) => n.startsWith("Away"))).toEqual([]);
+
+    await desk.run("continue-session");
+    expect(fieldsAt(h, S(deskDraft))).toMatchObject({ paused_at: null, break_minutes: 40 });
+    expect(statusText(phone)).toBe(`${TOPIC} 0:20:00 (on desk)`);
+    await tickFor(5 * MINUTE);
+    expect(statusText(phone)).toBe(`${TOPIC} 0:25:00 (on desk)`);
+  });
+});
