@@ -18,24 +18,19 @@ type Flow = (ctx: FlowContext) => Promise<void>;
  */
 export function registerCommands(plugin: Plugin, ctx: FlowContext): void {
   const always = (flow: Flow) => (): void => void flow(ctx);
-  const whenOpen = (flow: Flow, mineOnly: boolean) => (checking: boolean): boolean => {
+  // `paused`: pause and continue, each only when it applies to this device's running session.
+  const whenOpen = (flow: Flow, mineOnly: boolean, paused?: boolean) => (checking: boolean): boolean => {
     const open = ctx.controller.open;
     if (!open || (mineOnly && !(open.mine && open.running))) return false;
-    if (!checking) void flow(ctx);
-    return true;
-  };
-  // Pause and continue: this device's running session, whichever of the two applies.
-  const whenPaused = (flow: Flow, paused: boolean) => (checking: boolean): boolean => {
-    const open = ctx.controller.open;
-    if (!open || !open.mine || !open.running || (open.pausedMs !== null) !== paused) return false;
+    if (paused !== undefined && (open.pausedMs !== null) !== paused) return false;
     if (!checking) void flow(ctx);
     return true;
   };
   const add = plugin.addCommand.bind(plugin);
   add({ id: "start-session", name: "Start session", callback: always(start) });
   add({ id: "save-checkpoint", name: "Save checkpoint", checkCallback: whenOpen(checkpoint, true) });
-  add({ id: "pause-session", name: "Pause session", checkCallback: whenPaused(pause, false) });
-  add({ id: "continue-session", name: "Continue session", checkCallback: whenPaused(continueSession, true) });
+  add({ id: "pause-session", name: "Pause session", checkCallback: whenOpen(pause, true, false) });
+  add({ id: "continue-session", name: "Continue session", checkCallback: whenOpen(continueSession, true, true) });
   add({ id: "end-session", name: "End session", checkCallback: whenOpen(end, true) });
   add({ id: "log-session", name: "Log a past session", callback: always(logSession) });
   add({ id: "recover-drafts", name: "Recover interrupted sessions", callback: always(recoverDrafts) });

@@ -102,7 +102,7 @@ describe("pause and continue", () => {
 
     expect(await p.run("pause-session")).toBe(true);
     expect(fieldsAt(h, draft).paused_at).toBe(at(20));
-    expect(lastNotice()).toBe(`Session on ${TOPIC} paused at 12:20. Continue it when you are back.`);
+    expect(lastNotice()).toBe(`Session on ${TOPIC} paused at 12:20.`);
     expect(statusText(p)).toBe(`${TOPIC} 0:20:00 (paused)`);
     expect([p.available("pause-session"), p.available("continue-session")]).toEqual([false, true]);
 
@@ -137,7 +137,7 @@ describe("pause and continue", () => {
     await studyFor(2 * HOUR);
     await p.run("end-session");
     expect(checkedChoice()).toBe("paused");
-    expect(endModal().contentEl.textContent).toContain("Paused since 12:25");
+    expect(endModal().contentEl.textContent).toContain("At the pause (12:25)");
     expect(endPreviewText()).toBe(`${TOPIC} · started 12:00 · 25 min`);
     click(endConfirm());
     await settle();

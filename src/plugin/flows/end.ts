@@ -83,7 +83,6 @@ export function endPreview(ctx: FlowContext, open: OpenState): EndPreview {
     topicId: open.session.topicId,
     startedText: displayTime(open.session.startedAt, today),
     silenceText: open.pausedMs === null && silence.silenceMs > graceMs ? silence.text : null,
-    pausedText: open.pausedMs === null ? null : `Paused since ${displayTime(open.session.pausedAt, today)}`,
     choices,
     preselected: preselectedEnd(session, now, graceMs),
     preview: (kind, typed): EndPreviewResult => {

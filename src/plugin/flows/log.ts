@@ -44,6 +44,7 @@ export async function logWith(ctx: FlowContext, topicId: string, input: LogInput
     const span = `${displayTime(session.startedAt, today)}–${displayTime(session.endedAt, today).slice(-5)}`;
     ctx.notify(`Logged ${session.topicId}, ${span} (${session.durationMinutes} min).`);
     warn(ctx, warnings);
+    await ctx.dailyNote.add(session);
     return null;
   } catch (error) {
     // A refusal (exit 2) is the learner's to fix in the dialog; anything else is also a notice.

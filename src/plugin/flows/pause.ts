@@ -9,7 +9,7 @@ export async function pause(ctx: FlowContext): Promise<void> {
   try {
     const topicId = controller.open?.session.topicId ?? "the session";
     const { pausedAt } = await controller.pause();
-    ctx.notify(`Session on ${topicId} paused at ${displayTime(pausedAt, controller.today())}. Continue it when you are back.`);
+    ctx.notify(`Session on ${topicId} paused at ${displayTime(pausedAt, controller.today())}.`);
   } catch (error) {
     fail(ctx, "pause the session", error);
   }

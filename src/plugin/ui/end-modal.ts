@@ -19,8 +19,6 @@ export interface EndPreview {
   startedText: string;
   /** "No activity since 20:30, 12 h ago", or null when the session was active within the grace period. */
   silenceText: string | null;
-  /** "Paused since 20:30", or null. */
-  pausedText: string | null;
   choices: EndChoice[];
   preselected: EndChoiceKind;
   /** The duration for a choice (`typed`: the time typed for "given"); computed by the core's rules. */
@@ -60,9 +58,7 @@ export class EndSessionModal extends Modal {
     const { contentEl, preview } = this;
     this.titleEl.setText("End session");
     const previewEl = contentEl.createEl("p", { cls: "palee-end-preview" });
-    for (const text of [preview.pausedText, preview.silenceText]) {
-      if (text !== null) contentEl.createEl("p", { text, cls: "palee-end-silence" });
-    }
+    if (preview.silenceText !== null) contentEl.createEl("p", { text: preview.silenceText, cls: "palee-end-silence" });
     // When it ended: one radio button per choice; "given" comes with its time field, and typing chooses it.
     let kind = preview.preselected;
     let typed = "";

@@ -9,6 +9,7 @@ import type { WorkspaceLeaf } from "obsidian";
 import type { DayTotal, FlaggedSession, InsightSession, OffsetAt, SessionStats, WeekTotal } from "../../core/insight/stats";
 import { computeStats, countedMinutes, daySeries, formatMinutes, weekSeries } from "../../core/insight/stats";
 import type { Skipped } from "../../core/records";
+import { studiedMs } from "../../core/honest-time";
 import { formatElapsed } from "../../core/time";
 import type { OpenState } from "../session-controller";
 
@@ -32,8 +33,11 @@ export interface RecentSession {
 export interface OpenSessionModel {
   topicId: string;
   startedMs: number;
+  /** The timer shows the time studied: breaks excluded, frozen at the pause. */
+  pausedMs: number | null;
+  breakMinutes: number;
   device: string | null;
-  /** Whether this device runs it (only then can it be ended here). */
+  /** Whether this device runs it (only then can it be paused, continued or ended here). */
   endable: boolean;
   interrupted: boolean;
 }
@@ -78,6 +82,8 @@ export function historyModel(input: HistoryInput): HistoryModel {
     ? {
         topicId: input.open.session.topicId,
         startedMs: input.open.startedMs,
+        pausedMs: input.open.pausedMs,
+        breakMinutes: input.open.session.breakMinutes,
         device: input.open.session.device,
         endable: input.open.mine && input.open.running,
         interrupted: !input.open.running,
@@ -103,6 +109,8 @@ export interface HistoryActions {
   /** Opens a wikilink's target (a topic note). */
   openLink(linktext: string): void;
   end(): void;
+  pause(): void;
+  continueSession(): void;
   recover(): void;
 }
 
@@ -136,7 +144,7 @@ export function renderHistory(el: HTMLElement, model: HistoryModel, actions: His
   renderProblems(el, model.problems, actions);
   return {
     tick(now: number) {
-      if (timer && model.open) timer.setText(formatElapsed(now - model.open.startedMs, model.showSeconds));
+      if (timer && model.open) timer.setText(formatElapsed(studiedMs(model.open, now), model.showSeconds));
     },
   };
 }
@@ -152,10 +160,15 @@ function renderOpen(el: HTMLElement, model: HistoryModel, actions: HistoryAction
   const timer = box.createDiv({ cls: "palee-history-timer", attr: { role: "timer", "aria-live": "off" } });
   if (open.interrupted) box.createDiv({ text: "Interrupted: recover it to continue or save it.", cls: "palee-history-muted" });
   else if (!open.endable) box.createDiv({ text: `Running on ${open.device ?? "another device"}.`, cls: "palee-history-muted" });
-  // Pause and Continue buttons belong here too; they come with pause/continue (SPEC §4 honest time).
   const buttons = box.createDiv({ cls: "palee-history-open-actions" });
-  if (open.endable) buttons.createEl("button", { text: "End", cls: "mod-cta" }).addEventListener("click", () => actions.end());
-  else if (open.interrupted) buttons.createEl("button", { text: "Recover" }).addEventListener("click", () => actions.recover());
+  const button = (text: string, action: () => void, cls?: string): void => {
+    buttons.createEl("button", { text, cls }).addEventListener("click", action);
+  };
+  if (open.endable) {
+    if (open.pausedMs !== null) button("Continue", () => actions.continueSession());
+    else button("Pause", () => actions.pause());
+    button("End", () => actions.end(), "mod-cta");
+  } else if (open.interrupted) button("Recover", () => actions.recover());
   return timer;
 }
 
