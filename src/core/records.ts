@@ -48,6 +48,12 @@ export interface Draft {
   pausedMs: number | null;
   /** Finished pauses and time away so far (break_minutes; absent or damaged = 0). */
   breakMinutes: number;
+  /**
+   * paused_at holds a valid timestamp that could not be used (ahead of this clock or before the start: a clock
+   * that went back, another device's clock): not a pause to end at, yet the learner paused, so no gap of
+   * this session is taken for time away.
+   */
+  pauseUnusable?: boolean;
   /** Damaged paused_at / break_minutes, one line each naming the file; read as absent, reported by the scan. */
   fieldWarnings?: string[];
 }
@@ -141,6 +147,8 @@ export function interpretDraft(
   const started = timestampField(f, "started_at", offsetAt);
   const checkpoint = timestampField(f, "last_checkpoint_at", offsetAt);
   const honest = readHonestFields(f, path, now, offsetAt);
+  const pausedRaw = parseTimestamp(f.paused_at, offsetAt);
+  const pauseUnusable = honest.pausedMs === null && pausedRaw !== null;
   return {
     record: {
       draftId: stem(path),
@@ -157,6 +165,7 @@ export function interpretDraft(
       pausedAt: honest.pausedAt,
       pausedMs: honest.pausedMs,
       breakMinutes: honest.breakMinutes,
+      ...(pauseUnusable ? { pauseUnusable } : {}),
       ...(honest.warnings.length === 0 ? {} : { fieldWarnings: honest.warnings }),
     },
   };

@@ -93,6 +93,7 @@ describe("save plans", () => {
       startedMs: ms("2026-08-14T11:00:00+00:00"),
       endedMs: ms("2026-08-14T11:30:00+00:00"),
       durationMinutes: 30,
+      breakMinutes: 0,
       startedAt: "2026-08-14T11:00:00+00:00",
       endedAt: "2026-08-14T11:30:00+00:00",
     });

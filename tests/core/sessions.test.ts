@@ -295,7 +295,9 @@ describe("end", () => {
   it("uses hot.md's start for the same topic with no age limit (tier 2)", async () => {
     const { core, store } = harness({ at: "2026-08-14T12:00:00Z" });
     store.files.set(HOT, hotText({ active_topic: "T-a", started_at: "2026-08-12T12:00:00+00:00" }));
-    const result = await core.end();
+    // Version 2: with nothing saying when it ended, the learner says so (without `at`: long_silence).
+    await expectError(core.end(), "long_silence", 2);
+    const result = await core.end({ at: "now" });
     expect(result.session).toMatchObject({ startedAt: "2026-08-12T12:00:00+00:00", durationMinutes: 2880 });
   });
 
@@ -449,7 +451,12 @@ describe("recover", () => {
   it("resume makes the draft the open session, continuing from its original start", async () => {
     const { core, store } = withInterrupted();
     const result = await core.recover("DRAFT-S-00000001", "resume");
-    expect(result).toMatchObject({ status: "resumed", open: { topicId: "T-a", startedAt: "2026-08-14T09:00:00+00:00", elapsedSeconds: 3 * 3600 } });
+    // Version 2: the two silent hours since its last checkpoint are time away, not study time.
+    expect(result).toMatchObject({
+      status: "resumed",
+      open: { topicId: "T-a", startedAt: "2026-08-14T09:00:00+00:00", elapsedSeconds: 3600, breakMinutes: 120 },
+      away: { minutes: 120 },
+    });
     expect(fields(store, HOT)).toMatchObject({ open_draft: "DRAFT-S-00000001", started_at: "2026-08-14T09:00:00+00:00", device: "laptop" });
     expect(store.files.get(S("DRAFT-S-00000001"))).toContain("interrupted notes");
     const status = await core.status();

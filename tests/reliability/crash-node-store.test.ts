@@ -485,7 +485,7 @@ describe("the built CLI on a vault a kill left temp files in", () => {
     expect(list.status).toBe(0);
     expect(list.json().skipped).toEqual([]);
     expect(list.stdout).not.toMatch(/\.tmp/);
-    const end = palee(run.root, ["end", "--topic", "T-a", "--summary", "After the crash.", "--json"], env);
+    const end = palee(run.root, ["end", "--topic", "T-a", "--summary", "After the crash.", "--at", "now", "--json"], env);
     expect([end.status, end.stderr]).toEqual([0, expect.any(String)]);
     expect(end.json().status).toBe("ended");
     const rebuild = palee(run.root, ["rebuild", "--json"], env);

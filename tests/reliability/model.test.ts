@@ -51,6 +51,9 @@ describe("the reference model", () => {
     const reached = ["crash fired", "start started", "start drafts_pending", "start already_open", "start kept", "end saved", "end already saved"];
     reached.push("recover saved", "recover saved (already)", "recover resumed", "recover discarded", "openVault resumed, none pending", "openVault open elsewhere, none pending");
     reached.push("end refused: session_open_elsewhere", "checkpoint refused: session_open_elsewhere");
+    // Version 2 (honest time): pause, continue, log, and an end refused for a long silence.
+    for (const kind of ["pause", "continue", "log"]) expect([kind, (steps[kind] ?? 0) > 0]).toEqual([kind, true]);
+    reached.push("pause done", "continue done", "log logged", "log refused: overlap", "end refused: long_silence");
     for (const outcome of reached) expect([outcome, (outcomes[outcome] ?? 0) > 0]).toEqual([outcome, true]);
   });
 });

@@ -311,7 +311,7 @@ export class Model {
 
 // ---- running an operation -----------------------------------------------------------------------
 
-type OpKind = "start" | "checkpoint" | "end" | "recover" | "openVault" | "rebuild" | "read" | "external";
+type OpKind = "start" | "checkpoint" | "end" | "recover" | "openVault" | "rebuild" | "read" | "external" | "pause" | "log";
 
 interface Outcome<T> {
   value?: T;
@@ -336,7 +336,10 @@ function fail(step: string, message: string): never {
 const REFUSALS: Record<OpKind, readonly string[]> = {
   start: ["topic_required"],
   checkpoint: ["topic_required", "no_open_session", "session_open_elsewhere", "no_such_draft", "usage"],
-  end: ["topic_required", "no_open_session", "session_open_elsewhere", "no_such_draft", "usage"],
+  end: ["topic_required", "no_open_session", "session_open_elsewhere", "no_such_draft", "usage", "long_silence", "invalid_time"],
+  // Version 2 (honest time): pause and continue, log.
+  pause: ["nothing_open", "already_paused", "not_paused", "no_such_draft", "usage", "session_open_elsewhere"],
+  log: ["topic_required", "overlap", "invalid_time", "usage"],
   recover: ["no_such_draft", "usage"],
   openVault: [],
   rebuild: [],
@@ -521,6 +524,18 @@ export class Checkpoint extends Step {
         fail(this.label, `last_checkpoint_at of ${draft.id} is ${String(draft.fields.last_checkpoint_at)}, not now`);
       }
       if (notes !== null) model.learnerWrote(draft, notes);
+      // Version 2 time away: without the caller's own sign of life (the CLI), a silence longer than the grace
+      // period and 2 h is a break, recorded in the same write; a paused session records none.
+      const old = before.drafts.get(draft.id);
+      if (old && !out.value.created) {
+        const sign = Math.max(ms(old.fields.started_at) ?? 0, ms(old.fields.last_checkpoint_at) ?? 0);
+        const gap = after.now - sign;
+        const away = old.fields.paused_at == null && gap > Math.max(DEFAULT_GRACE_MS, 120 * MINUTE) ? Math.round(gap / MINUTE) : 0;
+        const expected = (typeof old.fields.break_minutes === "number" ? old.fields.break_minutes : 0) + away;
+        if ((draft.fields.break_minutes ?? 0) !== expected) fail(this.label, `break_minutes ${String(draft.fields.break_minutes)}, the model says ${expected}`);
+        if ((out.value.away?.minutes ?? 0) !== away) fail(this.label, `reported ${String(out.value.away?.minutes)} min away, the model says ${away}`);
+        if (draft.fields.paused_at !== old.fields.paused_at) fail(this.label, "a checkpoint changed paused_at");
+      }
     }
     return { kind: "checkpoint", crashed: out.crashed, refused: !out.crashed && !out.value };
   }
@@ -548,11 +563,17 @@ export class End extends Step {
     readonly summary: "none" | "short" | "long",
     /** As the plugin does: name the open session its UI shows. */
     readonly pluginStyle: boolean,
+    /** Version 2: when it ended. "now" is version 1's end; "unset" passes no `at` (the CLI default: long_silence). */
+    readonly atChoice: "now" | "last" | "unset" = "now",
   ) {
     super();
   }
+  get at(): "now" | "last" | undefined {
+    return this.atChoice === "unset" ? undefined : this.atChoice;
+  }
   get label(): string {
-    return `end(${[this.topic ?? "no topic", this.summary === "none" ? "" : `${this.summary} summary`, this.pluginStyle ? "naming the open session" : ""].filter(Boolean).join(", ")})`;
+    const at = this.at === undefined ? "no at" : this.at === "now" ? "" : `at ${this.at}`;
+    return `end(${[this.topic ?? "no topic", this.summary === "none" ? "" : `${this.summary} summary`, this.pluginStyle ? "naming the open session" : "", at].filter(Boolean).join(", ")})`;
   }
   protected async act(model: Model, world: World, before: View): Promise<Effects> {
     const open = this.pluginStyle ? world.ui.get(world.device) : undefined;
@@ -562,22 +583,23 @@ export class End extends Step {
     }
     const summary = this.summary === "none" ? null : this.summary === "short" ? "Went well" : LONG_SUMMARY;
     const device = world.device;
-    const out = await operate(world, "end", this.label, (core) => core.end({ topic: this.topic, summary, nextAction: summary ? "Read on" : null, open }));
+    const out = await operate(world, "end", this.label, (core) => core.end({ topic: this.topic, summary, nextAction: summary ? "Read on" : null, open, at: this.at }));
     const ownOpen = ownOpenDraft(before, device, this.topic, open);
-    if (!out.crashed && !out.outOfIds && ownOpen !== null) {
+    const silent = out.error instanceof PaleeError && out.error.kind === "long_silence" && this.at === undefined;
+    if (!out.crashed && !out.outOfIds && ownOpen !== null && !silent) {
       // Ending this device's own open session always works, and absorbs its draft.
       if (!out.value) fail(this.label, `ending this device's open session ${ownOpen} was refused: ${describe(out.error)}`);
       if (!out.value.absorbedDrafts.includes(ownOpen)) fail(this.label, `the end did not absorb the open session's draft ${ownOpen}`);
     }
     if (out.value) {
       stats.bump(stats.outcomes, out.value.alreadySaved ? "end already saved" : "end saved");
-      checkEnded(this.label, model, out.value, before, viewOf(world), summary, device);
+      checkEnded(this.label, model, out.value, before, viewOf(world), summary, device, this.at);
     }
     return { kind: "end", crashed: out.crashed, refused: !out.crashed && !out.value };
   }
 }
 
-function checkEnded(step: string, model: Model, result: EndResult, before: View, after: View, summary: string | null, device: Device): void {
+function checkEnded(step: string, model: Model, result: EndResult, before: View, after: View, summary: string | null, device: Device, at: "now" | "last" | undefined): void {
   const note = after.confirmed.get(result.session.sessionId);
   if (!note) fail(step, `ended as ${result.session.sessionId}, which does not exist`);
   for (const id of result.absorbedDrafts) if (after.drafts.has(id)) fail(step, `${id} was absorbed but is still a draft`);
@@ -590,8 +612,15 @@ function checkEnded(step: string, model: Model, result: EndResult, before: View,
   if (before.confirmed.has(result.session.sessionId)) fail(step, "a new end reported an existing note");
   if (note.fields.outcome !== "completed") fail(step, `an ended session has outcome ${String(note.fields.outcome)}`);
   if (summary !== null && !note.body.includes(summary)) fail(step, "the summary is missing from the note");
-  // SPEC §4 end: ended now; started at the earliest absorbed draft's start (when not in the future).
-  if (ms(note.fields.ended_at) !== Math.floor(after.now / 1000) * 1000) fail(step, `ended_at ${String(note.fields.ended_at)} is not now`);
+  // SPEC §4 end: ended now (or at the time asked for, or at paused_at); started at the earliest absorbed draft's start.
+  const expectedEnd = expectedEndOf(result, before, after.now, at);
+  if (expectedEnd !== null && ms(note.fields.ended_at) !== Math.floor(expectedEnd / 1000) * 1000) {
+    fail(step, `ended_at ${String(note.fields.ended_at)} is not ${new Date(expectedEnd).toISOString()} (at ${String(at)})`);
+  }
+  const breaks = expectedBreaksOf(result, before, ms(note.fields.ended_at) ?? after.now);
+  if (breaks !== null && (note.fields.break_minutes ?? 0) !== breaks) {
+    fail(step, `break_minutes ${String(note.fields.break_minutes)} is not the model's ${breaks}`);
+  }
   if (before.hot.state === "schema-invalid" && after.hotText !== before.hotText) fail(step, "end rewrote a hot.md of another palee_schema");
   const starts = result.absorbedDrafts.map((id) => ms(before.drafts.get(id)?.fields.started_at)).filter((t): t is number => t !== null);
   const earliest = starts.length > 0 ? Math.min(...starts) : null;
@@ -621,6 +650,105 @@ function checkEnded(step: string, model: Model, result: EndResult, before: View,
     }
   }
   checkViews(step, after, true);
+}
+
+/** paused_at when it is usable (SPEC §2: a valid time, not before the start, at most a minute ahead); else null. */
+function usablePause(draft: FileView | null | undefined, now: number): number | null {
+  const paused = ms(draft?.fields.paused_at);
+  const started = ms(draft?.fields.started_at);
+  if (paused === null || paused - now > 60_000 || (started !== null && paused < started)) return null;
+  return Math.min(paused, now);
+}
+
+/** The open session's draft among those an end absorbed (else the only one): its pause and breaks count. */
+function primaryOf(result: EndResult, before: View): FileView | null {
+  const hot = pointerOf(before);
+  const absorbed = result.absorbedDrafts.map((id) => before.drafts.get(id)).filter((d): d is FileView => d !== undefined);
+  const open = absorbed.find((d) => d.id === hot.openDraft);
+  return open ?? (absorbed.length === 1 ? (absorbed[0] ?? null) : null);
+}
+
+/** SPEC §4: where an end ends. null when the model cannot tell (several drafts without the open one). */
+function expectedEndOf(result: EndResult, before: View, now: number, at: "now" | "last" | undefined): number | null {
+  const primary = primaryOf(result, before);
+  if (result.absorbedDrafts.length > 0 && primary === null) return null;
+  const paused = usablePause(primary, now);
+  if (at === "now") return now;
+  if (at === undefined && paused !== null) return Math.min(paused, now);
+  if (at === undefined) return now;
+  const signs = result.absorbedDrafts.flatMap((id) => [ms(before.drafts.get(id)?.fields.last_checkpoint_at)]).filter((t): t is number => t !== null);
+  const started = ms(result.session.startedAt) ?? now;
+  return Math.min(now, Math.max(started, ...signs));
+}
+
+/** The model's break_minutes for an ended session: the draft's breaks plus its open pause up to the end. */
+function expectedBreaksOf(result: EndResult, before: View, endedMs: number): number | null {
+  const primary = primaryOf(result, before);
+  if (result.absorbedDrafts.length > 0 && primary === null) return null;
+  const recorded = primary?.fields.break_minutes;
+  const base = typeof recorded === "number" ? recorded : 0;
+  const paused = usablePause(primary, before.now);
+  return base + (paused !== null && paused < endedMs ? Math.round((endedMs - paused) / MINUTE) : 0);
+}
+
+/** Version 2: pause or continue the open session (whichever device runs the step). */
+export class PauseOrContinue extends Step {
+  constructor(readonly what: "pause" | "continue") {
+    super();
+  }
+  get label(): string {
+    return this.what;
+  }
+  protected async act(_model: Model, world: World, before: View): Promise<Effects> {
+    const hot = pointerOf(before);
+    const draft = hot.openDraft === null ? undefined : before.drafts.get(hot.openDraft);
+    const out = await operate(world, "pause", this.label, (core): Promise<unknown> => (this.what === "pause" ? core.pause() : core.continueSession()));
+    stats.bump(stats.outcomes, `${this.what} ${out.crashed ? "crashed" : out.value ? "done" : "refused"}`);
+    if (out.value && draft) {
+      const after = viewOf(world).drafts.get(draft.id);
+      if (!after) fail(this.label, `${draft.id} is gone after a ${this.what}`);
+      const now = Math.floor(before.now / 1000) * 1000;
+      if (this.what === "pause" && ms(after.fields.paused_at) !== now) fail(this.label, `paused_at is ${String(after.fields.paused_at)}, not now`);
+      if (this.what === "continue") {
+        const paused = usablePause(draft, before.now);
+        const base = typeof draft.fields.break_minutes === "number" ? draft.fields.break_minutes : 0;
+        const expected = paused === null ? null : base + Math.max(0, Math.round((before.now - paused) / MINUTE));
+        if (after.fields.paused_at != null || after.fields.break_minutes !== expected) {
+          fail(this.label, `continue left paused_at ${String(after.fields.paused_at)}, break_minutes ${String(after.fields.break_minutes)} (model: ${String(expected)})`);
+        }
+      }
+      if (after.body !== draft.body) fail(this.label, `${this.what} changed the draft's body`);
+    }
+    return { kind: "pause", crashed: out.crashed, refused: !out.crashed && !out.value };
+  }
+}
+
+/** Version 2: log a session that happened without the timer, ending `minutesAgo` before now. */
+export class Log extends Step {
+  constructor(
+    readonly topic: Topic,
+    readonly minutes: number,
+    readonly minutesAgo: number,
+  ) {
+    super();
+  }
+  get label(): string {
+    return `log(${this.topic}, ${this.minutes} min, ending ${this.minutesAgo} min ago)`;
+  }
+  protected async act(_model: Model, world: World, before: View): Promise<Effects> {
+    const to = new Date(before.now - this.minutesAgo * MINUTE).toISOString();
+    const out = await operate(world, "log", this.label, (core) => core.log({ topic: this.topic, minutes: this.minutes, to }));
+    stats.bump(stats.outcomes, `log ${out.crashed ? "crashed" : out.value ? "logged" : `refused: ${out.error instanceof PaleeError ? out.error.kind : "?"}`}`);
+    if (out.value) {
+      const note = viewOf(world).confirmed.get(out.value.session.sessionId);
+      if (!note) fail(this.label, "logged, but the note does not exist");
+      const f = note.fields;
+      if (f.outcome !== "logged" || f.duration_minutes !== this.minutes || JSON.stringify(f.absorbed_drafts) !== "[]") {
+        fail(this.label, `logged note has outcome ${String(f.outcome)}, ${String(f.duration_minutes)} min, absorbed ${JSON.stringify(f.absorbed_drafts)}`);
+      }
+    }
+    return { kind: "log", crashed: out.crashed, refused: !out.crashed && !out.value };
+  }
 }
 
 export class Recover extends Step {
@@ -664,8 +792,10 @@ export class Recover extends Step {
         const draft = before.drafts.get(draftId);
         if (!note || !draft) fail(step, "saved, but the note or the draft is not where it should be");
         if (note.fields.outcome !== "interrupted") fail(step, `a saved draft has outcome ${String(note.fields.outcome)}`);
-        if (ms(note.fields.ended_at) !== ms(draft.fields.last_checkpoint_at)) {
-          fail(step, `saved with ended_at ${String(note.fields.ended_at)}, not the draft's last checkpoint ${String(draft.fields.last_checkpoint_at)}`);
+        // A paused draft ends at paused_at (version 2), any other at its last checkpoint.
+        const savedAt = usablePause(draft, before.now) ?? ms(draft.fields.last_checkpoint_at);
+        if (ms(note.fields.ended_at) !== savedAt) {
+          fail(step, `saved with ended_at ${String(note.fields.ended_at)}, not the draft's last checkpoint ${String(draft.fields.last_checkpoint_at)} or pause`);
         }
         checkViews(step, after, true);
       }
@@ -927,7 +1057,7 @@ export function verify(model: Model, world: World, before: View, after: View, ef
   // New confirmed notes: only from end and save, never from a refusal, each well-formed.
   for (const note of after.confirmed.values()) {
     if (model.confirmed.has(note.id)) continue;
-    const allowed = (effects.kind === "end" || (effects.kind === "recover" && effects.saves === true)) && !effects.refused;
+    const allowed = (effects.kind === "end" || effects.kind === "log" || (effects.kind === "recover" && effects.saves === true)) && !effects.refused;
     if (!allowed) fail(step, `a confirmed note ${note.id} appeared (${effects.kind}${effects.refused ? ", refused" : ""})`);
     checkConfirmed(step, model, note, absorbed);
     model.confirmed.set(note.id, note.text);
@@ -1013,7 +1143,7 @@ function sameFiles(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string
 
 function checkConfirmed(step: string, model: Model, note: FileView, absorbed: Map<string, string[]>): void {
   const f = note.fields;
-  if (f.session_id !== note.id || f.status !== "completed" || (f.outcome !== "completed" && f.outcome !== "interrupted")) {
+  if (f.session_id !== note.id || f.status !== "completed" || !["completed", "interrupted", "logged"].includes(String(f.outcome))) {
     fail(step, `confirmed note ${note.id} has session_id ${String(f.session_id)}, status ${String(f.status)}, outcome ${String(f.outcome)}`);
   }
   const started = ms(f.started_at);
@@ -1022,7 +1152,10 @@ function checkConfirmed(step: string, model: Model, note: FileView, absorbed: Ma
   const duration = f.duration_minutes;
   if (typeof duration !== "number" || !Number.isInteger(duration) || duration < 0) fail(step, `${note.id} has duration_minutes ${String(duration)}`);
   if (ended < started) fail(step, `${note.id} ends (${String(f.ended_at)}) before it starts (${String(f.started_at)})`);
-  if (duration !== Math.round((ended - started) / MINUTE)) fail(step, `${note.id} records ${duration} min for ${String(f.started_at)} → ${String(f.ended_at)}`);
+  // SPEC §2 version 2: the time studied, breaks excluded.
+  const breaks = f.break_minutes ?? 0;
+  if (typeof breaks !== "number" || !Number.isInteger(breaks) || breaks <= 0 === ("break_minutes" in f)) fail(step, `${note.id} has break_minutes ${String(f.break_minutes)}`);
+  if (duration !== Math.max(0, Math.round((ended - started) / MINUTE) - breaks)) fail(step, `${note.id} records ${duration} min for ${String(f.started_at)} → ${String(f.ended_at)} less ${breaks} min of breaks`);
   for (const id of absorbedList(note)) {
     const session = model.sessions.get(id);
     if (!session) fail(step, `${note.id} absorbed ${id}, which no step ever created`);
@@ -1037,6 +1170,8 @@ function checkDraft(step: string, model: Model, draft: FileView): void {
   if (f.session_id !== draft.id || f.status !== "draft" || f.ended_at !== null) fail(step, `draft ${draft.id} is malformed`);
   if (ms(f.started_at) === null || ms(f.last_checkpoint_at) === null) fail(step, `draft ${draft.id} has an invalid started_at or last_checkpoint_at`);
   if (!DEVICES.includes(f.device as Device)) fail(step, `draft ${draft.id} names device ${String(f.device)}`);
+  const breaks = f.break_minutes ?? 0;
+  if (typeof breaks !== "number" || !Number.isInteger(breaks) || breaks < 0) fail(step, `draft ${draft.id} has break_minutes ${String(f.break_minutes)}`);
   for (const fragment of model.sessions.get(draft.id)?.fragments ?? []) {
     if (!draft.body.includes(fragment)) fail(step, `draft ${draft.id} lost the learner's text ${fragment}`);
   }
@@ -1062,7 +1197,14 @@ export const step: Arbitrary<Step> = fc.oneof(
   { weight: 5, arbitrary: fc.tuple(topic, fc.boolean(), fc.boolean()).map(([t, notes, plugin]) => new Checkpoint(plugin ? null : t, notes, plugin)) },
   {
     weight: 4,
-    arbitrary: fc.tuple(topic, fc.constantFrom("none" as const, "short" as const, "long" as const), fc.boolean()).map(([t, s, plugin]) => new End(plugin ? null : t, s, plugin)),
+    arbitrary: fc
+      .tuple(topic, fc.constantFrom("none" as const, "short" as const, "long" as const), fc.boolean(), fc.constantFrom<"now" | "last" | "unset">("now", "last", "unset"))
+      .map(([t, s, plugin, at]) => new End(plugin ? null : t, s, plugin, at)),
+  },
+  { weight: 3, arbitrary: fc.constantFrom("pause" as const, "continue" as const).map((w) => new PauseOrContinue(w)) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.constantFrom(...TOPICS), fc.integer({ min: 1, max: 90 }), fc.integer({ min: 0, max: 3000 })).map(([t, m, ago]) => new Log(t, m, ago)),
   },
   {
     weight: 4,

@@ -15,7 +15,10 @@ export interface CountAwayBackOptions {
  * The learner chose to count a recorded time away after all: its minutes come off break_minutes (never
  * below 0), in one write. Refused when the session is no longer a draft (ended or saved meanwhile).
  */
-export async function countAwayBack(ctx: SessionContext, options: CountAwayBackOptions): Promise<{ breakMinutes: number }> {
+export async function countAwayBack(
+  ctx: SessionContext,
+  options: CountAwayBackOptions,
+): Promise<{ breakMinutes: number }> {
   const { draftId, minutes } = options;
   if (!Number.isSafeInteger(minutes) || minutes < 0) {
     throw new UsageError(`${JSON.stringify(minutes)} is not a whole number of minutes ≥ 0`);

@@ -106,12 +106,10 @@ async function checkpointAfterReconcile(
   if (isOpen(hot.state) && open === null) refuseUnusableOpenDraft(ctx, hot.state, scan);
 
   const current = sessionDraft(ctx, scan, topicId, now, options.open);
+  const dating = startRecord(ctx, hot0.state, hot.state, closed);
   const { draft, away } = current
     ? await checkpointDraft(ctx, current, now, options)
-    : {
-        draft: await createDraft(ctx, scan, topicId, now, startRecord(ctx, hot0.state, hot.state, closed), options.notes),
-        away: null,
-      };
+    : { draft: await createDraft(ctx, scan, topicId, now, dating, options.notes), away: null };
 
   // With no usable open session, this draft becomes the open one, so that end absorbs it, status shows it
   // and the next checkpoint updates it instead of creating yet another file. A hot.md of another schema
@@ -238,7 +236,7 @@ async function checkpointDraft(
   const written = await writeView(ctx, draft.path, (text) => {
     if (text === null) throw new UsageError(`${draft.path} disappeared during the checkpoint`, "no_such_draft");
     const current = draftFromText(ctx, draft.path, text) ?? draft;
-    away = awayOf(ctx, current, now, options.aliveAt);
+    away = awayOf(ctx, current, now, { aliveAt: options.aliveAt, watched: options.aliveAt !== undefined });
     const updated = updateFrontmatterFields(text, {
       last_checkpoint_at: nowText,
       device: ctx.ports.device,

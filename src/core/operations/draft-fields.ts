@@ -2,7 +2,7 @@ import { UsageError } from "../errors";
 import type { FieldValue } from "../frontmatter";
 import { updateFrontmatterFields } from "../frontmatter";
 import type { AwayBreak, HonestFields } from "../honest-time";
-import { lastSignOfLife, timeAway } from "../honest-time";
+import { LONG_SILENCE_MS, lastSignOfLife, timeAway } from "../honest-time";
 import type { Draft } from "../records";
 import type { SessionContext } from "./context";
 import { draftFromText } from "./reading";
@@ -34,9 +34,21 @@ export function honestOf(draft: Draft): HonestFields {
   return { pausedAt: draft.pausedAt, pausedMs: draft.pausedMs, breakMinutes: draft.breakMinutes, warnings: [] };
 }
 
-/** The gap since the last sign of life (the draft's, or the caller's own) as a break, or null. */
-export function awayOf(ctx: SessionContext, draft: Draft, now: number, aliveAt?: number): AwayBreak | null {
+/**
+ * The gap since the last sign of life as a break, or null. A caller that watches the session (the plugin's
+ * ticks, `aliveAt`; a learner resuming an interrupted session) reports any gap longer than the grace period.
+ * One that does not (the CLI: nothing runs between two commands) cannot tell studying from absence, so only a
+ * long silence (longer than the grace period and 2 h, as for end) counts as time away there.
+ */
+export function awayOf(
+  ctx: SessionContext,
+  draft: Draft,
+  now: number,
+  watch: { aliveAt?: number; watched: boolean },
+): AwayBreak | null {
+  const { aliveAt } = watch;
   const signs = [lastSignOfLife(draft), aliveAt ?? null].filter((s): s is number => s !== null && Number.isFinite(s));
   if (signs.length === 0) return null;
-  return timeAway(Math.max(...signs), now, ctx.graceMs, draft.pausedMs !== null);
+  const thresholdMs = watch.watched ? ctx.graceMs : Math.max(ctx.graceMs, LONG_SILENCE_MS);
+  return timeAway(Math.max(...signs), now, thresholdMs, draft.pausedMs !== null || draft.pauseUnusable === true);
 }

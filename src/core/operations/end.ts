@@ -174,7 +174,8 @@ async function recordEnd(
       "no_open_session",
     );
   }
-  const ended = resolveEndAt(options.at, endingSession(absorbed, at.seenOpen, start.ms), now, ctx.graceMs, ctx.offsetAt);
+  const ending = endingSession(absorbed, at.seenOpen, start.ms);
+  const ended = resolveEndAt(options.at, ending, now, ctx.graceMs, ctx.offsetAt);
   if (start.warning) at.warnings.push(start.warning);
   const session = await writeConfirmed(ctx, start.ms, {
     topicId,

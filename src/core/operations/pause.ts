@@ -67,5 +67,6 @@ async function openDraftFor(ctx: SessionContext, action: "pause" | "continue", t
   const draft = await readDraft(ctx, hot.state.openDraft);
   if (draft) return draft;
   refuseUnusableOpenDraft(ctx, hot.state, await ctx.scan());
-  throw new UsageError(`the open session's draft ${hot.state.openDraft} is missing: nothing to ${action}`, "nothing_open");
+  const missing = `the open session's draft ${hot.state.openDraft} is missing: nothing to ${action}`;
+  throw new UsageError(missing, "nothing_open");
 }

@@ -104,7 +104,8 @@ async function resume(
   const resumed = await writeView(ctx, draft.path, (text) => {
     if (text === null) return null;
     const current = draftFromText(ctx, draft.path, text) ?? draft;
-    away = awayOf(ctx, current, now);
+    // The learner resumes an interrupted session: any gap longer than the grace period was not study.
+    away = awayOf(ctx, current, now, { watched: true });
     const awayFields = away ? awayUpdate(honestOf(current), away, ctx.offsetAt) : {};
     return updateFrontmatterFields(text, { last_checkpoint_at: nowText, device: ctx.ports.device, ...awayFields });
   });

@@ -32,10 +32,9 @@ export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
   const first = pick(starts, (d) => d.startedMs, (d) => d.startedAt, (a, b) => a < b);
   const startedMs = first?.ms ?? lastMs;
   const latest = copies.find((d) => d.lastCheckpointMs === (last?.ms ?? null)) ?? copies[0];
-  const end = savedEnd(
-    { startedMs, lastCheckpointMs: last?.ms ?? null, pausedMs: latest?.pausedMs ?? null, breakMinutes: latest?.breakMinutes ?? 0 },
-    now,
-  );
+  const lastCheckpointMs = last?.ms ?? null;
+  const breakMinutes = latest?.breakMinutes ?? 0;
+  const end = savedEnd({ startedMs, lastCheckpointMs, pausedMs: latest?.pausedMs ?? null, breakMinutes }, now);
   const endedMs = Math.max(startedMs, end.endedMs);
   return {
     startedMs,
