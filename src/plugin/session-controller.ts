@@ -240,8 +240,9 @@ export class SessionController {
    * same write, and nothing else. Read when the checkpoint runs, not when it was asked for.
    */
   checkpoint(): Promise<CheckpointResult> {
-    return this.onOpen(async ({ session: { draftId, topicId } }) => {
-      const aliveAt = this.ticks.aliveAt() ?? undefined;
+    return this.onOpen(async ({ session: { draftId, topicId, lastSignMs } }) => {
+      // Before its first tick this app vouches for nothing, but it is watching: the grace period applies.
+      const aliveAt = this.ticks.aliveAt() ?? lastSignMs;
       const result = await this.sessions.checkpoint({ open: { draftId, topicId }, aliveAt });
       this.ticks.settled();
       return result;

@@ -23,18 +23,18 @@ export async function checkpoint(ctx: FlowContext): Promise<void> {
 }
 
 /**
- * The automatic checkpoint, run on every tick: checkpoints this device's session when one is due. A repeated
- * failure is shown once.
+ * The automatic checkpoint, run on every tick: checkpoints this device's session when one is due, or at once
+ * when `away` (time away to record: the checkpoint carries it). A repeated failure is shown once.
  */
-export function autoCheckpointer(ctx: FlowContext): () => Promise<void> {
+export function autoCheckpointer(ctx: FlowContext): (away?: boolean) => Promise<void> {
   let lastError: string | null = null;
   let running = false;
   let lastAttempt = 0;
-  return async () => {
+  return async (away = false) => {
     // Also while the end modal is open: the session runs until the learner confirms (plugin calls are
     // serialized, and a checkpoint that comes after the end is dropped quietly below).
     const now = ctx.controller.now();
-    if (running || !ctx.controller.checkpointDue(now)) return;
+    if (running || !(away || ctx.controller.checkpointDue(now))) return;
     if (lastError !== null && now - lastAttempt < AUTO_RETRY_MS && now >= lastAttempt) return;
     running = true;
     lastAttempt = now;

@@ -1,52 +1,26 @@
-import { PaleeError } from "../../core/errors";
 import type { AwayBreak } from "../../core/honest-time";
 import { timeAway } from "../../core/honest-time";
-import { announceAway } from "./away-notice";
 import { autoCheckpointer } from "./checkpoint";
 import type { FlowContext } from "./context";
-import { LONG_NOTICE_MS, describeFailure } from "./notices";
-
-/** After a failed attempt to record time away, the next one waits this long rather than come on every tick. */
-const RETRY_MS = 60_000;
 
 /**
- * The one-second tick (and the return of a hidden window): first time away, else the automatic checkpoint.
- * Writes nothing unless a checkpoint or a time-away break is due. Time away is the gap since the later of the
- * draft's last sign of life and this app's last tick before the gap (SPEC §4): recorded at once as a break,
- * in the same write as a checkpoint, even with automatic checkpoints off, and announced with a way to count it.
+ * The one-second tick (and the return of a hidden window): time away, else the automatic checkpoint. Writes
+ * nothing unless a checkpoint or a time-away break is due. Time away is the gap since the later of the
+ * draft's last sign of life and this app's last tick before the gap (SPEC §4): recorded at once as a break by
+ * a checkpoint (which passes that tick as `aliveAt`), even with automatic checkpoints off, and announced.
  */
 export function ticker(ctx: FlowContext): () => Promise<void> {
-  const autoCheckpoint = autoCheckpointer(ctx);
-  let busy = false;
-  let lastError: string | null = null;
-  let lastAttempt = 0;
+  const checkpoint = autoCheckpointer(ctx);
   return async () => {
     const { controller } = ctx;
     const now = controller.now();
     controller.ticks.tick(now);
-    if (busy) return;
-    const away = awayDue(ctx, now);
-    if (away === null) {
+    if (awayDue(ctx, now) === null) {
       controller.ticks.settled();
-      return autoCheckpoint();
+      return checkpoint();
     }
     // The end dialog on screen shows the silence and lets the learner choose where the session ended.
-    if (ctx.ending) return;
-    if (lastError !== null && now - lastAttempt < RETRY_MS && now >= lastAttempt) return;
-    busy = true;
-    lastAttempt = now;
-    try {
-      const result = await controller.checkpoint();
-      lastError = null;
-      announceAway(ctx, result.draft.draftId, result.away);
-    } catch (error) {
-      if (error instanceof PaleeError && error.kind === "no_open_session") return;
-      const message = describeFailure("record the time away", error);
-      if (message !== lastError) ctx.notify(message, LONG_NOTICE_MS);
-      lastError = message;
-    } finally {
-      busy = false;
-    }
+    if (!ctx.ending) return checkpoint(true);
   };
 }
 
