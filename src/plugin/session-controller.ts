@@ -235,9 +235,8 @@ export class SessionController {
   }
 
   /**
-   * Every checkpoint tells the core this app's last tick before any gap (`aliveAt`): the core records a gap
-   * since the later of it and the draft's last sign of life that exceeds the grace period as a break, in the
-   * same write, and nothing else. Read when the checkpoint runs, not when it was asked for.
+   * Every checkpoint tells the core this app's last tick before any gap (`aliveAt`, read when it runs): the
+   * core records a gap since the later of it and the draft's last sign beyond the grace period as a break.
    */
   checkpoint(): Promise<CheckpointResult> {
     return this.onOpen(async ({ session: { draftId, topicId, lastSignMs } }) => {
@@ -252,7 +251,6 @@ export class SessionController {
   pause(): Promise<{ draftId: string; pausedAt: string }> {
     return this.onOpen(() => this.sessions.pause());
   }
-
   continueSession(): Promise<{ draftId: string; breakMinutes: number }> {
     return this.onOpen(() => this.sessions.continueSession());
   }
