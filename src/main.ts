@@ -1,12 +1,12 @@
 import { Platform, Plugin, TFile } from "obsidian";
 import { registerCommands } from "./plugin/commands";
 import { loadDeviceName, saveDeviceName } from "./plugin/adapters/device";
-import { autoCheckpointer } from "./plugin/flows/checkpoint";
 import type { FlowContext } from "./plugin/flows/context";
 import { flowContext } from "./plugin/flows/context";
 import { noteRenamed } from "./plugin/flows/open-session";
 import { onVaultOpen } from "./plugin/flows/recovery";
 import { statusBarClick, toggle } from "./plugin/flows/ribbon-and-status-bar";
+import { ticker } from "./plugin/flows/time-away";
 import { ObsidianStore } from "./plugin/adapters/obsidian-store";
 import { registerInsight } from "./plugin/flows/insight";
 import { SessionController } from "./plugin/session-controller";
@@ -16,7 +16,7 @@ import { PaleeSettingTab } from "./plugin/ui/settings-tab";
 import { StatusBarTimer } from "./plugin/ui/status-bar";
 import { browserClock, browserRandom } from "./plugin/adapters/system-ports";
 
-/** How often the timer re-renders and the automatic checkpoint rule is checked (no file access unless due). */
+/** How often the timer re-renders and time away and automatic checkpoints are checked (no writes unless due). */
 const TICK_MS = 1000;
 
 export default class PaleeSessionsPlugin extends Plugin {
@@ -25,7 +25,7 @@ export default class PaleeSessionsPlugin extends Plugin {
   private deviceName = "";
   private controller!: SessionController;
   private flows!: FlowContext;
-  private autoCheckpoint: () => Promise<void> = () => Promise.resolve();
+  private onTick: () => Promise<void> = () => Promise.resolve();
   private timer: StatusBarTimer | null = null;
   private unloaded = false;
 
@@ -44,7 +44,7 @@ export default class PaleeSessionsPlugin extends Plugin {
       device: () => this.deviceName,
     });
     const flows = (this.flows = flowContext(this.app, this.controller, store, () => this.settings));
-    this.autoCheckpoint = autoCheckpointer(flows);
+    this.onTick = ticker(flows);
 
     registerCommands(this, flows);
     registerInsight(this, flows);
@@ -116,7 +116,7 @@ export default class PaleeSessionsPlugin extends Plugin {
 
   private tick(): void {
     this.timer?.render();
-    void this.autoCheckpoint();
+    void this.onTick();
   }
 
   private async updateSettings(change: Partial<PaleeSettings>): Promise<void> {

@@ -3,7 +3,9 @@ import { checkpoint } from "./flows/checkpoint";
 import type { FlowContext } from "./flows/context";
 import { end } from "./flows/end";
 import { importFolder } from "./flows/import";
+import { logSession } from "./flows/log";
 import { openSessionNote, showStatus } from "./flows/open-session";
+import { continueSession, pause } from "./flows/pause";
 import { recoverDrafts } from "./flows/recovery";
 import { start } from "./flows/start";
 import { copyWorkingMemory, openWorkingMemory, rebuild } from "./flows/working-memory";
@@ -16,16 +18,21 @@ type Flow = (ctx: FlowContext) => Promise<void>;
  */
 export function registerCommands(plugin: Plugin, ctx: FlowContext): void {
   const always = (flow: Flow) => (): void => void flow(ctx);
-  const whenOpen = (flow: Flow, mineOnly: boolean) => (checking: boolean): boolean => {
+  // `paused`: pause and continue, each only when it applies to this device's running session.
+  const whenOpen = (flow: Flow, mineOnly: boolean, paused?: boolean) => (checking: boolean): boolean => {
     const open = ctx.controller.open;
     if (!open || (mineOnly && !(open.mine && open.running))) return false;
+    if (paused !== undefined && (open.pausedMs !== null) !== paused) return false;
     if (!checking) void flow(ctx);
     return true;
   };
   const add = plugin.addCommand.bind(plugin);
   add({ id: "start-session", name: "Start session", callback: always(start) });
   add({ id: "save-checkpoint", name: "Save checkpoint", checkCallback: whenOpen(checkpoint, true) });
+  add({ id: "pause-session", name: "Pause session", checkCallback: whenOpen(pause, true, false) });
+  add({ id: "continue-session", name: "Continue session", checkCallback: whenOpen(continueSession, true, true) });
   add({ id: "end-session", name: "End session", checkCallback: whenOpen(end, true) });
+  add({ id: "log-session", name: "Log a past session", callback: always(logSession) });
   add({ id: "recover-drafts", name: "Recover interrupted sessions", callback: always(recoverDrafts) });
   add({ id: "show-status", name: "Show session status", callback: always(showStatus) });
   add({ id: "open-working-memory", name: "Open working memory", callback: always(openWorkingMemory) });

@@ -4,6 +4,8 @@ import type { Clock, RandomSource } from "../core/ports";
 import type {
   CheckpointResult,
   EndResult,
+  LogOptions,
+  LogResult,
   OpenSession,
   RebuildResult,
   RecoverAction,
@@ -17,7 +19,9 @@ import { absorbedBy, checkpointedWithin } from "../core/recovery";
 import type { Layout } from "../core/layout";
 import type { ConfirmedSession, Draft, Skipped } from "../core/records";
 import { MINUTE_MS, formatLocalDate, parseTimestamp } from "../core/time";
+import type { OffsetAt } from "../core/honest-time";
 import type { ObsidianStore } from "./adapters/obsidian-store";
+import { TickWatch } from "./tick-watch";
 import type { PaleeSettings } from "./settings";
 
 /** What the status bar and the commands need to know about the open session, without any file access. */
@@ -26,6 +30,8 @@ export interface OpenState {
   /** started_at as an instant: the timer is now − this, on every tick (wall clock, never counted ticks). */
   startedMs: number;
   lastCheckpointMs: number | null;
+  /** paused_at as an instant while paused (the timer is frozen there), else null. */
+  pausedMs: number | null;
   /** Whether this device runs it (automatic checkpoints and ending happen only here). */
   mine: boolean;
   /**
@@ -35,6 +41,13 @@ export interface OpenState {
    * behind their back.
    */
   running: boolean;
+}
+
+/** What ending records: `at` is "now", "last", HH:MM or ISO 8601 (the plugin always says when). */
+export interface EndRequest {
+  summary: string | null;
+  nextAction: string | null;
+  at: string;
 }
 
 export interface ControllerDeps {
@@ -59,6 +72,8 @@ export class SessionController {
   private refreshPending = false;
   private readonly listeners = new Set<() => void>();
   private grace = 0;
+  /** This app's timer ticks, its own signs of life (time away is a gap between two of them). */
+  readonly ticks = new TickWatch(() => this.grace);
 
   constructor(private readonly deps: ControllerDeps) {
     this.sessions = this.build();
@@ -88,6 +103,9 @@ export class SessionController {
   now(): number {
     return this.deps.clock.now();
   }
+
+  /** The local UTC offset in minutes at an instant (for the honest-time rules and their texts). */
+  readonly offsetAt: OffsetAt = (at) => this.deps.clock.offsetMinutes(at);
 
   /** Today as the learner's local calendar day (YYYY-MM-DD). */
   today(): string {
@@ -134,7 +152,7 @@ export class SessionController {
   }
 
   private setOpen(session: OpenSession | null): void {
-    const offsetAt = (at: number): number => this.deps.clock.offsetMinutes(at);
+    const offsetAt = this.offsetAt;
     const startedMs = session ? parseTimestamp(session.startedAt, offsetAt) : null;
     if (session && startedMs !== null) {
       const lastCheckpointMs = parseTimestamp(session.lastCheckpointAt, offsetAt);
@@ -147,7 +165,8 @@ export class SessionController {
       const running = mine
         ? this.live.has(session.draftId)
         : lastCheckpointMs === null || this.recent(lastCheckpointMs);
-      this.state = { session, startedMs, lastCheckpointMs, mine, running };
+      const pausedMs = session.pausedAt ? parseTimestamp(session.pausedAt, offsetAt) : null;
+      this.state = { session, startedMs, lastCheckpointMs, pausedMs, mine, running };
     } else {
       this.state = null;
     }
@@ -191,7 +210,6 @@ export class SessionController {
     }).catch(() => undefined);
   }
 
-
   start(options: StartOptions): Promise<StartResult> {
     return this.exclusive(async () => {
       const result = await this.sessions.start(options);
@@ -203,24 +221,55 @@ export class SessionController {
     });
   }
 
-  checkpoint(): Promise<CheckpointResult> {
+  /** Runs an operation on the open session the UI shows, then re-reads it (also after a failure). */
+  private onOpen<T>(operation: (open: OpenState) => Promise<T>): Promise<T> {
     return this.exclusive(async () => {
       const open = this.state;
       if (!open) throw new UsageError("no session is open", "no_open_session");
       try {
-        const { draftId, topicId } = open.session;
-        return await this.sessions.checkpoint({ open: { draftId, topicId } });
+        return await operation(open);
       } finally {
         await this.refreshNow();
       }
     });
   }
 
+  /**
+   * Every checkpoint tells the core this app's last tick before any gap (`aliveAt`, read when it runs): the
+   * core records a gap since the later of it and the draft's last sign beyond the grace period as a break.
+   */
+  checkpoint(): Promise<CheckpointResult> {
+    return this.onOpen(async ({ session: { draftId, topicId, lastSignMs } }) => {
+      // Before its first tick this app vouches for nothing, but it is watching: the grace period applies.
+      const aliveAt = this.ticks.aliveAt() ?? lastSignMs;
+      const result = await this.sessions.checkpoint({ open: { draftId, topicId }, aliveAt });
+      this.ticks.settled();
+      return result;
+    });
+  }
+
+  pause(): Promise<{ draftId: string; pausedAt: string }> {
+    return this.onOpen(() => this.sessions.pause());
+  }
+  continueSession(): Promise<{ draftId: string; breakMinutes: number }> {
+    return this.onOpen(() => this.sessions.continueSession());
+  }
+
+  /** Counts a recorded time away as study time after all (the learner's explicit choice). */
+  countAwayBack(draftId: string, minutes: number): Promise<{ breakMinutes: number }> {
+    return this.onOpen(() => this.sessions.countAwayBack({ draftId, minutes }));
+  }
+
+  log(options: LogOptions): Promise<LogResult> {
+    return this.exclusive(() => this.sessions.log(options));
+  }
+
   /** Whether an automatic checkpoint is due: this device's running session, last checkpoint older than the interval. */
   checkpointDue(now: number): boolean {
     const minutes = this.deps.settings().checkpointMinutes;
     const open = this.state;
-    if (!open || !open.mine || !open.running || minutes <= 0) return false;
+    // Never while paused: a checkpoint would not change what is recorded, only write.
+    if (!open || !open.mine || !open.running || open.pausedMs !== null || minutes <= 0) return false;
     const last = open.lastCheckpointMs ?? open.startedMs;
     return now - last >= minutes * MINUTE_MS || now < last - MINUTE_MS;
   }
@@ -229,13 +278,14 @@ export class SessionController {
    * Ends `session` (the one the end modal showed; default: the open one). If it was ended meanwhile, e.g.
    * on another device while the modal was open, the core reports it as already saved.
    */
-  end(summary: string | null, nextAction: string | null, session?: OpenSession): Promise<EndResult> {
+  end(input: EndRequest, session?: OpenSession): Promise<EndResult> {
     return this.exclusive(async () => {
       const open = session ? { session } : this.state;
       if (!open) throw new UsageError("no session is open", "no_open_session");
       try {
         const { draftId, topicId } = open.session;
-        return await this.sessions.end({ open: { draftId, topicId }, summary, nextAction });
+        const { summary, nextAction, at } = input;
+        return await this.sessions.end({ open: { draftId, topicId }, summary, nextAction, at });
       } catch (error) {
         if (error instanceof ConflictError && error.savedSession) {
           // Saved, but a view changed underneath: the session is over. Reconcile closes its pointer.

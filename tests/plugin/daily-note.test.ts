@@ -16,6 +16,7 @@ import {
   loadPlugin,
   noticeLog,
   recoverAction,
+  settle,
   submitEnd,
 } from "./support/plugin-harness";
 
@@ -29,7 +30,8 @@ const DAY = "journal/2026-08-14.md";
 async function studyAndEnd(p: LoadedPlugin, topic = "T-rust-ownership", startMinute = 0): Promise<string> {
   jest.setSystemTime(T0 + startMinute * MINUTE);
   await startOn(p, topic);
-  jest.setSystemTime(T0 + (startMinute + 42) * MINUTE);
+  jest.advanceTimersByTime(42 * MINUTE); // studying: the ticks fire (a jump of the clock alone is a sleep)
+  await settle();
   await p.ribbon();
   await submitEnd("Moves", "Borrows");
   const ids = confirmedIds(p.h);
@@ -136,7 +138,8 @@ describe("the daily-note line", () => {
     installDailyNotes(h, { core: { folder: "journal" } });
     let p = await loadPlugin(h, { device: "laptop", data: ON });
     const draftId = await startOn(p);
-    jest.setSystemTime(T0 + 20 * MINUTE);
+    jest.advanceTimersByTime(20 * MINUTE);
+    await settle();
     await p.run("save-checkpoint");
     p.unload();
     jest.setSystemTime(T0 + 14 * 60 * MINUTE); // next day, 02:00

@@ -344,7 +344,8 @@ describe("after the phone's session goes silent", () => {
     expect(fieldsAt(h, S(PHONE_DRAFT))).toMatchObject({ started_at: at(-20), last_checkpoint_at: at(0), device: "laptop" });
     expect(bodyAt(h, S(PHONE_DRAFT))).toBe("Notes typed on the phone\n");
     expect(fieldsAt(h, HOT)).toMatchObject({ open_draft: PHONE_DRAFT, device: "laptop", started_at: at(-20) });
-    expect(p.statusBar()?.textContent).toBe("T-rust-ownership 0:20:00");
+    // Its 16 silent minutes are recorded as a break on Resume (SPEC §4): 4 minutes studied.
+    expect(p.statusBar()?.textContent).toBe("T-rust-ownership 0:04:00");
     expect(p.available("end-session")).toBe(true);
   });
 });

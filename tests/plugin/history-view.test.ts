@@ -182,7 +182,7 @@ describe("study history view", () => {
   it("renders from data alone (for scripts and screenshots)", () => {
     const el = createDiv();
     const model = historyModel({ confirmed: [], skipped: [], now: T0, offsetAt: () => 0, open: null, showSeconds: true });
-    renderHistory(el, model, { openPath: () => undefined, openLink: () => undefined, end: () => undefined, recover: () => undefined });
+    renderHistory(el, model, { openPath: () => undefined, openLink: () => undefined, end: () => undefined, pause: () => undefined, continueSession: () => undefined, recover: () => undefined });
     expect(el.textContent).toContain("No sessions yet");
     expect(el.querySelectorAll("rect")).toHaveLength(26);
   });

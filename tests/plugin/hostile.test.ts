@@ -13,7 +13,7 @@ import { countWords, HOT_WORD_LIMIT } from "../../src/core/hot-memory";
 import type { HostileFixture } from "../fixtures/hostile/manifest";
 import { EXPECTED, HOT_VARIANTS, byOutcome, hotVault, mainVault, expectIndexLists } from "../fixtures/hostile/manifest";
 import type { ObsidianHarness } from "./support/obsidian-harness";
-import { MINUTE, T0, harness, installPluginTestEnvironment, loadPlugin, modals, noticeLog, pickTopic, recoveryModal, recoveryRows, submitEnd } from "./support/plugin-harness";
+import { settle, MINUTE, T0, harness, installPluginTestEnvironment, loadPlugin, modals, noticeLog, pickTopic, recoveryModal, recoveryRows, submitEnd } from "./support/plugin-harness";
 import { HOT, INDEX, S, draftIds, isTopic } from "./support/session-files";
 
 installPluginTestEnvironment();
@@ -112,11 +112,14 @@ describe("a vault holding every damaged session file", () => {
     expect(ours).toHaveLength(1);
     expect(noticeLog().some((n) => n.startsWith(`${TOPIC}: `))).toBe(true);
 
-    jest.setSystemTime(T0 + 20 * MINUTE);
+    // Studying: the ticks fire (a jump of the clock alone is a sleep, recorded as time away).
+    jest.advanceTimersByTime(T0 + 20 * MINUTE - Date.now());
+    await settle();
     await p.run("save-checkpoint");
     expect(noticeLog().some((n) => n.startsWith(`Checkpoint saved (${TOPIC}`))).toBe(true);
 
-    jest.setSystemTime(T0 + 45 * MINUTE);
+    jest.advanceTimersByTime(25 * MINUTE);
+    await settle();
     await p.run("end-session");
     await submitEnd("Studied next to a hostile corpus.", "Keep going.");
     expect(noticeLog()).toContain(`Session on ${TOPIC} saved (45 min).`);
@@ -158,7 +161,9 @@ describe("each damaged hot.md, in a vault of its own", () => {
     if (fixture.outcome.onStart === "rebuilt") expect(hot.body).toContain(`Source: [[${NEWEST_GOOD}]]`);
     else expect(hot.body).toBe(originalBody);
 
-    jest.setSystemTime(T0 + 30 * MINUTE);
+    // Studying: the ticks fire (a jump of the clock alone is a sleep, recorded as time away).
+    jest.advanceTimersByTime(T0 + 30 * MINUTE - Date.now());
+    await settle();
     await p.run("end-session");
     await submitEnd("Done.", "");
     expect(noticeLog()).toContain(`Session on ${TOPIC} saved (30 min).`);

@@ -64,6 +64,14 @@ async function studyFor(ms: number): Promise<void> {
   await settle();
 }
 
+/**
+ * The learner studies until `at` with Obsidian open: the ticks fire in between. (Moving the clock without
+ * ticks is a sleep: its silence is time away, SPEC §4.)
+ */
+async function studyUntil(at: number): Promise<void> {
+  await studyFor(at - Date.now());
+}
+
 // ---- start ---------------------------------------------------------------------------------------------
 
 describe("starting a session", () => {
@@ -237,7 +245,7 @@ describe("ending a session", () => {
   it("previews the duration, then writes the confirmed note, trashes the draft and rebuilds index.md and hot.md", async () => {
     const { h, p, draftId } = await started();
     h.write(S(draftId), `${text(h, S(draftId))}Ownership moves on assignment.\n`);
-    jest.setSystemTime(T0 + 45 * MINUTE + 10 * SECOND);
+    await studyUntil(T0 + 45 * MINUTE + 10 * SECOND);
 
     await p.ribbon();
     expect(endModal().contentEl.querySelector(".palee-end-preview")?.textContent).toBe("T-rust-ownership · started 12:00 · 45 min");
@@ -327,7 +335,7 @@ describe("ending a session", () => {
 
   it("ends at once, without a modal, when asking for a summary is off", async () => {
     const { h, p, draftId } = await started({ data: { askForSummary: false } });
-    jest.setSystemTime(T0 + 20 * MINUTE);
+    await studyUntil(T0 + 20 * MINUTE);
     await p.ribbon();
 
     expect(modals()).toHaveLength(0);
@@ -410,7 +418,7 @@ describe("ending a session", () => {
 
   it("saves one note when the ribbon is clicked twice quickly to end", async () => {
     const { h, p, draftId } = await started({ data: { askForSummary: false } });
-    jest.setSystemTime(T0 + 30 * MINUTE);
+    await studyUntil(T0 + 30 * MINUTE);
     await Promise.all([p.ribbon(), p.ribbon()]);
     await settle();
 
@@ -441,21 +449,21 @@ describe("the status bar while a session is open", () => {
     const { h, p, draftId } = await started();
     await p.clickStatusBar();
     expect(modals()).toHaveLength(0);
-    expect(p.lastMenu().map((item) => item.title)).toEqual(["Save checkpoint", "Open session note", "End session"]);
+    expect(p.lastMenu().map((item) => item.title)).toEqual(["Pause session", "Save checkpoint", "Open session note", "End session"]);
 
     jest.setSystemTime(T0 + 7 * MINUTE);
     h.resetLogs();
-    await p.lastMenu()[0].click();
+    await p.lastMenu()[1].click();
     expect(fields(h, S(draftId)).last_checkpoint_at).toBe("2026-08-14T12:07:00+00:00");
     expect(h.events).toEqual([`modify ${S(draftId)}`]);
 
     await p.clickStatusBar();
-    await p.lastMenu()[1].click();
+    await p.lastMenu()[2].click();
     expect(h.app.workspace.getActiveFile()?.path).toBe(S(draftId));
 
     jest.setSystemTime(T0 + 12 * MINUTE);
     await p.clickStatusBar();
-    await p.lastMenu()[2].click();
+    await p.lastMenu()[3].click();
     expect(endModal().contentEl.querySelector(".palee-end-preview")?.textContent).toBe("T-rust-ownership · started 12:00 · 12 min");
     await submitEnd("Menus work", "");
     expect(confirmedIds(h)).toHaveLength(1);
@@ -482,7 +490,7 @@ describe("a metadata cache that lags behind the writes", () => {
 
   it("starts and ends a second session right after the first, before the cache has caught up", async () => {
     const { h, p, draftId: first } = await started();
-    jest.setSystemTime(T0 + 30 * MINUTE);
+    await studyUntil(T0 + 30 * MINUTE);
     await p.ribbon();
     await submitEnd("First", "");
     const [firstSession] = confirmedIds(h);
@@ -496,7 +504,7 @@ describe("a metadata cache that lags behind the writes", () => {
     expect(second).not.toBe(first);
     expect(fields(h, S(second))).toMatchObject({ started_at: "2026-08-14T12:40:00+00:00" });
 
-    jest.setSystemTime(T0 + 55 * MINUTE);
+    await studyUntil(T0 + 55 * MINUTE);
     await p.ribbon();
     await submitEnd("Second", "");
 

@@ -31,6 +31,9 @@ const STABLE_COMMAND_IDS = [
   "open-history",
   "export-sessions",
   "create-sessions-base",
+  "pause-session",
+  "continue-session",
+  "log-session",
 ];
 
 function mainJs(): string {

@@ -66,7 +66,9 @@ async function interruptedSession(checkpointAt: number): Promise<{ h: ObsidianHa
   const draftId = fields(h, HOT).open_draft as string;
   h.write(S(draftId), text(h, S(draftId)) + NOTES);
   if (checkpointAt > 0) {
-    jest.setSystemTime(T0 + checkpointAt * MINUTE);
+    // Studying with Obsidian open: the ticks fire (a jump of the clock alone would be a sleep, SPEC §4).
+    jest.advanceTimersByTime(checkpointAt * MINUTE);
+    await settle();
     await p.run("save-checkpoint");
   }
   expect(fields(h, S(draftId)).last_checkpoint_at).toBe(`2026-08-14T12:${String(checkpointAt).padStart(2, "0")}:00+00:00`);
@@ -117,7 +119,8 @@ describe("reopening the vault within the grace period", () => {
   it("records the whole sitting, from the original start, when the resumed session ends", async () => {
     const { h, draftId } = await interruptedSession(0);
     const p = await reopen(h, 10);
-    jest.setSystemTime(T0 + 70 * MINUTE);
+    jest.advanceTimersByTime(60 * MINUTE);
+    await settle();
     await p.ribbon();
     await submitEnd("Moves", "Borrows");
     const [sessionId] = confirmedIds(h);
@@ -170,14 +173,22 @@ describe("reopening the vault after the grace period", () => {
     expect(body(h, S(draftId))).toBe(NOTES);
     expect(confirmedIds(h)).toEqual([]);
     expect(h.trashed).toEqual([]);
-    expect(statusText(p)).toBe("T-rust-ownership 0:56:00");
+    // The 16 minutes since its last checkpoint are recorded as a break, and said (SPEC §4): 40 studied.
+    expect(noticeLog()).toContain("Away 12:40–12:56, not counted");
+    expect(statusText(p)).toBe("T-rust-ownership 0:40:00");
     expect(p.available("end-session")).toBe(true);
 
-    jest.setSystemTime(T0 + 90 * MINUTE);
+    jest.advanceTimersByTime(34 * MINUTE);
+    await settle();
     await p.ribbon();
     await submitEnd("Resumed and finished", "");
     const [sessionId] = confirmedIds(h);
-    expect(fields(h, S(sessionId))).toMatchObject({ started_at: "2026-08-14T12:00:00+00:00", duration_minutes: 90, absorbed_drafts: [draftId] });
+    expect(fields(h, S(sessionId))).toMatchObject({
+      started_at: "2026-08-14T12:00:00+00:00",
+      duration_minutes: 74,
+      break_minutes: 16,
+      absorbed_drafts: [draftId],
+    });
   });
 
   it("Save records the session up to its last checkpoint as interrupted, trashes the draft and rebuilds the views", async () => {
@@ -350,7 +361,7 @@ describe("several interrupted drafts", () => {
     expect(draftIds(h)).toEqual([OLD_A]);
     // Saving B keeps A as the open session.
     expect(fields(h, HOT)).toMatchObject({ open_draft: OLD_A, last_session: sessionId });
-    expect(statusText(p)).toBe("T-traits 4:00:00");
+    expect(statusText(p)).toBe("T-traits 0:25:00"); // its silence was recorded as a break on Resume
   });
 });
 
@@ -419,7 +430,7 @@ describe("starting while interrupted drafts are pending", () => {
     expect(fields(h, HOT)).toMatchObject({ active_topic: "T-closures", open_draft: OLD_B });
     expect(draftIds(h).sort()).toEqual([OLD_A, OLD_B]);
     expect(noticeLog()).not.toContain("Session on T-new started.");
-    expect(statusText(p)).toBe("T-closures 3:00:00");
+    expect(statusText(p)).toBe("T-closures 0:50:00"); // its silence was recorded as a break on Resume
   });
 
   it("keeps an ignored interrupted session untouched when the learner then starts", async () => {

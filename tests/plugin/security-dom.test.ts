@@ -2,8 +2,9 @@
  * Text from notes is rendered as text everywhere (SPEC §6.9), checked through the DOM: hostile topic IDs
  * (legacy IDs read from notes may be any string), summaries, next actions, device names, draft bodies, note
  * names and file names go through every modal (topic picker, end modal with its duration preview, recovery
- * rows, confirm modal, settings tab), every notice (started, already open, status, open elsewhere, recovery,
- * warnings, errors) and the status bar. Each surface is attached to `document` while it is on screen, then
+ * rows, confirm modal, settings tab, the end dialog's silence and choices, the log dialog), every notice
+ * (started, already open, status, open elsewhere, recovery, pause, continue, time away with its "Count it"
+ * button, warnings, errors) and the status bar. Each surface is attached to `document` while it is on screen, then
  * the whole document is searched for elements the text could have become.
  *
  * Already covered (not repeated): topics.test.ts renders hostile note names and a typed `<b>` in the picker's
@@ -281,6 +282,49 @@ describe("hostile text from notes, through every surface of the plugin", () => {
     await recoverAction(D, "save");
     expect(noticeLog()[noticeLog().length - 1]).toMatch(/^Could not save DRAFT-S-0000cccc: /);
     expectRenderedAsText(`${LINK} is now open on ${SCRIPT}`, "Could not save DRAFT-S-0000cccc");
+  });
+});
+
+describe("honest time with a hostile topic (issue 11)", () => {
+  it("shows the pause and away notices, the end dialog's silence and choices and the log dialog as text", async () => {
+    const D = "DRAFT-S-0000dddd";
+    const h = harness({
+      files: {
+        [HOT]: hotText({ active_topic: IMG, started_at: at(-5), open_draft: D, device: "laptop" }),
+        [S(D)]: draftText({ session_id: D, topic_id: IMG, started_at: at(-5), last_checkpoint_at: at(-1) }),
+        [S(PAST)]: confirmedText({ session_id: PAST, topic_id: SCRIPT }),
+      },
+    });
+    plugin = await loadPlugin(h, { device: "laptop" });
+    const p = plugin;
+    await p.run("pause-session");
+    expect(statusText(p)).toBe(`${IMG} 0:05:00 (paused)`);
+    await p.run("continue-session");
+    // A sleep: the clock moves without ticks, then one tick records the time away with its "Count it" button.
+    jest.setSystemTime(Date.now() + 60 * 60_000);
+    jest.advanceTimersByTime(1000);
+    await settle();
+    expectRenderedAsText(`Session on ${IMG} paused at 12:00.`, `Session on ${IMG} continues.`, "Away 12:00–13:00");
+    // The end dialog after a silence (the clock moved again without ticks).
+    jest.setSystemTime(Date.now() + 60 * 60_000);
+    await p.run("end-session");
+    type(endModal().contentEl.querySelector("input.palee-end-time"), `${IMG}`);
+    expectRenderedAsText(`${IMG} · started 11:55`, "No activity since 13:00, 1 h ago", `"${IMG}" is not a time`);
+    endModal().close();
+    // The log dialog on the past session's legacy topic; markup typed into its fields.
+    await p.run("log-session");
+    const choice = topicPicker()
+      .getSuggestions("")
+      .find((c) => "topicId" in c && c.topicId === SCRIPT);
+    if (!choice) throw new Error("no past-topic suggestion");
+    topicPicker().selectSuggestion(choice, new MouseEvent("click"));
+    await settle();
+    const log = modals()[modals().length - 1];
+    type(log.contentEl.querySelector(".palee-log-from"), IMG);
+    click(buttonByText(log.contentEl, "Log session"));
+    await settle();
+    expect(log.contentEl.querySelector(".palee-log-error")?.textContent).not.toBe("");
+    expectRenderedAsText(`Topic: ${SCRIPT}`);
   });
 });
 

@@ -277,13 +277,14 @@ describe.each([
 
     expect(landed).toBe(true);
     expect(confirmedIds(h)).toHaveLength(1);
-    expect(fieldsAt(h, confirmedPaths(h)[0])).toMatchObject({ absorbed_drafts: [deskDraft], outcome: "completed", duration_minutes: 21 });
+    // The desk was silent since 12:05 (no tick, no checkpoint): without a dialog it ends at its last activity.
+    expect(fieldsAt(h, confirmedPaths(h)[0])).toMatchObject({ absorbed_drafts: [deskDraft], outcome: "completed", duration_minutes: 5 });
     expect(draftIds(h)).toEqual([]);
     expect(h.trashed.map((t) => t.path)).toEqual([S(deskDraft)]);
     expect(fieldsAt(h, HOT)).toMatchObject({ open_draft: null, started_at: null, device: null });
     // Observed before the fix: "Could not end the session: unexpected error (palee/sessions/DRAFT-S-….md does
     // not exist)" on the desk, whose session had just been saved (the phone's reconcile trashed the draft).
-    expect(noticeLog()).toContain(`Session on ${TOPIC} saved (21 min).`);
+    expect(noticeLog()).toContain(`Session on ${TOPIC} saved (5 min).`);
     expect(noticeLog().join("\n")).not.toMatch(/Could not/);
     // The phone's Save found the session saved and finished the job: the draft trashed, the pointer closed.
     expect(noticeLog().join("\n")).toMatch(/was already saved in S-.*; moved it to the trash/);
@@ -324,7 +325,8 @@ describe.each([
     expect(recoveryRows().map((r) => r.draftId)).toEqual([deskDraft]);
     await desk.run("end-session"); // the learner, back at the desk, ends it there
     const [sessionId] = confirmedIds(h);
-    expect(lastNotice()).toBe(`Session on ${TOPIC} saved (20 min).`);
+    // Silent since its start (no tick, no checkpoint): without a dialog it ends at its last activity.
+    expect(lastNotice()).toBe(`Session on ${TOPIC} saved (0 min).`);
 
     await recoverAction(deskDraft, "save"); // then presses Save on the phone's stale row
     expect(confirmedIds(h)).toEqual([sessionId]);
@@ -344,8 +346,9 @@ describe.each([
     await phone.run("recover-drafts");
     await recoverAction(deskDraft, "resume"); // and continues the session on the phone
     expect(fieldsAt(h, HOT)).toMatchObject({ open_draft: deskDraft, device: "phone" });
-    expect(statusText(phone)).toBe(`${TOPIC} 0:20:00`);
-    expect(statusText(desk)).toBe(`${TOPIC} 0:20:00 (on phone)`);
+    // The 20 silent minutes are recorded as a break on Resume (SPEC §4), and the timer shows time studied.
+    expect(statusText(phone)).toBe(`${TOPIC} 0:00:00`);
+    expect(statusText(desk)).toBe(`${TOPIC} 0:00:00 (on phone)`);
 
     jest.setSystemTime(T0 + 30 * MINUTE);
     clearNotices();
@@ -360,9 +363,9 @@ describe.each([
 
     expect(confirmedIds(h)).toHaveLength(1);
     const saved = fieldsAt(h, confirmedPaths(h)[0]);
-    expect(saved).toMatchObject({ absorbed_drafts: [deskDraft], started_at: at(0), duration_minutes: 30 });
+    expect(saved).toMatchObject({ absorbed_drafts: [deskDraft], started_at: at(0), duration_minutes: 10, break_minutes: 20 });
     expect(bodyAt(h, confirmedPaths(h)[0])).toContain("Phone summary");
-    expect(noticeLog()).toContain(`Session on ${TOPIC} saved (30 min).`);
+    expect(noticeLog()).toContain(`Session on ${TOPIC} saved (10 min).`);
     expect(noticeLog().join("\n")).toMatch(/Could not end the session: the session on T-rust-ownership is open on phone; end it there/);
     expect(draftIds(h)).toEqual([]);
   });
@@ -425,7 +428,9 @@ describe("hot.md changed by the other device between the desk's read and its wri
   ])("keeps the phone's new open session when the desk's end clears its own (%s)", async (_name, topic) => {
     const { h, desk, phone } = await twoDevices({ desk: { askForSummary: false } });
     const deskDraft = await startOn(desk);
-    jest.setSystemTime(T0 + 20 * MINUTE);
+    // Studying on the desk: its ticks fire (a jump of the clock alone is a sleep, recorded as time away).
+    jest.advanceTimersByTime(20 * MINUTE);
+    await settle();
     const hook = beforeProcessOf(h, HOT, 1, () => phoneStarts(h, topic));
     clearNotices();
     await desk.run("end-session");
@@ -521,5 +526,26 @@ describe("hot.md changed by the other device between the desk's read and its wri
     const index = textAt(h, INDEX);
     expect(index).toContain("Total sessions: 2");
     for (const id of confirmedIds(h)) expect(index).toContain(`[[${id}]]`);
+  });
+});
+
+describe("honest time on two devices (issue 11)", () => {
+  it("shows a pause made on the desk on the phone, frozen, and offers neither pause nor continue there", async () => {
+    const { h, desk, phone } = await twoDevices();
+    const deskDraft = await startOn(desk);
+    await tickFor(20 * MINUTE);
+    await desk.run("pause-session");
+    expect(fieldsAt(h, S(deskDraft)).paused_at).toBe(at(20));
+    await tickFor(40 * MINUTE);
+    // Long after the grace period: a paused session writes nothing, and it is paused, not interrupted.
+    expect(statusText(phone)).toBe(`${TOPIC} 0:20:00 (paused on desk)`);
+    expect([phone.available("pause-session"), phone.available("continue-session")]).toEqual([false, false]);
+    expect(noticeLog().filter((n) => n.startsWith("Away"))).toEqual([]);
+
+    await desk.run("continue-session");
+    expect(fieldsAt(h, S(deskDraft))).toMatchObject({ paused_at: null, break_minutes: 40 });
+    expect(statusText(phone)).toBe(`${TOPIC} 0:20:00 (on desk)`);
+    await tickFor(5 * MINUTE);
+    expect(statusText(phone)).toBe(`${TOPIC} 0:25:00 (on desk)`);
   });
 });

@@ -1,5 +1,7 @@
 import { PaleeError } from "../../core/errors";
 import { formatElapsed } from "../../core/time";
+import { studiedSoFar } from "../ui/status-bar";
+import { announceAway } from "./away-notice";
 import type { FlowContext } from "./context";
 import { LONG_NOTICE_MS, describeFailure, fail, warn } from "./notices";
 
@@ -11,8 +13,9 @@ export async function checkpoint(ctx: FlowContext): Promise<void> {
   try {
     const result = await controller.checkpoint();
     const open = controller.open;
-    const elapsed = open ? ` · ${formatElapsed(controller.now() - open.startedMs, false)}` : "";
+    const elapsed = open ? ` · ${formatElapsed(studiedSoFar(open, controller.now()), false)}` : "";
     ctx.notify(`Checkpoint saved (${result.draft.topicId}${elapsed}).`);
+    announceAway(ctx, result.draft.draftId, result.away);
     warn(ctx, result.warnings);
   } catch (error) {
     fail(ctx, "save the checkpoint", error);
@@ -20,23 +23,24 @@ export async function checkpoint(ctx: FlowContext): Promise<void> {
 }
 
 /**
- * The automatic checkpoint, run on every tick: checkpoints this device's session when one is due. A repeated
- * failure is shown once.
+ * The automatic checkpoint, run on every tick: checkpoints this device's session when one is due, or at once
+ * when `away` (time away to record: the checkpoint carries it). A repeated failure is shown once.
  */
-export function autoCheckpointer(ctx: FlowContext): () => Promise<void> {
+export function autoCheckpointer(ctx: FlowContext): (away?: boolean) => Promise<void> {
   let lastError: string | null = null;
   let running = false;
   let lastAttempt = 0;
-  return async () => {
+  return async (away = false) => {
     // Also while the end modal is open: the session runs until the learner confirms (plugin calls are
     // serialized, and a checkpoint that comes after the end is dropped quietly below).
     const now = ctx.controller.now();
-    if (running || !ctx.controller.checkpointDue(now)) return;
+    if (running || !(away || ctx.controller.checkpointDue(now))) return;
     if (lastError !== null && now - lastAttempt < AUTO_RETRY_MS && now >= lastAttempt) return;
     running = true;
     lastAttempt = now;
     try {
-      await ctx.controller.checkpoint();
+      const result = await ctx.controller.checkpoint();
+      announceAway(ctx, result.draft.draftId, result.away);
       lastError = null;
     } catch (error) {
       // The session ended or was recovered meanwhile (another window, a click that came first): nothing to do.

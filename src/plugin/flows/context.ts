@@ -15,6 +15,8 @@ export interface FlowContext {
   readonly store: ObsidianStore;
   readonly settings: () => PaleeSettings;
   readonly notify: (message: string, durationMs?: number) => void;
+  /** A notice that stays until dismissed, with one action button (rendered as text). */
+  readonly notifyAction: (message: string, label: string, action: () => void) => void;
   /** After end, recovery Save and log: the daily-note line, if the setting is on. Never throws. */
   readonly dailyNote: DailyNoteLog;
   /** An end is on screen (the end modal) or being saved: a second click must not end twice. */
@@ -33,5 +35,17 @@ export function flowContext(
   },
 ): FlowContext {
   const dailyNote = new DailyNoteLog(app, settings, notify);
-  return { app, controller, store, settings, notify, dailyNote, ending: false, disposed: false };
+  return { app, controller, store, settings, notify, notifyAction, dailyNote, ending: false, disposed: false };
+}
+
+/** The message is plain text; the button is built element by element, never from HTML. */
+function notifyAction(message: string, label: string, action: () => void): void {
+  const notice = new Notice(message, 0);
+  const button = notice.messageEl.createEl("button", { text: label, cls: "palee-notice-action" });
+  button.addEventListener("click", (event) => {
+    event.stopPropagation();
+    button.disabled = true;
+    notice.hide();
+    action();
+  });
 }

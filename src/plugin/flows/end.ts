@@ -1,8 +1,13 @@
+import { PaleeError } from "../../core/errors";
+import type { EndAtSession } from "../../core/honest-time";
+import { localClock, parseGivenTime, preselectedEnd, resolveEndAt, silenceOf } from "../../core/honest-time";
 import type { OpenSession } from "../../core/sessions";
-import { durationMinutes } from "../../core/time";
+import { formatTimestamp } from "../../core/time";
+import type { EndRequest, OpenState } from "../session-controller";
+import type { EndChoice, EndChoiceKind, EndPreview, EndPreviewResult } from "../ui/end-modal";
 import { EndSessionModal } from "../ui/end-modal";
 import type { FlowContext } from "./context";
-import { displayTime, fail, warn } from "./notices";
+import { displayTime, fail, sentence, warn } from "./notices";
 import { recoverInterrupted } from "./recovery";
 
 /** End session: only this device's running session; the end modal first when a summary is asked for. */
@@ -20,32 +25,89 @@ export async function end(ctx: FlowContext): Promise<void> {
     return;
   }
   if (ctx.ending) return; // a second click while the first end is on screen or being saved
-  if (!ctx.settings().askForSummary) return endWith(ctx, null, null);
-  const now = controller.now();
+  const preview = endPreview(ctx, open);
+  if (!ctx.settings().askForSummary) {
+    // No dialog: the preselected end (the pause, or the last activity after a long silence), never a
+    // silent gap counted as study time.
+    const chosen = preview.preview(preview.preselected, "");
+    const at = "at" in chosen ? chosen.at : "now";
+    return endWith(ctx, { summary: null, nextAction: null, at });
+  }
   ctx.ending = true;
   new EndSessionModal(
     ctx.app,
-    {
-      topicId: open.session.topicId,
-      startedText: displayTime(open.session.startedAt, controller.today()),
-      durationMinutes: durationMinutes(open.startedMs, now),
-    },
-    (input) => void endWith(ctx, input.summary, input.nextAction, open.session),
+    preview,
+    (input) => void endWith(ctx, input, open.session),
     () => (ctx.ending = false),
   ).open();
 }
 
+/**
+ * The session as the honest-time rules see it. While this app runs the session its ticks are signs of life
+ * too (SPEC §4), so the last activity is the later of the draft's and the last tick before any gap.
+ */
+export function endAtSession(ctx: FlowContext, open: OpenState): EndAtSession {
+  const alive = ctx.controller.ticks.aliveAt();
+  const recorded = open.lastCheckpointMs ?? open.startedMs;
+  return {
+    startedMs: open.startedMs,
+    lastCheckpointMs: alive === null ? recorded : Math.max(recorded, Math.min(alive, ctx.controller.now())),
+    pausedMs: open.pausedMs,
+    breakMinutes: open.session.breakMinutes,
+  };
+}
+
+/** The end dialog's model: the silence, the choices, and the duration each one would record. */
+export function endPreview(ctx: FlowContext, open: OpenState): EndPreview {
+  const { controller } = ctx;
+  const { offsetAt, graceMs } = controller;
+  const now = controller.now();
+  const session = endAtSession(ctx, open);
+  const silence = silenceOf(session, now, offsetAt);
+  const iso = (ms: number): string => formatTimestamp(ms, offsetAt(ms));
+  const atOf = (kind: EndChoiceKind, typed: string): string => {
+    if (kind === "paused") return open.session.pausedAt ?? "now";
+    if (kind === "last") return iso(silence.lastSignMs);
+    return kind === "now" ? "now" : typed.trim();
+  };
+  const choices: EndChoice[] = [];
+  if (open.pausedMs !== null) {
+    choices.push({ kind: "paused", label: `At the pause (${localClock(open.pausedMs, offsetAt)})` });
+  } else {
+    choices.push({ kind: "last", label: `At the last activity (${localClock(silence.lastSignMs, offsetAt)})` });
+  }
+  choices.push({ kind: "now", label: `Now (${localClock(now, offsetAt)})` });
+  choices.push({ kind: "given", label: "At (HH:MM)" });
+  const today = controller.today();
+  return {
+    topicId: open.session.topicId,
+    startedText: displayTime(open.session.startedAt, today),
+    silenceText: open.pausedMs === null && silence.silenceMs > graceMs ? silence.text : null,
+    choices,
+    preselected: preselectedEnd(session, now, graceMs),
+    preview: (kind, typed): EndPreviewResult => {
+      const at = atOf(kind, typed);
+      if (kind === "given" && parseGivenTime(at, controller.now(), offsetAt) === null) {
+        return { error: at === "" ? "Type the time the session ended." : `"${at}" is not a time: type HH:MM.` };
+      }
+      try {
+        // The preview is computed at the moment it is shown; the core decides again when confirmed.
+        const result = resolveEndAt(at, session, controller.now(), graceMs, offsetAt);
+        return { minutes: result.durationMinutes, at };
+      } catch (error) {
+        if (error instanceof PaleeError) return { error: sentence(error.message) };
+        throw error;
+      }
+    },
+  };
+}
+
 /** `shown`: the session the end modal showed (it may have ended elsewhere while the modal was open). */
-export async function endWith(
-  ctx: FlowContext,
-  summary: string | null,
-  nextAction: string | null,
-  shown?: OpenSession,
-): Promise<void> {
+export async function endWith(ctx: FlowContext, input: EndRequest, shown?: OpenSession): Promise<void> {
   if (ctx.ending && !shown) return;
   ctx.ending = true;
   try {
-    const result = await ctx.controller.end(summary, nextAction, shown);
+    const result = await ctx.controller.end(input, shown);
     const { session } = result;
     ctx.notify(
       result.alreadySaved

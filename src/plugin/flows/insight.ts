@@ -12,6 +12,7 @@ import { renderSessionsBase } from "../../core/formats/bases";
 import { withBody } from "../../core/scan";
 import type { FlowContext } from "./context";
 import { end } from "./end";
+import { continueSession, pause } from "./pause";
 import { recoverDrafts } from "./recovery";
 import type { HistorySource } from "../ui/history-view";
 import { HISTORY_VIEW, HistoryView, historyModel } from "../ui/history-view";
@@ -74,6 +75,8 @@ export function historySource(deps: InsightDeps): HistorySource {
       openPath: (path) => void openPath(app, path),
       openLink: (linktext) => void app.workspace.openLinkText(linktext, controller.layout.sessions, false),
       end: () => void end(deps),
+      pause: () => void pause(deps),
+      continueSession: () => void continueSession(deps),
       recover: () => void recoverDrafts(deps),
     },
   };

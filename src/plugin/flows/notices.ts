@@ -12,6 +12,11 @@ export function displayTime(recorded: string | null, today: string): string {
   return match[1] === today ? match[2] : `${match[1]} ${match[2]}`;
 }
 
+/** A message of the core as a sentence of the UI: capitalized. */
+export function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** One clear sentence for a failure: conflicts say what changed and what to do. */
 export function describeFailure(what: string, error: unknown): string {
   if (error instanceof ConflictError && error.savedSession) {

@@ -1,5 +1,6 @@
 import { TFile } from "obsidian";
 import { formatElapsed } from "../../core/time";
+import { studiedSoFar } from "../ui/status-bar";
 import type { FlowContext } from "./context";
 import { LONG_NOTICE_MS, displayTime, fail } from "./notices";
 
@@ -14,7 +15,8 @@ export async function showStatus(ctx: FlowContext): Promise<void> {
     const today = controller.today();
     const { session } = open;
     ctx.notify(
-      `${session.topicId}: ${formatElapsed(controller.now() - open.startedMs, true)} so far\n` +
+      `${session.topicId}: ${formatElapsed(studiedSoFar(open, controller.now()), true)} so far` +
+        `${open.pausedMs === null ? "" : " (paused)"}\n` +
         `Started ${displayTime(session.startedAt, today)} on ${session.device ?? "unknown device"}\n` +
         `Last checkpoint ${displayTime(session.lastCheckpointAt, today)}`,
       LONG_NOTICE_MS,

@@ -5,6 +5,7 @@ import type { RecoveryRow } from "../ui/recovery-modal";
 import { RecoveryModal } from "../ui/recovery-modal";
 import type { FlowContext } from "./context";
 import { LONG_NOTICE_MS, displayTime, fail, warn } from "./notices";
+import { announceAway } from "./away-notice";
 
 /** When the vault opens (after layout ready): continue, report, or ask. */
 export async function onVaultOpen(ctx: FlowContext): Promise<void> {
@@ -131,6 +132,8 @@ export function openRecovery(
         }
         const result = await controller.recover(row.draftId, action);
         if (result.status === "resumed") resumed = true;
+        // The gap since its last sign of life was recorded as a break: said, and revocable (SPEC §4).
+        if (result.status === "resumed") announceAway(ctx, row.draftId, result.away);
         warn(ctx, result.warnings);
         if (result.status === "saved") await ctx.dailyNote.add(result.session);
         return recoveredText(ctx, result, action);

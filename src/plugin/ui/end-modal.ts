@@ -1,26 +1,49 @@
 import type { App } from "obsidian";
 import { Modal, Setting } from "obsidian";
 
+/** When the session ended, as the learner chooses it in the end dialog. */
+export type EndChoiceKind = "paused" | "last" | "now" | "given";
+
+export interface EndChoice {
+  kind: EndChoiceKind;
+  /** "At the last activity (20:30)". */
+  label: string;
+}
+
+/** What a choice would record: the minutes studied, or why the typed time cannot be used. */
+export type EndPreviewResult = { minutes: number; at: string } | { error: string };
+
 export interface EndPreview {
   topicId: string;
-  /** Start as the learner reads it, e.g. "14:05" or "Mon 14:05". */
+  /** Start as the learner reads it, e.g. "14:05" or "2026-08-13 14:05". */
   startedText: string;
-  durationMinutes: number;
+  /** "No activity since 20:30, 12 h ago", or null when the session was active within the grace period. */
+  silenceText: string | null;
+  choices: EndChoice[];
+  preselected: EndChoiceKind;
+  /** The duration for a choice (`typed`: the time typed for "given"); computed by the core's rules. */
+  preview: (kind: EndChoiceKind, typed: string) => EndPreviewResult;
 }
 
 export interface EndInput {
   summary: string | null;
   nextAction: string | null;
+  /** What the core is told: "now", an ISO 8601 timestamp, or the typed HH:MM. */
+  at: string;
 }
 
 /**
- * Ending a session: topic, start, the duration that will be recorded, Summary and Next action.
- * Confirm with the button, Mod+Enter anywhere, or Enter in the next-action field; Escape cancels.
+ * Ending a session: topic, start, the silence, when it ended (at the pause, at the last activity, now, or a
+ * typed time), the duration that will be recorded for that choice, Summary and Next action. Confirm with the
+ * button, Mod+Enter anywhere, or Enter in the next-action field; Escape cancels. A typed time that is not
+ * valid shows why and disables confirming.
  */
 export class EndSessionModal extends Modal {
   private summary = "";
   private nextAction = "";
   private submitted = false;
+  /** What confirming records now: the chosen end, or why it cannot be confirmed. */
+  private chosen: EndPreviewResult = { error: "" };
 
   constructor(
     app: App,
@@ -34,10 +57,33 @@ export class EndSessionModal extends Modal {
   onOpen(): void {
     const { contentEl, preview } = this;
     this.titleEl.setText("End session");
-    contentEl.createEl("p", {
-      text: `${preview.topicId} · started ${preview.startedText} · ${preview.durationMinutes} min`,
-      cls: "palee-end-preview",
-    });
+    const previewEl = contentEl.createEl("p", { cls: "palee-end-preview" });
+    if (preview.silenceText !== null) contentEl.createEl("p", { text: preview.silenceText, cls: "palee-end-silence" });
+    // When it ended: one radio button per choice; "given" comes with its time field, and typing chooses it.
+    let kind = preview.preselected;
+    let typed = "";
+    const group = contentEl.createDiv({ cls: "palee-end-choices" });
+    group.createEl("p", { text: "The session ended", cls: "setting-item-name" });
+    for (const choice of preview.choices) {
+      const row = group.createEl("label", { cls: "palee-end-choice" });
+      const radio = row.createEl("input", { type: "radio", attr: { name: "palee-end-at", value: choice.kind } });
+      radio.checked = choice.kind === kind;
+      const choose = (): void => {
+        radio.checked = true;
+        kind = choice.kind;
+        update();
+      };
+      radio.addEventListener("change", choose);
+      row.createSpan({ text: ` ${choice.label}` });
+      if (choice.kind === "given") {
+        const time = row.createEl("input", { type: "text", cls: "palee-end-time", attr: { placeholder: "20:30" } });
+        time.addEventListener("input", () => {
+          typed = time.value;
+          choose();
+        });
+      }
+    }
+    const errorEl = contentEl.createEl("p", { cls: "palee-end-error mod-warning" });
     new Setting(contentEl)
       .setName("Summary")
       .setDesc("What you covered. It becomes your working memory for the next session.")
@@ -59,13 +105,23 @@ export class EndSessionModal extends Modal {
           }
         });
       });
+    let confirm: HTMLButtonElement | null = null;
     new Setting(contentEl)
       .addButton((b) => b.setButtonText("Cancel").onClick(() => this.close()))
-      .addButton((b) => b.setButtonText("End session").setCta().onClick(() => this.submit()));
+      .addButton((b) => (confirm = b.setButtonText("End session").setCta().onClick(() => this.submit()).buttonEl));
     this.scope.register(["Mod"], "Enter", () => {
       this.submit();
       return false;
     });
+    // The duration preview follows the choice; an unusable typed time is explained and cannot be confirmed.
+    const update = (): void => {
+      const chosen = (this.chosen = preview.preview(kind, typed));
+      const minutes = "minutes" in chosen ? `${chosen.minutes} min` : "…";
+      previewEl.setText(`${preview.topicId} · started ${preview.startedText} · ${minutes}`);
+      errorEl.setText("error" in chosen ? chosen.error : "");
+      if (confirm) confirm.disabled = "error" in chosen;
+    };
+    update();
   }
 
   onClose(): void {
@@ -74,10 +130,11 @@ export class EndSessionModal extends Modal {
   }
 
   submit(): void {
-    if (this.submitted) return;
+    const { chosen } = this;
+    if (this.submitted || !("at" in chosen)) return;
     this.submitted = true;
     this.close();
-    this.onSubmit({ summary: blankToNull(this.summary), nextAction: blankToNull(this.nextAction) });
+    this.onSubmit({ summary: blankToNull(this.summary), nextAction: blankToNull(this.nextAction), at: chosen.at });
   }
 }
 

@@ -16,6 +16,7 @@ import type {
 } from "../../core/insight/stats";
 import { computeStats, countedMinutes, daySeries, formatMinutes, weekSeries } from "../../core/insight/stats";
 import type { Skipped } from "../../core/records";
+import { studiedMs } from "../../core/honest-time";
 import { formatElapsed } from "../../core/time";
 import { plural, renderChart } from "./history-chart";
 import type { OpenState } from "../session-controller";
@@ -40,8 +41,11 @@ export interface RecentSession {
 export interface OpenSessionModel {
   topicId: string;
   startedMs: number;
+  /** The timer shows the time studied: breaks excluded, frozen at the pause. */
+  pausedMs: number | null;
+  breakMinutes: number;
   device: string | null;
-  /** Whether this device runs it (only then can it be ended here). */
+  /** Whether this device runs it (only then can it be paused, continued or ended here). */
   endable: boolean;
   interrupted: boolean;
 }
@@ -86,6 +90,8 @@ export function historyModel(input: HistoryInput): HistoryModel {
     ? {
         topicId: input.open.session.topicId,
         startedMs: input.open.startedMs,
+        pausedMs: input.open.pausedMs,
+        breakMinutes: input.open.session.breakMinutes,
         device: input.open.session.device,
         endable: input.open.mine && input.open.running,
         interrupted: !input.open.running,
@@ -111,6 +117,8 @@ export interface HistoryActions {
   /** Opens a wikilink's target (a topic note). */
   openLink(linktext: string): void;
   end(): void;
+  pause(): void;
+  continueSession(): void;
   recover(): void;
 }
 
@@ -166,7 +174,7 @@ export function renderHistory(
   renderProblems(el, model.problems, actions);
   return {
     tick(now: number) {
-      if (timer && model.open) timer.setText(formatElapsed(now - model.open.startedMs, model.showSeconds));
+      if (timer && model.open) timer.setText(formatElapsed(studiedMs(model.open, now), model.showSeconds));
     },
   };
 }
@@ -185,13 +193,15 @@ function renderOpen(el: HTMLElement, model: HistoryModel, actions: HistoryAction
   } else if (!open.endable) {
     box.createDiv({ text: `Running on ${open.device ?? "another device"}.`, cls: "palee-history-muted" });
   }
-  // Pause and Continue buttons belong here too; they come with pause/continue (SPEC §4 honest time).
   const buttons = box.createDiv({ cls: "palee-history-open-actions" });
+  const button = (text: string, action: () => void, cls?: string): void => {
+    buttons.createEl("button", { text, cls }).addEventListener("click", action);
+  };
   if (open.endable) {
-    buttons.createEl("button", { text: "End", cls: "mod-cta" }).addEventListener("click", () => actions.end());
-  } else if (open.interrupted) {
-    buttons.createEl("button", { text: "Recover" }).addEventListener("click", () => actions.recover());
-  }
+    if (open.pausedMs !== null) button("Continue", () => actions.continueSession());
+    else button("Pause", () => actions.pause());
+    button("End", () => actions.end(), "mod-cta");
+  } else if (open.interrupted) button("Recover", () => actions.recover());
   return timer;
 }
 

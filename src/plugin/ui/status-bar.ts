@@ -1,18 +1,28 @@
+import { studiedMs } from "../../core/honest-time";
 import { formatElapsed } from "../../core/time";
 import type { OpenState } from "../session-controller";
 
-/** The status bar text: "Start session" when idle, else the topic and the time since the recorded start. */
+/** The time studied so far: from the recorded start, breaks excluded, frozen at the pause while paused. */
+export function studiedSoFar(open: OpenState, now: number): number {
+  const { startedMs, pausedMs } = open;
+  return studiedMs({ startedMs, pausedMs, breakMinutes: open.session.breakMinutes }, now);
+}
+
+/** The status bar text: "Start session" when idle, else the topic and the time studied. */
 export function statusText(open: OpenState | null, now: number, showSeconds: boolean): string {
   if (!open) return "Start session";
-  if (!open.running) return `${open.session.topicId} (interrupted)`;
-  const elapsed = formatElapsed(now - open.startedMs, showSeconds);
-  const where = open.mine ? "" : ` (on ${open.session.device ?? "another device"})`;
+  const paused = open.pausedMs !== null;
+  // Another device's paused session writes nothing while paused: it is paused, not interrupted.
+  if (!open.running && !(paused && !open.mine)) return `${open.session.topicId} (interrupted)`;
+  const elapsed = formatElapsed(studiedSoFar(open, now), showSeconds);
+  const device = open.session.device ?? "another device";
+  const where = open.mine ? (paused ? " (paused)" : "") : paused ? ` (paused on ${device})` : ` (on ${device})`;
   return `${open.session.topicId} ${elapsed}${where}`;
 }
 
 /**
- * The desktop status-bar item (there is none on mobile). It only renders: elapsed time is computed from the
- * recorded start on every tick, so sleep or a suspended window never skews it, and nothing is written.
+ * The desktop status-bar item (there is none on mobile). It only renders: the time studied is computed from
+ * the recorded start, breaks and pause on every tick, so sleep or a suspended window never skews it.
  */
 export class StatusBarTimer {
   private lastText = "";
@@ -33,6 +43,7 @@ export class StatusBarTimer {
     this.lastText = text;
     this.el.setText(text);
     const label = !open ? "Start a study session" : open.running ? "Session menu" : "Recover the interrupted session";
+    this.el.toggleClass("palee-paused", open?.pausedMs != null);
     this.el.setAttribute("aria-label", label);
   }
 }

@@ -1,0 +1,24 @@
+import type { AwayBreak } from "../../core/honest-time";
+import { awayNotice, formatSpan } from "../../core/honest-time";
+import { MINUTE_MS } from "../../core/time";
+import type { FlowContext } from "./context";
+import { fail } from "./notices";
+
+/**
+ * "Away 23:10–07:05, not counted", with a button that counts it after all: time away is never counted or
+ * dropped silently (invariant 11). After any write that recorded it: a tick, a checkpoint, a resume.
+ */
+export function announceAway(ctx: FlowContext, draftId: string, away: AwayBreak | null | undefined): void {
+  if (!away || ctx.disposed) return;
+  ctx.notifyAction(awayNotice(away, ctx.controller.offsetAt), "Count it", () => void countBack(ctx, draftId, away));
+}
+
+async function countBack(ctx: FlowContext, draftId: string, away: AwayBreak): Promise<void> {
+  try {
+    const { breakMinutes } = await ctx.controller.countAwayBack(draftId, away.minutes);
+    const span = formatSpan(away.minutes * MINUTE_MS);
+    ctx.notify(`Counted ${span} away as study time (breaks now ${breakMinutes} min).`);
+  } catch (error) {
+    fail(ctx, "count the time away", error);
+  }
+}

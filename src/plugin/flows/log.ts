@@ -1,0 +1,62 @@
+import { PaleeError } from "../../core/errors";
+import type { TopicChoice } from "../ui/topic-picker";
+import { TopicPickerModal } from "../ui/topic-picker";
+import type { LogInput } from "../ui/log-modal";
+import { LogSessionModal } from "../ui/log-modal";
+import type { FlowContext } from "./context";
+import { describeFailure, displayTime, fail, sentence, warn } from "./notices";
+import { topicChoices } from "./topics";
+
+/** Log a past session (a forgotten start): pick the topic, then say when it happened. */
+export async function logSession(ctx: FlowContext): Promise<void> {
+  let choices: TopicChoice[];
+  try {
+    // Claiming the current note as a topic belongs to starting; a past session is logged on a known topic
+    // or a newly typed one.
+    choices = (await topicChoices(ctx)).filter((c) => c.kind !== "use-current-note");
+  } catch (error) {
+    fail(ctx, "list your topics", error);
+    return;
+  }
+  new TopicPickerModal(ctx.app, choices, (choice) => {
+    if (choice.kind === "use-current-note") return;
+    if (choice.kind === "new-topic" && !choice.valid) {
+      ctx.notify(`"${choice.topicId}" is not a valid topic ID: use T- followed by letters, digits, ".", "_" or "-".`);
+      return;
+    }
+    new LogSessionModal(ctx.app, choice.topicId, (input) => logWith(ctx, choice.topicId, input)).open();
+  }).open();
+}
+
+/** Asks the core to log; resolves to the refusal to show in the dialog, or null once logged. */
+export async function logWith(ctx: FlowContext, topicId: string, input: LogInput): Promise<string | null> {
+  const given = (text: string): string | undefined => (text.trim() === "" ? undefined : text.trim());
+  try {
+    const { session, warnings } = await ctx.controller.log({
+      topic: topicId,
+      from: given(input.from),
+      to: given(input.to),
+      minutes: given(input.minutes),
+      summary: given(input.summary) ?? null,
+      nextAction: given(input.nextAction) ?? null,
+    });
+    const today = ctx.controller.today();
+    const span = `${displayTime(session.startedAt, today)}–${displayTime(session.endedAt, today).slice(-5)}`;
+    ctx.notify(`Logged ${session.topicId}, ${span} (${session.durationMinutes} min).`);
+    warn(ctx, warnings);
+    await ctx.dailyNote.add(session);
+    return null;
+  } catch (error) {
+    // A refusal (exit 2) is the learner's to fix in the dialog; anything else is also a notice.
+    if (error instanceof PaleeError && error.exitCode === 2) return dialogText(error.message);
+    fail(ctx, "log the session", error);
+    return describeFailure("log the session", error);
+  }
+}
+
+/** The core's refusal in the dialog's words: its fields are Start, End and Minutes, not CLI options. */
+function dialogText(message: string): string {
+  return sentence(message.replace(/--(from|to|minutes)/g, (_all, option: string) => FIELD[option]));
+}
+
+const FIELD: Record<string, string> = { from: "Start", to: "End", minutes: "Minutes" };
