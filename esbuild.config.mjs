@@ -67,6 +67,13 @@ const pluginOptions = {
 	minify: production,
 	sourcemap: production ? false : "inline",
 	treeShaking: true,
+	// Class fields with assign semantics (plain `this.x = ...` in the
+	// constructor) instead of esbuild's __publicField helper calls, as in
+	// Obsidian's sample plugin: smaller main.js. tsconfig.json sets the same
+	// flag so the tests (ts-jest) run with the semantics that ships.
+	tsconfigRaw: { compilerOptions: { useDefineForClassFields: false } },
+	// Keep non-ASCII characters of UI strings (…, ·, –, ≥, →) as is, not as \uXXXX.
+	charset: "utf8",
 	logLevel: "info",
 	plugins: [obsidianYaml],
 };
