@@ -72,6 +72,17 @@ describe("the daily-note line", () => {
     expect(spy.mock.calls.filter(([file]) => (file as { path: string }).path === DAY)).toHaveLength(1);
   });
 
+  it("finds the day's note moved into a subfolder of the daily folder instead of creating a second one", async () => {
+    const moved = "journal/2026/2026-08-14.md";
+    const h = harness({ files: { [moved]: "Moved\n", "elsewhere/2026-08-14.md": "Not a daily note\n" } });
+    installDailyNotes(h, { core: { folder: "journal" } });
+    const p = await loadPlugin(h, { device: "laptop", data: ON });
+    const id = await studyAndEnd(p);
+    expect(text(h, moved)).toBe(`Moved\n\n## Study sessions\n- 12:00–12:42 T-rust-ownership, 42 min [[${id}]]\n`);
+    expect(h.app.vault.getFileByPath(DAY)).toBeNull();
+    expect(text(h, "elsewhere/2026-08-14.md")).toBe("Not a daily note\n");
+  });
+
   it("uses the heading setting", async () => {
     const h = harness({ files: { [DAY]: "Notes\n" } });
     installDailyNotes(h, { core: { folder: "journal" } });
