@@ -3,7 +3,7 @@
  * chosen time and log. No I/O: the operations read the draft, call these and write what they return.
  * Instants are epoch ms; `offsetAt(at)` is the local UTC offset in minutes east of UTC at an instant.
  */
-import { LongSilenceError, OverlapError, UsageError } from "./errors";
+import { LongSilenceError, UsageError } from "./errors";
 import type { FieldValue, Fields } from "./frontmatter";
 import { FUTURE_SKEW_MS, MINUTE_MS, durationMinutes, formatTimestamp, parseTimestamp } from "./time";
 
@@ -39,7 +39,10 @@ export function pauseMinutes(pausedMs: number, endMs: number): number {
 }
 
 /** For the timer and status: time studied so far, frozen at `paused_at` while paused. */
-export function studiedMs(session: { startedMs: number; breakMinutes: number; pausedMs: number | null }, now: number): number {
+export function studiedMs(
+  session: { startedMs: number; breakMinutes: number; pausedMs: number | null },
+  now: number,
+): number {
   const until = session.pausedMs ?? now;
   return Math.max(0, until - session.startedMs - session.breakMinutes * MINUTE_MS);
 }
@@ -109,7 +112,8 @@ export function readHonestFields(fields: Fields, path: string, now: number, offs
 /** pause: records paused_at = now. Refused (`already_paused`) when the draft is paused. */
 export function pauseUpdate(current: HonestFields, now: number, offsetAt: OffsetAt): Record<string, FieldValue> {
   if (current.pausedMs !== null) {
-    throw new UsageError(`the session is already paused (since ${localClock(current.pausedMs, offsetAt)})`, "already_paused");
+    const since = localClock(current.pausedMs, offsetAt);
+    throw new UsageError(`the session is already paused (since ${since})`, "already_paused");
   }
   return { paused_at: formatTimestamp(now, offsetAt(now)) };
 }
@@ -199,7 +203,8 @@ export interface EndAt {
 }
 
 function endAtResult(session: EndAtSession, endedMs: number, source: EndAt["source"]): EndAt {
-  const openPause = session.pausedMs !== null && session.pausedMs < endedMs ? pauseMinutes(session.pausedMs, endedMs) : 0;
+  const paused = session.pausedMs;
+  const openPause = paused !== null && paused < endedMs ? pauseMinutes(paused, endedMs) : 0;
   const breakMinutes = session.breakMinutes + openPause;
   return { endedMs, breakMinutes, durationMinutes: studiedMinutes(session.startedMs, endedMs, breakMinutes), source };
 }
@@ -222,7 +227,9 @@ export function resolveEndAt(
   if (choice === undefined || choice === "") {
     if (session.pausedMs !== null) return endAtResult(session, Math.min(session.pausedMs, now), "paused");
     const silenceMs = now - lastSign;
-    if (silenceMs > graceMs && silenceMs > LONG_SILENCE_MS) throw longSilence(session.startedMs, lastSign, now, offsetAt);
+    if (silenceMs > graceMs && silenceMs > LONG_SILENCE_MS) {
+      throw longSilence(session.startedMs, lastSign, now, offsetAt);
+    }
     return endAtResult(session, now, "now");
   }
   if (choice === "now") return endAtResult(session, now, "now");
@@ -236,7 +243,8 @@ export function resolveEndAt(
   }
   if (given < session.startedMs) {
     throw new UsageError(
-      `${describeInstant(given, now, offsetAt)} is before the session started (${describeInstant(session.startedMs, now, offsetAt)})`,
+      `${describeInstant(given, now, offsetAt)} is before the session started ` +
+        `(${describeInstant(session.startedMs, now, offsetAt)})`,
       "invalid_time",
     );
   }
@@ -247,10 +255,15 @@ export function resolveEndAt(
 }
 
 /** How long a session has been silent, for the end dialog and status ("No activity since 20:30, 12 h ago"). */
-export function silenceOf(session: EndAtSession, now: number, offsetAt: OffsetAt): { lastSignMs: number; silenceMs: number; text: string } {
+export function silenceOf(
+  session: EndAtSession,
+  now: number,
+  offsetAt: OffsetAt,
+): { lastSignMs: number; silenceMs: number; text: string } {
   const lastSignMs = lastSignOfLife(session) ?? session.startedMs;
   const silenceMs = Math.max(0, now - lastSignMs);
-  return { lastSignMs, silenceMs, text: `No activity since ${describeInstant(lastSignMs, now, offsetAt)}, ${formatSpan(silenceMs)} ago` };
+  const text = `No activity since ${describeInstant(lastSignMs, now, offsetAt)}, ${formatSpan(silenceMs)} ago`;
+  return { lastSignMs, silenceMs, text };
 }
 
 /** The end dialog's preselected choice: paused_at, or the last activity once the silence exceeds the grace period. */
@@ -264,7 +277,8 @@ function longSilence(startedMs: number, lastSign: number, now: number, offsetAt:
   const silenceMs = now - lastSign;
   const sessionMs = now - startedMs;
   return new LongSilenceError(
-    `no activity since ${describeInstant(lastSign, now, offsetAt)} (${formatSpan(silenceMs)} ago; the session started ` +
+    `no activity since ${describeInstant(lastSign, now, offsetAt)} ` +
+      `(${formatSpan(silenceMs)} ago; the session started ` +
       `${formatSpan(sessionMs)} ago): say when it ended with --at now, --at last or --at HH:MM`,
     silenceMs,
     sessionMs,
@@ -306,7 +320,8 @@ export function timeAway(lastSignMs: number, now: number, graceMs: number, pause
  * (or the next tick) sees a recent sign of life and does not record the same gap again.
  */
 export function awayUpdate(current: HonestFields, away: AwayBreak, offsetAt: OffsetAt): Record<string, FieldValue> {
-  return { break_minutes: recordAway(current.breakMinutes, away), last_checkpoint_at: formatTimestamp(away.toMs, offsetAt(away.toMs)) };
+  const checkpoint = formatTimestamp(away.toMs, offsetAt(away.toMs));
+  return { break_minutes: recordAway(current.breakMinutes, away), last_checkpoint_at: checkpoint };
 }
 
 /** The draft change when the learner counts a recorded time away after all. */
@@ -327,91 +342,9 @@ export function countAwayBack(breakMinutes: number, away: AwayBreak): number {
 /** "Away 23:10–07:05, not counted" (local times; with dates when the gap is a day or longer). */
 export function awayNotice(away: AwayBreak, offsetAt: OffsetAt): string {
   const long = away.toMs - away.fromMs >= 24 * HOUR_MS;
-  const show = (at: number) => (long ? formatTimestamp(at, offsetAt(at)).slice(0, 16).replace("T", " ") : localClock(at, offsetAt));
+  const show = (at: number): string =>
+    long ? formatTimestamp(at, offsetAt(at)).slice(0, 16).replace("T", " ") : localClock(at, offsetAt);
   return `Away ${show(away.fromMs)}–${show(away.toMs)}, not counted`;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// log: a session that happened without the timer
-
-export interface LogRequest {
-  from?: string;
-  to?: string;
-  /** As typed (CLI text) or as a number (the plugin's field). */
-  minutes?: string | number;
-}
-
-export interface OtherSession {
-  /** The confirmed session's ID, or the open session's draft ID. */
-  id: string;
-  startMs: number;
-  endMs: number;
-}
-
-export interface LogInterval {
-  startMs: number;
-  endMs: number;
-  durationMinutes: number;
-}
-
-function readMinutes(value: string | number): number {
-  const text = String(value).trim();
-  const n = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_LOG_MINUTES) {
-    throw new UsageError(`--minutes ${JSON.stringify(text)} is not a whole number of minutes from 1 to ${MAX_LOG_MINUTES}`);
-  }
-  return n;
-}
-
-function readGiven(option: string, text: string, notAfter: number, offsetAt: OffsetAt): number {
-  const ms = parseGivenTime(text, notAfter, offsetAt);
-  if (ms === null) {
-    throw new UsageError(`${option} "${text.trim()}" is not a time: give HH:MM (00:00 to 23:59) or an ISO 8601 timestamp`, "invalid_time");
-  }
-  return ms;
-}
-
-/**
- * The interval of a logged session (SPEC §4 log): `from` and `to`, or `minutes` ending at `to` (default
- * now). HH:MM in `to` is its most recent past moment; in `from`, the most recent one at or before `to`, so
- * 23:30 to 00:30 is one hour. Refused: malformed input (`usage`, `invalid_time`), an end more than a minute
- * in the future or a start not before the end (`invalid_time`), and more than a minute of overlap with a
- * confirmed session or the open session (`overlap`, naming it; `others` holds both).
- */
-export function resolveLogInterval(
-  request: LogRequest,
-  others: readonly OtherSession[],
-  now: number,
-  offsetAt: OffsetAt,
-): LogInterval {
-  const hasMinutes = request.minutes !== undefined && String(request.minutes).trim() !== "";
-  if (hasMinutes && request.from !== undefined) throw new UsageError("give --from and --to, or --minutes, not both");
-  if (!hasMinutes && request.from === undefined) throw new UsageError("say when the session happened: --from and --to, or --minutes");
-  const rawEnd = request.to === undefined ? now : readGiven("--to", request.to, now, offsetAt);
-  if (rawEnd - now > FUTURE_SKEW_MS) {
-    throw new UsageError(`the session would end in the future (${describeInstant(rawEnd, now, offsetAt)})`, "invalid_time");
-  }
-  const endMs = Math.min(rawEnd, now);
-  const startMs = hasMinutes
-    ? endMs - readMinutes(request.minutes as string | number) * MINUTE_MS
-    : readGiven("--from", request.from as string, endMs, offsetAt);
-  if (startMs >= endMs) {
-    throw new UsageError(
-      `--from (${describeInstant(startMs, now, offsetAt)}) must be before --to (${describeInstant(endMs, now, offsetAt)})`,
-      "invalid_time",
-    );
-  }
-  for (const other of others) {
-    const overlapMs = Math.min(endMs, other.endMs) - Math.max(startMs, other.startMs);
-    if (overlapMs > OVERLAP_TOLERANCE_MS) {
-      throw new OverlapError(
-        `${describeInstant(startMs, now, offsetAt)}–${localClock(endMs, offsetAt)} overlaps ${other.id} ` +
-          `(${describeInstant(other.startMs, now, offsetAt)}–${localClock(other.endMs, offsetAt)}) by ${formatSpan(overlapMs)}`,
-        other.id,
-      );
-    }
-  }
-  return { startMs, endMs, durationMinutes: durationMinutes(startMs, endMs) };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -423,7 +356,7 @@ export function localClock(at: number, offsetAt: OffsetAt): string {
 }
 
 /** "20:30" on the day of `now`, else "2026-08-13 20:30". */
-function describeInstant(at: number, now: number, offsetAt: OffsetAt): string {
+export function describeInstant(at: number, now: number, offsetAt: OffsetAt): string {
   const text = formatTimestamp(at, offsetAt(at));
   const sameDay = text.slice(0, 10) === formatTimestamp(now, offsetAt(now)).slice(0, 10);
   return sameDay ? text.slice(11, 16) : `${text.slice(0, 10)} ${text.slice(11, 16)}`;

@@ -19,7 +19,6 @@ import {
   readHonestFields,
   recordAway,
   resolveEndAt,
-  resolveLogInterval,
   savedEnd,
   silenceOf,
   studiedMinutes,
@@ -28,6 +27,7 @@ import {
   type EndAtSession,
   type HonestFields,
 } from "../../src/core/honest-time";
+import { resolveLogInterval } from "../../src/core/log-interval";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
