@@ -1,6 +1,7 @@
-// CLI benchmark (SPEC §7): `session end` and `session rebuild` wall time and peak memory on histories of
-// 100, 1 000 and 10 000 confirmed sessions, against an I/O floor (a bare Node process that lists the
-// sessions folder and reads every file once).
+// CLI benchmark (SPEC §7, issue 13): `session start`, `draft`, `end`, `list`, `list --all`, `rebuild`, `stats`
+// and `export` wall time and peak memory on histories of 100, 1 000, 10 000 and 30 000 confirmed sessions,
+// against two I/O floors: a bare Node process that lists the sessions folder's names, and one that also reads
+// every file once.
 //
 //   npm run bench                      (builds dist/cli.js first)
 //   node scripts/bench.mjs [--sizes 100,1000] [--reps N] [--rss auto|time|preload] [--cli path/to/cli.js]
@@ -26,10 +27,16 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DEFAULT_CLI = path.join(ROOT, "dist", "cli.js");
 const FOLDER = "palee";
 const BENCH_TOPIC = "T-bench";
-const DEFAULT_SIZES = [100, 1000, 10000];
+const DEFAULT_SIZES = [100, 1000, 10000, 30000];
 const TARGET_SIZE = 10000;
 const TARGET_FLOOR_RATIO = 3;
 const TARGET_PEAK_MB = 150;
+// Issue 13: operations whose cost does not grow with history.
+const GROWTH_SMALL = 1000;
+const GROWTH_LARGE = 30000;
+const GROWTH_RATIO = 1.5;
+const GROWTH_PEAK_MB = 100;
+const LIST_NAMES_RATIO = 2;
 // The child's resource usage, printed last on its stderr: "<marker><max RSS KiB> <user CPU s> <system CPU s>".
 const USAGE_MARKER = "PALEE_BENCH_USAGE=";
 const TIME_FORMAT = `${USAGE_MARKER}%M %U %S`;
@@ -79,7 +86,7 @@ function parseArgs(argv) {
 	return options;
 }
 
-const repsFor = (size, override) => override ?? (size >= 10000 ? 5 : 7);
+const repsFor = (size, override) => override ?? (size >= 30000 ? 3 : size >= 10000 ? 5 : 7);
 
 // ---- small helpers -----------------------------------------------------------------------------------
 
@@ -223,6 +230,13 @@ const dir = process.argv[2];
   await Promise.all(Array.from({ length: Math.min(64, names.length) }, worker));
   process.stdout.write(names.length + " " + chars + "\\n");
 })();
+`;
+
+// Listing the folder's names only: what `list` (newest ten, drafts, totals) should cost.
+const FLOOR_NAMES = `"use strict";
+const fs = require("node:fs");
+const names = fs.readdirSync(process.argv[2]);
+process.stdout.write(names.length + "\\n");
 `;
 
 const FLOOR_SYNC = `"use strict";
@@ -387,9 +401,10 @@ async function measureSize(ctx, core, size, reps) {
 	const indexPath = path.join(vault, FOLDER, "index.md");
 	log(`  ${fmtInt(size)} sessions generated (${(bytes / 1048576).toFixed(1)} MiB) in ${fmtMs(performance.now() - started)} ms`);
 
-	const end = async () => {
-		await cli(ctx, vault, "start", "--topic", BENCH_TOPIC);
-		await cli(ctx, vault, "draft", "--topic", BENCH_TOPIC, "--note", "Checkpoint: finished the first exercise, stuck on the second.");
+	// One session: start, draft, end, each its own process and each measured.
+	const cycle = async () => {
+		const start = await cli(ctx, vault, "start", "--topic", BENCH_TOPIC);
+		const draft = await cli(ctx, vault, "draft", "--topic", BENCH_TOPIC, "--note", "Checkpoint: finished the first exercise, stuck on the second.");
 		const r = await cli(ctx, vault, "end", "--topic", BENCH_TOPIC, "--summary", SUMMARY, "--next", NEXT);
 		// Reset: remove the session this end added and the trashed draft, so every repetition runs on
 		// exactly `size` sessions. hot.md and index.md still name it; the next end rewrites both anyway.
@@ -397,8 +412,10 @@ async function measureSize(ctx, core, size, reps) {
 		if (!saved) throw new Error(`session end printed no session ID:\n${r.stdout}`);
 		rmSync(path.join(sessionsDir, `${saved[1]}.md`));
 		rmSync(path.join(vault, ".trash"), { recursive: true, force: true });
-		if (r.stderr.trim() !== "") throw new Error(`session end warned:\n${r.stderr}`);
-		return r;
+		for (const [name, x] of [["start", start], ["draft", draft], ["end", r]]) {
+			if (x.stderr.trim() !== "") throw new Error(`session ${name} warned:\n${x.stderr}`);
+		}
+		return { start, draft, end: r };
 	};
 	const rebuild = async () => {
 		// Stale views (as after a sync), so that every rebuild also rewrites index.md and hot.md.
@@ -410,14 +427,22 @@ async function measureSize(ctx, core, size, reps) {
 	// Issue 12: statistics and a CSV export of the whole history (output to the parent, as with a pipe).
 	const stats = () => cli(ctx, vault, "stats", "--json");
 	const exportCsv = () => cli(ctx, vault, "export");
-	const kinds = { end, rebuild, stats, exportCsv, floorAsync, floorSync };
+	const list = () => cli(ctx, vault, "list");
+	const listAll = () => cli(ctx, vault, "list", "--all");
+	const floorNames = () => runNode(ctx, [ctx.floorNamesPath, sessionsDir]);
+	const kinds = { cycle, list, listAll, rebuild, stats, exportCsv, floorNames, floorAsync, floorSync };
 
 	// One discarded warm-up of each (page cache, Node's compile cache), then the repetitions interleaved so
 	// that a drift of the machine affects every kind alike.
 	for (const fn of Object.values(kinds)) await fn();
-	const samples = Object.fromEntries(Object.keys(kinds).map((k) => [k, []]));
+	const names = [...Object.keys(kinds).filter((k) => k !== "cycle"), "start", "draft", "end"];
+	const samples = Object.fromEntries(names.map((k) => [k, []]));
 	for (let rep = 1; rep <= reps; rep++) {
-		for (const [kind, fn] of Object.entries(kinds)) samples[kind].push(await fn());
+		for (const [kind, fn] of Object.entries(kinds)) {
+			const r = await fn();
+			if (kind !== "cycle") samples[kind].push(r);
+			else for (const step of ["start", "draft", "end"]) samples[step].push(r[step]);
+		}
 		log(`  ${fmtInt(size)}: repetition ${rep}/${reps} done`);
 	}
 	const left = readdirSync(sessionsDir).length;
@@ -433,7 +458,7 @@ async function measureSize(ctx, core, size, reps) {
 		maxRssKb: Math.max(...list.map((s) => s.rssKb)),
 	});
 	const result = { size, reps, bytes };
-	for (const kind of Object.keys(kinds)) result[kind] = summarize(samples[kind]);
+	for (const kind of names) result[kind] = summarize(samples[kind]);
 	result.floorKind = result.floorSync.ms < result.floorAsync.ms ? "sync" : "async";
 	result.floor = result.floorSync.ms < result.floorAsync.ms ? result.floorSync : result.floorAsync;
 	return result;
@@ -486,6 +511,8 @@ function report(results, rssMethod, cliPath) {
 		);
 	}
 
+	reportGrowth(results);
+
 	console.log(`\nTargets at ${fmtInt(TARGET_SIZE)} sessions: end and rebuild each within ${TARGET_FLOOR_RATIO}× the I/O floor and under ${TARGET_PEAK_MB} MB peak memory.\n`);
 	const at = results.find((r) => r.size === TARGET_SIZE);
 	if (!at) {
@@ -502,6 +529,40 @@ function report(results, rssMethod, cliPath) {
 	];
 	for (const [name, ok, detail] of checks) console.log(`- ${ok ? "PASS" : "FAIL"} ${name}: ${detail}`);
 	return checks.every(([, ok]) => ok);
+}
+
+/** Issue 13: the operations of every session, and list, against history size and the names floor. */
+function reportGrowth(results) {
+	console.log("\nOperations per session (issue 13): wall ms median (CPU ms median), peak MB median.\n");
+	console.log("| sessions | start | draft | end | list | list --all | names floor | read floor | peak MB start / draft / end / list |");
+	console.log("|---:|---|---|---|---|---|---|---|---|");
+	const cell = (x) => `${fmtMs(x.ms)} (${fmtMs(x.cpuMs)})`;
+	for (const r of results) {
+		console.log(
+			`| ${fmtInt(r.size)} | ${cell(r.start)} | ${cell(r.draft)} | ${cell(r.end)} | ${cell(r.list)} | ${cell(r.listAll)} | ` +
+				`${cell(r.floorNames)} | ${cell(r.floor)} | ${fmtMb(r.start.rssKb)} / ${fmtMb(r.draft.rssKb)} / ${fmtMb(r.end.rssKb)} / ${fmtMb(r.list.rssKb)} |`,
+		);
+	}
+	const small = results.find((r) => r.size === GROWTH_SMALL);
+	const large = results.find((r) => r.size === GROWTH_LARGE);
+	if (!small || !large) {
+		console.log(`\nNOT MEASURED: the issue 13 targets need sizes ${GROWTH_SMALL} and ${GROWTH_LARGE}.`);
+		return;
+	}
+	console.log(`\nTargets (issue 13) at ${fmtInt(GROWTH_LARGE)} against ${fmtInt(GROWTH_SMALL)} sessions:\n`);
+	for (const op of ["start", "draft", "end"]) {
+		const ratio = large[op].ms / small[op].ms;
+		const cpu = large[op].cpuMs / small[op].cpuMs;
+		console.log(`- ${ratio <= GROWTH_RATIO ? "PASS" : "FAIL"} ${op} ≤ ${GROWTH_RATIO}×: ${fmtRatio(ratio)} wall, ${fmtRatio(cpu)} CPU`);
+		const mb = large[op].maxRssKb / 1024;
+		console.log(`- ${mb <= GROWTH_PEAK_MB ? "PASS" : "FAIL"} ${op} peak ≤ ${GROWTH_PEAK_MB} MB: ${mb.toFixed(1)} MB (highest seen)`);
+	}
+	const listRatio = large.list.ms / large.floorNames.ms;
+	console.log(`- ${listRatio <= LIST_NAMES_RATIO ? "PASS" : "FAIL"} list ≤ ${LIST_NAMES_RATIO}× names floor: ${fmtRatio(listRatio)}`);
+	for (const op of ["listAll", "rebuild", "stats", "exportCsv"]) {
+		const ratio = large[op].ms / large.floor.ms;
+		console.log(`- ${ratio <= TARGET_FLOOR_RATIO ? "PASS" : "FAIL"} ${op} ≤ ${TARGET_FLOOR_RATIO}× read floor: ${fmtRatio(ratio)}`);
+	}
 }
 
 // ---- main --------------------------------------------------------------------------------------------
@@ -525,12 +586,14 @@ async function main() {
 			preloadPath: path.join(tmp, "maxrss-preload.cjs"),
 			floorAsyncPath: path.join(tmp, "floor-async.cjs"),
 			floorSyncPath: path.join(tmp, "floor-sync.cjs"),
+			floorNamesPath: path.join(tmp, "floor-names.cjs"),
 			rssMethod: "preload",
 		};
 		copyFileSync(options.cli, ctx.cli);
 		writeFileSync(ctx.preloadPath, PRELOAD);
 		writeFileSync(ctx.floorAsyncPath, FLOOR_ASYNC);
 		writeFileSync(ctx.floorSyncPath, FLOOR_SYNC);
+		writeFileSync(ctx.floorNamesPath, FLOOR_NAMES);
 		ctx.rssMethod = chooseRssMethod(options.rss, ctx.preloadPath);
 		const core = await loadCore(tmp);
 		log(`bench: ${options.cli === DEFAULT_CLI ? "dist/cli.js" : options.cli}; temp dir ${tmp}; sizes ${options.sizes.join(", ")}; peak RSS via ${ctx.rssMethod}`);
