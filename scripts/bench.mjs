@@ -5,6 +5,7 @@
 //
 //   npm run bench                      (builds dist/cli.js first)
 //   node scripts/bench.mjs [--sizes 100,1000] [--reps N] [--rss auto|time|preload] [--cli path/to/cli.js]
+//   BENCH_KEEP_VAULT=/tmp/dir keeps each generated vault there (for profiling one operation by hand).
 //
 // --cli benchmarks another build of the CLI (default dist/cli.js). The CLI is copied into the temp folder
 // first, so a rebuild of dist/ during the run does not change what is measured.
@@ -14,7 +15,7 @@
 // available, else from a `--require` preload that prints process.resourceUsage().maxRSS on exit.
 // Vaults live in os.tmpdir() and are removed afterwards; nothing is written inside the repository.
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -402,16 +403,21 @@ async function measureSize(ctx, core, size, reps) {
 	log(`  ${fmtInt(size)} sessions generated (${(bytes / 1048576).toFixed(1)} MiB) in ${fmtMs(performance.now() - started)} ms`);
 
 	// One session: start, draft, end, each its own process and each measured.
+	const hotPath = path.join(vault, FOLDER, "hot.md");
 	const cycle = async () => {
+		const views = [readFileSync(indexPath, "utf8"), readFileSync(hotPath, "utf8")];
 		const start = await cli(ctx, vault, "start", "--topic", BENCH_TOPIC);
 		const draft = await cli(ctx, vault, "draft", "--topic", BENCH_TOPIC, "--note", "Checkpoint: finished the first exercise, stuck on the second.");
 		const r = await cli(ctx, vault, "end", "--topic", BENCH_TOPIC, "--summary", SUMMARY, "--next", NEXT);
 		// Reset: remove the session this end added and the trashed draft, so every repetition runs on
-		// exactly `size` sessions. hot.md and index.md still name it; the next end rewrites both anyway.
+		// exactly `size` sessions…
 		const saved = /^Saved (S-[^:\s]+):/m.exec(r.stdout);
 		if (!saved) throw new Error(`session end printed no session ID:\n${r.stdout}`);
 		rmSync(path.join(sessionsDir, `${saved[1]}.md`));
 		rmSync(path.join(vault, ".trash"), { recursive: true, force: true });
+		// …and the views as they were, so the next operation finds them exactly as a rebuild would write them.
+		writeFileSync(indexPath, views[0]);
+		writeFileSync(hotPath, views[1]);
 		for (const [name, x] of [["start", start], ["draft", draft], ["end", r]]) {
 			if (x.stderr.trim() !== "") throw new Error(`session ${name} warned:\n${x.stderr}`);
 		}
@@ -447,7 +453,13 @@ async function measureSize(ctx, core, size, reps) {
 	}
 	const left = readdirSync(sessionsDir).length;
 	if (left !== size) throw new Error(`the ${size}-session vault now holds ${left} files`);
-	rmSync(vault, { recursive: true, force: true });
+	if (process.env.BENCH_KEEP_VAULT) {
+		const kept = path.join(process.env.BENCH_KEEP_VAULT, `vault-${size}`);
+		rmSync(kept, { recursive: true, force: true });
+		mkdirSync(path.dirname(kept), { recursive: true });
+		renameSync(vault, kept);
+		log(`  kept the vault in ${kept}`);
+	} else rmSync(vault, { recursive: true, force: true });
 
 	const summarize = (list) => ({
 		ms: median(list.map((s) => s.ms)),
