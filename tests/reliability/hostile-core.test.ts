@@ -129,6 +129,34 @@ describe("a vault holding every damaged file next to good sessions", () => {
     expect(store.writes).toEqual([]);
   });
 
+  it("list reports each damaged paused_at / break_minutes by file name, reads it as absent, and never shows a negative time", async () => {
+    const store = storeOf(mainVault());
+    const { core } = open(store);
+    const result = await core.list({ all: true });
+    expect(result.warnings).toHaveLength(EXPECTED.warned.length);
+    for (const { path: at, warning } of EXPECTED.warned) {
+      const line = result.warnings.find((w) => w.startsWith(`${at}: `));
+      expect({ at, line }).toEqual({ at, line: expect.any(String) as string });
+      expect(line?.slice(at.length)).toMatch(warning);
+    }
+    for (const id of ["DRAFT-S-0000d009", "DRAFT-S-0000d00a", "DRAFT-S-0000d00b", "DRAFT-S-0000d00c"]) {
+      expect(result.drafts.find((d) => d.draftId === id)).toMatchObject({ pausedAt: null, breakMinutes: 0 });
+    }
+    for (const id of ["S-20260715T100000-p001", "S-20260715T110000-p002"]) {
+      expect(result.confirmed.find((c) => c.sessionId === id)).toMatchObject({ durationMinutes: 40, breakMinutes: 0 });
+    }
+    expect(result.confirmed.filter((c) => c.durationMinutes < 0 || c.breakMinutes < 0)).toEqual([]);
+    expect(result.drafts.filter((d) => d.breakMinutes < 0)).toEqual([]);
+    expect(store.writes).toEqual([]);
+    // Their index lines (rebuild) give the recorded 40 minutes, and no line of index.md shows a negative time.
+    await core.rebuild();
+    const index = (store.files.get(INDEX) ?? "").split("\n");
+    for (const id of ["S-20260715T100000-p001", "S-20260715T110000-p002"]) {
+      expect(index.filter((l) => l.startsWith(`- [[${id}]] `) && l.includes("40"))).toHaveLength(1);
+    }
+    expect(index.filter((l) => /(^|[^\w-])-\d/.test(l.replace(/\[\[[^\]]*\]\]/g, "")))).toEqual([]);
+  });
+
   it("rebuild writes only hot.md and index.md: every good session indexed, hot.md within 250 words of the 100 000-word summary", async () => {
     const store = storeOf(mainVault());
     const before = store.snapshot();
