@@ -89,7 +89,7 @@ async function askEnd(silence: LongSilenceError, io: CliIo, offsetAt: OffsetAt):
   const reader = new LineReader(io.stdin);
   const last = Date.parse(silence.lastSignAt);
   try {
-    io.stderr(`${silence.message.replace(/: say when.*$/, "")}.\n`);
+    io.stderr(`${silence.situation}.\n`);
     for (;;) {
       io.stderr(`End at [L]ast activity (${localClock(last, offsetAt)}), [N]ow, or [T]ype a time? `);
       const answer = (await reader.next())?.trim().toLowerCase().slice(0, 1) ?? null;

@@ -1,14 +1,16 @@
 /** `palee session stats` and `palee session export` (SPEC §4a, §5): the CLI face of src/core/insight. */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { UsageError, errorMessage } from "../core/errors";
+import { FileExistsError, UsageError, errorMessage } from "../core/errors";
 import { exportRows, renderExportCsv } from "../core/insight/export";
 import type { ExportRow } from "../core/insight/export";
 import type { DayTotal, SessionStats, Totals } from "../core/insight/stats";
 import { computeStats, daySeries, dayOf, formatMinutes, inRange } from "../core/insight/stats";
 import type { Clock } from "../core/ports";
 import type { ConfirmedSession, Skipped } from "../core/records";
+import { skippedWarning } from "../core/records";
 import { withBody } from "../core/scan";
+import { NodeStore } from "../node/node-store";
 import type { PaleeSessions } from "../core/sessions";
 import type { SessionStore } from "../core/ports";
 import { skippedJson } from "../core/formats/json";
@@ -44,7 +46,7 @@ function rangeOf(options: InsightOptions): Range {
 }
 
 const warnSkipped = (io: InsightIo, skipped: readonly Skipped[]): void => {
-  for (const s of skipped) io.stderr(`warning: skipped ${s.path}: ${s.reason}\n`);
+  for (const s of skipped) io.stderr(`warning: ${skippedWarning(s)}\n`);
 };
 
 // ---- stats ----------------------------------------------------------------------------------------------
@@ -155,20 +157,14 @@ const exists = (target: string): string =>
   `${target} already exists: choose another --out name (an export never overwrites a file)`;
 
 /** Writes `text` to a new file: never replaces one (a careful user does not expect an export to). */
-function writeNewFile(target: string, text: string): void {
+async function writeNewFile(target: string, text: string): Promise<void> {
   if (fs.existsSync(target)) throw new UsageError(exists(target));
-  const temp = path.join(path.dirname(target), `.palee-export-${process.pid}-${Date.now()}.tmp`);
-  fs.writeFileSync(temp, text, { flag: "wx" });
   try {
-    // A hard link publishes the whole file at once and fails if the name was taken meanwhile.
-    fs.linkSync(temp, target);
+    // The store's create: a flushed temp file published whole, exclusive even against a racing writer.
+    await new NodeStore(path.dirname(target)).create(path.basename(target), text);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
-      throw new UsageError(exists(target));
-    }
-    fs.copyFileSync(temp, target, fs.constants.COPYFILE_EXCL);
-  } finally {
-    fs.rmSync(temp, { force: true });
+    if (error instanceof FileExistsError) throw new UsageError(exists(target));
+    throw error;
   }
 }
 
@@ -205,7 +201,7 @@ export async function runExport(core: PaleeSessions, options: InsightOptions, io
     return 0;
   }
   try {
-    writeNewFile(target, text);
+    await writeNewFile(target, text);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot write ${target}: ${errorMessage(error)}`);

@@ -2,6 +2,7 @@ import { LongSilenceError, UsageError, toPaleeError } from "../core/errors";
 import type { OpenSession, RecoverAction, RecoverResult, StartResult } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
 import type { Draft } from "../core/records";
+import { skippedWarning } from "../core/records";
 import { draftJson, openJson, sessionJson, skippedJson } from "../core/formats/json";
 import { formatElapsed } from "../core/time";
 import { NodeStore } from "../node/node-store";
@@ -257,7 +258,7 @@ async function runAction(
       return runLog(core, values, out);
     case "list": {
       const r = await core.list({ all: values.all ?? false });
-      for (const s of r.skipped) out.warn(`skipped ${s.path}: ${s.reason}`);
+      for (const s of r.skipped) out.warn(skippedWarning(s));
       for (const w of r.warnings) out.warn(w);
       if (out.json) {
         out.doc({
@@ -313,7 +314,7 @@ async function runAction(
     }
     case "rebuild": {
       const r = await core.rebuild();
-      for (const s of r.skipped) out.warn(`skipped ${s.path}: ${s.reason}`);
+      for (const s of r.skipped) out.warn(skippedWarning(s));
       for (const w of r.warnings) out.warn(w);
       if (out.json) {
         out.doc({ status: "rebuilt", total_confirmed: r.totalConfirmed, skipped: r.skipped.map(skippedJson) });

@@ -48,6 +48,8 @@ export class UsageError extends PaleeError {
  */
 export class LongSilenceError extends UsageError {
   constructor(
+    /** The silence and the session's length in words, without the advice (the terminal asks instead). */
+    readonly situation: string,
     message: string,
     /** Time since the last sign of life, and since the start, in ms; the last sign of life as written. */
     readonly silenceMs: number,

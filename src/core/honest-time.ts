@@ -222,7 +222,7 @@ export function resolveEndAt(
   graceMs: number,
   offsetAt: OffsetAt,
 ): EndAt {
-  const lastSign = lastSignOfLife(session) ?? session.startedMs;
+  const lastSign = lastSignOf(session);
   const choice = at?.trim().toLowerCase();
   if (choice === undefined || choice === "") {
     if (session.pausedMs !== null) return endAtResult(session, Math.min(session.pausedMs, now), "paused");
@@ -254,13 +254,18 @@ export function resolveEndAt(
   return endAtResult(session, Math.min(given, now), "given");
 }
 
+/** The last sign of life of a session being ended: its start when nothing later was recorded. */
+function lastSignOf(session: EndAtSession): number {
+  return lastSignOfLife(session) ?? session.startedMs;
+}
+
 /** How long a session has been silent, for the end dialog and status ("No activity since 20:30, 12 h ago"). */
 export function silenceOf(
   session: EndAtSession,
   now: number,
   offsetAt: OffsetAt,
 ): { lastSignMs: number; silenceMs: number; text: string } {
-  const lastSignMs = lastSignOfLife(session) ?? session.startedMs;
+  const lastSignMs = lastSignOf(session);
   const silenceMs = Math.max(0, now - lastSignMs);
   const text = `No activity since ${describeInstant(lastSignMs, now, offsetAt)}, ${formatSpan(silenceMs)} ago`;
   return { lastSignMs, silenceMs, text };
@@ -269,17 +274,19 @@ export function silenceOf(
 /** The end dialog's preselected choice: paused_at, or the last activity once the silence exceeds the grace period. */
 export function preselectedEnd(session: EndAtSession, now: number, graceMs: number): "paused" | "last" | "now" {
   if (session.pausedMs !== null) return "paused";
-  const lastSignMs = lastSignOfLife(session) ?? session.startedMs;
+  const lastSignMs = lastSignOf(session);
   return now - lastSignMs > graceMs ? "last" : "now";
 }
 
 function longSilence(startedMs: number, lastSign: number, now: number, offsetAt: OffsetAt): LongSilenceError {
   const silenceMs = now - lastSign;
   const sessionMs = now - startedMs;
-  return new LongSilenceError(
+  const situation =
     `no activity since ${describeInstant(lastSign, now, offsetAt)} ` +
-      `(${formatSpan(silenceMs)} ago; the session started ` +
-      `${formatSpan(sessionMs)} ago): say when it ended with --at now, --at last or --at HH:MM`,
+    `(${formatSpan(silenceMs)} ago; the session started ${formatSpan(sessionMs)} ago)`;
+  return new LongSilenceError(
+    situation,
+    `${situation}: say when it ended with --at now, --at last or --at HH:MM`,
     silenceMs,
     sessionMs,
     formatTimestamp(lastSign, offsetAt(lastSign)),

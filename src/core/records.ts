@@ -63,6 +63,11 @@ export interface Skipped {
   reason: string;
 }
 
+/** The one wording of a skipped file, for every face: "skipped <path>: <reason>". */
+export function skippedWarning(s: Skipped): string {
+  return `skipped ${s.path}: ${s.reason}`;
+}
+
 export type Interpreted<T> = { record: T } | { reason: string };
 
 type OffsetAt = (at: number) => number;

@@ -6,7 +6,7 @@ import { normalizeTopic, validateNewTopicId } from "../ids";
 import { UsageError } from "../errors";
 import { sessionPath } from "../layout";
 import type { Draft } from "../records";
-import { interpretDraft } from "../records";
+import { interpretDraft, skippedWarning } from "../records";
 import type { Scan } from "../scan";
 import { formatLocalDate, formatTimestamp, isCanonicalTimestamp } from "../time";
 import type { SessionContext } from "./context";
@@ -62,7 +62,7 @@ export function today(ctx: SessionContext): string {
 
 /** The files a scan could not use, one warning each, then the damaged fields it read as absent. */
 export function skippedWarnings(scan: Scan): string[] {
-  return [...scan.skipped.map((s) => `skipped ${s.path}: ${s.reason}`), ...scan.warnings];
+  return [...scan.skipped.map(skippedWarning), ...scan.warnings];
 }
 
 /** An explicit topic is validated as new input; otherwise the first usable fallback (e.g. hot.md's). */
