@@ -354,10 +354,6 @@ export class SessionController {
     return { confirmed, skipped };
   }
 
-  get clock(): Clock {
-    return this.deps.clock;
-  }
-
   /** hot.md's text, or null when there is none yet. */
   readWorkingMemory(): Promise<string | null> {
     return this.deps.store.read(this.layout.hot);

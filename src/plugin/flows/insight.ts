@@ -4,7 +4,6 @@
  * and finds it by type.
  */
 import type { App, Plugin, TAbstractFile, WorkspaceLeaf } from "obsidian";
-import { TFile } from "obsidian";
 import { FileExistsError, errorMessage } from "../../core/errors";
 import { exportRows, renderExportCsv } from "../../core/insight/export";
 import type { ExportSession } from "../../core/insight/export";
@@ -13,6 +12,7 @@ import { withBody } from "../../core/scan";
 import type { FlowContext } from "./context";
 import { end } from "./end";
 import { continueSession, pause } from "./pause";
+import { openFile } from "./open-session";
 import { recoverDrafts } from "./recovery";
 import type { HistorySource } from "../ui/history-view";
 import { HISTORY_VIEW, HistoryView, historyModel } from "../ui/history-view";
@@ -42,12 +42,11 @@ export function historySource(deps: InsightDeps): HistorySource {
   return {
     async load() {
       const { confirmed, skipped } = await controller.confirmedSessions();
-      const clock = controller.clock;
       return historyModel({
         confirmed,
         skipped,
-        now: clock.now(),
-        offsetAt: (at) => clock.offsetMinutes(at),
+        now: controller.now(),
+        offsetAt: controller.offsetAt,
         open: controller.open,
         showSeconds: deps.settings().showSeconds,
       });
@@ -70,9 +69,9 @@ export function historySource(deps: InsightDeps): HistorySource {
         app.vault.offref(refs[2]);
       };
     },
-    now: () => controller.clock.now(),
+    now: () => controller.now(),
     actions: {
-      openPath: (path) => void openPath(app, path),
+      openPath: (path) => void openFile(app, path),
       openLink: (linktext) => void app.workspace.openLinkText(linktext, controller.layout.sessions, false),
       end: () => void end(deps),
       pause: () => void pause(deps),
@@ -91,22 +90,15 @@ export async function openHistory(app: App): Promise<void> {
   await app.workspace.revealLeaf(leaf);
 }
 
-async function openPath(app: App, path: string): Promise<boolean> {
-  const file = app.vault.getFileByPath(path);
-  if (!(file instanceof TFile)) return false;
-  await app.workspace.getLeaf(false).openFile(file);
-  return true;
-}
 
 /** `<folder>/exports/sessions-<today>.csv`, or `…-2.csv`, `…-3.csv` when taken: never replaces a file. */
 export async function exportSessions(deps: InsightDeps, notify: (message: string) => void): Promise<string | null> {
   const { controller, store } = deps;
   try {
     const { confirmed, skipped } = await controller.confirmedSessions();
-    const offsetAt = (at: number) => controller.clock.offsetMinutes(at);
     // The summaries are in the bodies: an export is the one insight that reads every note in full.
     const sessions: ExportSession[] = [];
-    for (const s of confirmed) sessions.push(await withBody(store, s, offsetAt));
+    for (const s of confirmed) sessions.push(await withBody(store, s, controller.offsetAt));
     const csv = renderExportCsv(exportRows(sessions));
     const base = `${controller.layout.folder}/exports/sessions-${controller.today()}`;
     for (let n = 1; n < 1000; n++) {
@@ -144,7 +136,7 @@ export async function createSessionsBase(deps: InsightDeps, notify: (message: st
         if (!(error instanceof FileExistsError)) throw error;
       }
     }
-    const opened = await openPath(app, path);
+    const opened = await openFile(app, path);
     if (created) notify(`Created ${path} (needs Obsidian 1.9 or later with the Bases core plugin).`);
     else notify(opened ? `Opened ${path}.` : `${path} exists.`);
     return path;

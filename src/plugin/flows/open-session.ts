@@ -1,3 +1,4 @@
+import type { App } from "obsidian";
 import { TFile } from "obsidian";
 import { formatElapsed } from "../../core/time";
 import { studiedSoFar } from "../ui/status-bar";
@@ -36,12 +37,15 @@ export async function openSessionNote(ctx: FlowContext): Promise<void> {
 }
 
 export async function openPath(ctx: FlowContext, path: string): Promise<void> {
-  const file = ctx.app.vault.getFileByPath(path);
-  if (!(file instanceof TFile)) {
-    ctx.notify(`${path} does not exist (yet).`);
-    return;
-  }
-  await ctx.app.workspace.getLeaf(false).openFile(file);
+  if (!(await openFile(ctx.app, path))) ctx.notify(`${path} does not exist (yet).`);
+}
+
+/** Opens the note at `path` in the current leaf; false when there is no such note. */
+export async function openFile(app: App, path: string): Promise<boolean> {
+  const file = app.vault.getFileByPath(path);
+  if (!(file instanceof TFile)) return false;
+  await app.workspace.getLeaf(false).openFile(file);
+  return true;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { classifyRecord } from "../../core/frontmatter";
+import { skippedWarning } from "../../core/records";
 import type { FlowContext } from "./context";
 import { fail, warn } from "./notices";
 import { openPath } from "./open-session";
@@ -8,7 +9,7 @@ export async function rebuild(ctx: FlowContext): Promise<void> {
     const result = await ctx.controller.rebuild();
     const total = result.totalConfirmed;
     ctx.notify(`Rebuilt working memory and index from ${total} session${total === 1 ? "" : "s"}.`);
-    warn(ctx, [...result.skipped.map((s) => `skipped ${s.path}: ${s.reason}`), ...result.warnings], true);
+    warn(ctx, [...result.skipped.map(skippedWarning), ...result.warnings], true);
   } catch (error) {
     fail(ctx, "rebuild working memory and index", error);
   }

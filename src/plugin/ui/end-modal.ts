@@ -1,4 +1,5 @@
 import type { App } from "obsidian";
+import type { EndRequest } from "../session-controller";
 import { Modal, Setting } from "obsidian";
 
 /** When the session ended, as the learner chooses it in the end dialog. */
@@ -25,12 +26,8 @@ export interface EndPreview {
   preview: (kind: EndChoiceKind, typed: string) => EndPreviewResult;
 }
 
-export interface EndInput {
-  summary: string | null;
-  nextAction: string | null;
-  /** What the core is told: "now", an ISO 8601 timestamp, or the typed HH:MM. */
-  at: string;
-}
+/** What the dialog hands back: the controller's end request (`at`: "now", ISO 8601 or the typed HH:MM). */
+export type EndInput = EndRequest;
 
 /**
  * Ending a session: topic, start, the silence, when it ended (at the pause, at the last activity, now, or a
