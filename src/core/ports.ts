@@ -27,6 +27,14 @@ export interface SessionStore {
    */
   modifiedAt?(path: string): Promise<number | null>;
   /**
+   * Optional, for scans that read only what may have changed: which of `names` (files directly inside
+   * `folder`) were created, modified or moved into the folder at or after `since` (epoch ms, this device's
+   * clock), by the later of their modification and status-change times. A name whose times cannot be told
+   * is included; one that no longer exists may be left out. Without it, every reconcile reads every note.
+   * Never writes.
+   */
+  changedAmong?(folder: string, names: readonly string[], since: number): Promise<string[]>;
+  /**
    * Optional fast path for scans: the frontmatter of `path` as the app's metadata cache holds it, without
    * reading the file; undefined when the cache does not know the file or may be behind it (e.g. just
    * written). Only a result that reads as a valid confirmed session is used; anything else is read in full.

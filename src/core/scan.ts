@@ -6,6 +6,7 @@ import { sessionPath } from "./layout";
 import type { SessionStore } from "./ports";
 import type { ConfirmedSession, Draft, Interpreted, Skipped } from "./records";
 import { compareDraftsOldestFirst, compareNewestFirst, interpretConfirmed, interpretDraft } from "./records";
+import { formatUtcCompact } from "./time";
 
 /** What the sessions folder holds. Every file that could not be used is in `skipped`, by name. */
 export interface Scan {
@@ -18,6 +19,11 @@ export interface Scan {
   skipped: Skipped[];
   /** Damaged optional fields of usable records (paused_at, break_minutes): read as absent, reported here. */
   warnings: string[];
+  /**
+   * Set when `confirmed` holds only the notes that may have absorbed a draft (scanRecentSessions): the file
+   * names of every confirmed note in the folder, which the views are then checked against.
+   */
+  partial?: { names: string[] };
 }
 
 const READ_CONCURRENCY = 64;
@@ -117,9 +123,9 @@ export class ScanCache {
 
 const NOT_A_SESSION = "not a session file name (expected S-….md or DRAFT-S-….md)";
 
-type NameKind = "draft" | "confirmed" | "other" | "ignored";
+export type NameKind = "draft" | "confirmed" | "other" | "ignored";
 
-function kindOf(name: string): NameKind {
+export function kindOf(name: string): NameKind {
   if (name.startsWith(".") || !name.toLowerCase().endsWith(".md")) return "ignored"; // not a note (e.g. a temp file)
   if (DRAFT_FILE_PATTERN.test(name)) return "draft";
   if (CONFIRMED_FILE_PATTERN.test(name)) return "confirmed";
@@ -268,4 +274,81 @@ function assemble(
   }
   const confirmed = [...byId.values()].sort(compareNewestFirst);
   return { confirmed, skipped, warnings: confirmed.flatMap((s) => s.fieldWarnings ?? []) };
+}
+
+/** How far behind a draft's start a clock may have been when the note absorbing that draft was written. */
+export const CLOCK_BEHIND_MS = 24 * 3_600_000;
+
+/**
+ * Reads the drafts and only the confirmed notes that may have absorbed one of them (or the open session that
+ * started at `starts`): a note absorbing a draft was written after the draft was created, so its file was
+ * created, modified or moved here since shortly before the draft's start (SessionStore.changedAmong), and a
+ * note of a later start is named after it. "Shortly" is CLOCK_BEHIND_MS, for a device whose clock was behind.
+ * Every other note is older than every draft: it cannot have absorbed one. Null when that cannot be bounded
+ * (the store cannot tell file times, a start is unknown, a draft is unreadable or one of `required` is not
+ * among the drafts): the caller then scans everything. Never writes.
+ */
+export async function scanRecentSessions(
+  store: SessionStore,
+  layout: Layout,
+  offsetAt: (at: number) => number,
+  at: { now: number; starts: ReadonlyArray<number | null>; required?: readonly string[] },
+): Promise<Scan | null> {
+  if (!store.changedAmong) return null;
+  const names = await store.list(layout.sessions);
+  const interpret = interpreter(store, layout);
+  const draftNames = names.filter((n) => kindOf(n) === "draft").sort();
+  const draftResults = await mapLimit(draftNames, READ_CONCURRENCY, (name) =>
+    interpret(name, (path, read) => interpretDraft(path, read, offsetAt, at.now)),
+  );
+  const drafts: Draft[] = [];
+  for (const { result } of draftResults) if ("record" in result) drafts.push(result.record);
+  if (drafts.length < draftResults.length) return null;
+  if (at.required?.some((id) => !drafts.some((d) => d.draftId === id))) return null;
+  const starts = [...at.starts, ...drafts.map((d) => d.startedMs)];
+  if (starts.some((ms) => ms === null)) return null;
+  const confirmedNames = names.filter((n) => kindOf(n) === "confirmed");
+  const toRead = starts.length === 0 ? [] : await recentNames(store, layout, confirmedNames, starts as number[]);
+  const outcomes: Array<ConfirmedSession | Skipped> = [];
+  const uncached = toRead.filter((name) => {
+    const cached = confirmedFromCache(store, sessionPath(layout, name), offsetAt);
+    if (cached) outcomes.push(cached);
+    return !cached;
+  });
+  const readResults = await mapLimit(uncached, READ_CONCURRENCY, (name) =>
+    interpret(name, (p, read) => interpretConfirmed(p, read, offsetAt)),
+  );
+  for (const { path, result } of readResults) {
+    outcomes.push("record" in result ? result.record : { path, reason: result.reason });
+  }
+  const assembled = assemble(outcomes);
+  const skipped = [
+    ...assembled.skipped,
+    ...names.filter((n) => kindOf(n) === "other").map((n) => ({ path: sessionPath(layout, n), reason: NOT_A_SESSION })),
+  ];
+  return {
+    confirmed: assembled.confirmed,
+    drafts: drafts.sort(compareDraftsOldestFirst),
+    draftFiles: new Set(draftNames.map((n) => n.slice(0, -3))),
+    skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    warnings: [...assembled.warnings, ...drafts.flatMap((d) => d.fieldWarnings ?? [])],
+    partial: { names: confirmedNames },
+  };
+}
+
+/**
+ * The confirmed notes named, or changed on disk, from shortly before the oldest of `starts` on: those that may
+ * have absorbed a draft started then. The store must offer changedAmong.
+ */
+export async function recentNames(
+  store: SessionStore,
+  layout: Layout,
+  confirmedNames: readonly string[],
+  starts: readonly number[],
+): Promise<string[]> {
+  const bound = Math.min(...starts) - CLOCK_BEHIND_MS;
+  const from = `S-${formatUtcCompact(bound)}`;
+  const older = confirmedNames.filter((n) => n < from);
+  const changed = new Set(older.length === 0 ? [] : await store.changedAmong!(layout.sessions, older, bound));
+  return confirmedNames.filter((n) => n >= from || changed.has(n));
 }

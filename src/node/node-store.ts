@@ -97,6 +97,21 @@ export class NodeStore implements SessionStore {
     }
   }
 
+  changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
+    // Synchronous, like read: one stat per name, without a thread-pool round trip each (about 5 µs a file).
+    const dir = this.resolve(folder);
+    const changed: string[] = [];
+    for (const name of names) {
+      try {
+        const stat = statSync(path.join(dir, name), { throwIfNoEntry: false });
+        if (stat && Math.max(stat.mtimeMs, stat.ctimeMs) >= since) changed.push(name);
+      } catch {
+        changed.push(name); // its times cannot be told: read it, and let the read report what is wrong
+      }
+    }
+    return Promise.resolve(changed);
+  }
+
   async list(folder: string): Promise<string[]> {
     try {
       const entries = await fs.readdir(this.resolve(folder), { withFileTypes: true });

@@ -155,6 +155,7 @@ describe("checkpoints do not re-read the whole history (SPEC §5: a checkpoint e
       const hour = String(i % 24).padStart(2, "0");
       const id = `S-202607${day}T${hour}0000-${i.toString(16).padStart(4, "0")}`;
       inner.files.set(S(id), confirmedText({ session_id: id, started_at: `2026-07-${day}T${hour}:00:00+00:00`, ended_at: `2026-07-${day}T${hour}:30:00+00:00`, duration_minutes: 30 }));
+      inner.mtimes.set(S(id), Date.parse(`2026-07-${day}T${hour}:30:00Z`)); // written when that session ended
     }
     const store = new WatchedStore(inner);
     const clock = FakeClock.at("2026-08-14T12:00:00Z");

@@ -26,6 +26,7 @@ export class CrashingStore implements SessionStore {
   crashedAt: string | null = null;
   readonly cachedFields?: SessionStore["cachedFields"];
   readonly changesSince?: SessionStore["changesSince"];
+  readonly changedAmong?: SessionStore["changedAmong"];
 
   constructor(
     readonly inner: SessionStore,
@@ -33,6 +34,7 @@ export class CrashingStore implements SessionStore {
   ) {
     if (inner.cachedFields) this.cachedFields = (path) => inner.cachedFields?.(path);
     if (inner.changesSince) this.changesSince = (folder, since) => inner.changesSince?.(folder, since) ?? null;
+    if (inner.changedAmong) this.changedAmong = (folder, names, since) => inner.changedAmong!(folder, names, since);
   }
 
   get crashed(): boolean {

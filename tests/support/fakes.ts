@@ -58,8 +58,10 @@ export interface Harness {
 }
 
 export function harness(options: { at?: string; offset?: number; device?: string; store?: MemoryStore; random?: RandomSource; folder?: string } = {}): Harness {
-  const store = options.store ?? new MemoryStore();
   const clock = FakeClock.at(options.at ?? "2026-08-14T12:00:00Z", options.offset ?? 0);
+  const store = options.store ?? new MemoryStore();
+  // A store made here stamps its writes with the test's clock, as a disk does with the device's.
+  if (!options.store) store.now = () => clock.now();
   const random = options.random ?? new SeededRandom(42);
   const ports = { store, clock, random, device: options.device ?? "laptop" };
   return { store, clock, random, ports, core: new PaleeSessions(ports, layoutFor(options.folder ?? "palee")) };

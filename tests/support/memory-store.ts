@@ -10,8 +10,23 @@ export class MemoryStore implements SessionStore {
   /** Modification times by path (epoch ms): set by each write, or by a test (files set directly have none). */
   readonly mtimes = new Map<string, number>();
 
+  /** What stamps each write's time: a test's clock (harness), else the real one. */
+  now: () => number = Date.now;
+
   constructor(initial: Record<string, string> = {}) {
     for (const [path, content] of Object.entries(initial)) this.files.set(path, content);
+  }
+
+  /** Files without a recorded time (set directly by a test, e.g. a sync) count as changed: nothing is skipped. */
+  changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
+    return Promise.resolve(
+      names.filter((name) => {
+        const path = `${folder}/${name}`;
+        if (!this.files.has(path)) return false;
+        const at = this.mtimes.get(path);
+        return at === undefined || at >= since;
+      }),
+    );
   }
 
   read(path: string): Promise<string | null> {
@@ -29,7 +44,7 @@ export class MemoryStore implements SessionStore {
   create(path: string, content: string): Promise<void> {
     if (this.files.has(path)) return Promise.reject(new FileExistsError(path));
     this.files.set(path, content);
-    this.mtimes.set(path, Date.now());
+    this.mtimes.set(path, this.now());
     this.writes.push(`create ${path}`);
     return Promise.resolve();
   }
@@ -37,7 +52,7 @@ export class MemoryStore implements SessionStore {
   replace(path: string, expected: string | null, content: string): Promise<void> {
     if ((this.files.get(path) ?? null) !== expected) return Promise.reject(new ConflictError(path));
     this.files.set(path, content);
-    this.mtimes.set(path, Date.now());
+    this.mtimes.set(path, this.now());
     this.writes.push(`replace ${path}`);
     return Promise.resolve();
   }

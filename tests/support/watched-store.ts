@@ -20,6 +20,9 @@ export class WatchedStore implements SessionStore {
   list(folder: string) {
     return this.inner.list(folder);
   }
+  changedAmong(folder: string, names: readonly string[], since: number) {
+    return this.inner.changedAmong(folder, names, since);
+  }
   create(p: string, content: string) {
     return this.inner.create(p, content);
   }

@@ -7,12 +7,11 @@ import { sessionPath } from "../layout";
 import type { Draft } from "../records";
 import { isAliveElsewhere } from "../recovery";
 import type { Scan } from "../scan";
-import { readConfirmed } from "../scan";
+import { readConfirmed, recentNames } from "../scan";
 import { appendNotes, renderDraft } from "../session-note";
 import type { AwayBreak } from "../honest-time";
 import { awayUpdate } from "../honest-time";
 import { inheritedStart } from "../start-time";
-import { MINUTE_MS, formatUtcCompact } from "../time";
 import type { SessionContext } from "./context";
 import { awayOf, honestOf } from "./draft-fields";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
@@ -54,8 +53,6 @@ export interface CheckpointResult {
   warnings: string[];
 }
 
-/** How far behind a draft's start a clock may have been when a note absorbing that draft was dated. */
-const CLOCK_BEHIND_MS = 24 * 60 * MINUTE_MS;
 
 export async function checkpoint(ctx: SessionContext, options: CheckpointOptions): Promise<CheckpointResult> {
   const hot0 = await readHot(ctx);
@@ -184,18 +181,14 @@ async function createDraft(
 }
 
 /**
- * Whether a confirmed note may already have absorbed this draft. Such a note starts at the draft's start or
- * later, and a note's file name carries its start in UTC, so only the notes named from shortly before that
- * start on are read. "Shortly" is a day: an end run while the clock was behind the draft's start dates its
- * note from that clock's now (found by the model test).
+ * Whether a confirmed note may already have absorbed this draft: only the notes that may have (named or
+ * written since shortly before its start: scan.ts recentNames) are read. A store that cannot tell when a
+ * note was written, or a draft without a usable start, leaves it to the full reconcile.
  */
 async function maybeAbsorbed(ctx: SessionContext, draft: Draft): Promise<boolean> {
-  if (draft.startedMs === null) return true; // cannot narrow it down: let the full reconcile decide
-  const from = `S-${formatUtcCompact(draft.startedMs - CLOCK_BEHIND_MS)}`;
-  const names = (await ctx.ports.store.list(ctx.layout.sessions)).filter(
-    (n) => CONFIRMED_FILE_PATTERN.test(n) && n >= from,
-  );
-  for (const name of names) {
+  if (draft.startedMs === null || !ctx.ports.store.changedAmong) return true;
+  const names = (await ctx.ports.store.list(ctx.layout.sessions)).filter((n) => CONFIRMED_FILE_PATTERN.test(n));
+  for (const name of await recentNames(ctx.ports.store, ctx.layout, names, [draft.startedMs])) {
     const result = await readConfirmed(ctx.ports.store, sessionPath(ctx.layout, name), ctx.offsetAt);
     if ("record" in result && result.record.absorbedDrafts.includes(draft.draftId)) return true;
   }

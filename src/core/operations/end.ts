@@ -16,7 +16,8 @@ import type { SessionContext } from "./context";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
 import { readHot, resolveTopic, skippedWarnings, stamp } from "./reading";
 import { reconcile, startRecord } from "./reconcile";
-import { withSession, writeViews } from "./views";
+import { scanForReconcile } from "./incremental-index";
+import { writeViewsAfter } from "./views";
 import { afterSaving, trashDraft, writeConfirmed } from "./writes";
 
 export interface EndOptions {
@@ -55,7 +56,7 @@ export async function end(ctx: SessionContext, options: EndOptions): Promise<End
     requireOpen(hot0.state, expected.draftId);
   }
   const topicId = resolveTopic(options.topic, [hot0.state.activeTopic, expected?.topicId ?? null]);
-  const before = await ctx.scan();
+  const before = await scanForReconcile(ctx, hot0.state, expected ? [expected.draftId] : []);
   const { scan, warnings, closed } = await reconcile(ctx, before, hot0);
   const hot = await readHot(ctx);
   const now = ctx.ports.clock.now();
@@ -67,7 +68,7 @@ export async function end(ctx: SessionContext, options: EndOptions): Promise<End
       ? ctx.absorbedIn(before.confirmed).get(hot0.state.openDraft)
       : undefined;
   if (finishedIn) {
-    warnings.push(...(await writeViews(ctx, scan.confirmed, (current) => current)));
+    warnings.push(...(await writeViewsAfter(ctx, null, (current) => current, scan)));
     return saved(finishedIn, [...warnings, ...(await lostDetails(ctx, options, finishedIn)), ...skipped]);
   }
   const taken = takeDrafts(ctx, { scan, before, hot: hot.state, topicId, now, expected, warnings });
@@ -78,7 +79,7 @@ export async function end(ctx: SessionContext, options: EndOptions): Promise<End
   const dating = startRecord(ctx, hot0.state, hot.state, closed);
   const session = await recordEnd(ctx, { ...taken, topicId, dating, now, options, warnings });
   await afterSaving(session, async () => {
-    warnings.push(...(await writeViews(ctx, withSession(scan.confirmed, session), closeEnded(taken, topicId))));
+    warnings.push(...(await writeViewsAfter(ctx, session, closeEnded(taken, topicId), scan)));
   });
   const absorbedDrafts = taken.absorbed.map((d) => d.draftId);
   return { session, absorbedDrafts, alreadySaved: false, warnings: [...warnings, ...skipped] };

@@ -4,7 +4,7 @@ import { planReconcile } from "../recovery";
 import type { Scan } from "../scan";
 import type { SessionContext } from "./context";
 import type { HotRead } from "./reading";
-import { closePointerTo, closingPointerTo, writeViews } from "./views";
+import { closePointerTo, closingPointerTo, writeViewsAfter } from "./views";
 import { trashDraft } from "./writes";
 
 export interface Reconciled {
@@ -37,7 +37,8 @@ export async function reconcile(ctx: SessionContext, scan: Scan, hotRead: HotRea
   // saved nothing: the views (and the body) stay as they are.
   const closing = plan.closeOpen?.draftId ?? null;
   if (hotRead.read.state === "ok" && (plan.trash.length > 0 || plan.closeOpen?.reason === "absorbed")) {
-    warnings.push(...(await writeViews(ctx, scan.confirmed, closingPointerTo(closing === null ? [] : [closing]))));
+    const pointer = closingPointerTo(closing === null ? [] : [closing]);
+    warnings.push(...(await writeViewsAfter(ctx, null, pointer, scan)));
   } else if (closing !== null) {
     await closePointerTo(ctx, closing);
   }

@@ -5,7 +5,10 @@ import { hotStateOf, renderHot, renderHotFrontmatter } from "../hot-memory";
 import type { ConfirmedSession } from "../records";
 import { compareNewestFirst } from "../records";
 import { withBody } from "../scan";
-import { renderIndex } from "../session-index";
+import { ConflictError } from "../errors";
+import type { Scan } from "../scan";
+import { renderIndex, renderIndexOfLines } from "../session-index";
+import { indexWith } from "./incremental-index";
 import type { SessionContext } from "./context";
 import { today } from "./reading";
 import { writeView } from "./writes";
@@ -106,9 +109,20 @@ export async function writeViews(
       .reduce<readonly ConfirmedSession[]>((list, s) => withSession(list, s), fresh);
     newest = await newestWithBody(ctx, sessions);
   };
+  await writeView(ctx, ctx.layout.index, () => renderIndex(sessions, today(ctx), ctx.indexLine), refresh);
+  return writeHotView(ctx, () => newest, pointer, options, refresh);
+}
+
+/** hot.md from the newest session (the views' second write); `refresh` runs before a retry after a conflict. */
+async function writeHotView(
+  ctx: SessionContext,
+  newest: () => ConfirmedSession | null,
+  pointer: (current: HotState, newest: ConfirmedSession | null) => HotState,
+  options: { replaceForeign?: boolean },
+  refresh: () => Promise<void>,
+): Promise<string[]> {
   const date = today(ctx);
   const warnings: string[] = [];
-  await writeView(ctx, ctx.layout.index, () => renderIndex(sessions, date, ctx.indexLine), refresh);
   await writeView(
     ctx,
     ctx.layout.hot,
@@ -118,12 +132,49 @@ export async function writeViews(
         warnings.push(`${ctx.layout.hot} has an unsupported palee_schema; left it alone (a rebuild replaces it)`);
         return null;
       }
-      return renderHot({ ...pointer(hotStateOf(read), newest), lastSession: newest?.sessionId ?? null }, newest, date);
+      const last = newest();
+      return renderHot({ ...pointer(hotStateOf(read), last), lastSession: last?.sessionId ?? null }, last, date);
     },
     refresh,
     warnings,
   );
   return warnings;
+}
+
+/**
+ * The views after `added` was written (null: nothing added, e.g. drafts trashed). When the operation's scan
+ * read only the recent notes (Scan.partial) and index.md is what a rebuild would write (incremental-index.ts),
+ * the new line goes into it; otherwise both views are derived from every note. Either way they end exactly as
+ * a rebuild would write them; index.md first.
+ */
+export async function writeViewsAfter(
+  ctx: SessionContext,
+  added: ConfirmedSession | null,
+  pointer: (current: HotState, newest: ConfirmedSession | null) => HotState,
+  /** The operation's scan, from before `added`. */
+  scan: Scan,
+): Promise<string[]> {
+  const full = async (from: Scan | null): Promise<string[]> => {
+    const confirmed = (from ?? (await ctx.scan())).confirmed;
+    const known = added === null || confirmed.some((s) => s.path === added.path);
+    return writeViews(ctx, known ? confirmed : withSession(confirmed, added), pointer);
+  };
+  if (!scan.partial) return full(scan);
+  const index = await indexWith(ctx, added, scan);
+  if (index === null) return full(null);
+  const next = renderIndexOfLines(index.lines, today(ctx));
+  try {
+    if (next !== index.text) await ctx.ports.store.replace(ctx.layout.index, index.text, next);
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    return full(null); // another writer (a sync, another device): derive both views from the notes as they are
+  }
+  let newest = index.newest;
+  const refresh = async (): Promise<void> => {
+    const others = (await ctx.scan()).confirmed.filter((s) => s.path !== added?.path);
+    newest = await newestWithBody(ctx, added ? withSession(others, added) : others);
+  };
+  return writeHotView(ctx, () => newest, pointer, {}, refresh);
 }
 
 /** `newestFirst` with `session` inserted in its place (newest first): a copy, the input is shared. */

@@ -1,0 +1,142 @@
+/**
+ * Property test (issue 13): the views an operation updates incrementally (end inserts its line into index.md;
+ * list answers from it) are exactly what a full rebuild writes, after random sequences of sessions, notes
+ * arriving by sync (some in the same second, some under a name that does not match their start), notes
+ * deleted, renamed or damaged by hand, and index.md deleted, damaged or edited by hand.
+ *
+ *   INCREMENTAL_RUNS (default 200)
+ */
+import fc from "fast-check";
+import { layoutFor } from "../../src/core/layout";
+import { PaleeSessions } from "../../src/core/sessions";
+import { formatTimestamp, formatUtcCompact } from "../../src/core/time";
+import { confirmedText } from "../support/builders";
+import { FakeClock, SeededRandom, harness } from "../support/fakes";
+import type { Harness } from "../support/fakes";
+import { HOT, INDEX, S } from "../support/inspect";
+import { MemoryStore } from "../support/memory-store";
+
+const RUNS = Number(process.env.INCREMENTAL_RUNS ?? 200);
+const SESSIONS = "palee/sessions/";
+
+type Action =
+  | { op: "session"; topic: string; minutes: number; summary: boolean }
+  | { op: "sync"; daysBack: number; seconds: number; offset: number; hex: number; lie: number }
+  | { op: "delete" | "rename-away" | "rename-lying"; pick: number }
+  | { op: "index"; edit: "delete" | "garbage" | "drop line" | "swap lines" | "total" | "stale line" | "retitle" }
+  | { op: "clock"; minutes: number };
+
+const action: fc.Arbitrary<Action> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ op: fc.constant("session" as const), topic: fc.constantFrom("T-a", "T-b"), minutes: fc.integer({ min: 0, max: 90 }), summary: fc.boolean() }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant("sync" as const),
+      daysBack: fc.integer({ min: -1, max: 400 }),
+      seconds: fc.integer({ min: 0, max: 86_399 }),
+      offset: fc.constantFrom(0, 60, -300, 330, 780, -600),
+      hex: fc.integer({ min: 0, max: 0xffff }),
+      lie: fc.constantFrom(0, 0, 0, -3600, 86_400, 1),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ op: fc.constantFrom("delete" as const, "rename-away" as const, "rename-lying" as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("index" as const), edit: fc.constantFrom("delete" as const, "garbage" as const, "drop line" as const, "swap lines" as const, "total" as const, "stale line" as const, "retitle" as const) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant("clock" as const), minutes: fc.integer({ min: -120, max: 3000 }) }) },
+);
+
+function confirmedNames(store: MemoryStore): string[] {
+  return [...store.files.keys()].filter((p) => p.startsWith(`${SESSIONS}S-`)).sort();
+}
+
+/** A note written on another device, arriving by sync; `lie` seconds between its name and its recorded start. */
+function sync(h: Harness, a: Extract<Action, { op: "sync" }>): void {
+  const start = Math.floor(h.clock.now() / 1000) * 1000 - a.daysBack * 86_400_000 - a.seconds * 1000;
+  const id = `S-${formatUtcCompact(start + a.lie * 1000)}-${a.hex.toString(16).padStart(4, "0")}`;
+  if (h.store.files.has(S(id))) return;
+  const text = confirmedText(
+    { session_id: id, topic_id: "T-synced", started_at: formatTimestamp(start, a.offset), ended_at: formatTimestamp(start + 1_800_000, a.offset), duration_minutes: 30 },
+    { summary: `from the phone ${a.hex}` },
+  );
+  h.store.files.set(S(id), text);
+  h.store.mtimes.set(S(id), h.clock.now()); // arrives now, whatever it records
+}
+
+function handEdit(h: Harness, a: Extract<Action, { op: "delete" | "rename-away" | "rename-lying" }>): void {
+  const names = confirmedNames(h.store);
+  if (names.length === 0) return;
+  const path = names[a.pick % names.length];
+  const text = h.store.files.get(path) ?? "";
+  h.store.files.delete(path);
+  const renamed =
+    a.op === "rename-away" ? `${SESSIONS}My renamed session ${a.pick}.md`
+    : a.op === "rename-lying" ? `${SESSIONS}S-20200101T000000-${(a.pick % 0xffff).toString(16)}.md`
+    : null;
+  if (renamed === null) return;
+  h.store.files.set(renamed, text);
+  h.store.mtimes.set(renamed, h.clock.now()); // a rename changes the file's status time
+
+}
+
+function editIndex(h: Harness, edit: Extract<Action, { op: "index" }>["edit"]): void {
+  const text = h.store.files.get(INDEX);
+  if (edit === "delete") return void h.store.files.delete(INDEX);
+  if (edit === "garbage") return void h.store.files.set(INDEX, "\u0000 garbage ]]\n");
+  if (text === undefined) return;
+  const lines = text.split("\n");
+  const items = lines.map((l, i) => (l.startsWith("- [[") ? i : -1)).filter((i) => i >= 0);
+  if (edit === "drop line" && items.length > 0) lines.splice(items[0], 1);
+  if (edit === "swap lines" && items.length > 1) [lines[items[0]], lines[items[1]]] = [lines[items[1]], lines[items[0]]];
+  if (edit === "total") return void h.store.files.set(INDEX, text.replace(/Total sessions: (\d+)/, (_, n) => `Total sessions: ${Number(n) + 1}`));
+  if (edit === "stale line") lines.splice(lines.length - 1, 0, "- [[S-20200101T000000-dead]] - Topic: T-gone (2020-01-01, 5 min)");
+  if (edit === "retitle") return void h.store.files.set(INDEX, text.replace("# PALEE session index", "# My sessions"));
+  h.store.files.set(INDEX, lines.join("\n"));
+}
+
+/** What a full rebuild writes, on a copy of the vault at the same instant. */
+async function rebuilt(h: Harness): Promise<{ index: string | undefined; hot: string | undefined }> {
+  const copy = new MemoryStore(Object.fromEntries(h.store.files));
+  const core = new PaleeSessions({ ...h.ports, store: copy, clock: new FakeClock(h.clock.now(), h.clock.offset), random: new SeededRandom(9) }, layoutFor("palee"));
+  await core.rebuild();
+  return { index: copy.files.get(INDEX), hot: copy.files.get(HOT) };
+}
+
+async function session(h: Harness, a: Extract<Action, { op: "session" }>, step: string): Promise<void> {
+  const started = await h.core.start({ topic: a.topic, ignorePending: true });
+  if (started.status !== "started") throw new Error(`${step}: start ${started.status}`);
+  h.clock.advance(a.minutes);
+  await h.core.end({ summary: a.summary ? `summary ${step}` : null });
+  const expected = await rebuilt(h);
+  expect([step, h.store.files.get(INDEX)]).toEqual([step, expected.index]);
+  // active_topic is state, not derived: end makes the ended topic active, a rebuild the newest session's.
+  const derived = (text: string | undefined): string | undefined => text?.replace(/^active_topic: .*$/m, "");
+  expect([step, derived(h.store.files.get(HOT))]).toEqual([step, derived(expected.hot)]);
+}
+
+/** list (newest ten, from the index when it can be trusted) agrees with the full list. */
+async function listAgrees(h: Harness, step: string): Promise<void> {
+  const fast = await h.core.list();
+  const full = await h.core.list({ all: true });
+  const ids = (r: typeof fast): string[] => r.confirmed.map((s) => s.path);
+  expect([step, ids(fast), fast.totalConfirmed, fast.drafts.length]).toEqual([step, ids(full).slice(0, 10), full.totalConfirmed, full.drafts.length]);
+  expect([step, fast.skipped]).toEqual([step, full.skipped]);
+}
+
+describe("incremental views", () => {
+  it(`end leaves index.md and hot.md exactly as a rebuild writes them (${RUNS} runs)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(action, { maxLength: 25 }), async (actions) => {
+        const h = harness();
+        for (const [i, a] of [...actions, { op: "session", topic: "T-a", minutes: 5, summary: true } as const].entries()) {
+          const step = `step ${i}: ${JSON.stringify(a)}`;
+          if (a.op === "session") await session(h, a, step);
+          else if (a.op === "sync") sync(h, a);
+          else if (a.op === "index") editIndex(h, a.edit);
+          else if (a.op === "clock") h.clock.advance(a.minutes);
+          else handEdit(h, a);
+          await listAgrees(h, step);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  }, 300_000);
+});
