@@ -8,6 +8,7 @@ import { formatElapsed } from "../core/time";
 import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
 import { trashStaleTempFiles } from "../core/temp-files";
+import { BOUNDED_VIEWS } from "../core/bounded";
 import type { Action, Values } from "./options";
 import { USAGE, parse } from "./options";
 import { reportAway, runContinue, runEnd, runLog, runPause } from "./honest-time";
@@ -32,6 +33,9 @@ function recoverAction(value: string | undefined): RecoverAction {
   const got = value === undefined ? "" : ` (got "${value}")`;
   throw new UsageError(`--action must be resume, save, discard or ignore${got}`);
 }
+
+/** What the CLI does without a metadata cache: bounded list and views (issue 13), and rebuild's temp sweep. */
+const CORE_OPTIONS = { ...BOUNDED_VIEWS, tempFiles: trashStaleTempFiles };
 
 const ANSWERS: Record<string, RecoverAction> = { r: "resume", s: "save", d: "discard", i: "ignore" };
 
@@ -340,7 +344,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     const device = deviceName(io.env);
     const store = new NodeStore(vault.root);
     const ports = { store, clock: systemClock, random: systemRandom, device };
-    const core = new PaleeSessions(ports, vault.layout, { tempFiles: trashStaleTempFiles });
+    const core = new PaleeSessions(ports, vault.layout, CORE_OPTIONS);
     return await runAction(action, core, values, out, io, { device, store });
   } catch (caught) {
     const error = toPaleeError(caught);

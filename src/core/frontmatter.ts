@@ -1,5 +1,4 @@
 import { errorMessage } from "./errors";
-import { parseSimpleFrontmatter } from "./simple-yaml";
 import { parseYamlBlock, stringifyYamlBlock } from "./yaml";
 
 /** How a session file reads: the five states every reader tells apart. */
@@ -61,14 +60,12 @@ export function classifyRecord(text: string | null): ReadResult {
   const split = splitFrontmatter(text);
   if (split === "no-fences") return { state: "no-frontmatter", body: text.replace(/^\uFEFF/, "") };
   if (split === "unclosed") return { state: "corrupt", reason: "frontmatter is not closed with ---" };
-  let parsed: unknown = parseSimpleFrontmatter(split.yaml);
-  if (parsed === null) {
-    try {
-      parsed = parseYamlBlock(split.yaml);
-    } catch (error) {
-      const first = errorMessage(error).split("\n")[0] ?? "";
-      return { state: "corrupt", reason: `frontmatter YAML does not parse (${first.trim()})` };
-    }
+  let parsed: unknown;
+  try {
+    parsed = parseYamlBlock(split.yaml);
+  } catch (error) {
+    const first = errorMessage(error).split("\n")[0] ?? "";
+    return { state: "corrupt", reason: `frontmatter YAML does not parse (${first.trim()})` };
   }
   if (parsed === null || parsed === undefined) return { state: "no-frontmatter", body: split.body };
   if (typeof parsed !== "object" || Array.isArray(parsed)) {

@@ -149,45 +149,78 @@ export async function scanSessions(
   now = Number.POSITIVE_INFINITY,
 ): Promise<Scan> {
   const changedConfirmed = await takeChanges(store, layout, cache);
-  const interpret = interpreter(store, layout);
-
-  // Confirmed notes: the metadata cache first (no reads, no promises); only what it cannot vouch for is read.
-  const prefix = `${layout.sessions}/`;
-  const toRead: string[] = [];
-  for (const name of changedConfirmed) {
-    const cached = confirmedFromCache(store, prefix + name, offsetAt, cache.memo);
-    if (cached) cache.confirmed.set(name, cached);
-    else toRead.push(name);
-  }
-  const readResults = await mapLimit(toRead, READ_CONCURRENCY, (name) =>
-    interpret(name, (p, read) => interpretConfirmed(p, read, offsetAt)),
-  );
-  for (const { name, path, result } of readResults) {
-    cache.confirmed.set(name, "record" in result ? result.record : { path, reason: result.reason });
+  for (const [name, outcome] of await readNotes(store, layout, offsetAt, changedConfirmed, cache.memo)) {
+    cache.confirmed.set(name, outcome);
   }
   if (changedConfirmed.length > 0) cache.assembled = null;
   const assembled = cache.assembled ?? (cache.assembled = assemble(cache.confirmed.values()));
+  const drafts = await readDrafts(store, layout, offsetAt, [...cache.draftNames], now);
+  return scanOf(layout, assembled, drafts, cache.otherNames);
+}
 
-  // Drafts: few, and their bodies are the learner's current notes: always read.
-  const draftNames = [...cache.draftNames].sort();
-  const skipped: Skipped[] = [...assembled.skipped];
-  for (const name of cache.otherNames) skipped.push({ path: sessionPath(layout, name), reason: NOT_A_SESSION });
-  const drafts: Draft[] = [];
-  const draftResults = await mapLimit(draftNames, READ_CONCURRENCY, (name) =>
+/**
+ * Confirmed notes by name: from the metadata cache first (no reads, no promises; `memo` keeps what it
+ * interpreted), and only what it cannot vouch for is read.
+ */
+async function readNotes(
+  store: SessionStore,
+  layout: Layout,
+  offsetAt: (at: number) => number,
+  names: readonly string[],
+  memo?: ScanMemo,
+): Promise<Array<[string, ConfirmedSession | Skipped]>> {
+  const outcomes: Array<[string, ConfirmedSession | Skipped]> = [];
+  const toRead = names.filter((name) => {
+    const cached = confirmedFromCache(store, sessionPath(layout, name), offsetAt, memo);
+    if (cached) outcomes.push([name, cached]);
+    return !cached;
+  });
+  const interpret = interpreter(store, layout);
+  const read = await mapLimit(toRead, READ_CONCURRENCY, (name) =>
+    interpret(name, (p, text) => interpretConfirmed(p, text, offsetAt)),
+  );
+  for (const { name, path, result } of read) {
+    outcomes.push([name, "record" in result ? result.record : { path, reason: result.reason }]);
+  }
+  return outcomes;
+}
+
+/** Drafts: few, and their bodies are the learner's current notes: always read. */
+async function readDrafts(
+  store: SessionStore,
+  layout: Layout,
+  offsetAt: (at: number) => number,
+  names: readonly string[],
+  now: number,
+): Promise<{ names: string[]; drafts: Draft[]; skipped: Skipped[] }> {
+  const interpret = interpreter(store, layout);
+  const sorted = [...names].sort();
+  const results = await mapLimit(sorted, READ_CONCURRENCY, (name) =>
     interpret(name, (path, read) => interpretDraft(path, read, offsetAt, now)),
   );
-  for (const { path, result } of draftResults) {
+  const drafts: Draft[] = [];
+  const skipped: Skipped[] = [];
+  for (const { path, result } of results) {
     if ("record" in result) drafts.push(result.record);
     else skipped.push({ path, reason: result.reason });
   }
+  return { names: sorted, drafts: drafts.sort(compareDraftsOldestFirst), skipped };
+}
 
-  const warnings = [...assembled.warnings, ...drafts.flatMap((d) => d.fieldWarnings ?? [])];
+function scanOf(
+  layout: Layout,
+  assembled: { confirmed: ConfirmedSession[]; skipped: Skipped[]; warnings: string[] },
+  read: { names: string[]; drafts: Draft[]; skipped: Skipped[] },
+  otherNames: Iterable<string>,
+): Scan {
+  const skipped = [...assembled.skipped, ...read.skipped];
+  for (const name of otherNames) skipped.push({ path: sessionPath(layout, name), reason: NOT_A_SESSION });
   return {
     confirmed: assembled.confirmed,
-    drafts: drafts.sort(compareDraftsOldestFirst),
-    draftFiles: new Set(draftNames.map((n) => n.slice(0, -3))),
+    drafts: read.drafts,
+    draftFiles: new Set(read.names.map((n) => n.slice(0, -3))),
     skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
-    warnings,
+    warnings: [...assembled.warnings, ...read.drafts.flatMap((d) => d.fieldWarnings ?? [])],
   };
 }
 
@@ -296,59 +329,17 @@ export async function scanRecentSessions(
 ): Promise<Scan | null> {
   if (!store.changedAmong) return null;
   const names = await store.list(layout.sessions);
-  const interpret = interpreter(store, layout);
-  const draftNames = names.filter((n) => kindOf(n) === "draft").sort();
-  const draftResults = await mapLimit(draftNames, READ_CONCURRENCY, (name) =>
-    interpret(name, (path, read) => interpretDraft(path, read, offsetAt, at.now)),
-  );
-  const drafts: Draft[] = [];
-  for (const { result } of draftResults) if ("record" in result) drafts.push(result.record);
-  if (drafts.length < draftResults.length) return null;
-  if (at.required?.some((id) => !drafts.some((d) => d.draftId === id))) return null;
-  const starts = [...at.starts, ...drafts.map((d) => d.startedMs)];
-  if (starts.some((ms) => ms === null)) return null;
-  const confirmedNames = names.filter((n) => kindOf(n) === "confirmed");
-  const toRead = starts.length === 0 ? [] : await recentNames(store, layout, confirmedNames, starts as number[]);
-  const outcomes: Array<ConfirmedSession | Skipped> = [];
-  const uncached = toRead.filter((name) => {
-    const cached = confirmedFromCache(store, sessionPath(layout, name), offsetAt);
-    if (cached) outcomes.push(cached);
-    return !cached;
-  });
-  const readResults = await mapLimit(uncached, READ_CONCURRENCY, (name) =>
-    interpret(name, (p, read) => interpretConfirmed(p, read, offsetAt)),
-  );
-  for (const { path, result } of readResults) {
-    outcomes.push("record" in result ? result.record : { path, reason: result.reason });
-  }
-  const assembled = assemble(outcomes);
-  const skipped = [
-    ...assembled.skipped,
-    ...names.filter((n) => kindOf(n) === "other").map((n) => ({ path: sessionPath(layout, n), reason: NOT_A_SESSION })),
-  ];
-  return {
-    confirmed: assembled.confirmed,
-    drafts: drafts.sort(compareDraftsOldestFirst),
-    draftFiles: new Set(draftNames.map((n) => n.slice(0, -3))),
-    skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
-    warnings: [...assembled.warnings, ...drafts.flatMap((d) => d.fieldWarnings ?? [])],
-    partial: { names: confirmedNames },
-  };
-}
-
-/**
- * The confirmed notes named, or changed on disk, from shortly before the oldest of `starts` on: those that may
- * have absorbed a draft started then. The store must offer changedAmong.
- */
-export async function recentNames(
-  store: SessionStore,
-  layout: Layout,
-  confirmedNames: readonly string[],
-  starts: readonly number[],
-): Promise<string[]> {
-  const bound = Math.min(...starts) - CLOCK_BEHIND_MS;
-  const from = `S-${formatUtcCompact(bound)}`;
-  const older = confirmedNames.filter((n) => n < from);
-  const changed = new Set(older.length === 0 ? [] : await store.changedAmong!(layout.sessions, older, bound));
-  return confirmedNames.filter((n) => n >= from || changed.has(n));
+  const ofKind = (kind: NameKind): string[] => names.filter((n) => kindOf(n) === kind);
+  const read = await readDrafts(store, layout, offsetAt, ofKind("draft"), at.now);
+  const ids = read.drafts.map((d) => d.draftId);
+  const starts = [...at.starts, ...read.drafts.map((d) => d.startedMs)];
+  if (read.skipped.length > 0 || starts.includes(null) || at.required?.some((id) => !ids.includes(id))) return null;
+  const confirmed = ofKind("confirmed");
+  const bound = Math.min(...(starts as number[])) - CLOCK_BEHIND_MS;
+  const from = starts.length === 0 ? "T" : `S-${formatUtcCompact(bound)}`; // "T" sorts after every S-… name
+  const older = confirmed.filter((n) => n < from);
+  const changed = new Set(starts.length === 0 ? [] : await store.changedAmong(layout.sessions, older, bound));
+  const notes = await readNotes(store, layout, offsetAt, confirmed.filter((n) => n >= from || changed.has(n)));
+  const scan = scanOf(layout, assemble(notes.map(([, outcome]) => outcome)), read, ofKind("other"));
+  return { ...scan, partial: { names: confirmed } };
 }

@@ -34,39 +34,35 @@ export function renderIndexOfLines(lines: readonly string[], today: string): str
   return `${front}# PALEE session index\n\nTotal sessions: ${lines.length}\n${list}`;
 }
 
+/** index.md after one session was inserted into it (operations/incremental-index.ts). */
+export interface IndexState {
+  /** index.md as read (the expected text of the optimistic write). */
+  text: string;
+  /** The lines after the change, newest first. */
+  lines: string[];
+  /** The links of `lines`, in the same order. */
+  links: string[];
+  /** The newest session, with its body (hot.md's body). */
+  newest: ConfirmedSession | null;
+}
+
 /** index.md as read back: its lines (newest first) and the link each names. */
 export interface IndexLines {
   lines: string[];
   links: string[];
 }
 
-const LINE = /^- \[\[(S-[^\]\n]+)\]\] - Topic: [^\n]+ \(\d{4}-\d{2}-\d{2}, \d+ min\)$/;
-const HEAD = /^---\npalee_schema: 1\ntype: session_index\nupdated_at: ("\d{4}-\d{2}-\d{2}")\n---\n/;
+const HEAD = /^---\npalee_schema: 1\ntype: session_index\nupdated_at: "(\d{4}-\d{2}-\d{2})"\n---\n/;
 
 /**
  * The lines of an index.md exactly as renderIndexOfLines writes it (any date), or null for anything else: a
- * missing, damaged or hand-edited file whose shape differs, a wrong total, a malformed line or a link listed
- * twice. What the lines say about each session is not checked here (see operations/incremental-index.ts).
+ * missing, damaged or hand-edited file whose shape differs, a wrong total, a stray line. What each line says
+ * about its session is not checked here (operations/incremental-index.ts compares the lines it needs).
  */
 export function parseIndex(text: string | null): IndexLines | null {
-  if (text === null) return null;
-  const head = HEAD.exec(text);
-  if (!head) return null;
-  const total = /^# PALEE session index\n\nTotal sessions: (\d+)\n/.exec(text.slice(head[0].length));
-  if (!total) return null;
-  const rest = text.slice(head[0].length + total[0].length);
-  const count = Number(total[1]);
-  if (count === 0) return rest === "" ? { lines: [], links: [] } : null;
-  if (!rest.startsWith("\n") || !rest.endsWith("\n")) return null;
-  const lines = rest.slice(1, -1).split("\n");
-  if (lines.length !== count) return null;
-  const links: string[] = [];
-  const seen = new Set<string>();
-  for (const line of lines) {
-    const link = LINE.exec(line)?.[1];
-    if (link === undefined || seen.has(link)) return null;
-    seen.add(link);
-    links.push(link);
-  }
-  return { lines, links };
+  const date = text === null ? undefined : HEAD.exec(text)?.[1];
+  if (text === null || date === undefined) return null;
+  const lines = text.split("\n").filter((line) => line.startsWith("- [["));
+  const links = lines.map((line) => line.slice(4, line.indexOf("]]")));
+  return renderIndexOfLines(lines, date) === text ? { lines, links } : null;
 }

@@ -9,10 +9,10 @@ import type { EndOptions, EndResult } from "./operations/end";
 import { end } from "./operations/end";
 import type { LogOptions, LogResult } from "./operations/log";
 import { log } from "./operations/log";
-import type { ListResult, StatusResult } from "./operations/list";
+import type { ListResult, RecentList, StatusResult } from "./operations/list";
 import { list, status } from "./operations/list";
 import type { VaultOpenResult } from "./operations/open-vault";
-import { openVault } from "./operations/open-vault";
+import { openVault, savedTwice } from "./operations/open-vault";
 import type { ContinueResult, PauseOptions, PauseResult } from "./operations/pause";
 import { continueSession, pause } from "./operations/pause";
 import type { HotRead } from "./operations/reading";
@@ -49,10 +49,20 @@ export type { StartOptions, StartResult } from "./operations/start";
  */
 export class PaleeSessions {
   private readonly context: SessionContext;
+  private readonly recentList?: RecentList;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(ports: CorePorts, readonly layout: Layout, options: SessionsOptions = {}) {
+  constructor(
+    ports: CorePorts,
+    readonly layout: Layout,
+    /**
+     * recentList: how list answers from a trusted index.md without reading every note (list-recent.ts).
+     * Passed in by the CLI; main.js, which lists from the metadata cache, does not carry it.
+     */
+    options: SessionsOptions & { recentList?: RecentList } = {},
+  ) {
     this.context = createSessionContext(ports, layout, options);
+    this.recentList = options.recentList;
   }
 
   private exclusive<T>(operation: (ctx: SessionContext) => Promise<T>): Promise<T> {
@@ -111,7 +121,12 @@ export class PaleeSessions {
   // Reads are not queued: they never write.
 
   list(options: { all?: boolean } = {}): Promise<ListResult> {
-    return list(this.context, options);
+    return list(this.context, options, this.recentList);
+  }
+
+  /** Sessions saved twice, as warnings naming their notes (after openVault, once per vault open). */
+  savedTwice(): Promise<string[]> {
+    return savedTwice(this.context);
   }
 
   status(): Promise<StatusResult> {

@@ -15,7 +15,7 @@ import type {
   VaultOpenResult,
 } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
-import { absorbedBy, checkpointedWithin } from "../core/recovery";
+import { absorbedBy, checkpointedWithin, isThisDevice } from "../core/recovery";
 import type { Layout } from "../core/layout";
 import type { ConfirmedSession, Draft, Skipped } from "../core/records";
 import { MINUTE_MS, formatLocalDate, parseTimestamp } from "../core/time";
@@ -156,7 +156,7 @@ export class SessionController {
     const startedMs = session ? parseTimestamp(session.startedAt, offsetAt) : null;
     if (session && startedMs !== null) {
       const lastCheckpointMs = parseTimestamp(session.lastCheckpointAt, offsetAt);
-      const mine = session.device === null || session.device === this.deps.device();
+      const mine = isThisDevice(session.device, this.deps.device());
       // This device's session checkpointed within the grace period runs (as on vault open: e.g. started by
       // the CLI under this device's name); an older one was interrupted and waits for the learner.
       if (mine && this.recent(lastCheckpointMs)) this.live.add(session.draftId);
@@ -331,6 +331,11 @@ export class SessionController {
       await this.refreshNow();
       return { ...result, pending: result.pending.filter((d) => !this.live.has(d.draftId)) };
     });
+  }
+
+  /** Sessions saved twice, from every note (core savedTwice): once per vault open, after the start-up check. */
+  savedTwice(): Promise<string[]> {
+    return this.sessions.savedTwice();
   }
 
   /** Topic IDs of past sessions, most recent first (from the metadata cache where it can). */

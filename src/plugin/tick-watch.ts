@@ -26,6 +26,12 @@ export class TickWatch {
     return this.vouching ? (this.gapFrom ?? this.last) : null;
   }
 
+  /** The later of a recorded sign of life and this app's (aliveAt), never after `now`. */
+  lastSign(recorded: number, now: number): number {
+    const alive = this.aliveAt();
+    return alive === null ? recorded : Math.max(recorded, Math.min(alive, now));
+  }
+
   /** Any gap was recorded as a break, or needs nothing (no session of this device, a paused one). */
   settled(): void {
     this.gapFrom = null;

@@ -85,8 +85,23 @@ function catchUp(h: ReturnType<typeof createObsidianHarness>): void {
   h.catchUpCache(...h.pendingCache().filter((path) => !path.endsWith("/index.md")));
 }
 
+/**
+ * The file times a real vault has (TFile.stat; the mock leaves them 0, "unknown", so every note would be read
+ * as possibly new): each note was written when its session ended, the open session's draft a minute ago.
+ */
+function dateFiles(h: ReturnType<typeof createObsidianHarness>, now: number): void {
+  for (const file of h.app.vault.getMarkdownFiles()) {
+    const read = /^palee\/sessions\/(S-[^/]+)\.md$/.exec(file.path);
+    const started = read ? Date.parse(read[1].replace(/^S-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2}).*$/, "$1-$2-$3T$4:$5:$6Z")) : NaN;
+    const at = Number.isNaN(started) ? now - 60_000 : started + 2_700_000;
+    file.stat = { ...file.stat, ctime: at, mtime: at };
+  }
+}
+
 async function measure(size: number): Promise<Row> {
-  const h = createObsidianHarness({ files: vault(size, Date.now()) });
+  const now = Date.now();
+  const h = createObsidianHarness({ files: vault(size, now) });
+  dateFiles(h, now);
   const row: Row = { size, onloadMs: 0, onloadReads: 0, readyMs: 0, readyPaths: [], endMs: [], endReads: [], historyMs: [], historyConfirmedReads: 0, refreshMs: 0, refreshReads: 0 };
 
   h.resetLogs();

@@ -44,7 +44,7 @@ function vault(h: Harness, hot: Record<string, string | null>): void {
 
 describe("bounded reconcile: a note dated days before the draft it absorbed", () => {
   it("start trashes the young draft as saved instead of offering it for recovery", async () => {
-    const h = harness({ at: NOW });
+    const h = harness({ at: NOW, bounded: true });
     vault(h, {});
     const started = await h.core.start({ topic: TOPIC });
     expect(started.status).toBe("started");
@@ -53,7 +53,7 @@ describe("bounded reconcile: a note dated days before the draft it absorbed", ()
 
   it("end of a session another device saved reports it as saved, never a second note", async () => {
     // This laptop started YOUNG at 10:00; the desk, where it was left open, ended the topic with both drafts.
-    const h = harness({ at: NOW });
+    const h = harness({ at: NOW, bounded: true });
     vault(h, { started_at: "2026-08-14T10:00:00+00:00", open_draft: YOUNG, device: "laptop" });
     const before = confirmedPaths(h.store);
     const result = await h.core.end({ summary: "again" });
@@ -64,7 +64,7 @@ describe("bounded reconcile: a note dated days before the draft it absorbed", ()
   });
 
   it("a checkpoint does not write the learner's notes into the saved draft", async () => {
-    const h = harness({ at: NOW });
+    const h = harness({ at: NOW, bounded: true });
     vault(h, { started_at: "2026-08-14T10:00:00+00:00", open_draft: YOUNG, device: "laptop" });
     const result = await h.core.checkpoint({ notes: "typed after the crash" });
     // The notes go into a new session's draft; the saved draft goes to the trash untouched.
@@ -75,7 +75,7 @@ describe("bounded reconcile: a note dated days before the draft it absorbed", ()
   });
 
   it("end reads only the notes written since shortly before the young draft, not the year of history", async () => {
-    const h = harness({ at: NOW });
+    const h = harness({ at: NOW, bounded: true });
     vault(h, { started_at: "2026-08-11T09:00:00+00:00", open_draft: YOUNG, device: "laptop" });
     await h.core.rebuild(); // index.md as a rebuild writes it: end then only inserts into it
     const reads: string[] = [];

@@ -125,7 +125,7 @@ describe("incremental views", () => {
   it(`end leaves index.md and hot.md exactly as a rebuild writes them (${RUNS} runs)`, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(action, { maxLength: 25 }), async (actions) => {
-        const h = harness();
+        const h = harness({ bounded: true });
         for (const [i, a] of [...actions, { op: "session", topic: "T-a", minutes: 5, summary: true } as const].entries()) {
           const step = `step ${i}: ${JSON.stringify(a)}`;
           if (a.op === "session") await session(h, a, step);

@@ -27,6 +27,7 @@ import { DEFAULT_GRACE_MS } from "../../src/core/recovery";
 import type { EndResult, OpenRef, RecoverAction, StartResult } from "../../src/core/sessions";
 import { PaleeSessions } from "../../src/core/sessions";
 import { parseTimestamp } from "../../src/core/time";
+import { BOUNDED_VIEWS } from "../../src/core/bounded";
 import { FakeClock, SeededRandom } from "../support/fakes";
 import { HOT, INDEX } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
@@ -78,6 +79,9 @@ export class CrashGate implements SessionStore {
   list(folder: string) {
     return this.inner.list(folder);
   }
+  changedAmong(folder: string, names: readonly string[], since: number) {
+    return this.inner.changedAmong(folder, names, since);
+  }
   async create(path: string, content: string) {
     this.pass();
     return this.inner.create(path, content);
@@ -119,6 +123,7 @@ export class FewIdsRandom implements RandomSource {
 export class World {
   readonly store = new MemoryStore();
   readonly clock = new FakeClock(Date.parse(T0), INITIAL_OFFSET);
+
   device: Device = "laptop";
   /** Writes the next writing operation may make before it crashes (null: it does not crash). */
   armed: number | null = null;
@@ -127,6 +132,7 @@ export class World {
   /** In one run out of four the tablet draws its IDs from a tiny space, so that ID collisions happen. */
   readonly fewIdsOn: Device | null;
   constructor(private readonly seed: number) {
+    this.store.now = () => this.clock.now(); // file times as the (shared) device clock says
     this.fewIdsOn = seed % 4 === 0 ? "tablet" : null;
   }
 
@@ -139,7 +145,8 @@ export class World {
         this.randoms.set(device, (random = device === this.fewIdsOn ? new FewIdsRandom(seeded) : seeded));
       }
       const gate = new CrashGate(this.store);
-      found = { gate, core: new PaleeSessions({ store: gate, clock: this.clock, random, device }, LAYOUT) };
+      // As `palee` runs the core: reconcile, list and the views bounded by what changed (issue 13).
+      found = { gate, core: new PaleeSessions({ store: gate, clock: this.clock, random, device }, LAYOUT, BOUNDED_VIEWS) };
       this.instances.set(device, found);
     }
     return found;

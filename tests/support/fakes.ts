@@ -1,4 +1,5 @@
 import type { Clock, CorePorts, RandomSource } from "../../src/core/ports";
+import { BOUNDED_VIEWS } from "../../src/core/bounded";
 import { layoutFor } from "../../src/core/layout";
 import { PaleeSessions } from "../../src/core/sessions";
 import { MemoryStore } from "./memory-store";
@@ -57,12 +58,14 @@ export interface Harness {
   ports: CorePorts;
 }
 
-export function harness(options: { at?: string; offset?: number; device?: string; store?: MemoryStore; random?: RandomSource; folder?: string } = {}): Harness {
+/** `bounded`: the CLI's list and views from a trusted index.md (core/bounded.ts), as `palee` runs the core. */
+export function harness(options: { at?: string; offset?: number; device?: string; store?: MemoryStore; random?: RandomSource; folder?: string; bounded?: boolean } = {}): Harness {
   const clock = FakeClock.at(options.at ?? "2026-08-14T12:00:00Z", options.offset ?? 0);
   const store = options.store ?? new MemoryStore();
   // A store made here stamps its writes with the test's clock, as a disk does with the device's.
   if (!options.store) store.now = () => clock.now();
   const random = options.random ?? new SeededRandom(42);
   const ports = { store, clock, random, device: options.device ?? "laptop" };
-  return { store, clock, random, ports, core: new PaleeSessions(ports, layoutFor(options.folder ?? "palee")) };
+  const core = new PaleeSessions(ports, layoutFor(options.folder ?? "palee"), options.bounded ? BOUNDED_VIEWS : {});
+  return { store, clock, random, ports, core };
 }

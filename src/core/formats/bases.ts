@@ -15,94 +15,80 @@ function yamlQuoted(text: string): string {
 }
 
 /** The header comment and the filter: confirmed notes of the sessions folder only. */
-function filterSection(sessionsFolder: string): string[] {
+function filterSection(sessionsFolder: string): string {
   const folder = yamlQuoted(`file.folder == ${expressionString(sessionsFolder)}`);
-  return [
-    "# PALEE Sessions: every confirmed study session. Needs Obsidian 1.9 or later (core plugin Bases).",
-    "# Written once by the command \"Create sessions base\"; edit it freely, the plugin never rewrites it.",
-    "filters:",
-    "  and:",
-    `    - ${folder}`,
-    `    - 'file.ext == "md"'`,
-    `    - 'status == "completed"'`,
-  ];
+  return `# PALEE Sessions: every confirmed study session. Needs Obsidian 1.9 or later (core plugin Bases).
+# Written once by the command "Create sessions base"; edit it freely, the plugin never rewrites it.
+filters:
+  and:
+    - ${folder}
+    - 'file.ext == "md"'
+    - 'status == "completed"'
+`;
 }
 
-function formulaSection(): string[] {
-  return [
-    "formulas:",
-    `  hours: '(duration_minutes / 60).toFixed(2)'`,
-    `  day: 'date(started_at.slice(0, 10))'`,
-    `  week: 'date(started_at.slice(0, 10)).format("GGGG-[W]WW")'`,
-  ];
-}
+const FORMULAS = `formulas:
+  hours: '(duration_minutes / 60).toFixed(2)'
+  day: 'date(started_at.slice(0, 10))'
+  week: 'date(started_at.slice(0, 10)).format("GGGG-[W]WW")'
+`;
 
-function propertySection(): string[] {
-  return [
-    "properties:",
-    "  note.topic_id:",
-    "    displayName: Topic",
-    "  note.started_at:",
-    "    displayName: Started",
-    "  note.duration_minutes:",
-    "    displayName: Minutes",
-    "  note.outcome:",
-    "    displayName: Outcome",
-    "  formula.hours:",
-    "    displayName: Hours",
-    "  formula.day:",
-    "    displayName: Day",
-    "  formula.week:",
-    "    displayName: Week",
-  ];
-}
+const PROPERTIES = `properties:
+  note.topic_id:
+    displayName: Topic
+  note.started_at:
+    displayName: Started
+  note.duration_minutes:
+    displayName: Minutes
+  note.outcome:
+    displayName: Outcome
+  formula.hours:
+    displayName: Hours
+  formula.day:
+    displayName: Day
+  formula.week:
+    displayName: Week
+`;
 
 /** What every view ends with: newest first, minutes summed. */
-const NEWEST_FIRST_SUMMED = [
-  "    sort:",
-  "      - property: started_at",
-  "        direction: DESC",
-  "    summaries:",
-  "      duration_minutes: Sum",
-];
+const NEWEST_FIRST_SUMMED = `    sort:
+      - property: started_at
+        direction: DESC
+    summaries:
+      duration_minutes: Sum
+`;
 
-function viewSection(): string[] {
-  return [
-    "views:",
-    "  - type: table",
-    "    name: Sessions",
-    "    order:",
-    "      - file.name",
-    "      - topic_id",
-    "      - started_at",
-    "      - duration_minutes",
-    "      - formula.hours",
-    "      - outcome",
-    ...NEWEST_FIRST_SUMMED,
-    "  - type: table",
-    "    name: By topic",
-    "    groupBy:",
-    "      property: topic_id",
-    "      direction: ASC",
-    "    order:",
-    "      - file.name",
-    "      - formula.day",
-    "      - duration_minutes",
-    "      - formula.hours",
-    ...NEWEST_FIRST_SUMMED,
-    "  - type: table",
-    "    name: This week",
-    "    filters:",
-    "      and:",
-    `        - 'formula.week == today().format("GGGG-[W]WW")'`,
-    "    order:",
-    "      - file.name",
-    "      - topic_id",
-    "      - formula.day",
-    "      - duration_minutes",
-    ...NEWEST_FIRST_SUMMED,
-  ];
-}
+const VIEWS = `views:
+  - type: table
+    name: Sessions
+    order:
+      - file.name
+      - topic_id
+      - started_at
+      - duration_minutes
+      - formula.hours
+      - outcome
+${NEWEST_FIRST_SUMMED}  - type: table
+    name: By topic
+    groupBy:
+      property: topic_id
+      direction: ASC
+    order:
+      - file.name
+      - formula.day
+      - duration_minutes
+      - formula.hours
+${NEWEST_FIRST_SUMMED}  - type: table
+    name: This week
+    filters:
+      and:
+        - 'formula.week == today().format("GGGG-[W]WW")'
+    order:
+      - file.name
+      - topic_id
+      - formula.day
+      - duration_minutes
+${NEWEST_FIRST_SUMMED}`;
 
 /**
  * Confirmed sessions of `sessionsFolder` (vault-relative, e.g. "palee/sessions"): drafts (status draft),
@@ -110,6 +96,5 @@ function viewSection(): string[] {
  * counts it, compared through the recorded local day of started_at.
  */
 export function renderSessionsBase(sessionsFolder: string): string {
-  const sections = [filterSection(sessionsFolder), formulaSection(), propertySection(), viewSection()];
-  return [...sections.flat(), ""].join("\n");
+  return filterSection(sessionsFolder) + FORMULAS + PROPERTIES + VIEWS;
 }

@@ -2,12 +2,10 @@ import { UsageError } from "../errors";
 import { classifyRecord, updateFrontmatterFields } from "../frontmatter";
 import type { HotState } from "../hot-memory";
 import { EMPTY_HOT, hotStateOf, isOpen } from "../hot-memory";
-import { CONFIRMED_FILE_PATTERN } from "../ids";
 import { sessionPath } from "../layout";
 import type { Draft } from "../records";
-import { isAliveElsewhere } from "../recovery";
+import { isAliveElsewhere, isThisDevice } from "../recovery";
 import type { Scan } from "../scan";
-import { readConfirmed, recentNames } from "../scan";
 import { appendNotes, renderDraft } from "../session-note";
 import type { AwayBreak } from "../honest-time";
 import { awayUpdate } from "../honest-time";
@@ -16,8 +14,8 @@ import type { SessionContext } from "./context";
 import { awayOf, honestOf } from "./draft-fields";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
 import type { HotRead } from "./reading";
-import { damagedPointerWarnings, draftFromText, draftStart, readDraft, readHot, resolveTopic, stamp } from "./reading";
-import { reconcile, startRecord } from "./reconcile";
+import { damagedPointerWarnings, draftFromText, draftStart, readHot, resolveTopic, stamp } from "./reading";
+import { reconcile, scanForReconcile, startRecord } from "./reconcile";
 import { newestWithBody, pointHotAt } from "./views";
 import { pickFreeDraftId, writeView } from "./writes";
 
@@ -60,10 +58,12 @@ export async function checkpoint(ctx: SessionContext, options: CheckpointOptions
   const topicId = resolveTopic(options.topic, [hot0.state.activeTopic, options.open?.topicId ?? null]);
 
   // The common case, every few minutes: the open session's draft, of this topic, not yet saved by an end
-  // that crashed before trashing it. It reads hot.md, the draft and the few notes dated from its start on.
+  // that crashed before trashing it. It reads hot.md, the drafts and the few notes written since the oldest
+  // started (reconcile.ts scanForReconcile).
   if (isOpen(hot0.state)) {
-    const open = await readDraft(ctx, hot0.state.openDraft);
-    if (open && open.topicId === topicId && !(await maybeAbsorbed(ctx, open))) {
+    const scan = await scanForReconcile(ctx, hot0.state);
+    const open = scan.drafts.find((d) => d.draftId === hot0.state.openDraft);
+    if (open && open.topicId === topicId && !ctx.absorbedIn(scan.confirmed).has(open.draftId)) {
       const { draft, away } = await checkpointDraft(ctx, open, ctx.ports.clock.now(), options);
       await claimPointer(ctx, hot0.state, draft);
       return { created: false, opened: false, draft, away, warnings: [] };
@@ -146,7 +146,7 @@ function sessionDraft(
     .filter(
       (d) =>
         d.topicId === topicId &&
-        (d.device === null || d.device === ctx.ports.device) &&
+        isThisDevice(d.device, ctx.ports.device) &&
         d.lastCheckpointMs !== null &&
         now - d.lastCheckpointMs <= ctx.graceMs,
     )
@@ -178,21 +178,6 @@ async function createDraft(
   const written = draftFromText(ctx, path, content);
   if (!written) throw new Error(`rendered draft ${draftId} does not read back`);
   return written;
-}
-
-/**
- * Whether a confirmed note may already have absorbed this draft: only the notes that may have (named or
- * written since shortly before its start: scan.ts recentNames) are read. A store that cannot tell when a
- * note was written, or a draft without a usable start, leaves it to the full reconcile.
- */
-async function maybeAbsorbed(ctx: SessionContext, draft: Draft): Promise<boolean> {
-  if (draft.startedMs === null || !ctx.ports.store.changedAmong) return true;
-  const names = (await ctx.ports.store.list(ctx.layout.sessions)).filter((n) => CONFIRMED_FILE_PATTERN.test(n));
-  for (const name of await recentNames(ctx.ports.store, ctx.layout, names, [draft.startedMs])) {
-    const result = await readConfirmed(ctx.ports.store, sessionPath(ctx.layout, name), ctx.offsetAt);
-    if ("record" in result && result.record.absorbedDrafts.includes(draft.draftId)) return true;
-  }
-  return false;
 }
 
 /**

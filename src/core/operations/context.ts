@@ -4,6 +4,7 @@ import type { ConfirmedSession } from "../records";
 import { DEFAULT_GRACE_MS, absorbedBy } from "../recovery";
 import type { Scan } from "../scan";
 import { ScanCache, scanSessions } from "../scan";
+import type { HotState } from "../hot-memory";
 import { renderIndexLine } from "../session-index";
 
 export interface SessionsOptions {
@@ -14,7 +15,21 @@ export interface SessionsOptions {
    * where the store writes them (the CLI). Passed in, so main.js, whose vault writes none, does not carry it.
    */
   tempFiles?: (ports: CorePorts, layout: Layout) => Promise<string[]>;
+  /**
+   * How the views take one new session without reading every note: `insertIntoViews` (incremental-index.ts),
+   * for the CLI, which has no metadata cache. Without it the views are derived from a full scan, which the
+   * plugin's scan cache keeps at the cost of what changed (main.js does not carry it).
+   */
+  viewsAfter?: ViewsAfter;
 }
+
+/** The views after one session was written, or null when they must be derived from every note. */
+export type ViewsAfter = (
+  ctx: SessionContext,
+  added: ConfirmedSession | null,
+  pointer: (current: HotState, newest: ConfirmedSession | null) => HotState,
+  scan: Scan,
+) => Promise<string[] | null>;
 
 /**
  * What every operation works over: the ports, where the files are, the grace period, and the scans of one
@@ -26,6 +41,10 @@ export interface SessionContext {
   readonly graceMs: number;
   /** Rebuild's temp-file sweep (SessionsOptions.tempFiles), if this face passes one. */
   readonly tempFiles?: (ports: CorePorts, layout: Layout) => Promise<string[]>;
+  /** The incremental views update (SessionsOptions.viewsAfter), if this face passes one. */
+  readonly viewsAfter?: ViewsAfter;
+  /** Whether a full scan costs only what changed since the last one (the store follows changes, and has). */
+  readonly scanIsWarm: () => boolean;
   /** The local UTC offset at an instant, in minutes: how timestamps are read and written. */
   readonly offsetAt: (at: number) => number;
   /** Scans the session folder; scans run one at a time, since they share one cache. */
@@ -47,6 +66,8 @@ export function createSessionContext(ports: CorePorts, layout: Layout, options: 
     layout,
     graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
     tempFiles: options.tempFiles,
+    viewsAfter: options.viewsAfter,
+    scanIsWarm: () => cache.token !== null,
     offsetAt,
     scan: () => {
       const result = scans.then(() => scanSessions(ports.store, layout, offsetAt, cache, ports.clock.now()));

@@ -3,7 +3,7 @@ import type { HotState } from "../hot-memory";
 import { EMPTY_HOT, isOpen } from "../hot-memory";
 import { normalizeTopic } from "../ids";
 import type { ConfirmedSession, Draft } from "../records";
-import { isAliveElsewhere } from "../recovery";
+import { isAliveElsewhere, isThisDevice } from "../recovery";
 import type { Scan } from "../scan";
 import { withBody } from "../scan";
 import { unrecordedWarning } from "../session-note";
@@ -15,8 +15,7 @@ import type { OpenRef } from "./checkpoint";
 import type { SessionContext } from "./context";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
 import { readHot, resolveTopic, skippedWarnings, stamp } from "./reading";
-import { reconcile, startRecord } from "./reconcile";
-import { scanForReconcile } from "./incremental-index";
+import { reconcile, scanForReconcile, startRecord } from "./reconcile";
 import { writeViewsAfter } from "./views";
 import { afterSaving, trashDraft, writeConfirmed } from "./writes";
 
@@ -151,7 +150,7 @@ function takeDrafts(
   // Nothing of this device to end, and the topic's session is open on another device (alive, or its draft
   // not synced here yet): recording it here would count that sitting twice.
   const takenOver = elsewhere.find((d) => d.draftId === hot.openDraft);
-  const openHere = (hot.device === null || hot.device === ctx.ports.device) && !takenOver;
+  const openHere = isThisDevice(hot.device, ctx.ports.device) && !takenOver;
   if (absorbed.length === 0 && openOfTopic && !openHere) {
     const device = takenOver?.device ?? hot.device ?? "another device";
     throw new UsageError(`the session on ${topicId} is open on ${device}; end it there`, "session_open_elsewhere");

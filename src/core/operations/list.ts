@@ -1,13 +1,11 @@
 import type { ReadResult } from "../frontmatter";
+import type { HotState } from "../hot-memory";
 import { isOpen } from "../hot-memory";
 import type { ConfirmedSession, Draft, Skipped } from "../records";
 import type { SessionContext } from "./context";
 import type { OpenSession } from "./open-session";
 import { openSessionOf } from "./open-session";
-import { indexWith, sessionsOfIndex } from "./incremental-index";
-import type { HotRead } from "./reading";
 import { damagedPointerWarnings, readDraft, readHot } from "./reading";
-import { scanRecentSessions } from "../scan";
 
 export interface ListResult {
   /** The open session's draft, as hot.md names it (null when none is open). */
@@ -21,6 +19,8 @@ export interface ListResult {
   warnings: string[];
 }
 
+export type RecentList = (ctx: SessionContext, hot: HotState) => Promise<ListResult | null>;
+
 export interface StatusResult {
   open: OpenSession | null;
   hotState: ReadResult["state"];
@@ -29,9 +29,14 @@ export interface StatusResult {
 }
 
 /** The newest ten confirmed sessions (or all), the drafts and the unusable files. Never writes. */
-export async function list(ctx: SessionContext, options: { all?: boolean }): Promise<ListResult> {
+export async function list(
+  ctx: SessionContext,
+  options: { all?: boolean },
+  /** How to answer without reading every note (list-recent.ts), if this face passes one; null: it cannot. */
+  recentList?: RecentList,
+): Promise<ListResult> {
   const hot = await readHot(ctx);
-  const recent = options.all ? null : await recentList(ctx, hot);
+  const recent = options.all || !recentList ? null : await recentList(ctx, hot.state);
   if (recent) return recent;
   const scan = await ctx.scan();
   return {
@@ -52,25 +57,3 @@ export async function status(ctx: SessionContext): Promise<StatusResult> {
   return { open, hotState: hot.read.state, warnings: damagedPointerWarnings(ctx, hot.state) };
 }
 
-/**
- * The newest ten from a trusted index.md (incremental-index.ts), without reading the history: the folder's
- * names, the drafts, the notes that may have absorbed one, and the ten shown. Damaged optional fields are named
- * for what was read (list --all, stats and rebuild read everything). Null when the index cannot be trusted or
- * the store cannot tell which notes changed: then every note is read.
- */
-async function recentList(ctx: SessionContext, hot: HotRead): Promise<ListResult | null> {
-  const now = ctx.ports.clock.now();
-  const scan = await scanRecentSessions(ctx.ports.store, ctx.layout, ctx.offsetAt, { now, starts: [] });
-  const index = scan && (await indexWith(ctx, null, scan));
-  const newest = index && (await sessionsOfIndex(ctx, index, 10));
-  if (!scan || !index || !newest) return null;
-  return {
-    openDraftId: isOpen(hot.state) ? hot.state.openDraft : null,
-    confirmed: newest,
-    drafts: scan.drafts,
-    totalConfirmed: index.links.length,
-    totalDrafts: scan.drafts.length,
-    skipped: scan.skipped,
-    warnings: [...new Set([...scan.warnings, ...newest.flatMap((s) => s.fieldWarnings ?? [])])],
-  };
-}

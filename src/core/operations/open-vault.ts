@@ -1,12 +1,12 @@
 import { isOpen } from "../hot-memory";
 import type { Draft } from "../records";
 import { compareDraftsOldestFirst } from "../records";
-import { checkpointedWithin, duplicateSaves, isAliveElsewhere, pendingDrafts } from "../recovery";
+import { checkpointedWithin, duplicateSaves, isAliveElsewhere, isThisDevice, pendingDrafts } from "../recovery";
 import type { SessionContext } from "./context";
 import type { OpenSession } from "./open-session";
 import { openSessionOf } from "./open-session";
 import { readHot, skippedWarnings } from "./reading";
-import { reconcile } from "./reconcile";
+import { reconcile, scanForReconcile } from "./reconcile";
 
 /** What the plugin does when the vault opens: continue, report, or offer recovery. */
 export interface VaultOpenResult {
@@ -21,12 +21,13 @@ export interface VaultOpenResult {
 
 /**
  * Start-up recovery (the plugin, when the vault opens): reconcile, then sort the open session and the drafts
- * into what continues silently, what runs elsewhere, and what the learner must decide. Reads hot.md and the
- * drafts; confirmed sessions come from the store's metadata cache when it has one.
+ * into what continues silently, what runs elsewhere, and what the learner must decide. Reads hot.md, the
+ * drafts and only the notes written since the oldest draft started (reconcile.ts scanForReconcile); those
+ * come from the store's metadata cache when it has one.
  */
 export async function openVault(ctx: SessionContext): Promise<VaultOpenResult> {
   const hot0 = await readHot(ctx);
-  const { scan, warnings } = await reconcile(ctx, await ctx.scan(), hot0);
+  const { scan, warnings } = await reconcile(ctx, await scanForReconcile(ctx, hot0.state), hot0);
   const hot = await readHot(ctx);
   const now = ctx.ports.clock.now();
   const pending = pendingDrafts(hot.state, scan.drafts, ctx.absorbedIn(scan.confirmed));
@@ -36,7 +37,7 @@ export async function openVault(ctx: SessionContext): Promise<VaultOpenResult> {
     const draft = scan.drafts.find((d) => d.draftId === hot.state.openDraft) ?? null;
     const open = openSessionOf(ctx, hot.state, draft);
     const device = draft?.device ?? hot.state.device;
-    const mine = device === null || device === ctx.ports.device;
+    const mine = isThisDevice(device, ctx.ports.device);
     if (open && draft) {
       const recent = checkpointedWithin(draft.lastCheckpointMs, now, ctx.graceMs);
       if (mine && recent) resumed = open;
@@ -50,7 +51,14 @@ export async function openVault(ctx: SessionContext): Promise<VaultOpenResult> {
     resumed,
     openElsewhere,
     pending: pending.sort(compareDraftsOldestFirst),
-    // Named once per vault open (and by rebuild), not by every operation that reconciles.
-    warnings: [...warnings, ...duplicateSaves(scan.confirmed), ...skippedWarnings(scan)],
+    warnings: [...warnings, ...skippedWarnings(scan)],
   };
+}
+
+/**
+ * Sessions saved twice (recovery/absorbed.ts duplicateSaves), from every note: named once per vault open, after
+ * the start-up check (openVault reads only what changed), and by rebuild; not by every operation.
+ */
+export async function savedTwice(ctx: SessionContext): Promise<string[]> {
+  return duplicateSaves((await ctx.scan()).confirmed);
 }

@@ -1,7 +1,10 @@
-import type { HotState } from "../hot-memory";
 import type { ReconcilePlan } from "../recovery";
-import { planReconcile } from "../recovery";
+import { isThisDevice, planReconcile } from "../recovery";
+import type { HotState } from "../hot-memory";
+import { isOpen } from "../hot-memory";
 import type { Scan } from "../scan";
+import { scanRecentSessions } from "../scan";
+import { parseTimestamp } from "../time";
 import type { SessionContext } from "./context";
 import type { HotRead } from "./reading";
 import { closePointerTo, closingPointerTo, writeViewsAfter } from "./views";
@@ -67,6 +70,24 @@ export function startRecord(
   after: HotState,
   closed: ReconcilePlan["closeOpen"],
 ): HotState {
-  const mine = before.device === null || before.device === ctx.ports.device;
+  const mine = isThisDevice(before.device, ctx.ports.device);
   return closed?.reason === "missing" && mine ? before : after;
+}
+
+/**
+ * The scan an operation reconciles with: a full scan when that costs only what changed since the last one;
+ * else the drafts and only the notes that may have absorbed one of them or hot.md's open session (scan.ts
+ * scanRecentSessions), when the store can tell which notes changed; else, or when that cannot be bounded,
+ * every note. `required`: draft IDs the operation must find among the drafts.
+ */
+export async function scanForReconcile(
+  ctx: SessionContext,
+  hot: HotState,
+  required: readonly string[] = [],
+): Promise<Scan> {
+  if (ctx.scanIsWarm()) return ctx.scan(); // the plugin, after its first full scan: costs only what changed
+  const starts = isOpen(hot) ? [parseTimestamp(hot.startedAt, ctx.offsetAt)] : [];
+  const now = ctx.ports.clock.now();
+  const recent = await scanRecentSessions(ctx.ports.store, ctx.layout, ctx.offsetAt, { now, starts, required });
+  return recent ?? ctx.scan();
 }

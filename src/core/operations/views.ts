@@ -5,10 +5,8 @@ import { hotStateOf, renderHot, renderHotFrontmatter } from "../hot-memory";
 import type { ConfirmedSession } from "../records";
 import { compareNewestFirst } from "../records";
 import { withBody } from "../scan";
-import { ConflictError } from "../errors";
 import type { Scan } from "../scan";
-import { renderIndex, renderIndexOfLines } from "../session-index";
-import { indexWith } from "./incremental-index";
+import { renderIndexOfLines } from "../session-index";
 import type { SessionContext } from "./context";
 import { today } from "./reading";
 import { writeView } from "./writes";
@@ -109,12 +107,12 @@ export async function writeViews(
       .reduce<readonly ConfirmedSession[]>((list, s) => withSession(list, s), fresh);
     newest = await newestWithBody(ctx, sessions);
   };
-  await writeView(ctx, ctx.layout.index, () => renderIndex(sessions, today(ctx), ctx.indexLine), refresh);
+  await writeView(ctx, ctx.layout.index, () => renderIndexOfLines(sessions.map(ctx.indexLine), today(ctx)), refresh);
   return writeHotView(ctx, () => newest, pointer, options, refresh);
 }
 
 /** hot.md from the newest session (the views' second write); `refresh` runs before a retry after a conflict. */
-async function writeHotView(
+export async function writeHotView(
   ctx: SessionContext,
   newest: () => ConfirmedSession | null,
   pointer: (current: HotState, newest: ConfirmedSession | null) => HotState,
@@ -142,10 +140,10 @@ async function writeHotView(
 }
 
 /**
- * The views after `added` was written (null: nothing added, e.g. drafts trashed). When the operation's scan
- * read only the recent notes (Scan.partial) and index.md is what a rebuild would write (incremental-index.ts),
- * the new line goes into it; otherwise both views are derived from every note. Either way they end exactly as
- * a rebuild would write them; index.md first.
+ * The views after `added` was written (null: nothing added, e.g. drafts trashed). After a bounded scan
+ * (Scan.partial), the face's incremental update (SessionsOptions.viewsAfter) inserts the new line into a
+ * trusted index.md; otherwise, or when it cannot, both views are derived from every note. Either way they end
+ * exactly as a rebuild would write them; index.md first.
  */
 export async function writeViewsAfter(
   ctx: SessionContext,
@@ -154,27 +152,11 @@ export async function writeViewsAfter(
   /** The operation's scan, from before `added`. */
   scan: Scan,
 ): Promise<string[]> {
-  const full = async (from: Scan | null): Promise<string[]> => {
-    const confirmed = (from ?? (await ctx.scan())).confirmed;
-    const known = added === null || confirmed.some((s) => s.path === added.path);
-    return writeViews(ctx, known ? confirmed : withSession(confirmed, added), pointer);
-  };
-  if (!scan.partial) return full(scan);
-  const index = await indexWith(ctx, added, scan);
-  if (index === null) return full(null);
-  const next = renderIndexOfLines(index.lines, today(ctx));
-  try {
-    if (next !== index.text) await ctx.ports.store.replace(ctx.layout.index, index.text, next);
-  } catch (error) {
-    if (!(error instanceof ConflictError)) throw error;
-    return full(null); // another writer (a sync, another device): derive both views from the notes as they are
-  }
-  let newest = index.newest;
-  const refresh = async (): Promise<void> => {
-    const others = (await ctx.scan()).confirmed.filter((s) => s.path !== added?.path);
-    newest = await newestWithBody(ctx, added ? withSession(others, added) : others);
-  };
-  return writeHotView(ctx, () => newest, pointer, {}, refresh);
+  const inserted = scan.partial && ctx.viewsAfter ? await ctx.viewsAfter(ctx, added, pointer, scan) : null;
+  if (inserted) return inserted;
+  const confirmed = (scan.partial ? await ctx.scan() : scan).confirmed;
+  const known = added === null || confirmed.some((s) => s.path === added.path);
+  return writeViews(ctx, known ? confirmed : withSession(confirmed, added), pointer);
 }
 
 /** `newestFirst` with `session` inserted in its place (newest first): a copy, the input is shared. */

@@ -1,6 +1,6 @@
 // Pure recovery rules, one concept per module: which drafts run elsewhere (liveness), which a note already
 // absorbed (absorbed), what reconcile does (reconcile-plan) and what Save records (save-plan).
-export { DEFAULT_GRACE_MS, checkpointedWithin, isAliveElsewhere } from "./liveness";
+export { DEFAULT_GRACE_MS, checkpointedWithin, isAliveElsewhere, isThisDevice } from "./liveness";
 export { absorbedBy, duplicateSaves } from "./absorbed";
 export type { ReconcileContext, ReconcilePlan } from "./reconcile-plan";
 export { pendingDrafts, planReconcile } from "./reconcile-plan";

@@ -2,12 +2,17 @@ import type { Draft } from "../records";
 
 export const DEFAULT_GRACE_MS = 15 * 60_000;
 
+/** Whether a record's device is this one; a record that names none (an older tool's) counts as this device's. */
+export function isThisDevice(recorded: string | null, device: string): boolean {
+  return recorded === null || recorded === device;
+}
+
 /**
  * A draft is alive elsewhere when another device wrote it and checkpointed it within the grace period
  * (docs/architecture.md, open vault). Nothing on this device touches such a draft unless the user chose it.
  */
 export function isAliveElsewhere(draft: Draft, device: string, now: number, graceMs: number): boolean {
-  if (draft.device === null || draft.device === device) return false;
+  if (isThisDevice(draft.device, device)) return false;
   return draft.lastCheckpointMs !== null && now - draft.lastCheckpointMs <= graceMs;
 }
 

@@ -2,6 +2,7 @@ import type { HotState } from "../hot-memory";
 import { isOpen } from "../hot-memory";
 import type { ConfirmedSession, Draft } from "../records";
 import { parseTimestamp } from "../time";
+import { isThisDevice } from "./liveness";
 
 /** What reconcile would do; decided here, performed by the caller (operations/reconcile.ts). */
 export interface ReconcilePlan {
@@ -32,7 +33,7 @@ export function planReconcile(
     if (absorbed.has(hot.openDraft)) closeOpen = { draftId: hot.openDraft, reason: "absorbed" };
     else if (!draftFiles.has(hot.openDraft)) {
       const started = parseTimestamp(hot.startedAt, context.offsetAt);
-      const mine = hot.device === null || hot.device === context.device;
+      const mine = isThisDevice(hot.device, context.device);
       const longGone = started === null || context.now - started > context.graceMs;
       if (mine || longGone) closeOpen = { draftId: hot.openDraft, reason: "missing" };
     }

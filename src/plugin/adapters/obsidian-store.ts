@@ -90,16 +90,13 @@ export class ObsidianStore implements SessionStore {
     names.set(path.slice(slash + 1), ++this.version);
   }
 
-  /** From the vault's own record of each file's times: no file is touched. */
+  /** From the vault's own record of each file's times (TFile.stat): no file is touched. 0: not recorded. */
   changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
-    const target = normalizePath(folder);
     return Promise.resolve(
       names.filter((name) => {
-        const file = this.app.vault.getAbstractFileByPath(`${target}/${name}`);
-        if (!(file instanceof TFile)) return false;
-        const latest = Math.max(Number(file.stat?.mtime) || 0, Number(file.stat?.ctime) || 0);
-        return latest === 0 || latest >= since; // no times recorded: cannot tell, so it is read
-
+        const stat = this.fileAt(`${folder}/${name}`)?.stat;
+        const latest = stat ? Math.max(stat.mtime, stat.ctime) : 0;
+        return !(latest > 0 && latest < since);
       }),
     );
   }

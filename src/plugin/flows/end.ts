@@ -47,11 +47,10 @@ export async function end(ctx: FlowContext): Promise<void> {
  * too (SPEC §4), so the last activity is the later of the draft's and the last tick before any gap.
  */
 export function endAtSession(ctx: FlowContext, open: OpenState): EndAtSession {
-  const alive = ctx.controller.ticks.aliveAt();
-  const recorded = open.lastCheckpointMs ?? open.startedMs;
+  const { ticks } = ctx.controller;
   return {
     startedMs: open.startedMs,
-    lastCheckpointMs: alive === null ? recorded : Math.max(recorded, Math.min(alive, ctx.controller.now())),
+    lastCheckpointMs: ticks.lastSign(open.lastCheckpointMs ?? open.startedMs, ctx.controller.now()),
     pausedMs: open.pausedMs,
     breakMinutes: open.session.breakMinutes,
   };

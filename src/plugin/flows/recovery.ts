@@ -27,6 +27,15 @@ export async function onVaultOpen(ctx: FlowContext): Promise<void> {
   } catch (error) {
     fail(ctx, "check for interrupted sessions", error);
   }
+  // Every note, once the vault is open: after start-up, which reads only what changed. It also readies the
+  // scan cache, so later scans (topics, history) cost only what changes.
+  window.setTimeout(() => {
+    if (ctx.disposed) return;
+    ctx.controller.savedTwice().then(
+      (twice) => ctx.disposed || warn(ctx, twice),
+      (error) => fail(ctx, "check for sessions saved twice", error),
+    );
+  }, 0);
 }
 
 /** Recover interrupted sessions (the command, and after an import that brought drafts). */

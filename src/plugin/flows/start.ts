@@ -3,6 +3,7 @@ import type { TopicChoice } from "../ui/topic-picker";
 import { TopicPickerModal } from "../ui/topic-picker";
 import type { FlowContext } from "./context";
 import { displayTime, fail, warn } from "./notices";
+import { isThisDevice } from "../../core/recovery";
 import { openRecovery, recoverInterrupted } from "./recovery";
 import { claimNoteAsTopic, linkTo, topicChoices } from "./topics";
 
@@ -26,7 +27,7 @@ export async function start(ctx: FlowContext): Promise<void> {
 
 function alreadyOpenText(ctx: FlowContext, open: OpenSession): string {
   const since = displayTime(open.startedAt, ctx.controller.today());
-  const mine = open.device === null || open.device === ctx.controller.device;
+  const mine = isThisDevice(open.device, ctx.controller.device);
   if (mine) return `A session on ${open.topicId} is already open (since ${since}). End it first.`;
   const where = open.device ?? "another device";
   return `A session on ${open.topicId} is open on ${where} (since ${since}). End it there first.`;

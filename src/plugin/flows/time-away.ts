@@ -29,8 +29,6 @@ export function awayDue(ctx: FlowContext, now: number): AwayBreak | null {
   const { controller } = ctx;
   const open = controller.open;
   if (!open || !open.mine || !open.running) return null;
-  const alive = controller.ticks.aliveAt();
-  const recorded = open.session.lastSignMs;
-  const lastSign = alive === null ? recorded : Math.max(recorded, alive);
+  const lastSign = controller.ticks.lastSign(open.session.lastSignMs, now);
   return timeAway(lastSign, now, controller.graceMs, open.pausedMs !== null);
 }

@@ -1,0 +1,36 @@
+import type { HotState } from "../hot-memory";
+import { isOpen } from "../hot-memory";
+import type { ConfirmedSession } from "../records";
+import { scanRecentSessions } from "../scan";
+import type { SessionContext } from "./context";
+import { indexWith, sessionOfLine } from "./incremental-index";
+import type { ListResult } from "./list";
+
+/**
+ * list's answer from a trusted index.md (incremental-index.ts), without reading the history: the folder's
+ * names, the drafts, the notes that may have absorbed one, and the ten shown. Damaged optional fields are
+ * named for what was read (list --all, stats and rebuild read everything). Null when the index cannot be
+ * trusted or the store cannot tell which notes changed: list then reads every note. Passed in by the CLI
+ * (SessionsOptions.recentList); the plugin lists everything from its metadata cache.
+ */
+export async function recentList(ctx: SessionContext, hot: HotState): Promise<ListResult | null> {
+  const now = ctx.ports.clock.now();
+  const scan = await scanRecentSessions(ctx.ports.store, ctx.layout, ctx.offsetAt, { now, starts: [] });
+  const index = scan && (await indexWith(ctx, null, scan));
+  if (!scan || !index) return null;
+  const newest: ConfirmedSession[] = [];
+  for (let i = 0; i < Math.min(10, index.links.length); i++) {
+    const session = await sessionOfLine(ctx, index.links[i], index.lines[i]);
+    if (!session) return null;
+    newest.push(session);
+  }
+  return {
+    openDraftId: isOpen(hot) ? hot.openDraft : null,
+    confirmed: newest,
+    drafts: scan.drafts,
+    totalConfirmed: index.links.length,
+    totalDrafts: scan.drafts.length,
+    skipped: scan.skipped,
+    warnings: [...new Set([...scan.warnings, ...newest.flatMap((s) => s.fieldWarnings ?? [])])],
+  };
+}
