@@ -6,6 +6,7 @@ import { sessionPath } from "./layout";
 import type { SessionStore } from "./ports";
 import type { ConfirmedSession, Draft, Interpreted, Skipped } from "./records";
 import { compareDraftsOldestFirst, compareNewestFirst, interpretConfirmed, interpretDraft } from "./records";
+import { CLOCK_BEHIND_MS } from "./recovery/absorbed";
 import { formatUtcCompact } from "./time";
 
 /** What the sessions folder holds. Every file that could not be used is in `skipped`, by name. */
@@ -309,8 +310,6 @@ function assemble(
   return { confirmed, skipped, warnings: confirmed.flatMap((s) => s.fieldWarnings ?? []) };
 }
 
-/** How far behind a draft's start a clock may have been when the note absorbing that draft was written. */
-export const CLOCK_BEHIND_MS = 24 * 3_600_000;
 
 /**
  * Reads the drafts and only the confirmed notes that may have absorbed one of them (or the open session that

@@ -347,7 +347,7 @@ export class SessionController {
   /** Draft ID → the confirmed session that absorbed it (already saved). */
   async absorbedDrafts(): Promise<Map<string, string>> {
     const { confirmed } = await this.sessions.list({ all: true });
-    return new Map([...absorbedBy(confirmed)].map(([draftId, session]) => [draftId, session.sessionId]));
+    return new Map([...absorbedBy(confirmed, this.offsetAt)].map(([draftId, session]) => [draftId, session.sessionId]));
   }
 
   /**

@@ -307,8 +307,10 @@ describe("reconcile: a draft already named in a confirmed note's absorbed_drafts
     const confirmedPath = writeConfirmed(vault, {
       id: SESSION,
       topic: "T-a",
-      startedAt: "2026-08-14T10:00:00+00:00",
-      endedAt: "2026-08-14T11:00:00+00:00",
+      // The end that saved the draft ran after it began (a note that ended before a draft began saved another
+      // draft of the same ID: recovery/absorbed.ts savedIn).
+      startedAt: ago(180),
+      endedAt: ago(120),
       duration: 60,
       absorbed: [ID],
       summary: "Saved before the crash.",

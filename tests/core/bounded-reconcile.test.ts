@@ -89,3 +89,74 @@ describe("bounded reconcile: a note dated days before the draft it absorbed", ()
     expect(reads.filter((p) => /\/S-2025|\/S-2026(0[1-7])/.test(p))).toEqual([]);
   });
 });
+
+/**
+ * Draft IDs are 8 random hex digits, so over years one comes round again. A note that ended long before a
+ * draft began saved another draft of that ID: the new draft is never trashed or reported as saved because of it
+ * (recovery/absorbed.ts savedIn), by a bounded scan or a full one, and the two notes are not "saved twice".
+ */
+describe("a draft ID that comes round again", () => {
+  const OLD_NOTE = "S-20250301T090000-0abc";
+  function reused(h: Harness): void {
+    h.store.files.set(
+      S(OLD_NOTE),
+      confirmedText({ session_id: OLD_NOTE, started_at: "2025-03-01T09:00:00+00:00", ended_at: "2025-03-01T10:00:00+00:00", duration_minutes: 60, absorbed_drafts: [YOUNG] }),
+    );
+    h.store.mtimes.set(S(OLD_NOTE), Date.parse("2025-03-01T10:00:00Z"));
+    h.store.files.set(
+      S(YOUNG),
+      draftText({ session_id: YOUNG, topic_id: TOPIC, started_at: "2026-08-14T11:00:00+00:00", last_checkpoint_at: "2026-08-14T11:55:00+00:00", device: "laptop" }, "today's notes\n"),
+    );
+    h.store.files.set(HOT, hotText({ active_topic: TOPIC, started_at: "2026-08-14T11:00:00+00:00", open_draft: YOUNG, device: "laptop" }));
+  }
+
+  it("a full scan (rebuild, recover) leaves today's draft alone, and end saves it with its notes", async () => {
+    const h = harness({ at: NOW });
+    reused(h);
+    await h.core.rebuild();
+    // recover reconciles over every note (a full scan), as the plugin does once its scan cache is warm
+    expect(await h.core.recover(YOUNG, "ignore")).toEqual({ status: "ignored", draftId: YOUNG, warnings: [] });
+    const offered = await h.core.openVault();
+    expect(offered.resumed?.draftId).toBe(YOUNG);
+    expect(h.store.trashed).toEqual([]);
+    const ended = await h.core.end({ summary: "today" });
+    expect(ended.alreadySaved).toBe(false);
+    expect(ended.absorbedDrafts).toEqual([YOUNG]);
+    expect(h.store.files.get(ended.session.path)).toContain("today's notes");
+    expect(await h.core.savedTwice()).toEqual([]);
+    expect((await h.core.rebuild()).warnings).toEqual([]);
+  });
+
+  it("the CLI's bounded end saves it too", async () => {
+    const h = harness({ at: NOW, bounded: true });
+    reused(h);
+    const ended = await h.core.end({ summary: "today" });
+    expect([ended.alreadySaved, ended.absorbedDrafts]).toEqual([false, [YOUNG]]);
+  });
+
+  it("two notes naming one draft within a week are still reported as saved twice", async () => {
+    const h = harness({ at: NOW });
+    reused(h);
+    const copy = "S-20250301T090000-0def";
+    h.store.files.set(S(copy), (h.store.files.get(S(OLD_NOTE)) ?? "").replace(new RegExp(OLD_NOTE, "g"), copy));
+    expect(await h.core.savedTwice()).toEqual([expect.stringContaining(`${S(OLD_NOTE)} and ${S(copy)} both record the session ${YOUNG}`)]);
+  });
+});
+
+describe("start reads the recent notes only", () => {
+  it("reads no note written more than a week (and a day) ago", async () => {
+    const h = harness({ at: NOW, bounded: true });
+    vault(h, {});
+    await h.core.rebuild(); // index.md as a rebuild writes it
+    const reads: string[] = [];
+    const read = h.store.read.bind(h.store);
+    h.store.read = (path: string) => {
+      reads.push(path);
+      return read(path);
+    };
+    const started = await h.core.start({ topic: "T-b", ignorePending: true });
+    expect(started.status).toBe("started");
+    expect(reads.filter((p) => /\/S-2025|\/S-2026(0[1-7])/.test(p))).toEqual([]);
+    expect(started.status === "started" && started.lastSession).toBe(NOTE);
+  });
+});

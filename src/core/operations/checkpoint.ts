@@ -4,7 +4,7 @@ import type { HotState } from "../hot-memory";
 import { EMPTY_HOT, hotStateOf, isOpen } from "../hot-memory";
 import { sessionPath } from "../layout";
 import type { Draft } from "../records";
-import { isAliveElsewhere, isThisDevice } from "../recovery";
+import { isAliveElsewhere, isThisDevice, savedIn } from "../recovery";
 import type { Scan } from "../scan";
 import { appendNotes, renderDraft } from "../session-note";
 import type { AwayBreak } from "../honest-time";
@@ -63,7 +63,8 @@ export async function checkpoint(ctx: SessionContext, options: CheckpointOptions
   if (isOpen(hot0.state)) {
     const scan = await scanForReconcile(ctx, hot0.state);
     const open = scan.drafts.find((d) => d.draftId === hot0.state.openDraft);
-    if (open && open.topicId === topicId && !ctx.absorbedIn(scan.confirmed).has(open.draftId)) {
+    const saved = open && savedIn(ctx.absorbedIn(scan.confirmed), open.draftId, open.startedMs, ctx.offsetAt);
+    if (open && open.topicId === topicId && !saved) {
       const { draft, away } = await checkpointDraft(ctx, open, ctx.ports.clock.now(), options);
       await claimPointer(ctx, hot0.state, draft);
       return { created: false, opened: false, draft, away, warnings: [] };

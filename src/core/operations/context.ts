@@ -76,7 +76,7 @@ export function createSessionContext(ports: CorePorts, layout: Layout, options: 
     },
     absorbedIn: (confirmed) => {
       let map = absorbed.get(confirmed);
-      if (!map) absorbed.set(confirmed, (map = absorbedBy(confirmed)));
+      if (!map) absorbed.set(confirmed, (map = absorbedBy(confirmed, offsetAt)));
       return map;
     },
     indexLine: (session) => {

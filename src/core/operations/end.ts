@@ -3,7 +3,7 @@ import type { HotState } from "../hot-memory";
 import { EMPTY_HOT, isOpen } from "../hot-memory";
 import { normalizeTopic } from "../ids";
 import type { ConfirmedSession, Draft } from "../records";
-import { isAliveElsewhere, isThisDevice } from "../recovery";
+import { isAliveElsewhere, isThisDevice, savedIn } from "../recovery";
 import type { Scan } from "../scan";
 import { withBody } from "../scan";
 import { unrecordedWarning } from "../session-note";
@@ -64,7 +64,7 @@ export async function end(ctx: SessionContext, options: EndOptions): Promise<End
   // An end that already happened (a retry after a crash or a conflict): report it, never save it twice.
   const finishedIn =
     isOpen(hot0.state) && hot0.state.activeTopic === topicId
-      ? ctx.absorbedIn(before.confirmed).get(hot0.state.openDraft)
+      ? savedIn(ctx.absorbedIn(before.confirmed), hot0.state.openDraft, hotStart(ctx, hot0.state), ctx.offsetAt)
       : undefined;
   if (finishedIn) {
     warnings.push(...(await writeViewsAfter(ctx, null, (current) => current, scan)));
@@ -224,4 +224,9 @@ function closeEnded(taken: Taken, topicId: string): (current: HotState) => HotSt
         !openElsewhere.has(current.openDraft));
     return closes ? { ...current, activeTopic: topicId, startedAt: null, openDraft: null, device: null } : current;
   };
+}
+
+/** When hot.md says its open session started (null: it cannot tell). */
+function hotStart(ctx: SessionContext, hot: HotState): number | null {
+  return parseTimestamp(hot.startedAt, ctx.offsetAt);
 }

@@ -30,7 +30,7 @@ export async function openVault(ctx: SessionContext): Promise<VaultOpenResult> {
   const { scan, warnings } = await reconcile(ctx, await scanForReconcile(ctx, hot0.state), hot0);
   const hot = await readHot(ctx);
   const now = ctx.ports.clock.now();
-  const pending = pendingDrafts(hot.state, scan.drafts, ctx.absorbedIn(scan.confirmed));
+  const pending = pendingDrafts(hot.state, scan.drafts, ctx.absorbedIn(scan.confirmed), ctx.offsetAt);
   let resumed: OpenSession | null = null;
   let openElsewhere: OpenSession | null = null;
   if (isOpen(hot.state)) {
@@ -60,5 +60,5 @@ export async function openVault(ctx: SessionContext): Promise<VaultOpenResult> {
  * the start-up check (openVault reads only what changed), and by rebuild; not by every operation.
  */
 export async function savedTwice(ctx: SessionContext): Promise<string[]> {
-  return duplicateSaves((await ctx.scan()).confirmed);
+  return duplicateSaves((await ctx.scan()).confirmed, ctx.offsetAt);
 }

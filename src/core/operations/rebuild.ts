@@ -20,7 +20,7 @@ export async function rebuild(ctx: SessionContext): Promise<RebuildResult> {
   return {
     totalConfirmed: scan.confirmed.length,
     skipped: scan.skipped,
-    warnings: [...swept, ...viewWarnings, ...duplicateSaves(scan.confirmed)],
+    warnings: [...swept, ...viewWarnings, ...duplicateSaves(scan.confirmed, ctx.offsetAt)],
   };
 }
 

@@ -84,9 +84,11 @@ export async function scanForReconcile(
   ctx: SessionContext,
   hot: HotState,
   required: readonly string[] = [],
+  /** More instants the notes read must cover (start: now, for the new draft's ID). */
+  from: readonly number[] = [],
 ): Promise<Scan> {
   if (ctx.scanIsWarm()) return ctx.scan(); // the plugin, after its first full scan: costs only what changed
-  const starts = isOpen(hot) ? [parseTimestamp(hot.startedAt, ctx.offsetAt)] : [];
+  const starts = [...(isOpen(hot) ? [parseTimestamp(hot.startedAt, ctx.offsetAt)] : []), ...from];
   const now = ctx.ports.clock.now();
   const recent = await scanRecentSessions(ctx.ports.store, ctx.layout, ctx.offsetAt, { now, starts, required });
   return recent ?? ctx.scan();

@@ -4,7 +4,7 @@ import { EMPTY_HOT, isOpen } from "../hot-memory";
 import { DRAFT_ID_PATTERN } from "../ids";
 import { sessionPath } from "../layout";
 import type { ConfirmedSession, Draft } from "../records";
-import { copiesOf, previewSave } from "../recovery";
+import { copiesOf, previewSave, savedIn } from "../recovery";
 import type { AwayBreak } from "../honest-time";
 import { awayUpdate } from "../honest-time";
 import type { Scan } from "../scan";
@@ -42,15 +42,16 @@ export async function recover(ctx: SessionContext, draftId: string, action: Reco
   const { scan, warnings } = await reconcile(ctx, before, hot0);
   const hot = await readHot(ctx);
 
-  const finishedIn = absorbed.get(draftId);
+  const startedMs = before.drafts.find((d) => d.draftId === draftId)?.startedMs ?? null;
+  const finishedIn = savedIn(absorbed, draftId, startedMs, ctx.offsetAt);
   if (finishedIn) {
     // Already saved by an earlier end or save (e.g. before a crash): never saved twice.
     // Reconcile has just moved it to the trash, as finished business.
-    const savedIn = finishedIn.sessionId;
+    const noteId = finishedIn.sessionId;
     if (action === "save") return { status: "saved", draftId, session: finishedIn, alreadySaved: true, warnings };
-    if (action === "discard") return { status: "discarded", draftId, alreadySavedIn: savedIn, warnings };
-    if (action === "ignore") return { status: "ignored", draftId, alreadySavedIn: savedIn, warnings };
-    throw new UsageError(`${draftId} was already saved in ${savedIn}; there is nothing to resume`, "no_such_draft");
+    if (action === "discard") return { status: "discarded", draftId, alreadySavedIn: noteId, warnings };
+    if (action === "ignore") return { status: "ignored", draftId, alreadySavedIn: noteId, warnings };
+    throw new UsageError(`${draftId} was already saved in ${noteId}; there is nothing to resume`, "no_such_draft");
   }
   const draft = scan.drafts.find((d) => d.draftId === draftId);
   if (!draft) {

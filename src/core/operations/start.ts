@@ -4,13 +4,13 @@ import { hotStateOf, isOpen } from "../hot-memory";
 import { normalizeTopic, validateNewTopicId } from "../ids";
 import { sessionPath } from "../layout";
 import type { Draft } from "../records";
-import { pendingDrafts } from "../recovery";
+import { SAVED_WITHIN_MS, pendingDrafts } from "../recovery";
 import { renderDraft } from "../session-note";
 import type { SessionContext } from "./context";
 import type { OpenSession } from "./open-session";
 import { openSessionOf } from "./open-session";
 import { readDraft, readHot, resolveTopic, skippedWarnings, stamp } from "./reading";
-import { reconcile } from "./reconcile";
+import { reconcile, scanForReconcile } from "./reconcile";
 import { newestWithBody, pointHotAt } from "./views";
 import { pickFreeDraftId } from "./writes";
 
@@ -52,11 +52,15 @@ export async function start(ctx: SessionContext, options: StartOptions): Promise
   const explicit = normalizeTopic(options.topic);
   if (explicit !== null) validateNewTopicId(explicit);
   const hot0 = await readHot(ctx);
-  const { scan, warnings } = await reconcile(ctx, await ctx.scan(), hot0);
+  // The notes written in the last SAVED_WITHIN_MS too: a new draft's ID must be none they saved (savedIn).
+  const before = await scanForReconcile(ctx, hot0.state, [], [ctx.ports.clock.now() - SAVED_WITHIN_MS]);
+  const { scan, warnings } = await reconcile(ctx, before, hot0);
   const hot = await readHot(ctx);
 
   const absorbed = ctx.absorbedIn(scan.confirmed);
-  const pending = options.ignorePending ? [] : pendingDrafts(hot.state, scan.drafts, absorbed, options.ignoreDrafts);
+  const pending = options.ignorePending
+    ? []
+    : pendingDrafts(hot.state, scan.drafts, absorbed, ctx.offsetAt, options.ignoreDrafts);
   if (pending.length > 0) return { status: "drafts_pending", drafts: pending };
   const open = await alreadyOpen(ctx, hot.state, options);
   if (open) return open;
@@ -64,7 +68,9 @@ export async function start(ctx: SessionContext, options: StartOptions): Promise
   const topicId = resolveTopic(options.topic, [options.activeNoteTopic ?? null, hot.state.activeTopic]);
   const startedAt = stamp(ctx, ctx.ports.clock.now());
   const draftId = await pickFreeDraftId(ctx, scan);
-  const newest = await newestWithBody(ctx, scan.confirmed);
+  // hot.md's body comes from the newest session only when hot.md must be rebuilt; a bounded scan may not hold it.
+  const known = !scan.partial || hot.read.state !== "ok";
+  const newest = known ? await newestWithBody(ctx, (scan.partial ? await ctx.scan() : scan).confirmed) : null;
   const pointer = { activeTopic: topicId, startedAt, openDraft: draftId, device: ctx.ports.device };
 
   let raced = null as HotState | null;
@@ -96,7 +102,7 @@ export async function start(ctx: SessionContext, options: StartOptions): Promise
     topicId,
     startedAt,
     draftId,
-    lastSession: newest?.sessionId ?? null,
+    lastSession: known ? (newest?.sessionId ?? null) : hot.state.lastSession,
     workingMemory: after.state === "ok" || after.state === "no-frontmatter" ? after.body.trim() : "",
     warnings: [...warnings, ...skippedWarnings(scan)],
   };

@@ -108,8 +108,9 @@ export async function writeConfirmed(
 }
 
 /**
- * A draft ID that names no draft file and no absorbed draft: reusing an absorbed ID would make reconcile
- * treat the new draft as finished business.
+ * A draft ID that names no draft file and no draft absorbed by a note the scan read. A bounded scan reads the
+ * notes written from about now on: a note of the same ID that ended before that never counts for the new draft
+ * (recovery/absorbed.ts savedIn), so the reuse is harmless; avoiding every ID the scan saw keeps it rarer still.
  */
 export async function pickFreeDraftId(ctx: SessionContext, scan: Scan): Promise<string> {
   const absorbed = ctx.absorbedIn(scan.confirmed);

@@ -1,30 +1,89 @@
 import type { ConfirmedSession } from "../records";
+import { parseTimestamp } from "../time";
 
-/** Which confirmed session absorbed each draft ID (its `absorbed_drafts`); the first one wins. */
-export function absorbedBy(confirmed: readonly ConfirmedSession[]): Map<string, ConfirmedSession> {
+/**
+ * How far behind a draft's start the clock of the device that wrote the note absorbing it may have been: how
+ * far back a bounded scan looks (scan.ts).
+ */
+export const CLOCK_BEHIND_MS = 24 * 3_600_000;
+
+/**
+ * How long before a draft began the note that saved it may say it ended (a clock behind, an end at a chosen
+ * time): generous, since a draft ID comes round again only over months or years (savedIn).
+ */
+export const SAVED_WITHIN_MS = 7 * 24 * 3_600_000;
+
+/** When a confirmed session ended, in ms; when that cannot be told, as late as can be (it may have saved any). */
+function endedMs(session: ConfirmedSession, offsetAt: (at: number) => number): number {
+  return parseTimestamp(session.endedAt, offsetAt) ?? Number.POSITIVE_INFINITY;
+}
+
+/**
+ * Which confirmed session absorbed each draft ID (its `absorbed_drafts`): of several, the one that ended
+ * last, the only one that can have saved a draft begun after the others (savedIn).
+ */
+export function absorbedBy(
+  confirmed: readonly ConfirmedSession[],
+  offsetAt: (at: number) => number,
+): Map<string, ConfirmedSession> {
   const map = new Map<string, ConfirmedSession>();
-  for (const session of confirmed) for (const id of session.absorbedDrafts) if (!map.has(id)) map.set(id, session);
+  for (const session of confirmed) {
+    for (const id of session.absorbedDrafts) {
+      const other = map.get(id);
+      if (!other || endedMs(session, offsetAt) > endedMs(other, offsetAt)) map.set(id, session);
+    }
+  }
   return map;
+}
+
+/**
+ * The note that saved the draft `draftId` begun at `startedMs`: a note naming its ID that ended after shortly
+ * before it began (SAVED_WITHIN_MS). A note that ended earlier saved another draft of the same ID: draft IDs
+ * are 8 random hex digits, so over a long history one comes round again, and a new draft is never taken for
+ * finished business by a note from before it. `startedMs` null (unknown, or the draft is gone): the ID decides.
+ */
+export function savedIn(
+  absorbed: ReadonlyMap<string, ConfirmedSession>,
+  draftId: string,
+  startedMs: number | null,
+  offsetAt: (at: number) => number,
+): ConfirmedSession | undefined {
+  const note = absorbed.get(draftId);
+  return note && (startedMs === null || endedMs(note, offsetAt) >= startedMs - SAVED_WITHIN_MS) ? note : undefined;
 }
 
 /**
  * Drafts named by more than one confirmed note: the same sitting saved twice (two devices ended or saved it
  * before sync carried the first note across, or a copy of a note). A confirmed note is never deleted, so
- * they are only reported by name, for the learner to keep one.
+ * they are only reported by name, for the learner to keep one. Notes naming one ID months apart saved two
+ * different drafts that happened to get the same ID: only notes within SAVED_WITHIN_MS of each other count.
  */
-export function duplicateSaves(confirmed: readonly ConfirmedSession[]): string[] {
+export function duplicateSaves(confirmed: readonly ConfirmedSession[], offsetAt: (at: number) => number): string[] {
   const savers = new Map<string, ConfirmedSession[]>();
   for (const session of confirmed) {
     for (const id of new Set(session.absorbedDrafts)) savers.set(id, [...(savers.get(id) ?? []), session]);
   }
   const warnings: string[] = [];
   for (const [id, sessions] of savers) {
-    if (sessions.length < 2) continue;
-    const paths = sessions.map((s) => s.path).sort();
-    warnings.push(
-      `${paths.join(" and ")} both record the session ${id} (saved twice, e.g. on two devices at once); ` +
-        "keep one and delete the others by hand",
-    );
+    let group: ConfirmedSession[] = [];
+    let groupEnd = Number.NEGATIVE_INFINITY;
+    const report = (): void => {
+      if (group.length < 2) return;
+      const paths = group.map((s) => s.path).sort();
+      warnings.push(
+        `${paths.join(" and ")} both record the session ${id} (saved twice, e.g. on two devices at once); ` +
+          "keep one and delete the others by hand",
+      );
+    };
+    for (const session of [...sessions].sort((a, b) => a.startedMs - b.startedMs)) {
+      if (session.startedMs > groupEnd + SAVED_WITHIN_MS) {
+        report();
+        group = [];
+      }
+      group.push(session);
+      groupEnd = Math.max(groupEnd, Math.min(endedMs(session, offsetAt), session.startedMs + SAVED_WITHIN_MS));
+    }
+    report();
   }
   return warnings.sort();
 }

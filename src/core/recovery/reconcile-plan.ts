@@ -2,6 +2,7 @@ import type { HotState } from "../hot-memory";
 import { isOpen } from "../hot-memory";
 import type { ConfirmedSession, Draft } from "../records";
 import { parseTimestamp } from "../time";
+import { savedIn } from "./absorbed";
 import { isThisDevice } from "./liveness";
 
 /** What reconcile would do; decided here, performed by the caller (operations/reconcile.ts). */
@@ -27,12 +28,13 @@ export function planReconcile(
   absorbed: ReadonlyMap<string, ConfirmedSession>,
   context: ReconcileContext,
 ): ReconcilePlan {
-  const trash = drafts.filter((d) => absorbed.has(d.draftId));
+  const { offsetAt } = context;
+  const trash = drafts.filter((d) => savedIn(absorbed, d.draftId, d.startedMs, offsetAt));
   let closeOpen: ReconcilePlan["closeOpen"] = null;
   if (isOpen(hot)) {
-    if (absorbed.has(hot.openDraft)) closeOpen = { draftId: hot.openDraft, reason: "absorbed" };
+    const started = parseTimestamp(hot.startedAt, offsetAt);
+    if (savedIn(absorbed, hot.openDraft, started, offsetAt)) closeOpen = { draftId: hot.openDraft, reason: "absorbed" };
     else if (!draftFiles.has(hot.openDraft)) {
-      const started = parseTimestamp(hot.startedAt, context.offsetAt);
       const mine = isThisDevice(hot.device, context.device);
       const longGone = started === null || context.now - started > context.graceMs;
       if (mine || longGone) closeOpen = { draftId: hot.openDraft, reason: "missing" };
@@ -46,8 +48,10 @@ export function pendingDrafts(
   hot: HotState,
   drafts: readonly Draft[],
   absorbed: ReadonlyMap<string, ConfirmedSession>,
+  offsetAt: (at: number) => number,
   ignored: ReadonlySet<string> = new Set(),
 ): Draft[] {
   const open = isOpen(hot) ? hot.openDraft : null;
-  return drafts.filter((d) => !absorbed.has(d.draftId) && d.draftId !== open && !ignored.has(d.draftId));
+  const saved = (d: Draft): boolean => savedIn(absorbed, d.draftId, d.startedMs, offsetAt) !== undefined;
+  return drafts.filter((d) => !saved(d) && d.draftId !== open && !ignored.has(d.draftId));
 }
