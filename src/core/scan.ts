@@ -324,7 +324,7 @@ export async function scanRecentSessions(
   store: SessionStore,
   layout: Layout,
   offsetAt: (at: number) => number,
-  at: { now: number; starts: ReadonlyArray<number | null>; required?: readonly string[] },
+  at: { now: number; starts: ReadonlyArray<number | null>; required: readonly string[] },
 ): Promise<Scan | null> {
   if (!store.changedAmong) return null;
   const names = await store.list(layout.sessions);
@@ -332,7 +332,7 @@ export async function scanRecentSessions(
   const read = await readDrafts(store, layout, offsetAt, ofKind("draft"), at.now);
   const ids = read.drafts.map((d) => d.draftId);
   const starts = [...at.starts, ...read.drafts.map((d) => d.startedMs)];
-  if (read.skipped.length > 0 || starts.includes(null) || at.required?.some((id) => !ids.includes(id))) return null;
+  if (read.skipped.length > 0 || starts.includes(null) || at.required.some((id) => !ids.includes(id))) return null;
   const confirmed = ofKind("confirmed");
   const bound = Math.min(...(starts as number[])) - CLOCK_BEHIND_MS;
   const from = starts.length === 0 ? "T" : `S-${formatUtcCompact(bound)}`; // "T" sorts after every S-… name

@@ -15,7 +15,7 @@ import type { ListResult } from "./list";
  */
 export async function recentList(ctx: SessionContext, hot: HotState): Promise<ListResult | null> {
   const now = ctx.ports.clock.now();
-  const scan = await scanRecentSessions(ctx.ports.store, ctx.layout, ctx.offsetAt, { now, starts: [] });
+  const scan = await scanRecentSessions(ctx.ports.store, ctx.layout, ctx.offsetAt, { now, starts: [], required: [] });
   const index = scan && (await indexWith(ctx, null, scan));
   if (!scan || !index) return null;
   const newest: ConfirmedSession[] = [];

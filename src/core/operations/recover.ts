@@ -42,8 +42,8 @@ export async function recover(ctx: SessionContext, draftId: string, action: Reco
   const { scan, warnings } = await reconcile(ctx, before, hot0);
   const hot = await readHot(ctx);
 
-  const startedMs = before.drafts.find((d) => d.draftId === draftId)?.startedMs ?? null;
-  const finishedIn = savedIn(absorbed, draftId, startedMs, ctx.offsetAt);
+  const found = before.drafts.find((d) => d.draftId === draftId);
+  const finishedIn = savedIn(absorbed, draftId, found ? found.startedMs : null, ctx.offsetAt);
   if (finishedIn) {
     // Already saved by an earlier end or save (e.g. before a crash): never saved twice.
     // Reconcile has just moved it to the trash, as finished business.

@@ -56,7 +56,8 @@ export function savedIn(
  * Drafts named by more than one confirmed note: the same sitting saved twice (two devices ended or saved it
  * before sync carried the first note across, or a copy of a note). A confirmed note is never deleted, so
  * they are only reported by name, for the learner to keep one. Notes naming one ID months apart saved two
- * different drafts that happened to get the same ID: only notes within SAVED_WITHIN_MS of each other count.
+ * different drafts that happened to get the same ID: only notes that ended within SAVED_WITHIN_MS of the latest
+ * one count.
  */
 export function duplicateSaves(confirmed: readonly ConfirmedSession[], offsetAt: (at: number) => number): string[] {
   const savers = new Map<string, ConfirmedSession[]>();
@@ -65,25 +66,15 @@ export function duplicateSaves(confirmed: readonly ConfirmedSession[], offsetAt:
   }
   const warnings: string[] = [];
   for (const [id, sessions] of savers) {
-    let group: ConfirmedSession[] = [];
-    let groupEnd = Number.NEGATIVE_INFINITY;
-    const report = (): void => {
-      if (group.length < 2) return;
-      const paths = group.map((s) => s.path).sort();
-      warnings.push(
-        `${paths.join(" and ")} both record the session ${id} (saved twice, e.g. on two devices at once); ` +
-          "keep one and delete the others by hand",
-      );
-    };
-    for (const session of [...sessions].sort((a, b) => a.startedMs - b.startedMs)) {
-      if (session.startedMs > groupEnd + SAVED_WITHIN_MS) {
-        report();
-        group = [];
-      }
-      group.push(session);
-      groupEnd = Math.max(groupEnd, Math.min(endedMs(session, offsetAt), session.startedMs + SAVED_WITHIN_MS));
-    }
-    report();
+    // The notes that may have saved the draft the latest one saved (savedIn): a note of that ID that ended
+    // long before saved another draft.
+    const latest = Math.max(...sessions.map((s) => endedMs(s, offsetAt)));
+    const paths = sessions.filter((s) => endedMs(s, offsetAt) >= latest - SAVED_WITHIN_MS).map((s) => s.path);
+    if (paths.length < 2) continue;
+    warnings.push(
+      `${paths.sort().join(" and ")} both record the session ${id} (saved twice, e.g. on two devices at once); ` +
+        "keep one and delete the others by hand",
+    );
   }
   return warnings.sort();
 }
