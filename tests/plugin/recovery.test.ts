@@ -504,6 +504,29 @@ describe("start-up work", () => {
   });
 });
 
+describe("start-up: sessions saved twice", () => {
+  it("are named once in a notice after start-up, from the metadata cache (no note read in full)", async () => {
+    const twice = "DRAFT-S-0000000d";
+    const notes = ["S-20260813T100000-aaaa", "S-20260813T100000-bbbb"];
+    const h = harness({
+      files: {
+        [HOT]: hotText(),
+        ...Object.fromEntries(
+          notes.map((id) => [S(id), confirmedText({ session_id: id, started_at: "2026-08-13T10:00:00+00:00", ended_at: "2026-08-13T10:30:00+00:00", duration_minutes: 30, absorbed_drafts: [twice] })]),
+        ),
+      },
+    });
+    const p = await loadPlugin(h, { device: "laptop", layoutReady: false });
+    await p.layoutReady();
+    expect(h.reads.paths()).toEqual([HOT]);
+    const named = `${S(notes[0])} and ${S(notes[1])} both record the session ${twice}`;
+    await settle(); // the deferred scan of every note (from the metadata cache: no note read in full)
+    expect(noticeLog().filter((n) => n.includes(named))).toHaveLength(1);
+    expect(h.reads.paths()).toEqual([HOT]);
+    p.unload();
+  });
+});
+
 // ---- review fixes: what the modal does when the vault changes under it ----------------------------------
 
 const OLD = "DRAFT-S-0000000a";
