@@ -15,7 +15,7 @@
 // available, else from a `--require` preload that prints process.resourceUsage().maxRSS on exit.
 // Vaults live in os.tmpdir() and are removed afterwards; nothing is written inside the repository.
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -370,7 +370,10 @@ function generateSessions(core, vault, count, seed) {
 			nextAction: rand() < 0.9 ? sentence(rand, 8 + Math.floor(rand() * 8)) : null,
 			notes: notes.join("\n"),
 		});
-		writeFileSync(path.join(dir, `${sessionId}.md`), text);
+		const file = path.join(dir, `${sessionId}.md`);
+		writeFileSync(file, text);
+		// Written when the session ended, as in a real history (bounded scans go by modification time).
+		utimesSync(file, endedMs / 1000, endedMs / 1000);
 		bytes += Buffer.byteLength(text);
 	}
 	return { bytes };

@@ -28,9 +28,9 @@ export interface SessionStore {
   modifiedAt?(path: string): Promise<number | null>;
   /**
    * Optional, for scans that read only what may have changed: which of `names` (files directly inside
-   * `folder`) were created, modified or moved into the folder at or after `since` (epoch ms, this device's
-   * clock), by the later of their modification and status-change times. A name whose times cannot be told
-   * is included; one that no longer exists may be left out. Without it, every reconcile reads every note.
+   * `folder`) were written at or after `since` (epoch ms, this device's clock), by their modification time
+   * (the Obsidian vault: the later of modification and creation). A name whose times cannot be told is
+   * included; one that no longer exists may be left out. Without it, every reconcile reads every note.
    * Never writes.
    */
   changedAmong?(folder: string, names: readonly string[], since: number): Promise<string[]>;

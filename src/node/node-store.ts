@@ -97,6 +97,11 @@ export class NodeStore implements SessionStore {
     }
   }
 
+  /**
+   * By modification time: a note that saved a draft was written after the draft began, and writers, sync tools
+   * and copies keep a modification time from then or later. Not the status-change time, which every copy of
+   * the vault (a new disk, a restored backup) resets, making every note look new.
+   */
   changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
     // Synchronous, like read: one stat per name, without a thread-pool round trip each (about 5 µs a file).
     const dir = this.resolve(folder);
@@ -104,7 +109,7 @@ export class NodeStore implements SessionStore {
     for (const name of names) {
       try {
         const stat = statSync(path.join(dir, name), { throwIfNoEntry: false });
-        if (stat && Math.max(stat.mtimeMs, stat.ctimeMs) >= since) changed.push(name);
+        if (stat && stat.mtimeMs >= since) changed.push(name);
       } catch {
         changed.push(name); // its times cannot be told: read it, and let the read report what is wrong
       }
