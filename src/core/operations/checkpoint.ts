@@ -51,7 +51,6 @@ export interface CheckpointResult {
   warnings: string[];
 }
 
-
 export async function checkpoint(ctx: SessionContext, options: CheckpointOptions): Promise<CheckpointResult> {
   const hot0 = await readHot(ctx);
   if (options.open && hot0.read.state === "ok") requireOpen(hot0.state, options.open.draftId);

@@ -92,13 +92,13 @@ export class ObsidianStore implements SessionStore {
 
   /** From the vault's own record of each file's times (TFile.stat): no file is touched. 0: not recorded. */
   changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
-    return Promise.resolve(
-      names.filter((name) => {
-        const stat = this.fileAt(`${folder}/${name}`)?.stat;
-        const latest = stat ? Math.max(stat.mtime, stat.ctime) : 0;
-        return !(latest > 0 && latest < since);
-      }),
-    );
+    const found = this.app.vault.getAbstractFileByPath(normalizePath(folder));
+    const wanted = new Set(names);
+    const changed = (found instanceof TFolder ? found.children : []).filter((file) => {
+      const latest = file instanceof TFile ? Math.max(file.stat.mtime, file.stat.ctime) : 0;
+      return wanted.has(file.name) && !(latest > 0 && latest < since);
+    });
+    return Promise.resolve(changed.map((file) => file.name));
   }
 
   async read(path: string): Promise<string | null> {

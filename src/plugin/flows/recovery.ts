@@ -7,6 +7,9 @@ import type { FlowContext } from "./context";
 import { LONG_NOTICE_MS, displayTime, fail, warn } from "./notices";
 import { announceAway } from "./away-notice";
 
+/** How long after start-up every note is looked at (sessions saved twice, the scan cache). */
+export const SAVED_TWICE_DELAY_MS = 2000;
+
 /** When the vault opens (after layout ready): continue, report, or ask. */
 export async function onVaultOpen(ctx: FlowContext): Promise<void> {
   try {
@@ -27,15 +30,15 @@ export async function onVaultOpen(ctx: FlowContext): Promise<void> {
   } catch (error) {
     fail(ctx, "check for interrupted sessions", error);
   }
-  // Every note, once the vault is open: after start-up, which reads only what changed. It also readies the
-  // scan cache, so later scans (topics, history) cost only what changes.
+  // Every note, a moment after the vault opened (start-up is busy; the check above reads only what changed).
+  // It also readies the scan cache, so later scans (topics, history) cost only what changes.
   window.setTimeout(() => {
     if (ctx.disposed) return;
     ctx.controller.savedTwice().then(
       (twice) => ctx.disposed || warn(ctx, twice),
       (error) => fail(ctx, "check for sessions saved twice", error),
     );
-  }, 0);
+  }, SAVED_TWICE_DELAY_MS);
 }
 
 /** Recover interrupted sessions (the command, and after an import that brought drafts). */
