@@ -40,6 +40,7 @@ export const insertIntoViews: ViewsAfter = async (ctx, added, pointer, scan) => 
   };
   return writeHotView(ctx, () => newest, pointer, {}, refresh);
 };
+
 /** The session a line links to, if it reads as a usable note whose line is exactly this one. */
 export async function sessionOfLine(ctx: SessionContext, link: string, line: string): Promise<ConfirmedSession | null> {
   const result = await readConfirmed(ctx.ports.store, sessionPath(ctx.layout, `${link}.md`), ctx.offsetAt);
@@ -59,14 +60,13 @@ export async function indexWith(
 ): Promise<IndexState | null> {
   const text = await ctx.ports.store.read(ctx.layout.index);
   const parsed = parseIndex(text);
-  if (text === null || parsed === null || !scan.partial || !agreesWithScan(parsed, scan, ctx.indexLine)) return null;
+  if (text === null || parsed === null || !scan.partial) return null;
   const { lines, links } = parsed;
   const addedLink = added && linkOf(added.path);
-  const names = scan.partial.names.map(linkOf).filter((n) => n !== addedLink);
-  if (names.sort().reverse().join("\n") !== links.join("\n")) return null;
+  if (!listsExactly(links, scan.partial.names, addedLink) || !agreesWithScan(parsed, scan, ctx.indexLine)) return null;
   let at = 0;
   if (added && addedLink !== null) {
-    while (at < links.length && links[at] > addedLink) at++;
+    at = positionOf(links, addedLink);
     for (const i of [at - 1, at]) {
       if (i < 0 || i >= links.length) continue;
       const neighbour = await sessionOfLine(ctx, links[i], lines[i]);
@@ -86,6 +86,29 @@ export async function indexWith(
   return { text, lines, links, newest };
 }
 
+/**
+ * The links are the folder's confirmed file names (without ".md"; `addedLink` left out), each once, newest name
+ * first: as many as there are names, every one a name, in strictly descending order. No sort: O(n).
+ */
+function listsExactly(links: readonly string[], names: readonly string[], addedLink: string | null): boolean {
+  const folder = new Set(names);
+  if (addedLink !== null) folder.delete(`${addedLink}.md`);
+  if (folder.size !== links.length) return false;
+  return links.every((link, i) => folder.has(`${link}.md`) && (i === 0 || links[i - 1] > link));
+}
+
+/** Where `link` goes in links sorted newest name first (descending): the first position whose link sorts below. */
+function positionOf(links: readonly string[], link: string): number {
+  let lo = 0;
+  let hi = links.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (links[mid] > link) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The notes the operation's scan read agree with their lines, and none of the folder's notes was unusable. */
 function agreesWithScan(
   index: { lines: readonly string[]; links: readonly string[] },
@@ -93,6 +116,9 @@ function agreesWithScan(
   lineOf: (session: ConfirmedSession) => string,
 ): boolean {
   if (scan.skipped.some((s) => kindOf(`${linkOf(s.path)}.md`) === "confirmed")) return false;
-  const at = new Map(index.links.map((link, i) => [link, i]));
-  return scan.confirmed.every((s) => index.lines[at.get(linkOf(s.path)) ?? -1] === lineOf(s));
+  return scan.confirmed.every((s) => {
+    const link = linkOf(s.path);
+    const at = positionOf(index.links, link);
+    return index.links[at] === link && index.lines[at] === lineOf(s);
+  });
 }
