@@ -130,7 +130,7 @@ describe("topic IDs never reach a path", () => {
           } catch (error) {
             if (!(error instanceof PaleeError)) throw error;
             outcomes.push(error.kind);
-            if (error.kind === "invalid_topic") expect(error.message).toMatch(/^invalid topic ID .*: use T- followed by letters, digits/);
+            if (error.kind === "invalid_topic") expect(error.message).toMatch(/^invalid topic ID .*: use T- followed by letters, digits/s);
             if (error.kind === "topic_required") expect(error.message).toMatch(/^topic required/);
           }
         }
