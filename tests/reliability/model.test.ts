@@ -28,17 +28,29 @@ async function runScenario(steps: Iterable<AsyncCommand<Model, World, boolean>>,
   return state;
 }
 
+/** The property: `runs` random runs from `seed`. */
+async function holds(runs: number, seed: number): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(fc.integer({ min: 1, max: 0x7fffffff }), fc.commands([step], { maxCommands: STEPS, size: "max" }), async (seed, steps) => {
+      await runScenario(steps, seed);
+    }),
+    { numRuns: runs, seed, path: PATH, endOnFailure: PATH !== undefined },
+  );
+}
+
+/**
+ * A seed whose 1 000 runs reach every outcome below. The rarest ("end already saved", about 4 in 1 000 runs)
+ * is missed by about one random seed in fifty: the check then adds these runs, so that it fails only when the
+ * generator no longer reaches an outcome at all, never by the luck of the seed.
+ */
+const COVERING_SEED = 11;
+
 describe("the reference model", () => {
   it(`holds for ${RUNS} runs of up to ${STEPS} steps (MODEL_SEED=${SEED})`, async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 0x7fffffff }), fc.commands([step], { maxCommands: STEPS, size: "max" }), async (seed, steps) => {
-        await runScenario(steps, seed);
-      }),
-      { numRuns: RUNS, seed: SEED, path: PATH, endOnFailure: PATH !== undefined },
-    );
+    await holds(RUNS, SEED);
   }, 60_000 + RUNS * STEPS * 20);
 
-  it("reaches every kind of step and outcome", () => {
+  it("reaches every kind of step and outcome", async () => {
     // Only meaningful after the property above ran with enough runs.
     if (RUNS < 200) return;
     const steps = Object.fromEntries(stats.byStep);
@@ -54,8 +66,10 @@ describe("the reference model", () => {
     // Version 2 (honest time): pause, continue, log, and an end refused for a long silence.
     for (const kind of ["pause", "continue", "log"]) expect([kind, (steps[kind] ?? 0) > 0]).toEqual([kind, true]);
     reached.push("pause done", "continue done", "log logged", "log refused: overlap", "end refused: long_silence");
-    for (const outcome of reached) expect([outcome, (outcomes[outcome] ?? 0) > 0]).toEqual([outcome, true]);
-  });
+    if (reached.some((outcome) => !stats.outcomes.get(outcome)) && SEED !== COVERING_SEED) await holds(1000, COVERING_SEED);
+    const now = Object.fromEntries(stats.outcomes);
+    for (const outcome of reached) expect([outcome, (now[outcome] ?? 0) > 0]).toEqual([outcome, true]);
+  }, 60_000 + 1000 * STEPS * 20);
 });
 
 describe("found by the model", () => {
