@@ -208,6 +208,7 @@ async function readDrafts(
   return { names: sorted, drafts: drafts.sort(compareDraftsOldestFirst), skipped };
 }
 
+/** The scan from the confirmed notes' outcomes, the drafts read, and the names that are not session files. */
 function scanOf(
   layout: Layout,
   assembled: { confirmed: ConfirmedSession[]; skipped: Skipped[]; warnings: string[] },
@@ -309,7 +310,6 @@ function assemble(
   const confirmed = [...byId.values()].sort(compareNewestFirst);
   return { confirmed, skipped, warnings: confirmed.flatMap((s) => s.fieldWarnings ?? []) };
 }
-
 
 /**
  * Reads the drafts and only the confirmed notes that may have absorbed one of them (or the open session that
