@@ -1,0 +1,44 @@
+/**
+ * index.md read back (parseIndex): exactly what renderIndexOfLines writes, with any date, and nothing else —
+ * the incremental index (operations/incremental-index.ts) trusts an index only when this reads it.
+ */
+import fc from "fast-check";
+import { parseIndex, renderIndexOfLines } from "../../src/core/session-index";
+
+const line = fc
+  .tuple(fc.stringMatching(/^S-[0-9A-Za-z-]{1,20}$/), fc.stringMatching(/^[^\n\]]{0,30}$/))
+  .map(([link, rest]) => `- [[${link}]] - Topic: T-x (2026-08-14, ${rest.length} min)${rest}`);
+
+describe("parseIndex", () => {
+  it("reads back every index renderIndexOfLines writes: its lines and their links", () => {
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 20 }), fc.date({ min: new Date(2000, 0, 1), max: new Date(2099, 0, 1), noInvalidDate: true }), (lines, when) => {
+        const date = when.toISOString().slice(0, 10);
+        const parsed = parseIndex(renderIndexOfLines(lines, date));
+        expect(parsed?.lines).toEqual(lines);
+        expect(parsed?.links).toEqual(lines.map((l) => l.slice(4, l.indexOf("]]"))));
+      }),
+    );
+  });
+
+  const two = ["- [[S-a]] - Topic: T-x (2026-08-14, 5 min)", "- [[S-b]] - Topic: T-x (2026-08-13, 6 min)"];
+  const text = renderIndexOfLines(two, "2026-08-14");
+  it.each([
+    ["a wrong total", text.replace("Total sessions: 2", "Total sessions: 3")],
+    ["a total with a leading zero", text.replace("Total sessions: 2", "Total sessions: 02")],
+    ["a line that is not a session's", text.replace(two[1], "my own note")],
+    ["a blank line among the sessions", text.replace(`${two[0]}\n`, `${two[0]}\n\n`)],
+    ["text after the list", `${text}more\n`],
+    ["no final line break", text.slice(0, -1)],
+    ["another title", text.replace("# PALEE session index", "# My sessions")],
+    ["another schema", text.replace("palee_schema: 1", "palee_schema: 2")],
+    ["an empty index with a line", `${renderIndexOfLines([], "2026-08-14")}${two[0]}\n`],
+  ])("refuses %s", (_, edited) => {
+    expect(parseIndex(edited)).toBeNull();
+  });
+
+  it("reads an empty index, and refuses none at all", () => {
+    expect(parseIndex(renderIndexOfLines([], "2026-08-14"))).toEqual({ lines: [], links: [] });
+    expect(parseIndex(null)).toBeNull();
+  });
+});
