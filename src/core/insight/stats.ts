@@ -3,22 +3,18 @@
  * and the local offset; nothing here reads a file. Days are the learner's local calendar days (the Clock's
  * offset at the session's start); weeks are ISO weeks, Monday first. A session counts on the day it started.
  */
+import type { ConfirmedSession } from "../records";
 import { DAY_MS, MINUTE_MS, parseTimestamp } from "../time";
 
-/** The fields of a confirmed session that statistics and export use (ConfirmedSession fits). */
-export interface InsightSession {
-  sessionId: string;
-  path: string;
-  topicId: string;
-  startedAt: string;
-  startedMs: number;
-  endedAt: string;
-  durationMinutes: number;
-  outcome: string;
-  topicNote: string | null;
-  /** Pauses and time away (SPEC §2, version 2); absent on records that have none. */
-  breakMinutes?: number;
-}
+/**
+ * The fields of a confirmed session that statistics and export use; `breakMinutes` (pauses and time away,
+ * SPEC §2 version 2) may be absent.
+ */
+export type InsightSession = Pick<
+  ConfirmedSession,
+  "sessionId" | "path" | "topicId" | "startedAt" | "startedMs" | "endedAt" | "durationMinutes" | "outcome" | "topicNote"
+> &
+  Partial<Pick<ConfirmedSession, "breakMinutes">>;
 
 export type OffsetAt = (at: number) => number;
 
