@@ -10,11 +10,10 @@ import { unrecordedWarning } from "../session-note";
 import { endStart } from "../start-time";
 import type { EndAtSession } from "../honest-time";
 import { resolveEndAt } from "../honest-time";
-import { parseTimestamp } from "../time";
 import type { OpenRef } from "./checkpoint";
 import type { SessionContext } from "./context";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
-import { readHot, resolveTopic, skippedWarnings, stamp } from "./reading";
+import { readHot, resolveTopic, skippedWarnings, stamp, startOf } from "./reading";
 import { reconcile, scanForReconcile, startRecord } from "./reconcile";
 import { writeViewsAfter } from "./views";
 import { afterSaving, trashDraft, writeConfirmed } from "./writes";
@@ -64,7 +63,7 @@ export async function end(ctx: SessionContext, options: EndOptions): Promise<End
   // An end that already happened (a retry after a crash or a conflict): report it, never save it twice.
   const finishedIn =
     isOpen(hot0.state) && hot0.state.activeTopic === topicId
-      ? savedIn(ctx.absorbedIn(before.confirmed), hot0.state.openDraft, hotStart(ctx, hot0.state), ctx.offsetAt)
+      ? savedIn(ctx.absorbedIn(before.confirmed), hot0.state.openDraft, startOf(ctx, hot0.state), ctx.offsetAt)
       : undefined;
   if (finishedIn) {
     warnings.push(...(await writeViewsAfter(ctx, null, (current) => current, scan)));
@@ -134,7 +133,7 @@ function takeDrafts(
     requireOpen(EMPTY_HOT, expected.draftId);
   }
   const openOfTopic = isOpen(hot) && hot.activeTopic === topicId;
-  const openStart = openOfTopic ? parseTimestamp(hot.startedAt, ctx.offsetAt) : (callerDraft?.startedMs ?? null);
+  const openStart = openOfTopic ? startOf(ctx, hot) : (callerDraft?.startedMs ?? null);
   const openId = isOpen(hot) ? hot.openDraft : (callerDraft?.draftId ?? null);
   const absorbed = ofTopic.filter(
     (d) =>
@@ -224,9 +223,4 @@ function closeEnded(taken: Taken, topicId: string): (current: HotState) => HotSt
         !openElsewhere.has(current.openDraft));
     return closes ? { ...current, activeTopic: topicId, startedAt: null, openDraft: null, device: null } : current;
   };
-}
-
-/** When hot.md says its open session started (null: it cannot tell). */
-function hotStart(ctx: SessionContext, hot: HotState): number | null {
-  return parseTimestamp(hot.startedAt, ctx.offsetAt);
 }

@@ -5,10 +5,10 @@ import { describeDamagedPointer, hotStateOf } from "../hot-memory";
 import { normalizeTopic, validateNewTopicId } from "../ids";
 import { UsageError } from "../errors";
 import { sessionPath } from "../layout";
-import type { Draft } from "../records";
+import type { ConfirmedSession, Draft } from "../records";
 import { interpretDraft, skippedWarning } from "../records";
 import type { Scan } from "../scan";
-import { formatLocalDate, formatTimestamp, isCanonicalTimestamp } from "../time";
+import { formatLocalDate, formatTimestamp, isCanonicalTimestamp, parseTimestamp } from "../time";
 import type { SessionContext } from "./context";
 
 export interface HotRead {
@@ -38,6 +38,16 @@ export async function readDraft(ctx: SessionContext, draftId: string): Promise<D
 export function draftFromText(ctx: SessionContext, path: string, text: string | null): Draft | null {
   const result = interpretDraft(path, classifyRecord(text), ctx.offsetAt, ctx.ports.clock.now());
   return "record" in result ? result.record : null;
+}
+
+/** When hot.md says its open session started (null: none, or it cannot tell). */
+export function startOf(ctx: SessionContext, hot: HotState): number | null {
+  return parseTimestamp(hot.startedAt, ctx.offsetAt);
+}
+
+/** Every confirmed note: the scan's own, or a full scan when it read only the recent ones (Scan.partial). */
+export async function everyNote(ctx: SessionContext, scan: Scan): Promise<ConfirmedSession[]> {
+  return (scan.partial ? await ctx.scan() : scan).confirmed;
 }
 
 /** An instant as a timestamp in the local offset of that instant. */

@@ -4,9 +4,9 @@ import type { HotState } from "../hot-memory";
 import { isOpen } from "../hot-memory";
 import type { Scan } from "../scan";
 import { scanRecentSessions } from "../scan";
-import { parseTimestamp } from "../time";
 import type { SessionContext } from "./context";
 import type { HotRead } from "./reading";
+import { startOf } from "./reading";
 import { closePointerTo, closingPointerTo, writeViewsAfter } from "./views";
 import { trashDraft } from "./writes";
 
@@ -88,7 +88,7 @@ export async function scanForReconcile(
   from: readonly number[] = [],
 ): Promise<Scan> {
   if (ctx.scanIsWarm()) return ctx.scan(); // the plugin, after its first full scan: costs only what changed
-  const starts = [...(isOpen(hot) ? [parseTimestamp(hot.startedAt, ctx.offsetAt)] : []), ...from];
+  const starts = [...(isOpen(hot) ? [startOf(ctx, hot)] : []), ...from];
   const now = ctx.ports.clock.now();
   const recent = await scanRecentSessions(ctx.ports.store, ctx.layout, ctx.offsetAt, { now, starts, required });
   return recent ?? ctx.scan();

@@ -9,7 +9,7 @@ import { renderDraft } from "../session-note";
 import type { SessionContext } from "./context";
 import type { OpenSession } from "./open-session";
 import { openSessionOf } from "./open-session";
-import { readDraft, readHot, resolveTopic, skippedWarnings, stamp } from "./reading";
+import { everyNote, readDraft, readHot, resolveTopic, skippedWarnings, stamp } from "./reading";
 import { reconcile, scanForReconcile } from "./reconcile";
 import { newestWithBody, pointHotAt } from "./views";
 import { pickFreeDraftId } from "./writes";
@@ -70,7 +70,7 @@ export async function start(ctx: SessionContext, options: StartOptions): Promise
   const draftId = await pickFreeDraftId(ctx, scan);
   // hot.md's body comes from the newest session only when hot.md must be rebuilt; a bounded scan may not hold it.
   const known = !scan.partial || hot.read.state !== "ok";
-  const newest = known ? await newestWithBody(ctx, (scan.partial ? await ctx.scan() : scan).confirmed) : null;
+  const newest = known ? await newestWithBody(ctx, await everyNote(ctx, scan)) : null;
   const pointer = { activeTopic: topicId, startedAt, openDraft: draftId, device: ctx.ports.device };
 
   let raced = null as HotState | null;

@@ -8,7 +8,7 @@ import { withBody } from "../scan";
 import type { Scan } from "../scan";
 import { renderIndexOfLines } from "../session-index";
 import type { SessionContext } from "./context";
-import { today } from "./reading";
+import { everyNote, today } from "./reading";
 import { writeView } from "./writes";
 
 /** hot.md's open-session fields. */
@@ -154,7 +154,7 @@ export async function writeViewsAfter(
 ): Promise<string[]> {
   const inserted = scan.partial && ctx.viewsAfter ? await ctx.viewsAfter(ctx, added, pointer, scan) : null;
   if (inserted) return inserted;
-  const confirmed = (scan.partial ? await ctx.scan() : scan).confirmed;
+  const confirmed = await everyNote(ctx, scan);
   const known = added === null || confirmed.some((s) => s.path === added.path);
   return writeViews(ctx, known ? confirmed : withSession(confirmed, added), pointer);
 }
