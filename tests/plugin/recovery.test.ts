@@ -586,22 +586,28 @@ describe("notices speak the plugin's language, not the CLI's", () => {
   });
 });
 
+const D = "DRAFT-S-0000dddd";
+/** The laptop's interrupted session (10:30–11:00) in the modal; then the phone resumes it (sync). */
+async function resumedOnPhoneMeanwhile(): Promise<ObsidianHarness> {
+  const h = harness({
+    files: {
+      [HOT]: hotText({ active_topic: "T-rust-ownership", started_at: at(-90), open_draft: D, device: "laptop" }),
+      [S(D)]: draftText({ session_id: D, started_at: at(-90), last_checkpoint_at: at(-60), device: "laptop" }, "Notes\n"),
+    },
+  });
+  await loadPlugin(h, { device: "laptop" });
+  expect(recoveryRows()[0].text).toContain("On laptop · started 10:30 · last seen 11:00");
+  jest.setSystemTime(T0 + 10 * MINUTE);
+  h.write(S(D), draftText({ session_id: D, started_at: at(-90), last_checkpoint_at: at(10), device: "phone" }, "Notes\nFrom the phone\n"));
+  h.write(HOT, hotText({ active_topic: "T-rust-ownership", started_at: at(-90), open_draft: D, device: "phone" }));
+  await settle();
+  return h;
+}
+
 describe("the recovery modal acted on after the draft came alive on another device", () => {
   it("does not save (and trash) a draft that the phone resumed while the laptop's modal was open, on the modal's stale row", async () => {
-    const D = "DRAFT-S-0000dddd";
-    const h = harness({
-      files: {
-        [HOT]: hotText({ active_topic: "T-rust-ownership", started_at: at(-90), open_draft: D, device: "laptop" }),
-        [S(D)]: draftText({ session_id: D, started_at: at(-90), last_checkpoint_at: at(-60), device: "laptop" }, "Notes\n"),
-      },
-    });
-    await loadPlugin(h, { device: "laptop" });
-    expect(recoveryRows()[0].text).toContain("On laptop · started 10:30 · last seen 11:00");
     // Meanwhile the learner resumed it on the phone; sync delivers the phone's writes.
-    jest.setSystemTime(T0 + 10 * MINUTE);
-    h.write(S(D), draftText({ session_id: D, started_at: at(-90), last_checkpoint_at: at(10), device: "phone" }, "Notes\nMore from the phone\n"));
-    h.write(HOT, hotText({ active_topic: "T-rust-ownership", started_at: at(-90), open_draft: D, device: "phone" }));
-    await settle();
+    const h = await resumedOnPhoneMeanwhile();
     await recoverAction(D, "save"); // the row still says "On laptop · last seen 11:00"
     // Observed: the phone's running session is saved as interrupted and its draft trashed from under it.
     expect({ drafts: draftIds(h), confirmed: confirmedIds(h).length }).toEqual({ drafts: [D], confirmed: 0 });
@@ -609,23 +615,6 @@ describe("the recovery modal acted on after the draft came alive on another devi
 });
 
 describe("the recovery modal re-checks a draft before acting on it", () => {
-  const D = "DRAFT-S-0000dddd";
-  /** The laptop's interrupted session (10:30–11:00) in the modal; then the phone resumes it (sync). */
-  async function resumedOnPhoneMeanwhile(): Promise<ObsidianHarness> {
-    const h = harness({
-      files: {
-        [HOT]: hotText({ active_topic: "T-rust-ownership", started_at: at(-90), open_draft: D, device: "laptop" }),
-        [S(D)]: draftText({ session_id: D, started_at: at(-90), last_checkpoint_at: at(-60), device: "laptop" }, "Notes\n"),
-      },
-    });
-    await loadPlugin(h, { device: "laptop" });
-    expect(recoveryRows()[0].text).toContain("On laptop · started 10:30 · last seen 11:00");
-    jest.setSystemTime(T0 + 10 * MINUTE);
-    h.write(S(D), draftText({ session_id: D, started_at: at(-90), last_checkpoint_at: at(10), device: "phone" }, "Notes\nFrom the phone\n"));
-    h.write(HOT, hotText({ active_topic: "T-rust-ownership", started_at: at(-90), open_draft: D, device: "phone" }));
-    await settle();
-    return h;
-  }
 
   it("Discard: redraws the row as open on the phone and writes nothing; a second press discards", async () => {
     const h = await resumedOnPhoneMeanwhile();
