@@ -22,11 +22,7 @@ const SHEBANG = "#!/usr/bin/env node";
 // must not use them (it also runs on mobile), but if one slips in it must stay
 // an external require instead of esbuild failing to resolve it.
 const nodeBuiltins = [
-	...new Set(
-		builtinModules.flatMap((name) =>
-			name.startsWith("node:") ? [name] : [name, `node:${name}`],
-		),
-	),
+  ...new Set(builtinModules.flatMap((name) => (name.startsWith("node:") ? [name] : [name, `node:${name}`]))),
 ];
 
 /**
@@ -38,44 +34,38 @@ const nodeBuiltins = [
  * @type {import("esbuild").Plugin}
  */
 const obsidianYaml = {
-	name: "obsidian-yaml",
-	setup(build) {
-		build.onResolve({ filter: /^\.\/yaml$/ }, (args) =>
-			args.importer.endsWith(path.join("src", "core", "frontmatter.ts"))
-				? { path: path.resolve("src/plugin/adapters/obsidian-yaml.ts") }
-				: undefined,
-		);
-	},
+  name: "obsidian-yaml",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/yaml$/ }, (args) =>
+      args.importer.endsWith(path.join("src", "core", "frontmatter.ts"))
+        ? { path: path.resolve("src/plugin/adapters/obsidian-yaml.ts") }
+        : undefined,
+    );
+  },
 };
 
 /** @type {import("esbuild").BuildOptions} */
 const pluginOptions = {
-	entryPoints: [PLUGIN_ENTRY],
-	outfile: PLUGIN_OUT,
-	bundle: true,
-	format: "cjs",
-	platform: "browser",
-	target: "es2018",
-	// Provided by the app at runtime.
-	external: [
-		"obsidian",
-		"electron",
-		"@codemirror/*",
-		"@lezer/*",
-		...nodeBuiltins,
-	],
-	minify: production,
-	sourcemap: production ? false : "inline",
-	treeShaking: true,
-	// Class fields with assign semantics (plain `this.x = ...` in the
-	// constructor) instead of esbuild's __publicField helper calls, as in
-	// Obsidian's sample plugin: smaller main.js. tsconfig.json sets the same
-	// flag so the tests (ts-jest) run with the semantics that ships.
-	tsconfigRaw: { compilerOptions: { useDefineForClassFields: false } },
-	// Keep non-ASCII characters of UI strings (…, ·, –, ≥, →) as is, not as \uXXXX.
-	charset: "utf8",
-	logLevel: "info",
-	plugins: [obsidianYaml],
+  entryPoints: [PLUGIN_ENTRY],
+  outfile: PLUGIN_OUT,
+  bundle: true,
+  format: "cjs",
+  platform: "browser",
+  target: "es2018",
+  // Provided by the app at runtime.
+  external: ["obsidian", "electron", "@codemirror/*", "@lezer/*", ...nodeBuiltins],
+  minify: production,
+  sourcemap: production ? false : "inline",
+  treeShaking: true,
+  // Class fields with assign semantics (plain `this.x = ...` in the
+  // constructor) instead of esbuild's __publicField helper calls, as in
+  // Obsidian's sample plugin: smaller main.js. tsconfig.json sets the same
+  // flag so the tests (ts-jest) run with the semantics that ships.
+  tsconfigRaw: { compilerOptions: { useDefineForClassFields: false } },
+  // Keep non-ASCII characters of UI strings (…, ·, –, ≥, →) as is, not as \uXXXX.
+  charset: "utf8",
+  logLevel: "info",
+  plugins: [obsidianYaml],
 };
 
 /**
@@ -85,77 +75,77 @@ const pluginOptions = {
  * @type {import("esbuild").Plugin}
  */
 const cliExecutable = {
-	name: "cli-executable",
-	setup(build) {
-		build.onStart(() => {
-			if (readFileSync(CLI_ENTRY, "utf8").startsWith("#!")) {
-				return {
-					errors: [
-						{
-							text: `${CLI_ENTRY} starts with a shebang; remove it, the build adds "${SHEBANG}" itself`,
-						},
-					],
-				};
-			}
-			return undefined;
-		});
-		build.onEnd((result) => {
-			if (result.errors.length === 0) {
-				chmodSync(CLI_OUT, 0o755);
-			}
-		});
-	},
+  name: "cli-executable",
+  setup(build) {
+    build.onStart(() => {
+      if (readFileSync(CLI_ENTRY, "utf8").startsWith("#!")) {
+        return {
+          errors: [
+            {
+              text: `${CLI_ENTRY} starts with a shebang; remove it, the build adds "${SHEBANG}" itself`,
+            },
+          ],
+        };
+      }
+      return undefined;
+    });
+    build.onEnd((result) => {
+      if (result.errors.length === 0) {
+        chmodSync(CLI_OUT, 0o755);
+      }
+    });
+  },
 };
 
 /** @type {import("esbuild").BuildOptions} */
 const cliOptions = {
-	entryPoints: [CLI_ENTRY],
-	outfile: CLI_OUT,
-	bundle: true, // js-yaml is bundled; Node built-ins stay external (platform node)
-	format: "cjs",
-	platform: "node",
-	target: "node20",
-	banner: { js: SHEBANG },
-	sourcemap: production ? false : "inline",
-	logLevel: "info",
-	plugins: [cliExecutable],
+  entryPoints: [CLI_ENTRY],
+  outfile: CLI_OUT,
+  bundle: true, // js-yaml is bundled; Node built-ins stay external (platform node)
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  banner: { js: SHEBANG },
+  sourcemap: production ? false : "inline",
+  logLevel: "info",
+  plugins: [cliExecutable],
 };
 
 const targets = [
-	{ name: "plugin", entry: PLUGIN_ENTRY, out: PLUGIN_OUT, options: pluginOptions },
-	{ name: "CLI", entry: CLI_ENTRY, out: CLI_OUT, options: cliOptions },
+  { name: "plugin", entry: PLUGIN_ENTRY, out: PLUGIN_OUT, options: pluginOptions },
+  { name: "CLI", entry: CLI_ENTRY, out: CLI_OUT, options: cliOptions },
 ];
 
 const missing = targets.filter((t) => !existsSync(t.entry));
 for (const t of missing) {
-	console.error(`error: cannot build the ${t.name}: entry file ${t.entry} does not exist`);
+  console.error(`error: cannot build the ${t.name}: entry file ${t.entry} does not exist`);
 }
 
 if (production) {
-	// Build whatever can be built, then fail if an entry was missing.
-	let failed = missing.length > 0;
-	for (const t of targets) {
-		if (missing.includes(t)) continue;
-		try {
-			await esbuild.build(t.options);
-			const kib = (statSync(t.out).size / 1024).toFixed(1);
-			console.log(`${t.name}: ${t.out} ${kib} KiB`);
-		} catch {
-			// esbuild has already printed the errors (logLevel "info").
-			failed = true;
-		}
-	}
-	if (failed) {
-		process.exitCode = 1;
-	}
+  // Build whatever can be built, then fail if an entry was missing.
+  let failed = missing.length > 0;
+  for (const t of targets) {
+    if (missing.includes(t)) continue;
+    try {
+      await esbuild.build(t.options);
+      const kib = (statSync(t.out).size / 1024).toFixed(1);
+      console.log(`${t.name}: ${t.out} ${kib} KiB`);
+    } catch {
+      // esbuild has already printed the errors (logLevel "info").
+      failed = true;
+    }
+  }
+  if (failed) {
+    process.exitCode = 1;
+  }
 } else {
-	// A watcher does not notice an entry file created later, so refuse to
-	// start with one missing rather than silently watching half the project.
-	if (missing.length > 0) {
-		process.exit(1);
-	}
-	for (const t of targets) {
-		const ctx = await esbuild.context(t.options);
-		await ctx.watch();
-	}
+  // A watcher does not notice an entry file created later, so refuse to
+  // start with one missing rather than silently watching half the project.
+  if (missing.length > 0) {
+    process.exit(1);
+  }
+  for (const t of targets) {
+    const ctx = await esbuild.context(t.options);
+    await ctx.watch();
+  }
 }

@@ -5,9 +5,9 @@ const plugin = base.projects.find((p) => p.displayName === "plugin");
 
 /** @type {import("jest").Config} */
 module.exports = {
-	...plugin,
-	displayName: "bench",
-	testMatch: ["<rootDir>/tests/bench/**/*.bench.ts"],
-	globalSetup: base.globalSetup,
-	testTimeout: 600000,
+  ...plugin,
+  displayName: "bench",
+  testMatch: ["<rootDir>/tests/bench/**/*.bench.ts"],
+  globalSetup: base.globalSetup,
+  testTimeout: 600000,
 };

@@ -6,9 +6,9 @@ const browser = base.projects.find((p) => p.displayName === "browser");
 
 /** @type {import("jest").Config} */
 module.exports = {
-	...browser,
-	displayName: "screenshots",
-	testMatch: ["<rootDir>/tests/browser/screenshots.shoot.ts"],
-	globalSetup: base.globalSetup,
-	testTimeout: 120000,
+  ...browser,
+  displayName: "screenshots",
+  testMatch: ["<rootDir>/tests/browser/screenshots.shoot.ts"],
+  globalSetup: base.globalSetup,
+  testTimeout: 120000,
 };

@@ -6,8 +6,8 @@ import process from "node:process";
 
 const targetVersion = process.env.npm_package_version;
 if (!targetVersion) {
-	console.error("version-bump.mjs: npm_package_version is not set; run it through `npm version`.");
-	process.exit(1);
+  console.error("version-bump.mjs: npm_package_version is not set; run it through `npm version`.");
+  process.exit(1);
 }
 
 const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));

@@ -15,7 +15,18 @@
 // available, else from a `--require` preload that prints process.resourceUsage().maxRSS on exit.
 // Vaults live in os.tmpdir() and are removed afterwards; nothing is written inside the repository.
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -45,46 +56,49 @@ const TIME_FORMAT = `${USAGE_MARKER}%M %U %S`;
 // ---- arguments ---------------------------------------------------------------------------------------
 
 function usage(message) {
-	if (message) console.error(`bench: ${message}`);
-	console.error("usage: node scripts/bench.mjs [--sizes 100,1000,10000] [--reps N] [--rss auto|time|preload] [--cli dist/cli.js]");
-	process.exit(2);
+  if (message) console.error(`bench: ${message}`);
+  console.error(
+    "usage: node scripts/bench.mjs [--sizes 100,1000,10000] [--reps N] [--rss auto|time|preload] [--cli dist/cli.js]",
+  );
+  process.exit(2);
 }
 
 function parseArgs(argv) {
-	const options = { sizes: DEFAULT_SIZES, reps: null, rss: "auto", cli: DEFAULT_CLI };
-	for (let i = 0; i < argv.length; i++) {
-		const arg = argv[i];
-		const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s, 2) : [arg, undefined];
-		const value = () => {
-			const v = inline ?? argv[++i];
-			if (v === undefined) usage(`${flag} needs a value`);
-			return v;
-		};
-		if (flag === "--sizes") {
-			const sizes = value()
-				.split(",")
-				.map((s) => s.trim().replace(/[_ ]/g, ""))
-				.filter((s) => s !== "")
-				.map(Number);
-			if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1)) usage("--sizes takes positive integers, e.g. 100,1000");
-			options.sizes = sizes;
-		} else if (flag === "--reps") {
-			const reps = Number(value());
-			if (!Number.isInteger(reps) || reps < 1) usage("--reps takes a positive integer");
-			options.reps = reps;
-		} else if (flag === "--rss") {
-			const rss = value();
-			if (!["auto", "time", "preload"].includes(rss)) usage("--rss is auto, time or preload");
-			options.rss = rss;
-		} else if (flag === "--cli") {
-			options.cli = path.resolve(value());
-		} else if (flag === "-h" || flag === "--help") {
-			usage();
-		} else {
-			usage(`unknown argument ${arg}`);
-		}
-	}
-	return options;
+  const options = { sizes: DEFAULT_SIZES, reps: null, rss: "auto", cli: DEFAULT_CLI };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s, 2) : [arg, undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) usage(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === "--sizes") {
+      const sizes = value()
+        .split(",")
+        .map((s) => s.trim().replace(/[_ ]/g, ""))
+        .filter((s) => s !== "")
+        .map(Number);
+      if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1))
+        usage("--sizes takes positive integers, e.g. 100,1000");
+      options.sizes = sizes;
+    } else if (flag === "--reps") {
+      const reps = Number(value());
+      if (!Number.isInteger(reps) || reps < 1) usage("--reps takes a positive integer");
+      options.reps = reps;
+    } else if (flag === "--rss") {
+      const rss = value();
+      if (!["auto", "time", "preload"].includes(rss)) usage("--rss is auto, time or preload");
+      options.rss = rss;
+    } else if (flag === "--cli") {
+      options.cli = path.resolve(value());
+    } else if (flag === "-h" || flag === "--help") {
+      usage();
+    } else {
+      usage(`unknown argument ${arg}`);
+    }
+  }
+  return options;
 }
 
 const repsFor = (size, override) => override ?? (size >= 30000 ? 3 : size >= 10000 ? 5 : 7);
@@ -94,9 +108,9 @@ const repsFor = (size, override) => override ?? (size >= 30000 ? 3 : size >= 100
 const log = (line) => process.stderr.write(`${line}\n`);
 
 function median(values) {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 const fmtMs = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
@@ -106,61 +120,65 @@ const fmtInt = (n) => n.toLocaleString("en-US");
 
 /** A seeded PRNG (mulberry32): the same vault for the same size on every run. */
 function prng(seed) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 // ---- measuring a child process -----------------------------------------------------------------------
 
 /** How peak RSS is obtained: "time" (GNU /usr/bin/time -f %M) or "preload" (--require file). */
 function chooseRssMethod(wanted, preloadPath) {
-	const timeWorks = () => {
-		if (!existsSync("/usr/bin/time")) return false;
-		const r = spawnSync("/usr/bin/time", ["-f", TIME_FORMAT, process.execPath, "-e", "0"], { encoding: "utf8" });
-		return r.status === 0 && parseUsage(r.stderr) !== null;
-	};
-	if (wanted === "time") {
-		if (!timeWorks()) throw new Error("--rss time: /usr/bin/time -f %M is not usable here");
-		return "time";
-	}
-	if (wanted === "preload") return "preload";
-	if (timeWorks()) return "time";
-	log(`/usr/bin/time is not usable; peak RSS comes from the preload ${preloadPath}`);
-	return "preload";
+  const timeWorks = () => {
+    if (!existsSync("/usr/bin/time")) return false;
+    const r = spawnSync("/usr/bin/time", ["-f", TIME_FORMAT, process.execPath, "-e", "0"], { encoding: "utf8" });
+    return r.status === 0 && parseUsage(r.stderr) !== null;
+  };
+  if (wanted === "time") {
+    if (!timeWorks()) throw new Error("--rss time: /usr/bin/time -f %M is not usable here");
+    return "time";
+  }
+  if (wanted === "preload") return "preload";
+  if (timeWorks()) return "time";
+  log(`/usr/bin/time is not usable; peak RSS comes from the preload ${preloadPath}`);
+  return "preload";
 }
 
 /** Peak RSS (KiB) and CPU time (user + system, ms) from a child's stderr, or null. */
 function parseUsage(stderr) {
-	const i = stderr.lastIndexOf(USAGE_MARKER);
-	if (i === -1) return null;
-	const [kb, user, system] = stderr.slice(i + USAGE_MARKER.length).trim().split(/\s+/).map(Number);
-	if (!Number.isFinite(kb) || kb <= 0 || !Number.isFinite(user) || !Number.isFinite(system)) return null;
-	return { rssKb: kb, cpuMs: (user + system) * 1000 };
+  const i = stderr.lastIndexOf(USAGE_MARKER);
+  if (i === -1) return null;
+  const [kb, user, system] = stderr
+    .slice(i + USAGE_MARKER.length)
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  if (!Number.isFinite(kb) || kb <= 0 || !Number.isFinite(user) || !Number.isFinite(system)) return null;
+  return { rssKb: kb, cpuMs: (user + system) * 1000 };
 }
 
 /** Removes the usage line from a child's stderr (for error messages and output checks). */
 const cleanStderr = (stderr) => {
-	const i = stderr.lastIndexOf(USAGE_MARKER);
-	return i === -1 ? stderr : stderr.slice(0, i).replace(/\n$/, "");
+  const i = stderr.lastIndexOf(USAGE_MARKER);
+  return i === -1 ? stderr : stderr.slice(0, i).replace(/\n$/, "");
 };
 
 /** Children still running, stopped if the benchmark is interrupted. */
 const running = new Set();
 
 function stopChildren() {
-	for (const child of running) {
-		try {
-			process.kill(-child.pid, "SIGKILL");
-		} catch {
-			// already gone
-		}
-	}
+  for (const child of running) {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
 }
 
 /**
@@ -168,45 +186,45 @@ function stopChildren() {
  * peak RSS in KiB and CPU time in ms, and its output. Fails on a non-zero exit.
  */
 function runNode(ctx, args) {
-	const nodeArgs = ctx.rssMethod === "preload" ? ["--require", ctx.preloadPath, ...args] : args;
-	const [command, commandArgs] =
-		ctx.rssMethod === "time"
-			? ["/usr/bin/time", ["-f", TIME_FORMAT, process.execPath, ...nodeArgs]]
-			: [process.execPath, nodeArgs];
-	return new Promise((resolve, reject) => {
-		const started = performance.now();
-		const child = spawn(command, commandArgs, {
-			cwd: ctx.tmp,
-			detached: true, // its own process group, so that an interrupted run can stop it (and /usr/bin/time's child)
-			env: { ...process.env, PALEE_DEVICE: "bench-device", PALEE_VAULT: "", PALEE_DEBUG: "1" },
-			stdio: ["ignore", "pipe", "pipe"],
-		});
-		const out = [];
-		const err = [];
-		child.stdout.on("data", (d) => out.push(d));
-		child.stderr.on("data", (d) => err.push(d));
-		running.add(child);
-		child.on("error", (error) => {
-			running.delete(child);
-			reject(error);
-		});
-		child.on("close", (code, signal) => {
-			running.delete(child);
-			const ms = performance.now() - started;
-			const stdout = Buffer.concat(out).toString("utf8");
-			const stderr = Buffer.concat(err).toString("utf8");
-			if (code !== 0) {
-				reject(new Error(`node ${args.join(" ")} exited with ${code ?? signal}:\n${cleanStderr(stderr)}${stdout}`));
-				return;
-			}
-			const usage = parseUsage(stderr);
-			if (usage === null) {
-				reject(new Error(`no peak RSS reported by node ${args.join(" ")}:\n${stderr}`));
-				return;
-			}
-			resolve({ ms, ...usage, stdout, stderr: cleanStderr(stderr) });
-		});
-	});
+  const nodeArgs = ctx.rssMethod === "preload" ? ["--require", ctx.preloadPath, ...args] : args;
+  const [command, commandArgs] =
+    ctx.rssMethod === "time"
+      ? ["/usr/bin/time", ["-f", TIME_FORMAT, process.execPath, ...nodeArgs]]
+      : [process.execPath, nodeArgs];
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, commandArgs, {
+      cwd: ctx.tmp,
+      detached: true, // its own process group, so that an interrupted run can stop it (and /usr/bin/time's child)
+      env: { ...process.env, PALEE_DEVICE: "bench-device", PALEE_VAULT: "", PALEE_DEBUG: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const out = [];
+    const err = [];
+    child.stdout.on("data", (d) => out.push(d));
+    child.stderr.on("data", (d) => err.push(d));
+    running.add(child);
+    child.on("error", (error) => {
+      running.delete(child);
+      reject(error);
+    });
+    child.on("close", (code, signal) => {
+      running.delete(child);
+      const ms = performance.now() - started;
+      const stdout = Buffer.concat(out).toString("utf8");
+      const stderr = Buffer.concat(err).toString("utf8");
+      if (code !== 0) {
+        reject(new Error(`node ${args.join(" ")} exited with ${code ?? signal}:\n${cleanStderr(stderr)}${stdout}`));
+        return;
+      }
+      const usage = parseUsage(stderr);
+      if (usage === null) {
+        reject(new Error(`no peak RSS reported by node ${args.join(" ")}:\n${stderr}`));
+        return;
+      }
+      resolve({ ms, ...usage, stdout, stderr: cleanStderr(stderr) });
+    });
+  });
 }
 
 const cli = (ctx, vault, ...args) => runNode(ctx, [ctx.cli, "session", ...args, "--vault", vault]);
@@ -261,70 +279,98 @@ process.on("exit", () => {
 
 /** The core's own renderers, bundled from src/ so the notes are byte for byte what the core writes. */
 async function loadCore(tmp) {
-	const out = path.join(tmp, "core-for-bench.cjs");
-	await esbuild.build({
-		stdin: {
-			contents: [
-				`export { renderConfirmedNote } from "./src/core/session-note";`,
-				`export { formatTimestamp, formatUtcCompact } from "./src/core/time";`,
-			].join("\n"),
-			resolveDir: ROOT,
-			loader: "ts",
-		},
-		bundle: true,
-		format: "cjs",
-		platform: "node",
-		target: "node20",
-		outfile: out,
-		logLevel: "error",
-	});
-	return createRequire(import.meta.url)(out);
+  const out = path.join(tmp, "core-for-bench.cjs");
+  await esbuild.build({
+    stdin: {
+      contents: [
+        `export { renderConfirmedNote } from "./src/core/session-note";`,
+        `export { formatTimestamp, formatUtcCompact } from "./src/core/time";`,
+      ].join("\n"),
+      resolveDir: ROOT,
+      loader: "ts",
+    },
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    outfile: out,
+    logLevel: "error",
+  });
+  return createRequire(import.meta.url)(out);
 }
 
 const TOPICS = [
-	"T-rust-ownership", "T-rust-lifetimes", "T-linear-algebra", "T-eigenvalues", "T-bayes-theorem",
-	"T-french-subjunctive", "T-japanese-kana", "T-organic-chemistry", "T-thermodynamics", "T-quantum-spin",
-	"T-music-theory.modes", "T-chess_endgames", "T-git-rebase", "T-sql-window-functions", "T-tcp-congestion",
-	"T-compilers.parsing", "T-category-theory", "T-real-analysis", "T-cell-biology", "T-roman-history",
-	"T-macroeconomics", "T-typescript-generics", "T-graph-algorithms", "T-dynamic-programming", "T-statistics.anova",
-	"T-20250301T091500-a1b2", "T-20250812T180000-c3d4", "T-kotlin-coroutines", "T-photosynthesis", "T-german-cases",
+  "T-rust-ownership",
+  "T-rust-lifetimes",
+  "T-linear-algebra",
+  "T-eigenvalues",
+  "T-bayes-theorem",
+  "T-french-subjunctive",
+  "T-japanese-kana",
+  "T-organic-chemistry",
+  "T-thermodynamics",
+  "T-quantum-spin",
+  "T-music-theory.modes",
+  "T-chess_endgames",
+  "T-git-rebase",
+  "T-sql-window-functions",
+  "T-tcp-congestion",
+  "T-compilers.parsing",
+  "T-category-theory",
+  "T-real-analysis",
+  "T-cell-biology",
+  "T-roman-history",
+  "T-macroeconomics",
+  "T-typescript-generics",
+  "T-graph-algorithms",
+  "T-dynamic-programming",
+  "T-statistics.anova",
+  "T-20250301T091500-a1b2",
+  "T-20250812T180000-c3d4",
+  "T-kotlin-coroutines",
+  "T-photosynthesis",
+  "T-german-cases",
 ];
 const LEGACY_TOPICS = ["git_rebase", "Linear Algebra (old)"]; // read back from older notes: not T-…, still valid
-const TOPIC_NOTES = { "T-rust-ownership": "[[Rust ownership]]", "T-linear-algebra": "[[Linear algebra]]", "T-git-rebase": "[[Git rebase]]" };
+const TOPIC_NOTES = {
+  "T-rust-ownership": "[[Rust ownership]]",
+  "T-linear-algebra": "[[Linear algebra]]",
+  "T-git-rebase": "[[Git rebase]]",
+};
 
 const WORDS = (
-	"review worked through examples definitions proof sketch exercises chapter section notation intuition " +
-	"counterexample borrow checker mutable reference lifetime invariant matrix basis kernel rank determinant " +
-	"prior posterior likelihood evidence conjugation mood irregular verbs reaction mechanism entropy enthalpy " +
-	"recursion memoization complexity index join window partition frame congestion window retransmit grammar " +
-	"ambiguity functor morphism limit continuity membrane enzyme senate empire inflation interest rate " +
-	"variance generic constraint inference shortest path spanning tree flashcards recall mistakes clarified " +
-	"revisited summarized compared derived practiced struggled understood"
+  "review worked through examples definitions proof sketch exercises chapter section notation intuition " +
+  "counterexample borrow checker mutable reference lifetime invariant matrix basis kernel rank determinant " +
+  "prior posterior likelihood evidence conjugation mood irregular verbs reaction mechanism entropy enthalpy " +
+  "recursion memoization complexity index join window partition frame congestion window retransmit grammar " +
+  "ambiguity functor morphism limit continuity membrane enzyme senate empire inflation interest rate " +
+  "variance generic constraint inference shortest path spanning tree flashcards recall mistakes clarified " +
+  "revisited summarized compared derived practiced struggled understood"
 ).split(" ");
 const OFFSETS = [0, 60, 120, -300, -240, -480, -420, 330, 345, 540, 600, -210, 180, 780, -600];
 
 function sentence(rand, words) {
-	const out = [];
-	for (let i = 0; i < words; i++) out.push(WORDS[Math.floor(rand() * WORDS.length)]);
-	out[0] = out[0][0].toUpperCase() + out[0].slice(1);
-	return `${out.join(" ")}.`;
+  const out = [];
+  for (let i = 0; i < words; i++) out.push(WORDS[Math.floor(rand() * WORDS.length)]);
+  out[0] = out[0][0].toUpperCase() + out[0].slice(1);
+  return `${out.join(" ")}.`;
 }
 
 function paragraph(rand, totalWords) {
-	const parts = [];
-	let left = totalWords;
-	while (left > 0) {
-		const n = Math.min(left, 6 + Math.floor(rand() * 9));
-		parts.push(sentence(rand, n));
-		left -= n;
-	}
-	return parts.join(" ");
+  const parts = [];
+  let left = totalWords;
+  while (left > 0) {
+    const n = Math.min(left, 6 + Math.floor(rand() * 9));
+    parts.push(sentence(rand, n));
+    left -= n;
+  }
+  return parts.join(" ");
 }
 
 function hex(rand, digits) {
-	let s = "";
-	for (let i = 0; i < digits; i++) s += Math.floor(rand() * 16).toString(16);
-	return s;
+  let s = "";
+  for (let i = 0; i < digits; i++) s += Math.floor(rand() * 16).toString(16);
+  return s;
 }
 
 /**
@@ -333,300 +379,359 @@ function hex(rand, digits) {
  * ~40-word Summary, a Next action, and Notes on most of them.
  */
 function generateSessions(core, vault, count, seed) {
-	const rand = prng(seed);
-	const dir = path.join(vault, FOLDER, "sessions");
-	mkdirSync(dir, { recursive: true });
-	const now = Date.now();
-	const span = 2 * 365 * 24 * 3600 * 1000;
-	const ids = new Set();
-	let bytes = 0;
-	for (let i = 0; i < count; i++) {
-		const startedMs = Math.floor((now - span + rand() * (span - 3600 * 1000)) / 1000) * 1000;
-		const duration = 5 + Math.floor(rand() * 176);
-		const endedMs = startedMs + duration * 60000 + Math.floor(rand() * 60) * 1000 - 30000;
-		const offset = OFFSETS[Math.floor(rand() * OFFSETS.length)];
-		let sessionId;
-		do sessionId = `S-${core.formatUtcCompact(startedMs)}-${hex(rand, 4)}`;
-		while (ids.has(sessionId));
-		ids.add(sessionId);
-		const topicId = rand() < 0.01 ? LEGACY_TOPICS[i % LEGACY_TOPICS.length] : TOPICS[Math.floor(rand() * TOPICS.length)];
-		const draftCount = rand() < 0.15 ? 0 : rand() < 0.85 ? 1 : 2;
-		const absorbedDrafts = Array.from({ length: draftCount }, () => `DRAFT-S-${hex(rand, 8)}`);
-		const notes = [];
-		if (draftCount > 0 && rand() < 0.8) {
-			const items = 1 + Math.floor(rand() * 4);
-			for (let k = 0; k < items; k++) notes.push(`- ${sentence(rand, 5 + Math.floor(rand() * 15))}`);
-		}
-		const text = core.renderConfirmedNote({
-			sessionId,
-			topicId,
-			startedAt: core.formatTimestamp(startedMs, offset),
-			endedAt: core.formatTimestamp(endedMs, offset),
-			durationMinutes: Math.max(0, Math.round((endedMs - startedMs) / 60000)),
-			outcome: rand() < 0.07 ? "interrupted" : "completed",
-			absorbedDrafts,
-			topicNote: TOPIC_NOTES[topicId] ?? null,
-			summary: paragraph(rand, 34 + Math.floor(rand() * 13)),
-			nextAction: rand() < 0.9 ? sentence(rand, 8 + Math.floor(rand() * 8)) : null,
-			notes: notes.join("\n"),
-		});
-		const file = path.join(dir, `${sessionId}.md`);
-		writeFileSync(file, text);
-		// Written when the session ended, as in a real history (bounded scans go by modification time).
-		utimesSync(file, endedMs / 1000, endedMs / 1000);
-		bytes += Buffer.byteLength(text);
-	}
-	return { bytes };
+  const rand = prng(seed);
+  const dir = path.join(vault, FOLDER, "sessions");
+  mkdirSync(dir, { recursive: true });
+  const now = Date.now();
+  const span = 2 * 365 * 24 * 3600 * 1000;
+  const ids = new Set();
+  let bytes = 0;
+  for (let i = 0; i < count; i++) {
+    const startedMs = Math.floor((now - span + rand() * (span - 3600 * 1000)) / 1000) * 1000;
+    const duration = 5 + Math.floor(rand() * 176);
+    const endedMs = startedMs + duration * 60000 + Math.floor(rand() * 60) * 1000 - 30000;
+    const offset = OFFSETS[Math.floor(rand() * OFFSETS.length)];
+    let sessionId;
+    do sessionId = `S-${core.formatUtcCompact(startedMs)}-${hex(rand, 4)}`;
+    while (ids.has(sessionId));
+    ids.add(sessionId);
+    const topicId =
+      rand() < 0.01 ? LEGACY_TOPICS[i % LEGACY_TOPICS.length] : TOPICS[Math.floor(rand() * TOPICS.length)];
+    const draftCount = rand() < 0.15 ? 0 : rand() < 0.85 ? 1 : 2;
+    const absorbedDrafts = Array.from({ length: draftCount }, () => `DRAFT-S-${hex(rand, 8)}`);
+    const notes = [];
+    if (draftCount > 0 && rand() < 0.8) {
+      const items = 1 + Math.floor(rand() * 4);
+      for (let k = 0; k < items; k++) notes.push(`- ${sentence(rand, 5 + Math.floor(rand() * 15))}`);
+    }
+    const text = core.renderConfirmedNote({
+      sessionId,
+      topicId,
+      startedAt: core.formatTimestamp(startedMs, offset),
+      endedAt: core.formatTimestamp(endedMs, offset),
+      durationMinutes: Math.max(0, Math.round((endedMs - startedMs) / 60000)),
+      outcome: rand() < 0.07 ? "interrupted" : "completed",
+      absorbedDrafts,
+      topicNote: TOPIC_NOTES[topicId] ?? null,
+      summary: paragraph(rand, 34 + Math.floor(rand() * 13)),
+      nextAction: rand() < 0.9 ? sentence(rand, 8 + Math.floor(rand() * 8)) : null,
+      notes: notes.join("\n"),
+    });
+    const file = path.join(dir, `${sessionId}.md`);
+    writeFileSync(file, text);
+    // Written when the session ended, as in a real history (bounded scans go by modification time).
+    utimesSync(file, endedMs / 1000, endedMs / 1000);
+    bytes += Buffer.byteLength(text);
+  }
+  return { bytes };
 }
 
 async function buildVault(ctx, core, size) {
-	const vault = path.join(ctx.tmp, `vault-${size}`);
-	const { bytes } = generateSessions(core, vault, size, 0x5eed + size);
-	const r = await cli(ctx, vault, "rebuild", "--json");
-	const doc = JSON.parse(r.stdout);
-	if (doc.total_confirmed !== size || doc.skipped.length !== 0) {
-		throw new Error(`the generated ${size}-session vault does not read back: ${r.stdout}`);
-	}
-	return { vault, bytes };
+  const vault = path.join(ctx.tmp, `vault-${size}`);
+  const { bytes } = generateSessions(core, vault, size, 0x5eed + size);
+  const r = await cli(ctx, vault, "rebuild", "--json");
+  const doc = JSON.parse(r.stdout);
+  if (doc.total_confirmed !== size || doc.skipped.length !== 0) {
+    throw new Error(`the generated ${size}-session vault does not read back: ${r.stdout}`);
+  }
+  return { vault, bytes };
 }
 
 // ---- one size ----------------------------------------------------------------------------------------
 
 const SUMMARY =
-	"Benchmarked the end of a study session: walked through the borrow checker rules again, rewrote the " +
-	"linked list exercise with Option and Box, compared it with the arena version, and wrote down which " +
-	"lifetime errors still surprise me and why they happen.";
+  "Benchmarked the end of a study session: walked through the borrow checker rules again, rewrote the " +
+  "linked list exercise with Option and Box, compared it with the arena version, and wrote down which " +
+  "lifetime errors still surprise me and why they happen.";
 const NEXT = "Redo exercise 4 without looking at the notes, then read the chapter on interior mutability.";
 
 async function measureSize(ctx, core, size, reps) {
-	const started = performance.now();
-	const { vault, bytes } = await buildVault(ctx, core, size);
-	const sessionsDir = path.join(vault, FOLDER, "sessions");
-	const indexPath = path.join(vault, FOLDER, "index.md");
-	log(`  ${fmtInt(size)} sessions generated (${(bytes / 1048576).toFixed(1)} MiB) in ${fmtMs(performance.now() - started)} ms`);
+  const started = performance.now();
+  const { vault, bytes } = await buildVault(ctx, core, size);
+  const sessionsDir = path.join(vault, FOLDER, "sessions");
+  const indexPath = path.join(vault, FOLDER, "index.md");
+  log(
+    `  ${fmtInt(size)} sessions generated (${(bytes / 1048576).toFixed(1)} MiB) in ${fmtMs(performance.now() - started)} ms`,
+  );
 
-	// One session: start, draft, end, each its own process and each measured.
-	const hotPath = path.join(vault, FOLDER, "hot.md");
-	const cycle = async () => {
-		const views = [readFileSync(indexPath, "utf8"), readFileSync(hotPath, "utf8")];
-		const start = await cli(ctx, vault, "start", "--topic", BENCH_TOPIC);
-		const draft = await cli(ctx, vault, "draft", "--topic", BENCH_TOPIC, "--note", "Checkpoint: finished the first exercise, stuck on the second.");
-		const r = await cli(ctx, vault, "end", "--topic", BENCH_TOPIC, "--summary", SUMMARY, "--next", NEXT);
-		// Reset: remove the session this end added and the trashed draft, so every repetition runs on
-		// exactly `size` sessions…
-		const saved = /^Saved (S-[^:\s]+):/m.exec(r.stdout);
-		if (!saved) throw new Error(`session end printed no session ID:\n${r.stdout}`);
-		rmSync(path.join(sessionsDir, `${saved[1]}.md`));
-		rmSync(path.join(vault, ".trash"), { recursive: true, force: true });
-		// …and the views as they were, so the next operation finds them exactly as a rebuild would write them.
-		writeFileSync(indexPath, views[0]);
-		writeFileSync(hotPath, views[1]);
-		for (const [name, x] of [["start", start], ["draft", draft], ["end", r]]) {
-			if (x.stderr.trim() !== "") throw new Error(`session ${name} warned:\n${x.stderr}`);
-		}
-		return { start, draft, end: r };
-	};
-	const rebuild = async () => {
-		// Stale views (as after a sync), so that every rebuild also rewrites index.md and hot.md.
-		appendFileSync(indexPath, "\n- stale line\n");
-		return cli(ctx, vault, "rebuild");
-	};
-	const floorAsync = () => runNode(ctx, [ctx.floorAsyncPath, sessionsDir]);
-	const floorSync = () => runNode(ctx, [ctx.floorSyncPath, sessionsDir]);
-	// Issue 12: statistics and a CSV export of the whole history (output to the parent, as with a pipe).
-	const stats = () => cli(ctx, vault, "stats", "--json");
-	const exportCsv = () => cli(ctx, vault, "export");
-	const list = () => cli(ctx, vault, "list");
-	const listAll = () => cli(ctx, vault, "list", "--all");
-	const floorNames = () => runNode(ctx, [ctx.floorNamesPath, sessionsDir]);
-	const kinds = { cycle, list, listAll, rebuild, stats, exportCsv, floorNames, floorAsync, floorSync };
+  // One session: start, draft, end, each its own process and each measured.
+  const hotPath = path.join(vault, FOLDER, "hot.md");
+  const cycle = async () => {
+    const views = [readFileSync(indexPath, "utf8"), readFileSync(hotPath, "utf8")];
+    const start = await cli(ctx, vault, "start", "--topic", BENCH_TOPIC);
+    const draft = await cli(
+      ctx,
+      vault,
+      "draft",
+      "--topic",
+      BENCH_TOPIC,
+      "--note",
+      "Checkpoint: finished the first exercise, stuck on the second.",
+    );
+    const r = await cli(ctx, vault, "end", "--topic", BENCH_TOPIC, "--summary", SUMMARY, "--next", NEXT);
+    // Reset: remove the session this end added and the trashed draft, so every repetition runs on
+    // exactly `size` sessions…
+    const saved = /^Saved (S-[^:\s]+):/m.exec(r.stdout);
+    if (!saved) throw new Error(`session end printed no session ID:\n${r.stdout}`);
+    rmSync(path.join(sessionsDir, `${saved[1]}.md`));
+    rmSync(path.join(vault, ".trash"), { recursive: true, force: true });
+    // …and the views as they were, so the next operation finds them exactly as a rebuild would write them.
+    writeFileSync(indexPath, views[0]);
+    writeFileSync(hotPath, views[1]);
+    for (const [name, x] of [
+      ["start", start],
+      ["draft", draft],
+      ["end", r],
+    ]) {
+      if (x.stderr.trim() !== "") throw new Error(`session ${name} warned:\n${x.stderr}`);
+    }
+    return { start, draft, end: r };
+  };
+  const rebuild = async () => {
+    // Stale views (as after a sync), so that every rebuild also rewrites index.md and hot.md.
+    appendFileSync(indexPath, "\n- stale line\n");
+    return cli(ctx, vault, "rebuild");
+  };
+  const floorAsync = () => runNode(ctx, [ctx.floorAsyncPath, sessionsDir]);
+  const floorSync = () => runNode(ctx, [ctx.floorSyncPath, sessionsDir]);
+  // Issue 12: statistics and a CSV export of the whole history (output to the parent, as with a pipe).
+  const stats = () => cli(ctx, vault, "stats", "--json");
+  const exportCsv = () => cli(ctx, vault, "export");
+  const list = () => cli(ctx, vault, "list");
+  const listAll = () => cli(ctx, vault, "list", "--all");
+  const floorNames = () => runNode(ctx, [ctx.floorNamesPath, sessionsDir]);
+  const kinds = { cycle, list, listAll, rebuild, stats, exportCsv, floorNames, floorAsync, floorSync };
 
-	// One discarded warm-up of each (page cache, Node's compile cache), then the repetitions interleaved so
-	// that a drift of the machine affects every kind alike.
-	for (const fn of Object.values(kinds)) await fn();
-	const names = [...Object.keys(kinds).filter((k) => k !== "cycle"), "start", "draft", "end"];
-	const samples = Object.fromEntries(names.map((k) => [k, []]));
-	for (let rep = 1; rep <= reps; rep++) {
-		for (const [kind, fn] of Object.entries(kinds)) {
-			const r = await fn();
-			if (kind !== "cycle") samples[kind].push(r);
-			else for (const step of ["start", "draft", "end"]) samples[step].push(r[step]);
-		}
-		log(`  ${fmtInt(size)}: repetition ${rep}/${reps} done`);
-	}
-	const left = readdirSync(sessionsDir).length;
-	if (left !== size) throw new Error(`the ${size}-session vault now holds ${left} files`);
-	if (process.env.BENCH_KEEP_VAULT) {
-		const kept = path.join(process.env.BENCH_KEEP_VAULT, `vault-${size}`);
-		rmSync(kept, { recursive: true, force: true });
-		mkdirSync(path.dirname(kept), { recursive: true });
-		renameSync(vault, kept);
-		log(`  kept the vault in ${kept}`);
-	} else rmSync(vault, { recursive: true, force: true });
+  // One discarded warm-up of each (page cache, Node's compile cache), then the repetitions interleaved so
+  // that a drift of the machine affects every kind alike.
+  for (const fn of Object.values(kinds)) await fn();
+  const names = [...Object.keys(kinds).filter((k) => k !== "cycle"), "start", "draft", "end"];
+  const samples = Object.fromEntries(names.map((k) => [k, []]));
+  for (let rep = 1; rep <= reps; rep++) {
+    for (const [kind, fn] of Object.entries(kinds)) {
+      const r = await fn();
+      if (kind !== "cycle") samples[kind].push(r);
+      else for (const step of ["start", "draft", "end"]) samples[step].push(r[step]);
+    }
+    log(`  ${fmtInt(size)}: repetition ${rep}/${reps} done`);
+  }
+  const left = readdirSync(sessionsDir).length;
+  if (left !== size) throw new Error(`the ${size}-session vault now holds ${left} files`);
+  if (process.env.BENCH_KEEP_VAULT) {
+    const kept = path.join(process.env.BENCH_KEEP_VAULT, `vault-${size}`);
+    rmSync(kept, { recursive: true, force: true });
+    mkdirSync(path.dirname(kept), { recursive: true });
+    renameSync(vault, kept);
+    log(`  kept the vault in ${kept}`);
+  } else rmSync(vault, { recursive: true, force: true });
 
-	const summarize = (list) => ({
-		ms: median(list.map((s) => s.ms)),
-		rssKb: median(list.map((s) => s.rssKb)),
-		cpuMs: median(list.map((s) => s.cpuMs)),
-		minMs: Math.min(...list.map((s) => s.ms)),
-		maxMs: Math.max(...list.map((s) => s.ms)),
-		maxRssKb: Math.max(...list.map((s) => s.rssKb)),
-	});
-	const result = { size, reps, bytes };
-	for (const kind of names) result[kind] = summarize(samples[kind]);
-	result.floorKind = result.floorSync.ms < result.floorAsync.ms ? "sync" : "async";
-	result.floor = result.floorSync.ms < result.floorAsync.ms ? result.floorSync : result.floorAsync;
-	return result;
+  const summarize = (list) => ({
+    ms: median(list.map((s) => s.ms)),
+    rssKb: median(list.map((s) => s.rssKb)),
+    cpuMs: median(list.map((s) => s.cpuMs)),
+    minMs: Math.min(...list.map((s) => s.ms)),
+    maxMs: Math.max(...list.map((s) => s.ms)),
+    maxRssKb: Math.max(...list.map((s) => s.rssKb)),
+  });
+  const result = { size, reps, bytes };
+  for (const kind of names) result[kind] = summarize(samples[kind]);
+  result.floorKind = result.floorSync.ms < result.floorAsync.ms ? "sync" : "async";
+  result.floor = result.floorSync.ms < result.floorAsync.ms ? result.floorSync : result.floorAsync;
+  return result;
 }
 
 // ---- report ------------------------------------------------------------------------------------------
 
 function report(results, rssMethod, cliPath) {
-	const cpus = os.cpus();
-	console.log("## PALEE CLI benchmark\n");
-	console.log(
-		`Machine: ${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ` +
-			`${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${os.platform()} ${os.release()}, Node ${process.version}`,
-	);
-	console.log(`CLI: ${cliPath === DEFAULT_CLI ? "dist/cli.js" : cliPath}; load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(", ")}`);
-	console.log(
-		`Peak memory: child max RSS via ${rssMethod === "time" ? "/usr/bin/time -f %M" : "a --require preload (process.resourceUsage().maxRSS)"}; ` +
-			`MB = MiB. Times: wall clock from spawn to exit, median of the repetitions; page cache warm.\n`,
-	);
-	console.log("| sessions | end median ms | end peak MB | rebuild median ms | rebuild peak MB | I/O floor median ms | floor peak MB | end/floor | rebuild/floor |");
-	console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-	for (const r of results) {
-		console.log(
-			`| ${fmtInt(r.size)} | ${fmtMs(r.end.ms)} | ${fmtMb(r.end.rssKb)} | ${fmtMs(r.rebuild.ms)} | ${fmtMb(r.rebuild.rssKb)} | ` +
-				`${fmtMs(r.floor.ms)} | ${fmtMb(r.floor.rssKb)} | ${fmtRatio(r.end.ms / r.floor.ms)} | ${fmtRatio(r.rebuild.ms / r.floor.ms)} |`,
-		);
-	}
-	console.log(
-		"\nDetails: wall ms min–max over the repetitions; median CPU ms (user + system) of end / rebuild / floor, " +
-			"less sensitive to other load on the machine; both floor candidates (median ms, peak MB); highest peak seen.\n",
-	);
-	console.log("| sessions | reps | vault MiB | end ms | rebuild ms | CPU ms end / rebuild / floor | floor async (fs.promises ×64) | floor sync (readFileSync) | floor used | max peak MB end / rebuild |");
-	console.log("|---:|---:|---:|---|---|---|---|---|---|---|");
-	for (const r of results) {
-		console.log(
-			`| ${fmtInt(r.size)} | ${r.reps} | ${(r.bytes / 1048576).toFixed(1)} | ${fmtMs(r.end.minMs)}–${fmtMs(r.end.maxMs)} | ` +
-				`${fmtMs(r.rebuild.minMs)}–${fmtMs(r.rebuild.maxMs)} | ${fmtMs(r.end.cpuMs)} / ${fmtMs(r.rebuild.cpuMs)} / ${fmtMs(r.floor.cpuMs)} | ` +
-				`${fmtMs(r.floorAsync.ms)} ms (${fmtMb(r.floorAsync.rssKb)}) | ${fmtMs(r.floorSync.ms)} ms (${fmtMb(r.floorSync.rssKb)}) | ` +
-				`${r.floorKind} | ${fmtMb(r.end.maxRssKb)} / ${fmtMb(r.rebuild.maxRssKb)} |`,
-		);
-	}
+  const cpus = os.cpus();
+  console.log("## PALEE CLI benchmark\n");
+  console.log(
+    `Machine: ${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ` +
+      `${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${os.platform()} ${os.release()}, Node ${process.version}`,
+  );
+  console.log(
+    `CLI: ${cliPath === DEFAULT_CLI ? "dist/cli.js" : cliPath}; load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(", ")}`,
+  );
+  console.log(
+    `Peak memory: child max RSS via ${rssMethod === "time" ? "/usr/bin/time -f %M" : "a --require preload (process.resourceUsage().maxRSS)"}; ` +
+      `MB = MiB. Times: wall clock from spawn to exit, median of the repetitions; page cache warm.\n`,
+  );
+  console.log(
+    "| sessions | end median ms | end peak MB | rebuild median ms | rebuild peak MB | I/O floor median ms | floor peak MB | end/floor | rebuild/floor |",
+  );
+  console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const r of results) {
+    console.log(
+      `| ${fmtInt(r.size)} | ${fmtMs(r.end.ms)} | ${fmtMb(r.end.rssKb)} | ${fmtMs(r.rebuild.ms)} | ${fmtMb(r.rebuild.rssKb)} | ` +
+        `${fmtMs(r.floor.ms)} | ${fmtMb(r.floor.rssKb)} | ${fmtRatio(r.end.ms / r.floor.ms)} | ${fmtRatio(r.rebuild.ms / r.floor.ms)} |`,
+    );
+  }
+  console.log(
+    "\nDetails: wall ms min–max over the repetitions; median CPU ms (user + system) of end / rebuild / floor, " +
+      "less sensitive to other load on the machine; both floor candidates (median ms, peak MB); highest peak seen.\n",
+  );
+  console.log(
+    "| sessions | reps | vault MiB | end ms | rebuild ms | CPU ms end / rebuild / floor | floor async (fs.promises ×64) | floor sync (readFileSync) | floor used | max peak MB end / rebuild |",
+  );
+  console.log("|---:|---:|---:|---|---|---|---|---|---|---|");
+  for (const r of results) {
+    console.log(
+      `| ${fmtInt(r.size)} | ${r.reps} | ${(r.bytes / 1048576).toFixed(1)} | ${fmtMs(r.end.minMs)}–${fmtMs(r.end.maxMs)} | ` +
+        `${fmtMs(r.rebuild.minMs)}–${fmtMs(r.rebuild.maxMs)} | ${fmtMs(r.end.cpuMs)} / ${fmtMs(r.rebuild.cpuMs)} / ${fmtMs(r.floor.cpuMs)} | ` +
+        `${fmtMs(r.floorAsync.ms)} ms (${fmtMb(r.floorAsync.rssKb)}) | ${fmtMs(r.floorSync.ms)} ms (${fmtMb(r.floorSync.rssKb)}) | ` +
+        `${r.floorKind} | ${fmtMb(r.end.maxRssKb)} / ${fmtMb(r.rebuild.maxRssKb)} |`,
+    );
+  }
 
-	console.log("\nInsight (issue 12): `session stats --json` and `session export` (CSV to stdout), wall ms median and peak MB.\n");
-	console.log("| sessions | stats median ms | stats peak MB | export median ms | export peak MB | stats/floor | export/floor |");
-	console.log("|---:|---:|---:|---:|---:|---:|---:|");
-	for (const r of results) {
-		console.log(
-			`| ${fmtInt(r.size)} | ${fmtMs(r.stats.ms)} | ${fmtMb(r.stats.rssKb)} | ${fmtMs(r.exportCsv.ms)} | ${fmtMb(r.exportCsv.rssKb)} | ` +
-				`${fmtRatio(r.stats.ms / r.floor.ms)} | ${fmtRatio(r.exportCsv.ms / r.floor.ms)} |`,
-		);
-	}
+  console.log(
+    "\nInsight (issue 12): `session stats --json` and `session export` (CSV to stdout), wall ms median and peak MB.\n",
+  );
+  console.log(
+    "| sessions | stats median ms | stats peak MB | export median ms | export peak MB | stats/floor | export/floor |",
+  );
+  console.log("|---:|---:|---:|---:|---:|---:|---:|");
+  for (const r of results) {
+    console.log(
+      `| ${fmtInt(r.size)} | ${fmtMs(r.stats.ms)} | ${fmtMb(r.stats.rssKb)} | ${fmtMs(r.exportCsv.ms)} | ${fmtMb(r.exportCsv.rssKb)} | ` +
+        `${fmtRatio(r.stats.ms / r.floor.ms)} | ${fmtRatio(r.exportCsv.ms / r.floor.ms)} |`,
+    );
+  }
 
-	reportGrowth(results);
+  reportGrowth(results);
 
-	console.log(`\nTargets at ${fmtInt(TARGET_SIZE)} sessions: end and rebuild each within ${TARGET_FLOOR_RATIO}× the I/O floor and under ${TARGET_PEAK_MB} MB peak memory.\n`);
-	const at = results.find((r) => r.size === TARGET_SIZE);
-	if (!at) {
-		console.log(`NOT MEASURED: ${fmtInt(TARGET_SIZE)} is not among --sizes.`);
-		return true;
-	}
-	const checks = [
-		[`end ≤ ${TARGET_FLOOR_RATIO}× floor`, at.end.ms <= TARGET_FLOOR_RATIO * at.floor.ms, `${fmtMs(at.end.ms)} ms vs ${fmtMs(TARGET_FLOOR_RATIO * at.floor.ms)} ms (${fmtRatio(at.end.ms / at.floor.ms)})`],
-		[`rebuild ≤ ${TARGET_FLOOR_RATIO}× floor`, at.rebuild.ms <= TARGET_FLOOR_RATIO * at.floor.ms, `${fmtMs(at.rebuild.ms)} ms vs ${fmtMs(TARGET_FLOOR_RATIO * at.floor.ms)} ms (${fmtRatio(at.rebuild.ms / at.floor.ms)})`],
-		[`stats ≤ ${TARGET_FLOOR_RATIO}× floor`, at.stats.ms <= TARGET_FLOOR_RATIO * at.floor.ms, `${fmtMs(at.stats.ms)} ms (${fmtRatio(at.stats.ms / at.floor.ms)})`],
-		[`export ≤ ${TARGET_FLOOR_RATIO}× floor`, at.exportCsv.ms <= TARGET_FLOOR_RATIO * at.floor.ms, `${fmtMs(at.exportCsv.ms)} ms (${fmtRatio(at.exportCsv.ms / at.floor.ms)})`],
-		[`end peak < ${TARGET_PEAK_MB} MB`, at.end.rssKb / 1024 < TARGET_PEAK_MB, `${fmtMb(at.end.rssKb)} MB`],
-		[`rebuild peak < ${TARGET_PEAK_MB} MB`, at.rebuild.rssKb / 1024 < TARGET_PEAK_MB, `${fmtMb(at.rebuild.rssKb)} MB`],
-	];
-	for (const [name, ok, detail] of checks) console.log(`- ${ok ? "PASS" : "FAIL"} ${name}: ${detail}`);
-	return checks.every(([, ok]) => ok);
+  console.log(
+    `\nTargets at ${fmtInt(TARGET_SIZE)} sessions: end and rebuild each within ${TARGET_FLOOR_RATIO}× the I/O floor and under ${TARGET_PEAK_MB} MB peak memory.\n`,
+  );
+  const at = results.find((r) => r.size === TARGET_SIZE);
+  if (!at) {
+    console.log(`NOT MEASURED: ${fmtInt(TARGET_SIZE)} is not among --sizes.`);
+    return true;
+  }
+  const checks = [
+    [
+      `end ≤ ${TARGET_FLOOR_RATIO}× floor`,
+      at.end.ms <= TARGET_FLOOR_RATIO * at.floor.ms,
+      `${fmtMs(at.end.ms)} ms vs ${fmtMs(TARGET_FLOOR_RATIO * at.floor.ms)} ms (${fmtRatio(at.end.ms / at.floor.ms)})`,
+    ],
+    [
+      `rebuild ≤ ${TARGET_FLOOR_RATIO}× floor`,
+      at.rebuild.ms <= TARGET_FLOOR_RATIO * at.floor.ms,
+      `${fmtMs(at.rebuild.ms)} ms vs ${fmtMs(TARGET_FLOOR_RATIO * at.floor.ms)} ms (${fmtRatio(at.rebuild.ms / at.floor.ms)})`,
+    ],
+    [
+      `stats ≤ ${TARGET_FLOOR_RATIO}× floor`,
+      at.stats.ms <= TARGET_FLOOR_RATIO * at.floor.ms,
+      `${fmtMs(at.stats.ms)} ms (${fmtRatio(at.stats.ms / at.floor.ms)})`,
+    ],
+    [
+      `export ≤ ${TARGET_FLOOR_RATIO}× floor`,
+      at.exportCsv.ms <= TARGET_FLOOR_RATIO * at.floor.ms,
+      `${fmtMs(at.exportCsv.ms)} ms (${fmtRatio(at.exportCsv.ms / at.floor.ms)})`,
+    ],
+    [`end peak < ${TARGET_PEAK_MB} MB`, at.end.rssKb / 1024 < TARGET_PEAK_MB, `${fmtMb(at.end.rssKb)} MB`],
+    [`rebuild peak < ${TARGET_PEAK_MB} MB`, at.rebuild.rssKb / 1024 < TARGET_PEAK_MB, `${fmtMb(at.rebuild.rssKb)} MB`],
+  ];
+  for (const [name, ok, detail] of checks) console.log(`- ${ok ? "PASS" : "FAIL"} ${name}: ${detail}`);
+  return checks.every(([, ok]) => ok);
 }
 
 /** Issue 13: the operations of every session, and list, against history size and the names floor. */
 function reportGrowth(results) {
-	console.log("\nOperations per session (issue 13): wall ms median (CPU ms median), peak MB median.\n");
-	console.log("| sessions | start | draft | end | list | list --all | names floor | read floor | peak MB start / draft / end / list |");
-	console.log("|---:|---|---|---|---|---|---|---|---|");
-	const cell = (x) => `${fmtMs(x.ms)} (${fmtMs(x.cpuMs)})`;
-	for (const r of results) {
-		console.log(
-			`| ${fmtInt(r.size)} | ${cell(r.start)} | ${cell(r.draft)} | ${cell(r.end)} | ${cell(r.list)} | ${cell(r.listAll)} | ` +
-				`${cell(r.floorNames)} | ${cell(r.floor)} | ${fmtMb(r.start.rssKb)} / ${fmtMb(r.draft.rssKb)} / ${fmtMb(r.end.rssKb)} / ${fmtMb(r.list.rssKb)} |`,
-		);
-	}
-	const small = results.find((r) => r.size === GROWTH_SMALL);
-	const large = results.find((r) => r.size === GROWTH_LARGE);
-	if (!small || !large) {
-		console.log(`\nNOT MEASURED: the issue 13 targets need sizes ${GROWTH_SMALL} and ${GROWTH_LARGE}.`);
-		return;
-	}
-	console.log(`\nTargets (issue 13) at ${fmtInt(GROWTH_LARGE)} against ${fmtInt(GROWTH_SMALL)} sessions:\n`);
-	for (const op of ["start", "draft", "end"]) {
-		const ratio = large[op].ms / small[op].ms;
-		const cpu = large[op].cpuMs / small[op].cpuMs;
-		console.log(`- ${ratio <= GROWTH_RATIO ? "PASS" : "FAIL"} ${op} ≤ ${GROWTH_RATIO}×: ${fmtRatio(ratio)} wall, ${fmtRatio(cpu)} CPU`);
-		const mb = large[op].maxRssKb / 1024;
-		console.log(`- ${mb <= GROWTH_PEAK_MB ? "PASS" : "FAIL"} ${op} peak ≤ ${GROWTH_PEAK_MB} MB: ${mb.toFixed(1)} MB (highest seen)`);
-	}
-	const listRatio = large.list.ms / large.floorNames.ms;
-	console.log(`- ${listRatio <= LIST_NAMES_RATIO ? "PASS" : "FAIL"} list ≤ ${LIST_NAMES_RATIO}× names floor: ${fmtRatio(listRatio)}`);
-	for (const op of ["listAll", "rebuild", "stats", "exportCsv"]) {
-		const ratio = large[op].ms / large.floor.ms;
-		console.log(`- ${ratio <= TARGET_FLOOR_RATIO ? "PASS" : "FAIL"} ${op} ≤ ${TARGET_FLOOR_RATIO}× read floor: ${fmtRatio(ratio)}`);
-	}
+  console.log("\nOperations per session (issue 13): wall ms median (CPU ms median), peak MB median.\n");
+  console.log(
+    "| sessions | start | draft | end | list | list --all | names floor | read floor | peak MB start / draft / end / list |",
+  );
+  console.log("|---:|---|---|---|---|---|---|---|---|");
+  const cell = (x) => `${fmtMs(x.ms)} (${fmtMs(x.cpuMs)})`;
+  for (const r of results) {
+    console.log(
+      `| ${fmtInt(r.size)} | ${cell(r.start)} | ${cell(r.draft)} | ${cell(r.end)} | ${cell(r.list)} | ${cell(r.listAll)} | ` +
+        `${cell(r.floorNames)} | ${cell(r.floor)} | ${fmtMb(r.start.rssKb)} / ${fmtMb(r.draft.rssKb)} / ${fmtMb(r.end.rssKb)} / ${fmtMb(r.list.rssKb)} |`,
+    );
+  }
+  const small = results.find((r) => r.size === GROWTH_SMALL);
+  const large = results.find((r) => r.size === GROWTH_LARGE);
+  if (!small || !large) {
+    console.log(`\nNOT MEASURED: the issue 13 targets need sizes ${GROWTH_SMALL} and ${GROWTH_LARGE}.`);
+    return;
+  }
+  console.log(`\nTargets (issue 13) at ${fmtInt(GROWTH_LARGE)} against ${fmtInt(GROWTH_SMALL)} sessions:\n`);
+  for (const op of ["start", "draft", "end"]) {
+    const ratio = large[op].ms / small[op].ms;
+    const cpu = large[op].cpuMs / small[op].cpuMs;
+    console.log(
+      `- ${ratio <= GROWTH_RATIO ? "PASS" : "FAIL"} ${op} ≤ ${GROWTH_RATIO}×: ${fmtRatio(ratio)} wall, ${fmtRatio(cpu)} CPU`,
+    );
+    const mb = large[op].maxRssKb / 1024;
+    console.log(
+      `- ${mb <= GROWTH_PEAK_MB ? "PASS" : "FAIL"} ${op} peak ≤ ${GROWTH_PEAK_MB} MB: ${mb.toFixed(1)} MB (highest seen)`,
+    );
+  }
+  const listRatio = large.list.ms / large.floorNames.ms;
+  console.log(
+    `- ${listRatio <= LIST_NAMES_RATIO ? "PASS" : "FAIL"} list ≤ ${LIST_NAMES_RATIO}× names floor: ${fmtRatio(listRatio)}`,
+  );
+  for (const op of ["listAll", "rebuild", "stats", "exportCsv"]) {
+    const ratio = large[op].ms / large.floor.ms;
+    console.log(
+      `- ${ratio <= TARGET_FLOOR_RATIO ? "PASS" : "FAIL"} ${op} ≤ ${TARGET_FLOOR_RATIO}× read floor: ${fmtRatio(ratio)}`,
+    );
+  }
 }
 
 // ---- main --------------------------------------------------------------------------------------------
 
 async function main() {
-	const options = parseArgs(process.argv.slice(2));
-	if (!existsSync(options.cli)) throw new Error(`${options.cli} does not exist: run "npm run build" (or "npm run bench")`);
-	const tmp = await mkdtemp(path.join(os.tmpdir(), "palee-bench-"));
-	const cleanup = () => rmSync(tmp, { recursive: true, force: true, maxRetries: 5 });
-	const onSignal = (signal) => {
-		stopChildren();
-		cleanup();
-		process.kill(process.pid, signal);
-	};
-	process.once("SIGINT", onSignal);
-	process.once("SIGTERM", onSignal);
-	try {
-		const ctx = {
-			tmp,
-			cli: path.join(tmp, "cli.js"),
-			preloadPath: path.join(tmp, "maxrss-preload.cjs"),
-			floorAsyncPath: path.join(tmp, "floor-async.cjs"),
-			floorSyncPath: path.join(tmp, "floor-sync.cjs"),
-			floorNamesPath: path.join(tmp, "floor-names.cjs"),
-			rssMethod: "preload",
-		};
-		copyFileSync(options.cli, ctx.cli);
-		writeFileSync(ctx.preloadPath, PRELOAD);
-		writeFileSync(ctx.floorAsyncPath, FLOOR_ASYNC);
-		writeFileSync(ctx.floorSyncPath, FLOOR_SYNC);
-		writeFileSync(ctx.floorNamesPath, FLOOR_NAMES);
-		ctx.rssMethod = chooseRssMethod(options.rss, ctx.preloadPath);
-		const core = await loadCore(tmp);
-		log(`bench: ${options.cli === DEFAULT_CLI ? "dist/cli.js" : options.cli}; temp dir ${tmp}; sizes ${options.sizes.join(", ")}; peak RSS via ${ctx.rssMethod}`);
+  const options = parseArgs(process.argv.slice(2));
+  if (!existsSync(options.cli))
+    throw new Error(`${options.cli} does not exist: run "npm run build" (or "npm run bench")`);
+  const tmp = await mkdtemp(path.join(os.tmpdir(), "palee-bench-"));
+  const cleanup = () => rmSync(tmp, { recursive: true, force: true, maxRetries: 5 });
+  const onSignal = (signal) => {
+    stopChildren();
+    cleanup();
+    process.kill(process.pid, signal);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    const ctx = {
+      tmp,
+      cli: path.join(tmp, "cli.js"),
+      preloadPath: path.join(tmp, "maxrss-preload.cjs"),
+      floorAsyncPath: path.join(tmp, "floor-async.cjs"),
+      floorSyncPath: path.join(tmp, "floor-sync.cjs"),
+      floorNamesPath: path.join(tmp, "floor-names.cjs"),
+      rssMethod: "preload",
+    };
+    copyFileSync(options.cli, ctx.cli);
+    writeFileSync(ctx.preloadPath, PRELOAD);
+    writeFileSync(ctx.floorAsyncPath, FLOOR_ASYNC);
+    writeFileSync(ctx.floorSyncPath, FLOOR_SYNC);
+    writeFileSync(ctx.floorNamesPath, FLOOR_NAMES);
+    ctx.rssMethod = chooseRssMethod(options.rss, ctx.preloadPath);
+    const core = await loadCore(tmp);
+    log(
+      `bench: ${options.cli === DEFAULT_CLI ? "dist/cli.js" : options.cli}; temp dir ${tmp}; sizes ${options.sizes.join(", ")}; peak RSS via ${ctx.rssMethod}`,
+    );
 
-		const results = [];
-		for (const size of options.sizes) {
-			const reps = repsFor(size, options.reps);
-			log(`bench: ${fmtInt(size)} sessions, ${reps} repetitions`);
-			results.push(await measureSize(ctx, core, size, reps));
-		}
-		const ok = report(results, ctx.rssMethod, options.cli);
-		if (!ok) process.exitCode = 1;
-	} finally {
-		cleanup();
-	}
+    const results = [];
+    for (const size of options.sizes) {
+      const reps = repsFor(size, options.reps);
+      log(`bench: ${fmtInt(size)} sessions, ${reps} repetitions`);
+      results.push(await measureSize(ctx, core, size, reps));
+    }
+    const ok = report(results, ctx.rssMethod, options.cli);
+    if (!ok) process.exitCode = 1;
+  } finally {
+    cleanup();
+  }
 }
 
 main().catch((error) => {
-	console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
-	process.exitCode = 2;
+  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 2;
 });

@@ -27,8 +27,10 @@ const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
 if (!existsSync(CLI)) {
-	console.error(`demo: ${path.relative(REPO, CLI)} is missing; run "npm run build" first (or "npm run demo", which builds)`);
-	process.exit(1);
+  console.error(
+    `demo: ${path.relative(REPO, CLI)} is missing; run "npm run build" first (or "npm run demo", which builds)`,
+  );
+  process.exit(1);
 }
 
 // <temp>/palee-demo-XXXXXX/vault is the vault; the clock preload sits beside it, outside the vault.
@@ -37,14 +39,14 @@ const vault = path.join(workDir, "vault");
 cpSync(SOURCE_VAULT, vault, { recursive: true });
 const clockPreload = path.join(workDir, "demo-clock.cjs");
 writeFileSync(
-	clockPreload,
-	[
-		"// Loaded with --require by scripts/demo.mjs: starts this process's clock at $PALEE_DEMO_NOW (epoch ms).",
-		"const shift = Number(process.env.PALEE_DEMO_NOW) - Date.now();",
-		"const realNow = Date.now.bind(Date);",
-		"if (Number.isFinite(shift)) Date.now = () => realNow() + shift;",
-		"",
-	].join("\n"),
+  clockPreload,
+  [
+    "// Loaded with --require by scripts/demo.mjs: starts this process's clock at $PALEE_DEMO_NOW (epoch ms).",
+    "const shift = Number(process.env.PALEE_DEMO_NOW) - Date.now();",
+    "const realNow = Date.now.bind(Date);",
+    "if (Number.isFinite(shift)) Date.now = () => realNow() + shift;",
+    "",
+  ].join("\n"),
 );
 
 const baseEnv = { ...process.env, PALEE_VAULT: vault, PALEE_DEVICE: DEVICE };
@@ -55,29 +57,29 @@ const realStart = Date.now();
 const failures = [];
 
 function say(text) {
-	console.log(`\n# ${text}`);
+  console.log(`\n# ${text}`);
 }
 
 /** `days` days before now, at hh:mm local time (the story's sessions happen in the evening). */
 function daysAgoAt(days, hours, minutes) {
-	const at = new Date(realStart - days * DAY);
-	at.setHours(hours, minutes, 0, 0);
-	return at.getTime();
+  const at = new Date(realStart - days * DAY);
+  at.setHours(hours, minutes, 0, 0);
+  return at.getTime();
 }
 
 function when(at) {
-	const text = new Date(at).toLocaleString("en-GB", {
-		weekday: "long",
-		day: "numeric",
-		month: "long",
-		hour: "2-digit",
-		minute: "2-digit",
-	});
-	console.log(`\n\n======== ${text}${at >= realStart ? " (now)" : ""} ========`);
+  const text = new Date(at).toLocaleString("en-GB", {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
+  console.log(`\n\n======== ${text}${at >= realStart ? " (now)" : ""} ========`);
 }
 
 function quote(arg) {
-	return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
@@ -86,35 +88,35 @@ function quote(arg) {
  * failure when the exit code or the expected output differs. Returns stdout.
  */
 function palee(args, { at, exit = 0, expect } = {}) {
-	const shown = ["palee", "session", ...args].map(quote).join(" ");
-	console.log(`$ ${shown}`);
-	const nodeArgs = at === undefined ? [] : ["--require", clockPreload];
-	const env = at === undefined ? baseEnv : { ...baseEnv, PALEE_DEMO_NOW: String(at) };
-	const result = spawnSync(process.execPath, [...nodeArgs, CLI, "session", ...args], {
-		cwd: vault,
-		env,
-		input: "", // no answers: a step that would prompt fails instead of waiting
-		encoding: "utf8",
-	});
-	if (result.error) throw result.error;
-	if (result.stdout) process.stdout.write(result.stdout);
-	if (result.stderr) process.stdout.write(result.stderr.endsWith("\n") ? result.stderr : `${result.stderr}\n`);
-	const code = result.status ?? -1;
-	const problems = [];
-	if (code !== exit) problems.push(`exit ${code}, expected ${exit}`);
-	if (expect && !expect.test(result.stdout + result.stderr)) problems.push(`output does not match ${expect}`);
-	if (problems.length > 0) {
-		failures.push(`${shown}: ${problems.join("; ")}`);
-		console.log(`[exit ${code}]  <-- UNEXPECTED: ${problems.join("; ")}`);
-	} else {
-		console.log(`[exit ${code}${exit === 0 ? "" : ", as expected"}]`);
-	}
-	return result.stdout;
+  const shown = ["palee", "session", ...args].map(quote).join(" ");
+  console.log(`$ ${shown}`);
+  const nodeArgs = at === undefined ? [] : ["--require", clockPreload];
+  const env = at === undefined ? baseEnv : { ...baseEnv, PALEE_DEMO_NOW: String(at) };
+  const result = spawnSync(process.execPath, [...nodeArgs, CLI, "session", ...args], {
+    cwd: vault,
+    env,
+    input: "", // no answers: a step that would prompt fails instead of waiting
+    encoding: "utf8",
+  });
+  if (result.error) throw result.error;
+  if (result.stdout) process.stdout.write(result.stdout);
+  if (result.stderr) process.stdout.write(result.stderr.endsWith("\n") ? result.stderr : `${result.stderr}\n`);
+  const code = result.status ?? -1;
+  const problems = [];
+  if (code !== exit) problems.push(`exit ${code}, expected ${exit}`);
+  if (expect && !expect.test(result.stdout + result.stderr)) problems.push(`output does not match ${expect}`);
+  if (problems.length > 0) {
+    failures.push(`${shown}: ${problems.join("; ")}`);
+    console.log(`[exit ${code}]  <-- UNEXPECTED: ${problems.join("; ")}`);
+  } else {
+    console.log(`[exit ${code}${exit === 0 ? "" : ", as expected"}]`);
+  }
+  return result.stdout;
 }
 
 function showFile(relative) {
-	console.log(`$ cat ${quote(relative)}`);
-	process.stdout.write(readFileSync(path.join(vault, relative), "utf8"));
+  console.log(`$ cat ${quote(relative)}`);
+  process.stdout.write(readFileSync(path.join(vault, relative), "utf8"));
 }
 
 console.log("PALEE Sessions demo: the palee CLI on a copy of examples/demo-vault");
@@ -131,24 +133,27 @@ say("The learner starts a session on Rust ownership. The working memory says whe
 palee(["start", "--topic", "T-rust-ownership"], { at: t1, expect: /Started a session on T-rust-ownership/ });
 
 say("25 minutes in, a checkpoint: the session's draft is updated in place and the note appended to its body.");
-palee(["draft", "--note", "longest() needs a lifetime parameter because its result borrows from one of its two arguments."], {
-	at: t1 + 25 * MINUTE,
-	expect: /Updated DRAFT-S-/,
-});
+palee(
+  ["draft", "--note", "longest() needs a lifetime parameter because its result borrows from one of its two arguments."],
+  {
+    at: t1 + 25 * MINUTE,
+    expect: /Updated DRAFT-S-/,
+  },
+);
 
 say("Status shows the open session, the time since it started and the last checkpoint.");
 palee(["status"], { at: t1 + 40 * MINUTE, expect: /Elapsed: 0:40:/ });
 
 say("Ending writes the confirmed session, with the checkpoint notes merged in, and moves the draft to .trash/.");
 const ended = palee(
-	[
-		"end",
-		"--summary",
-		"Lifetime annotations do not change how long values live; they tell the compiler how the lifetimes of references relate.",
-		"--next",
-		"Write a struct that holds a &str field and work out which lifetime annotations it needs.",
-	],
-	{ at: t1 + 42 * MINUTE, expect: /T-rust-ownership, 42 min/ },
+  [
+    "end",
+    "--summary",
+    "Lifetime annotations do not change how long values live; they tell the compiler how the lifetimes of references relate.",
+    "--next",
+    "Write a struct that holds a &str field and work out which lifetime annotations it needs.",
+  ],
+  { at: t1 + 42 * MINUTE, expect: /T-rust-ownership, 42 min/ },
 );
 const newSession = /Saved (S-\d{8}T\d{6}-[0-9a-f]{4})/.exec(ended)?.[1];
 if (newSession) showFile(`palee/sessions/${newSession}.md`);
@@ -166,21 +171,23 @@ when(t2);
 say("A session on SQL joins.");
 palee(["start", "--topic", "T-sql-joins"], { at: t2, expect: /Started a session on T-sql-joins/ });
 palee(["draft", "--note", "Anti-join: LEFT JOIN orders o ... WHERE o.id IS NULL finds the customers without orders."], {
-	at: t2 + 45 * MINUTE,
-	expect: /Updated DRAFT-S-/,
+  at: t2 + 45 * MINUTE,
+  expect: /Updated DRAFT-S-/,
 });
 say("Then the battery dies: Obsidian never gets to end the session.");
 
 // ---- recovery, today --------------------------------------------------------------------------
 
 when(realStart);
-say("Nothing was lost: the draft is still the open session, last seen yesterday. The same answer as JSON, for scripts:");
+say(
+  "Nothing was lost: the draft is still the open session, last seen yesterday. The same answer as JSON, for scripts:",
+);
 const status = palee(["status", "--json"], { expect: /"draft_id": "DRAFT-S-/ });
 let draftId = "DRAFT-S-unknown";
 try {
-	draftId = JSON.parse(status).open?.draft_id ?? draftId;
+  draftId = JSON.parse(status).open?.draft_id ?? draftId;
 } catch {
-	failures.push("palee session status --json: stdout is not one JSON document");
+  failures.push("palee session status --json: stdout is not one JSON document");
 }
 
 say("A new start never replaces the open session silently: exit code 2.");
@@ -202,10 +209,10 @@ palee(["status"], { expect: /No open session/ });
 
 console.log();
 if (failures.length > 0) {
-	console.log(`Demo FAILED: ${failures.length} step(s) did not behave as expected:`);
-	for (const f of failures) console.log(`  - ${f}`);
+  console.log(`Demo FAILED: ${failures.length} step(s) did not behave as expected:`);
+  for (const f of failures) console.log(`  - ${f}`);
 } else {
-	console.log("Demo finished: every step behaved as expected.");
+  console.log("Demo finished: every step behaved as expected.");
 }
 console.log(`The demo vault was kept at ${vault}`);
 console.log(`Open it in Obsidian to look around; delete ${workDir} when done.`);

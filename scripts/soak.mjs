@@ -15,12 +15,14 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const JEST = path.join(REPO, "node_modules", "jest", "bin", "jest.js");
 
 const env = { MODEL_RUNS: "20000", MODEL_STEPS: "60", MODEL_REPORT: "1", ...process.env };
-console.log(`soak: ${env.MODEL_RUNS} runs of up to ${env.MODEL_STEPS} steps${env.MODEL_SEED ? `, seed ${env.MODEL_SEED}` : ""}`);
+console.log(
+  `soak: ${env.MODEL_RUNS} runs of up to ${env.MODEL_STEPS} steps${env.MODEL_SEED ? `, seed ${env.MODEL_SEED}` : ""}`,
+);
 const started = Date.now();
 const result = spawnSync(
-	process.execPath,
-	[JEST, "--selectProjects", "node", "--verbose", "--", "tests/reliability/model.test.ts"],
-	{ cwd: REPO, env, stdio: "inherit" },
+  process.execPath,
+  [JEST, "--selectProjects", "node", "--verbose", "--", "tests/reliability/model.test.ts"],
+  { cwd: REPO, env, stdio: "inherit" },
 );
 console.log(`soak: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 process.exit(result.status ?? 1);

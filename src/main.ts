@@ -52,7 +52,12 @@ export default class PaleeSessionsPlugin extends Plugin {
     if (!Platform.isMobile) {
       const item = this.addStatusBarItem();
       const showSeconds = (): boolean => this.settings.showSeconds;
-      this.timer = new StatusBarTimer(item, () => this.controller.open, () => browserClock.now(), showSeconds);
+      this.timer = new StatusBarTimer(
+        item,
+        () => this.controller.open,
+        () => browserClock.now(),
+        showSeconds,
+      );
       this.registerDomEvent(item, "click", (event) => statusBarClick(flows, event));
       this.register(this.controller.onChange(() => this.timer?.render()));
       this.timer.render();

@@ -4,5 +4,5 @@
 // be enough: Jest gives each test file a copy of process.env, so assigning TZ
 // there never reaches the real process.)
 module.exports = async function setupEnv() {
-	process.env.TZ = "UTC";
+  process.env.TZ = "UTC";
 };

@@ -3,7 +3,9 @@
 import { existsSync } from "node:fs";
 
 /** Where Debian (`apt-get install chromium`) puts it; PALEE_CHROMIUM, when set, is the only place looked at. */
-export const CHROMIUM_CANDIDATES = process.env.PALEE_CHROMIUM ? [process.env.PALEE_CHROMIUM] : ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
+export const CHROMIUM_CANDIDATES = process.env.PALEE_CHROMIUM
+  ? [process.env.PALEE_CHROMIUM]
+  : ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
 
 export const CHROMIUM_ARGS = [
   "--headless",

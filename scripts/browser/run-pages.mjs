@@ -18,18 +18,23 @@ if (process.argv.includes("--where")) {
   process.exit(0);
 }
 
-const input = JSON.parse(await new Promise((resolve) => {
-  let text = "";
-  process.stdin.setEncoding("utf8");
-  process.stdin.on("data", (chunk) => (text += chunk));
-  process.stdin.on("end", () => resolve(text));
-}));
+const input = JSON.parse(
+  await new Promise((resolve) => {
+    let text = "";
+    process.stdin.setEncoding("utf8");
+    process.stdin.on("data", (chunk) => (text += chunk));
+    process.stdin.on("end", () => resolve(text));
+  }),
+);
 
 const browser = await launchChromium();
 const results = [];
 try {
   for (const job of input.pages) {
-    const page = await browser.newPage({ viewport: { width: job.width, height: job.height ?? 100 }, deviceScaleFactor: job.scale ?? 1 });
+    const page = await browser.newPage({
+      viewport: { width: job.width, height: job.height ?? 100 },
+      deviceScaleFactor: job.scale ?? 1,
+    });
     await page.setContent(job.html, { waitUntil: "load" });
     const overflow = await page.evaluate(() => {
       const width = document.documentElement.clientWidth;
@@ -39,34 +44,61 @@ try {
         const style = getComputedStyle(el);
         // A text field scrolls its own text by design; anything else scrolling sideways hides content.
         const field = el.tagName === "INPUT" || el.tagName === "TEXTAREA";
-        const scrolls = !field && el.scrollWidth > el.clientWidth + 1 && style.overflowX !== "visible" && style.overflowX !== "hidden";
+        const scrolls =
+          !field &&
+          el.scrollWidth > el.clientWidth + 1 &&
+          style.overflowX !== "visible" &&
+          style.overflowX !== "hidden";
         if (box.width > 0 && (box.right > width + 0.5 || box.left < -0.5 || scrolls)) {
-          const name = el.tagName.toLowerCase() + (el.className && typeof el.className === "string" ? `.${el.className.trim().split(/\s+/).join(".")}` : "");
-          found.push(`${name} [${Math.round(box.left)}..${Math.round(box.right)} of ${width}${scrolls ? ", scrolls sideways" : ""}]: ${(el.textContent ?? "").trim().slice(0, 40)}`);
+          const name =
+            el.tagName.toLowerCase() +
+            (el.className && typeof el.className === "string" ? `.${el.className.trim().split(/\s+/).join(".")}` : "");
+          found.push(
+            `${name} [${Math.round(box.left)}..${Math.round(box.right)} of ${width}${scrolls ? ", scrolls sideways" : ""}]: ${(el.textContent ?? "").trim().slice(0, 40)}`,
+          );
         }
       }
       return found;
     });
     const cramped = await page.$$eval(".setting-item-info", (els) =>
       els
-        .filter((el) => (el.textContent ?? "").trim() !== "" && el.getBoundingClientRect().width < 8 * parseFloat(getComputedStyle(el).fontSize))
-        .map((el) => `${Math.round(el.getBoundingClientRect().width)}px: ${(el.textContent ?? "").trim().slice(0, 40)}`),
+        .filter(
+          (el) =>
+            (el.textContent ?? "").trim() !== "" &&
+            el.getBoundingClientRect().width < 8 * parseFloat(getComputedStyle(el).fontSize),
+        )
+        .map(
+          (el) => `${Math.round(el.getBoundingClientRect().width)}px: ${(el.textContent ?? "").trim().slice(0, 40)}`,
+        ),
     );
     const result = { name: job.name, overflow, cramped };
     if (job.within) {
       result.escapes = await page.evaluate((selectors) => {
         const found = [];
-        const describe = (el) => el.tagName.toLowerCase() + (typeof el.className === "string" && el.className ? `.${el.className.trim().split(/\s+/).join(".")}` : el.getAttribute("class") ? `.${el.getAttribute("class").trim().split(/\s+/).join(".")}` : "");
+        const describe = (el) =>
+          el.tagName.toLowerCase() +
+          (typeof el.className === "string" && el.className
+            ? `.${el.className.trim().split(/\s+/).join(".")}`
+            : el.getAttribute("class")
+              ? `.${el.getAttribute("class").trim().split(/\s+/).join(".")}`
+              : "");
         for (const selector of selectors) {
           for (const root of document.querySelectorAll(selector)) {
             const outer = root.getBoundingClientRect();
             for (const el of [root, ...root.querySelectorAll("*")]) {
               const box = el.getBoundingClientRect();
               const text = (el.textContent ?? "").trim().slice(0, 40);
-              if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) found.push(`${selector}: ${describe(el)} is ${el.scrollWidth}px wide in ${el.clientWidth}px: ${text}`);
-              const outside = box.left < outer.left - 0.5 || box.right > outer.right + 0.5 || box.top < outer.top - 0.5 || box.bottom > outer.bottom + 0.5;
+              if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
+                found.push(`${selector}: ${describe(el)} is ${el.scrollWidth}px wide in ${el.clientWidth}px: ${text}`);
+              const outside =
+                box.left < outer.left - 0.5 ||
+                box.right > outer.right + 0.5 ||
+                box.top < outer.top - 0.5 ||
+                box.bottom > outer.bottom + 0.5;
               if (el !== root && (box.width > 0 || box.height > 0) && outside) {
-                found.push(`${selector}: ${describe(el)} [${Math.round(box.left)}..${Math.round(box.right)} x ${Math.round(box.top)}..${Math.round(box.bottom)}] outside [${Math.round(outer.left)}..${Math.round(outer.right)} x ${Math.round(outer.top)}..${Math.round(outer.bottom)}]: ${text}`);
+                found.push(
+                  `${selector}: ${describe(el)} [${Math.round(box.left)}..${Math.round(box.right)} x ${Math.round(box.top)}..${Math.round(box.bottom)}] outside [${Math.round(outer.left)}..${Math.round(outer.right)} x ${Math.round(outer.top)}..${Math.round(outer.bottom)}]: ${text}`,
+                );
               }
             }
           }
@@ -75,7 +107,9 @@ try {
       }, job.within);
     }
     if (job.bars) {
-      result.bars = await page.$$eval(job.bars, (els) => els.map((el) => Math.round(el.getBoundingClientRect().height * 100) / 100));
+      result.bars = await page.$$eval(job.bars, (els) =>
+        els.map((el) => Math.round(el.getBoundingClientRect().height * 100) / 100),
+      );
     }
     if (job.screenshot) writeFileSync(job.screenshot, await page.screenshot({ fullPage: true }));
     results.push(result);

@@ -27,7 +27,18 @@ Exit codes: 0 success, 2 usage (also: topic required, drafts pending, already op
 4 conflict (a file changed underneath a write), 5 unexpected error.`;
 
 const ACTIONS = [
-  "start", "draft", "end", "list", "status", "recover", "rebuild", "pause", "continue", "log", "stats", "export",
+  "start",
+  "draft",
+  "end",
+  "list",
+  "status",
+  "recover",
+  "rebuild",
+  "pause",
+  "continue",
+  "log",
+  "stats",
+  "export",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 

@@ -115,7 +115,9 @@ const SAFE_PLAIN = /^[A-Za-z][A-Za-z0-9._-]*$/;
 function yamlString(value: string): string {
   if (SAFE_PLAIN.test(value) && !RESERVED_PLAIN.test(value)) return value;
   // A JSON string is a valid YAML double-quoted scalar; also escape the two Unicode line separators.
-  return JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 function yamlValue(value: FieldValue): string {

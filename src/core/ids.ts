@@ -56,9 +56,7 @@ export function validateNewTopicId(value: string): string {
  * around it: line breaks become spaces, and link, table, tag and HTML characters are backslash-escaped.
  */
 export function inlineMarkdownText(value: string): string {
-  return value
-    .replace(/[\p{Cc}\u2028\u2029]+/gu, " ")
-    .replace(/[\\`*_[\]<>#|~!{}()$%=^]/g, (c) => `\\${c}`);
+  return value.replace(/[\p{Cc}\u2028\u2029]+/gu, " ").replace(/[\\`*_[\]<>#|~!{}()$%=^]/g, (c) => `\\${c}`);
 }
 
 /** A topic for index.md / hot.md: as-is when it is a well-formed ID, escaped otherwise. */

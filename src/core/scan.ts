@@ -281,9 +281,11 @@ function interpreter(store: SessionStore, layout: Layout) {
  * file of two that claim one session_id (e.g. a sync-conflict copy) are skipped. The result is shared by
  * later scans while nothing changes: callers never modify it.
  */
-function assemble(
-  outcomes: Iterable<ConfirmedSession | Skipped>,
-): { confirmed: ConfirmedSession[]; skipped: Skipped[]; warnings: string[] } {
+function assemble(outcomes: Iterable<ConfirmedSession | Skipped>): {
+  confirmed: ConfirmedSession[];
+  skipped: Skipped[];
+  warnings: string[];
+} {
   const byId = new Map<string, ConfirmedSession>();
   const skipped: Skipped[] = [];
   for (const outcome of outcomes) {
@@ -339,7 +341,12 @@ export async function scanRecentSessions(
   const from = starts.length === 0 ? "T" : `S-${formatUtcCompact(bound)}`; // "T" sorts after every S-… name
   const older = confirmed.filter((n) => n < from);
   const changed = new Set(starts.length === 0 ? [] : await store.changedAmong(layout.sessions, older, bound));
-  const notes = await readNotes(store, layout, offsetAt, confirmed.filter((n) => n >= from || changed.has(n)));
+  const notes = await readNotes(
+    store,
+    layout,
+    offsetAt,
+    confirmed.filter((n) => n >= from || changed.has(n)),
+  );
   const scan = scanOf(layout, assemble(notes.map(([, outcome]) => outcome)), read, names.other);
   return { ...scan, partial: { names: confirmed } };
 }

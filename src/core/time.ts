@@ -26,7 +26,11 @@ export function parseTimestamp(text: unknown, offsetAt?: (at: number) => number)
   const m = ISO_PATTERN.exec(text.trim());
   if (!m) return null;
   const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [
-    number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   const second = m[6] === undefined ? 0 : Number(m[6]);
   const millis = m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000);

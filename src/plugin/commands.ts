@@ -19,13 +19,15 @@ type Flow = (ctx: FlowContext) => Promise<void>;
 export function registerCommands(plugin: Plugin, ctx: FlowContext): void {
   const always = (flow: Flow) => (): void => void flow(ctx);
   // `paused`: pause and continue, each only when it applies to this device's running session.
-  const whenOpen = (flow: Flow, mineOnly: boolean, paused?: boolean) => (checking: boolean): boolean => {
-    const open = ctx.controller.open;
-    if (!open || (mineOnly && !(open.mine && open.running))) return false;
-    if (paused !== undefined && (open.pausedMs !== null) !== paused) return false;
-    if (!checking) void flow(ctx);
-    return true;
-  };
+  const whenOpen =
+    (flow: Flow, mineOnly: boolean, paused?: boolean) =>
+    (checking: boolean): boolean => {
+      const open = ctx.controller.open;
+      if (!open || (mineOnly && !(open.mine && open.running))) return false;
+      if (paused !== undefined && (open.pausedMs !== null) !== paused) return false;
+      if (!checking) void flow(ctx);
+      return true;
+    };
   const add = plugin.addCommand.bind(plugin);
   add({ id: "start-session", name: "Start session", callback: always(start) });
   add({ id: "save-checkpoint", name: "Save checkpoint", checkCallback: whenOpen(checkpoint, true) });

@@ -44,7 +44,9 @@ inBrowser("in a real browser", () => {
         const element = await scene.render();
         const names = THEMES.map((theme) => `${scene.name} (${theme})`);
         phonePages.set(scene.name, names);
-        THEMES.forEach((theme, i) => jobs.push({ name: names[i], html: pageHtml(element, theme, "phone"), width: WIDTHS.phone }));
+        THEMES.forEach((theme, i) =>
+          jobs.push({ name: names[i], html: pageHtml(element, theme, "phone"), width: WIDTHS.phone }),
+        );
       }
     } finally {
       undo();
@@ -55,12 +57,15 @@ inBrowser("in a real browser", () => {
   }, 180_000);
 
   describe("the scenes at a 360 px phone width", () => {
-    it.each(SCENES.map((scene) => [scene.name]))("%s: nothing overflows and no label is squeezed, light and dark", (name) => {
-      const pages = phonePages.get(name) ?? [];
-      expect(pages).toHaveLength(THEMES.length);
-      const found = pages.map((page) => [page, results.get(page)?.overflow, results.get(page)?.cramped]);
-      expect(found).toEqual(pages.map((page) => [page, [], []]));
-    });
+    it.each(SCENES.map((scene) => [scene.name]))(
+      "%s: nothing overflows and no label is squeezed, light and dark",
+      (name) => {
+        const pages = phonePages.get(name) ?? [];
+        expect(pages).toHaveLength(THEMES.length);
+        const found = pages.map((page) => [page, results.get(page)?.overflow, results.get(page)?.cramped]);
+        expect(found).toEqual(pages.map((page) => [page, [], []]));
+      },
+    );
 
     it("reports what overflows or is squeezed (so a clean result means something)", () => {
       const bad = results.get("bad");

@@ -37,7 +37,13 @@ inBrowser("the study history view in a real browser", () => {
     ];
     for (const theme of THEMES) {
       jobs.push({ name: `phone ${theme}`, html: pageHtml(view, theme, "phone"), width: WIDTHS.phone, within: WITHIN });
-      jobs.push({ name: `bad phone ${theme}`, html: pageHtml(bad, theme, "phone"), width: WIDTHS.phone, within: WITHIN, bars: ".palee-history-svg rect" });
+      jobs.push({
+        name: `bad phone ${theme}`,
+        html: pageHtml(bad, theme, "phone"),
+        width: WIDTHS.phone,
+        within: WITHIN,
+        bars: ".palee-history-svg rect",
+      });
     }
     for (const result of runPages(jobs)) results.set(result.name, result);
   }, 180_000);

@@ -28,7 +28,12 @@ it("photographs every scene", async () => {
       for (const width of Object.keys(WIDTHS) as Width[]) {
         for (const theme of THEMES) {
           const name = `${scene.name}-${width}-${theme}`;
-          jobs.push({ name, html: pageHtml(element, theme, width), width: WIDTHS[width], screenshot: path.join(OUT, `${name}.png`) });
+          jobs.push({
+            name,
+            html: pageHtml(element, theme, width),
+            width: WIDTHS[width],
+            screenshot: path.join(OUT, `${name}.png`),
+          });
         }
       }
     }
@@ -36,6 +41,9 @@ it("photographs every scene", async () => {
     undo();
   }
   const results = runPages(jobs);
-  for (const r of results) process.stdout.write(`docs/images/${r.name}.png${r.overflow.length + r.cramped.length ? `  (layout problems: ${[...r.overflow, ...r.cramped].join("; ")})` : ""}\n`);
+  for (const r of results)
+    process.stdout.write(
+      `docs/images/${r.name}.png${r.overflow.length + r.cramped.length ? `  (layout problems: ${[...r.overflow, ...r.cramped].join("; ")})` : ""}\n`,
+    );
   expect(results).toHaveLength(jobs.length);
 });

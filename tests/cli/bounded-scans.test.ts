@@ -30,7 +30,14 @@ const DAY = 24 * 60;
 function writeOld(vault: string, minutesAgo: number, absorbed: string[] = []): string {
   const started = ago(minutesAgo);
   const id = sessionIdFor(Date.parse(started), (minutesAgo % 0xffff).toString(16).padStart(4, "0"));
-  const rel = writeConfirmed(vault, { id, topic: "T-old", startedAt: started, endedAt: ago(minutesAgo - 30), duration: 30, absorbed });
+  const rel = writeConfirmed(vault, {
+    id,
+    topic: "T-old",
+    startedAt: started,
+    endedAt: ago(minutesAgo - 30),
+    duration: 30,
+    absorbed,
+  });
   const ended = (Date.now() - (minutesAgo - 30) * 60_000) / 1000;
   utimesSync(path.join(vault, rel), ended, ended);
   return rel;
@@ -43,8 +50,22 @@ describe("bounded scans on real files", () => {
     // Another device's end took both drafts, dated by the older (ten days ago: before the week start reads
     // anyway), an hour ago; the older draft's deletion has synced here, the younger one's not yet.
     const started = ago(10 * DAY);
-    const note = writeConfirmed(vault, { id: sessionIdFor(Date.parse(started), "abcd"), topic: "T-a", startedAt: started, endedAt: ago(60), duration: 90, absorbed: [OLD, YOUNG], summary: "saved on the desk" });
-    writeDraft(vault, { id: YOUNG, topic: "T-a", startedAt: ago(180), lastCheckpointAt: ago(70), body: "young notes\n" });
+    const note = writeConfirmed(vault, {
+      id: sessionIdFor(Date.parse(started), "abcd"),
+      topic: "T-a",
+      startedAt: started,
+      endedAt: ago(60),
+      duration: 90,
+      absorbed: [OLD, YOUNG],
+      summary: "saved on the desk",
+    });
+    writeDraft(vault, {
+      id: YOUNG,
+      topic: "T-a",
+      startedAt: ago(180),
+      lastCheckpointAt: ago(70),
+      body: "young notes\n",
+    });
     writeHot(vault, { activeTopic: "T-a" });
 
     const run = palee(vault, ["start", "--topic", "T-b", "--json"]);

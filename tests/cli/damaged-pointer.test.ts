@@ -20,7 +20,7 @@ const HOT = [
   "Working memory\n",
 ].join("\n");
 
-describe("hot.md with open_draft \"../../../outside\"", () => {
+describe('hot.md with open_draft "../../../outside"', () => {
   it("status exits 0, reports no open session and names the damaged pointer", () => {
     const vault = makeVault();
     writeFile(vault, "palee/hot.md", HOT);

@@ -2,7 +2,19 @@
  * `palee session end` run again after a crash or a conflict (SPEC §4 end): the session is reported as saved,
  * and the summary and next action are said to be lost only when the saved note lacks them.
  */
-import { ago, cleanupVaults, confirmedFiles, draftId, makeVault, palee, readText, sessionIdFor, writeConfirmed, writeHot, expectCleanError } from "./support";
+import {
+  ago,
+  cleanupVaults,
+  confirmedFiles,
+  draftId,
+  makeVault,
+  palee,
+  readText,
+  sessionIdFor,
+  writeConfirmed,
+  writeHot,
+  expectCleanError,
+} from "./support";
 
 afterEach(cleanupVaults);
 
@@ -14,7 +26,16 @@ function vaultCutBeforeEndsLastWrite(): { vault: string; saved: string } {
   const started = ago(40);
   const id = sessionIdFor(Date.parse(started), "abcd");
   writeHot(vault, { activeTopic: "T-a", startedAt: started, openDraft: DRAFT, device: "test-device" });
-  const saved = writeConfirmed(vault, { id, topic: "T-a", startedAt: started, endedAt: ago(10), duration: 30, absorbed: [DRAFT], summary: "- cc", next: "nn" });
+  const saved = writeConfirmed(vault, {
+    id,
+    topic: "T-a",
+    startedAt: started,
+    endedAt: ago(10),
+    duration: 30,
+    absorbed: [DRAFT],
+    summary: "- cc",
+    next: "nn",
+  });
   return { vault, saved };
 }
 
@@ -36,7 +57,9 @@ describe("the same end --summary run again after a crash", () => {
     const run = palee(vault, ["end", "--summary", "something else", "--next", "nn", "--json"]);
     expect(run.status).toBe(0);
     const warnings = run.json().warnings as string[];
-    expect(warnings.filter((w) => w.includes("not recorded"))).toEqual([`this end's summary was not recorded: add it to ${saved} by hand`]);
+    expect(warnings.filter((w) => w.includes("not recorded"))).toEqual([
+      `this end's summary was not recorded: add it to ${saved} by hand`,
+    ]);
   });
 });
 

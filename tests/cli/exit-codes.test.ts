@@ -32,7 +32,13 @@ afterEach(cleanupVaults);
  * Runs a failing command with --json (and, unless `jsonOnly`, also in text mode), checking the error contract
  * each time. Returns the stderr line.
  */
-function expectError(vault: string, args: string[], exitCode: number, code: string, options: { jsonOnly?: boolean } = {}): string {
+function expectError(
+  vault: string,
+  args: string[],
+  exitCode: number,
+  code: string,
+  options: { jsonOnly?: boolean } = {},
+): string {
   const json = palee(vault, [...args, "--json"]);
   expectCleanError(json, exitCode, { json: true, code });
   if (options.jsonOnly) return json.stderr;
@@ -40,7 +46,8 @@ function expectError(vault: string, args: string[], exitCode: number, code: stri
   expectCleanError(text, exitCode);
   expect(text.stdout).toBe("");
   // The same message in both modes (new random IDs aside).
-  const stable = (t: string) => t.replace(/S-\d{8}T\d{6}-[0-9a-f]{4}/g, "S-…").replace(/DRAFT-S-[0-9a-f]{8}/g, "DRAFT-S-…");
+  const stable = (t: string) =>
+    t.replace(/S-\d{8}T\d{6}-[0-9a-f]{4}/g, "S-…").replace(/DRAFT-S-[0-9a-f]{8}/g, "DRAFT-S-…");
   expect(stable(text.stderr)).toBe(stable(json.stderr));
   return text.stderr;
 }
@@ -105,7 +112,9 @@ describe("exit 2: usage errors", () => {
   it('exits 2 with invalid_topic for --topic "T-../x" in start, draft and end, and for "foo", writing nothing', () => {
     const vault = makeVault();
     for (const action of ["start", "draft", "end"]) {
-      const stderr = expectError(vault, [action, "--topic=T-../x"], 2, "invalid_topic", { jsonOnly: action !== "start" });
+      const stderr = expectError(vault, [action, "--topic=T-../x"], 2, "invalid_topic", {
+        jsonOnly: action !== "start",
+      });
       expect(stderr).toContain("invalid topic ID");
     }
     expect(expectError(vault, ["start", "--topic", "foo"], 2, "invalid_topic")).toContain('"foo"');
@@ -123,8 +132,12 @@ describe("exit 2: usage errors", () => {
   it("exits 2 with no_such_draft for a draft that does not exist, and for a non-draft ID", () => {
     const vault = makeVault();
     expectError(vault, ["recover", "--draft", "DRAFT-S-0123abcd", "--action", "save"], 2, "no_such_draft");
-    expectError(vault, ["recover", "--draft", "S-20260814T120000-abcd", "--action", "discard"], 2, "no_such_draft", { jsonOnly: true });
-    expectError(vault, ["recover", "--draft", "../../etc/passwd", "--action", "discard"], 2, "no_such_draft", { jsonOnly: true });
+    expectError(vault, ["recover", "--draft", "S-20260814T120000-abcd", "--action", "discard"], 2, "no_such_draft", {
+      jsonOnly: true,
+    });
+    expectError(vault, ["recover", "--draft", "../../etc/passwd", "--action", "discard"], 2, "no_such_draft", {
+      jsonOnly: true,
+    });
     expect(snapshot(vault)).toEqual({});
   });
 
@@ -139,7 +152,9 @@ describe("exit 2: usage errors", () => {
   it("exits 2 with folder_outside_vault for --folder ../outside", () => {
     const vault = makeVault();
     expectError(vault, ["list", "--folder", "../outside"], 2, "folder_outside_vault");
-    expectError(vault, ["start", "--topic", "T-a", "--folder", "palee/../../outside"], 2, "folder_outside_vault", { jsonOnly: true });
+    expectError(vault, ["start", "--topic", "T-a", "--folder", "palee/../../outside"], 2, "folder_outside_vault", {
+      jsonOnly: true,
+    });
     expect(fs.readdirSync(path.dirname(vault))).toEqual(["vault"]);
     expect(snapshot(vault)).toEqual({});
   });
@@ -193,7 +208,14 @@ describe("drafts_pending", () => {
     const older = draftId("0000aaaa");
     const newer = draftId("0000bbbb");
     // Written newest first, and with IDs in the opposite order of their start times for the later draft.
-    writeDraft(vault, { id: newer, topic: "T-b", startedAt: ago(60), lastCheckpointAt: ago(50), device: "laptop", body: "b notes\n" });
+    writeDraft(vault, {
+      id: newer,
+      topic: "T-b",
+      startedAt: ago(60),
+      lastCheckpointAt: ago(50),
+      device: "laptop",
+      body: "b notes\n",
+    });
     writeDraft(vault, { id: older, topic: "T-a", startedAt: ago(180), lastCheckpointAt: ago(120), body: "a notes\n" });
     return { vault, ids: [older, newer] };
   }
@@ -226,7 +248,14 @@ describe("drafts_pending", () => {
     const drafts = doc.drafts as Array<Record<string, unknown>>;
     expect(drafts.map((d) => d.draft_id)).toEqual(ids);
     for (const d of drafts) {
-      expect(Object.keys(d).sort()).toEqual(["device", "draft_id", "last_checkpoint_at", "path", "started_at", "topic_id"]);
+      expect(Object.keys(d).sort()).toEqual([
+        "device",
+        "draft_id",
+        "last_checkpoint_at",
+        "path",
+        "started_at",
+        "topic_id",
+      ]);
     }
     const older = readRecord(vault, `palee/sessions/${ids[0]}.md`).fields;
     expect(drafts[0]).toEqual({
@@ -237,7 +266,12 @@ describe("drafts_pending", () => {
       device: DEVICE,
       path: `palee/sessions/${ids[0]}.md`,
     });
-    expect(drafts[1]).toMatchObject({ draft_id: ids[1], topic_id: "T-b", device: "laptop", path: `palee/sessions/${ids[1]}.md` });
+    expect(drafts[1]).toMatchObject({
+      draft_id: ids[1],
+      topic_id: "T-b",
+      device: "laptop",
+      path: `palee/sessions/${ids[1]}.md`,
+    });
     expect(snapshot(vault, { mtimes: true })).toEqual(before);
   });
 
@@ -325,7 +359,10 @@ describe("already_open and --if-open keep", () => {
     const before = snapshot(vault, { mtimes: true });
     const run = palee(vault, ["start", "--topic", "T-b", "--json"]);
     expect(run.status).toBe(2);
-    expect(run.json()).toMatchObject({ status: "already_open", open: { device: "phone", draft_id: id, topic_id: "T-a" } });
+    expect(run.json()).toMatchObject({
+      status: "already_open",
+      open: { device: "phone", draft_id: id, topic_id: "T-a" },
+    });
     expect(snapshot(vault, { mtimes: true })).toEqual(before);
   });
 });
@@ -335,7 +372,13 @@ describe("exit 4: conflict", () => {
     // hot.md is a named pipe: every read by the CLI gets a different text, as if another device or a sync
     // daemon rewrote the file between the read and the write, on the first try and on the retry.
     const vault = makeVault();
-    writeConfirmed(vault, { id: "S-20260814T100000-abcd", topic: "T-a", startedAt: "2026-08-14T10:00:00Z", endedAt: "2026-08-14T10:30:00Z", duration: 30 });
+    writeConfirmed(vault, {
+      id: "S-20260814T100000-abcd",
+      topic: "T-a",
+      startedAt: "2026-08-14T10:00:00Z",
+      endedAt: "2026-08-14T10:30:00Z",
+      duration: 30,
+    });
     const fifo = path.join(vault, "palee", "hot.md");
     const made = runMkfifo(fifo);
     if (!made) throw new Error("mkfifo is not available on this system");

@@ -75,7 +75,11 @@ describe("end --at", () => {
     const text = expectRefusal(vault, ["end", "--summary", "x"], "long_silence");
     expect(text.stderr).toMatch(/12 h 30 min ago.*13 h ago.*--at now, --at last or --at HH:MM/);
     const json = palee(vault, ["end", "--json"]).json();
-    expect([typeof json.silence_seconds, typeof json.session_seconds, typeof json.last_activity_at]).toEqual(["number", "number", "string"]);
+    expect([typeof json.silence_seconds, typeof json.session_seconds, typeof json.last_activity_at]).toEqual([
+      "number",
+      "number",
+      "string",
+    ]);
   });
 
   it("--at last ends at the last checkpoint; the duration is the studied time", () => {
@@ -100,9 +104,23 @@ describe("end --at", () => {
 describe("log", () => {
   it("logs a past session with --from/--to and with --minutes", () => {
     const vault = makeVault();
-    const logged = palee(vault, ["log", "--topic", "T-a", "--from", ago(300), "--to", ago(255), "--summary", "- read", "--json"]);
+    const logged = palee(vault, [
+      "log",
+      "--topic",
+      "T-a",
+      "--from",
+      ago(300),
+      "--to",
+      ago(255),
+      "--summary",
+      "- read",
+      "--json",
+    ]);
     expect(logged.status).toBe(0);
-    expect(logged.json()).toMatchObject({ status: "logged", session: { duration_minutes: 45, outcome: "logged", break_minutes: 0 } });
+    expect(logged.json()).toMatchObject({
+      status: "logged",
+      session: { duration_minutes: 45, outcome: "logged", break_minutes: 0 },
+    });
     const path = String((logged.json().session as { path: string }).path);
     expect(readRecord(vault, path).fields).toMatchObject({ outcome: "logged", absorbed_drafts: [] });
     const minutes = palee(vault, ["log", "--topic", "T-b", "--minutes", "20"]);

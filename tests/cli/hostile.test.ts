@@ -11,7 +11,18 @@ import { classifyRecord } from "../../src/core/frontmatter";
 import type { HostileFixture } from "../fixtures/hostile/manifest";
 import { EXPECTED, HOT_VARIANTS, byOutcome, hotVault, mainVault, expectIndexLists } from "../fixtures/hostile/manifest";
 import type { RunResult, SnapshotEntry } from "./support";
-import { cleanupSuiteVaults, cleanupVaults, DEVICE, makeSuiteVault, makeVault, palee, readText, snapshot, trashFiles, writeFile } from "./support";
+import {
+  cleanupSuiteVaults,
+  cleanupVaults,
+  DEVICE,
+  makeSuiteVault,
+  makeVault,
+  palee,
+  readText,
+  snapshot,
+  trashFiles,
+  writeFile,
+} from "./support";
 
 afterEach(cleanupVaults);
 afterAll(cleanupSuiteVaults);
@@ -57,20 +68,32 @@ function expectSkippedJson(skipped: unknown): void {
   const list = skipped as Array<{ path: string; reason: string }>;
   expect(list.map((s) => s.path).sort()).toEqual(EXPECTED.skipped.map((s) => s.path).sort());
   for (const { path: at, reason } of EXPECTED.skipped) {
-    expect({ at, reason: list.find((s) => s.path === at)?.reason }).toEqual({ at, reason: expect.stringMatching(reason) as string });
+    expect({ at, reason: list.find((s) => s.path === at)?.reason }).toEqual({
+      at,
+      reason: expect.stringMatching(reason) as string,
+    });
   }
 }
 
-const ids = (items: unknown, key: string): string[] => (items as Array<Record<string, string>>).map((i) => i[key]).sort();
+const ids = (items: unknown, key: string): string[] =>
+  (items as Array<Record<string, string>>).map((i) => i[key]).sort();
 
 /** Every path of `before` except `mayChange` has the same bytes after; only `mayGo` may be gone. */
-function expectUnchanged(before: Record<string, SnapshotEntry>, after: Record<string, SnapshotEntry>, mayChange: readonly string[], mayGo: readonly string[]): void {
-  const changed = Object.keys(before).filter((p) => p in after && JSON.stringify(after[p]) !== JSON.stringify(before[p]) && !mayChange.includes(p));
+function expectUnchanged(
+  before: Record<string, SnapshotEntry>,
+  after: Record<string, SnapshotEntry>,
+  mayChange: readonly string[],
+  mayGo: readonly string[],
+): void {
+  const changed = Object.keys(before).filter(
+    (p) => p in after && JSON.stringify(after[p]) !== JSON.stringify(before[p]) && !mayChange.includes(p),
+  );
   const removed = Object.keys(before).filter((p) => !(p in after) && !mayGo.includes(p));
   expect({ changed, removed }).toEqual({ changed: [], removed: [] });
 }
 
-const expectIndexed = (vault: string, sessionIds: readonly string[]): void => expectIndexLists(readText(vault, "palee/index.md"), sessionIds);
+const expectIndexed = (vault: string, sessionIds: readonly string[]): void =>
+  expectIndexLists(readText(vault, "palee/index.md"), sessionIds);
 
 describe("one vault holding every damaged session file", () => {
   let vault = "";
@@ -126,7 +149,9 @@ describe("one vault holding every damaged session file", () => {
   });
 
   it("start -i (ignore every pending draft): exit 0, started, a warning naming every skipped file", () => {
-    const run = palee(vault, ["start", "-i", "--topic", TOPIC, "--json"], { input: "i\n".repeat(EXPECTED.pending.length) });
+    const run = palee(vault, ["start", "-i", "--topic", TOPIC, "--json"], {
+      input: "i\n".repeat(EXPECTED.pending.length),
+    });
     expectNoStackTrace(run);
     expect(run.status).toBe(0);
     const doc = run.json();
@@ -139,7 +164,11 @@ describe("one vault holding every damaged session file", () => {
     const run = palee(vault, ["draft", "--note", "Checkpoint among damaged files.", "--json"]);
     expectNoStackTrace(run);
     expect(run.status).toBe(0);
-    expect(run.json()).toMatchObject({ status: "checkpointed", created: false, draft: { path: ourDraft, topic_id: TOPIC, device: DEVICE } });
+    expect(run.json()).toMatchObject({
+      status: "checkpointed",
+      created: false,
+      draft: { path: ourDraft, topic_id: TOPIC, device: DEVICE },
+    });
   });
 
   it("end --json: exit 0, only our draft absorbed, every skipped file in the warnings", () => {
@@ -147,7 +176,11 @@ describe("one vault holding every damaged session file", () => {
     expectNoStackTrace(run);
     expect(run.status).toBe(0);
     const doc = run.json();
-    expect(doc).toMatchObject({ status: "ended", absorbed_drafts: [path.basename(ourDraft, ".md")], session: { topic_id: TOPIC } });
+    expect(doc).toMatchObject({
+      status: "ended",
+      absorbed_drafts: [path.basename(ourDraft, ".md")],
+      session: { topic_id: TOPIC },
+    });
     newSession = (doc.session as { session_id: string }).session_id;
     const warnings = (doc.warnings as string[]).map((w) => `warning: ${w}`).join("\n");
     expectSkippedWarnings(warnings);
@@ -167,44 +200,67 @@ describe("one vault holding every damaged session file", () => {
     // What is new: hot.md, the new confirmed note, and the trash (the absorbed draft and ours).
     const added = Object.keys(after).filter((p) => !(p in original) && after[p].kind === "file");
     expect(added.sort()).toEqual(
-      ["palee/hot.md", `palee/sessions/${newSession}.md`, ...[...absorbed, ourDraft].map((p) => `.trash/${path.basename(p)}`)].sort(),
+      [
+        "palee/hot.md",
+        `palee/sessions/${newSession}.md`,
+        ...[...absorbed, ourDraft].map((p) => `.trash/${path.basename(p)}`),
+      ].sort(),
     );
   });
 });
 
 describe("each damaged hot.md, in a vault of its own", () => {
-  it.each(HOT_VARIANTS.map((f) => [f.file, f] as const))("%s: start without a topic as the spec says, then with one; hot.md repaired as expected", (_file, fixture: HostileFixture) => {
-    if (fixture.outcome.kind !== "hot") throw new Error("not a hot.md fixture");
-    const { topicWithout, onStart } = fixture.outcome;
-    const vault = makeVault();
-    place(vault, hotVault(fixture));
-    const before = snapshot(vault);
+  it.each(HOT_VARIANTS.map((f) => [f.file, f] as const))(
+    "%s: start without a topic as the spec says, then with one; hot.md repaired as expected",
+    (_file, fixture: HostileFixture) => {
+      if (fixture.outcome.kind !== "hot") throw new Error("not a hot.md fixture");
+      const { topicWithout, onStart } = fixture.outcome;
+      const vault = makeVault();
+      place(vault, hotVault(fixture));
+      const before = snapshot(vault);
 
-    // Without a topic: the ok hot.md's active_topic, else exit 2 "topic required" with nothing written
-    // (checked here for two of the damaged kinds; the core suite checks every one).
-    const tryWithout = topicWithout !== null || TOPICLESS_CHECKED.includes(fixture.file);
-    let run = tryWithout ? palee(vault, ["start", "--json"]) : palee(vault, ["start", "--topic", TOPIC, "--json"]);
-    expectNoStackTrace(run);
-    if (topicWithout === null && tryWithout) {
-      expect({ status: run.status, doc: run.json() }).toEqual({ status: 2, doc: expect.objectContaining({ status: "error", code: "topic_required" }) as unknown });
-      expect(snapshot(vault)).toEqual(before);
-      run = palee(vault, ["start", "--topic", TOPIC, "--json"]);
+      // Without a topic: the ok hot.md's active_topic, else exit 2 "topic required" with nothing written
+      // (checked here for two of the damaged kinds; the core suite checks every one).
+      const tryWithout = topicWithout !== null || TOPICLESS_CHECKED.includes(fixture.file);
+      let run = tryWithout ? palee(vault, ["start", "--json"]) : palee(vault, ["start", "--topic", TOPIC, "--json"]);
       expectNoStackTrace(run);
-    }
-    expect(run.status).toBe(0);
-    const doc = run.json();
-    const topic = topicWithout ?? TOPIC;
-    expect(doc).toMatchObject({ status: "started", topic_id: topic });
+      if (topicWithout === null && tryWithout) {
+        expect({ status: run.status, doc: run.json() }).toEqual({
+          status: 2,
+          doc: expect.objectContaining({ status: "error", code: "topic_required" }) as unknown,
+        });
+        expect(snapshot(vault)).toEqual(before);
+        run = palee(vault, ["start", "--topic", TOPIC, "--json"]);
+        expectNoStackTrace(run);
+      }
+      expect(run.status).toBe(0);
+      const doc = run.json();
+      const topic = topicWithout ?? TOPIC;
+      expect(doc).toMatchObject({ status: "started", topic_id: topic });
 
-    const hot = readHot(vault);
-    expect(hot.fields).toMatchObject({ palee_schema: 1, active_topic: topic, open_draft: doc.draft_id, device: DEVICE });
-    const original = before["palee/hot.md"]?.bytes ?? "";
-    const originalText = Buffer.from(original, "base64").toString("utf8").replace(/^\uFEFF/, "");
-    if (onStart === "rebuilt") expect(hot.body).toContain(`Source: [[${NEWEST_GOOD}]]`);
-    else if (onStart === "frontmatter-added") expect(hot.body).toBe(originalText);
-    else expect(hot.body.replace(/\r\n/g, "\n")).toBe(originalText.replace(/^---[\s\S]*?\n---\r?\n/, "").replace(/\r\n/g, "\n"));
-    if (onStart === "pointer-closed") expect(run.stderr).toContain("warning: the open session's draft DRAFT-S-0badf00d no longer exists; closed the session");
-    // The session notes are untouched.
-    expectUnchanged(before, snapshot(vault), ["palee/hot.md"], []);
-  });
+      const hot = readHot(vault);
+      expect(hot.fields).toMatchObject({
+        palee_schema: 1,
+        active_topic: topic,
+        open_draft: doc.draft_id,
+        device: DEVICE,
+      });
+      const original = before["palee/hot.md"]?.bytes ?? "";
+      const originalText = Buffer.from(original, "base64")
+        .toString("utf8")
+        .replace(/^\uFEFF/, "");
+      if (onStart === "rebuilt") expect(hot.body).toContain(`Source: [[${NEWEST_GOOD}]]`);
+      else if (onStart === "frontmatter-added") expect(hot.body).toBe(originalText);
+      else
+        expect(hot.body.replace(/\r\n/g, "\n")).toBe(
+          originalText.replace(/^---[\s\S]*?\n---\r?\n/, "").replace(/\r\n/g, "\n"),
+        );
+      if (onStart === "pointer-closed")
+        expect(run.stderr).toContain(
+          "warning: the open session's draft DRAFT-S-0badf00d no longer exists; closed the session",
+        );
+      // The session notes are untouched.
+      expectUnchanged(before, snapshot(vault), ["palee/hot.md"], []);
+    },
+  );
 });

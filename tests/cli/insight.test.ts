@@ -8,12 +8,50 @@ afterEach(cleanupVaults);
 /** Three November sessions on two topics, one with a hostile summary, plus absurd records. */
 function history(): string {
   const vault = makeVault();
-  writeConfirmed(vault, { id: "S-20261102T090000-0001", topic: "T-rust", startedAt: "2026-11-02T09:00:00+00:00", endedAt: "2026-11-02T09:45:00+00:00", duration: 45, summary: "Borrowing, \"two\" rules\n=1+1" });
-  writeConfirmed(vault, { id: "S-20261103T233000-0002", topic: "T-rust", startedAt: "2026-11-03T23:30:00+00:00", endedAt: "2026-11-04T00:30:00+00:00", duration: 60 });
-  writeConfirmed(vault, { id: "S-20261104T100000-0003", topic: "T-<script>x</script>", startedAt: "2026-11-04T10:00:00+00:00", endedAt: "2026-11-04T10:30:00+00:00", duration: 30, summary: "@SUM(A1)" });
-  writeConfirmed(vault, { id: "S-20991104T100000-0004", topic: "T-rust", startedAt: "2099-11-04T10:00:00+00:00", endedAt: "2099-11-04T10:30:00+00:00", duration: 30 });
-  writeConfirmed(vault, { id: "S-20261105T100000-0005", topic: "T-rust", startedAt: "2026-11-05T10:00:00+00:00", endedAt: "2026-11-05T10:30:00+00:00", duration: 999999 });
-  writeConfirmed(vault, { id: "S-20261106T100000-0006", topic: "T-rust", startedAt: "2026-11-06T10:00:00+00:00", endedAt: "2026-11-06T10:30:00+00:00", duration: -5 });
+  writeConfirmed(vault, {
+    id: "S-20261102T090000-0001",
+    topic: "T-rust",
+    startedAt: "2026-11-02T09:00:00+00:00",
+    endedAt: "2026-11-02T09:45:00+00:00",
+    duration: 45,
+    summary: 'Borrowing, "two" rules\n=1+1',
+  });
+  writeConfirmed(vault, {
+    id: "S-20261103T233000-0002",
+    topic: "T-rust",
+    startedAt: "2026-11-03T23:30:00+00:00",
+    endedAt: "2026-11-04T00:30:00+00:00",
+    duration: 60,
+  });
+  writeConfirmed(vault, {
+    id: "S-20261104T100000-0003",
+    topic: "T-<script>x</script>",
+    startedAt: "2026-11-04T10:00:00+00:00",
+    endedAt: "2026-11-04T10:30:00+00:00",
+    duration: 30,
+    summary: "@SUM(A1)",
+  });
+  writeConfirmed(vault, {
+    id: "S-20991104T100000-0004",
+    topic: "T-rust",
+    startedAt: "2099-11-04T10:00:00+00:00",
+    endedAt: "2099-11-04T10:30:00+00:00",
+    duration: 30,
+  });
+  writeConfirmed(vault, {
+    id: "S-20261105T100000-0005",
+    topic: "T-rust",
+    startedAt: "2026-11-05T10:00:00+00:00",
+    endedAt: "2026-11-05T10:30:00+00:00",
+    duration: 999999,
+  });
+  writeConfirmed(vault, {
+    id: "S-20261106T100000-0006",
+    topic: "T-rust",
+    startedAt: "2026-11-06T10:00:00+00:00",
+    endedAt: "2026-11-06T10:30:00+00:00",
+    duration: -5,
+  });
   return vault;
 }
 
@@ -23,7 +61,9 @@ describe("palee session stats", () => {
     expect(run.status).toBe(0);
     const doc = run.json();
     expect(doc).toMatchObject({ total_minutes: 165, total_sessions: 4, since: "2026-11-01", until: "2026-11-30" });
-    expect(Object.keys(doc)).toEqual(expect.arrayContaining(["today", "this_week", "last_week", "streak", "by_day", "by_topic"]));
+    expect(Object.keys(doc)).toEqual(
+      expect.arrayContaining(["today", "this_week", "last_week", "streak", "by_day", "by_topic"]),
+    );
     expect(doc.by_day).toEqual([
       { date: "2026-11-02", minutes: 45, sessions: 1 },
       { date: "2026-11-03", minutes: 60, sessions: 1 },
@@ -36,7 +76,9 @@ describe("palee session stats", () => {
     ]);
     expect(doc.streak).toMatchObject({ longest: 4 });
     // The absurd duration is cut and listed; the negative one is skipped by name (SPEC §3).
-    expect(doc.flagged).toEqual([expect.objectContaining({ session_id: "S-20261105T100000-0005", counted_minutes: 30 })]);
+    expect(doc.flagged).toEqual([
+      expect.objectContaining({ session_id: "S-20261105T100000-0005", counted_minutes: 30 }),
+    ]);
     expect(doc.skipped).toEqual([expect.objectContaining({ path: "palee/sessions/S-20261106T100000-0006.md" })]);
     expect(run.stderr).toMatch(/S-20261105T100000-0005\.md: duration_minutes 999999/);
   });
@@ -44,7 +86,9 @@ describe("palee session stats", () => {
   it("leaves a session dated 2099 out and says so", () => {
     const doc = palee(history(), ["stats", "--json"]).json();
     expect(doc.total_sessions).toBe(4);
-    expect(doc.flagged).toEqual(expect.arrayContaining([expect.objectContaining({ session_id: "S-20991104T100000-0004", counted: false })]));
+    expect(doc.flagged).toEqual(
+      expect.arrayContaining([expect.objectContaining({ session_id: "S-20991104T100000-0004", counted: false })]),
+    );
   });
 
   it("prints a readable table without --json", () => {
@@ -57,17 +101,28 @@ describe("palee session stats", () => {
   });
 
   it("uses the local day of the CLI's time zone (New York, -05:00 in November)", () => {
-    const doc = palee(history(), ["stats", "--since", "2026-11-01", "--until", "2026-11-30", "--json"], { tz: "America/New_York" }).json();
+    const doc = palee(history(), ["stats", "--since", "2026-11-01", "--until", "2026-11-30", "--json"], {
+      tz: "America/New_York",
+    }).json();
     // 23:30 UTC on 3 Nov is 18:30 in New York; 09:00 UTC on 2 Nov is 04:00 there: same days, but 10:00 UTC stays too.
-    expect((doc.by_day as Array<{ date: string }>).map((d) => d.date)).toEqual(["2026-11-02", "2026-11-03", "2026-11-04", "2026-11-05"]);
-    const tokyo = palee(history(), ["stats", "--since", "2026-11-01", "--until", "2026-11-30", "--json"], { tz: "Asia/Tokyo" }).json();
+    expect((doc.by_day as Array<{ date: string }>).map((d) => d.date)).toEqual([
+      "2026-11-02",
+      "2026-11-03",
+      "2026-11-04",
+      "2026-11-05",
+    ]);
+    const tokyo = palee(history(), ["stats", "--since", "2026-11-01", "--until", "2026-11-30", "--json"], {
+      tz: "Asia/Tokyo",
+    }).json();
     // 23:30 UTC on 3 Nov is 08:30 on 4 Nov in Tokyo.
     expect(tokyo.by_day).toEqual(expect.arrayContaining([{ date: "2026-11-04", minutes: 90, sessions: 2 }]));
   });
 
   it("refuses a bad date or an empty range with a usage error", () => {
     expectCleanError(palee(history(), ["stats", "--since", "2026-02-30"]), 2);
-    expectCleanError(palee(history(), ["stats", "--since", "2026-11-30", "--until", "2026-11-01", "--json"]), 2, { json: true });
+    expectCleanError(palee(history(), ["stats", "--since", "2026-11-30", "--until", "2026-11-01", "--json"]), 2, {
+      json: true,
+    });
     expectCleanError(palee(history(), ["stats", "--format", "csv"]), 2);
   });
 });
@@ -77,8 +132,12 @@ describe("palee session export", () => {
     const run = palee(history(), ["export", "--until", "2026-11-30"]);
     expect(run.status).toBe(0);
     const records = run.stdout.split("\r\n");
-    expect(records[0]).toBe("session_id,topic_id,started_at,ended_at,duration_minutes,hours,break_minutes,outcome,summary,path");
-    expect(records[1]).toBe('S-20261102T090000-0001,T-rust,2026-11-02T09:00:00+00:00,2026-11-02T09:45:00+00:00,45,0.75,0,completed,"Borrowing, ""two"" rules\n=1+1",palee/sessions/S-20261102T090000-0001.md');
+    expect(records[0]).toBe(
+      "session_id,topic_id,started_at,ended_at,duration_minutes,hours,break_minutes,outcome,summary,path",
+    );
+    expect(records[1]).toBe(
+      'S-20261102T090000-0001,T-rust,2026-11-02T09:00:00+00:00,2026-11-02T09:45:00+00:00,45,0.75,0,completed,"Borrowing, ""two"" rules\n=1+1",palee/sessions/S-20261102T090000-0001.md',
+    );
     expect(records[3]).toContain("T-<script>x</script>");
     expect(records[3]).toContain(",'@SUM(A1),");
     expect(records).toHaveLength(6); // header, 4 sessions, and the empty string after the last CRLF
@@ -86,9 +145,24 @@ describe("palee session export", () => {
   });
 
   it("writes JSON rows with --format json", () => {
-    const doc = palee(history(), ["export", "--format", "json", "--since", "2026-11-04", "--until", "2026-11-04"]).json();
+    const doc = palee(history(), [
+      "export",
+      "--format",
+      "json",
+      "--since",
+      "2026-11-04",
+      "--until",
+      "2026-11-04",
+    ]).json();
     expect(doc.sessions).toEqual([
-      expect.objectContaining({ session_id: "S-20261104T100000-0003", duration_minutes: 30, hours: 0.5, break_minutes: 0, summary: "@SUM(A1)", path: "palee/sessions/S-20261104T100000-0003.md" }),
+      expect.objectContaining({
+        session_id: "S-20261104T100000-0003",
+        duration_minutes: 30,
+        hours: 0.5,
+        break_minutes: 0,
+        summary: "@SUM(A1)",
+        path: "palee/sessions/S-20261104T100000-0003.md",
+      }),
     ]);
   });
 
@@ -113,6 +187,8 @@ describe("palee session export", () => {
     writeFile(vault, "palee/sessions/.keep", "");
     const run = palee(vault, ["export"]);
     expect(run.status).toBe(0);
-    expect(run.stdout).toBe("session_id,topic_id,started_at,ended_at,duration_minutes,hours,break_minutes,outcome,summary,path\r\n");
+    expect(run.stdout).toBe(
+      "session_id,topic_id,started_at,ended_at,duration_minutes,hours,break_minutes,outcome,summary,path\r\n",
+    );
   });
 });

@@ -21,7 +21,15 @@ describe("the original PALEE tool's example note", () => {
     expect(run.json()).toMatchObject({
       total_confirmed: 1,
       skipped: [],
-      confirmed: [{ session_id: ID, topic_id: "T-general", started_at: "2026-08-09T13:19:29.192Z", duration_minutes: 0, outcome: "completed" }],
+      confirmed: [
+        {
+          session_id: ID,
+          topic_id: "T-general",
+          started_at: "2026-08-09T13:19:29.192Z",
+          duration_minutes: 0,
+          outcome: "completed",
+        },
+      ],
     });
   });
 
@@ -32,7 +40,11 @@ describe("the original PALEE tool's example note", () => {
     expect(run.status).toBe(0);
     expect(run.json()).toMatchObject({ status: "rebuilt", total_confirmed: 1, skipped: [] });
     expect(readText(vault, ".palee/index.md")).toContain(`- [[${ID}]] - Topic: T-general (2026-08-09, 0 min)`);
-    expect(readRecord(vault, ".palee/hot.md").fields).toMatchObject({ active_topic: "T-general", last_session: ID, open_draft: null });
+    expect(readRecord(vault, ".palee/hot.md").fields).toMatchObject({
+      active_topic: "T-general",
+      last_session: ID,
+      open_draft: null,
+    });
     expect(readText(vault, NOTE)).toBe(ORIGINAL);
 
     const start = palee(vault, ["start", "--folder", ".palee", "--json"]);

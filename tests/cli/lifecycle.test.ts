@@ -26,9 +26,27 @@ import {
 
 afterEach(cleanupVaults);
 
-const S_KEYS = ["break_minutes", "duration_minutes", "ended_at", "outcome", "path", "session_id", "started_at", "topic_id"];
+const S_KEYS = [
+  "break_minutes",
+  "duration_minutes",
+  "ended_at",
+  "outcome",
+  "path",
+  "session_id",
+  "started_at",
+  "topic_id",
+];
 const D_KEYS = ["device", "draft_id", "last_checkpoint_at", "path", "started_at", "topic_id"];
-const O_KEYS = ["break_minutes", "device", "draft_id", "elapsed_seconds", "last_checkpoint_at", "paused_at", "started_at", "topic_id"];
+const O_KEYS = [
+  "break_minutes",
+  "device",
+  "draft_id",
+  "elapsed_seconds",
+  "last_checkpoint_at",
+  "paused_at",
+  "started_at",
+  "topic_id",
+];
 
 describe("full lifecycle (text output)", () => {
   let vault: string;
@@ -39,7 +57,13 @@ describe("full lifecycle (text output)", () => {
     out.start = palee(vault, ["start", "--topic", "T-rust-ownership"]);
     out.draft = palee(vault, ["draft", "--note", "Borrowing rules: one &mut or many &."]);
     out.status = palee(vault, ["status"]);
-    out.end = palee(vault, ["end", "--summary", "Learned the borrow checker basics.", "--next", "Read chapter 5 on structs."]);
+    out.end = palee(vault, [
+      "end",
+      "--summary",
+      "Learned the borrow checker basics.",
+      "--next",
+      "Read chapter 5 on structs.",
+    ]);
     out.list = palee(vault, ["list"]);
   });
   afterAll(cleanupSuiteVaults);
@@ -51,7 +75,9 @@ describe("full lifecycle (text output)", () => {
   });
 
   it("start prints a readable sentence naming the topic and the draft", () => {
-    expect(out.start.stdout).toMatch(/^Started a session on T-rust-ownership at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00 \(draft DRAFT-S-[0-9a-f]{8}\)\./);
+    expect(out.start.stdout).toMatch(
+      /^Started a session on T-rust-ownership at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00 \(draft DRAFT-S-[0-9a-f]{8}\)\./,
+    );
     expect(out.start.stdout).toContain("Last session: none");
     expect(out.start.stdout).toContain("No history yet");
   });
@@ -141,7 +167,9 @@ describe("full lifecycle (text output)", () => {
     expect(body).toContain("Total sessions: 1");
     const started = readRecord(vault, `palee/sessions/${id}.md`).fields.started_at as string;
     expect(indexLines(vault)).toEqual([`- [[${id}]] - Topic: T-rust-ownership (${started.slice(0, 10)}, 0 min)`]);
-    expect(indexLines(vault)[0]).toMatch(/^- \[\[S-\d{8}T\d{6}-[0-9a-f]{4}\]\] - Topic: T-[\w.-]+ \(\d{4}-\d\d-\d\d, \d+ min\)$/);
+    expect(indexLines(vault)[0]).toMatch(
+      /^- \[\[S-\d{8}T\d{6}-[0-9a-f]{4}\]\] - Topic: T-[\w.-]+ \(\d{4}-\d\d-\d\d, \d+ min\)$/,
+    );
     expect(text.endsWith("\n")).toBe(true);
   });
 
@@ -157,7 +185,14 @@ describe("full lifecycle (--json)", () => {
     const start = palee(vault, ["start", "--topic", "T-sql", "--json"]);
     expect(start.status).toBe(0);
     const s = start.json();
-    expect(Object.keys(s).sort()).toEqual(["draft_id", "last_session", "started_at", "status", "topic_id", "working_memory"]);
+    expect(Object.keys(s).sort()).toEqual([
+      "draft_id",
+      "last_session",
+      "started_at",
+      "status",
+      "topic_id",
+      "working_memory",
+    ]);
     expect(s).toMatchObject({ status: "started", topic_id: "T-sql", last_session: null });
     expect(s.draft_id).toMatch(/^DRAFT-S-[0-9a-f]{8}$/);
     expectNearNow(s.started_at);
@@ -174,14 +209,25 @@ describe("full lifecycle (--json)", () => {
       device: DEVICE,
     });
     const hot = readRecord(vault, "palee/hot.md").fields;
-    expect(hot).toMatchObject({ active_topic: "T-sql", started_at: s.started_at, open_draft: s.draft_id, device: DEVICE });
+    expect(hot).toMatchObject({
+      active_topic: "T-sql",
+      started_at: s.started_at,
+      open_draft: s.draft_id,
+      device: DEVICE,
+    });
 
     const draft = palee(vault, ["draft", "--note", "joins", "--json"]);
     expect(draft.status).toBe(0);
     const d = draft.json();
     expect(d).toMatchObject({ status: "checkpointed", created: false });
     expect(Object.keys(d.draft as object).sort()).toEqual(D_KEYS);
-    expect(d.draft).toMatchObject({ draft_id: s.draft_id, topic_id: "T-sql", started_at: s.started_at, device: DEVICE, path: `palee/sessions/${String(s.draft_id)}.md` });
+    expect(d.draft).toMatchObject({
+      draft_id: s.draft_id,
+      topic_id: "T-sql",
+      started_at: s.started_at,
+      device: DEVICE,
+      path: `palee/sessions/${String(s.draft_id)}.md`,
+    });
 
     const status = palee(vault, ["status", "--json"]);
     expect(status.status).toBe(0);
@@ -197,7 +243,12 @@ describe("full lifecycle (--json)", () => {
     expect(e).toMatchObject({ status: "ended", absorbed_drafts: [s.draft_id], warnings: [] });
     const session = e.session as Record<string, unknown>;
     expect(Object.keys(session).sort()).toEqual(S_KEYS);
-    expect(session).toMatchObject({ topic_id: "T-sql", started_at: s.started_at, duration_minutes: 0, outcome: "completed" });
+    expect(session).toMatchObject({
+      topic_id: "T-sql",
+      started_at: s.started_at,
+      duration_minutes: 0,
+      outcome: "completed",
+    });
     expect(session.path).toBe(`palee/sessions/${String(session.session_id)}.md`);
 
     const list = palee(vault, ["list", "--json"]);
@@ -238,8 +289,23 @@ describe("--help", () => {
     (args) => {
       const run = runRaw(args);
       expect(run.status).toBe(0);
-      expect(run.stdout).toMatch(/^Usage: palee session <start\|draft\|end\|list\|status\|recover\|rebuild\|pause\|continue\|log\|stats\|export> \[options\]/);
-      for (const option of ["--vault", "--folder", "--topic", "--summary", "--next", "--note", "--interactive", "--if-open", "--draft", "--action", "--all", "--json"]) {
+      expect(run.stdout).toMatch(
+        /^Usage: palee session <start\|draft\|end\|list\|status\|recover\|rebuild\|pause\|continue\|log\|stats\|export> \[options\]/,
+      );
+      for (const option of [
+        "--vault",
+        "--folder",
+        "--topic",
+        "--summary",
+        "--next",
+        "--note",
+        "--interactive",
+        "--if-open",
+        "--draft",
+        "--action",
+        "--all",
+        "--json",
+      ]) {
         expect(run.stdout).toContain(option);
       }
       expect(run.stderr).toBe("");
@@ -259,6 +325,8 @@ describe("output says what happened", () => {
     expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
     const again = palee(vault, ["recover", "--draft", id, "--action", "ignore"]);
     expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(new RegExp(`^${id} was already saved as S-[0-9T]+-[0-9a-f]{4}; nothing more to do[.]\\n$`));
+    expect(again.stdout).toMatch(
+      new RegExp(`^${id} was already saved as S-[0-9T]+-[0-9a-f]{4}; nothing more to do[.]\\n$`),
+    );
   });
 });

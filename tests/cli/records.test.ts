@@ -57,7 +57,7 @@ describe("hot.md variants at start", () => {
     ["corrupt YAML", "---\nfoo: [unclosed\n---\n"],
     ["schema 2", "---\npalee_schema: 2\nmemory_id: H-active\nactive_topic: T-zzz\n---\nFrom the future.\n"],
     ["schema missing", "---\nactive_topic: T-a\n---\nbody\n"],
-    ["schema \"1\" as a string", '---\npalee_schema: "1"\nactive_topic: T-a\n---\nbody\n'],
+    ['schema "1" as a string', '---\npalee_schema: "1"\nactive_topic: T-a\n---\nbody\n'],
   ])("rebuilds a hot.md with %s: frontmatter palee_schema 1, body from the newest session", (_name, content) => {
     const vault = withHistory();
     writeFile(vault, "palee/hot.md", content);
@@ -161,10 +161,13 @@ describe("session files that cannot be used are skipped by name, never deleted",
     writeFile(
       vault,
       FOREIGN,
-      confirmedText({ id: "S-20260803T000000-0000", topic: "T-a", startedAt: "2026-08-03T00:00:00Z", endedAt: "2026-08-03T01:00:00Z", duration: 60 }).replace(
-        "palee_schema: 1",
-        "palee_schema: 2",
-      ),
+      confirmedText({
+        id: "S-20260803T000000-0000",
+        topic: "T-a",
+        startedAt: "2026-08-03T00:00:00Z",
+        endedAt: "2026-08-03T01:00:00Z",
+        duration: 60,
+      }).replace("palee_schema: 1", "palee_schema: 2"),
     );
     writeFile(vault, NOT_SESSION, "# Just a note\n");
     writeFile(vault, BAD_DRAFT, "---\npalee_schema: 2\nsession_id: DRAFT-S-00000bad\n---\n");
@@ -219,7 +222,8 @@ describe("session files that cannot be used are skipped by name, never deleted",
     expect(text.status).toBe(0);
     for (const p of SKIPPED) expect(text.stderr).toContain(`warning: skipped ${p}: `);
     const after = snapshot(vault);
-    for (const p of [...SKIPPED, `palee/sessions/${NEWEST}.md`, `palee/sessions/${OLDER}.md`]) expect(after[p]).toEqual(before[p]);
+    for (const p of [...SKIPPED, `palee/sessions/${NEWEST}.md`, `palee/sessions/${OLDER}.md`])
+      expect(after[p]).toEqual(before[p]);
     // A rebuild writes hot.md and index.md and nothing else.
     const changed = Object.keys(after).filter((p) => JSON.stringify(after[p]) !== JSON.stringify(before[p]));
     expect(changed.sort()).toEqual(["palee/hot.md", "palee/index.md"]);
@@ -257,11 +261,43 @@ describe("ordering depends only on recorded started_at, then session_id", () => 
 
   function withOrderingFixture(): string {
     const vault = makeVault();
-    writeConfirmed(vault, { id: E, topic: "T-e", startedAt: "2026-01-01T00:00:00+00:00", endedAt: "2026-01-01T00:05:00+00:00", duration: 5 });
-    writeConfirmed(vault, { id: D, topic: "T-d", startedAt: "2026-08-14T14:00:00+02:00", endedAt: "2026-08-14T14:10:00+02:00", duration: 10, summary: "D summary" });
-    writeConfirmed(vault, { id: C, topic: "T-c", startedAt: "2026-08-14T12:00:00Z", endedAt: "2026-08-14T12:10:00Z", duration: 10, summary: "C summary" });
-    writeConfirmed(vault, { id: A, topic: "T-a", startedAt: "2026-08-14T10:00:00+05:30", endedAt: "2026-08-14T10:30:00+05:30", duration: 30 });
-    writeConfirmed(vault, { id: B, topic: "T-b", startedAt: "2026-08-14T06:00:00+00:00", endedAt: "2026-08-14T06:30:00+00:00", duration: 30 });
+    writeConfirmed(vault, {
+      id: E,
+      topic: "T-e",
+      startedAt: "2026-01-01T00:00:00+00:00",
+      endedAt: "2026-01-01T00:05:00+00:00",
+      duration: 5,
+    });
+    writeConfirmed(vault, {
+      id: D,
+      topic: "T-d",
+      startedAt: "2026-08-14T14:00:00+02:00",
+      endedAt: "2026-08-14T14:10:00+02:00",
+      duration: 10,
+      summary: "D summary",
+    });
+    writeConfirmed(vault, {
+      id: C,
+      topic: "T-c",
+      startedAt: "2026-08-14T12:00:00Z",
+      endedAt: "2026-08-14T12:10:00Z",
+      duration: 10,
+      summary: "C summary",
+    });
+    writeConfirmed(vault, {
+      id: A,
+      topic: "T-a",
+      startedAt: "2026-08-14T10:00:00+05:30",
+      endedAt: "2026-08-14T10:30:00+05:30",
+      duration: 30,
+    });
+    writeConfirmed(vault, {
+      id: B,
+      topic: "T-b",
+      startedAt: "2026-08-14T06:00:00+00:00",
+      endedAt: "2026-08-14T06:30:00+00:00",
+      duration: 30,
+    });
     // File times in the opposite order of the recorded times.
     touch(vault, `palee/sessions/${E}.md`, 0);
     touch(vault, `palee/sessions/${A}.md`, 10);
@@ -312,7 +348,13 @@ describe("ordering depends only on recorded started_at, then session_id", () => 
       const d = String(day).padStart(2, "0");
       const id = `S-202608${d}T090000-00${d}`;
       ids.push(id);
-      writeConfirmed(vault, { id, topic: "T-a", startedAt: `2026-08-${d}T09:00:00Z`, endedAt: `2026-08-${d}T09:10:00Z`, duration: 10 });
+      writeConfirmed(vault, {
+        id,
+        topic: "T-a",
+        startedAt: `2026-08-${d}T09:00:00Z`,
+        endedAt: `2026-08-${d}T09:10:00Z`,
+        duration: 10,
+      });
       touch(vault, `palee/sessions/${id}.md`, day);
     }
     const newestFirst = [...ids].reverse();
@@ -329,7 +371,13 @@ describe("list and status change no byte on disk", () => {
     const vault = withHistory();
     const open = draftId("00000001");
     writeDraft(vault, { id: open, topic: "T-a", startedAt: ago(30), lastCheckpointAt: ago(2), body: "open notes\n" });
-    writeDraft(vault, { id: draftId("00000002"), topic: "T-b", startedAt: ago(300), lastCheckpointAt: ago(200), device: "phone" });
+    writeDraft(vault, {
+      id: draftId("00000002"),
+      topic: "T-b",
+      startedAt: ago(300),
+      lastCheckpointAt: ago(200),
+      device: "phone",
+    });
     writeHot(vault, { activeTopic: "T-a", startedAt: ago(30), openDraft: open, device: DEVICE, lastSession: NEWEST });
     writeFile(vault, "palee/sessions/S-20260802T000000-0000.md", "");
     writeFile(vault, "palee/sessions/S-20260803T000000-0000.md", "---\npalee_schema: 2\n---\n");
@@ -375,10 +423,13 @@ describe("text from notes cannot break the derived views", () => {
     writeFile(
       vault,
       "palee/sessions/S-20260814T090000-0001.md",
-      confirmedText({ id: "S-20260814T090000-0001", topic: "T-x", startedAt: "2026-08-14T09:00:00Z", endedAt: "2026-08-14T09:10:00Z", duration: 10 }).replace(
-        "topic_id: T-x",
-        'topic_id: "git]] | [[evil"',
-      ),
+      confirmedText({
+        id: "S-20260814T090000-0001",
+        topic: "T-x",
+        startedAt: "2026-08-14T09:00:00Z",
+        endedAt: "2026-08-14T09:10:00Z",
+        duration: 10,
+      }).replace("topic_id: T-x", 'topic_id: "git]] | [[evil"'),
     );
     expect(palee(vault, ["rebuild"]).status).toBe(0);
     const [line] = indexLines(vault);

@@ -36,7 +36,14 @@ function interrupted(): { vault: string; startedAt: string; lastCheckpointAt: st
   const vault = makeVault();
   const startedAt = ago(180);
   const lastCheckpointAt = ago(120);
-  const path = writeDraft(vault, { id: ID, topic: "T-a", startedAt, lastCheckpointAt, device: "old-laptop", body: NOTES });
+  const path = writeDraft(vault, {
+    id: ID,
+    topic: "T-a",
+    startedAt,
+    lastCheckpointAt,
+    device: "old-laptop",
+    body: NOTES,
+  });
   return { vault, startedAt, lastCheckpointAt, path };
 }
 
@@ -47,7 +54,13 @@ describe("recover --draft X --action …", () => {
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
     expect(run.json()).toMatchObject({ status: "resumed", draft_id: ID });
     const hot = readRecord(vault, "palee/hot.md").fields;
-    expect(hot).toMatchObject({ palee_schema: 1, active_topic: "T-a", started_at: startedAt, open_draft: ID, device: DEVICE });
+    expect(hot).toMatchObject({
+      palee_schema: 1,
+      active_topic: "T-a",
+      started_at: startedAt,
+      open_draft: ID,
+      device: DEVICE,
+    });
     // The draft is kept (its body byte for byte) and remains the record of the session.
     expect(draftFiles(vault)).toEqual([`${ID}.md`]);
     const draft = readRecord(vault, path);
@@ -69,7 +82,11 @@ describe("recover --draft X --action …", () => {
     // Ending it now records the time since the original start, less the time away.
     const end = palee(vault, ["end", "--summary", "done", "--json"]);
     expect(end.status).toBe(0);
-    expect(end.json()).toMatchObject({ status: "ended", absorbed_drafts: [ID], session: { started_at: startedAt, duration_minutes: 60, break_minutes: 120 } });
+    expect(end.json()).toMatchObject({
+      status: "ended",
+      absorbed_drafts: [ID],
+      session: { started_at: startedAt, duration_minutes: 60, break_minutes: 120 },
+    });
   });
 
   it("resume is refused while another session is open (exit 2), changing nothing", () => {
@@ -126,7 +143,9 @@ describe("recover --draft X --action …", () => {
     const { vault } = interrupted();
     const run = palee(vault, ["recover", "--draft", ID, "--action", "save"]);
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(new RegExp(`^Saved ${ID} as S-\\d{8}T\\d{6}-[0-9a-f]{4}: T-a, 60 min \\(interrupted\\)\\.`));
+    expect(run.stdout).toMatch(
+      new RegExp(`^Saved ${ID} as S-\\d{8}T\\d{6}-[0-9a-f]{4}: T-a, 60 min \\(interrupted\\)\\.`),
+    );
   });
 
   it("discard: the draft goes to .trash/ byte for byte, no confirmed note is written", () => {
@@ -192,7 +211,11 @@ describe("start -i: answers on stdin", () => {
     expect(doc.last_session).toBe(file.slice(0, -3));
     expect(trashFiles(vault)).toEqual([`${ID}.md`]);
     expect(draftFiles(vault)).toEqual([`${String(doc.draft_id)}.md`]);
-    expect(readRecord(vault, "palee/hot.md").fields).toMatchObject({ active_topic: "T-b", open_draft: doc.draft_id, device: DEVICE });
+    expect(readRecord(vault, "palee/hot.md").fields).toMatchObject({
+      active_topic: "T-b",
+      open_draft: doc.draft_id,
+      device: DEVICE,
+    });
   });
 
   it('"d": moves the draft to the trash, writes no confirmed note, then starts the new session', () => {
@@ -229,7 +252,12 @@ describe("start -i: answers on stdin", () => {
     expect(run.stdout).toContain(startedAt);
     expect(draftFiles(vault)).toEqual([`${ID}.md`]);
     expect(confirmedFiles(vault)).toEqual([]);
-    expect(readRecord(vault, "palee/hot.md").fields).toMatchObject({ active_topic: "T-a", started_at: startedAt, open_draft: ID, device: DEVICE });
+    expect(readRecord(vault, "palee/hot.md").fields).toMatchObject({
+      active_topic: "T-a",
+      started_at: startedAt,
+      open_draft: ID,
+      device: DEVICE,
+    });
   });
 
   it('resolves an interrupted open session too: "s" saves it (ended at its last checkpoint) and starts the new one', () => {
@@ -246,7 +274,11 @@ describe("start -i: answers on stdin", () => {
       duration_minutes: 60,
       outcome: "interrupted",
     });
-    expect(readRecord(vault, "palee/hot.md").fields).toMatchObject({ active_topic: "T-b", open_draft: doc.draft_id, device: DEVICE });
+    expect(readRecord(vault, "palee/hot.md").fields).toMatchObject({
+      active_topic: "T-b",
+      open_draft: doc.draft_id,
+      device: DEVICE,
+    });
   });
 
   it("asks again after an unrecognized answer, then follows the good one", () => {
@@ -265,7 +297,9 @@ describe("start -i: answers on stdin", () => {
     writeDraft(vault, { id: second, topic: "T-c", startedAt: ago(60), lastCheckpointAt: ago(50), body: "c\n" });
     const run = startInteractive(vault, "d\ns\n");
     expect(run.status).toBe(0);
-    expect(run.stderr.indexOf(`Unconfirmed draft ${ID}`)).toBeLessThan(run.stderr.indexOf(`Unconfirmed draft ${second}`));
+    expect(run.stderr.indexOf(`Unconfirmed draft ${ID}`)).toBeLessThan(
+      run.stderr.indexOf(`Unconfirmed draft ${second}`),
+    );
     expect(run.stderr).toContain(`Moved ${ID} to the trash.`);
     expect(run.stderr).toContain(`Saved ${second} as`);
     expect(confirmedFiles(vault)).toHaveLength(1);
@@ -303,7 +337,13 @@ describe("reconcile: a draft already named in a confirmed note's absorbed_drafts
 
   function absorbedAlready(): { vault: string; draftPath: string; confirmedPath: string } {
     const vault = makeVault();
-    const draftPath = writeDraft(vault, { id: ID, topic: "T-a", startedAt: ago(180), lastCheckpointAt: ago(120), body: NOTES });
+    const draftPath = writeDraft(vault, {
+      id: ID,
+      topic: "T-a",
+      startedAt: ago(180),
+      lastCheckpointAt: ago(120),
+      body: NOTES,
+    });
     const confirmedPath = writeConfirmed(vault, {
       id: SESSION,
       topic: "T-a",
@@ -324,7 +364,11 @@ describe("reconcile: a draft already named in a confirmed note's absorbed_drafts
     const confirmed = readText(vault, confirmedPath);
     const json = palee(vault, ["recover", "--draft", ID, "--action", "save", "--json"]);
     expect(json.status).toBe(0);
-    expect(json.json()).toMatchObject({ status: "saved", draft_id: ID, session: { session_id: SESSION, path: confirmedPath } });
+    expect(json.json()).toMatchObject({
+      status: "saved",
+      draft_id: ID,
+      session: { session_id: SESSION, path: confirmedPath },
+    });
     expect(confirmedFiles(vault)).toEqual([`${SESSION}.md`]);
     expect(readText(vault, confirmedPath)).toBe(confirmed);
     // Reconcile (run by recover) moved the finished draft to the trash.
@@ -384,7 +428,14 @@ describe("drafts on other devices and recover -i", () => {
     const mine = draftId("11110000");
     const phone = draftId("22220000");
     writeDraft(vault, { id: mine, topic: "T-a", startedAt: ago(30), lastCheckpointAt: ago(1), body: "mine\n" });
-    const phonePath = writeDraft(vault, { id: phone, topic: "T-a", startedAt: ago(60), lastCheckpointAt: ago(2), device: "phone", body: "phone\n" });
+    const phonePath = writeDraft(vault, {
+      id: phone,
+      topic: "T-a",
+      startedAt: ago(60),
+      lastCheckpointAt: ago(2),
+      device: "phone",
+      body: "phone\n",
+    });
     writeHot(vault, { activeTopic: "T-a", startedAt: ago(30), openDraft: mine, device: DEVICE });
     const phoneText = readText(vault, phonePath);
     const run = palee(vault, ["end", "--json"]);

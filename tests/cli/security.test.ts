@@ -7,7 +7,16 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { cleanupVaults, draftFiles, expectCleanError, makeTempDir, makeVault, palee, snapshot, writeFile } from "./support";
+import {
+  cleanupVaults,
+  draftFiles,
+  expectCleanError,
+  makeTempDir,
+  makeVault,
+  palee,
+  snapshot,
+  writeFile,
+} from "./support";
 
 afterEach(cleanupVaults);
 
@@ -53,10 +62,16 @@ describe("a sessions/ folder that is a symlink leading out of the vault", () => 
     const outside = makeTempDir();
     fs.mkdirSync(path.join(vault, "Study", "palee"), { recursive: true });
     fs.symlinkSync(outside, path.join(vault, "Study", "palee", "sessions"));
-    expectCleanError(palee(vault, ["start", "--topic", "T-a", "--folder", "Study/palee", "--json"]), 2, { json: true, code: "folder_outside_vault" });
+    expectCleanError(palee(vault, ["start", "--topic", "T-a", "--folder", "Study/palee", "--json"]), 2, {
+      json: true,
+      code: "folder_outside_vault",
+    });
     fs.mkdirSync(path.join(vault, "palee"));
     fs.symlinkSync(path.join(outside, "not-yet"), path.join(vault, "palee", "sessions"));
-    expectCleanError(palee(vault, ["start", "--topic", "T-a", "--json"]), 2, { json: true, code: "folder_outside_vault" });
+    expectCleanError(palee(vault, ["start", "--topic", "T-a", "--json"]), 2, {
+      json: true,
+      code: "folder_outside_vault",
+    });
     expect(snapshot(outside)).toEqual({});
   });
 

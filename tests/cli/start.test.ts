@@ -25,7 +25,13 @@ const OLD = draftId("0000000a");
 /** A vault holding one interrupted draft of this device (checkpointed 3 hours ago). */
 function vaultWithInterruptedDraft(): { vault: string; path: string; text: string } {
   const vault = makeVault();
-  const path = writeDraft(vault, { id: OLD, topic: "T-a", startedAt: ago(200), lastCheckpointAt: ago(180), body: "old notes\n" });
+  const path = writeDraft(vault, {
+    id: OLD,
+    topic: "T-a",
+    startedAt: ago(200),
+    lastCheckpointAt: ago(180),
+    body: "old notes\n",
+  });
   return { vault, path, text: readText(vault, path) };
 }
 
@@ -76,7 +82,9 @@ describe("start --ignore-pending", () => {
     const { vault, path, text } = vaultWithInterruptedDraft();
     const run = palee(vault, ["recover", "--draft", OLD, "--action", "ignore"]);
     expect(run.status).toBe(0);
-    expect(run.stdout).toBe(`Left ${OLD} as it is; "palee session start --ignore-pending" starts a new session while it waits.\n`);
+    expect(run.stdout).toBe(
+      `Left ${OLD} as it is; "palee session start --ignore-pending" starts a new session while it waits.\n`,
+    );
     expect(readText(vault, path)).toBe(text);
   });
 });

@@ -11,7 +11,9 @@ import * as path from "node:path";
 import { CORE_SCHEMA, load } from "js-yaml";
 
 /** The built CLI; PALEE_E2E_CLI runs the suite against another build (e.g. of an older commit). */
-export const CLI = process.env.PALEE_E2E_CLI ? path.resolve(process.env.PALEE_E2E_CLI) : path.resolve(__dirname, "../../dist/cli.js");
+export const CLI = process.env.PALEE_E2E_CLI
+  ? path.resolve(process.env.PALEE_E2E_CLI)
+  : path.resolve(__dirname, "../../dist/cli.js");
 export const DEVICE = "test-device";
 export const MINUTE = 60_000;
 
@@ -123,7 +125,9 @@ function result(status: number | null, stdout: string, stderr: string): RunResul
       try {
         return JSON.parse(stdout) as Record<string, unknown>;
       } catch (error) {
-        throw new Error(`stdout is not one JSON document: ${String(error)}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`);
+        throw new Error(
+          `stdout is not one JSON document: ${String(error)}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`,
+        );
       }
     },
   };
@@ -186,8 +190,15 @@ export function lines(text: string): string[] {
  * The error contract of SPEC §5: exactly one line on stderr, no stack trace. With `json`, stdout is one
  * {"status":"error","code","exit_code","message"} document whose exit_code is the process's.
  */
-export function expectCleanError(run: RunResult, exitCode: number, options: { json?: boolean; code?: string } = {}): void {
-  expect({ status: run.status, stderr: run.stderr }).toEqual({ status: exitCode, stderr: expect.any(String) as string });
+export function expectCleanError(
+  run: RunResult,
+  exitCode: number,
+  options: { json?: boolean; code?: string } = {},
+): void {
+  expect({ status: run.status, stderr: run.stderr }).toEqual({
+    status: exitCode,
+    stderr: expect.any(String) as string,
+  });
   expect(lines(run.stderr)).toHaveLength(1);
   expect(run.stderr).not.toMatch(/^\s+at /m);
   expect(run.stderr.trim()).not.toBe("");
@@ -254,7 +265,9 @@ function yamlScalar(value: string | number | null): string {
 function frontmatter(entries: ReadonlyArray<readonly [string, string | number | null | readonly string[]]>): string {
   const out = entries.map(([key, value]) => {
     if (Array.isArray(value)) {
-      return value.length === 0 ? `${key}: []` : `${key}:${(value as string[]).map((v) => `\n  - ${yamlScalar(v)}`).join("")}`;
+      return value.length === 0
+        ? `${key}: []`
+        : `${key}:${(value as string[]).map((v) => `\n  - ${yamlScalar(v)}`).join("")}`;
     }
     return `${key}: ${yamlScalar(value as string | number | null)}`;
   });

@@ -143,7 +143,13 @@ describe("odd files where the session folder's parts belong", () => {
     const vault = makeVault();
     writeFile(vault, "palee/sessions", "not a folder\n");
     const before = snapshot(vault);
-    for (const args of [["list"], ["start", "--topic", "T-a"], ["end", "--topic", "T-a"], ["rebuild"], ["draft", "--topic", "T-a"]]) {
+    for (const args of [
+      ["list"],
+      ["start", "--topic", "T-a"],
+      ["end", "--topic", "T-a"],
+      ["rebuild"],
+      ["draft", "--topic", "T-a"],
+    ]) {
       const run = palee(vault, [...args, "--json"]);
       expectCleanError(run, 2, { json: true, code: "usage" });
       expect(run.stderr).toBe("palee: palee/sessions is a file, but a folder belongs there: move it out of the way\n");
@@ -154,7 +160,14 @@ describe("odd files where the session folder's parts belong", () => {
   it("a folder where hot.md should be: exit 2 naming it (not exit 5 EISDIR)", () => {
     const vault = makeVault();
     fs.mkdirSync(path.join(vault, "palee", "hot.md"), { recursive: true });
-    for (const args of [["status"], ["start", "--topic", "T-a"], ["draft", "--topic", "T-a"], ["end", "--topic", "T-a"], ["rebuild"], ["list"]]) {
+    for (const args of [
+      ["status"],
+      ["start", "--topic", "T-a"],
+      ["draft", "--topic", "T-a"],
+      ["end", "--topic", "T-a"],
+      ["rebuild"],
+      ["list"],
+    ]) {
       const run = palee(vault, [...args, "--json"]);
       expectCleanError(run, 2, { json: true, code: "usage" });
       expect(run.stderr).toBe("palee: palee/hot.md is a folder, but a file belongs there: move it out of the way\n");

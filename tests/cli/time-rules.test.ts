@@ -49,7 +49,9 @@ function expectConsistent({ session, fields }: Ended, minutes: number): void {
   expect(fields.duration_minutes).toBe(minutes);
   expect(fields.started_at).toBe(session.started_at);
   expect(fields.ended_at).toBe(session.ended_at);
-  expect(String(session.session_id)).toMatch(new RegExp(`^S-${utcCompact(Date.parse(String(fields.started_at)))}-[0-9a-f]{4}$`));
+  expect(String(session.session_id)).toMatch(
+    new RegExp(`^S-${utcCompact(Date.parse(String(fields.started_at)))}-[0-9a-f]{4}$`),
+  );
   expectNearNow(fields.ended_at);
 }
 
@@ -68,7 +70,9 @@ describe("end: the three tiers of the start time", () => {
     expect(ended.fields.absorbed_drafts).toEqual([id]);
     expect(draftFiles(vault)).toEqual([]);
     expect(trashFiles(vault)).toEqual([`${id}.md`]);
-    expect(indexLines(vault)).toEqual([`- [[${String(ended.session.session_id)}]] - Topic: T-a (${started.slice(0, 10)}, 90 min)`]);
+    expect(indexLines(vault)).toEqual([
+      `- [[${String(ended.session.session_id)}]] - Topic: T-a (${started.slice(0, 10)}, 90 min)`,
+    ]);
   });
 
   it("tier 1: with several drafts of the topic, the earliest start wins and every draft is absorbed", () => {
@@ -138,7 +142,11 @@ describe("end: the three tiers of the start time", () => {
 
   it("tier 3: nothing (no draft, no hot.md) gives 0 min with started_at = ended_at ≈ now, and says so", () => {
     const vault = makeVault();
-    const ended = end(vault, undefined, /no start was recorded for T-a \(no draft, no open session\); saved as a 0-minute session/);
+    const ended = end(
+      vault,
+      undefined,
+      /no start was recorded for T-a \(no draft, no open session\); saved as a 0-minute session/,
+    );
     expectConsistent(ended, 0);
     expectNearNow(ended.fields.started_at);
     expect(ended.absorbed).toEqual([]);
@@ -207,7 +215,11 @@ describe("draft (checkpoint): when a new draft inherits hot.md's start", () => {
     writeHot(vault, { activeTopic: "T-a", startedAt: started, openDraft: id, device: DEVICE });
     const run = palee(vault, ["draft", "--note", "appended", "--json"]);
     expect(run.status).toBe(0);
-    expect(run.json()).toMatchObject({ status: "checkpointed", created: false, draft: { draft_id: id, started_at: started } });
+    expect(run.json()).toMatchObject({
+      status: "checkpointed",
+      created: false,
+      draft: { draft_id: id, started_at: started },
+    });
     expect(draftFiles(vault)).toEqual([`${id}.md`]);
     const { fields, body: after } = readRecord(vault, `palee/sessions/${id}.md`);
     expect(fields.started_at).toBe(started);

@@ -66,8 +66,16 @@ describe("the original PALEE layout: --folder .palee", () => {
     expect(run.status).toBe(0);
     const doc = run.json();
     expect(doc.confirmed).toEqual([
-      expect.objectContaining({ session_id: "S-20260811T080000-0b0b", path: ".palee/sessions/S-20260811T080000-0b0b.md", duration_minutes: 40 }),
-      expect.objectContaining({ session_id: "S-20260810T080000-0a0a", path: ".palee/sessions/S-20260810T080000-0a0a.md", duration_minutes: 25 }),
+      expect.objectContaining({
+        session_id: "S-20260811T080000-0b0b",
+        path: ".palee/sessions/S-20260811T080000-0b0b.md",
+        duration_minutes: 40,
+      }),
+      expect.objectContaining({
+        session_id: "S-20260810T080000-0a0a",
+        path: ".palee/sessions/S-20260810T080000-0a0a.md",
+        duration_minutes: 25,
+      }),
     ]);
     expect(palee(vault, ["list", "--json"]).json().total_confirmed).toBe(0); // default folder: palee
   });
@@ -207,7 +215,9 @@ describe("TZ=Asia/Kolkata (+05:30)", () => {
     expect((minutes(local) - minutes(inId) + 24 * 60) % (24 * 60)).toBe(OFFSET);
     const fields = readRecord(vault, String(session.path)).fields;
     expect(fields.ended_at).toBe(session.ended_at);
-    expect(indexLines(vault)).toEqual([`- [[${String(session.session_id)}]] - Topic: T-k (${startedAt.slice(0, 10)}, 90 min)`]);
+    expect(indexLines(vault)).toEqual([
+      `- [[${String(session.session_id)}]] - Topic: T-k (${startedAt.slice(0, 10)}, 90 min)`,
+    ]);
     const hot = readRecord(vault, "palee/hot.md").fields;
     expect(hot.updated_at).toBe(localDay(Date.now(), OFFSET));
     expect(readRecord(vault, "palee/index.md").fields.updated_at).toBe(localDay(Date.now(), OFFSET));
@@ -235,7 +245,12 @@ describe("TZ=Asia/Kolkata (+05:30)", () => {
     writeDraft(vault, { id, topic: "T-k", startedAt, lastCheckpointAt: last });
     const run = palee(vault, ["recover", "--draft", id, "--action", "save", "--json"], { tz: TZ });
     expect(run.status).toBe(0);
-    expect(run.json().session).toMatchObject({ started_at: startedAt, ended_at: last, duration_minutes: 50, outcome: "interrupted" });
+    expect(run.json().session).toMatchObject({
+      started_at: startedAt,
+      ended_at: last,
+      duration_minutes: 50,
+      outcome: "interrupted",
+    });
   });
 });
 
@@ -293,7 +308,7 @@ describe("a session folder reached through a symlink that stays inside the vault
 });
 
 describe("--vault edge cases", () => {
-  it("an empty --vault (e.g. --vault \"$UNSET\") is a usage error, not the current directory", () => {
+  it('an empty --vault (e.g. --vault "$UNSET") is a usage error, not the current directory', () => {
     const cwd = makeTempDir("palee-review-cwd-");
     const run = runRaw(["session", "start", "--topic", "T-a", "--vault", ""], { cwd });
     expectCleanError(run, 2);

@@ -20,7 +20,10 @@ const NOW = "2026-08-14T12:00:00Z";
 function vault(h: Harness, hot: Record<string, string | null>): void {
   for (let day = 1; day <= 300; day++) {
     const start = Date.parse("2025-10-01T08:00:00Z") + day * 86_400_000;
-    const id = `S-${new Date(start).toISOString().replace(/[-:]|\.\d+/g, "").replace("Z", "")}-${day.toString(16).padStart(4, "0")}`;
+    const id = `S-${new Date(start)
+      .toISOString()
+      .replace(/[-:]|\.\d+/g, "")
+      .replace("Z", "")}-${day.toString(16).padStart(4, "0")}`;
     const iso = new Date(start).toISOString().replace(".000Z", "+00:00");
     const ended = new Date(start + 1_800_000).toISOString().replace(".000Z", "+00:00");
     h.store.files.set(S(id), confirmedText({ session_id: id, started_at: iso, ended_at: ended, duration_minutes: 30 }));
@@ -29,14 +32,29 @@ function vault(h: Harness, hot: Record<string, string | null>): void {
   h.store.files.set(
     S(NOTE),
     confirmedText(
-      { session_id: NOTE, started_at: "2026-08-11T09:00:00+00:00", ended_at: "2026-08-14T11:00:00+00:00", duration_minutes: 80, absorbed_drafts: [OLD, YOUNG] },
+      {
+        session_id: NOTE,
+        started_at: "2026-08-11T09:00:00+00:00",
+        ended_at: "2026-08-14T11:00:00+00:00",
+        duration_minutes: 80,
+        absorbed_drafts: [OLD, YOUNG],
+      },
       { summary: "saved on the desk", notes: "desk notes" },
     ),
   );
   h.store.mtimes.set(S(NOTE), Date.parse("2026-08-14T11:00:00Z")); // written an hour ago
   h.store.files.set(
     S(YOUNG),
-    draftText({ session_id: YOUNG, topic_id: TOPIC, started_at: "2026-08-14T10:00:00+00:00", last_checkpoint_at: "2026-08-14T10:55:00+00:00", device: "laptop" }, "young notes\n"),
+    draftText(
+      {
+        session_id: YOUNG,
+        topic_id: TOPIC,
+        started_at: "2026-08-14T10:00:00+00:00",
+        last_checkpoint_at: "2026-08-14T10:55:00+00:00",
+        device: "laptop",
+      },
+      "young notes\n",
+    ),
   );
   h.store.mtimes.set(S(YOUNG), Date.parse("2026-08-14T10:55:00Z"));
   h.store.files.set(HOT, hotText({ active_topic: TOPIC, last_session: NOTE, ...hot }));
@@ -100,14 +118,32 @@ describe("a draft ID that comes round again", () => {
   function reused(h: Harness): void {
     h.store.files.set(
       S(OLD_NOTE),
-      confirmedText({ session_id: OLD_NOTE, started_at: "2025-03-01T09:00:00+00:00", ended_at: "2025-03-01T10:00:00+00:00", duration_minutes: 60, absorbed_drafts: [YOUNG] }),
+      confirmedText({
+        session_id: OLD_NOTE,
+        started_at: "2025-03-01T09:00:00+00:00",
+        ended_at: "2025-03-01T10:00:00+00:00",
+        duration_minutes: 60,
+        absorbed_drafts: [YOUNG],
+      }),
     );
     h.store.mtimes.set(S(OLD_NOTE), Date.parse("2025-03-01T10:00:00Z"));
     h.store.files.set(
       S(YOUNG),
-      draftText({ session_id: YOUNG, topic_id: TOPIC, started_at: "2026-08-14T11:00:00+00:00", last_checkpoint_at: "2026-08-14T11:55:00+00:00", device: "laptop" }, "today's notes\n"),
+      draftText(
+        {
+          session_id: YOUNG,
+          topic_id: TOPIC,
+          started_at: "2026-08-14T11:00:00+00:00",
+          last_checkpoint_at: "2026-08-14T11:55:00+00:00",
+          device: "laptop",
+        },
+        "today's notes\n",
+      ),
     );
-    h.store.files.set(HOT, hotText({ active_topic: TOPIC, started_at: "2026-08-14T11:00:00+00:00", open_draft: YOUNG, device: "laptop" }));
+    h.store.files.set(
+      HOT,
+      hotText({ active_topic: TOPIC, started_at: "2026-08-14T11:00:00+00:00", open_draft: YOUNG, device: "laptop" }),
+    );
   }
 
   it("a full scan (rebuild, recover) leaves today's draft alone, and end saves it with its notes", async () => {
@@ -139,7 +175,9 @@ describe("a draft ID that comes round again", () => {
     reused(h);
     const copy = "S-20250301T090000-0def";
     h.store.files.set(S(copy), (h.store.files.get(S(OLD_NOTE)) ?? "").replace(new RegExp(OLD_NOTE, "g"), copy));
-    expect(await h.core.savedTwice()).toEqual([expect.stringContaining(`${S(OLD_NOTE)} and ${S(copy)} both record the session ${YOUNG}`)]);
+    expect(await h.core.savedTwice()).toEqual([
+      expect.stringContaining(`${S(OLD_NOTE)} and ${S(copy)} both record the session ${YOUNG}`),
+    ]);
   });
 });
 

@@ -16,7 +16,12 @@ const TOPIC = "T-rust-ownership";
 const OLD_DRAFT = "DRAFT-S-0000a1d0";
 const oldDraft = () =>
   draftText(
-    { session_id: OLD_DRAFT, started_at: "2026-08-12T09:00:00+00:00", last_checkpoint_at: "2026-08-12T09:40:00+00:00", device: "laptop" },
+    {
+      session_id: OLD_DRAFT,
+      started_at: "2026-08-12T09:00:00+00:00",
+      last_checkpoint_at: "2026-08-12T09:40:00+00:00",
+      device: "laptop",
+    },
     "notes from two days ago\n",
   );
 
@@ -49,7 +54,6 @@ describe("one draft per open session (SPEC §9)", () => {
     expect(draftPaths(store)).toEqual([S(started.draftId)]);
     expect(store.files.get(S(started.draftId))).toBe("---\ntopic_id: [oops\n---\nmy notes\n");
   });
-
 });
 
 describe("one draft per open session when hot.md does not exist yet (SPEC §9)", () => {
@@ -109,9 +113,27 @@ describe("checkpoint after an end that saved the session but did not finish (SPE
         { summary: "Moves", notes: "first notes" },
       ),
     );
-    store.files.set(HOT, hotText({ active_topic: TOPIC, started_at: "2026-08-14T10:00:00+00:00", open_draft: "DRAFT-S-0000aaaa", device: "laptop" }));
+    store.files.set(
+      HOT,
+      hotText({
+        active_topic: TOPIC,
+        started_at: "2026-08-14T10:00:00+00:00",
+        open_draft: "DRAFT-S-0000aaaa",
+        device: "laptop",
+      }),
+    );
     if (draftStillThere) {
-      store.files.set(S("DRAFT-S-0000aaaa"), draftText({ session_id: "DRAFT-S-0000aaaa", started_at: "2026-08-14T10:00:00+00:00", last_checkpoint_at: "2026-08-14T10:40:00+00:00" }, "first notes\n"));
+      store.files.set(
+        S("DRAFT-S-0000aaaa"),
+        draftText(
+          {
+            session_id: "DRAFT-S-0000aaaa",
+            started_at: "2026-08-14T10:00:00+00:00",
+            last_checkpoint_at: "2026-08-14T10:40:00+00:00",
+          },
+          "first notes\n",
+        ),
+      );
     }
   };
 
@@ -139,7 +161,10 @@ describe("checkpoint after an end that saved the session but did not finish (SPE
 describe("checkpoint leaves a hot.md of another schema alone (SPEC §2)", () => {
   it("a checkpoint does not rewrite a palee_schema: 2 hot.md", async () => {
     const { core, store } = harness();
-    const foreign = hotText({ palee_schema: 2, active_topic: TOPIC, new_v2_field: "kept" }, "Written by a newer PALEE.\n");
+    const foreign = hotText(
+      { palee_schema: 2, active_topic: TOPIC, new_v2_field: "kept" },
+      "Written by a newer PALEE.\n",
+    );
     store.files.set(HOT, foreign);
     await core.checkpoint({ topic: TOPIC, notes: "a note" });
     // "a palee_schema: 2 record is reported as unsupported and never silently consumed or rewritten"
@@ -154,7 +179,15 @@ describe("checkpoints do not re-read the whole history (SPEC §5: a checkpoint e
       const day = String(1 + (i % 28)).padStart(2, "0");
       const hour = String(i % 24).padStart(2, "0");
       const id = `S-202607${day}T${hour}0000-${i.toString(16).padStart(4, "0")}`;
-      inner.files.set(S(id), confirmedText({ session_id: id, started_at: `2026-07-${day}T${hour}:00:00+00:00`, ended_at: `2026-07-${day}T${hour}:30:00+00:00`, duration_minutes: 30 }));
+      inner.files.set(
+        S(id),
+        confirmedText({
+          session_id: id,
+          started_at: `2026-07-${day}T${hour}:00:00+00:00`,
+          ended_at: `2026-07-${day}T${hour}:30:00+00:00`,
+          duration_minutes: 30,
+        }),
+      );
       inner.mtimes.set(S(id), Date.parse(`2026-07-${day}T${hour}:30:00Z`)); // written when that session ended
     }
     const store = new WatchedStore(inner);

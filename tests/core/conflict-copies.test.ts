@@ -21,7 +21,17 @@ const OTHER = "DRAFT-S-0000beef";
 function draft(id: string, fields: Partial<Record<string, FieldValue>>, body: string): [string, string] {
   return [
     S(id),
-    draftText({ session_id: X, topic_id: "T-sync", started_at: "2026-08-14T09:00:00+00:00", last_checkpoint_at: "2026-08-14T09:20:00+00:00", device: "old-laptop", ...fields }, body),
+    draftText(
+      {
+        session_id: X,
+        topic_id: "T-sync",
+        started_at: "2026-08-14T09:00:00+00:00",
+        last_checkpoint_at: "2026-08-14T09:20:00+00:00",
+        device: "old-laptop",
+        ...fields,
+      },
+      body,
+    ),
   ];
 }
 
@@ -31,10 +41,16 @@ function vault(...drafts: Array<[string, string]>): MemoryStore {
 
 /** The original and its copy, which went on to 09:40 with other notes. */
 const pair = (): MemoryStore =>
-  vault(draft(X, {}, "Laptop notes.\n"), draft(X2, { last_checkpoint_at: "2026-08-14T09:40:00+00:00" }, "Phone notes.\n"));
+  vault(
+    draft(X, {}, "Laptop notes.\n"),
+    draft(X2, { last_checkpoint_at: "2026-08-14T09:40:00+00:00" }, "Phone notes.\n"),
+  );
 
 function core(store: SessionStore, device = "laptop"): PaleeSessions {
-  return new PaleeSessions({ store, clock: FakeClock.at("2026-08-14T12:00:00Z"), random: new SeededRandom(7), device }, layoutFor("palee"));
+  return new PaleeSessions(
+    { store, clock: FakeClock.at("2026-08-14T12:00:00Z"), random: new SeededRandom(7), device },
+    layoutFor("palee"),
+  );
 }
 
 function notesOf(store: MemoryStore, path: string): string {
@@ -66,13 +82,23 @@ describe("sync-conflict copies of a draft", () => {
     });
     expect(notesOf(store, note ?? "")).toBe("## Notes\n\nLaptop notes.\n\nPhone notes.\n");
     // Note first, then the copies to the trash, then the views.
-    expect(store.writes).toEqual([`create ${note ?? ""}`, `trash ${S(X)}`, `trash ${S(X2)}`, `replace ${INDEX}`, `replace ${HOT}`]);
+    expect(store.writes).toEqual([
+      `create ${note ?? ""}`,
+      `trash ${S(X)}`,
+      `trash ${S(X2)}`,
+      `replace ${INDEX}`,
+      `replace ${HOT}`,
+    ]);
     expect(draftPaths(store)).toEqual([]);
     expect(store.files.get(INDEX)).toContain("Total sessions: 1");
 
     // Nothing more to recover, from any entry point; the copy is reported as already saved.
     await expect(core(store).openVault()).resolves.toMatchObject({ pending: [] });
-    await expect(core(store).recover(X2, "save")).resolves.toMatchObject({ status: "saved", alreadySaved: true, session: { sessionId: saved.status === "saved" ? saved.session.sessionId : "?" } });
+    await expect(core(store).recover(X2, "save")).resolves.toMatchObject({
+      status: "saved",
+      alreadySaved: true,
+      session: { sessionId: saved.status === "saved" ? saved.session.sessionId : "?" },
+    });
     await expect(core(store).start({ topic: "T-sync" })).resolves.toMatchObject({ status: "started" });
     expect(confirmedPaths(store)).toHaveLength(1);
   });
@@ -106,7 +132,9 @@ describe("sync-conflict copies of a draft", () => {
       draft(`${X} 3`, { started_at: "2026-08-14T10:00:00+00:00", last_checkpoint_at: null }, "d\n"),
     );
     const saved = await core(store).recover(X, "save");
-    expect(saved).toMatchObject({ session: { startedAt: "2026-08-14T08:55:00+00:00", endedAt: "2026-08-14T09:45:00+00:00", durationMinutes: 50 } });
+    expect(saved).toMatchObject({
+      session: { startedAt: "2026-08-14T08:55:00+00:00", endedAt: "2026-08-14T09:45:00+00:00", durationMinutes: 50 },
+    });
     if (saved.status !== "saved") throw new Error("not saved");
     expect([...saved.session.absorbedDrafts].sort()).toEqual([X, X2, `${X} 3`, XC].sort());
     // Bodies in the drafts' order: oldest recorded start first, a damaged start last.
@@ -150,7 +178,10 @@ describe("sync-conflict copies of a draft", () => {
     ] as const) {
       const store = new MemoryStore({
         [HOT]: hotText(hot),
-        ...Object.fromEntries([draft(X, { device, last_checkpoint_at: "2026-08-14T11:55:00+00:00" }, "running\n"), draft(X2, {}, "copy\n")]),
+        ...Object.fromEntries([
+          draft(X, { device, last_checkpoint_at: "2026-08-14T11:55:00+00:00" }, "running\n"),
+          draft(X2, {}, "copy\n"),
+        ]),
       });
       const saved = await core(store).recover(X2, "save");
       expect(saved).toMatchObject({ session: { absorbedDrafts: [X2], endedAt: "2026-08-14T09:20:00+00:00" } });
@@ -162,7 +193,12 @@ describe("sync-conflict copies of a draft", () => {
 
   it("absorbs an interrupted open copy and closes the pointer to it", async () => {
     const store = new MemoryStore({
-      [HOT]: hotText({ active_topic: "T-sync", started_at: "2026-08-14T09:00:00+00:00", open_draft: X, device: "laptop" }),
+      [HOT]: hotText({
+        active_topic: "T-sync",
+        started_at: "2026-08-14T09:00:00+00:00",
+        open_draft: X,
+        device: "laptop",
+      }),
       ...Object.fromEntries([draft(X, { device: "laptop" }, "a\n"), draft(X2, {}, "b\n")]),
     });
     await expect(core(store).recover(X2, "save")).resolves.toMatchObject({ session: { absorbedDrafts: [X, X2] } });

@@ -13,9 +13,30 @@ const DRAFTS = ["DRAFT-S-0000000a", "DRAFT-S-0000000b"];
 
 function vault(): MemoryStore {
   return new MemoryStore({
-    "palee/hot.md": hotText({ active_topic: "T-a", started_at: "2026-08-14T11:00:00+00:00", open_draft: DRAFTS[0] ?? null, device: "laptop" }),
-    [`palee/sessions/${DRAFTS[0]}.md`]: draftText({ session_id: DRAFTS[0] ?? "", topic_id: "T-a", started_at: "2026-08-14T11:00:00+00:00", last_checkpoint_at: "2026-08-14T11:20:00+00:00" }, "notes a\n"),
-    [`palee/sessions/${DRAFTS[1]}.md`]: draftText({ session_id: DRAFTS[1] ?? "", topic_id: "T-a", started_at: "2026-08-14T11:10:00+00:00", last_checkpoint_at: "2026-08-14T11:30:00+00:00" }, "notes b\n"),
+    "palee/hot.md": hotText({
+      active_topic: "T-a",
+      started_at: "2026-08-14T11:00:00+00:00",
+      open_draft: DRAFTS[0] ?? null,
+      device: "laptop",
+    }),
+    [`palee/sessions/${DRAFTS[0]}.md`]: draftText(
+      {
+        session_id: DRAFTS[0] ?? "",
+        topic_id: "T-a",
+        started_at: "2026-08-14T11:00:00+00:00",
+        last_checkpoint_at: "2026-08-14T11:20:00+00:00",
+      },
+      "notes a\n",
+    ),
+    [`palee/sessions/${DRAFTS[1]}.md`]: draftText(
+      {
+        session_id: DRAFTS[1] ?? "",
+        topic_id: "T-a",
+        started_at: "2026-08-14T11:10:00+00:00",
+        last_checkpoint_at: "2026-08-14T11:30:00+00:00",
+      },
+      "notes b\n",
+    ),
   });
 }
 
@@ -40,7 +61,11 @@ const operations: Operation[] = [
   ["checkpoint", (c) => c.checkpoint({ notes: "more" }), always],
   ["rebuild", (c) => c.rebuild(), always],
   ["end then start", (c) => c.end({ summary: "done" }).then(() => c.start({ topic: "T-b" })), never],
-  ["end then checkpoint on a new topic", (c) => c.end().then(() => c.checkpoint({ topic: "T-c", notes: "new" })), never],
+  [
+    "end then checkpoint on a new topic",
+    (c) => c.end().then(() => c.checkpoint({ topic: "T-c", notes: "new" })),
+    never,
+  ],
 ];
 
 /**

@@ -1,4 +1,9 @@
-import { DEFAULT_DAILY_HEADING, insertUnderHeading, normalizeHeading, renderDailyNoteLine } from "../../src/core/daily-note";
+import {
+  DEFAULT_DAILY_HEADING,
+  insertUnderHeading,
+  normalizeHeading,
+  renderDailyNoteLine,
+} from "../../src/core/daily-note";
 
 const H = DEFAULT_DAILY_HEADING;
 const LINE = "- 14:02–14:44 T-rust-ownership, 42 min [[S-20260814T140200-abcd]]";
@@ -36,7 +41,9 @@ describe("inserting the line under the heading", () => {
 
   it("adds after the last line of the heading's section, keeping what follows byte for byte", () => {
     const before = `# Day\n${H}\n- 09:00–09:30 T-a, 30 min [[S-1]]\n\n## Later\ntext  \n`;
-    expect(insertUnderHeading(before, H, LINE)).toBe(`# Day\n${H}\n- 09:00–09:30 T-a, 30 min [[S-1]]\n${LINE}\n\n## Later\ntext  \n`);
+    expect(insertUnderHeading(before, H, LINE)).toBe(
+      `# Day\n${H}\n- 09:00–09:30 T-a, 30 min [[S-1]]\n${LINE}\n\n## Later\ntext  \n`,
+    );
   });
 
   it("treats deeper headings as part of the section and stops at one of the same level", () => {

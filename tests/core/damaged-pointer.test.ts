@@ -10,7 +10,15 @@ const LAST = "S-20260813T100000-abcd";
 
 function damaged(openDraft: string) {
   const h = harness();
-  h.store.files.set(HOT, hotText({ active_topic: "T-rust-ownership", started_at: "2026-08-14T11:00:00+00:00", open_draft: openDraft, device: "laptop" }));
+  h.store.files.set(
+    HOT,
+    hotText({
+      active_topic: "T-rust-ownership",
+      started_at: "2026-08-14T11:00:00+00:00",
+      open_draft: openDraft,
+      device: "laptop",
+    }),
+  );
   return h;
 }
 
@@ -22,7 +30,11 @@ describe("a damaged open-session pointer in hot.md", () => {
       const read = jest.spyOn(store, "read");
       const status = await core.status();
       expect(status.open).toBeNull();
-      expect(status.warnings).toEqual([expect.stringMatching(/^palee\/hot\.md: open_draft ".*" is not a draft ID \(DRAFT-S-…\), so no session is open/)]);
+      expect(status.warnings).toEqual([
+        expect.stringMatching(
+          /^palee\/hot\.md: open_draft ".*" is not a draft ID \(DRAFT-S-…\), so no session is open/,
+        ),
+      ]);
       expect(read.mock.calls.map(([p]) => p)).toEqual([HOT]);
       expect(store.writes).toEqual([]);
     },
@@ -42,7 +54,13 @@ describe("a damaged open-session pointer in hot.md", () => {
     const { store, core } = damaged("../../../outside");
     store.files.set(S(LAST), confirmedText({ session_id: LAST, topic_id: "T-graphs" }));
     await core.rebuild();
-    expect(fields(store, HOT)).toMatchObject({ active_topic: "T-graphs", open_draft: null, started_at: null, device: null, last_session: LAST });
+    expect(fields(store, HOT)).toMatchObject({
+      active_topic: "T-graphs",
+      open_draft: null,
+      started_at: null,
+      device: null,
+      last_session: LAST,
+    });
   });
 });
 

@@ -14,9 +14,19 @@ describe("devices: end while the other device's draft is alive", () => {
   it("end on a second device does not record a session for the topic whose draft is alive on the first", async () => {
     // laptop started T-rust-ownership 40 min ago and checkpointed 2 min ago; desktop (same synced vault) runs end.
     const store = new MemoryStore({
-      [HOT]: hotText({ active_topic: "T-rust-ownership", started_at: "2026-08-14T11:20:00+00:00", open_draft: "DRAFT-S-0000aaaa", device: "laptop" }),
+      [HOT]: hotText({
+        active_topic: "T-rust-ownership",
+        started_at: "2026-08-14T11:20:00+00:00",
+        open_draft: "DRAFT-S-0000aaaa",
+        device: "laptop",
+      }),
       [S("DRAFT-S-0000aaaa")]: draftText(
-        { session_id: "DRAFT-S-0000aaaa", started_at: "2026-08-14T11:20:00+00:00", last_checkpoint_at: "2026-08-14T11:58:00+00:00", device: "laptop" },
+        {
+          session_id: "DRAFT-S-0000aaaa",
+          started_at: "2026-08-14T11:20:00+00:00",
+          last_checkpoint_at: "2026-08-14T11:58:00+00:00",
+          device: "laptop",
+        },
         "laptop's notes\n",
       ),
     });
@@ -33,7 +43,12 @@ describe("devices: hot.md synced before the other device's draft", () => {
     // The laptop started 40 min ago: start writes hot.md first, then the draft; the sync tool has delivered
     // hot.md to the desktop but not the draft yet. The desktop runs `palee session end`.
     const store = new MemoryStore({
-      [HOT]: hotText({ active_topic: TOPIC, started_at: "2026-08-14T11:20:00+00:00", open_draft: "DRAFT-S-0000bbbb", device: "laptop" }),
+      [HOT]: hotText({
+        active_topic: TOPIC,
+        started_at: "2026-08-14T11:20:00+00:00",
+        open_draft: "DRAFT-S-0000bbbb",
+        device: "laptop",
+      }),
     });
     const desktop = harness({ store, device: "desktop", at: "2026-08-14T12:00:00Z" });
     await desktop.core.end({ summary: "from the desktop" }).catch(() => undefined);
@@ -46,7 +61,12 @@ describe("devices: a checkpoint never takes over another device's running sessio
   it("a checkpoint on the desktop while the laptop's 5-minute-old session has not synced its draft yet leaves hot.md naming the laptop's session", async () => {
     // The laptop started at 11:55 and checkpoints every 5 minutes; hot.md has reached the desktop, the
     // draft has not (the case end already refuses: "its draft not synced here yet").
-    const laptopHot = hotText({ active_topic: TOPIC, started_at: "2026-08-14T11:55:00+00:00", open_draft: "DRAFT-S-0000bbbb", device: "laptop" });
+    const laptopHot = hotText({
+      active_topic: TOPIC,
+      started_at: "2026-08-14T11:55:00+00:00",
+      open_draft: "DRAFT-S-0000bbbb",
+      device: "laptop",
+    });
     const store = new MemoryStore({ [HOT]: laptopHot });
     const desktop = harness({ store, device: "desktop", at: "2026-08-14T12:00:00Z" });
 
@@ -57,7 +77,9 @@ describe("devices: a checkpoint never takes over another device's running sessio
     // recorded twice (once per device).
     expect(fields(store, HOT).open_draft).toBe("DRAFT-S-0000bbbb");
     expect(fields(store, HOT).device).toBe("laptop");
-    const desktopDrafts = [...store.files.entries()].filter(([p, t]) => p.includes("/DRAFT-S-") && t.includes("started_at: \"2026-08-14T11:55:00+00:00\""));
+    const desktopDrafts = [...store.files.entries()].filter(
+      ([p, t]) => p.includes("/DRAFT-S-") && t.includes('started_at: "2026-08-14T11:55:00+00:00"'),
+    );
     expect(desktopDrafts).toEqual([]);
   });
 });
@@ -100,7 +122,11 @@ describe("hot.md names the device a session runs on", () => {
     if (started.status !== "started") throw new Error(started.status);
     const desktop = harness({ store, device: "desktop", at: "2026-08-14T11:40:00Z" }); // the laptop went silent
     const result = await desktop.core.checkpoint({ notes: "carried on here" });
-    expect(result).toMatchObject({ created: false, opened: false, draft: { draftId: started.draftId, device: "desktop" } });
+    expect(result).toMatchObject({
+      created: false,
+      opened: false,
+      draft: { draftId: started.draftId, device: "desktop" },
+    });
     expect(fields(store, HOT)).toMatchObject({ open_draft: started.draftId, device: "desktop" });
     expect((await desktop.core.status()).open).toMatchObject({ device: "desktop" });
   });

@@ -14,9 +14,25 @@ const DRAFT = "DRAFT-S-0000000d";
 
 function twiceSaved(): MemoryStore {
   return new MemoryStore({
-    [`palee/sessions/${A}.md`]: confirmedText({ session_id: A, started_at: "2026-08-14T10:00:00+00:00", ended_at: "2026-08-14T10:30:00+00:00", duration_minutes: 30, absorbed_drafts: [DRAFT] }),
-    [`palee/sessions/${B}.md`]: confirmedText({ session_id: B, started_at: "2026-08-14T10:00:00+00:00", ended_at: "2026-08-14T10:20:00+00:00", duration_minutes: 20, outcome: "interrupted", absorbed_drafts: [DRAFT] }),
-    "palee/sessions/S-20260813T090000-cccc.md": confirmedText({ session_id: "S-20260813T090000-cccc", absorbed_drafts: ["DRAFT-S-0000000c"] }),
+    [`palee/sessions/${A}.md`]: confirmedText({
+      session_id: A,
+      started_at: "2026-08-14T10:00:00+00:00",
+      ended_at: "2026-08-14T10:30:00+00:00",
+      duration_minutes: 30,
+      absorbed_drafts: [DRAFT],
+    }),
+    [`palee/sessions/${B}.md`]: confirmedText({
+      session_id: B,
+      started_at: "2026-08-14T10:00:00+00:00",
+      ended_at: "2026-08-14T10:20:00+00:00",
+      duration_minutes: 20,
+      outcome: "interrupted",
+      absorbed_drafts: [DRAFT],
+    }),
+    "palee/sessions/S-20260813T090000-cccc.md": confirmedText({
+      session_id: "S-20260813T090000-cccc",
+      absorbed_drafts: ["DRAFT-S-0000000c"],
+    }),
   });
 }
 
@@ -28,7 +44,11 @@ describe("a session saved twice", () => {
     const before = h.store.snapshot();
     const result = await h.core.rebuild();
     expect(result.warnings).toEqual([expected]);
-    expect(confirmedPaths(h.store)).toEqual(Object.keys(before).filter((p) => p.includes("/S-")).sort());
+    expect(confirmedPaths(h.store)).toEqual(
+      Object.keys(before)
+        .filter((p) => p.includes("/S-"))
+        .sort(),
+    );
     for (const p of confirmedPaths(h.store)) expect(h.store.files.get(p)).toBe(before[p]);
     expect(h.store.files.get("palee/index.md")).toContain("Total sessions: 3");
   });
@@ -59,7 +79,13 @@ describe("a session saved twice", () => {
 
   it("draft text absorbed twice never makes a draft of it reappear (both notes name it)", async () => {
     const store = twiceSaved();
-    store.files.set(`palee/sessions/${DRAFT}.md`, draftText({ session_id: DRAFT, topic_id: "T-rust-ownership", started_at: "2026-08-14T10:00:00+00:00" }, "notes\n"));
+    store.files.set(
+      `palee/sessions/${DRAFT}.md`,
+      draftText(
+        { session_id: DRAFT, topic_id: "T-rust-ownership", started_at: "2026-08-14T10:00:00+00:00" },
+        "notes\n",
+      ),
+    );
     const h = harness({ store });
     const open = await h.core.openVault();
     expect(open.pending).toEqual([]);

@@ -41,7 +41,9 @@ describe("the same end run again after a crash", () => {
   it("names both when both differ", async () => {
     const { core, saved } = await endCutBeforeItsLastWrite("first", "Lifetimes");
     const again = await core.end({ summary: "second", nextAction: "Traits" });
-    expect(notRecorded(again.warnings)).toEqual([`this end's summary and next action were not recorded: add them to ${saved} by hand`]);
+    expect(notRecorded(again.warnings)).toEqual([
+      `this end's summary and next action were not recorded: add them to ${saved} by hand`,
+    ]);
   });
 });
 
@@ -51,7 +53,11 @@ describe("the plugin's end of a session saved meanwhile with the same text", () 
     const started = await core.start({ topic: "T-a" });
     if (started.status !== "started") throw new Error(started.status);
     await core.end({ summary: "cc", nextAction: "nn" });
-    const again = await core.end({ open: { draftId: started.draftId, topicId: "T-a" }, summary: "cc", nextAction: "nn" });
+    const again = await core.end({
+      open: { draftId: started.draftId, topicId: "T-a" },
+      summary: "cc",
+      nextAction: "nn",
+    });
     expect(again.alreadySaved).toBe(true);
     expect(again.warnings).toEqual([]);
     expect(confirmedPaths(store)).toHaveLength(1);
@@ -72,12 +78,15 @@ describe("the plugin's end of a session saved meanwhile, with hot.md gone", () =
     store.files.delete(HOT);
     const other = await core.end({ open, summary: "dd", nextAction: "nn" });
     expect(other.alreadySaved).toBe(true);
-    expect(notRecorded(other.warnings)).toEqual([`this end's summary and next action were not recorded: add them to ${confirmedPaths(store)[0]} by hand`]);
+    expect(notRecorded(other.warnings)).toEqual([
+      `this end's summary and next action were not recorded: add them to ${confirmedPaths(store)[0]} by hand`,
+    ]);
   });
 });
 
 describe("unrecordedWarning", () => {
-  const body = "# Session: S-1\n\n## Summary\n\n\\# escaped\nline two\n\n## Next action\n\nRead ch. 5\n\n## Notes\n\n## Summary\n";
+  const body =
+    "# Session: S-1\n\n## Summary\n\n\\# escaped\nline two\n\n## Next action\n\nRead ch. 5\n\n## Notes\n\n## Summary\n";
   it.each([
     [{ summary: "# escaped\nline two", nextAction: "Read ch. 5" }, null],
     [{ summary: "  # escaped\r\nline two  ", nextAction: null }, null],
@@ -90,6 +99,8 @@ describe("unrecordedWarning", () => {
   });
 
   it("a section that is missing from the note counts as lost", () => {
-    expect(unrecordedWarning("p.md", "# Session: S-1\n", { nextAction: "x" })).toBe("this end's next action was not recorded: add it to p.md by hand");
+    expect(unrecordedWarning("p.md", "# Session: S-1\n", { nextAction: "x" })).toBe(
+      "this end's next action was not recorded: add it to p.md by hand",
+    );
   });
 });

@@ -17,7 +17,12 @@ const TOPIC = "T-rust-ownership";
 const OLD_DRAFT = "DRAFT-S-0000a1d0";
 const oldDraft = () =>
   draftText(
-    { session_id: OLD_DRAFT, started_at: "2026-08-12T09:00:00+00:00", last_checkpoint_at: "2026-08-12T09:40:00+00:00", device: "laptop" },
+    {
+      session_id: OLD_DRAFT,
+      started_at: "2026-08-12T09:00:00+00:00",
+      last_checkpoint_at: "2026-08-12T09:40:00+00:00",
+      device: "laptop",
+    },
     "notes from two days ago\n",
   );
 
@@ -27,7 +32,11 @@ const YESTERDAY = "DRAFT-S-0000000c";
 function withYesterday(): MemoryStore {
   return new MemoryStore({
     [S(YESTERDAY)]: draftText(
-      { session_id: YESTERDAY, started_at: "2026-08-13T09:00:00+00:00", last_checkpoint_at: "2026-08-13T09:20:00+00:00" },
+      {
+        session_id: YESTERDAY,
+        started_at: "2026-08-13T09:00:00+00:00",
+        last_checkpoint_at: "2026-08-13T09:20:00+00:00",
+      },
       "Yesterday's notes\n",
     ),
   });
@@ -127,7 +136,12 @@ describe("end's start time, tier 2 (hot.md's started_at)", () => {
     const { core, store } = harness({ at: "2026-08-14T12:00:00Z" });
     store.files.set(
       HOT,
-      hotText({ active_topic: "T-rust-ownership", started_at: "2026-08-14T10:30:00+00:00", open_draft: "DRAFT-S-deadbeef", device: "laptop" }),
+      hotText({
+        active_topic: "T-rust-ownership",
+        started_at: "2026-08-14T10:30:00+00:00",
+        open_draft: "DRAFT-S-deadbeef",
+        device: "laptop",
+      }),
     );
     const result = await core.end({ summary: "done" });
     expect(result.session.startedAt).toBe("2026-08-14T10:30:00+00:00");
@@ -139,13 +153,23 @@ describe("end with the open session's draft unreadable: the sitting is recorded 
   it("after end, fixing the draft and resolving what start offers, one session covers the sitting", async () => {
     const DRAFT = "DRAFT-S-0000cccc";
     const good = draftText(
-      { session_id: DRAFT, started_at: "2026-08-14T11:00:00+00:00", last_checkpoint_at: "2026-08-14T11:40:00+00:00", device: "laptop" },
+      {
+        session_id: DRAFT,
+        started_at: "2026-08-14T11:00:00+00:00",
+        last_checkpoint_at: "2026-08-14T11:40:00+00:00",
+        device: "laptop",
+      },
       "my notes on borrowing\n",
     );
     // A sync tool or a slip in source mode leaves the frontmatter unparseable for a while.
     const broken = good.replace("topic_id: T-rust-ownership", "topic_id: [T-rust-ownership");
     const store = new MemoryStore({
-      [HOT]: hotText({ active_topic: TOPIC, started_at: "2026-08-14T11:00:00+00:00", open_draft: DRAFT, device: "laptop" }),
+      [HOT]: hotText({
+        active_topic: TOPIC,
+        started_at: "2026-08-14T11:00:00+00:00",
+        open_draft: DRAFT,
+        device: "laptop",
+      }),
       [S(DRAFT)]: broken,
     });
     const { core, clock } = harness({ store, at: "2026-08-14T11:45:00Z" });
@@ -173,7 +197,9 @@ describe("end of the caller's open session when hot.md cannot tell (EndOptions.o
     laptop.clock.advance(30);
     store.files.delete(HOT);
     store.files.set(S(draftId), (store.files.get(S(draftId)) ?? "").replace("status: draft", "status: [draft"));
-    const outcome = await laptop.core.end({ open: { draftId, topicId: TOPIC }, summary: "today" }).catch((e: unknown) => e);
+    const outcome = await laptop.core
+      .end({ open: { draftId, topicId: TOPIC }, summary: "today" })
+      .catch((e: unknown) => e);
     // Observed: resolves, with a confirmed note S-20260813T090000-… absorbing yesterday's draft (1650 min).
     expect(confirmedPaths(store)).toEqual([]);
     expect(outcome).toBeInstanceOf(PaleeError);
@@ -205,7 +231,11 @@ describe("end of a session that was saved meanwhile (EndOptions.open, hot.md alr
     const cli = harness({ store, device: "laptop", at: "2026-08-14T12:20:00Z" });
     await cli.core.end({ topic: TOPIC }); // ended elsewhere (no summary)
     laptop.clock.advance(25);
-    const result = await laptop.core.end({ open: { draftId, topicId: TOPIC }, summary: "What I learned", nextAction: "Lifetimes" });
+    const result = await laptop.core.end({
+      open: { draftId, topicId: TOPIC },
+      summary: "What I learned",
+      nextAction: "Lifetimes",
+    });
     expect(result.alreadySaved).toBe(true);
     expect(fields(store, confirmedPaths(store)[0]).absorbed_drafts).toEqual([draftId]);
     // Observed: warnings [] — the learner's summary is dropped without a word (the other "already saved" path

@@ -1,4 +1,9 @@
-import { classifyRecord, describeReadProblem, renderFrontmatter, updateFrontmatterFields } from "../../src/core/frontmatter";
+import {
+  classifyRecord,
+  describeReadProblem,
+  renderFrontmatter,
+  updateFrontmatterFields,
+} from "../../src/core/frontmatter";
 
 describe("the five read states", () => {
   it.each([
@@ -24,7 +29,9 @@ describe("the five read states", () => {
   });
 
   it("keeps timestamps and dates as strings and unknown keys as they are", () => {
-    const read = classifyRecord('---\npalee_schema: 1\nstarted_at: 2026-08-14T12:00:00+05:30\nupdated_at: 2026-08-14\nfuture_key: {a: 1}\n---\n');
+    const read = classifyRecord(
+      "---\npalee_schema: 1\nstarted_at: 2026-08-14T12:00:00+05:30\nupdated_at: 2026-08-14\nfuture_key: {a: 1}\n---\n",
+    );
     if (read.state !== "ok") throw new Error(read.state);
     expect(read.fields.started_at).toBe("2026-08-14T12:00:00+05:30");
     expect(read.fields.updated_at).toBe("2026-08-14");
@@ -49,7 +56,7 @@ describe("rendering frontmatter", () => {
     "~",
     "123",
     "with: colon",
-    "quote \" and backslash \\",
+    'quote " and backslash \\',
     "line\nbreak",
     "# not a comment",
     "- not a list",
@@ -58,13 +65,20 @@ describe("rendering frontmatter", () => {
     "separator\u2028inside",
     "",
   ])("round-trips the string %j", (value) => {
-    const read = classifyRecord(renderFrontmatter([["palee_schema", 1], ["value", value], ["list", [value, "x"]]]));
+    const read = classifyRecord(
+      renderFrontmatter([
+        ["palee_schema", 1],
+        ["value", value],
+        ["list", [value, "x"]],
+      ]),
+    );
     expect(read).toMatchObject({ state: "ok", fields: { value, list: [value, "x"] } });
   });
 });
 
 describe("updating frontmatter fields", () => {
-  const text = "---\npalee_schema: 1\n# a comment the user wrote\nlast_checkpoint_at: \"2026-08-14T12:00:00+00:00\"\ntags:\n  - study\n---\nMy notes\n---\nnot frontmatter\n";
+  const text =
+    '---\npalee_schema: 1\n# a comment the user wrote\nlast_checkpoint_at: "2026-08-14T12:00:00+00:00"\ntags:\n  - study\n---\nMy notes\n---\nnot frontmatter\n';
 
   it("replaces one field in place and keeps every other byte", () => {
     const updated = updateFrontmatterFields(text, { last_checkpoint_at: "2026-08-14T12:05:00+00:00" });

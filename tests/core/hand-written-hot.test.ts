@@ -31,7 +31,11 @@ describe("hand-written text in hot.md", () => {
     store.files.set(S(DRAFT), draftText({ session_id: DRAFT }, "notes\n"));
     const result = await core.end({ topic: "T-rust-ownership", summary: "Done" });
     expect(store.files.get(KEPT)).toBe(text);
-    expect(result.warnings).toContainEqual(expect.stringMatching(new RegExp(`^kept the text of palee/hot\\.md \\(${why.source}.* in ${KEPT} before replacing it$`)));
+    expect(result.warnings).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^kept the text of palee/hot\\.md \\(${why.source}.* in ${KEPT} before replacing it$`),
+      ),
+    );
     expect(fields(store, HOT)).toMatchObject({ palee_schema: 1, last_session: result.session.sessionId });
   });
 
@@ -60,7 +64,9 @@ describe("hand-written text in hot.md", () => {
   ])("start over a hot.md %s keeps its text in a copy and says so", async (_name, text) => {
     const { store, core } = vault(text);
     const result = await core.start({ topic: "T-rust-ownership" });
-    expect(result.status === "started" && result.warnings).toContainEqual(expect.stringContaining(`in ${KEPT} before replacing it`));
+    expect(result.status === "started" && result.warnings).toContainEqual(
+      expect.stringContaining(`in ${KEPT} before replacing it`),
+    );
     expect(store.files.get(KEPT)).toBe(text);
     expect(fields(store, HOT)).toMatchObject({ palee_schema: 1, active_topic: "T-rust-ownership" });
   });

@@ -28,10 +28,16 @@ describe("pause and continue", () => {
     clock.advance(20);
     const before = store.files.get(S(draftId)) ?? "";
     await expect(core.pause()).resolves.toEqual({ draftId, pausedAt: "2026-08-14T12:20:00+00:00" });
-    expect(store.files.get(S(draftId))).toBe(`${before.replace(/---\n$/, "")}paused_at: "2026-08-14T12:20:00+00:00"\n---\n`);
+    expect(store.files.get(S(draftId))).toBe(
+      `${before.replace(/---\n$/, "")}paused_at: "2026-08-14T12:20:00+00:00"\n---\n`,
+    );
     clock.advance(30);
     const status = await core.status();
-    expect(status.open).toMatchObject({ pausedAt: "2026-08-14T12:20:00+00:00", elapsedSeconds: 20 * 60, breakMinutes: 0 });
+    expect(status.open).toMatchObject({
+      pausedAt: "2026-08-14T12:20:00+00:00",
+      elapsedSeconds: 20 * 60,
+      breakMinutes: 0,
+    });
   });
 
   it("continue adds the pause to break_minutes, clears paused_at and checkpoints", async () => {
@@ -40,7 +46,11 @@ describe("pause and continue", () => {
     await core.pause();
     clock.advance(30);
     await expect(core.continueSession()).resolves.toEqual({ draftId, breakMinutes: 30 });
-    expect(fields(store, S(draftId))).toMatchObject({ paused_at: null, break_minutes: 30, last_checkpoint_at: "2026-08-14T12:50:00+00:00" });
+    expect(fields(store, S(draftId))).toMatchObject({
+      paused_at: null,
+      break_minutes: 30,
+      last_checkpoint_at: "2026-08-14T12:50:00+00:00",
+    });
     clock.advance(10);
     expect((await core.status()).open).toMatchObject({ pausedAt: null, breakMinutes: 30, elapsedSeconds: 30 * 60 });
     const ended = await core.end({ summary: "done" });
@@ -86,7 +96,11 @@ describe("pause and continue", () => {
     await core.pause();
     clock.advance(60);
     const ended = await core.end({ at: "now" });
-    expect(ended.session).toMatchObject({ endedAt: "2026-08-14T13:40:00+00:00", durationMinutes: 40, breakMinutes: 60 });
+    expect(ended.session).toMatchObject({
+      endedAt: "2026-08-14T13:40:00+00:00",
+      durationMinutes: 40,
+      breakMinutes: 60,
+    });
   });
 });
 
@@ -134,7 +148,10 @@ describe("time away", () => {
     const result = await core.checkpoint();
     expect(store.writes.length).toBe(writes + 1);
     expect(result.away).toEqual({ fromMs: Date.parse("2026-08-13T20:30:00Z"), toMs: clock.ms, minutes: 600 });
-    expect(fields(store, S(draftId))).toMatchObject({ break_minutes: 600, last_checkpoint_at: "2026-08-14T06:30:00+00:00" });
+    expect(fields(store, S(draftId))).toMatchObject({
+      break_minutes: 600,
+      last_checkpoint_at: "2026-08-14T06:30:00+00:00",
+    });
     clock.advance(15);
     const ended = await core.end();
     expect(ended.session).toMatchObject({ durationMinutes: 45, breakMinutes: 600 });
@@ -184,24 +201,44 @@ describe("time away", () => {
     );
     const result = await core.recover("DRAFT-S-00000001", "save");
     if (result.status !== "saved") throw new Error(result.status);
-    expect(result.session).toMatchObject({ endedAt: "2026-08-14T10:00:00+00:00", durationMinutes: 50, breakMinutes: 10 });
+    expect(result.session).toMatchObject({
+      endedAt: "2026-08-14T10:00:00+00:00",
+      durationMinutes: 50,
+      breakMinutes: 10,
+    });
   });
 });
 
 describe("damaged honest-time fields", () => {
   it("a garbage or future paused_at and a negative break_minutes are reported and read as absent", async () => {
     const { core, store } = harness({ at: "2026-08-14T12:00:00Z" });
-    store.files.set(HOT, hotText({ active_topic: "T-rust-ownership", started_at: "2026-08-14T11:00:00+00:00", open_draft: "DRAFT-S-00000001", device: "laptop" }));
+    store.files.set(
+      HOT,
+      hotText({
+        active_topic: "T-rust-ownership",
+        started_at: "2026-08-14T11:00:00+00:00",
+        open_draft: "DRAFT-S-00000001",
+        device: "laptop",
+      }),
+    );
     store.files.set(
       S("DRAFT-S-00000001"),
-      draftText({ session_id: "DRAFT-S-00000001", paused_at: "tomorrow", break_minutes: -5, last_checkpoint_at: "2026-08-14T11:55:00+00:00" }),
+      draftText({
+        session_id: "DRAFT-S-00000001",
+        paused_at: "tomorrow",
+        break_minutes: -5,
+        last_checkpoint_at: "2026-08-14T11:55:00+00:00",
+      }),
     );
-    store.files.set(S("S-20260813T100000-aaaa"), confirmedText({ session_id: "S-20260813T100000-aaaa", break_minutes: "ten" }));
+    store.files.set(
+      S("S-20260813T100000-aaaa"),
+      confirmedText({ session_id: "S-20260813T100000-aaaa", break_minutes: "ten" }),
+    );
     const listed = await core.list();
     expect(listed.warnings).toEqual([
-      expect.stringContaining("S-20260813T100000-aaaa.md: break_minutes \"ten\""),
+      expect.stringContaining('S-20260813T100000-aaaa.md: break_minutes "ten"'),
       expect.stringContaining("DRAFT-S-00000001.md: break_minutes -5"),
-      expect.stringContaining("DRAFT-S-00000001.md: paused_at \"tomorrow\""),
+      expect.stringContaining('DRAFT-S-00000001.md: paused_at "tomorrow"'),
     ]);
     expect(listed.drafts[0]).toMatchObject({ pausedAt: null, breakMinutes: 0 });
     expect(listed.confirmed[0]).toMatchObject({ breakMinutes: 0, durationMinutes: 45 });
@@ -212,7 +249,13 @@ describe("damaged honest-time fields", () => {
 
   it("pause repairs a damaged paused_at", async () => {
     const { core, store, draftId } = await started();
-    store.files.set(S(draftId), (store.files.get(S(draftId)) ?? "").replace("device: laptop\n", "device: laptop\npaused_at: 2099-01-01T00:00:00Z\n"));
+    store.files.set(
+      S(draftId),
+      (store.files.get(S(draftId)) ?? "").replace(
+        "device: laptop\n",
+        "device: laptop\npaused_at: 2099-01-01T00:00:00Z\n",
+      ),
+    );
     await expect(core.pause()).resolves.toMatchObject({ pausedAt: "2026-08-14T12:00:00+00:00" });
   });
 });
@@ -222,8 +265,13 @@ describe("log", () => {
     const { core, store } = harness({ at: "2026-08-14T20:00:00Z" });
     const result = await core.log({ topic: "T-a", from: "14:00", to: "14:45", summary: "Read chapter 4" });
     expect(result.session).toMatchObject({
-      topicId: "T-a", startedAt: "2026-08-14T14:00:00+00:00", endedAt: "2026-08-14T14:45:00+00:00",
-      durationMinutes: 45, outcome: "logged", absorbedDrafts: [], breakMinutes: 0,
+      topicId: "T-a",
+      startedAt: "2026-08-14T14:00:00+00:00",
+      endedAt: "2026-08-14T14:45:00+00:00",
+      durationMinutes: 45,
+      outcome: "logged",
+      absorbedDrafts: [],
+      breakMinutes: 0,
     });
     expect(fields(store, S(result.session.sessionId))).toMatchObject({ outcome: "logged", absorbed_drafts: [] });
     expect(store.files.get(INDEX)).toContain(`[[${result.session.sessionId}]] - Topic: T-a (2026-08-14, 45 min)`);
@@ -248,14 +296,18 @@ describe("log", () => {
     await refusal(core.log({ topic: "T-a", minutes: "-5" }), "usage");
     await refusal(core.log({ topic: "T-a", minutes: "abc" }), "usage");
     expect(store.snapshot()).toEqual(before);
-    await expect(core.log({ topic: "T-a", from: "14:59", to: "15:30" })).resolves.toMatchObject({ session: { durationMinutes: 31 } });
+    await expect(core.log({ topic: "T-a", from: "14:59", to: "15:30" })).resolves.toMatchObject({
+      session: { durationMinutes: 31 },
+    });
   });
 
   it("refuses an overlap with the open session", async () => {
     const { core, store, clock, draftId } = await started("2026-08-14T12:00:00Z");
     clock.advance(60);
     await refusal(core.log({ topic: "T-b", from: "12:30", to: "12:45" }), "overlap");
-    await expect(core.log({ topic: "T-b", from: "11:00", to: "12:00" })).resolves.toMatchObject({ session: { durationMinutes: 60 } });
+    await expect(core.log({ topic: "T-b", from: "11:00", to: "12:00" })).resolves.toMatchObject({
+      session: { durationMinutes: 60 },
+    });
     expect(fields(store, HOT)).toMatchObject({ open_draft: draftId, active_topic: "T-a" });
   });
 });

@@ -100,7 +100,12 @@ describe("a draft's honest-time fields", () => {
   const base = { started_at: "2026-08-14T20:00:00+00:00" };
 
   it("reads absent fields as not paused and no breaks, without warnings", () => {
-    expect(readHonestFields(base, PATH, now, utc)).toEqual({ pausedAt: null, pausedMs: null, breakMinutes: 0, warnings: [] });
+    expect(readHonestFields(base, PATH, now, utc)).toEqual({
+      pausedAt: null,
+      pausedMs: null,
+      breakMinutes: 0,
+      warnings: [],
+    });
     expect(readHonestFields({ ...base, paused_at: null, break_minutes: null }, PATH, now, utc).warnings).toEqual([]);
     expect(readHonestFields({ ...base, paused_at: "  " }, PATH, now, utc).pausedMs).toBeNull();
   });
@@ -154,7 +159,9 @@ describe("pause and continue", () => {
   const paused: HonestFields = { ...running, pausedAt: "2026-08-14T20:30:00+00:00", pausedMs };
 
   it("records paused_at now, in the local offset", () => {
-    expect(pauseUpdate(running, at("2026-08-14T20:30:00Z"), () => 120)).toEqual({ paused_at: "2026-08-14T22:30:00+02:00" });
+    expect(pauseUpdate(running, at("2026-08-14T20:30:00Z"), () => 120)).toEqual({
+      paused_at: "2026-08-14T22:30:00+02:00",
+    });
   });
 
   it("refuses to pause a paused session", () => {
@@ -164,7 +171,11 @@ describe("pause and continue", () => {
   it("adds the pause to the breaks, clears paused_at and checkpoints on continue", () => {
     const result = continueUpdate(paused, at("2026-08-14T20:47:00Z"), utc);
     expect(result.breakMinutes).toBe(21);
-    expect(result.updates).toEqual({ paused_at: null, break_minutes: 21, last_checkpoint_at: "2026-08-14T20:47:00+00:00" });
+    expect(result.updates).toEqual({
+      paused_at: null,
+      break_minutes: 21,
+      last_checkpoint_at: "2026-08-14T20:47:00+00:00",
+    });
   });
 
   it("refuses to continue a session that is not paused", () => {
@@ -249,7 +260,11 @@ describe("when an ended session ended", () => {
     expect(silent.silenceMs).toBe(12.5 * HOUR);
     expect(silent.sessionMs).toBe(13 * HOUR);
     expect(silent.lastSignAt).toBe("2026-08-13T20:30:00+00:00");
-    expect(silent.details).toEqual({ silence_seconds: 45_000, session_seconds: 46_800, last_activity_at: "2026-08-13T20:30:00+00:00" });
+    expect(silent.details).toEqual({
+      silence_seconds: 45_000,
+      session_seconds: 46_800,
+      last_activity_at: "2026-08-13T20:30:00+00:00",
+    });
     expect(silent.message).toContain("12 h 30 min");
     expect(silent.message).toContain("13 h");
     for (const answer of ["--at now", "--at last", "--at HH:MM"]) expect(silent.message).toContain(answer);
@@ -264,15 +279,24 @@ describe("when an ended session ended", () => {
 
   it("answers the silence with now, last or a time", () => {
     expect(resolveEndAt("now", session, morning, GRACE, utc).durationMinutes).toBe(780);
-    expect(resolveEndAt("last", session, morning, GRACE, utc)).toMatchObject({ endedMs: lastCheckpointMs, durationMinutes: 30 });
-    expect(resolveEndAt("20:45", session, morning, GRACE, utc)).toMatchObject({ endedMs: at("2026-08-13T20:45:00Z"), durationMinutes: 45 });
+    expect(resolveEndAt("last", session, morning, GRACE, utc)).toMatchObject({
+      endedMs: lastCheckpointMs,
+      durationMinutes: 30,
+    });
+    expect(resolveEndAt("20:45", session, morning, GRACE, utc)).toMatchObject({
+      endedMs: at("2026-08-13T20:45:00Z"),
+      durationMinutes: 45,
+    });
     expect(resolveEndAt("2026-08-13T21:10:00+00:00", session, morning, GRACE, utc).durationMinutes).toBe(70);
     expect(resolveEndAt(" LAST ", session, morning, GRACE, utc).source).toBe("last");
   });
 
   it("takes the start as the last sign of life when there is no checkpoint", () => {
     const unchecked = { ...session, lastCheckpointMs: null };
-    expect(resolveEndAt("last", unchecked, morning, GRACE, utc)).toMatchObject({ endedMs: startedMs, durationMinutes: 0 });
+    expect(resolveEndAt("last", unchecked, morning, GRACE, utc)).toMatchObject({
+      endedMs: startedMs,
+      durationMinutes: 0,
+    });
   });
 
   it("ends a paused session at paused_at, without the long-silence refusal", () => {
@@ -309,7 +333,11 @@ describe("when an ended session ended", () => {
     expect(savedEnd(session, morning)).toMatchObject({ endedMs: lastCheckpointMs, durationMinutes: 30 });
     expect(savedEnd({ ...session, lastCheckpointMs: null }, morning)).toMatchObject({ endedMs: morning });
     const paused = { ...session, pausedMs: at("2026-08-13T20:10:00Z"), lastCheckpointMs: at("2026-08-13T20:50:00Z") };
-    expect(savedEnd(paused, morning)).toMatchObject({ endedMs: at("2026-08-13T20:10:00Z"), durationMinutes: 10, source: "paused" });
+    expect(savedEnd(paused, morning)).toMatchObject({
+      endedMs: at("2026-08-13T20:10:00Z"),
+      durationMinutes: 10,
+      source: "paused",
+    });
   });
 
   it("describes the silence for the end dialog and preselects the last activity after the grace period", () => {
@@ -331,14 +359,23 @@ describe("when an ended session ended", () => {
         fc.option(fc.integer({ min: -600, max: 10 * 24 * 60 })),
         fc.option(fc.integer({ min: -600, max: 10 * 24 * 60 })),
         fc.integer({ min: 0, max: 100_000 }),
-        fc.oneof(fc.constant(undefined), fc.constantFrom("now", "last", "25:99"), fc.integer({ min: 0, max: 23 * 60 + 59 }).map((m) => `${Math.floor(m / 60)}:${String(m % 60).padStart(2, "0")}`)),
+        fc.oneof(
+          fc.constant(undefined),
+          fc.constantFrom("now", "last", "25:99"),
+          fc
+            .integer({ min: 0, max: 23 * 60 + 59 })
+            .map((m) => `${Math.floor(m / 60)}:${String(m % 60).padStart(2, "0")}`),
+        ),
         (ageMinutes, checkpointAfter, pausedAfter, breakMinutes, given) => {
           const now = at("2026-08-14T09:00:00Z");
           const start = now - ageMinutes * MIN;
           const s: EndAtSession = {
             startedMs: start,
             lastCheckpointMs: checkpointAfter === null ? null : start + checkpointAfter * MIN,
-            pausedMs: pausedAfter === null || start + pausedAfter * MIN > now ? null : Math.max(start, start + pausedAfter * MIN),
+            pausedMs:
+              pausedAfter === null || start + pausedAfter * MIN > now
+                ? null
+                : Math.max(start, start + pausedAfter * MIN),
             breakMinutes,
           };
           try {
@@ -376,13 +413,18 @@ describe("time away", () => {
   });
 
   it("names the days of an absence of a day or more", () => {
-    expect(awayNotice({ fromMs: last, toMs: last + 50 * HOUR, minutes: 3000 }, utc)).toBe("Away 2026-08-13 21:10–2026-08-15 23:10, not counted");
+    expect(awayNotice({ fromMs: last, toMs: last + 50 * HOUR, minutes: 3000 }, utc)).toBe(
+      "Away 2026-08-13 21:10–2026-08-15 23:10, not counted",
+    );
   });
 
   it("records the break and a checkpoint in one change, and takes only the break back", () => {
     const current: HonestFields = { pausedAt: null, pausedMs: null, breakMinutes: 10, warnings: [] };
     const away = { fromMs: last, toMs: now, minutes: 475 };
-    expect(awayUpdate(current, away, utc)).toEqual({ break_minutes: 485, last_checkpoint_at: "2026-08-14T05:05:00+00:00" });
+    expect(awayUpdate(current, away, utc)).toEqual({
+      break_minutes: 485,
+      last_checkpoint_at: "2026-08-14T05:05:00+00:00",
+    });
     expect(countBackUpdate({ ...current, breakMinutes: 485 }, away)).toEqual({ break_minutes: 10 });
   });
 
@@ -396,7 +438,9 @@ describe("time away", () => {
 
 describe("a logged session's interval", () => {
   const now = at("2026-08-14T18:00:00Z");
-  const confirmed = [{ id: "S-20260814T100000-abcd", startMs: at("2026-08-14T10:00:00Z"), endMs: at("2026-08-14T11:00:00Z") }];
+  const confirmed = [
+    { id: "S-20260814T100000-abcd", startMs: at("2026-08-14T10:00:00Z"), endMs: at("2026-08-14T11:00:00Z") },
+  ];
 
   it("takes --from and --to", () => {
     expect(resolveLogInterval({ from: "12:00", to: "13:30" }, confirmed, now, utc)).toEqual({
@@ -407,7 +451,10 @@ describe("a logged session's interval", () => {
   });
 
   it("takes --minutes ending at --to, or now", () => {
-    expect(resolveLogInterval({ minutes: "45", to: "13:00" }, [], now, utc)).toMatchObject({ startMs: at("2026-08-14T12:15:00Z"), durationMinutes: 45 });
+    expect(resolveLogInterval({ minutes: "45", to: "13:00" }, [], now, utc)).toMatchObject({
+      startMs: at("2026-08-14T12:15:00Z"),
+      durationMinutes: 45,
+    });
     expect(resolveLogInterval({ minutes: 30 }, [], now, utc)).toMatchObject({ startMs: now - 30 * MIN, endMs: now });
   });
 
@@ -419,7 +466,9 @@ describe("a logged session's interval", () => {
   });
 
   it.each([["-5"], ["abc"], ["0"], ["1.5"], ["1441"], [-5]])("refuses --minutes %p", (minutes) => {
-    expect(expectRefusal(() => resolveLogInterval({ minutes }, [], now, utc), "usage").message).toMatch(/--minutes .* is not a whole number/);
+    expect(expectRefusal(() => resolveLogInterval({ minutes }, [], now, utc), "usage").message).toMatch(
+      /--minutes .* is not a whole number/,
+    );
   });
 
   it("refuses --from after --to", () => {
@@ -431,7 +480,10 @@ describe("a logged session's interval", () => {
   });
 
   it("refuses a session that ends in the future", () => {
-    expectRefusal(() => resolveLogInterval({ from: "17:00", to: "2026-08-14T19:00:00Z" }, [], now, utc), "invalid_time");
+    expectRefusal(
+      () => resolveLogInterval({ from: "17:00", to: "2026-08-14T19:00:00Z" }, [], now, utc),
+      "invalid_time",
+    );
   });
 
   it("refuses an unreadable time", () => {
@@ -444,7 +496,10 @@ describe("a logged session's interval", () => {
   });
 
   it("refuses an overlap of more than a minute with a confirmed session, naming it", () => {
-    const error = expectRefusal(() => resolveLogInterval({ from: "10:30", to: "12:00" }, confirmed, now, utc), "overlap");
+    const error = expectRefusal(
+      () => resolveLogInterval({ from: "10:30", to: "12:00" }, confirmed, now, utc),
+      "overlap",
+    );
     expect(error).toBeInstanceOf(OverlapError);
     expect((error as OverlapError).sessionId).toBe("S-20260814T100000-abcd");
     expect(error.message).toBe("10:30–12:00 overlaps S-20260814T100000-abcd (10:00–11:00) by 30 min");
@@ -452,7 +507,9 @@ describe("a logged session's interval", () => {
 
   it("refuses an overlap with the open session", () => {
     const open = { id: "DRAFT-S-0000abcd", startMs: at("2026-08-14T17:30:00Z"), endMs: now };
-    expect((thrown(() => resolveLogInterval({ minutes: 60 }, [open], now, utc)) as OverlapError).sessionId).toBe("DRAFT-S-0000abcd");
+    expect((thrown(() => resolveLogInterval({ minutes: 60 }, [open], now, utc)) as OverlapError).sessionId).toBe(
+      "DRAFT-S-0000abcd",
+    );
   });
 
   it("accepts a minute of overlap with a neighbour", () => {
@@ -472,21 +529,31 @@ describe("words", () => {
 describe("properties", () => {
   it("studied minutes are never negative and never more than the wall-clock minutes", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2e12 }), fc.integer({ min: -1e9, max: 1e10 }), fc.nat(100_000), (start, length, breaks) => {
-        const minutes = studiedMinutes(start, start + length, breaks);
-        expect(minutes).toBeGreaterThanOrEqual(0);
-        expect(minutes).toBeLessThanOrEqual(Math.max(0, Math.round(length / MIN)));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 2e12 }),
+        fc.integer({ min: -1e9, max: 1e10 }),
+        fc.nat(100_000),
+        (start, length, breaks) => {
+          const minutes = studiedMinutes(start, start + length, breaks);
+          expect(minutes).toBeGreaterThanOrEqual(0);
+          expect(minutes).toBeLessThanOrEqual(Math.max(0, Math.round(length / MIN)));
+        },
+      ),
     );
   });
 
   it("recording time away and counting it back leaves the breaks as they were", () => {
     fc.assert(
-      fc.property(fc.nat(100_000), fc.integer({ min: 0, max: 2e12 }), fc.integer({ min: 1, max: 1e9 }), (breaks, last, gap) => {
-        const away = timeAway(last, last + GRACE + gap, GRACE);
-        expect(away).not.toBeNull();
-        if (away) expect(countAwayBack(recordAway(breaks, away), away)).toBe(breaks);
-      }),
+      fc.property(
+        fc.nat(100_000),
+        fc.integer({ min: 0, max: 2e12 }),
+        fc.integer({ min: 1, max: 1e9 }),
+        (breaks, last, gap) => {
+          const away = timeAway(last, last + GRACE + gap, GRACE);
+          expect(away).not.toBeNull();
+          if (away) expect(countAwayBack(recordAway(breaks, away), away)).toBe(breaks);
+        },
+      ),
     );
   });
 });

@@ -1,5 +1,12 @@
 import { classifyRecord } from "../../src/core/frontmatter";
-import { EMPTY_HOT, HOT_WORD_LIMIT, countWords, renderHot, renderHotBody, truncateWords } from "../../src/core/hot-memory";
+import {
+  EMPTY_HOT,
+  HOT_WORD_LIMIT,
+  countWords,
+  renderHot,
+  renderHotBody,
+  truncateWords,
+} from "../../src/core/hot-memory";
 import { interpretConfirmed } from "../../src/core/records";
 import type { ConfirmedSession } from "../../src/core/records";
 import { renderIndex } from "../../src/core/session-index";
@@ -7,9 +14,17 @@ import { confirmedText } from "../support/builders";
 import { harness } from "../support/fakes";
 import { HOT } from "../support/inspect";
 
-function session(id: string, sections: { summary?: string; next?: string; notes?: string }, fields: Record<string, string | number> = {}): ConfirmedSession {
+function session(
+  id: string,
+  sections: { summary?: string; next?: string; notes?: string },
+  fields: Record<string, string | number> = {},
+): ConfirmedSession {
   const path = `palee/sessions/${id}.md`;
-  const result = interpretConfirmed(path, classifyRecord(confirmedText({ session_id: id, ...fields }, sections)), () => 0);
+  const result = interpretConfirmed(
+    path,
+    classifyRecord(confirmedText({ session_id: id, ...fields }, sections)),
+    () => 0,
+  );
   if (!("record" in result)) throw new Error(result.reason);
   return result.record;
 }
@@ -21,8 +36,12 @@ describe("working memory body", () => {
   });
 
   it("carries the newest summary and next action and ends with the source link", () => {
-    const body = renderHotBody(session("S-20260814T120000-abcd", { summary: "Borrowing rules", next: "Read chapter 5" }));
-    expect(body).toBe("## Summary\n\nBorrowing rules\n\n## Next action\n\nRead chapter 5\n\nSource: [[S-20260814T120000-abcd]]\n");
+    const body = renderHotBody(
+      session("S-20260814T120000-abcd", { summary: "Borrowing rules", next: "Read chapter 5" }),
+    );
+    expect(body).toBe(
+      "## Summary\n\nBorrowing rules\n\n## Next action\n\nRead chapter 5\n\nSource: [[S-20260814T120000-abcd]]\n",
+    );
   });
 
   it.each([
@@ -37,14 +56,18 @@ describe("working memory body", () => {
   });
 
   it("falls back to the notes of a session saved without a summary, within the limit", () => {
-    const body = renderHotBody(session("S-20260814T120000-abcd", { notes: "where I stopped " + "w ".repeat(400)}));
+    const body = renderHotBody(session("S-20260814T120000-abcd", { notes: "where I stopped " + "w ".repeat(400) }));
     expect(body.startsWith("## Notes\n\nwhere I stopped")).toBe(true);
     expect(countWords(body)).toBeLessThanOrEqual(HOT_WORD_LIMIT);
-    expect(renderHotBody(session("S-20260814T120000-abcd", {}))).toBe("No summary was recorded for the last session.\n\nSource: [[S-20260814T120000-abcd]]\n");
+    expect(renderHotBody(session("S-20260814T120000-abcd", {}))).toBe(
+      "No summary was recorded for the last session.\n\nSource: [[S-20260814T120000-abcd]]\n",
+    );
   });
 
   it("does not take a Summary heading the learner wrote inside their notes for the session's summary", () => {
-    const body = renderHotBody(session("S-20260814T120000-abcd", { notes: "## Summary\n\nchapter outline\n\nmore notes" }));
+    const body = renderHotBody(
+      session("S-20260814T120000-abcd", { notes: "## Summary\n\nchapter outline\n\nmore notes" }),
+    );
     expect(body.startsWith("## Notes\n\n## Summary\n\nchapter outline")).toBe(true);
   });
 
@@ -55,10 +78,27 @@ describe("working memory body", () => {
   });
 
   it("renders hot.md frontmatter with the open-session pointer", () => {
-    const text = renderHot({ ...EMPTY_HOT, activeTopic: "T-a", startedAt: "2026-08-14T12:00:00+05:30", openDraft: "DRAFT-S-00000001", device: "my laptop" }, null, "2026-08-14");
+    const text = renderHot(
+      {
+        ...EMPTY_HOT,
+        activeTopic: "T-a",
+        startedAt: "2026-08-14T12:00:00+05:30",
+        openDraft: "DRAFT-S-00000001",
+        device: "my laptop",
+      },
+      null,
+      "2026-08-14",
+    );
     expect(classifyRecord(text)).toMatchObject({
       state: "ok",
-      fields: { memory_id: "H-active", active_topic: "T-a", started_at: "2026-08-14T12:00:00+05:30", open_draft: "DRAFT-S-00000001", device: "my laptop", updated_at: "2026-08-14" },
+      fields: {
+        memory_id: "H-active",
+        active_topic: "T-a",
+        started_at: "2026-08-14T12:00:00+05:30",
+        open_draft: "DRAFT-S-00000001",
+        device: "my laptop",
+        updated_at: "2026-08-14",
+      },
     });
   });
 });
@@ -68,21 +108,26 @@ describe("index", () => {
     const a = session("S-20260814T063000-aaaa", {}, { started_at: "2026-08-14T12:00:00+05:30", duration_minutes: 45 });
     const text = renderIndex([a], "2026-08-20");
     expect(text).toBe(
-      "---\npalee_schema: 1\ntype: session_index\nupdated_at: \"2026-08-20\"\n---\n# PALEE session index\n\nTotal sessions: 1\n\n- [[S-20260814T063000-aaaa]] - Topic: T-rust-ownership (2026-08-14, 45 min)\n",
+      '---\npalee_schema: 1\ntype: session_index\nupdated_at: "2026-08-20"\n---\n# PALEE session index\n\nTotal sessions: 1\n\n- [[S-20260814T063000-aaaa]] - Topic: T-rust-ownership (2026-08-14, 45 min)\n',
     );
     expect(renderIndex([], "2026-08-20")).toContain("Total sessions: 0\n");
   });
 
   it("escapes a legacy topic that would break the list", () => {
     const hostile = session("S-20260814T063000-aaaa", {}, { topic_id: "x]] | [[evil" });
-    const line = renderIndex([hostile], "2026-08-20").split("\n").find((l) => l.startsWith("- ")) ?? "";
+    const line =
+      renderIndex([hostile], "2026-08-20")
+        .split("\n")
+        .find((l) => l.startsWith("- ")) ?? "";
     expect(line).toBe("- [[S-20260814T063000-aaaa]] - Topic: x\\]\\] \\| \\[\\[evil (2026-08-13, 45 min)");
   });
 });
 
 describe("sharing the 250 words between summary and next action", () => {
   it("keeps the whole next action after a long summary, cutting the summary instead", () => {
-    const body = renderHotBody(session("S-20260814T120000-abcd", { summary: "long ".repeat(400), next: "Read chapter 5 of the book" }));
+    const body = renderHotBody(
+      session("S-20260814T120000-abcd", { summary: "long ".repeat(400), next: "Read chapter 5 of the book" }),
+    );
     expect(body).toContain("## Next action\n\nRead chapter 5 of the book\n");
     expect(body.startsWith("## Summary\n\nlong long")).toBe(true);
     expect(body).toContain("long…\n");
@@ -90,7 +135,9 @@ describe("sharing the 250 words between summary and next action", () => {
   });
 
   it("gives a next action longer than the limit every word it can, within the limit", () => {
-    const body = renderHotBody(session("S-20260814T120000-abcd", { summary: "short summary", next: "step ".repeat(400) }));
+    const body = renderHotBody(
+      session("S-20260814T120000-abcd", { summary: "short summary", next: "step ".repeat(400) }),
+    );
     expect(body).toContain("## Next action\n\nstep step");
     expect(countWords(body)).toBeLessThanOrEqual(HOT_WORD_LIMIT);
     expect(body.trimEnd().endsWith("Source: [[S-20260814T120000-abcd]]")).toBe(true);
@@ -102,7 +149,10 @@ describe("working memory shows the summary as written", () => {
     const { core, store, clock } = harness();
     await core.start({ topic: "T-rust-ownership" });
     clock.advance(30);
-    await core.end({ summary: "Covered two parts.\n# Part two: borrowing\n## Next action\nnot the next action", nextAction: "Read chapter 5" });
+    await core.end({
+      summary: "Covered two parts.\n# Part two: borrowing\n## Next action\nnot the next action",
+      nextAction: "Read chapter 5",
+    });
     const hot = classifyRecord(store.files.get(HOT) ?? null);
     if (hot.state !== "ok") throw new Error(hot.state);
     expect(hot.body).toContain("Part two: borrowing");

@@ -17,9 +17,12 @@ describe("IDs", () => {
 });
 
 describe("topic IDs", () => {
-  it.each(["T-rust-ownership", "T-20260814T120000-abcd", "T-a", "T-A.b_c-d", `T-${"x".repeat(121)}`])("accepts %s", (id) => {
-    expect(validateNewTopicId(id)).toBe(id);
-  });
+  it.each(["T-rust-ownership", "T-20260814T120000-abcd", "T-a", "T-A.b_c-d", `T-${"x".repeat(121)}`])(
+    "accepts %s",
+    (id) => {
+      expect(validateNewTopicId(id)).toBe(id);
+    },
+  );
 
   it.each([
     "rust",

@@ -16,7 +16,9 @@ describe("session folder setting", () => {
   });
 
   it("refuses dot-folders for the plugin and explains why, but allows them for the CLI", () => {
-    expect(() => normalizeSessionFolder(".palee", { allowDotFolders: false })).toThrow(/Obsidian does not index dot-folders/);
+    expect(() => normalizeSessionFolder(".palee", { allowDotFolders: false })).toThrow(
+      /Obsidian does not index dot-folders/,
+    );
     expect(normalizeSessionFolder(".palee", { allowDotFolders: true })).toBe(".palee");
   });
 });

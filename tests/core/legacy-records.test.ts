@@ -53,7 +53,9 @@ describe("records of the original PALEE tool", () => {
 
   it("still skips a note whose recorded duration_minutes is damaged", () => {
     const damaged = LONGER.replace('status: "completed"', 'status: "completed"\nduration_minutes: 4.5');
-    expect(interpretConfirmed(S(LONGER_ID), classifyRecord(damaged), () => 0)).toEqual({ reason: "duration_minutes is not a whole number of minutes" });
+    expect(interpretConfirmed(S(LONGER_ID), classifyRecord(damaged), () => 0)).toEqual({
+      reason: "duration_minutes is not a whole number of minutes",
+    });
   });
 
   it("lists and rebuilds from them, newest first, and never rewrites them", async () => {
@@ -62,7 +64,10 @@ describe("records of the original PALEE tool", () => {
     store.files.set(S(LONGER_ID), LONGER);
     const list = await core.list();
     expect(list.skipped).toEqual([]);
-    expect(list.confirmed.map((s) => [s.sessionId, s.durationMinutes])).toEqual([[LONGER_ID, 43], [ORIGINAL_ID, 0]]);
+    expect(list.confirmed.map((s) => [s.sessionId, s.durationMinutes])).toEqual([
+      [LONGER_ID, 43],
+      [ORIGINAL_ID, 0],
+    ]);
 
     const rebuilt = await core.rebuild();
     expect(rebuilt).toMatchObject({ totalConfirmed: 2, skipped: [] });

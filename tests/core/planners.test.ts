@@ -63,14 +63,23 @@ describe("planReconcile", () => {
 
   it("trashes drafts a confirmed note absorbed and closes an open pointer to one", () => {
     const absorbed = new Map([["DRAFT-S-aaaa", saved("S-1")]]);
-    const plan = planReconcile(hot({ openDraft: "DRAFT-S-aaaa", startedAt: "2026-08-14T11:00:00+00:00" }), [a, b], files, absorbed, context);
+    const plan = planReconcile(
+      hot({ openDraft: "DRAFT-S-aaaa", startedAt: "2026-08-14T11:00:00+00:00" }),
+      [a, b],
+      files,
+      absorbed,
+      context,
+    );
     expect(plan.trash).toEqual([a]);
     expect(plan.closeOpen).toEqual({ draftId: "DRAFT-S-aaaa", reason: "absorbed" });
   });
 
   it("closes this device's pointer to a draft that no longer exists", () => {
     const open = hot({ openDraft: "DRAFT-S-gone", startedAt: "2026-08-14T11:55:00+00:00", device: "laptop" });
-    expect(planReconcile(open, [a], files, new Map(), context).closeOpen).toEqual({ draftId: "DRAFT-S-gone", reason: "missing" });
+    expect(planReconcile(open, [a], files, new Map(), context).closeOpen).toEqual({
+      draftId: "DRAFT-S-gone",
+      reason: "missing",
+    });
   });
 
   it("leaves another device's recent pointer alone: its draft may not have synced yet", () => {
@@ -100,7 +109,11 @@ describe("save plans", () => {
   });
 
   it("ends now when no copy has a checkpoint, and starts at the earliest start among copies", () => {
-    const early = draft("DRAFT-S-aaaa", { session_id: "DRAFT-S-aaaa", started_at: "2026-08-14T10:00:00+00:00", last_checkpoint_at: null });
+    const early = draft("DRAFT-S-aaaa", {
+      session_id: "DRAFT-S-aaaa",
+      started_at: "2026-08-14T10:00:00+00:00",
+      last_checkpoint_at: null,
+    });
     const late = draft("DRAFT-S-aaaa 2", { session_id: "DRAFT-S-aaaa", last_checkpoint_at: null });
     const plan = savePlanOf([early, late], now);
     expect(plan.endedMs).toBe(now);
@@ -149,9 +162,17 @@ describe("save plans", () => {
 
   it("previews this device's running open session as left to its own end", () => {
     const now2 = ms("2026-08-14T11:35:00+00:00");
-    const interrupted = draft("DRAFT-S-aaaa 2", { session_id: "DRAFT-S-aaaa", last_checkpoint_at: "2026-08-14T11:10:00+00:00" });
+    const interrupted = draft("DRAFT-S-aaaa 2", {
+      session_id: "DRAFT-S-aaaa",
+      last_checkpoint_at: "2026-08-14T11:10:00+00:00",
+    });
     const open = draft("DRAFT-S-aaaa");
-    const preview = previewSave(interrupted, [interrupted, open], { device: "laptop", now: now2, graceMs: GRACE, openDraft: "DRAFT-S-aaaa" });
+    const preview = previewSave(interrupted, [interrupted, open], {
+      device: "laptop",
+      now: now2,
+      graceMs: GRACE,
+      openDraft: "DRAFT-S-aaaa",
+    });
     expect(preview.copies).toEqual([interrupted]);
     expect(preview.plan.durationMinutes).toBe(10);
   });
@@ -164,7 +185,12 @@ describe("the start of an ended session (three tiers)", () => {
   it("tier 1: the earliest valid start among the topic's drafts, as written", () => {
     const later = draft("DRAFT-S-bbbb", { session_id: "DRAFT-S-bbbb", started_at: "2026-08-14T11:30:00+00:00" });
     const start = endStart(topic, [later, draft("DRAFT-S-aaaa")], EMPTY_HOT, now, utc);
-    expect(start).toEqual({ ms: ms("2026-08-14T11:00:00+00:00"), text: "2026-08-14T11:00:00+00:00", tier: 1, warning: null });
+    expect(start).toEqual({
+      ms: ms("2026-08-14T11:00:00+00:00"),
+      text: "2026-08-14T11:00:00+00:00",
+      tier: 1,
+      warning: null,
+    });
   });
 
   it("a draft starting in the future is no valid start: the next tier dates the session, with a warning", () => {
@@ -176,7 +202,12 @@ describe("the start of an ended session (three tiers)", () => {
 
   it("tier 2: hot.md's start for the same topic when no draft has one", () => {
     const start = endStart(topic, [], hot({ activeTopic: topic, startedAt: "2026-08-14T10:00:00+00:00" }), now, utc);
-    expect(start).toEqual({ ms: ms("2026-08-14T10:00:00+00:00"), text: "2026-08-14T10:00:00+00:00", tier: 2, warning: null });
+    expect(start).toEqual({
+      ms: ms("2026-08-14T10:00:00+00:00"),
+      text: "2026-08-14T10:00:00+00:00",
+      tier: 2,
+      warning: null,
+    });
   });
 
   it("tier 2: a hot.md start less than a minute ahead is clamped to now", () => {
@@ -188,7 +219,13 @@ describe("the start of an ended session (three tiers)", () => {
     const ahead = endStart(topic, [], hot({ activeTopic: topic, startedAt: "2026-08-14T13:00:00+00:00" }), now, utc);
     expect(ahead).toMatchObject({ ms: now, tier: 3 });
     expect(ahead.warning).toContain("is in the future");
-    const other = endStart(topic, [], hot({ activeTopic: "T-other", startedAt: "2026-08-14T10:00:00+00:00" }), now, utc);
+    const other = endStart(
+      topic,
+      [],
+      hot({ activeTopic: "T-other", startedAt: "2026-08-14T10:00:00+00:00" }),
+      now,
+      utc,
+    );
     expect(other).toMatchObject({ ms: now, tier: 3 });
     expect(other.warning).toContain("no start was recorded");
   });

@@ -21,7 +21,9 @@ async function crashedEnd(writesAllowed: number): Promise<Harness> {
   await h.core.start({ topic: "T-b" });
   h.clock.advance(30);
   const crashing = new CrashingStore(h.store, writesAllowed);
-  await expect(new PaleeSessions({ ...h.ports, store: crashing }, layoutFor("palee")).end({ summary: "second summary" })).rejects.toThrow("simulated crash");
+  await expect(
+    new PaleeSessions({ ...h.ports, store: crashing }, layoutFor("palee")).end({ summary: "second summary" }),
+  ).rejects.toThrow("simulated crash");
   return h;
 }
 
@@ -32,7 +34,9 @@ describe("start-up after an end cut short", () => {
     [3, "after index.md"],
   ])("(crash %i: %s) leaves views that describe the saved session", async (k) => {
     const h = await crashedEnd(k);
-    const newest = confirmedPaths(h.store).map((p) => classifyRecord(h.store.files.get(p) ?? null)).find((r) => r.state === "ok" && r.fields.topic_id === "T-b");
+    const newest = confirmedPaths(h.store)
+      .map((p) => classifyRecord(h.store.files.get(p) ?? null))
+      .find((r) => r.state === "ok" && r.fields.topic_id === "T-b");
     expect(newest?.state).toBe("ok");
     const savedId = newest?.state === "ok" ? String(newest.fields.session_id) : "";
     await fresh(h).openVault();
@@ -59,7 +63,11 @@ describe("start-up after an end cut short", () => {
     h.clock.advance(60);
     h.store.files.set(HOT, "my own working memory\n");
     // Writes: (0) the copy of the learner's text (invariant 10), (1) hot.md, then the crash before the draft.
-    await expect(new PaleeSessions({ ...h.ports, store: new CrashingStore(h.store, 2) }, layoutFor("palee")).start({ topic: "T-b" })).rejects.toThrow("simulated crash");
+    await expect(
+      new PaleeSessions({ ...h.ports, store: new CrashingStore(h.store, 2) }, layoutFor("palee")).start({
+        topic: "T-b",
+      }),
+    ).rejects.toThrow("simulated crash");
     const result = await fresh(h).openVault();
     expect(result.warnings.join("\n")).toContain("no longer exists; closed the session");
     expect(h.store.files.get(HOT)).toContain("my own working memory");

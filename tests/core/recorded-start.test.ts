@@ -13,10 +13,16 @@ describe("Save of a draft whose last checkpoint is before its start", () => {
     const { store, core } = harness();
     store.files.set(
       S(DRAFT),
-      draftText({ session_id: DRAFT, started_at: "2026-08-14T11:00:00+00:00", last_checkpoint_at: "2026-08-14T10:00:00+00:00" }, "notes\n"),
+      draftText(
+        { session_id: DRAFT, started_at: "2026-08-14T11:00:00+00:00", last_checkpoint_at: "2026-08-14T10:00:00+00:00" },
+        "notes\n",
+      ),
     );
     const result = await core.recover(DRAFT, "save");
-    expect(result).toMatchObject({ status: "saved", session: { startedAt: "2026-08-14T11:00:00+00:00", durationMinutes: 0 } });
+    expect(result).toMatchObject({
+      status: "saved",
+      session: { startedAt: "2026-08-14T11:00:00+00:00", durationMinutes: 0 },
+    });
     const [path] = confirmedPaths(store);
     expect(path).toMatch(/\/S-20260814T110000-[0-9a-f]{4}\.md$/);
     expect(fields(store, path)).toMatchObject({
@@ -31,7 +37,9 @@ describe("Save of a draft whose last checkpoint is before its start", () => {
     const { store, core } = harness();
     store.files.set(S(DRAFT), draftText({ session_id: DRAFT }));
     const result = await core.recover(DRAFT, "save");
-    expect(result).toMatchObject({ session: { startedAt: "2026-08-14T11:00:00+00:00", endedAt: "2026-08-14T11:30:00+00:00", durationMinutes: 30 } });
+    expect(result).toMatchObject({
+      session: { startedAt: "2026-08-14T11:00:00+00:00", endedAt: "2026-08-14T11:30:00+00:00", durationMinutes: 30 },
+    });
   });
 });
 
@@ -40,21 +48,41 @@ describe("end with a draft that starts in the future", () => {
     const { store, core } = harness({ at: "2026-08-14T12:00:00Z" });
     store.files.set(
       HOT,
-      hotText({ active_topic: "T-rust-ownership", started_at: "2026-08-14T11:15:00+00:00", open_draft: DRAFT, device: "laptop" }),
+      hotText({
+        active_topic: "T-rust-ownership",
+        started_at: "2026-08-14T11:15:00+00:00",
+        open_draft: DRAFT,
+        device: "laptop",
+      }),
     );
     store.files.set(
       S(DRAFT),
-      draftText({ session_id: DRAFT, started_at: "2026-08-14T15:00:00+00:00", last_checkpoint_at: "2026-08-14T11:50:00+00:00" }),
+      draftText({
+        session_id: DRAFT,
+        started_at: "2026-08-14T15:00:00+00:00",
+        last_checkpoint_at: "2026-08-14T11:50:00+00:00",
+      }),
     );
     const result = await core.end({ summary: "done" });
     expect(result.session).toMatchObject({ startedAt: "2026-08-14T11:15:00+00:00", durationMinutes: 45 });
     expect(result.absorbedDrafts).toEqual([DRAFT]);
-    expect(result.warnings).toContainEqual(expect.stringMatching(/^ignored DRAFT-S-0000abcd's start in the future \(2026-08-14T15:00:00\+00:00\); dated from hot\.md's start$/));
+    expect(result.warnings).toContainEqual(
+      expect.stringMatching(
+        /^ignored DRAFT-S-0000abcd's start in the future \(2026-08-14T15:00:00\+00:00\); dated from hot\.md's start$/,
+      ),
+    );
   });
 
   it("counts from now, saying so, when hot.md has no start either", async () => {
     const { store, core } = harness({ at: "2026-08-14T12:00:00Z" });
-    store.files.set(S(DRAFT), draftText({ session_id: DRAFT, started_at: "2026-08-14T15:00:00+00:00", last_checkpoint_at: "2026-08-14T11:50:00+00:00" }));
+    store.files.set(
+      S(DRAFT),
+      draftText({
+        session_id: DRAFT,
+        started_at: "2026-08-14T15:00:00+00:00",
+        last_checkpoint_at: "2026-08-14T11:50:00+00:00",
+      }),
+    );
     const result = await core.end({ topic: "T-rust-ownership" });
     expect(result.session.durationMinutes).toBe(0);
     expect(result.warnings).toContainEqual(expect.stringMatching(/start in the future .*; no start was recorded/));

@@ -12,12 +12,16 @@ const line = fc
 describe("parseIndex", () => {
   it("reads back every index renderIndexOfLines writes: its lines and their links", () => {
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 20 }), fc.date({ min: new Date(2000, 0, 1), max: new Date(2099, 0, 1), noInvalidDate: true }), (lines, when) => {
-        const date = when.toISOString().slice(0, 10);
-        const parsed = parseIndex(renderIndexOfLines(lines, date));
-        expect(parsed?.lines).toEqual(lines);
-        expect(parsed?.links).toEqual(lines.map((l) => l.slice(4, l.indexOf("]]"))));
-      }),
+      fc.property(
+        fc.array(line, { maxLength: 20 }),
+        fc.date({ min: new Date(2000, 0, 1), max: new Date(2099, 0, 1), noInvalidDate: true }),
+        (lines, when) => {
+          const date = when.toISOString().slice(0, 10);
+          const parsed = parseIndex(renderIndexOfLines(lines, date));
+          expect(parsed?.lines).toEqual(lines);
+          expect(parsed?.links).toEqual(lines.map((l) => l.slice(4, l.indexOf("]]"))));
+        },
+      ),
     );
   });
 

@@ -23,7 +23,9 @@ describe("rendering breaks and logged sessions", () => {
   it("writes break_minutes only when there was a break", () => {
     expect(renderConfirmedNote({ ...note, breakMinutes: 0 })).toBe(renderConfirmedNote(note));
     expect(renderConfirmedNote(note)).not.toContain("break_minutes");
-    expect(renderConfirmedNote({ ...note, durationMinutes: 48, breakMinutes: 12 })).toContain("duration_minutes: 48\nbreak_minutes: 12\nstatus: completed\n");
+    expect(renderConfirmedNote({ ...note, durationMinutes: 48, breakMinutes: 12 })).toContain(
+      "duration_minutes: 48\nbreak_minutes: 12\nstatus: completed\n",
+    );
   });
 
   it("writes outcome: logged", () => {
@@ -54,7 +56,12 @@ describe("timestamps are written with seconds and an offset (SPEC §2)", () => {
     const { core, store } = harness({ at: "2026-08-14T12:00:00Z", offset: 120 });
     store.files.set(
       S("DRAFT-S-0000bbbb"),
-      draftText({ session_id: "DRAFT-S-0000bbbb", started_at: "2026-08-14T11:00", last_checkpoint_at: "2026-08-14T13:50:00+02:00", device: "laptop" }),
+      draftText({
+        session_id: "DRAFT-S-0000bbbb",
+        started_at: "2026-08-14T11:00",
+        last_checkpoint_at: "2026-08-14T13:50:00+02:00",
+        device: "laptop",
+      }),
     );
     const result = await core.end({ topic: "T-rust-ownership" });
     expect(result.session.startedAt).toMatch(WRITTEN);
@@ -65,7 +72,12 @@ describe("timestamps are written with seconds and an offset (SPEC §2)", () => {
     const { core, store } = harness({ at: "2026-08-14T12:00:00Z", offset: 120 });
     store.files.set(
       S("DRAFT-S-0000cccc"),
-      draftText({ session_id: "DRAFT-S-0000cccc", started_at: "2026-08-14T12:00:00+02:00", last_checkpoint_at: "2026-08-14T12:40", device: "laptop" }),
+      draftText({
+        session_id: "DRAFT-S-0000cccc",
+        started_at: "2026-08-14T12:00:00+02:00",
+        last_checkpoint_at: "2026-08-14T12:40",
+        device: "laptop",
+      }),
     );
     const result = await core.recover("DRAFT-S-0000cccc", "save");
     if (result.status !== "saved") throw new Error(result.status);

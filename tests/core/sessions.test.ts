@@ -9,7 +9,6 @@ import { FixedRandom, SeededRandom, harness } from "../support/fakes";
 import { HOT, INDEX, S, confirmedPaths, draftPaths, fields } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
 
-
 async function expectError(promise: Promise<unknown>, kind: string, exitCode: number): Promise<PaleeError> {
   const error = await promise.then(
     () => null,
@@ -53,7 +52,10 @@ describe("start", () => {
 
   it("reports the last session and its working memory", async () => {
     const { core, store } = harness();
-    store.files.set(S("S-20260813T100000-aaaa"), confirmedText({ session_id: "S-20260813T100000-aaaa" }, { summary: "Moves and borrows", next: "Lifetimes" }));
+    store.files.set(
+      S("S-20260813T100000-aaaa"),
+      confirmedText({ session_id: "S-20260813T100000-aaaa" }, { summary: "Moves and borrows", next: "Lifetimes" }),
+    );
     const result = await core.start({ topic: "T-rust-ownership" });
     if (result.status !== "started") throw new Error(result.status);
     expect(result.lastSession).toBe("S-20260813T100000-aaaa");
@@ -67,7 +69,10 @@ describe("start", () => {
     const before = store.snapshot();
     clock.advance(5);
     const second = await core.start({ topic: "T-b" });
-    expect(second).toMatchObject({ status: "already_open", open: { topicId: "T-a", device: "laptop", elapsedSeconds: 300 } });
+    expect(second).toMatchObject({
+      status: "already_open",
+      open: { topicId: "T-a", device: "laptop", elapsedSeconds: 300 },
+    });
     const kept = await core.start({ topic: "T-b", ifOpen: "keep" });
     expect(kept.status).toBe("kept");
     expect(store.snapshot()).toEqual(before);
@@ -136,11 +141,18 @@ describe("start", () => {
   ])("rebuilds a %s hot.md from the newest confirmed session and ignores its topic", async (_state, text) => {
     const { core, store } = harness();
     store.files.set(HOT, text);
-    store.files.set(S("S-20260813T100000-aaaa"), confirmedText({ session_id: "S-20260813T100000-aaaa" }, { summary: "Newest summary" }));
+    store.files.set(
+      S("S-20260813T100000-aaaa"),
+      confirmedText({ session_id: "S-20260813T100000-aaaa" }, { summary: "Newest summary" }),
+    );
     await expectError(core.start(), "topic_required", 2);
     const result = await core.start({ topic: "T-a" });
     expect(result.status).toBe("started");
-    expect(fields(store, HOT)).toMatchObject({ palee_schema: 1, active_topic: "T-a", last_session: "S-20260813T100000-aaaa" });
+    expect(fields(store, HOT)).toMatchObject({
+      palee_schema: 1,
+      active_topic: "T-a",
+      last_session: "S-20260813T100000-aaaa",
+    });
     expect(store.files.get(HOT)).toContain("Newest summary");
   });
 
@@ -173,7 +185,9 @@ describe("start", () => {
     const seeded = new SeededRandom(7);
     // Draws: start's draft ID (taken: ab…), start's second try (cd…), end's session ID, checkpoint (taken: ab…, cd…), then anything.
     const script = [0xab, 0xcd, 0x01, 0xab, 0xcd];
-    const random = { bytes: (n: number) => (calls < script.length ? new FixedRandom(script[calls++]).bytes(n) : seeded.bytes(n)) };
+    const random = {
+      bytes: (n: number) => (calls < script.length ? new FixedRandom(script[calls++]).bytes(n) : seeded.bytes(n)),
+    };
     const { core } = harness({ store, random });
     const started = await core.start({ topic: "T-a" });
     expect(started).toMatchObject({ status: "started", draftId: "DRAFT-S-cdcdcdcd" });
@@ -196,7 +210,10 @@ describe("checkpoint", () => {
     expect(result.created).toBe(false);
     const text = store.files.get(path) ?? "";
     expect(text.endsWith("---\nTyped in Obsidian.\n  indented line\n")).toBe(true);
-    expect(fields(store, path)).toMatchObject({ last_checkpoint_at: "2026-08-14T12:10:00+00:00", started_at: "2026-08-14T12:00:00+00:00" });
+    expect(fields(store, path)).toMatchObject({
+      last_checkpoint_at: "2026-08-14T12:10:00+00:00",
+      started_at: "2026-08-14T12:00:00+00:00",
+    });
     expect(draftPaths(store)).toHaveLength(1);
   });
 
@@ -215,7 +232,10 @@ describe("checkpoint", () => {
     const result = await core.checkpoint();
     expect(result).toMatchObject({ created: true, draft: { startedAt: "2026-08-14T10:00:00+00:00", topicId: "T-a" } });
     // No session was open: this draft is now the open one.
-    expect(fields(store, HOT)).toMatchObject({ open_draft: result.draft.draftId, started_at: "2026-08-14T10:00:00+00:00" });
+    expect(fields(store, HOT)).toMatchObject({
+      open_draft: result.draft.draftId,
+      started_at: "2026-08-14T10:00:00+00:00",
+    });
   });
 
   it.each([
@@ -231,7 +251,15 @@ describe("checkpoint", () => {
 
   it("opens the session on a new draft when hot.md points at a draft that is gone", async () => {
     const { core, store } = harness();
-    store.files.set(HOT, hotText({ active_topic: "T-a", started_at: "2026-08-14T11:00:00+00:00", open_draft: "DRAFT-S-0000dead", device: "laptop" }));
+    store.files.set(
+      HOT,
+      hotText({
+        active_topic: "T-a",
+        started_at: "2026-08-14T11:00:00+00:00",
+        open_draft: "DRAFT-S-0000dead",
+        device: "laptop",
+      }),
+    );
     const result = await core.checkpoint({ notes: "still studying" });
     expect(result.created).toBe(true);
     expect(result.draft.startedAt).toBe("2026-08-14T11:00:00+00:00");
@@ -242,8 +270,20 @@ describe("checkpoint", () => {
 
   it("refuses to checkpoint a session that is alive on another device", async () => {
     const { core, store, clock } = harness({ device: "phone" });
-    store.files.set(HOT, hotText({ active_topic: "T-a", started_at: "2026-08-14T11:00:00+00:00", open_draft: "DRAFT-S-0000000a", device: "laptop" }));
-    const draft = draftText({ session_id: "DRAFT-S-0000000a", topic_id: "T-a", last_checkpoint_at: "2026-08-14T11:55:00+00:00" });
+    store.files.set(
+      HOT,
+      hotText({
+        active_topic: "T-a",
+        started_at: "2026-08-14T11:00:00+00:00",
+        open_draft: "DRAFT-S-0000000a",
+        device: "laptop",
+      }),
+    );
+    const draft = draftText({
+      session_id: "DRAFT-S-0000000a",
+      topic_id: "T-a",
+      last_checkpoint_at: "2026-08-14T11:55:00+00:00",
+    });
     store.files.set(S("DRAFT-S-0000000a"), draft);
     await expectError(core.checkpoint(), "session_open_elsewhere", 2);
     expect(store.files.get(S("DRAFT-S-0000000a"))).toBe(draft);
@@ -271,20 +311,43 @@ describe("end", () => {
     });
     expect(result.session.sessionId).toMatch(/^S-20260814T120000-[0-9a-f]{4}$/);
     const note = store.files.get(result.session.path) ?? "";
-    expect(note).toContain(`# Session: ${result.session.sessionId}\n\n## Summary\n\nOwnership and borrowing\n\n## Next action\n\nLifetimes chapter\n\n## Notes\n\nBorrowing: one &mut or many &\n`);
-    expect(fields(store, result.session.path)).toMatchObject({ status: "completed", absorbed_drafts: [started.draftId], duration_minutes: 45 });
+    expect(note).toContain(
+      `# Session: ${result.session.sessionId}\n\n## Summary\n\nOwnership and borrowing\n\n## Next action\n\nLifetimes chapter\n\n## Notes\n\nBorrowing: one &mut or many &\n`,
+    );
+    expect(fields(store, result.session.path)).toMatchObject({
+      status: "completed",
+      absorbed_drafts: [started.draftId],
+      duration_minutes: 45,
+    });
     expect(draftPaths(store)).toEqual([]);
     expect(store.trashed.map((t) => t.path)).toEqual([S(started.draftId)]);
-    expect(fields(store, HOT)).toMatchObject({ active_topic: "T-rust-ownership", started_at: null, open_draft: null, device: null, last_session: result.session.sessionId });
+    expect(fields(store, HOT)).toMatchObject({
+      active_topic: "T-rust-ownership",
+      started_at: null,
+      open_draft: null,
+      device: null,
+      last_session: result.session.sessionId,
+    });
     expect(store.files.get(HOT)).toMatch(/Source: \[\[S-20260814T120000-[0-9a-f]{4}\]\]\n$/);
-    expect(store.files.get(INDEX)).toContain(`Total sessions: 1\n\n- [[${result.session.sessionId}]] - Topic: T-rust-ownership (2026-08-14, 45 min)\n`);
+    expect(store.files.get(INDEX)).toContain(
+      `Total sessions: 1\n\n- [[${result.session.sessionId}]] - Topic: T-rust-ownership (2026-08-14, 45 min)\n`,
+    );
   });
 
   it("takes the earliest start among the topic's drafts (tier 1)", async () => {
     const { core, store } = harness({ at: "2026-08-14T12:00:00Z" });
-    store.files.set(S("DRAFT-S-00000001"), draftText({ session_id: "DRAFT-S-00000001", topic_id: "T-a", started_at: "2026-08-14T11:00:00+00:00" }, "one\n"));
-    store.files.set(S("DRAFT-S-00000002"), draftText({ session_id: "DRAFT-S-00000002", topic_id: "T-a", started_at: "2026-08-14T10:30:00+00:00" }, "two\n"));
-    store.files.set(S("DRAFT-S-00000003"), draftText({ session_id: "DRAFT-S-00000003", topic_id: "T-b" }, "other topic\n"));
+    store.files.set(
+      S("DRAFT-S-00000001"),
+      draftText({ session_id: "DRAFT-S-00000001", topic_id: "T-a", started_at: "2026-08-14T11:00:00+00:00" }, "one\n"),
+    );
+    store.files.set(
+      S("DRAFT-S-00000002"),
+      draftText({ session_id: "DRAFT-S-00000002", topic_id: "T-a", started_at: "2026-08-14T10:30:00+00:00" }, "two\n"),
+    );
+    store.files.set(
+      S("DRAFT-S-00000003"),
+      draftText({ session_id: "DRAFT-S-00000003", topic_id: "T-b" }, "other topic\n"),
+    );
     const result = await core.end({ topic: "T-a" });
     expect(result.session).toMatchObject({ startedAt: "2026-08-14T10:30:00+00:00", durationMinutes: 90 });
     expect(result.absorbedDrafts.sort()).toEqual(["DRAFT-S-00000001", "DRAFT-S-00000002"]);
@@ -315,8 +378,14 @@ describe("end", () => {
   it("falls back to now (tier 3) and rounds durations to whole minutes", async () => {
     const { core } = harness({ at: "2026-08-14T12:00:00Z" });
     const result = await core.end({ topic: "T-a" });
-    expect(result.session).toMatchObject({ startedAt: "2026-08-14T12:00:00+00:00", durationMinutes: 0, absorbedDrafts: [] });
-    expect(result.warnings).toEqual(["no start was recorded for T-a (no draft, no open session); saved as a 0-minute session"]);
+    expect(result.session).toMatchObject({
+      startedAt: "2026-08-14T12:00:00+00:00",
+      durationMinutes: 0,
+      absorbedDrafts: [],
+    });
+    expect(result.warnings).toEqual([
+      "no start was recorded for T-a (no draft, no open session); saved as a 0-minute session",
+    ]);
     const h = harness({ at: "2026-08-14T12:00:00Z" });
     h.store.files.set(HOT, hotText({ active_topic: "T-a", started_at: "2026-08-14T11:59:30+00:00" }));
     expect((await h.core.end()).session.durationMinutes).toBe(1); // 30 s rounds up
@@ -327,7 +396,12 @@ describe("end", () => {
 
   it("leaves a draft that is alive on another device alone", async () => {
     const { core, store } = harness({ at: "2026-08-14T12:00:00Z", device: "laptop" });
-    const phoneDraft = draftText({ session_id: "DRAFT-S-0000000f", topic_id: "T-a", device: "phone", last_checkpoint_at: "2026-08-14T11:58:00+00:00" });
+    const phoneDraft = draftText({
+      session_id: "DRAFT-S-0000000f",
+      topic_id: "T-a",
+      device: "phone",
+      last_checkpoint_at: "2026-08-14T11:58:00+00:00",
+    });
     store.files.set(S("DRAFT-S-0000000f"), phoneDraft);
     const result = await core.end({ topic: "T-a" });
     expect(result.absorbedDrafts).toEqual([]);
@@ -338,7 +412,10 @@ describe("end", () => {
   it("does not save a draft twice after a crash between writing the note and trashing the draft", async () => {
     const { core, store } = harness({ at: "2026-08-14T12:00:00Z" });
     store.files.set(S("DRAFT-S-00000001"), draftText({ session_id: "DRAFT-S-00000001", topic_id: "T-a" }, "notes\n"));
-    store.files.set(S("S-20260814T110000-aaaa"), confirmedText({ session_id: "S-20260814T110000-aaaa", topic_id: "T-a", absorbed_drafts: ["DRAFT-S-00000001"] }));
+    store.files.set(
+      S("S-20260814T110000-aaaa"),
+      confirmedText({ session_id: "S-20260814T110000-aaaa", topic_id: "T-a", absorbed_drafts: ["DRAFT-S-00000001"] }),
+    );
     const result = await core.end({ topic: "T-a" });
     expect(result.absorbedDrafts).toEqual([]);
     expect(store.files.get(result.session.path)).not.toContain("notes");
@@ -360,7 +437,15 @@ describe("end", () => {
   it("refuses to end while the open session's draft cannot be read, naming the file and leaving it alone", async () => {
     // Recording the session without the draft would record it twice once the learner repairs the draft.
     const { core, store } = harness();
-    store.files.set(HOT, hotText({ active_topic: "T-a", started_at: "2026-08-14T11:00:00+00:00", open_draft: "DRAFT-S-0000000c", device: "laptop" }));
+    store.files.set(
+      HOT,
+      hotText({
+        active_topic: "T-a",
+        started_at: "2026-08-14T11:00:00+00:00",
+        open_draft: "DRAFT-S-0000000c",
+        device: "laptop",
+      }),
+    );
     store.files.set(S("DRAFT-S-0000000c"), "---\nbroken: [\n---\nnotes\n");
     const error = await expectError(core.end(), "usage", 2);
     expect(error.message).toContain("palee/sessions/DRAFT-S-0000000c.md cannot be read");
@@ -373,13 +458,25 @@ describe("end", () => {
 
   it("leaves drafts of the topic that started before the open session alone (the learner chose Ignore)", async () => {
     const { core, store, clock } = harness({ at: "2026-08-14T12:00:00Z" });
-    const old = draftText({ session_id: "DRAFT-S-000000aa", topic_id: "T-a", started_at: "2026-08-12T09:00:00+00:00", last_checkpoint_at: "2026-08-12T09:40:00+00:00" }, "old notes\n");
+    const old = draftText(
+      {
+        session_id: "DRAFT-S-000000aa",
+        topic_id: "T-a",
+        started_at: "2026-08-12T09:00:00+00:00",
+        last_checkpoint_at: "2026-08-12T09:40:00+00:00",
+      },
+      "old notes\n",
+    );
     store.files.set(S("DRAFT-S-000000aa"), old);
     const started = await core.start({ topic: "T-a", ignoreDrafts: new Set(["DRAFT-S-000000aa"]) });
     if (started.status !== "started") throw new Error(started.status);
     clock.advance(30);
     const result = await core.end({ summary: "today" });
-    expect(result.session).toMatchObject({ startedAt: "2026-08-14T12:00:00+00:00", durationMinutes: 30, absorbedDrafts: [started.draftId] });
+    expect(result.session).toMatchObject({
+      startedAt: "2026-08-14T12:00:00+00:00",
+      durationMinutes: 30,
+      absorbedDrafts: [started.draftId],
+    });
     expect(result.warnings.join("\n")).toContain("left DRAFT-S-000000aa alone");
     expect(store.files.get(S("DRAFT-S-000000aa"))).toBe(old);
   });
@@ -415,7 +512,16 @@ describe("recover", () => {
     const h = harness({ at });
     h.store.files.set(
       S("DRAFT-S-00000001"),
-      draftText({ session_id: "DRAFT-S-00000001", topic_id: "T-a", started_at: "2026-08-14T09:00:00+00:00", last_checkpoint_at: "2026-08-14T10:00:00+00:00", device: "laptop" }, "interrupted notes\n"),
+      draftText(
+        {
+          session_id: "DRAFT-S-00000001",
+          topic_id: "T-a",
+          started_at: "2026-08-14T09:00:00+00:00",
+          last_checkpoint_at: "2026-08-14T10:00:00+00:00",
+          device: "laptop",
+        },
+        "interrupted notes\n",
+      ),
     );
     return h;
   }
@@ -443,7 +549,11 @@ describe("recover", () => {
     // A crash left the draft behind (e.g. the trash never happened).
     store.files.set(S("DRAFT-S-00000001"), store.trashed[0]?.content ?? "");
     const second = await core.recover("DRAFT-S-00000001", "save");
-    expect(second).toMatchObject({ status: "saved", alreadySaved: true, session: { sessionId: first.session.sessionId } });
+    expect(second).toMatchObject({
+      status: "saved",
+      alreadySaved: true,
+      session: { sessionId: first.session.sessionId },
+    });
     expect(confirmedPaths(store)).toHaveLength(1);
     expect(draftPaths(store)).toEqual([]);
   });
@@ -457,7 +567,11 @@ describe("recover", () => {
       open: { topicId: "T-a", startedAt: "2026-08-14T09:00:00+00:00", elapsedSeconds: 3600, breakMinutes: 120 },
       away: { minutes: 120 },
     });
-    expect(fields(store, HOT)).toMatchObject({ open_draft: "DRAFT-S-00000001", started_at: "2026-08-14T09:00:00+00:00", device: "laptop" });
+    expect(fields(store, HOT)).toMatchObject({
+      open_draft: "DRAFT-S-00000001",
+      started_at: "2026-08-14T09:00:00+00:00",
+      device: "laptop",
+    });
     expect(store.files.get(S("DRAFT-S-00000001"))).toContain("interrupted notes");
     const status = await core.status();
     expect(status.open?.draftId).toBe("DRAFT-S-00000001");
@@ -472,7 +586,11 @@ describe("recover", () => {
   it("discard moves the draft to the trash; ignore leaves it byte-identical", async () => {
     const { core, store } = withInterrupted();
     const before = store.files.get(S("DRAFT-S-00000001"));
-    await expect(core.recover("DRAFT-S-00000001", "ignore")).resolves.toEqual({ status: "ignored", draftId: "DRAFT-S-00000001", warnings: [] });
+    await expect(core.recover("DRAFT-S-00000001", "ignore")).resolves.toEqual({
+      status: "ignored",
+      draftId: "DRAFT-S-00000001",
+      warnings: [],
+    });
     expect(store.files.get(S("DRAFT-S-00000001"))).toBe(before);
     expect(store.writes).toEqual([]);
     await core.recover("DRAFT-S-00000001", "discard");
@@ -491,9 +609,20 @@ describe("recover", () => {
 describe("reconcile at start", () => {
   it("trashes drafts already absorbed and closes an open session whose draft was absorbed", async () => {
     const { core, store } = harness();
-    store.files.set(HOT, hotText({ active_topic: "T-a", started_at: "2026-08-14T11:00:00+00:00", open_draft: "DRAFT-S-00000001", device: "laptop" }));
+    store.files.set(
+      HOT,
+      hotText({
+        active_topic: "T-a",
+        started_at: "2026-08-14T11:00:00+00:00",
+        open_draft: "DRAFT-S-00000001",
+        device: "laptop",
+      }),
+    );
     store.files.set(S("DRAFT-S-00000001"), draftText({ session_id: "DRAFT-S-00000001", topic_id: "T-a" }));
-    store.files.set(S("S-20260814T110000-aaaa"), confirmedText({ session_id: "S-20260814T110000-aaaa", topic_id: "T-a", absorbed_drafts: ["DRAFT-S-00000001"] }));
+    store.files.set(
+      S("S-20260814T110000-aaaa"),
+      confirmedText({ session_id: "S-20260814T110000-aaaa", topic_id: "T-a", absorbed_drafts: ["DRAFT-S-00000001"] }),
+    );
     const result = await core.start({ topic: "T-b" });
     expect(result.status).toBe("started");
     expect(store.trashed.map((t) => t.path)).toEqual([S("DRAFT-S-00000001")]);
@@ -502,7 +631,15 @@ describe("reconcile at start", () => {
 
   it("closes an open session whose draft no longer exists", async () => {
     const { core, store } = harness();
-    store.files.set(HOT, hotText({ active_topic: "T-a", started_at: "2026-08-14T11:00:00+00:00", open_draft: "DRAFT-S-00000009", device: "laptop" }));
+    store.files.set(
+      HOT,
+      hotText({
+        active_topic: "T-a",
+        started_at: "2026-08-14T11:00:00+00:00",
+        open_draft: "DRAFT-S-00000009",
+        device: "laptop",
+      }),
+    );
     const result = await core.start({ topic: "T-a" });
     expect(result.status).toBe("started");
     if (result.status === "started") expect(result.warnings.join()).toContain("DRAFT-S-00000009");
@@ -515,7 +652,10 @@ describe("reading never writes", () => {
     store.files.set(HOT, "---\nbroken: [\n---\n");
     store.files.set(S("S-20260813T100000-aaaa"), confirmedText({ session_id: "S-20260813T100000-aaaa" }));
     store.files.set(S("S-20260813T110000-bbbb"), "");
-    store.files.set(S("S-20260813T120000-cccc"), confirmedText({ session_id: "S-20260813T120000-cccc", palee_schema: 2 }));
+    store.files.set(
+      S("S-20260813T120000-cccc"),
+      confirmedText({ session_id: "S-20260813T120000-cccc", palee_schema: 2 }),
+    );
     store.files.set(S("DRAFT-S-00000001"), draftText({ session_id: "DRAFT-S-00000001" }));
     const list = await core.list();
     expect(list.skipped.map((s) => s.path)).toEqual([S("S-20260813T110000-bbbb"), S("S-20260813T120000-cccc")]);
@@ -537,10 +677,13 @@ describe("unreadable files", () => {
     store.files.set(S("S-20260813T100000-aaaa"), confirmedText({ session_id: "S-20260813T100000-aaaa" }));
     store.files.set(S("S-20260813T110000-bbbb"), confirmedText({ session_id: "S-20260813T110000-bbbb" }));
     const read = store.read.bind(store);
-    store.read = (path) => (path === S("S-20260813T110000-bbbb") ? Promise.reject(new Error("EACCES: permission denied")) : read(path));
+    store.read = (path) =>
+      path === S("S-20260813T110000-bbbb") ? Promise.reject(new Error("EACCES: permission denied")) : read(path);
     const list = await core.list();
     expect(list.confirmed.map((s) => s.sessionId)).toEqual(["S-20260813T100000-aaaa"]);
-    expect(list.skipped).toEqual([{ path: S("S-20260813T110000-bbbb"), reason: "cannot be read (EACCES: permission denied)" }]);
+    expect(list.skipped).toEqual([
+      { path: S("S-20260813T110000-bbbb"), reason: "cannot be read (EACCES: permission denied)" },
+    ]);
     await core.rebuild();
     expect(store.files.get(INDEX)).toContain("Total sessions: 1");
   });
@@ -550,11 +693,36 @@ describe("ordering", () => {
   it("orders by recorded started_at across offsets, ties by session_id, never by listing order", async () => {
     const { core, store } = harness();
     // 10:00+05:30 is 04:30Z: earlier than 06:00Z.
-    store.files.set(S("S-20260814T060000-zzzz"), confirmedText({ session_id: "S-20260814T060000-zzzz", started_at: "2026-08-14T06:00:00+00:00", ended_at: "2026-08-14T07:00:00+00:00" }));
-    store.files.set(S("S-20260814T043000-aaaa"), confirmedText({ session_id: "S-20260814T043000-aaaa", started_at: "2026-08-14T10:00:00+05:30", ended_at: "2026-08-14T11:00:00+05:30" }));
-    store.files.set(S("S-20260814T060000-bbbb"), confirmedText({ session_id: "S-20260814T060000-bbbb", started_at: "2026-08-14T06:00:00Z", ended_at: "2026-08-14T07:00:00Z" }));
+    store.files.set(
+      S("S-20260814T060000-zzzz"),
+      confirmedText({
+        session_id: "S-20260814T060000-zzzz",
+        started_at: "2026-08-14T06:00:00+00:00",
+        ended_at: "2026-08-14T07:00:00+00:00",
+      }),
+    );
+    store.files.set(
+      S("S-20260814T043000-aaaa"),
+      confirmedText({
+        session_id: "S-20260814T043000-aaaa",
+        started_at: "2026-08-14T10:00:00+05:30",
+        ended_at: "2026-08-14T11:00:00+05:30",
+      }),
+    );
+    store.files.set(
+      S("S-20260814T060000-bbbb"),
+      confirmedText({
+        session_id: "S-20260814T060000-bbbb",
+        started_at: "2026-08-14T06:00:00Z",
+        ended_at: "2026-08-14T07:00:00Z",
+      }),
+    );
     const list = await core.list();
-    expect(list.confirmed.map((s) => s.sessionId)).toEqual(["S-20260814T060000-zzzz", "S-20260814T060000-bbbb", "S-20260814T043000-aaaa"]);
+    expect(list.confirmed.map((s) => s.sessionId)).toEqual([
+      "S-20260814T060000-zzzz",
+      "S-20260814T060000-bbbb",
+      "S-20260814T043000-aaaa",
+    ]);
     await core.rebuild();
     const index = store.files.get(INDEX) ?? "";
     expect(index.indexOf("zzzz")).toBeLessThan(index.indexOf("bbbb"));
@@ -569,7 +737,12 @@ describe("ordering", () => {
     store.files.set(S("S-20260814T060000-aaaa (conflict 2026-08-15)"), text);
     const list = await core.list();
     expect(list.confirmed.map((s) => s.path)).toEqual([S("S-20260814T060000-aaaa")]);
-    expect(list.skipped).toEqual([{ path: S("S-20260814T060000-aaaa (conflict 2026-08-15)"), reason: expect.stringContaining("duplicate session_id") as unknown }]);
+    expect(list.skipped).toEqual([
+      {
+        path: S("S-20260814T060000-aaaa (conflict 2026-08-15)"),
+        reason: expect.stringContaining("duplicate session_id") as unknown,
+      },
+    ]);
   });
 });
 
@@ -613,7 +786,11 @@ describe("time zones", () => {
     expect(started).toMatchObject({ status: "started", startedAt: "2026-08-15T01:30:00+05:30" });
     clock.advance(30);
     const ended = await core.end({ summary: "late night" });
-    expect(ended.session).toMatchObject({ startedAt: "2026-08-15T01:30:00+05:30", endedAt: "2026-08-15T02:00:00+05:30", durationMinutes: 30 });
+    expect(ended.session).toMatchObject({
+      startedAt: "2026-08-15T01:30:00+05:30",
+      endedAt: "2026-08-15T02:00:00+05:30",
+      durationMinutes: 30,
+    });
     expect(ended.session.sessionId).toMatch(/^S-20260814T200000-/);
     expect(store.files.get(INDEX)).toContain("(2026-08-15, 30 min)");
     expect(fields(store, HOT)).toMatchObject({ updated_at: "2026-08-15" });

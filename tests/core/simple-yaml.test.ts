@@ -19,9 +19,43 @@ function blockOf(entries: Array<[string, FieldValue]>): string {
 
 const key = fc.stringMatching(/^[a-z][a-z0-9_]{0,12}$/);
 const tricky = fc.constantFrom(
-  "true", "False", "NULL", "~", "yes", "no", "on", "Off", "y", "N", "null", "0", "-0", "+1", "1e3", "0x1f", ".inf", "-.5",
-  "T-rust-ownership", "2026-08-14T12:00:00+05:30", "a: b", "# c", "- d", "[e]", "{f}", "'g'", "\"h\"", "i\\j", "",
-  " lead", "trail ", "\u2028", "\u0085", "\ufeff", "🦀", "x\ny", "\t",
+  "true",
+  "False",
+  "NULL",
+  "~",
+  "yes",
+  "no",
+  "on",
+  "Off",
+  "y",
+  "N",
+  "null",
+  "0",
+  "-0",
+  "+1",
+  "1e3",
+  "0x1f",
+  ".inf",
+  "-.5",
+  "T-rust-ownership",
+  "2026-08-14T12:00:00+05:30",
+  "a: b",
+  "# c",
+  "- d",
+  "[e]",
+  "{f}",
+  "'g'",
+  '"h"',
+  "i\\j",
+  "",
+  " lead",
+  "trail ",
+  "\u2028",
+  "\u0085",
+  "\ufeff",
+  "🦀",
+  "x\ny",
+  "\t",
 );
 const value: fc.Arbitrary<FieldValue> = fc.oneof(
   fc.string(),
@@ -37,13 +71,16 @@ describe("the fast frontmatter reader", () => {
   it("reads what the core writes exactly as js-yaml does", () => {
     let answered = 0;
     fc.assert(
-      fc.property(fc.uniqueArray(fc.tuple(key, value), { selector: ([k]) => k, minLength: 1, maxLength: 8 }), (entries) => {
-        const yaml = blockOf(entries);
-        const fast = parseSimpleFrontmatter(yaml);
-        if (fast === null) return;
-        answered++;
-        expect(fast).toEqual(reference(yaml));
-      }),
+      fc.property(
+        fc.uniqueArray(fc.tuple(key, value), { selector: ([k]) => k, minLength: 1, maxLength: 8 }),
+        (entries) => {
+          const yaml = blockOf(entries);
+          const fast = parseSimpleFrontmatter(yaml);
+          if (fast === null) return;
+          answered++;
+          expect(fast).toEqual(reference(yaml));
+        },
+      ),
       { numRuns: 2000 },
     );
     // The comparison must actually have run: most generated blocks are ones the fast path answers.
@@ -77,7 +114,12 @@ describe("the fast frontmatter reader", () => {
     const line = fc.oneof(
       { arbitrary: fc.tuple(key, simpleValue).map(([k, v]) => `${k}: ${v}`), weight: 8 },
       { arbitrary: simpleValue.map((v) => `  - ${v}`), weight: 2 },
-      { arbitrary: fc.tuple(key, fc.constantFrom(":", ":  ", "::", " :"), fc.oneof(fc.string(), tricky)).map(([k, sep, v]) => `${k}${sep}${v}`), weight: 1 },
+      {
+        arbitrary: fc
+          .tuple(key, fc.constantFrom(":", ":  ", "::", " :"), fc.oneof(fc.string(), tricky))
+          .map(([k, sep, v]) => `${k}${sep}${v}`),
+        weight: 1,
+      },
       { arbitrary: fc.string(), weight: 1 },
     );
     let answered = 0;

@@ -60,7 +60,8 @@ describe("the tool's own temp files", () => {
     }
     const result = await core.rebuild();
     expect(store.trashed.map((t) => t.path).sort()).toEqual([...OURS].sort());
-    for (const path of OURS) expect(result.warnings).toContain(`moved ${path} (left by an interrupted write) to the trash`);
+    for (const path of OURS)
+      expect(result.warnings).toContain(`moved ${path} (left by an interrupted write) to the trash`);
     expect(result.totalConfirmed).toBe(1);
   });
 

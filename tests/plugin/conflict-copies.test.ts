@@ -4,7 +4,13 @@
  */
 import { draftText, hotText } from "../support/builders";
 import { HOT, S, confirmedPaths, fieldsAt } from "./support/session-files";
-import { harness, installPluginTestEnvironment, loadPlugin, recoverAction, recoveryRows } from "./support/plugin-harness";
+import {
+  harness,
+  installPluginTestEnvironment,
+  loadPlugin,
+  recoverAction,
+  recoveryRows,
+} from "./support/plugin-harness";
 
 installPluginTestEnvironment();
 

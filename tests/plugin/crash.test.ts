@@ -82,10 +82,19 @@ const LEGACY: Record<string, string> = {
   ".palee/index.md": "---\npalee_schema: 1\ntype: session_index\n---\n# PALEE session index\n",
   [`.palee/sessions/${PAST}.md`]: HISTORY[S(PAST)],
   [`.palee/sessions/${LEGACY_CONFIRMED}.md`]: confirmedText(
-    { session_id: LEGACY_CONFIRMED, topic_id: "T-graphs", started_at: "2026-08-12T09:00:00+00:00", ended_at: "2026-08-12T09:30:00+00:00", duration_minutes: 30 },
+    {
+      session_id: LEGACY_CONFIRMED,
+      topic_id: "T-graphs",
+      started_at: "2026-08-12T09:00:00+00:00",
+      ended_at: "2026-08-12T09:30:00+00:00",
+      duration_minutes: 30,
+    },
     { summary: "BFS" },
   ),
-  [`.palee/sessions/${LEGACY_DRAFT}.md`]: draftText({ session_id: LEGACY_DRAFT, topic_id: "T-graphs", device: "old-laptop" }, "Dijkstra next.\n"),
+  [`.palee/sessions/${LEGACY_DRAFT}.md`]: draftText(
+    { session_id: LEGACY_DRAFT, topic_id: "T-graphs", device: "old-laptop" },
+    "Dijkstra next.\n",
+  ),
 };
 
 /** The views as the plugin builds them, so operations start from a vault the plugin has already used. */
@@ -304,8 +313,28 @@ const operations: Operation[] = [
     async prepare() {
       const h = await withViews(HISTORY);
       // Sessions synced from another device after the views were built: the views are out of date.
-      h.write(S("S-20260814T080000-aaaa"), confirmedText({ session_id: "S-20260814T080000-aaaa", started_at: "2026-08-14T08:00:00+00:00", ended_at: "2026-08-14T08:30:00+00:00", duration_minutes: 30 }, { summary: "Slices" }));
-      h.write(S("S-20260814T090000-bbbb"), confirmedText({ session_id: "S-20260814T090000-bbbb", topic_id: "T-graphs", started_at: "2026-08-14T09:00:00+00:00", ended_at: "2026-08-14T09:10:00+00:00", duration_minutes: 10 }));
+      h.write(
+        S("S-20260814T080000-aaaa"),
+        confirmedText(
+          {
+            session_id: "S-20260814T080000-aaaa",
+            started_at: "2026-08-14T08:00:00+00:00",
+            ended_at: "2026-08-14T08:30:00+00:00",
+            duration_minutes: 30,
+          },
+          { summary: "Slices" },
+        ),
+      );
+      h.write(
+        S("S-20260814T090000-bbbb"),
+        confirmedText({
+          session_id: "S-20260814T090000-bbbb",
+          topic_id: "T-graphs",
+          started_at: "2026-08-14T09:00:00+00:00",
+          ended_at: "2026-08-14T09:10:00+00:00",
+          duration_minutes: 10,
+        }),
+      );
       h.catchUpCache();
       return { h, p: await loadPlugin(h, { device: DEVICE }) };
     },
@@ -329,7 +358,8 @@ const operations: Operation[] = [
       await p.run("import-palee-folder");
       return p;
     },
-    success: /^Imported 2 files into palee\/sessions\. Skipped 3: 1 already imported; 2 derived views, rebuilt instead\.$/,
+    success:
+      /^Imported 2 files into palee\/sessions\. Skipped 3: 1 already imported; 2 derived views, rebuilt instead\.$/,
     crashNotice: () => unexpected("import the .palee folder"),
     // The learner runs the import again: what the crash left out is copied, nothing twice.
     async retry(p) {
@@ -383,8 +413,18 @@ interface Return {
 }
 
 const LATER: Return = { label: "an hour later, cache caught up, Save", after: 60, cacheCaughtUp: true, answer: "save" };
-const AT_ONCE: Return = { label: "a minute later, cache lagging, Ignore", after: 1, cacheCaughtUp: false, answer: "ignore" };
-const LATER_LAGGING: Return = { label: "an hour later, cache lagging, Save", after: 60, cacheCaughtUp: false, answer: "save" };
+const AT_ONCE: Return = {
+  label: "a minute later, cache lagging, Ignore",
+  after: 1,
+  cacheCaughtUp: false,
+  answer: "ignore",
+};
+const LATER_LAGGING: Return = {
+  label: "an hour later, cache lagging, Save",
+  after: 60,
+  cacheCaughtUp: false,
+  answer: "save",
+};
 
 // ---- what must hold ---------------------------------------------------------------------------------------
 
@@ -406,7 +446,13 @@ function fmText(text: string): { fields: Record<string, unknown>; body: string }
  * The vault after the fresh instance's start-up, recovery and rebuild, against the vault just before the
  * operation: `before` (all files) and the sessions the operation started from.
  */
-function checkVault(h: ObsidianHarness, before: Record<string, string>, op: Operation, ready: Prepared, where: string): void {
+function checkVault(
+  h: ObsidianHarness,
+  before: Record<string, string>,
+  op: Operation,
+  ready: Prepared,
+  where: string,
+): void {
   const files = h.files();
   const fail = (what: string): never => {
     throw new Error(`${where}: ${what}\nfiles: ${Object.keys(files).join(", ")}`);
@@ -428,7 +474,12 @@ function checkVault(h: ObsidianHarness, before: Record<string, string>, op: Oper
     const was = fmText(text);
     const is = fmText(now ?? "");
     const { palee_id: added, ...rest } = is.fields;
-    if (path !== PLAIN_NOTE || is.body !== was.body || typeof added !== "string" || JSON.stringify(rest) !== JSON.stringify(was.fields)) {
+    if (
+      path !== PLAIN_NOTE ||
+      is.body !== was.body ||
+      typeof added !== "string" ||
+      JSON.stringify(rest) !== JSON.stringify(was.fields)
+    ) {
       fail(`${path} changed:\n${now ?? ""}`);
     }
   }
@@ -449,7 +500,9 @@ function checkVault(h: ObsidianHarness, before: Record<string, string>, op: Oper
     }
     if (!SESSION_FILE.test(path)) fail(`unexpected file ${path}`);
     const read = classifyRecord(text);
-    const result = idOf(path).startsWith("S-") ? interpretConfirmed(path, read, offsetUtc) : interpretDraft(path, read, offsetUtc);
+    const result = idOf(path).startsWith("S-")
+      ? interpretConfirmed(path, read, offsetUtc)
+      : interpretDraft(path, read, offsetUtc);
     if (!("record" in result)) return fail(`${path} is not a whole session file (${result.reason})`);
     if ("absorbedDrafts" in result.record) confirmed.push(result.record);
     else drafts.push(result.record);
@@ -461,7 +514,9 @@ function checkVault(h: ObsidianHarness, before: Record<string, string>, op: Oper
   for (const s of confirmed) for (const id of s.absorbedDrafts) seen.set(id, (seen.get(id) ?? 0) + 1);
   for (const [id, count] of seen) if (count !== 1) fail(`${id} exists ${count} times`);
   const removable = new Set(op.mayRemove?.(ready) ?? []);
-  const draftsBefore = Object.keys(before).filter((p) => DRAFT_FILE.test(p)).map(idOf);
+  const draftsBefore = Object.keys(before)
+    .filter((p) => DRAFT_FILE.test(p))
+    .map(idOf);
   for (const id of draftsBefore) {
     if (!seen.has(id) && !removable.has(id)) fail(`session ${id} was lost`);
   }
@@ -483,15 +538,19 @@ function checkVault(h: ObsidianHarness, before: Record<string, string>, op: Oper
   // The views agree with the confirmed notes.
   const newestFirst = [...confirmed].sort(compareNewestFirst);
   const index = textAt(h, INDEX);
-  if (!index.includes(`Total sessions: ${confirmed.length}\n`)) fail(`index.md does not count ${confirmed.length}:\n${index}`);
+  if (!index.includes(`Total sessions: ${confirmed.length}\n`))
+    fail(`index.md does not count ${confirmed.length}:\n${index}`);
   const listed = [...index.matchAll(/^- \[\[([^\]]+)\]\]/gm)].map((m) => m[1]);
-  if (JSON.stringify(listed) !== JSON.stringify(newestFirst.map((s) => s.sessionId))) fail(`index.md lists ${listed.join(", ")}`);
+  if (JSON.stringify(listed) !== JSON.stringify(newestFirst.map((s) => s.sessionId)))
+    fail(`index.md lists ${listed.join(", ")}`);
   const hot = fmText(textAt(h, HOT));
   const newest = newestFirst[0]?.sessionId ?? null;
-  if (hot.fields.last_session !== newest) fail(`hot.md names ${String(hot.fields.last_session)} as the last session, not ${String(newest)}`);
+  if (hot.fields.last_session !== newest)
+    fail(`hot.md names ${String(hot.fields.last_session)} as the last session, not ${String(newest)}`);
   if (newest && !hot.body.includes(`Source: [[${newest}]]`)) fail(`hot.md's body is not from ${newest}`);
   const openDraft = hot.fields.open_draft;
-  if (openDraft !== null && !drafts.some((d) => d.draftId === openDraft)) fail(`hot.md's open session ${JSON.stringify(openDraft)} has no draft`);
+  if (openDraft !== null && !drafts.some((d) => d.draftId === openDraft))
+    fail(`hot.md's open session ${JSON.stringify(openDraft)} has no draft`);
 }
 
 /** Notices a learner would read without understanding them. */
@@ -510,10 +569,12 @@ async function checkUsable(p: LoadedPlugin, where: string): Promise<void> {
   while (modals().length > 0) modals()[modals().length - 1].close();
   await settle();
   const status = statusText(p);
-  if (!/^(?:Start session|T-[\w.-]+ (?:\d+:\d{2}:\d{2}|\(interrupted\)))$/.test(status)) throw new Error(`${where}: status bar shows "${status}"`);
+  if (!/^(?:Start session|T-[\w.-]+ (?:\d+:\d{2}:\d{2}|\(interrupted\)))$/.test(status))
+    throw new Error(`${where}: status bar shows "${status}"`);
   const notices = noticeLog().length;
   await p.ribbon();
-  if (modals().length === 0 && noticeLog().length === notices) throw new Error(`${where}: the ribbon did nothing (status "${status}")`);
+  if (modals().length === 0 && noticeLog().length === notices)
+    throw new Error(`${where}: the ribbon did nothing (status "${status}")`);
   while (modals().length > 0) modals()[modals().length - 1].close();
   await settle();
 }
@@ -550,7 +611,10 @@ async function runOnce(op: Operation, allowed: number, back: Return | null): Pro
 
   jest.setSystemTime(Date.now() + back.after * MINUTE);
   if (back.cacheCaughtUp) h.catchUpCache();
-  else if (gate.log.slice(0, allowed).some((w) => /^vault\.(?:create|process) /.test(w)) && h.pendingCache().length === 0) {
+  else if (
+    gate.log.slice(0, allowed).some((w) => /^vault\.(?:create|process) /.test(w)) &&
+    h.pendingCache().length === 0
+  ) {
     throw new Error(`${where}: the metadata cache was meant to lag behind the crashed instance's writes`);
   }
   const noticesBefore = noticeLog().length;
@@ -560,7 +624,9 @@ async function runOnce(op: Operation, allowed: number, back: Return | null): Pro
   await fresh.run("rebuild-views");
   checkNotices(where);
   // Coming back works: nothing the fresh instance does fails.
-  const failed = noticeLog().slice(noticesBefore).filter((n) => n.startsWith("Could not"));
+  const failed = noticeLog()
+    .slice(noticesBefore)
+    .filter((n) => n.startsWith("Could not"));
   if (failed.length > 0) throw new Error(`${where}: the fresh instance failed: ${failed.join(" | ")}`);
   checkVault(h, before, op, ready, where);
   fresh.unload();
@@ -578,34 +644,48 @@ describe("a crash at every write of a plugin operation", () => {
   // and fresh-instance runs (each crash point comes back in three ways).
   const figures = { operations: 0, crashPoints: 0, freshRuns: 0 };
   afterAll(() => {
-    process.stdout.write(`crash-plugin: ${figures.operations} operations, ${figures.crashPoints} crash points, ${figures.freshRuns} fresh-instance runs checked\n`);
+    process.stdout.write(
+      `crash-plugin: ${figures.operations} operations, ${figures.crashPoints} crash points, ${figures.freshRuns} fresh-instance runs checked\n`,
+    );
   });
 
-  it.each(operations.map((op) => [op.name, op] as const))("%s loses, duplicates and half-writes nothing", async (_name, op) => {
-    const uninterrupted = await runOnce(op, Number.POSITIVE_INFINITY, null);
-    const total = uninterrupted.gate.attempts;
-    if (op.success) expect(uninterrupted.noticesAfterCrash).toEqual(expect.arrayContaining([expect.stringMatching(op.success)]));
-    expect(uninterrupted.noticesAfterCrash.filter((n) => n.startsWith("Could not"))).toEqual([]);
-    // Every write goes through the Vault or the FileManager (SPEC §5), never around them through the adapter.
-    expect(uninterrupted.gate.log.filter((w) => w.startsWith("adapter.") || w.startsWith("vault.delete "))).toEqual([]);
+  it.each(operations.map((op) => [op.name, op] as const))(
+    "%s loses, duplicates and half-writes nothing",
+    async (_name, op) => {
+      const uninterrupted = await runOnce(op, Number.POSITIVE_INFINITY, null);
+      const total = uninterrupted.gate.attempts;
+      if (op.success)
+        expect(uninterrupted.noticesAfterCrash).toEqual(expect.arrayContaining([expect.stringMatching(op.success)]));
+      expect(uninterrupted.noticesAfterCrash.filter((n) => n.startsWith("Could not"))).toEqual([]);
+      // Every write goes through the Vault or the FileManager (SPEC §5), never around them through the adapter.
+      expect(uninterrupted.gate.log.filter((w) => w.startsWith("adapter.") || w.startsWith("vault.delete "))).toEqual(
+        [],
+      );
 
-    figures.operations++;
-    for (let k = 0; k <= total; k++) {
-      figures.crashPoints++;
-      for (const back of [LATER, AT_ONCE, LATER_LAGGING]) {
-        const { gate, noticesAfterCrash } = await runOnce(op, k, back);
-        figures.freshRuns++;
-        // The same writes in the same order up to the crash, and the crash where it was meant to be.
-        expect({ k, log: gate.log.slice(0, k).map(withoutIds) }).toEqual({ k, log: uninterrupted.gate.log.slice(0, k).map(withoutIds) });
-        expect({ k, crashed: gate.crashed }).toEqual({ k, crashed: k < total });
-        // Said at once, in words: not a silent failure.
-        if (k < total) {
-          const expected = op.crashNotice(k);
-          expect({ k, noticesAfterCrash, said: noticesAfterCrash.some((n) => expected.test(n)) }).toMatchObject({ k, said: true });
+      figures.operations++;
+      for (let k = 0; k <= total; k++) {
+        figures.crashPoints++;
+        for (const back of [LATER, AT_ONCE, LATER_LAGGING]) {
+          const { gate, noticesAfterCrash } = await runOnce(op, k, back);
+          figures.freshRuns++;
+          // The same writes in the same order up to the crash, and the crash where it was meant to be.
+          expect({ k, log: gate.log.slice(0, k).map(withoutIds) }).toEqual({
+            k,
+            log: uninterrupted.gate.log.slice(0, k).map(withoutIds),
+          });
+          expect({ k, crashed: gate.crashed }).toEqual({ k, crashed: k < total });
+          // Said at once, in words: not a silent failure.
+          if (k < total) {
+            const expected = op.crashNotice(k);
+            expect({ k, noticesAfterCrash, said: noticesAfterCrash.some((n) => expected.test(n)) }).toMatchObject({
+              k,
+              said: true,
+            });
+          }
         }
       }
-    }
-  });
+    },
+  );
 });
 
 /** Random parts of IDs vary from run to run; the kind and place of each write does not. */

@@ -57,11 +57,16 @@ describe("the daily-note line", () => {
     const p = await loadPlugin(h, { device: "laptop", data: ON });
     const id = await studyAndEnd(p);
     expect(text(h, DAY)).toBe(`# 2026-08-14\n\n## Study sessions\n- 12:00–12:42 T-rust-ownership, 42 min [[${id}]]\n`);
-    expect(noticeLog()).toEqual(["Session on T-rust-ownership started.", "Session on T-rust-ownership saved (42 min)."]);
+    expect(noticeLog()).toEqual([
+      "Session on T-rust-ownership started.",
+      "Session on T-rust-ownership saved (42 min).",
+    ]);
   });
 
   it("inserts after the last line of the heading's section and changes nothing else, through Vault.process", async () => {
-    const h = harness({ files: { [DAY]: "# Friday\n## Study sessions\n- 08:00–08:30 T-a, 30 min [[S-x]]\n\n## Mood\nfine  \n" } });
+    const h = harness({
+      files: { [DAY]: "# Friday\n## Study sessions\n- 08:00–08:30 T-a, 30 min [[S-x]]\n\n## Mood\nfine  \n" },
+    });
     installDailyNotes(h, { core: { folder: "journal" } });
     const p = await loadPlugin(h, { device: "laptop", data: { ...ON, dailyNoteHeading: "## Study sessions" } });
     const spy = processSpy(h);
@@ -106,10 +111,14 @@ describe("the daily-note line", () => {
     installDailyNotes(h, { core: { folder: "journal" } });
     const p = await loadPlugin(h, { device: "laptop", data: ON });
     const id = await studyAndEnd(p, hostile);
-    const lines = text(h, DAY).split("\n").filter((l) => l.startsWith("- "));
+    const lines = text(h, DAY)
+      .split("\n")
+      .filter((l) => l.startsWith("- "));
     expect(lines).toHaveLength(1);
     // Markdown shows escaped characters as text: no tag, and the only link is the session's.
-    expect(lines[0]).toBe(String.raw`- 12:00–12:42 T-x\]\] \<img src\=x onerror\=alert\(1\)\> \[\[evil, 42 min [[${id}]]`);
+    expect(lines[0]).toBe(
+      String.raw`- 12:00–12:42 T-x\]\] \<img src\=x onerror\=alert\(1\)\> \[\[evil, 42 min [[${id}]]`,
+    );
     expect(lines[0].match(/(?<!\\)\[\[/g)).toHaveLength(1);
   });
 
@@ -130,9 +139,11 @@ describe("the daily-note line", () => {
     installDailyNotes(h, { core: { folder: "journal" } });
     const p = await loadPlugin(h, { device: "laptop", data: ON });
     const real = h.app.vault.process.bind(h.app.vault);
-    jest.spyOn(h.app.vault, "process").mockImplementation((file, fn, options) =>
-      file.path === DAY ? Promise.reject(new Error("disk full")) : real(file, fn, options),
-    );
+    jest
+      .spyOn(h.app.vault, "process")
+      .mockImplementation((file, fn, options) =>
+        file.path === DAY ? Promise.reject(new Error("disk full")) : real(file, fn, options),
+      );
     const id = await studyAndEnd(p);
     expect(id).toMatch(/^S-/);
     expect(fields(h, HOT).open_draft).toBeNull();

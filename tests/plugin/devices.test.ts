@@ -138,7 +138,13 @@ describe("an orphan draft (no hot.md names it)", () => {
     const orphan = "DRAFT-S-0000bbbb";
     const h = harness({
       files: {
-        [S(orphan)]: draftText({ session_id: orphan, topic_id: "T-graphs", started_at: at(-120), last_checkpoint_at: at(-75), device: "tablet" }),
+        [S(orphan)]: draftText({
+          session_id: orphan,
+          topic_id: "T-graphs",
+          started_at: at(-120),
+          last_checkpoint_at: at(-75),
+          device: "tablet",
+        }),
       },
     });
     const p = await loadPlugin(h, { device: "laptop" });
@@ -166,7 +172,8 @@ describe("an orphan draft (no hot.md names it)", () => {
 
 describe("a damaged or foreign hot.md", () => {
   const CORRUPT = "---\npalee_schema: 1\nactive_topic: [T-rust-ownership\n---\nMy working memory\n";
-  const SCHEMA_2 = "---\npalee_schema: 2\nmemory_id: H-active\nactive_topic: T-future\nhologram: true\n---\nWritten by a newer version\n";
+  const SCHEMA_2 =
+    "---\npalee_schema: 2\nmemory_id: H-active\nactive_topic: T-future\nhologram: true\n---\nWritten by a newer version\n";
 
   it.each([
     ["corrupt (bad YAML)", CORRUPT],
@@ -341,7 +348,11 @@ describe("after the phone's session goes silent", () => {
     const resume = recoveryRows()[0];
     expect(resume.draftId).toBe(PHONE_DRAFT);
     await recoverAction(PHONE_DRAFT, "resume");
-    expect(fieldsAt(h, S(PHONE_DRAFT))).toMatchObject({ started_at: at(-20), last_checkpoint_at: at(0), device: "laptop" });
+    expect(fieldsAt(h, S(PHONE_DRAFT))).toMatchObject({
+      started_at: at(-20),
+      last_checkpoint_at: at(0),
+      device: "laptop",
+    });
     expect(bodyAt(h, S(PHONE_DRAFT))).toBe("Notes typed on the phone\n");
     expect(fieldsAt(h, HOT)).toMatchObject({ open_draft: PHONE_DRAFT, device: "laptop", started_at: at(-20) });
     // Its 16 silent minutes are recorded as a break on Resume (SPEC §4): 4 minutes studied.
@@ -358,7 +369,10 @@ const phoneHot = (started = 0): string =>
   hotText({ active_topic: "T-rust-ownership", started_at: at(started), open_draft: PHONE, device: "phone" });
 /** The phone's draft, started and last checkpointed at the given minutes from 12:00. */
 const phoneDraft = (started = 0, lastSeen = 0): string =>
-  draftText({ session_id: PHONE, started_at: at(started), last_checkpoint_at: at(lastSeen), device: "phone" }, "Phone notes\n");
+  draftText(
+    { session_id: PHONE, started_at: at(started), last_checkpoint_at: at(lastSeen), device: "phone" },
+    "Phone notes\n",
+  );
 
 describe("the status bar follows a session another device starts", () => {
   it("shows the phone's session as running when sync delivers hot.md before its draft (the order start writes them)", async () => {
@@ -526,7 +540,10 @@ describe("sync delivers the phone's resume of this device's interrupted session,
     const h = harness({
       files: {
         [HOT]: hotText({ active_topic: "T-rust-ownership", started_at: at(-90), open_draft: D, device: "laptop" }),
-        [S(D)]: draftText({ session_id: D, started_at: at(-90), last_checkpoint_at: at(-60), device: "laptop" }, "Notes\n"),
+        [S(D)]: draftText(
+          { session_id: D, started_at: at(-90), last_checkpoint_at: at(-60), device: "laptop" },
+          "Notes\n",
+        ),
       },
     });
     const p = await loadPlugin(h, { device: "laptop" });
@@ -534,11 +551,20 @@ describe("sync delivers the phone's resume of this device's interrupted session,
     expect(statusText(p)).toBe("T-rust-ownership (interrupted)");
     jest.setSystemTime(T0 + 10 * MINUTE);
     // The phone resumed it: the draft (device: phone, checkpointed now) syncs first; hot.md follows later.
-    h.write(S(D), draftText({ session_id: D, started_at: at(-90), last_checkpoint_at: at(10), device: "phone" }, "Notes\nFrom the phone\n"));
+    h.write(
+      S(D),
+      draftText(
+        { session_id: D, started_at: at(-90), last_checkpoint_at: at(10), device: "phone" },
+        "Notes\nFrom the phone\n",
+      ),
+    );
     await settle();
     // Observed: "T-rust-ownership 1:40:00" with End and Save checkpoint available — the laptop adopts the
     // phone's session as its own (it judges "mine" by hot.md's device only, and adds it to its live set for good).
-    expect({ endable: p.available("end-session"), checkpointable: p.available("save-checkpoint") }).toEqual({ endable: false, checkpointable: false });
+    expect({ endable: p.available("end-session"), checkpointable: p.available("save-checkpoint") }).toEqual({
+      endable: false,
+      checkpointable: false,
+    });
     expect(statusText(p)).toMatch(/\(on phone\)$/);
   });
 });

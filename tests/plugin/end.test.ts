@@ -74,7 +74,11 @@ describe("ending while hot.md is missing (deleted by the learner or by sync)", (
       files: {
         [HOT]: hotText(),
         [S(YESTERDAY)]: draftText(
-          { session_id: YESTERDAY, started_at: "2026-08-13T09:00:00+00:00", last_checkpoint_at: "2026-08-13T09:20:00+00:00" },
+          {
+            session_id: YESTERDAY,
+            started_at: "2026-08-13T09:00:00+00:00",
+            last_checkpoint_at: "2026-08-13T09:20:00+00:00",
+          },
           "Yesterday's notes\n",
         ),
       },
@@ -109,7 +113,11 @@ describe("ending while hot.md is missing and the session's own draft cannot be r
       files: {
         [HOT]: hotText(),
         [S(YESTERDAY)]: draftText(
-          { session_id: YESTERDAY, started_at: "2026-08-13T09:00:00+00:00", last_checkpoint_at: "2026-08-13T09:20:00+00:00" },
+          {
+            session_id: YESTERDAY,
+            started_at: "2026-08-13T09:00:00+00:00",
+            last_checkpoint_at: "2026-08-13T09:20:00+00:00",
+          },
           "Yesterday's notes\n",
         ),
       },
@@ -132,7 +140,10 @@ describe("ending while hot.md is missing and the session's own draft cannot be r
     // Observed: "Session on T-rust-ownership saved (1650 min)." — S-20260813T090000-…, outcome completed,
     // absorbed_drafts [DRAFT-S-0000000c], 09:00 yesterday to 12:30 today: yesterday's interrupted draft is
     // recorded as a 27-hour session and trashed; today's session vanishes from the status bar.
-    expect({ confirmed: confirmedIds(h), drafts: draftIds(h).sort() }).toEqual({ confirmed: [], drafts: [YESTERDAY, today].sort() });
+    expect({ confirmed: confirmedIds(h), drafts: draftIds(h).sort() }).toEqual({
+      confirmed: [],
+      drafts: [YESTERDAY, today].sort(),
+    });
     expect(lastNotice()).toMatch(/cannot be read/);
   });
 });
@@ -284,7 +295,14 @@ describe("the end modal submitted after the session was saved elsewhere", () => 
     const SAVED = "S-20260814T120000-0ace";
     h.write(
       S(SAVED),
-      confirmedText({ session_id: SAVED, started_at: at(0), ended_at: at(0), duration_minutes: 0, outcome: "interrupted", absorbed_drafts: [draftId] }),
+      confirmedText({
+        session_id: SAVED,
+        started_at: at(0),
+        ended_at: at(0),
+        duration_minutes: 0,
+        outcome: "interrupted",
+        absorbed_drafts: [draftId],
+      }),
     );
     await h.remove(S(draftId));
     h.write(HOT, hotText({ active_topic: "T-rust-ownership", last_session: SAVED }));

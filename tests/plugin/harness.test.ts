@@ -171,7 +171,9 @@ describe("the metadata cache lags behind writes", () => {
     const changes = recordChanges(h);
     await h.app.fileManager.trashFile(fileAt(h, NOTE));
     expect(h.app.metadataCache.getCache(NOTE)).toBeNull();
-    expect(deletedEvents.map(([path, previous]) => [path, previous?.frontmatter])).toEqual([[NOTE, { palee_schema: 1, n: 1 }]]);
+    expect(deletedEvents.map(([path, previous]) => [path, previous?.frontmatter])).toEqual([
+      [NOTE, { palee_schema: 1, n: 1 }],
+    ]);
     // A file deleted before the cache caught up with it is never reported as changed.
     await h.app.vault.modify(fileAt(h, "b.md"), note(3));
     await h.remove("b.md");
@@ -204,7 +206,12 @@ describe("harness helpers", () => {
     expect(h.files()).toEqual({ "palee/sessions/S-1.md": "two" });
     const folder = h.mock.vault.getAbstractFileByPath("palee/sessions");
     expect(folder instanceof TFolder && folder.children.map((c) => c.path)).toEqual(["palee/sessions/S-1.md"]);
-    expect(h.events).toEqual(["create palee", "create palee/sessions", "create palee/sessions/S-1.md", "modify palee/sessions/S-1.md"]);
+    expect(h.events).toEqual([
+      "create palee",
+      "create palee/sessions",
+      "create palee/sessions/S-1.md",
+      "modify palee/sessions/S-1.md",
+    ]);
   });
 
   it("files lists every file with its content, sorted", () => {

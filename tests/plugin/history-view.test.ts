@@ -11,7 +11,16 @@ import { HISTORY_VIEW, HistoryView, renderHistory, historyModel } from "../../sr
 import { confirmedText } from "../support/builders";
 import type { ObsidianHarness } from "./support/obsidian-harness";
 import type { LoadedPlugin } from "./support/plugin-harness";
-import { MINUTE, T0, harness, installPluginTestEnvironment, lastNotice, loadPlugin, settle, submitEnd } from "./support/plugin-harness";
+import {
+  MINUTE,
+  T0,
+  harness,
+  installPluginTestEnvironment,
+  lastNotice,
+  loadPlugin,
+  settle,
+  submitEnd,
+} from "./support/plugin-harness";
 import { S, startOn, textAt } from "./support/session-files";
 
 installPluginTestEnvironment();
@@ -22,11 +31,23 @@ const stamp = (ms: number): string => formatTimestamp(ms, 0);
 
 let serial = 0;
 /** A confirmed session file started `daysAgo` days before T0 (12:00 UTC, a Friday), at 09:00. */
-function session(daysAgo: number, minutes: number, fields: Record<string, string | number | null> = {}, summary?: string): [string, string] {
+function session(
+  daysAgo: number,
+  minutes: number,
+  fields: Record<string, string | number | null> = {},
+  summary?: string,
+): [string, string] {
   const start = T0 - daysAgo * DAY - 3 * HOUR;
   const id = `S-${formatUtcCompact(start)}-${(++serial).toString(16).padStart(4, "0")}`;
   const text = confirmedText(
-    { session_id: id, topic_id: "T-rust", started_at: stamp(start), ended_at: stamp(start + minutes * MINUTE), duration_minutes: minutes, ...fields },
+    {
+      session_id: id,
+      topic_id: "T-rust",
+      started_at: stamp(start),
+      ended_at: stamp(start + minutes * MINUTE),
+      duration_minutes: minutes,
+      ...fields,
+    },
     summary ? { summary } : {},
   );
   return [S(id), text];
@@ -38,7 +59,7 @@ function history(): Record<string, string> {
     session(1, 45, { topic_id: "T-go", topic_note: "[[Go notes]]" }),
     session(2, 20),
     session(9, 60), // last week
-    session(40, 15, { topic_id: "T-<script>alert(1)</script>" }, "=HYPERLINK(\"x\")"),
+    session(40, 15, { topic_id: "T-<script>alert(1)</script>" }, '=HYPERLINK("x")'),
     ["Go notes.md", "---\npalee_id: T-go\n---\n# Go\n"],
   ]);
 }
@@ -51,7 +72,9 @@ async function loaded(files: Record<string, string>): Promise<{ h: ObsidianHarne
 
 /** The view as Obsidian would create it from the registered factory, opened. */
 async function openView(p: LoadedPlugin): Promise<HistoryView> {
-  const creator = (p.plugin as unknown as { views__: Map<string, (leaf: WorkspaceLeaf) => View> }).views__.get(HISTORY_VIEW.type);
+  const creator = (p.plugin as unknown as { views__: Map<string, (leaf: WorkspaceLeaf) => View> }).views__.get(
+    HISTORY_VIEW.type,
+  );
   if (!creator) throw new Error("the history view is not registered");
   const view = creator(MockLeaf.create2__(p.h.mock) as unknown as WorkspaceLeaf) as HistoryView;
   await view.onOpen();
@@ -87,13 +110,20 @@ describe("study history view", () => {
     expect(charts[0].querySelectorAll("rect")).toHaveLength(14);
     expect(charts[1].querySelectorAll("rect")).toHaveLength(12);
     expect(charts[0].getAttribute("role")).toBe("img");
-    expect(charts[0].getAttribute("aria-label")).toMatch(/^Minutes per day, last 14 days: 2 h 35 min in total, most on 2026-08-05 \(1 h 00 min\)\.$/);
+    expect(charts[0].getAttribute("aria-label")).toMatch(
+      /^Minutes per day, last 14 days: 2 h 35 min in total, most on 2026-08-05 \(1 h 00 min\)\.$/,
+    );
     const today = charts[0].querySelector('rect[data-key="2026-08-14"]');
     const yesterday = charts[0].querySelector('rect[data-key="2026-08-13"]');
     expect(Number(yesterday?.getAttribute("height"))).toBeGreaterThan(Number(today?.getAttribute("height")));
     expect(today?.querySelector("title")?.textContent).toBe("2026-08-14: 30 min, 1 session");
     const rows = Array.from(el.querySelectorAll("table.palee-history-topics tr")).map((r) => r.textContent);
-    expect(rows).toEqual(["TopicTotalSessionsLast studied", "T-rust1 h 50 min32026-08-14", "T-go45 min12026-08-13", "T-<script>alert(1)</script>15 min12026-07-05"]);
+    expect(rows).toEqual([
+      "TopicTotalSessionsLast studied",
+      "T-rust1 h 50 min32026-08-14",
+      "T-go45 min12026-08-13",
+      "T-<script>alert(1)</script>15 min12026-07-05",
+    ]);
     expect(el.querySelectorAll(".palee-history-recent li")).toHaveLength(5);
     expect(el.querySelector("script")).toBeNull();
   });
@@ -101,7 +131,9 @@ describe("study history view", () => {
   it("links a topic to its topic note and a recent session to its note", async () => {
     const { h, p } = await loaded(history());
     const view = await openView(p);
-    const goLink = Array.from(view.contentEl.querySelectorAll("table a")).find((a) => a.textContent === "T-go") as HTMLElement;
+    const goLink = Array.from(view.contentEl.querySelectorAll("table a")).find(
+      (a) => a.textContent === "T-go",
+    ) as HTMLElement;
     goLink.click();
     await settle();
     expect(h.app.workspace.getActiveFile()?.path).toBe("Go notes.md");
@@ -128,7 +160,9 @@ describe("study history view", () => {
     expect(view.contentEl.querySelector(".palee-history-timer")?.textContent).toBe("0:01:05");
     h.catchUpCache();
     h.resetLogs();
-    const end = Array.from(view.contentEl.querySelectorAll("button")).find((b) => b.textContent === "End") as HTMLButtonElement;
+    const end = Array.from(view.contentEl.querySelectorAll("button")).find(
+      (b) => b.textContent === "End",
+    ) as HTMLButtonElement;
     end.click();
     await settle();
     await submitEnd("Lifetimes", "");
@@ -145,20 +179,40 @@ describe("study history view", () => {
       session(1, 45, { duration_minutes: 99_999_999 }),
       session(2, 30, { ended_at: stamp(T0 - 5 * DAY) }),
       session(3, 30, { duration_minutes: -5 }),
-      ["palee/sessions/S-20990101T000000-0abc.md", confirmedText({ session_id: "S-20990101T000000-0abc", started_at: "2099-01-01T00:00:00+00:00", ended_at: "2099-01-01T01:00:00+00:00" })],
-      ["palee/sessions/S-19700101T000000-0abd.md", confirmedText({ session_id: "S-19700101T000000-0abd", started_at: "1970-01-01T00:00:00+00:00", ended_at: "1970-01-01T01:00:00+00:00" })],
+      [
+        "palee/sessions/S-20990101T000000-0abc.md",
+        confirmedText({
+          session_id: "S-20990101T000000-0abc",
+          started_at: "2099-01-01T00:00:00+00:00",
+          ended_at: "2099-01-01T01:00:00+00:00",
+        }),
+      ],
+      [
+        "palee/sessions/S-19700101T000000-0abd.md",
+        confirmedText({
+          session_id: "S-19700101T000000-0abd",
+          started_at: "1970-01-01T00:00:00+00:00",
+          ended_at: "1970-01-01T01:00:00+00:00",
+        }),
+      ],
     ]);
     const { p } = await loaded(files);
     const view = await openView(p);
     const heights = Array.from(view.contentEl.querySelectorAll("rect")).map((r) => Number(r.getAttribute("height")));
     expect(heights.every((v) => Number.isFinite(v) && v >= 0 && v <= 110)).toBe(true);
-    const problems = Array.from(view.contentEl.querySelectorAll(".palee-history-problems li")).map((li) => li.textContent ?? "");
+    const problems = Array.from(view.contentEl.querySelectorAll(".palee-history-problems li")).map(
+      (li) => li.textContent ?? "",
+    );
     expect(problems).toHaveLength(5);
     expect(problems.join("\n")).toMatch(/duration_minutes is not a whole number/);
-    expect(problems.join("\n")).toMatch(/duration_minutes 99999999 is longer than started_at→ended_at \(45 min\): counted 45 min/);
+    expect(problems.join("\n")).toMatch(
+      /duration_minutes 99999999 is longer than started_at→ended_at \(45 min\): counted 45 min/,
+    );
     expect(problems.join("\n")).toMatch(/is in the future: not counted/);
     expect(problems.join("\n")).toMatch(/is before 2000: not counted/);
-    expect(problems.join("\n")).toMatch(/ended_at 2026-08-09T12:00:00\+00:00 is before started_at 2026-08-12T09:00:00\+00:00: counted 30 min/);
+    expect(problems.join("\n")).toMatch(
+      /ended_at 2026-08-09T12:00:00\+00:00 is before started_at 2026-08-12T09:00:00\+00:00: counted 30 min/,
+    );
     expect(view.contentEl.textContent).toMatch(/Streak2 days/);
     // Listed where the learner can fix them: each names its note and opens it.
     const link = view.contentEl.querySelector(".palee-history-problems a[href]") as HTMLElement;
@@ -171,18 +225,35 @@ describe("study history view", () => {
     const files = Object.fromEntries([session(1, 45), session(3, 30 * 24 * 60, { topic_id: "T-week-long" })]);
     const { p } = await loaded(files);
     const view = await openView(p);
-    const problems = Array.from(view.contentEl.querySelectorAll(".palee-history-problems li")).map((li) => li.textContent ?? "");
+    const problems = Array.from(view.contentEl.querySelectorAll(".palee-history-problems li")).map(
+      (li) => li.textContent ?? "",
+    );
     expect(problems).toEqual([expect.stringMatching(/: 43200 min is longer than a day: counted 1440 min$/)]);
     const bars = Array.from(view.contentEl.querySelectorAll("svg.palee-history-svg")[0].querySelectorAll("rect"));
-    const height = (date: string): number => Number(bars.find((r) => r.getAttribute("data-key") === date)?.getAttribute("height"));
+    const height = (date: string): number =>
+      Number(bars.find((r) => r.getAttribute("data-key") === date)?.getAttribute("height"));
     expect(height("2026-08-13") / height("2026-08-11")).toBeCloseTo(45 / 1440, 1);
     expect(height("2026-08-13")).toBeGreaterThan(0);
   });
 
   it("renders from data alone (for scripts and screenshots)", () => {
     const el = createDiv();
-    const model = historyModel({ confirmed: [], skipped: [], now: T0, offsetAt: () => 0, open: null, showSeconds: true });
-    renderHistory(el, model, { openPath: () => undefined, openLink: () => undefined, end: () => undefined, pause: () => undefined, continueSession: () => undefined, recover: () => undefined });
+    const model = historyModel({
+      confirmed: [],
+      skipped: [],
+      now: T0,
+      offsetAt: () => 0,
+      open: null,
+      showSeconds: true,
+    });
+    renderHistory(el, model, {
+      openPath: () => undefined,
+      openLink: () => undefined,
+      end: () => undefined,
+      pause: () => undefined,
+      continueSession: () => undefined,
+      recover: () => undefined,
+    });
     expect(el.textContent).toContain("No sessions yet");
     expect(el.querySelectorAll("rect")).toHaveLength(26);
   });
@@ -194,7 +265,9 @@ describe("export-sessions and create-sessions-base", () => {
     await p.run("export-sessions");
     expect(lastNotice()).toBe("Exported 5 session(s) to palee/exports/sessions-2026-08-14.csv.");
     const csv = textAt(h, "palee/exports/sessions-2026-08-14.csv");
-    expect(csv.split("\r\n")[0]).toBe("session_id,topic_id,started_at,ended_at,duration_minutes,hours,break_minutes,outcome,summary,path");
+    expect(csv.split("\r\n")[0]).toBe(
+      "session_id,topic_id,started_at,ended_at,duration_minutes,hours,break_minutes,outcome,summary,path",
+    );
     expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
     await p.run("export-sessions");
     expect(lastNotice()).toMatch(/to palee\/exports\/sessions-2026-08-14-2\.csv\.$/);

@@ -26,7 +26,18 @@ import {
   settle,
   type,
 } from "./support/plugin-harness";
-import { HOT, S, at, confirmedPaths, fieldsAt, onlyConfirmed, onlyDraft, startOn, statusText, textAt } from "./support/session-files";
+import {
+  HOT,
+  S,
+  at,
+  confirmedPaths,
+  fieldsAt,
+  onlyConfirmed,
+  onlyDraft,
+  startOn,
+  statusText,
+  textAt,
+} from "./support/session-files";
 
 installPluginTestEnvironment();
 
@@ -56,7 +67,9 @@ async function sleepFor(ms: number): Promise<void> {
 
 /** The newest notice's action button with this label (notices are built by the plugin, element by element). */
 function noticeButton(label: string): HTMLButtonElement {
-  const instances = jest.spyOn(Notice.prototype, "constructor__").mock.instances as unknown as Array<{ messageEl: HTMLElement }>;
+  const instances = jest.spyOn(Notice.prototype, "constructor__").mock.instances as unknown as Array<{
+    messageEl: HTMLElement;
+  }>;
   for (let i = instances.length - 1; i >= 0; i--) {
     const found = Array.from(instances[i].messageEl.querySelectorAll("button")).find((b) => b.textContent === label);
     if (found) return found;
@@ -121,7 +134,10 @@ describe("pause and continue", () => {
     await p.run("save-checkpoint");
     expect(fieldsAt(h, draft).paused_at).toBe(at(20));
 
-    await p.lastMenu().find((item) => item.title === "Continue session")?.click();
+    await p
+      .lastMenu()
+      .find((item) => item.title === "Continue session")
+      ?.click();
     expect(fieldsAt(h, draft)).toMatchObject({ paused_at: null, break_minutes: 30, last_checkpoint_at: at(50) });
     expect(lastNotice()).toBe(`Session on ${TOPIC} continues (breaks so far: 30 min, not counted).`);
     await studyFor(10 * MINUTE);
@@ -262,7 +278,10 @@ async function openLogDialog(p: LoadedPlugin, topic = TOPIC): Promise<LogSession
   return theModal(LogSessionModal);
 }
 
-function fill(modal: LogSessionModal, fields: Partial<Record<"from" | "to" | "minutes" | "summary" | "nextAction", string>>): void {
+function fill(
+  modal: LogSessionModal,
+  fields: Partial<Record<"from" | "to" | "minutes" | "summary" | "nextAction", string>>,
+): void {
   for (const [key, value] of Object.entries(fields)) type(modal.contentEl.querySelector(`.palee-log-${key}`), value);
 }
 
@@ -358,7 +377,9 @@ describe("hostile text", () => {
     const log = await openLogDialog(p, IMG);
     document.body.appendChild(log.contentEl);
     expect(log.contentEl.textContent).toContain(`Topic: ${IMG}`);
-    const instances = jest.spyOn(Notice.prototype, "constructor__").mock.instances as unknown as Array<{ containerEl: HTMLElement }>;
+    const instances = jest.spyOn(Notice.prototype, "constructor__").mock.instances as unknown as Array<{
+      containerEl: HTMLElement;
+    }>;
     for (const notice of instances) document.body.appendChild(notice.containerEl);
     expect(noticeLog()).toEqual(expect.arrayContaining([expect.stringContaining(`Session on ${IMG} paused`)]));
     expect(Array.from(document.querySelectorAll(PARSED))).toEqual([]);

@@ -13,7 +13,20 @@ import { countWords, HOT_WORD_LIMIT } from "../../src/core/hot-memory";
 import type { HostileFixture } from "../fixtures/hostile/manifest";
 import { EXPECTED, HOT_VARIANTS, byOutcome, hotVault, mainVault, expectIndexLists } from "../fixtures/hostile/manifest";
 import type { ObsidianHarness } from "./support/obsidian-harness";
-import { settle, MINUTE, T0, harness, installPluginTestEnvironment, loadPlugin, modals, noticeLog, pickTopic, recoveryModal, recoveryRows, submitEnd } from "./support/plugin-harness";
+import {
+  settle,
+  MINUTE,
+  T0,
+  harness,
+  installPluginTestEnvironment,
+  loadPlugin,
+  modals,
+  noticeLog,
+  pickTopic,
+  recoveryModal,
+  recoveryRows,
+  submitEnd,
+} from "./support/plugin-harness";
 import { HOT, INDEX, S, draftIds, isTopic } from "./support/session-files";
 
 installPluginTestEnvironment();
@@ -29,7 +42,11 @@ function asText(files: Record<string, Buffer>): Record<string, string> {
 /** No notice carries stack-trace or error-dump text. */
 function expectCleanNotices(): void {
   for (const notice of noticeLog()) {
-    expect({ notice, trace: /^\s+at /m.test(notice), dump: /\b\w*Error:/.test(notice) }).toEqual({ notice, trace: false, dump: false });
+    expect({ notice, trace: /^\s+at /m.test(notice), dump: /\b\w*Error:/.test(notice) }).toEqual({
+      notice,
+      trace: false,
+      dump: false,
+    });
   }
 }
 
@@ -46,7 +63,9 @@ function expectWarningNotice(notice: string | undefined, extra = 0): void {
   expect(shown.length).toBeLessThanOrEqual(3);
   for (const line of shown) {
     if (EXPECTED.warned.some((w) => line.startsWith(`${w.path}: `))) continue; // a damaged paused_at / break_minutes
-    expect(line).toMatch(/^(skipped palee\/sessions\/[^:]+\.(md|MD): .+|palee\/sessions\/DRAFT-S-[^ ]+\.md was already saved in S-\S+; moved it to the trash)$/);
+    expect(line).toMatch(
+      /^(skipped palee\/sessions\/[^:]+\.(md|MD): .+|palee\/sessions\/DRAFT-S-[^ ]+\.md was already saved in S-\S+; moved it to the trash)$/,
+    );
   }
   for (const line of shown.filter((l) => l.startsWith("skipped "))) {
     const fixture = EXPECTED.skipped.find((s) => line.startsWith(`skipped ${s.path}: `));
@@ -59,12 +78,15 @@ function expectWarningNotice(notice: string | undefined, extra = 0): void {
 
 const warningNotices = (): string[] => noticeLog().filter((n) => n.startsWith("PALEE Sessions:\n"));
 
-const expectIndexed = (h: ObsidianHarness, sessionIds: readonly string[]): void => expectIndexLists(h.files()[INDEX] ?? "", sessionIds);
+const expectIndexed = (h: ObsidianHarness, sessionIds: readonly string[]): void =>
+  expectIndexLists(h.files()[INDEX] ?? "", sessionIds);
 
 /** Every path of `before` but hot.md, index.md and `mayGo` has the same text; only `mayGo` went, to the trash. */
 function expectOnlyAllowedChanges(h: ObsidianHarness, before: Record<string, string>, mayGo: readonly string[]): void {
   const after = h.files();
-  const changed = Object.keys(before).filter((p) => p in after && after[p] !== before[p] && p !== HOT && p !== INDEX && !mayGo.includes(p));
+  const changed = Object.keys(before).filter(
+    (p) => p in after && after[p] !== before[p] && p !== HOT && p !== INDEX && !mayGo.includes(p),
+  );
   const removed = Object.keys(before).filter((p) => !(p in after) && !mayGo.includes(p));
   expect({ changed, removed }).toEqual({ changed: [], removed: [] });
   expect(h.deleted).toEqual([]);
@@ -84,7 +106,11 @@ describe("a vault holding every damaged session file", () => {
     // Vault open: the draft already absorbed goes to the trash, the usable drafts are offered, the skipped
     // files are named (three, then a count).
     expect(h.trashed.map((t) => t.path)).toEqual(absorbed);
-    expect(recoveryRows().map((r) => r.draftId).sort()).toEqual([...EXPECTED.pending].sort());
+    expect(
+      recoveryRows()
+        .map((r) => r.draftId)
+        .sort(),
+    ).toEqual([...EXPECTED.pending].sort());
     // Note text is text: the hostile topic's HTML is shown, not rendered.
     const modal = recoveryModal().contentEl;
     expect(modal.querySelector("img, script")).toBeNull();
@@ -107,7 +133,11 @@ describe("a vault holding every damaged session file", () => {
     // Start: the pending drafts are offered again; closing the modal leaves them, and the start goes on.
     await p.ribbon();
     await pickTopic(TOPIC, isTopic(TOPIC));
-    expect(recoveryRows().map((r) => r.draftId).sort()).toEqual([...EXPECTED.pending].sort());
+    expect(
+      recoveryRows()
+        .map((r) => r.draftId)
+        .sort(),
+    ).toEqual([...EXPECTED.pending].sort());
     recoveryModal().close();
     await new Promise((resolve) => setTimeout(resolve, 0));
     await p.run("show-status"); // also lets the start finish
@@ -146,37 +176,44 @@ describe("a vault holding every damaged session file", () => {
 });
 
 describe("each damaged hot.md, in a vault of its own", () => {
-  it.each(HOT_VARIANTS.map((f) => [f.file, f] as const))("%s: the plugin opens, starts and ends a session with clear notices", async (_file, fixture: HostileFixture) => {
-    if (fixture.outcome.kind !== "hot") throw new Error("not a hot.md fixture");
-    const h = harness({ files: asText(hotVault(fixture)) });
-    const before = h.files();
-    const p = await loadPlugin(h, { device: "laptop" });
-    expect(modals()).toEqual([]);
+  it.each(HOT_VARIANTS.map((f) => [f.file, f] as const))(
+    "%s: the plugin opens, starts and ends a session with clear notices",
+    async (_file, fixture: HostileFixture) => {
+      if (fixture.outcome.kind !== "hot") throw new Error("not a hot.md fixture");
+      const h = harness({ files: asText(hotVault(fixture)) });
+      const before = h.files();
+      const p = await loadPlugin(h, { device: "laptop" });
+      expect(modals()).toEqual([]);
 
-    await p.ribbon();
-    await pickTopic(TOPIC, isTopic(TOPIC));
-    expect(noticeLog()).toContain(`Session on ${TOPIC} started.`);
-    const hot = classifyRecord(h.files()[HOT] ?? null);
-    expect(hot.state).toBe("ok");
-    if (hot.state !== "ok") return;
-    expect(hot.fields).toMatchObject({ palee_schema: 1, active_topic: TOPIC, device: "laptop" });
-    const originalRead = classifyRecord(before[HOT] ?? null);
-    const originalBody = originalRead.state === "ok" || originalRead.state === "no-frontmatter" ? originalRead.body : null;
-    if (fixture.outcome.onStart === "rebuilt") expect(hot.body).toContain(`Source: [[${NEWEST_GOOD}]]`);
-    else expect(hot.body).toBe(originalBody);
+      await p.ribbon();
+      await pickTopic(TOPIC, isTopic(TOPIC));
+      expect(noticeLog()).toContain(`Session on ${TOPIC} started.`);
+      const hot = classifyRecord(h.files()[HOT] ?? null);
+      expect(hot.state).toBe("ok");
+      if (hot.state !== "ok") return;
+      expect(hot.fields).toMatchObject({ palee_schema: 1, active_topic: TOPIC, device: "laptop" });
+      const originalRead = classifyRecord(before[HOT] ?? null);
+      const originalBody =
+        originalRead.state === "ok" || originalRead.state === "no-frontmatter" ? originalRead.body : null;
+      if (fixture.outcome.onStart === "rebuilt") expect(hot.body).toContain(`Source: [[${NEWEST_GOOD}]]`);
+      else expect(hot.body).toBe(originalBody);
 
-    // Studying: the ticks fire (a jump of the clock alone is a sleep, recorded as time away).
-    jest.advanceTimersByTime(T0 + 30 * MINUTE - Date.now());
-    await settle();
-    await p.run("end-session");
-    await submitEnd("Done.", "");
-    expect(noticeLog()).toContain(`Session on ${TOPIC} saved (30 min).`);
-    const after = classifyRecord(h.files()[HOT] ?? null);
-    expect(after.state === "ok" ? after.fields : after.state).toMatchObject({ open_draft: null, active_topic: TOPIC });
-    const ours = h.trashed.map((t) => t.path);
-    expect(ours).toHaveLength(1);
-    expectOnlyAllowedChanges(h, before, ours);
-    expectCleanNotices();
-    p.unload();
-  });
+      // Studying: the ticks fire (a jump of the clock alone is a sleep, recorded as time away).
+      jest.advanceTimersByTime(T0 + 30 * MINUTE - Date.now());
+      await settle();
+      await p.run("end-session");
+      await submitEnd("Done.", "");
+      expect(noticeLog()).toContain(`Session on ${TOPIC} saved (30 min).`);
+      const after = classifyRecord(h.files()[HOT] ?? null);
+      expect(after.state === "ok" ? after.fields : after.state).toMatchObject({
+        open_draft: null,
+        active_topic: TOPIC,
+      });
+      const ours = h.trashed.map((t) => t.path);
+      expect(ours).toHaveLength(1);
+      expectOnlyAllowedChanges(h, before, ours);
+      expectCleanNotices();
+      p.unload();
+    },
+  );
 });

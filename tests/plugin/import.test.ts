@@ -21,7 +21,17 @@ import {
   recoverAction,
   recoveryRows,
 } from "./support/plugin-harness";
-import { HOT, INDEX, S, bodyAt, confirmedPaths, draftPaths, fieldsAt, textAt, openModals } from "./support/session-files";
+import {
+  HOT,
+  INDEX,
+  S,
+  bodyAt,
+  confirmedPaths,
+  draftPaths,
+  fieldsAt,
+  textAt,
+  openModals,
+} from "./support/session-files";
 
 installPluginTestEnvironment();
 
@@ -33,9 +43,18 @@ const LEGACY: Record<string, string> = {
   ".palee/hot.md": hotText({ last_session: CONFIRMED }, "Old working memory\n"),
   ".palee/index.md": "---\npalee_schema: 1\ntype: session_index\n---\n# PALEE session index\n",
   ".palee/notes.txt": "scratch\n",
-  [`.palee/sessions/${CONFIRMED}.md`]: confirmedText({ session_id: CONFIRMED }, { summary: "Moves and borrows", next: "Lifetimes" }),
+  [`.palee/sessions/${CONFIRMED}.md`]: confirmedText(
+    { session_id: CONFIRMED },
+    { summary: "Moves and borrows", next: "Lifetimes" },
+  ),
   [`.palee/sessions/${OLDER}.md`]: confirmedText(
-    { session_id: OLDER, topic_id: "T-graphs", started_at: "2026-08-12T09:00:00+00:00", ended_at: "2026-08-12T09:30:00+00:00", duration_minutes: 30 },
+    {
+      session_id: OLDER,
+      topic_id: "T-graphs",
+      started_at: "2026-08-12T09:00:00+00:00",
+      ended_at: "2026-08-12T09:30:00+00:00",
+      duration_minutes: 30,
+    },
     { summary: "BFS" },
   ),
   [`.palee/sessions/${DRAFT}.md`]: draftText({ session_id: DRAFT, device: "old-laptop" }, "Draft notes\n"),
@@ -94,9 +113,11 @@ describe("importing a .palee folder", () => {
   it("skips hot.md, index.md and files that are not sessions: none of them reaches the session folder", async () => {
     const { h, p } = await importedVault();
     await p.run("import-palee-folder");
-    expect(Object.keys(h.files()).filter((path) => path.startsWith("palee/")).sort()).toEqual(
-      [HOT, INDEX, S(DRAFT), S(OLDER), S(CONFIRMED)].sort(),
-    );
+    expect(
+      Object.keys(h.files())
+        .filter((path) => path.startsWith("palee/"))
+        .sort(),
+    ).toEqual([HOT, INDEX, S(DRAFT), S(OLDER), S(CONFIRMED)].sort());
     expect(textAt(h, HOT)).not.toContain("Old working memory");
   });
 
@@ -217,7 +238,9 @@ describe("importing a .palee folder", () => {
     const mine = confirmedText({ session_id: CONFIRMED, duration_minutes: 50 }, { summary: "My own edit" });
     const { p } = await importedVault({ [S(CONFIRMED)]: mine });
     await p.run("import-palee-folder");
-    expect(importNotice()).toContain(`1 left alone because a different file of the same name is already there (.palee/sessions/${CONFIRMED}.md)`);
+    expect(importNotice()).toContain(
+      `1 left alone because a different file of the same name is already there (.palee/sessions/${CONFIRMED}.md)`,
+    );
   });
 
   it("imports into the configured session folder", async () => {
@@ -272,18 +295,26 @@ describe("importing the original PALEE tool's notes", () => {
     await p.run("import-palee-folder");
     expect(importNotice()).toBe("Imported 1 file into palee/sessions.");
     expect(textAt(h, S(ORIGINAL_ID))).toBe(ORIGINAL);
-    expect(bodyAt(h, INDEX)).toContain(`Total sessions: 1\n\n- [[${ORIGINAL_ID}]] - Topic: T-general (2026-08-09, 0 min)\n`);
+    expect(bodyAt(h, INDEX)).toContain(
+      `Total sessions: 1\n\n- [[${ORIGINAL_ID}]] - Topic: T-general (2026-08-09, 0 min)\n`,
+    );
     expect(fieldsAt(h, HOT)).toMatchObject({ last_session: ORIGINAL_ID, active_topic: "T-general" });
   });
 
   it("names every file the rebuild could not read as a session", async () => {
     const broken = "S-20260810T080000-0bad";
     const schema2 = "S-20260811T080000-0002";
-    const { p } = await importedVault({}, {
-      [`.palee/sessions/${ORIGINAL_ID}.md`]: ORIGINAL,
-      [`.palee/sessions/${broken}.md`]: ORIGINAL.replace('started_at: "2026-08-09T13:19:29.192Z"', 'started_at: "yesterday"'),
-      [`.palee/sessions/${schema2}.md`]: ORIGINAL.replace("palee_schema: 1", "palee_schema: 2"),
-    });
+    const { p } = await importedVault(
+      {},
+      {
+        [`.palee/sessions/${ORIGINAL_ID}.md`]: ORIGINAL,
+        [`.palee/sessions/${broken}.md`]: ORIGINAL.replace(
+          'started_at: "2026-08-09T13:19:29.192Z"',
+          'started_at: "yesterday"',
+        ),
+        [`.palee/sessions/${schema2}.md`]: ORIGINAL.replace("palee_schema: 1", "palee_schema: 2"),
+      },
+    );
     await p.run("import-palee-folder");
     expect(importNotice()).toBe(
       "Imported 3 files into palee/sessions. Not read as sessions: " +
@@ -301,7 +332,10 @@ describe("importing a .palee folder skips drafts a confirmed session already abs
     const h = harness({
       files: { [S(SAVED)]: confirmedText({ session_id: SAVED, absorbed_drafts: [DRAFT] }, { summary: "Done" }) },
     });
-    h.adapter.writeSync__(`.palee/sessions/${DRAFT}.md`, draftText({ session_id: DRAFT, device: "old-laptop" }, "Draft notes\n"));
+    h.adapter.writeSync__(
+      `.palee/sessions/${DRAFT}.md`,
+      draftText({ session_id: DRAFT, device: "old-laptop" }, "Draft notes\n"),
+    );
     expect(h.app.vault.getAbstractFileByPath(".palee")).toBeNull();
     const p = await loadPlugin(h, { device: "laptop" });
     h.resetLogs();
@@ -320,13 +354,21 @@ describe("importing a .palee folder whose own confirmed note absorbed one of its
     const SAVED = "S-20260813T100000-abcd";
     const h = harness();
     // The CLI on a .palee layout crashed between writing the confirmed note and trashing the draft.
-    h.adapter.writeSync__(`.palee/sessions/${SAVED}.md`, confirmedText({ session_id: SAVED, absorbed_drafts: [DRAFT] }, { summary: "Done" }));
-    h.adapter.writeSync__(`.palee/sessions/${DRAFT}.md`, draftText({ session_id: DRAFT, device: "old-laptop" }, "Draft notes\n"));
+    h.adapter.writeSync__(
+      `.palee/sessions/${SAVED}.md`,
+      confirmedText({ session_id: SAVED, absorbed_drafts: [DRAFT] }, { summary: "Done" }),
+    );
+    h.adapter.writeSync__(
+      `.palee/sessions/${DRAFT}.md`,
+      draftText({ session_id: DRAFT, device: "old-laptop" }, "Draft notes\n"),
+    );
     const p = await loadPlugin(h, { device: "laptop" });
     await p.run("import-palee-folder");
     // Observed: "Imported 2 files into palee/sessions." — the draft is copied, then moved to the trash by the
     // recovery check that follows ("… was already saved in S-…; moved it to the trash").
-    expect(noticeLog().find((n) => n.startsWith("Imported"))).toBe("Imported 1 file into palee/sessions. Skipped 1: 1 draft already saved.");
+    expect(noticeLog().find((n) => n.startsWith("Imported"))).toBe(
+      "Imported 1 file into palee/sessions. Skipped 1: 1 draft already saved.",
+    );
     expect(h.trashed).toEqual([]);
   });
 });

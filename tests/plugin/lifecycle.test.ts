@@ -51,7 +51,9 @@ installPluginTestEnvironment();
 
 const SECOND = 1000;
 
-async function started(options: { data?: unknown } = {}): Promise<{ h: ObsidianHarness; p: LoadedPlugin; draftId: string }> {
+async function started(
+  options: { data?: unknown } = {},
+): Promise<{ h: ObsidianHarness; p: LoadedPlugin; draftId: string }> {
   const h = harness();
   const p = await loadPlugin(h, { device: "laptop", data: options.data });
   const draftId = await startOn(p);
@@ -205,7 +207,10 @@ describe("checkpoints", () => {
     expect(await p.run("save-checkpoint")).toBe(true);
 
     expect(text(h, S(draftId))).toBe(
-      draftBefore.replace('last_checkpoint_at: "2026-08-14T12:00:00+00:00"', 'last_checkpoint_at: "2026-08-14T12:03:20+00:00"'),
+      draftBefore.replace(
+        'last_checkpoint_at: "2026-08-14T12:00:00+00:00"',
+        'last_checkpoint_at: "2026-08-14T12:03:20+00:00"',
+      ),
     );
     expect(text(h, S(draftId)).endsWith(`---\n${notes}`)).toBe(true);
     expect(text(h, HOT)).toBe(hotBefore);
@@ -248,7 +253,9 @@ describe("ending a session", () => {
     await studyUntil(T0 + 45 * MINUTE + 10 * SECOND);
 
     await p.ribbon();
-    expect(endModal().contentEl.querySelector(".palee-end-preview")?.textContent).toBe("T-rust-ownership · started 12:00 · 45 min");
+    expect(endModal().contentEl.querySelector(".palee-end-preview")?.textContent).toBe(
+      "T-rust-ownership · started 12:00 · 45 min",
+    );
     expect(confirmedIds(h)).toEqual([]); // nothing is written before the learner confirms
     await submitEnd("Borrowing rules and moves", "Read the lifetimes chapter");
 
@@ -340,7 +347,11 @@ describe("ending a session", () => {
 
     expect(modals()).toHaveLength(0);
     const [sessionId] = confirmedIds(h);
-    expect(fields(h, S(sessionId))).toMatchObject({ duration_minutes: 20, outcome: "completed", absorbed_drafts: [draftId] });
+    expect(fields(h, S(sessionId))).toMatchObject({
+      duration_minutes: 20,
+      outcome: "completed",
+      absorbed_drafts: [draftId],
+    });
     expect(body(h, S(sessionId))).toBe(`# Session: ${sessionId}\n`);
     expect(fields(h, HOT)).toMatchObject({ open_draft: null, last_session: sessionId });
     expect(statusText(p)).toBe("Start session");
@@ -361,7 +372,9 @@ describe("ending a session", () => {
     expect(enter.defaultPrevented).toBe(true);
     expect(modals()).toHaveLength(0);
     const [sessionId] = confirmedIds(h);
-    expect(body(h, S(sessionId))).toBe(`# Session: ${sessionId}\n\n## Summary\n\nSlices borrow\n\n## Next action\n\nStrings next\n`);
+    expect(body(h, S(sessionId))).toBe(
+      `# Session: ${sessionId}\n\n## Summary\n\nSlices borrow\n\n## Next action\n\nStrings next\n`,
+    );
   });
 
   it("does not submit on Enter while an input method is composing", async () => {
@@ -377,10 +390,19 @@ describe("ending a session", () => {
   it("submits the end modal with Mod+Enter, registered on the modal's scope", async () => {
     // The mock's Scope keeps no handlers: record what the modal registers, and press it as Obsidian would.
     const registered: Array<{ modifiers: string; key: string | null; press: () => unknown }> = [];
-    const spy = jest.spyOn(Scope.prototype, "register").mockImplementation(function (this: Scope, modifiers, key, listener) {
+    const spy = jest.spyOn(Scope.prototype, "register").mockImplementation(function (
+      this: Scope,
+      modifiers,
+      key,
+      listener,
+    ) {
       const combo = (modifiers ?? []).join(",");
       const press = (): unknown => {
-        const handled: unknown = listener(new KeyboardEvent("keydown", { key: key ?? "", ctrlKey: true }), { modifiers: combo, key: key ?? "", vkey: key ?? "" });
+        const handled: unknown = listener(new KeyboardEvent("keydown", { key: key ?? "", ctrlKey: true }), {
+          modifiers: combo,
+          key: key ?? "",
+          vkey: key ?? "",
+        });
         return handled;
       };
       registered.push({ modifiers: combo, key, press });
@@ -449,7 +471,12 @@ describe("the status bar while a session is open", () => {
     const { h, p, draftId } = await started();
     await p.clickStatusBar();
     expect(modals()).toHaveLength(0);
-    expect(p.lastMenu().map((item) => item.title)).toEqual(["Pause session", "Save checkpoint", "Open session note", "End session"]);
+    expect(p.lastMenu().map((item) => item.title)).toEqual([
+      "Pause session",
+      "Save checkpoint",
+      "Open session note",
+      "End session",
+    ]);
 
     jest.setSystemTime(T0 + 7 * MINUTE);
     h.resetLogs();
@@ -464,7 +491,9 @@ describe("the status bar while a session is open", () => {
     jest.setSystemTime(T0 + 12 * MINUTE);
     await p.clickStatusBar();
     await p.lastMenu()[3].click();
-    expect(endModal().contentEl.querySelector(".palee-end-preview")?.textContent).toBe("T-rust-ownership · started 12:00 · 12 min");
+    expect(endModal().contentEl.querySelector(".palee-end-preview")?.textContent).toBe(
+      "T-rust-ownership · started 12:00 · 12 min",
+    );
     await submitEnd("Menus work", "");
     expect(confirmedIds(h)).toHaveLength(1);
     expect(statusText(p)).toBe("Start session");
@@ -536,7 +565,12 @@ const LIVE = "DRAFT-S-0000000b";
 function recentSessionOfLaptop(): ObsidianHarness {
   return harness({
     files: {
-      [HOT]: hotText({ active_topic: "T-rust-ownership", started_at: "2026-08-14T11:50:00+00:00", open_draft: LIVE, device: "laptop" }),
+      [HOT]: hotText({
+        active_topic: "T-rust-ownership",
+        started_at: "2026-08-14T11:50:00+00:00",
+        open_draft: LIVE,
+        device: "laptop",
+      }),
       [S(LIVE)]: draftText(
         { session_id: LIVE, started_at: "2026-08-14T11:50:00+00:00", last_checkpoint_at: "2026-08-14T11:58:00+00:00" },
         "Notes.\n",
@@ -571,7 +605,12 @@ describe("a plugin disabled before the workspace is ready", () => {
       files: {
         [HOT]: hotText({ active_topic: "T-rust-ownership", started_at: at(-10), open_draft: LIVE, device: "laptop" }),
         [S(LIVE)]: draftText({ session_id: LIVE, started_at: at(-10), last_checkpoint_at: at(-2) }, "Notes\n"),
-        [S(OLD)]: draftText({ session_id: OLD, topic_id: "T-traits", started_at: at(-300), last_checkpoint_at: at(-280) }),
+        [S(OLD)]: draftText({
+          session_id: OLD,
+          topic_id: "T-traits",
+          started_at: at(-300),
+          last_checkpoint_at: at(-280),
+        }),
       },
     });
     const before = h.files();
@@ -594,7 +633,12 @@ describe("a plugin disabled while its start-up check is running", () => {
     const h = harness({
       files: {
         [HOT]: hotText(),
-        [S(OLD)]: draftText({ session_id: OLD, topic_id: "T-traits", started_at: at(-300), last_checkpoint_at: at(-280) }),
+        [S(OLD)]: draftText({
+          session_id: OLD,
+          topic_id: "T-traits",
+          started_at: at(-300),
+          last_checkpoint_at: at(-280),
+        }),
       },
     });
     const p = await loadPlugin(h, { device: "laptop", layoutReady: false });
@@ -651,7 +695,16 @@ describe("hot.md of another schema under this device's running session", () => {
     await tickFor(MINUTE);
     // Another version of the plugin (or the learner) rewrote hot.md with palee_schema 2: the core leaves it
     // alone, so no checkpoint can repair the pointer.
-    h.write(HOT, hotText({ palee_schema: 2, active_topic: "T-rust-ownership", open_draft: draftId, started_at: at(0), device: "laptop" }));
+    h.write(
+      HOT,
+      hotText({
+        palee_schema: 2,
+        active_topic: "T-rust-ownership",
+        open_draft: draftId,
+        started_at: at(0),
+        device: "laptop",
+      }),
+    );
     await settle();
     h.resetLogs();
     await tickFor(6 * MINUTE); // 12:01 → 12:07: one checkpoint is due (12:05)
@@ -669,7 +722,16 @@ describe("a session saved outside this app while hot.md cannot be read", () => {
     const p = await loadPlugin(h, { device: "laptop" });
     const draftId = await startOn(p);
     await tickFor(2 * MINUTE);
-    h.write(HOT, hotText({ palee_schema: 2, active_topic: "T-rust-ownership", open_draft: draftId, started_at: at(0), device: "laptop" }));
+    h.write(
+      HOT,
+      hotText({
+        palee_schema: 2,
+        active_topic: "T-rust-ownership",
+        open_draft: draftId,
+        started_at: at(0),
+        device: "laptop",
+      }),
+    );
     await settle();
     // `PALEE_DEVICE=laptop palee session end --topic T-rust-ownership` in a terminal (or the session saved on
     // another device, synced): the confirmed note absorbs the draft, the draft goes, hot.md is left alone
@@ -677,7 +739,10 @@ describe("a session saved outside this app while hot.md cannot be read", () => {
     const SAVED = "S-20260814T120000-cafe";
     h.write(
       S(SAVED),
-      confirmedText({ session_id: SAVED, started_at: at(0), ended_at: at(3), duration_minutes: 3, absorbed_drafts: [draftId] }, { summary: "Done" }),
+      confirmedText(
+        { session_id: SAVED, started_at: at(0), ended_at: at(3), duration_minutes: 3, absorbed_drafts: [draftId] },
+        { summary: "Done" },
+      ),
     );
     await h.remove(S(draftId));
     h.catchUpCache();
@@ -687,7 +752,10 @@ describe("a session saved outside this app while hot.md cannot be read", () => {
     // Observed: "T-rust-ownership 0:12:00" and counting, End available; End then says "Could not end the
     // session: no session is open." while the timer keeps running; and every one-second tick runs a failed
     // automatic checkpoint (a full scan: ~180 file reads a minute), silently, for as long as Obsidian is open.
-    expect({ status: statusText(p), endable: p.available("end-session") }).toEqual({ status: "Start session", endable: false });
+    expect({ status: statusText(p), endable: p.available("end-session") }).toEqual({
+      status: "Start session",
+      endable: false,
+    });
   });
 });
 

@@ -37,7 +37,8 @@ const STABLE_COMMAND_IDS = [
 ];
 
 function mainJs(): string {
-  if (!existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} does not exist: run "npm run build" (npm test does) before jest`);
+  if (!existsSync(MAIN_JS))
+    throw new Error(`${MAIN_JS} does not exist: run "npm run build" (npm test does) before jest`);
   return readFileSync(MAIN_JS, "utf8");
 }
 
@@ -89,7 +90,9 @@ function evaluateBundle(code: string): Evaluated {
     if (id === "obsidian") return obsidian;
     throw new Error(`main.js required "${id}": only "obsidian" exists in the app (mobile has no Node or Electron)`);
   };
-  const wrapper = vm.runInContext(`(function (require, module, exports) {${code}\n})`, context, { filename: "main.js" }) as (
+  const wrapper = vm.runInContext(`(function (require, module, exports) {${code}\n})`, context, {
+    filename: "main.js",
+  }) as (
     require: (id: string) => unknown,
     module: { exports: Record<string, unknown> },
     exports: Record<string, unknown>,
@@ -141,13 +144,9 @@ describe("main.js loaded as Obsidian loads it", () => {
   it("evaluates in a context where require knows only obsidian, and exports the plugin class", () => {
     const { exports, required, context } = evaluateBundle(mainJs());
     // The context really is a browser's: none of Node's globals leaked into it.
-    expect(vm.runInContext("[typeof process, typeof Buffer, typeof global, typeof require, typeof module]", context)).toEqual([
-      "undefined",
-      "undefined",
-      "undefined",
-      "undefined",
-      "undefined",
-    ]);
+    expect(
+      vm.runInContext("[typeof process, typeof Buffer, typeof global, typeof require, typeof module]", context),
+    ).toEqual(["undefined", "undefined", "undefined", "undefined", "undefined"]);
     expect(new Set(required)).toEqual(new Set(["obsidian"]));
     expect(typeof exports.default).toBe("function");
   });

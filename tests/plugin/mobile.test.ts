@@ -76,7 +76,11 @@ describe("the plugin on mobile", () => {
     await pickTopic("T-rust-ownership");
     expect(lastNotice()).toBe("Session on T-rust-ownership started.");
     const draft = onlyDraft(h);
-    expect(fieldsAt(h, HOT)).toMatchObject({ active_topic: "T-rust-ownership", open_draft: idOf(draft), started_at: at(0) });
+    expect(fieldsAt(h, HOT)).toMatchObject({
+      active_topic: "T-rust-ownership",
+      open_draft: idOf(draft),
+      started_at: at(0),
+    });
 
     jest.advanceTimersByTime(25 * MINUTE); // studying: the ticks fire (a jump of the clock alone is a sleep)
     await settle();
@@ -84,7 +88,11 @@ describe("the plugin on mobile", () => {
     expect(endModal().contentEl.textContent).toContain("T-rust-ownership · started 12:00 · 25 min");
     await submitEnd("Moves", "Borrows");
     expect(lastNotice()).toBe("Session on T-rust-ownership saved (25 min).");
-    expect(fieldsAt(h, onlyConfirmed(h))).toMatchObject({ duration_minutes: 25, absorbed_drafts: [idOf(draft)], outcome: "completed" });
+    expect(fieldsAt(h, onlyConfirmed(h))).toMatchObject({
+      duration_minutes: 25,
+      absorbed_drafts: [idOf(draft)],
+      outcome: "completed",
+    });
   });
 
   it("runs start, checkpoint, show status and end as commands", async () => {
@@ -162,6 +170,10 @@ describe("the plugin on mobile", () => {
     await again.run("recover-drafts");
     expect(recoveryRows().map((r) => r.draftId)).toEqual([idOf(draft)]);
     await recoverAction(idOf(draft), "save");
-    expect(fieldsAt(h, onlyConfirmed(h))).toMatchObject({ outcome: "interrupted", duration_minutes: 0, ended_at: at(0) });
+    expect(fieldsAt(h, onlyConfirmed(h))).toMatchObject({
+      outcome: "interrupted",
+      duration_minutes: 0,
+      ended_at: at(0),
+    });
   });
 });

@@ -29,7 +29,11 @@ describe("Obsidian store specifics", () => {
     await store.create(S1, confirmedText({ session_id: "S-20260813T100000-aaaa" }));
     expect(store.cachedFields(S1)).toBeUndefined();
     h.catchUpCache();
-    expect(store.cachedFields(S1)).toMatchObject({ palee_schema: 1, session_id: "S-20260813T100000-aaaa", duration_minutes: 45 });
+    expect(store.cachedFields(S1)).toMatchObject({
+      palee_schema: 1,
+      session_id: "S-20260813T100000-aaaa",
+      duration_minutes: 45,
+    });
   });
 
   it("does not trust a cache entry that describes the content before its own replace", async () => {
@@ -48,12 +52,19 @@ describe("Obsidian store specifics", () => {
     const { h, store } = setup({ files: { [HOT]: hotText({ last_session: "S-1" }) } });
     await store.replace(HOT, hotText({ last_session: "S-1" }), hotText({ last_session: "S-2" }));
     // A late "changed" for an older content (the cache parsed an earlier version) is not the write.
-    h.app.metadataCache.trigger("changed", h.app.vault.getAbstractFileByPath(HOT), hotText({ last_session: "S-1" }), {});
+    h.app.metadataCache.trigger(
+      "changed",
+      h.app.vault.getAbstractFileByPath(HOT),
+      hotText({ last_session: "S-1" }),
+      {},
+    );
     expect(store.cachedFields(HOT)).toBeUndefined();
   });
 
   it("judges a file written by someone else by the cache, lag included", () => {
-    const { h, store } = setup({ files: { [S1]: confirmedText({ session_id: "S-20260813T100000-aaaa", duration_minutes: 45 }) } });
+    const { h, store } = setup({
+      files: { [S1]: confirmedText({ session_id: "S-20260813T100000-aaaa", duration_minutes: 45 }) },
+    });
     expect(store.cachedFields(S1)).toMatchObject({ duration_minutes: 45 });
     h.write(`${SESSIONS}/S-20260814T100000-bbbb.md`, confirmedText({ session_id: "S-20260814T100000-bbbb" }));
     expect(store.cachedFields(`${SESSIONS}/S-20260814T100000-bbbb.md`)).toBeUndefined(); // not indexed yet
@@ -61,7 +72,9 @@ describe("Obsidian store specifics", () => {
     expect(store.cachedFields(S1)).toMatchObject({ duration_minutes: 45 }); // what the cache says, for now
     h.catchUpCache();
     expect(store.cachedFields(S1)).toMatchObject({ duration_minutes: 50 });
-    expect(store.cachedFields(`${SESSIONS}/S-20260814T100000-bbbb.md`)).toMatchObject({ session_id: "S-20260814T100000-bbbb" });
+    expect(store.cachedFields(`${SESSIONS}/S-20260814T100000-bbbb.md`)).toMatchObject({
+      session_id: "S-20260814T100000-bbbb",
+    });
   });
 
   it("has no cached fields for a missing file or a note without frontmatter", () => {
@@ -84,7 +97,13 @@ describe("Obsidian store specifics", () => {
     const draft = `${SESSIONS}/DRAFT-S-00000001.md`;
     const { h, store } = setup({ files: { [draft]: draftText({ session_id: "DRAFT-S-00000001" }, "my notes\n") } });
     await store.trash(draft);
-    expect(h.trashed).toEqual([{ path: draft, content: draftText({ session_id: "DRAFT-S-00000001" }, "my notes\n"), via: "fileManager.trashFile" }]);
+    expect(h.trashed).toEqual([
+      {
+        path: draft,
+        content: draftText({ session_id: "DRAFT-S-00000001" }, "my notes\n"),
+        via: "fileManager.trashFile",
+      },
+    ]);
     expect(h.deleted).toEqual([]);
     expect(h.files()).toEqual({});
     expect(h.app.metadataCache.getCache(draft)).toBeNull();
@@ -94,7 +113,12 @@ describe("Obsidian store specifics", () => {
   it("creates the missing parent folders, outermost first, before the file", async () => {
     const { h, store } = setup();
     await store.create("Study/palee/sessions/S-1.md", "one");
-    expect(h.events).toEqual(["create Study", "create Study/palee", "create Study/palee/sessions", "create Study/palee/sessions/S-1.md"]);
+    expect(h.events).toEqual([
+      "create Study",
+      "create Study/palee",
+      "create Study/palee/sessions",
+      "create Study/palee/sessions/S-1.md",
+    ]);
     expect(h.mock.vault.getAbstractFileByPath("Study/palee/sessions")).toBeInstanceOf(TFolder);
     await expect(store.list("Study/palee/sessions")).resolves.toEqual(["S-1.md"]);
   });
@@ -107,7 +131,11 @@ describe("Obsidian store specifics", () => {
       return createFolder(path);
     };
     await store.create(S1, "mine");
-    expect(h.files()).toEqual({ "palee/synced.md": "from another device", "palee/sessions/synced.md": "from another device", [S1]: "mine" });
+    expect(h.files()).toEqual({
+      "palee/synced.md": "from another device",
+      "palee/sessions/synced.md": "from another device",
+      [S1]: "mine",
+    });
   });
 
   it("refuses a file in place of a parent folder", async () => {
@@ -154,7 +182,11 @@ describe("Obsidian store specifics", () => {
 
   it("never writes when reading, listing or asking the cache", async () => {
     const { h, store } = setup({
-      files: { [HOT]: hotText(), [S1]: confirmedText({ session_id: "S-20260813T100000-aaaa" }), [`${SESSIONS}/DRAFT-S-00000001.md`]: "d" },
+      files: {
+        [HOT]: hotText(),
+        [S1]: confirmedText({ session_id: "S-20260813T100000-aaaa" }),
+        [`${SESSIONS}/DRAFT-S-00000001.md`]: "d",
+      },
     });
     const before = h.files();
     await store.read(HOT);
@@ -179,27 +211,43 @@ describe("Obsidian store specifics", () => {
 });
 
 describe("scanning through the metadata cache", () => {
-  const ids = Array.from({ length: 50 }, (_, i) => `S-202608${String(i + 1).padStart(2, "0")}T100000-${(0xa000 + i).toString(16)}`);
+  const ids = Array.from(
+    { length: 50 },
+    (_, i) => `S-202608${String(i + 1).padStart(2, "0")}T100000-${(0xa000 + i).toString(16)}`,
+  );
   const started = (i: number) => `2026-08-${String((i % 28) + 1).padStart(2, "0")}T10:00:00+00:00`;
   const seeded = (): Record<string, string> =>
     Object.fromEntries(
-      ids.map((id, i) => [`${SESSIONS}/${id}.md`, confirmedText({ session_id: id, started_at: started(i), ended_at: started(i).replace("T10", "T11"), duration_minutes: 60 }, { summary: `summary ${i}` })]),
+      ids.map((id, i) => [
+        `${SESSIONS}/${id}.md`,
+        confirmedText(
+          { session_id: id, started_at: started(i), ended_at: started(i).replace("T10", "T11"), duration_minutes: 60 },
+          { summary: `summary ${i}` },
+        ),
+      ]),
     );
 
   it("reads no confirmed note whose cache entry is a valid session", async () => {
-    const { h, store } = setup({ files: { ...seeded(), [`${SESSIONS}/DRAFT-S-00000001.md`]: draftText({ session_id: "DRAFT-S-00000001" }) } });
+    const { h, store } = setup({
+      files: { ...seeded(), [`${SESSIONS}/DRAFT-S-00000001.md`]: draftText({ session_id: "DRAFT-S-00000001" }) },
+    });
     const scan = await scanSessions(store, layoutFor("palee"), () => 0);
     expect(scan.confirmed).toHaveLength(50);
     expect(scan.skipped).toEqual([]);
     expect(scan.drafts.map((d) => d.draftId)).toEqual(["DRAFT-S-00000001"]);
     // Drafts are always read (their bodies are the learner's notes); confirmed notes never.
     expect(h.reads.paths()).toEqual([`${SESSIONS}/DRAFT-S-00000001.md`]);
-    expect(scan.confirmed.find((s) => s.sessionId === ids[0])).toMatchObject({ durationMinutes: 60, topicId: "T-rust-ownership" });
+    expect(scan.confirmed.find((s) => s.sessionId === ids[0])).toMatchObject({
+      durationMinutes: 60,
+      topicId: "T-rust-ownership",
+    });
   });
 
   it("reads in full, and skips by name, a note whose cache entry is not a valid session", async () => {
     const foreign = `${SESSIONS}/S-20260901T100000-ffff.md`;
-    const { h, store } = setup({ files: { ...seeded(), [foreign]: confirmedText({ session_id: "S-20260901T100000-ffff", palee_schema: 2 }) } });
+    const { h, store } = setup({
+      files: { ...seeded(), [foreign]: confirmedText({ session_id: "S-20260901T100000-ffff", palee_schema: 2 }) },
+    });
     const scan = await scanSessions(store, layoutFor("palee"), () => 0);
     expect(scan.confirmed).toHaveLength(50);
     expect(scan.skipped).toEqual([{ path: foreign, reason: expect.stringMatching(/palee_schema 2/) as unknown }]);

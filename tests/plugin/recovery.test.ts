@@ -49,7 +49,9 @@ installPluginTestEnvironment();
 const SECOND = 1000;
 
 const resumeButton = (draftId: string): HTMLButtonElement | null =>
-  recoveryModal().contentEl.querySelector<HTMLButtonElement>(`.palee-recovery-row[data-draft-id="${draftId}"] button[data-action="resume"]`);
+  recoveryModal().contentEl.querySelector<HTMLButtonElement>(
+    `.palee-recovery-row[data-draft-id="${draftId}"] button[data-action="resume"]`,
+  );
 
 // ---- an interrupted session --------------------------------------------------------------------------
 
@@ -72,7 +74,9 @@ async function interruptedSession(checkpointAt: number): Promise<{ h: ObsidianHa
     await settle();
     await p.run("save-checkpoint");
   }
-  expect(fields(h, S(draftId)).last_checkpoint_at).toBe(`2026-08-14T12:${String(checkpointAt).padStart(2, "0")}:00+00:00`);
+  expect(fields(h, S(draftId)).last_checkpoint_at).toBe(
+    `2026-08-14T12:${String(checkpointAt).padStart(2, "0")}:00+00:00`,
+  );
   p.unload();
   return { h, draftId };
 }
@@ -216,7 +220,9 @@ describe("reopening the vault after the grace period", () => {
     expect(body(h, S(sessionId))).toBe(`# Session: ${sessionId}\n\n## Notes\n\n${NOTES}`);
     expect(draftIds(h)).toEqual([]);
     expect(h.trashed.map((t) => [t.path, t.via])).toEqual([[S(draftId), "fileManager.trashFile"]]);
-    expect(body(h, INDEX)).toBe(`# PALEE session index\n\nTotal sessions: 1\n\n- [[${sessionId}]] - Topic: T-rust-ownership (2026-08-14, 40 min)\n`);
+    expect(body(h, INDEX)).toBe(
+      `# PALEE session index\n\nTotal sessions: 1\n\n- [[${sessionId}]] - Topic: T-rust-ownership (2026-08-14, 40 min)\n`,
+    );
     expect(fields(h, HOT)).toMatchObject({ started_at: null, open_draft: null, device: null, last_session: sessionId });
     expect(body(h, HOT)).toContain(`Source: [[${sessionId}]]`);
     expect(statusText(p)).toBe("Start session");
@@ -348,7 +354,11 @@ describe("several interrupted drafts", () => {
     const p = await loadPlugin(h, { device: "laptop" });
     await recoverAction(OLD_A, "resume");
 
-    expect(fields(h, HOT)).toMatchObject({ active_topic: "T-traits", open_draft: OLD_A, started_at: "2026-08-14T08:00:00+00:00" });
+    expect(fields(h, HOT)).toMatchObject({
+      active_topic: "T-traits",
+      open_draft: OLD_A,
+      started_at: "2026-08-14T08:00:00+00:00",
+    });
     expect(resumeButton(OLD_B)?.disabled).toBe(true);
     const hotAfterResume = text(h, HOT);
     await recoverAction(OLD_B, "resume");
@@ -358,7 +368,12 @@ describe("several interrupted drafts", () => {
     await recoverAction(OLD_B, "save");
     expect(modals()).toHaveLength(0);
     const [sessionId] = confirmedIds(h);
-    expect(fields(h, S(sessionId))).toMatchObject({ topic_id: "T-closures", outcome: "interrupted", duration_minutes: 50, absorbed_drafts: [OLD_B] });
+    expect(fields(h, S(sessionId))).toMatchObject({
+      topic_id: "T-closures",
+      outcome: "interrupted",
+      duration_minutes: 50,
+      absorbed_drafts: [OLD_B],
+    });
     expect(draftIds(h)).toEqual([OLD_A]);
     // Saving B keeps A as the open session.
     expect(fields(h, HOT)).toMatchObject({ open_draft: OLD_A, last_session: sessionId });
@@ -395,7 +410,11 @@ describe("starting while interrupted drafts are pending", () => {
     await settle();
 
     expect(modals()).toHaveLength(0);
-    expect(fields(h, HOT)).toMatchObject({ active_topic: "T-new", started_at: "2026-08-14T12:00:00+00:00", device: "laptop" });
+    expect(fields(h, HOT)).toMatchObject({
+      active_topic: "T-new",
+      started_at: "2026-08-14T12:00:00+00:00",
+      device: "laptop",
+    });
     const newDraft = fields(h, HOT).open_draft as string;
     expect(draftIds(h)).toEqual([newDraft]);
     expect(fields(h, S(newDraft)).topic_id).toBe("T-new");
@@ -443,7 +462,9 @@ describe("starting while interrupted drafts are pending", () => {
     // Starting offers the interrupted session again instead of replacing it or resuming it silently.
     expect(recoveryRows().map((r) => r.draftId)).toEqual([draftId]);
     recoveryModal().close();
-    expect(lastNotice()).toBe("The interrupted session on T-rust-ownership is still open: resume, save or discard it first.");
+    expect(lastNotice()).toBe(
+      "The interrupted session on T-rust-ownership is still open: resume, save or discard it first.",
+    );
     jest.advanceTimersByTime(10 * MINUTE);
     await settle();
     expect(text(h, S(draftId))).toBe(draft);
@@ -513,7 +534,16 @@ describe("start-up: sessions saved twice", () => {
       files: {
         [HOT]: hotText(),
         ...Object.fromEntries(
-          notes.map((id) => [S(id), confirmedText({ session_id: id, started_at: "2026-08-13T10:00:00+00:00", ended_at: "2026-08-13T10:30:00+00:00", duration_minutes: 30, absorbed_drafts: [twice] })]),
+          notes.map((id) => [
+            S(id),
+            confirmedText({
+              session_id: id,
+              started_at: "2026-08-13T10:00:00+00:00",
+              ended_at: "2026-08-13T10:30:00+00:00",
+              duration_minutes: 30,
+              absorbed_drafts: [twice],
+            }),
+          ]),
         ),
       },
     });
@@ -539,7 +569,12 @@ function oneInterruptedDraft(): ObsidianHarness {
     files: {
       [HOT]: hotText(),
       [S(OLD)]: draftText(
-        { session_id: OLD, topic_id: "T-traits", started_at: "2026-08-14T08:00:00+00:00", last_checkpoint_at: "2026-08-14T08:25:00+00:00" },
+        {
+          session_id: OLD,
+          topic_id: "T-traits",
+          started_at: "2026-08-14T08:00:00+00:00",
+          last_checkpoint_at: "2026-08-14T08:25:00+00:00",
+        },
         "Traits are interfaces.\n",
       ),
     },
@@ -592,13 +627,22 @@ async function resumedOnPhoneMeanwhile(): Promise<ObsidianHarness> {
   const h = harness({
     files: {
       [HOT]: hotText({ active_topic: "T-rust-ownership", started_at: at(-90), open_draft: D, device: "laptop" }),
-      [S(D)]: draftText({ session_id: D, started_at: at(-90), last_checkpoint_at: at(-60), device: "laptop" }, "Notes\n"),
+      [S(D)]: draftText(
+        { session_id: D, started_at: at(-90), last_checkpoint_at: at(-60), device: "laptop" },
+        "Notes\n",
+      ),
     },
   });
   await loadPlugin(h, { device: "laptop" });
   expect(recoveryRows()[0].text).toContain("On laptop · started 10:30 · last seen 11:00");
   jest.setSystemTime(T0 + 10 * MINUTE);
-  h.write(S(D), draftText({ session_id: D, started_at: at(-90), last_checkpoint_at: at(10), device: "phone" }, "Notes\nFrom the phone\n"));
+  h.write(
+    S(D),
+    draftText(
+      { session_id: D, started_at: at(-90), last_checkpoint_at: at(10), device: "phone" },
+      "Notes\nFrom the phone\n",
+    ),
+  );
   h.write(HOT, hotText({ active_topic: "T-rust-ownership", started_at: at(-90), open_draft: D, device: "phone" }));
   await settle();
   return h;
@@ -615,7 +659,6 @@ describe("the recovery modal acted on after the draft came alive on another devi
 });
 
 describe("the recovery modal re-checks a draft before acting on it", () => {
-
   it("Discard: redraws the row as open on the phone and writes nothing; a second press discards", async () => {
     const h = await resumedOnPhoneMeanwhile();
     const before = h.files();
@@ -653,13 +696,19 @@ describe("the recovery modal's Save preview", () => {
     const h = harness({
       files: {
         [HOT]: hotText(),
-        [S(D)]: draftText({ session_id: D, started_at: at(-90), last_checkpoint_at: at(-60), device: "phone" }, "Notes\n"),
+        [S(D)]: draftText(
+          { session_id: D, started_at: at(-90), last_checkpoint_at: at(-60), device: "phone" },
+          "Notes\n",
+        ),
       },
     });
     await loadPlugin(h, { device: "laptop" });
     expect(recoveryRows()[0].text).toContain("Save records 30 min");
     // Meanwhile the learner resumed it on the phone, studied until 12:10, and the phone went quiet.
-    h.write(S(D), draftText({ session_id: D, started_at: at(-90), last_checkpoint_at: at(10), device: "phone" }, "Notes\nMore\n"));
+    h.write(
+      S(D),
+      draftText({ session_id: D, started_at: at(-90), last_checkpoint_at: at(10), device: "phone" }, "Notes\nMore\n"),
+    );
     await settle();
     jest.setSystemTime(T0 + 40 * MINUTE);
     await recoverAction(D, "save"); // the row still says "Save records 30 min"

@@ -96,7 +96,9 @@ describe("the incremental scan", () => {
               h.write(S(`${ids[s.id]}.md`), confirmedText({ session_id: ids[s.id], duration_minutes: s.minutes }));
               break;
             case "store-create-confirmed":
-              await tracked.create(S(`${ids[s.id]}.md`), confirmedText({ session_id: ids[s.id] })).catch(() => undefined);
+              await tracked
+                .create(S(`${ids[s.id]}.md`), confirmedText({ session_id: ids[s.id] }))
+                .catch(() => undefined);
               break;
             case "sync-write-draft":
               h.write(S(`${drafts[s.id]}.md`), draftText({ session_id: drafts[s.id] }, s.note));
@@ -179,6 +181,9 @@ describe("the incremental scan and folders", () => {
     await scanSessions(store, layout, offsetAt, cache); // before track(): a full scan, nothing to compare with
     h.write(S(`${ids[1]}.md`), confirmedText({ session_id: ids[1] }));
     store.track(() => undefined);
-    expect((await scanSessions(store, layout, offsetAt, cache)).confirmed.map((s) => s.sessionId).sort()).toEqual([ids[0], ids[1]]);
+    expect((await scanSessions(store, layout, offsetAt, cache)).confirmed.map((s) => s.sessionId).sort()).toEqual([
+      ids[0],
+      ids[1],
+    ]);
   });
 });

@@ -49,7 +49,8 @@ const LINK = "[[x]]|#";
 const BOLD = "**bold**";
 
 /** Elements that text from a note could turn into if it were parsed as HTML or Markdown. */
-const PARSED = "img, script, iframe, object, embed, svg, math, style, link, a, b, strong, em, i, [onerror], [onload], [src], [href]";
+const PARSED =
+  "img, script, iframe, object, embed, svg, math, style, link, a, b, strong, em, i, [onerror], [onload], [src], [href]";
 
 // ---- surfaces on screen ----------------------------------------------------------------------------------
 
@@ -136,7 +137,10 @@ function hostileVault(): ObsidianHarness {
     files: {
       [HOT]: hotText({ active_topic: LINK, last_session: PAST }, `${IMG} ${SCRIPT}\n`),
       // An interrupted draft of another device: hostile device name, topic and body.
-      [S(OTHER)]: draftText({ session_id: OTHER, topic_id: BOLD, device: SCRIPT, started_at: at(-90), last_checkpoint_at: at(-60) }, `${IMG}\n${SCRIPT}\n`),
+      [S(OTHER)]: draftText(
+        { session_id: OTHER, topic_id: BOLD, device: SCRIPT, started_at: at(-90), last_checkpoint_at: at(-60) },
+        `${IMG}\n${SCRIPT}\n`,
+      ),
       // A past session on a legacy topic, with markup in its summary and next action.
       [S(PAST)]: confirmedText({ session_id: PAST, topic_id: LINK }, { summary: IMG, next: SCRIPT }),
       // A damaged session file whose very name is markup: reported by name in a warning notice.
@@ -167,14 +171,20 @@ describe("hostile text from notes, through every surface of the plugin", () => {
     const shown = renderSuggestions("");
     expect(shown).toEqual(expect.arrayContaining([`${SCRIPT}Topic note: ${IMG}`, `${LINK}From your past sessions`]));
     const typed = renderSuggestions(SCRIPT);
-    expect(typed[typed.length - 1]).toBe(`Not a valid topic ID: T-${SCRIPT}Use T- followed by letters, digits, ".", "_" or "-"`);
+    expect(typed[typed.length - 1]).toBe(
+      `Not a valid topic ID: T-${SCRIPT}Use T- followed by letters, digits, ".", "_" or "-"`,
+    );
     expectRenderedAsText(`Topic note: ${IMG}`, SCRIPT, LINK, `Not a valid topic ID: T-${SCRIPT}`);
     // Choosing the invalid typed ID: a notice, and nothing starts.
-    const invalid = topicPicker().getSuggestions(SCRIPT).find((c) => c.kind === "new-topic");
+    const invalid = topicPicker()
+      .getSuggestions(SCRIPT)
+      .find((c) => c.kind === "new-topic");
     if (!invalid) throw new Error("no new-topic suggestion");
     topicPicker().selectSuggestion(invalid, new MouseEvent("click"));
     await settle();
-    expect(noticeLog()[noticeLog().length - 1]).toBe(`"T-${SCRIPT}" is not a valid topic ID: use T- followed by letters, digits, ".", "_" or "-" (e.g. T-rust-ownership).`);
+    expect(noticeLog()[noticeLog().length - 1]).toBe(
+      `"T-${SCRIPT}" is not a valid topic ID: use T- followed by letters, digits, ".", "_" or "-" (e.g. T-rust-ownership).`,
+    );
     expectRenderedAsText(`"T-${SCRIPT}" is not a valid topic ID`);
 
     // Starting on the topic note (its legacy ID is the script): notice and status bar.
@@ -198,7 +208,9 @@ describe("hostile text from notes, through every surface of the plugin", () => {
     // The end modal: the topic in its duration preview; markup typed as summary and next action.
     jest.advanceTimersByTime(25 * 60_000);
     await p.run("end-session");
-    expect(endModal().contentEl.querySelector(".palee-end-preview")?.textContent).toBe(`${SCRIPT} · started 12:00 · 25 min`);
+    expect(endModal().contentEl.querySelector(".palee-end-preview")?.textContent).toBe(
+      `${SCRIPT} · started 12:00 · 25 min`,
+    );
     expectRenderedAsText(`${SCRIPT} · started 12:00 · 25 min`);
     await submitEnd(`${IMG} ${BOLD}`, `${SCRIPT} ${LINK}`);
     expectRenderedAsText(`Session on ${SCRIPT} saved (25 min).`);
@@ -220,7 +232,9 @@ describe("hostile text from notes, through every surface of the plugin", () => {
     expectRenderedAsText(`"${BOLD} ${LINK}" gets the property palee_id`);
     click(buttonByText(confirm.contentEl, "Use as topic"));
     await settle();
-    expect(noticeLog()[noticeLog().length - 1]).toMatch(/^Could not add palee_id to "\*\*bold\*\* \[\[x\]\]\|#": its properties could not be read/);
+    expect(noticeLog()[noticeLog().length - 1]).toMatch(
+      /^Could not add palee_id to "\*\*bold\*\* \[\[x\]\]\|#": its properties could not be read/,
+    );
     expectRenderedAsText(`Could not add palee_id to "${BOLD} ${LINK}"`);
 
     // The settings tab: a device name with markup is accepted and shown as the field's value; a folder with
@@ -245,7 +259,10 @@ describe("hostile text from notes, through every surface of the plugin", () => {
     const h = harness({
       files: {
         [HOT]: hotText({ active_topic: IMG, started_at: at(-20), open_draft: PHONE, device: SCRIPT }),
-        [S(PHONE)]: draftText({ session_id: PHONE, topic_id: IMG, device: SCRIPT, started_at: at(-20), last_checkpoint_at: at(-5) }, `${BOLD}\n`),
+        [S(PHONE)]: draftText(
+          { session_id: PHONE, topic_id: IMG, device: SCRIPT, started_at: at(-20), last_checkpoint_at: at(-5) },
+          `${BOLD}\n`,
+        ),
       },
     });
     plugin = await loadPlugin(h, { device: "laptop" });
@@ -258,7 +275,10 @@ describe("hostile text from notes, through every surface of the plugin", () => {
     if (!status) throw new Error("no Show session status item");
     await status.click();
     await p.ribbon();
-    expectRenderedAsText(`${IMG}: 0:20:00 so far\nStarted 11:40 on ${SCRIPT}`, `A session on ${IMG} is open on ${SCRIPT} (since 11:40). End it there first.`);
+    expectRenderedAsText(
+      `${IMG}: 0:20:00 so far\nStarted 11:40 on ${SCRIPT}`,
+      `A session on ${IMG} is open on ${SCRIPT} (since 11:40). End it there first.`,
+    );
   });
 
   it("shows a recovery failure and a re-check notice naming a hostile device as text", async () => {
@@ -266,13 +286,22 @@ describe("hostile text from notes, through every surface of the plugin", () => {
     const h = harness({
       files: {
         [HOT]: hotText(),
-        [S(D)]: draftText({ session_id: D, topic_id: LINK, device: "laptop", started_at: at(-90), last_checkpoint_at: at(-60) }),
+        [S(D)]: draftText({
+          session_id: D,
+          topic_id: LINK,
+          device: "laptop",
+          started_at: at(-90),
+          last_checkpoint_at: at(-60),
+        }),
       },
     });
     plugin = await loadPlugin(h, { device: "laptop" });
     expect(recoveryRows().map((r) => r.draftId)).toEqual([D]);
     // The draft is taken up on a device with a hostile name while the modal is open (sync delivers it).
-    h.write(S(D), draftText({ session_id: D, topic_id: LINK, device: SCRIPT, started_at: at(-90), last_checkpoint_at: at(0) }));
+    h.write(
+      S(D),
+      draftText({ session_id: D, topic_id: LINK, device: SCRIPT, started_at: at(-90), last_checkpoint_at: at(0) }),
+    );
     await settle();
     await recoverAction(D, "discard");
     expectRenderedAsText(`${LINK} is now open on ${SCRIPT}`, `Open right now on ${SCRIPT}`);
@@ -357,7 +386,12 @@ describe("text from notes in the recovery modal (SPEC §6.9)", () => {
     const h = harness({
       files: {
         [HOT]: hotText(),
-        [S(X)]: draftText({ session_id: X, topic_id: '<img src=x onerror="alert(1)">', device: "<b>phone</b>", last_checkpoint_at: at(-60) }),
+        [S(X)]: draftText({
+          session_id: X,
+          topic_id: '<img src=x onerror="alert(1)">',
+          device: "<b>phone</b>",
+          last_checkpoint_at: at(-60),
+        }),
       },
     });
     await loadPlugin(h, { device: "laptop" });

@@ -106,7 +106,9 @@ async function typeInto(tab: PluginSettingTab, name: string, value: string): Pro
   return r;
 }
 
-async function opened(data?: unknown): Promise<{ p: LoadedPlugin; tab: PluginSettingTab & DefinitionTab; h: ReturnType<typeof harness> }> {
+async function opened(
+  data?: unknown,
+): Promise<{ p: LoadedPlugin; tab: PluginSettingTab & DefinitionTab; h: ReturnType<typeof harness> }> {
   const h = harness();
   const p = await loadPlugin(h, { device: "laptop", data });
   const tab = settingTab(p);
@@ -166,10 +168,20 @@ describe("settings from data.json", () => {
   });
 
   it("fall back to the defaults for hand-edited bad values, and show the defaults in the tab", async () => {
-    const bad = { sessionFolder: "../outside", checkpointMinutes: -3, graceMinutes: 0, askForSummary: "yes", showSeconds: 1 };
+    const bad = {
+      sessionFolder: "../outside",
+      checkpointMinutes: -3,
+      graceMinutes: 0,
+      askForSummary: "yes",
+      showSeconds: 1,
+    };
     expect(settingsFrom(bad)).toEqual(DEFAULTS_AS_SHIPPED);
-    expect(settingsFrom({ sessionFolder: ".palee", checkpointMinutes: 2.5, graceMinutes: "abc" })).toEqual(DEFAULTS_AS_SHIPPED);
-    expect(settingsFrom({ sessionFolder: "/abs", checkpointMinutes: 121, graceMinutes: 24 * 60 + 1 })).toEqual(DEFAULTS_AS_SHIPPED);
+    expect(settingsFrom({ sessionFolder: ".palee", checkpointMinutes: 2.5, graceMinutes: "abc" })).toEqual(
+      DEFAULTS_AS_SHIPPED,
+    );
+    expect(settingsFrom({ sessionFolder: "/abs", checkpointMinutes: 121, graceMinutes: 24 * 60 + 1 })).toEqual(
+      DEFAULTS_AS_SHIPPED,
+    );
     expect(settingsFrom([1, 2])).toEqual(DEFAULTS_AS_SHIPPED);
 
     const { tab, p, h } = await opened(bad);
@@ -185,12 +197,31 @@ describe("settings from data.json", () => {
 
   it("take well-formed saved values, normalizing the folder", () => {
     expect(
-      settingsFrom({ sessionFolder: " Study//palee/ ", checkpointMinutes: 0, graceMinutes: "30", askForSummary: false, showSeconds: false, dailyNote: true, dailyNoteHeading: "Log" }),
-    ).toEqual({ sessionFolder: "Study/palee", checkpointMinutes: 0, graceMinutes: 30, askForSummary: false, showSeconds: false, dailyNote: true, dailyNoteHeading: "## Log" });
+      settingsFrom({
+        sessionFolder: " Study//palee/ ",
+        checkpointMinutes: 0,
+        graceMinutes: "30",
+        askForSummary: false,
+        showSeconds: false,
+        dailyNote: true,
+        dailyNoteHeading: "Log",
+      }),
+    ).toEqual({
+      sessionFolder: "Study/palee",
+      checkpointMinutes: 0,
+      graceMinutes: 30,
+      askForSummary: false,
+      showSeconds: false,
+      dailyNote: true,
+      dailyNoteHeading: "## Log",
+    });
   });
 
   it("are saved with the unknown keys first kept, known keys replaced", () => {
-    expect(toSaved({ futureKey: 1, sessionFolder: "old" }, { ...DEFAULT_SETTINGS })).toEqual({ futureKey: 1, ...DEFAULTS_AS_SHIPPED });
+    expect(toSaved({ futureKey: 1, sessionFolder: "old" }, { ...DEFAULT_SETTINGS })).toEqual({
+      futureKey: 1,
+      ...DEFAULTS_AS_SHIPPED,
+    });
     expect(toSaved("garbage", { ...DEFAULT_SETTINGS })).toEqual(DEFAULTS_AS_SHIPPED);
   });
 });
@@ -245,7 +276,9 @@ describe("the session folder in the settings tab", () => {
     await startSession(p);
     const before = h.files();
     const r = await typeInto(tab, "Session folder", "study/palee");
-    expect(r.error.textContent).toBe("A session is open in the current folder: end it before moving the session folder.");
+    expect(r.error.textContent).toBe(
+      "A session is open in the current folder: end it before moving the session folder.",
+    );
     expect(p.saved()).toEqual({}); // data.json as it was: nothing saved
     expect(h.files()).toEqual(before);
     // The open session is still this folder's, and can be ended there.
@@ -282,7 +315,9 @@ describe("numbers and the device name in the settings tab", () => {
 
   it("refuses a grace period of 0 and accepts 30", async () => {
     const { tab, p } = await opened();
-    expect((await typeInto(tab, "Recovery grace period", "0")).error.textContent).toBe("Enter a whole number from 1 to 1440.");
+    expect((await typeInto(tab, "Recovery grace period", "0")).error.textContent).toBe(
+      "Enter a whole number from 1 to 1440.",
+    );
     expect(p.saved()).toEqual({}); // data.json as it was: nothing saved
     await typeInto(tab, "Recovery grace period", "30");
     expect((p.saved() as Record<string, unknown>).graceMinutes).toBe(30);
@@ -337,8 +372,13 @@ describe("setting definitions (Obsidian 1.13+)", () => {
       const setting = new Setting(container).setName(d.name).setDesc(d.desc);
       d.render(setting.asOriginalType__());
       const rendered = rowsIn(container).get(d.name);
-      expect({ name: d.name, inputs: inputsOf(rendered) }).toEqual({ name: d.name, inputs: inputsOf(displayed.get(d.name)) });
-      expect(rendered?.querySelectorAll(".palee-setting-error").length).toBe(displayed.get(d.name)?.querySelectorAll(".palee-setting-error").length);
+      expect({ name: d.name, inputs: inputsOf(rendered) }).toEqual({
+        name: d.name,
+        inputs: inputsOf(displayed.get(d.name)),
+      });
+      expect(rendered?.querySelectorAll(".palee-setting-error").length).toBe(
+        displayed.get(d.name)?.querySelectorAll(".palee-setting-error").length,
+      );
     }
     expect(inputsOf(displayed.get("Session folder"))).toEqual([["text", "study/palee"]]);
     expect(inputsOf(displayed.get("Checkpoint interval"))).toEqual([["number", "7"]]);
@@ -367,7 +407,9 @@ describe("the checkpoint interval must be shorter than the grace period", () => 
       "The checkpoint interval (15 min) must be shorter than the recovery grace period (15 min), or other devices would take a running session for an interrupted one.",
     );
     expect(p.saved()).toEqual({ graceMinutes: 15 });
-    expect(await typeSetting(tab, "Checkpoint interval", "20")).toMatch(/must be shorter than the recovery grace period \(15 min\)/);
+    expect(await typeSetting(tab, "Checkpoint interval", "20")).toMatch(
+      /must be shorter than the recovery grace period \(15 min\)/,
+    );
     expect(p.saved()).toEqual({ graceMinutes: 15 });
     // A valid one is then accepted and clears the explanation.
     expect(await typeSetting(tab, "Checkpoint interval", "14")).toBe("");
@@ -381,7 +423,9 @@ describe("the checkpoint interval must be shorter than the grace period", () => 
     expect(await typeSetting(tab, "Recovery grace period", "10")).toBe(
       "The checkpoint interval (10 min) must be shorter than the recovery grace period (10 min), or other devices would take a running session for an interrupted one.",
     );
-    expect(await typeSetting(tab, "Recovery grace period", "7")).toMatch(/^The checkpoint interval \(10 min\) must be shorter than the recovery grace period \(7 min\)/);
+    expect(await typeSetting(tab, "Recovery grace period", "7")).toMatch(
+      /^The checkpoint interval \(10 min\) must be shorter than the recovery grace period \(7 min\)/,
+    );
     expect(p.saved()).toEqual({ checkpointMinutes: 10 });
     expect(await typeSetting(tab, "Recovery grace period", "11")).toBe("");
     expect((p.saved() as Record<string, unknown>).graceMinutes).toBe(11);

@@ -60,7 +60,9 @@ describe("what the topic picker offers", () => {
     const h = harness({ files: { [RUST_NOTE]: RUST_NOTE_TEXT, "journal/2026-08-14.md": "Just a day note\n" } });
     const p = await loadPlugin(h);
     await p.ribbon();
-    expect(suggestions("")).toEqual([{ kind: "topic-note", topicId: "T-rust-ownership", notePath: RUST_NOTE, noteName: "Rust ownership" }]);
+    expect(suggestions("")).toEqual([
+      { kind: "topic-note", topicId: "T-rust-ownership", notePath: RUST_NOTE, noteName: "Rust ownership" },
+    ]);
     expect(rendered(suggestions("")[0]).textContent).toBe("T-rust-ownershipTopic note: Rust ownership");
   });
 
@@ -85,7 +87,9 @@ describe("what the topic picker offers", () => {
     const h = harness({ files: { [RUST_NOTE]: RUST_NOTE_TEXT, [S(PAST)]: confirmedText({ session_id: PAST }) } });
     const p = await loadPlugin(h);
     await p.ribbon();
-    expect(suggestions("")).toEqual([{ kind: "topic-note", topicId: "T-rust-ownership", notePath: RUST_NOTE, noteName: "Rust ownership" }]);
+    expect(suggestions("")).toEqual([
+      { kind: "topic-note", topicId: "T-rust-ownership", notePath: RUST_NOTE, noteName: "Rust ownership" },
+    ]);
   });
 
   it("does not offer notes of the session folder as topics", async () => {
@@ -194,7 +198,8 @@ describe("starting on a topic note", () => {
 
 describe("using the current note as a topic", () => {
   const NOTE = "notes/Graph theory.md";
-  const NOTE_TEXT = "---\ntags:\n  - math\n---\nVertices and edges.\n\n## Trees\n\nA tree is a connected acyclic graph.\n";
+  const NOTE_TEXT =
+    "---\ntags:\n  - math\n---\nVertices and edges.\n\n## Trees\n\nA tree is a connected acyclic graph.\n";
 
   async function chooseCurrentNote(h: ObsidianHarness): Promise<void> {
     const p = await loadPlugin(h);
@@ -270,7 +275,9 @@ describe("using the current note as a topic", () => {
     click(buttonByText(confirmModal().contentEl, "Use as topic"));
     await settle();
     // The parser's own message (here several lines, with a caret under the error) sits in the parentheses.
-    expect(lastNotice()).toMatch(/^Could not add palee_id to "Graph theory": its properties could not be read \(.+\)\. Fix them, or pick a topic instead\.$/s);
+    expect(lastNotice()).toMatch(
+      /^Could not add palee_id to "Graph theory": its properties could not be read \(.+\)\. Fix them, or pick a topic instead\.$/s,
+    );
     expect(modals()).toHaveLength(0);
     expect(draftPaths(h)).toEqual([]);
     expect(h.files()).toEqual(before);

@@ -90,7 +90,12 @@ function choose(picker: TopicPickerModal, topicId: string): void {
 }
 
 /** Runs `write` just before the next `times` writes of `path` through vault.process (another writer landing between read and write). */
-function beforeProcessOf(h: ObsidianHarness, path: string, times: number, write: (current: string) => void): { fired: () => number } {
+function beforeProcessOf(
+  h: ObsidianHarness,
+  path: string,
+  times: number,
+  write: (current: string) => void,
+): { fired: () => number } {
   const vault = h.app.vault;
   const original = vault.process.bind(vault);
   let fired = 0;
@@ -109,7 +114,11 @@ describe.each([
   ["a metadata cache lagging behind writes", true],
 ])("two devices on one vault, %s", (_name, cacheLag) => {
   it("each writes its own device name into its drafts and hot.md", async () => {
-    const { h, desk, phone } = await twoDevices({ cacheLag, desk: { askForSummary: false }, phone: { askForSummary: false } });
+    const { h, desk, phone } = await twoDevices({
+      cacheLag,
+      desk: { askForSummary: false },
+      phone: { askForSummary: false },
+    });
     const deskDraft = await startOn(desk);
     expect(fieldsAt(h, S(deskDraft))).toMatchObject({ device: "desk", topic_id: TOPIC });
     expect(fieldsAt(h, HOT)).toMatchObject({ device: "desk", open_draft: deskDraft });
@@ -175,7 +184,10 @@ describe.each([
     const winner = open.device === "desk" ? desk : phone;
     const loser = open.device === "desk" ? phone : desk;
     expect(noticeLog()).toEqual(
-      expect.arrayContaining([`Session on ${String(open.active_topic)} started.`, expect.stringMatching(/^A session on .* is open on (desk|phone) \(since 12:00\)\. End it there first\.$/)]),
+      expect.arrayContaining([
+        `Session on ${String(open.active_topic)} started.`,
+        expect.stringMatching(/^A session on .* is open on (desk|phone) \(since 12:00\)\. End it there first\.$/),
+      ]),
     );
     expect(noticeLog()).toHaveLength(2);
     expect(statusText(winner)).toBe(`${String(open.active_topic)} 0:00:00`);
@@ -226,7 +238,13 @@ describe.each([
     const deskDraft = await startOn(desk);
     h.write(S(deskDraft), `${textAt(h, S(deskDraft))}Desk notes\n`);
     const PHONE_DRAFT = "DRAFT-S-0000aaaa";
-    h.write(S(PHONE_DRAFT), draftText({ session_id: PHONE_DRAFT, started_at: at(0), last_checkpoint_at: at(0), device: "phone" }, "Phone notes\n"));
+    h.write(
+      S(PHONE_DRAFT),
+      draftText(
+        { session_id: PHONE_DRAFT, started_at: at(0), last_checkpoint_at: at(0), device: "phone" },
+        "Phone notes\n",
+      ),
+    );
     h.write(HOT, hotText({ active_topic: TOPIC, started_at: at(0), open_draft: PHONE_DRAFT, device: "phone" }));
     await settle();
     expect(statusText(phone)).toBe(`${TOPIC} 0:00:00`);
@@ -256,7 +274,12 @@ describe.each([
     await desk.run("save-checkpoint");
     jest.setSystemTime(T0 + 21 * MINUTE); // 16 minutes without a checkpoint: past the phone's grace period
     await phone.run("recover-drafts");
-    expect(recoveryRows()).toEqual([{ draftId: deskDraft, text: expect.stringContaining("On desk · started 12:00 · last seen 12:05 · Save records 5 min") as string }]);
+    expect(recoveryRows()).toEqual([
+      {
+        draftId: deskDraft,
+        text: expect.stringContaining("On desk · started 12:00 · last seen 12:05 · Save records 5 min") as string,
+      },
+    ]);
     expect(desk.available("end-session")).toBe(true); // the desk still runs it
     clearNotices();
 
@@ -278,7 +301,11 @@ describe.each([
     expect(landed).toBe(true);
     expect(confirmedIds(h)).toHaveLength(1);
     // The desk was silent since 12:05 (no tick, no checkpoint): without a dialog it ends at its last activity.
-    expect(fieldsAt(h, confirmedPaths(h)[0])).toMatchObject({ absorbed_drafts: [deskDraft], outcome: "completed", duration_minutes: 5 });
+    expect(fieldsAt(h, confirmedPaths(h)[0])).toMatchObject({
+      absorbed_drafts: [deskDraft],
+      outcome: "completed",
+      duration_minutes: 5,
+    });
     expect(draftIds(h)).toEqual([]);
     expect(h.trashed.map((t) => t.path)).toEqual([S(deskDraft)]);
     expect(fieldsAt(h, HOT)).toMatchObject({ open_draft: null, started_at: null, device: null });
@@ -312,7 +339,9 @@ describe.each([
     clearNotices();
     await phone.run("rebuild-views");
     const named = noticeLog().join("\n");
-    expect(named).toContain(`${[...notes].sort().join(" and ")} both record the session ${deskDraft} (saved twice, e.g. on two devices at once)`);
+    expect(named).toContain(
+      `${[...notes].sort().join(" and ")} both record the session ${deskDraft} (saved twice, e.g. on two devices at once)`,
+    );
     expect(confirmedPaths(h)).toEqual(notes);
     expect(h.deleted).toEqual([]);
   });
@@ -363,10 +392,17 @@ describe.each([
 
     expect(confirmedIds(h)).toHaveLength(1);
     const saved = fieldsAt(h, confirmedPaths(h)[0]);
-    expect(saved).toMatchObject({ absorbed_drafts: [deskDraft], started_at: at(0), duration_minutes: 10, break_minutes: 20 });
+    expect(saved).toMatchObject({
+      absorbed_drafts: [deskDraft],
+      started_at: at(0),
+      duration_minutes: 10,
+      break_minutes: 20,
+    });
     expect(bodyAt(h, confirmedPaths(h)[0])).toContain("Phone summary");
     expect(noticeLog()).toContain(`Session on ${TOPIC} saved (10 min).`);
-    expect(noticeLog().join("\n")).toMatch(/Could not end the session: the session on T-rust-ownership is open on phone; end it there/);
+    expect(noticeLog().join("\n")).toMatch(
+      /Could not end the session: the session on T-rust-ownership is open on phone; end it there/,
+    );
     expect(draftIds(h)).toEqual([]);
   });
 
@@ -386,7 +422,12 @@ describe.each([
     const before = h.files();
     h.resetLogs();
     await phone.run("recover-drafts");
-    expect(recoveryRows()).toEqual([{ draftId: deskDraft, text: expect.stringContaining("On desk · started 12:00 · last seen 12:10 · Save records 10 min") as string }]);
+    expect(recoveryRows()).toEqual([
+      {
+        draftId: deskDraft,
+        text: expect.stringContaining("On desk · started 12:00 · last seen 12:10 · Save records 10 min") as string,
+      },
+    ]);
     // Offering it, closing the modal, and the phone's automatic ticks write nothing.
     modals()[0].close();
     await tickFor(10 * MINUTE);
@@ -396,7 +437,11 @@ describe.each([
     await phone.ribbon();
     expect(recoveryRows().map((r) => r.draftId)).toEqual([deskDraft]);
     await recoverAction(deskDraft, "save");
-    expect(fieldsAt(h, confirmedPaths(h)[0])).toMatchObject({ absorbed_drafts: [deskDraft], outcome: "interrupted", duration_minutes: 10 });
+    expect(fieldsAt(h, confirmedPaths(h)[0])).toMatchObject({
+      absorbed_drafts: [deskDraft],
+      outcome: "interrupted",
+      duration_minutes: 10,
+    });
   });
 });
 
@@ -418,7 +463,16 @@ describe("hot.md changed by the other device between the desk's read and its wri
   const PHONE_DRAFT = "DRAFT-S-0000aaaa";
   /** The phone's start, delivered by sync: its draft, then hot.md naming it. */
   function phoneStarts(h: ObsidianHarness, topic: string): void {
-    h.write(S(PHONE_DRAFT), draftText({ session_id: PHONE_DRAFT, topic_id: topic, started_at: at(20), last_checkpoint_at: at(20), device: "phone" }));
+    h.write(
+      S(PHONE_DRAFT),
+      draftText({
+        session_id: PHONE_DRAFT,
+        topic_id: topic,
+        started_at: at(20),
+        last_checkpoint_at: at(20),
+        device: "phone",
+      }),
+    );
     h.write(HOT, hotText({ active_topic: topic, started_at: at(20), open_draft: PHONE_DRAFT, device: "phone" }));
   }
 
@@ -439,7 +493,12 @@ describe("hot.md changed by the other device between the desk's read and its wri
     // The end is refused once as a conflict, retried from a fresh read, and keeps the phone's pointer.
     expect(confirmedIds(h)).toHaveLength(1);
     expect(fieldsAt(h, confirmedPaths(h)[0]).absorbed_drafts).toEqual([deskDraft]);
-    expect(fieldsAt(h, HOT)).toMatchObject({ active_topic: topic, open_draft: PHONE_DRAFT, device: "phone", started_at: at(20) });
+    expect(fieldsAt(h, HOT)).toMatchObject({
+      active_topic: topic,
+      open_draft: PHONE_DRAFT,
+      device: "phone",
+      started_at: at(20),
+    });
     expect(draftIds(h)).toEqual([PHONE_DRAFT]);
     expect(noticeLog()).toEqual([`Session on ${TOPIC} saved (20 min).`]);
     expect(statusText(desk)).toBe(`${topic} 0:00:00 (on phone)`);
@@ -515,9 +574,16 @@ describe("hot.md changed by the other device between the desk's read and its wri
           "",
         ].join("\n"),
       );
-      h.write(INDEX, current.replace("Total sessions: 0", "Total sessions: 1") + `- [[${PHONE_SESSION}]] - Topic: T-graphs (2026-08-14, 30 min)\n`);
+      h.write(
+        INDEX,
+        current.replace("Total sessions: 0", "Total sessions: 1") +
+          `- [[${PHONE_SESSION}]] - Topic: T-graphs (2026-08-14, 30 min)\n`,
+      );
     });
-    h.write(INDEX, "---\npalee_schema: 1\ntype: session_index\nupdated_at: 2026-08-13\n---\n# PALEE session index\n\nTotal sessions: 0\n");
+    h.write(
+      INDEX,
+      "---\npalee_schema: 1\ntype: session_index\nupdated_at: 2026-08-13\n---\n# PALEE session index\n\nTotal sessions: 0\n",
+    );
     await settle();
     await desk.run("end-session");
     await settle();

@@ -123,7 +123,8 @@ function installKillSwitch(): void {
   }) as typeof fsp.open);
   jest.spyOn(fsp, "link").mockImplementation((a: fs.PathLike, b: fs.PathLike) => {
     step(`link ${shown(a)} -> ${shown(b)}`);
-    if (noHardLinks) return Promise.reject(Object.assign(new Error("EPERM: operation not permitted, link"), { code: "EPERM" }));
+    if (noHardLinks)
+      return Promise.reject(Object.assign(new Error("EPERM: operation not permitted, link"), { code: "EPERM" }));
     return real.link(a, b);
   });
   jest.spyOn(fsp, "rename").mockImplementation((a: fs.PathLike, b: fs.PathLike) => {
@@ -218,7 +219,9 @@ const isTemp = (rel: string): boolean => TEMP.test(rel);
 /** The vault as the invariant checker sees it; the trash's "DRAFT-S-… 1.md" copies name their draft. */
 function stateOf(root: string, createdDrafts: Iterable<string>): VaultState {
   const { files, trash } = filesOf(root);
-  const trashed = [...trash.keys()].map((rel) => `palee/sessions/${rel.slice(".trash/".length).replace(/ \d+\.md$/, ".md")}`);
+  const trashed = [...trash.keys()].map(
+    (rel) => `palee/sessions/${rel.slice(".trash/".length).replace(/ \d+\.md$/, ".md")}`,
+  );
   return { files, trashed, createdDrafts: new Set(createdDrafts) };
 }
 
@@ -234,11 +237,16 @@ const USER_FILES: Files = {
 };
 
 function core(store: SessionStore, at = "2026-08-14T12:00:00Z", seed = 3): PaleeSessions {
-  return new PaleeSessions({ store, clock: FakeClock.at(at), random: new SeededRandom(seed), device: DEVICE }, layoutFor("palee"));
+  return new PaleeSessions(
+    { store, clock: FakeClock.at(at), random: new SeededRandom(seed), device: DEVICE },
+    layoutFor("palee"),
+  );
 }
 
 /** Two ended sessions yesterday, plus whatever `then` does on the same files. */
-async function history(then?: (at: (iso: string) => PaleeSessions, store: MemoryStore) => Promise<unknown>): Promise<Files> {
+async function history(
+  then?: (at: (iso: string) => PaleeSessions, store: MemoryStore) => Promise<unknown>,
+): Promise<Files> {
   const store = new MemoryStore(USER_FILES);
   const at = (iso: string): PaleeSessions => core(store, iso, Date.parse(iso) % 1000);
   await at("2026-08-13T09:00:00Z").start({ topic: "T-a" });
@@ -279,12 +287,24 @@ const LONG_NOTES = Array.from({ length: 40 }, (_, i) => `- point ${i + 1}: owner
 const scenarios: Scenario[] = [
   { name: "start", vault: () => history(), run: (c) => c.start({ topic: "T-c" }) },
   { name: "checkpoint with notes", vault: openSession, run: (c) => c.checkpoint({ notes: "clones" }) },
-  { name: "checkpoint creating a new draft", vault: () => history(), run: (c) => c.checkpoint({ topic: "T-c", notes: "first" }) },
+  {
+    name: "checkpoint creating a new draft",
+    vault: () => history(),
+    run: (c) => c.checkpoint({ topic: "T-c", notes: "first" }),
+  },
   {
     name: "end with two drafts",
     vault: async () => ({
       ...(await openSession()),
-      [S(SECOND)]: draftText({ session_id: SECOND, topic_id: "T-a", started_at: "2026-08-14T11:10:00+00:00", last_checkpoint_at: "2026-08-14T11:50:00+00:00" }, "second\n"),
+      [S(SECOND)]: draftText(
+        {
+          session_id: SECOND,
+          topic_id: "T-a",
+          started_at: "2026-08-14T11:10:00+00:00",
+          last_checkpoint_at: "2026-08-14T11:50:00+00:00",
+        },
+        "second\n",
+      ),
     }),
     run: (c) => c.end({ summary: "Done." }),
   },
@@ -298,7 +318,12 @@ const scenarios: Scenario[] = [
     run: (c) => c.end({ summary: "Done." }),
   },
   { name: "recover save", vault: interrupted, run: (c, files) => c.recover(draftOf(files), "save") },
-  { name: "recover discard", vault: interrupted, run: (c, files) => c.recover(draftOf(files), "discard"), discarded: (files) => [draftOf(files)] },
+  {
+    name: "recover discard",
+    vault: interrupted,
+    run: (c, files) => c.recover(draftOf(files), "discard"),
+    discarded: (files) => [draftOf(files)],
+  },
   { name: "recover resume", vault: interrupted, run: (c, files) => c.recover(draftOf(files), "resume") },
   {
     name: "rebuild of a missing index and a corrupt hot.md",
@@ -360,13 +385,19 @@ describe("a kill inside every step of the Node store's writes", () => {
     );
   });
 
-  it.each(scenarios.map((s) => [s.name, s] as const))("%s: old or new content in full, and the next run recovers", (_name, scenario) => killEverywhere(scenario));
+  it.each(scenarios.map((s) => [s.name, s] as const))(
+    "%s: old or new content in full, and the next run recovers",
+    (_name, scenario) => killEverywhere(scenario),
+  );
 
   describe("on a file system without hard links (create and trash fall back)", () => {
     beforeAll(() => (noHardLinks = true));
     afterAll(() => (noHardLinks = false));
     const writesNotes = scenarios.filter((s) => /start|new draft|end|save|discard/.test(s.name));
-    it.each(writesNotes.map((s) => [s.name, s] as const))("%s: old or new content in full, and the next run recovers", (_name, scenario) => killEverywhere(scenario));
+    it.each(writesNotes.map((s) => [s.name, s] as const))(
+      "%s: old or new content in full, and the next run recovers",
+      (_name, scenario) => killEverywhere(scenario),
+    );
   });
 });
 
@@ -377,14 +408,21 @@ async function killEverywhere(scenario: Scenario): Promise<void> {
   const finished = filesOf(full.root);
   expect([...finished.files.keys()].filter(isTemp)).toEqual([]);
   const written = contentsWritten(files, full.contents);
-  const draftContents = new Set([...written].filter(([p]) => /\/DRAFT-S-[^/]+\.md$/.test(p)).flatMap(([, texts]) => [...texts]));
+  const draftContents = new Set(
+    [...written].filter(([p]) => /\/DRAFT-S-[^/]+\.md$/.test(p)).flatMap(([, texts]) => [...texts]),
+  );
   for (const [rel, text] of finished.files) expect([rel, written.get(rel)?.has(text)]).toEqual([rel, true]);
   removeVault(full.root);
   figures.scenarios++;
 
   const points: Array<[number, boolean]> = [];
   // Without hard links the steps are those of the run with them up to the first link: only later ones differ.
-  const from = noHardLinks ? Math.max(0, full.steps.findIndex((name) => name.startsWith("link "))) : 0;
+  const from = noHardLinks
+    ? Math.max(
+        0,
+        full.steps.findIndex((name) => name.startsWith("link ")),
+      )
+    : 0;
   full.steps.forEach((name, j) => {
     if (j < from) return;
     points.push([j, false]);
@@ -406,23 +444,36 @@ async function killEverywhere(scenario: Scenario): Promise<void> {
       // The simulation did cut a temp file: half of some content is on disk under a temp name.
       const halves = temps.filter((rel) => {
         const text = now.get(rel) ?? "";
-        return [...written.values()].some((texts) => [...texts].some((t) => text.length < t.length && t.startsWith(text)));
+        return [...written.values()].some((texts) =>
+          [...texts].some((t) => text.length < t.length && t.startsWith(text)),
+        );
       });
       expect([label, halves.length]).toEqual([label, 1]);
     }
     // Without hard links, a note's name is claimed by an empty file before the temp file is renamed over it:
     // a kill in between leaves that empty file, never a partial note.
-    const empties = [...now].filter(([rel, text]) => text === "" && !isTemp(rel) && rel.startsWith("palee/sessions/")).map(([rel]) => rel);
+    const empties = [...now]
+      .filter(([rel, text]) => text === "" && !isTemp(rel) && rel.startsWith("palee/sessions/"))
+      .map(([rel]) => rel);
     expect([label, empties.length]).toEqual([label, noHardLinks ? empties.length : 0]);
     expect([label, empties.length <= 1]).toEqual([label, true]);
-    const partial = [...now].filter(([rel, text]) => !isTemp(rel) && !empties.includes(rel) && !(written.get(rel)?.has(text) ?? false));
+    const partial = [...now].filter(
+      ([rel, text]) => !isTemp(rel) && !empties.includes(rel) && !(written.get(rel)?.has(text) ?? false),
+    );
     expect([label, partial.map(([rel]) => rel)]).toEqual([label, []]);
     const strangeTrash = [...trash].filter(([, text]) => !draftContents.has(text));
     expect([label, strangeTrash.map(([rel]) => rel)]).toEqual([label, []]);
     const created = createdDraftsIn(run.logs);
     const atKill = stateOf(run.root, created);
     for (const rel of empties) (atKill.files as Map<string, string>).delete(rel);
-    expect([label, invariantViolations(files, atKill, { phase: "crashed", discarded: scenario.discarded?.(files), allowExtra: isTemp })]).toEqual([label, []]);
+    expect([
+      label,
+      invariantViolations(files, atKill, {
+        phase: "crashed",
+        discarded: scenario.discarded?.(files),
+        allowExtra: isTemp,
+      }),
+    ]).toEqual([label, []]);
 
     // The next run (a fresh store and core, as the next CLI call): recover, list, rebuild, then end and rebuild.
     vaultRoot = run.root;
@@ -449,7 +500,10 @@ async function killEverywhere(scenario: Scenario): Promise<void> {
     await fresh.end({ topic: "T-a", summary: "After the crash." });
     const rebuilt = await fresh.rebuild();
     expect([label, rebuilt.skipped]).toEqual([label, []]);
-    expect([label, invariantViolations(files, stateOf(run.root, allCreated), { ...options, newUnabsorbedAllowed: 1 })]).toEqual([label, []]);
+    expect([
+      label,
+      invariantViolations(files, stateOf(run.root, allCreated), { ...options, newUnabsorbedAllowed: 1 }),
+    ]).toEqual([label, []]);
     // The temp files a kill left are still there: never read, never removed (only drafts are ever removed).
     expect([label, [...filesOf(run.root).files.keys()].filter(isTemp)]).toEqual([label, temps]);
     removeVault(run.root);
@@ -485,7 +539,11 @@ describe("the built CLI on a vault a kill left temp files in", () => {
     expect(list.status).toBe(0);
     expect(list.json().skipped).toEqual([]);
     expect(list.stdout).not.toMatch(/\.tmp/);
-    const end = palee(run.root, ["end", "--topic", "T-a", "--summary", "After the crash.", "--at", "now", "--json"], env);
+    const end = palee(
+      run.root,
+      ["end", "--topic", "T-a", "--summary", "After the crash.", "--at", "now", "--json"],
+      env,
+    );
     expect([end.status, end.stderr]).toEqual([0, expect.any(String)]);
     expect(end.json().status).toBe("ended");
     const rebuild = palee(run.root, ["rebuild", "--json"], env);

@@ -16,7 +16,17 @@ import { HOT, INDEX } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
 import { HUGE_SUMMARY_ID } from "../fixtures/hostile/generate";
 import type { HostileFixture } from "../fixtures/hostile/manifest";
-import { EXPECTED, FIXTURES, HOT_VARIANTS, MAIN, byOutcome, hotVault, mainVault, textOf, expectIndexLists } from "../fixtures/hostile/manifest";
+import {
+  EXPECTED,
+  FIXTURES,
+  HOT_VARIANTS,
+  MAIN,
+  byOutcome,
+  hotVault,
+  mainVault,
+  textOf,
+  expectIndexLists,
+} from "../fixtures/hostile/manifest";
 
 const TOPIC = "T-corpus-session";
 const NEWEST_GOOD = "S-20260803T090000-a003"; // newest session of a hot.md vault
@@ -62,7 +72,8 @@ function expectOnlyAllowedChanges(store: MemoryStore, before: Record<string, str
   expect(changes.changed.filter((p) => !views.includes(p) && !mayGo.includes(p))).toEqual([]);
   expect(changes.removed.filter((p) => !mayGo.includes(p))).toEqual([]);
   for (const p of changes.removed) expect(store.trashed).toContainEqual({ path: p, content: before[p] });
-  for (const p of changes.added) expect(p).toMatch(/^palee\/(hot\.md|index\.md|sessions\/(S-\d{8}T\d{6}-[0-9a-f]{4}|DRAFT-S-[0-9a-f]{8})\.md)$/);
+  for (const p of changes.added)
+    expect(p).toMatch(/^palee\/(hot\.md|index\.md|sessions\/(S-\d{8}T\d{6}-[0-9a-f]{4}|DRAFT-S-[0-9a-f]{8})\.md)$/);
   // Nothing trashed but drafts directly inside sessions/.
   for (const t of store.trashed) expect(t.path).toMatch(/^palee\/sessions\/DRAFT-S-[^/]+\.md$/);
 }
@@ -102,13 +113,18 @@ describe("the hostile corpus", () => {
     expect(new Set(placements).size).toBe(placements.length);
   });
 
-  it.each(FIXTURES.map((f) => [f.file, f.state, f] as const))("%s reads as %s", (_file, state, fixture: HostileFixture) => {
-    expect(classifyRecord(textOf(fixture)).state).toBe(state);
-  });
+  it.each(FIXTURES.map((f) => [f.file, f.state, f] as const))(
+    "%s reads as %s",
+    (_file, state, fixture: HostileFixture) => {
+      expect(classifyRecord(textOf(fixture)).state).toBe(state);
+    },
+  );
 
   it("classifies the generated fixtures at their full size (10 MB, 100 000 words)", () => {
     const big = FIXTURES.filter((f) => f.file.startsWith("generated:"));
-    expect(big.map((f) => Buffer.byteLength(textOf(f)) >= 10 * 1024 * 1024 || countWords(textOf(f)) >= 100_000)).toEqual([true, true]);
+    expect(
+      big.map((f) => Buffer.byteLength(textOf(f)) >= 10 * 1024 * 1024 || countWords(textOf(f)) >= 100_000),
+    ).toEqual([true, true]);
   });
 });
 
@@ -121,7 +137,10 @@ describe("a vault holding every damaged file next to good sessions", () => {
     expect(result.drafts.map((d) => d.draftId).sort()).toEqual([...EXPECTED.drafts].sort());
     expect(result.skipped.map((s) => s.path).sort()).toEqual(EXPECTED.skipped.map((s) => s.path).sort());
     for (const { path: at, reason } of EXPECTED.skipped) {
-      expect({ at, reason: result.skipped.find((s) => s.path === at)?.reason }).toEqual({ at, reason: expect.stringMatching(reason) as string });
+      expect({ at, reason: result.skipped.find((s) => s.path === at)?.reason }).toEqual({
+        at,
+        reason: expect.stringMatching(reason) as string,
+      });
     }
     // Newest first by recorded started_at (SPEC §6.6).
     const starts = result.confirmed.map((s) => s.startedMs);
@@ -195,7 +214,11 @@ describe("a vault holding every damaged file next to good sessions", () => {
 
     clock.advance(25);
     const ended = await core.end({ summary: "Studied next to a hostile corpus." });
-    expect(ended).toMatchObject({ alreadySaved: false, absorbedDrafts: [started.draftId], session: { topicId: TOPIC, durationMinutes: 45 } });
+    expect(ended).toMatchObject({
+      alreadySaved: false,
+      absorbedDrafts: [started.draftId],
+      session: { topicId: TOPIC, durationMinutes: 45 },
+    });
     expectSkippedWarnings(ended.warnings);
 
     const list = await core.list({ all: true });
@@ -216,26 +239,56 @@ describe("a vault holding every damaged file next to good sessions", () => {
 
     // The conflict copy and its original record one sitting: saving the copy absorbs both, with both notes.
     const saved = await core.recover("DRAFT-S-12345678 2", "save");
-    expect(saved).toMatchObject({ status: "saved", session: { absorbedDrafts: ["DRAFT-S-12345678", "DRAFT-S-12345678 2"], outcome: "interrupted", topicId: "T-sync" } });
-    if (saved.status === "saved") expect(store.files.get(saved.session.path)).toContain("Laptop notes.\n\nPhone notes.\n");
+    expect(saved).toMatchObject({
+      status: "saved",
+      session: {
+        absorbedDrafts: ["DRAFT-S-12345678", "DRAFT-S-12345678 2"],
+        outcome: "interrupted",
+        topicId: "T-sync",
+      },
+    });
+    if (saved.status === "saved")
+      expect(store.files.get(saved.session.path)).toContain("Laptop notes.\n\nPhone notes.\n");
     const badStart = await core.recover("DRAFT-S-0000d007", "save");
     expect(badStart).toMatchObject({ status: "saved", session: { durationMinutes: 0 } });
     await expect(core.recover("DRAFT-S-0000d001", "discard")).resolves.toMatchObject({ status: "discarded" });
     await expect(core.recover("DRAFT-S-0000d005", "ignore")).resolves.toMatchObject({ status: "ignored" });
-    await expect(core.recover("DRAFT-S-renamed by user", "resume")).resolves.toMatchObject({ status: "resumed", open: { topicId: "T-renamed-draft" } });
+    await expect(core.recover("DRAFT-S-renamed by user", "resume")).resolves.toMatchObject({
+      status: "resumed",
+      open: { topicId: "T-renamed-draft" },
+    });
     // Already saved by the confirmed note whose absorbed_drafts is one string: never saved twice.
-    await expect(core.recover("DRAFT-S-0000a005", "save")).resolves.toMatchObject({ status: "saved", alreadySaved: true, session: { sessionId: "S-20260703T100000-t005" } });
+    await expect(core.recover("DRAFT-S-0000a005", "save")).resolves.toMatchObject({
+      status: "saved",
+      alreadySaved: true,
+      session: { sessionId: "S-20260703T100000-t005" },
+    });
 
-    for (const [id, action] of [["DRAFT-S-0000d002", "save"], ["DRAFT-S-0000d003", "discard"], ["DRAFT-S-0000d004", "discard"], ["DRAFT-S-0000d008", "resume"]] as const) {
+    for (const [id, action] of [
+      ["DRAFT-S-0000d002", "save"],
+      ["DRAFT-S-0000d003", "discard"],
+      ["DRAFT-S-0000d004", "discard"],
+      ["DRAFT-S-0000d008", "resume"],
+    ] as const) {
       const error = await refusal(core.recover(id, action));
-      expect({ id, exitCode: error.exitCode, message: error.message }).toEqual({ id, exitCode: 2, message: expect.stringContaining(at(id)) as string });
+      expect({ id, exitCode: error.exitCode, message: error.message }).toEqual({
+        id,
+        exitCode: 2,
+        message: expect.stringContaining(at(id)) as string,
+      });
     }
 
     const list = await core.list({ all: true });
     const savedIds = [saved, badStart].map((r) => (r.status === "saved" ? r.session.sessionId : ""));
     expect(list.confirmed.map((s) => s.sessionId).sort()).toEqual([...EXPECTED.confirmed, ...savedIds].sort());
     expectIndexed(store, [...EXPECTED.confirmed, ...savedIds]);
-    const gone = ["DRAFT-S-12345678", "DRAFT-S-12345678 2", "DRAFT-S-0000d007", "DRAFT-S-0000d001", "DRAFT-S-0000a005"].map(at);
+    const gone = [
+      "DRAFT-S-12345678",
+      "DRAFT-S-12345678 2",
+      "DRAFT-S-0000d007",
+      "DRAFT-S-0000d001",
+      "DRAFT-S-0000a005",
+    ].map(at);
     expect(store.trashed.map((t) => t.path).sort()).toEqual([...gone].sort());
     // The resumed draft's frontmatter is updated (this device, now); its notes are kept.
     const resumed = at("DRAFT-S-renamed by user");
@@ -253,7 +306,9 @@ describe("a vault holding every damaged file next to good sessions", () => {
     expect(result.pending.map((d) => d.draftId).sort()).toEqual([...EXPECTED.pending].sort());
     expectSkippedWarnings(result.warnings);
     const absorbed = byOutcome("absorbed-draft").map((f) => f.at);
-    expect(result.warnings).toContain(`${absorbed[0]} was already saved in S-20260703T100000-t005; moved it to the trash`);
+    expect(result.warnings).toContain(
+      `${absorbed[0]} was already saved in S-20260703T100000-t005; moved it to the trash`,
+    );
     expectOnlyAllowedChanges(store, before, absorbed);
   });
 
@@ -276,63 +331,80 @@ describe("a vault holding every damaged file next to good sessions", () => {
 });
 
 describe("each damaged hot.md, in a vault of its own", () => {
-  it.each(HOT_VARIANTS.map((f) => [f.file, f] as const))("%s: start resolves the topic as the spec says, then start, checkpoint and end work", async (_file, fixture) => {
-    if (fixture.outcome.kind !== "hot") throw new Error("not a hot.md fixture");
-    const { topicWithout, onStart } = fixture.outcome;
-    const store = storeOf(hotVault(fixture));
-    const original = store.files.get(HOT) ?? "";
-    const confirmedBefore = Object.entries(store.snapshot()).filter(([p]) => p.includes("/sessions/S-"));
-    const { core, clock } = open(store);
+  it.each(HOT_VARIANTS.map((f) => [f.file, f] as const))(
+    "%s: start resolves the topic as the spec says, then start, checkpoint and end work",
+    async (_file, fixture) => {
+      if (fixture.outcome.kind !== "hot") throw new Error("not a hot.md fixture");
+      const { topicWithout, onStart } = fixture.outcome;
+      const store = storeOf(hotVault(fixture));
+      const original = store.files.get(HOT) ?? "";
+      const confirmedBefore = Object.entries(store.snapshot()).filter(([p]) => p.includes("/sessions/S-"));
+      const { core, clock } = open(store);
 
-    // Without a topic: an ok hot.md's active_topic, else "topic required" (and nothing written).
-    if (topicWithout === null) {
-      const error = await refusal(core.start({}));
-      expect({ kind: error.kind, exitCode: error.exitCode }).toEqual({ kind: "topic_required", exitCode: 2 });
-      expect(store.writes).toEqual([]);
-    }
-    const started = await core.start(topicWithout === null ? { topic: TOPIC } : {});
-    expect(started.status).toBe("started");
-    if (started.status !== "started") return;
-    const topic = topicWithout ?? TOPIC;
-    expect(started.topicId).toBe(topic);
+      // Without a topic: an ok hot.md's active_topic, else "topic required" (and nothing written).
+      if (topicWithout === null) {
+        const error = await refusal(core.start({}));
+        expect({ kind: error.kind, exitCode: error.exitCode }).toEqual({ kind: "topic_required", exitCode: 2 });
+        expect(store.writes).toEqual([]);
+      }
+      const started = await core.start(topicWithout === null ? { topic: TOPIC } : {});
+      expect(started.status).toBe("started");
+      if (started.status !== "started") return;
+      const topic = topicWithout ?? TOPIC;
+      expect(started.topicId).toBe(topic);
 
-    const hot = classifyRecord(store.files.get(HOT) ?? null);
-    expect(hot.state).toBe("ok");
-    if (hot.state !== "ok") return;
-    expect(hot.fields).toMatchObject({ palee_schema: 1, active_topic: topic, open_draft: started.draftId, device: "laptop" });
-    const originalBody = (() => {
-      const read = classifyRecord(original);
-      return read.state === "ok" || read.state === "no-frontmatter" ? read.body : null;
-    })();
-    switch (onStart) {
-      case "rebuilt":
-        expect(hot.body).toContain(`Source: [[${NEWEST_GOOD}]]`);
-        break;
-      case "frontmatter-added":
-        expect(hot.body).toBe(originalBody);
-        break;
-      case "updated":
-        expect(hot.body).toBe(originalBody);
-        break;
-      case "pointer-closed":
-        expect(started.warnings).toContain("the open session's draft DRAFT-S-0badf00d no longer exists; closed the session");
-        expect(hot.body).toBe(originalBody);
-        break;
-    }
+      const hot = classifyRecord(store.files.get(HOT) ?? null);
+      expect(hot.state).toBe("ok");
+      if (hot.state !== "ok") return;
+      expect(hot.fields).toMatchObject({
+        palee_schema: 1,
+        active_topic: topic,
+        open_draft: started.draftId,
+        device: "laptop",
+      });
+      const originalBody = (() => {
+        const read = classifyRecord(original);
+        return read.state === "ok" || read.state === "no-frontmatter" ? read.body : null;
+      })();
+      switch (onStart) {
+        case "rebuilt":
+          expect(hot.body).toContain(`Source: [[${NEWEST_GOOD}]]`);
+          break;
+        case "frontmatter-added":
+          expect(hot.body).toBe(originalBody);
+          break;
+        case "updated":
+          expect(hot.body).toBe(originalBody);
+          break;
+        case "pointer-closed":
+          expect(started.warnings).toContain(
+            "the open session's draft DRAFT-S-0badf00d no longer exists; closed the session",
+          );
+          expect(hot.body).toBe(originalBody);
+          break;
+      }
 
-    clock.advance(15);
-    await expect(core.checkpoint({ notes: "hot.md test" })).resolves.toMatchObject({ created: false, draft: { draftId: started.draftId } });
-    clock.advance(15);
-    const ended = await core.end({ summary: "Ended." });
-    expect(ended).toMatchObject({ absorbedDrafts: [started.draftId], session: { topicId: topic, durationMinutes: 30 } });
-    const after = classifyRecord(store.files.get(HOT) ?? null);
-    expect(after.state).toBe("ok");
-    if (after.state === "ok") expect(after.fields).toMatchObject({ active_topic: topic, open_draft: null, started_at: null });
-    // The session notes that were there are untouched; nothing but our draft went to the trash.
-    for (const [p, text] of confirmedBefore) expect(store.files.get(p)).toBe(text);
-    expect(store.trashed.map((t) => t.path)).toEqual([`palee/sessions/${started.draftId}.md`]);
-    expectHotWithinLimit(store);
-  });
+      clock.advance(15);
+      await expect(core.checkpoint({ notes: "hot.md test" })).resolves.toMatchObject({
+        created: false,
+        draft: { draftId: started.draftId },
+      });
+      clock.advance(15);
+      const ended = await core.end({ summary: "Ended." });
+      expect(ended).toMatchObject({
+        absorbedDrafts: [started.draftId],
+        session: { topicId: topic, durationMinutes: 30 },
+      });
+      const after = classifyRecord(store.files.get(HOT) ?? null);
+      expect(after.state).toBe("ok");
+      if (after.state === "ok")
+        expect(after.fields).toMatchObject({ active_topic: topic, open_draft: null, started_at: null });
+      // The session notes that were there are untouched; nothing but our draft went to the trash.
+      for (const [p, text] of confirmedBefore) expect(store.files.get(p)).toBe(text);
+      expect(store.trashed.map((t) => t.path)).toEqual([`palee/sessions/${started.draftId}.md`]);
+      expectHotWithinLimit(store);
+    },
+  );
 
   it("a hot.md of palee_schema 2 is left alone by checkpoint and end (with a warning naming it), replaced only by start or rebuild", async () => {
     const fixture = HOT_VARIANTS.find((f) => f.file === "hot-schema-2.md");
@@ -341,7 +413,9 @@ describe("each damaged hot.md, in a vault of its own", () => {
     const original = store.files.get(HOT);
     const { core, clock } = open(store);
     const checkpoint = await core.checkpoint({ topic: TOPIC });
-    expect(checkpoint.warnings).toContain(`${HOT} has an unsupported palee_schema; left it alone (starting a session rebuilds it)`);
+    expect(checkpoint.warnings).toContain(
+      `${HOT} has an unsupported palee_schema; left it alone (starting a session rebuilds it)`,
+    );
     clock.advance(5);
     const ended = await core.end({ topic: TOPIC });
     expect(ended.warnings).toContain(`${HOT} has an unsupported palee_schema; left it alone (a rebuild replaces it)`);

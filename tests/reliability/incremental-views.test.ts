@@ -27,7 +27,15 @@ type Action =
   | { op: "clock"; minutes: number };
 
 const action: fc.Arbitrary<Action> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ op: fc.constant("session" as const), topic: fc.constantFrom("T-a", "T-b"), minutes: fc.integer({ min: 0, max: 90 }), summary: fc.boolean() }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      op: fc.constant("session" as const),
+      topic: fc.constantFrom("T-a", "T-b"),
+      minutes: fc.integer({ min: 0, max: 90 }),
+      summary: fc.boolean(),
+    }),
+  },
   {
     weight: 3,
     arbitrary: fc.record({
@@ -39,9 +47,32 @@ const action: fc.Arbitrary<Action> = fc.oneof(
       lie: fc.constantFrom(0, 0, 0, -3600, 86_400, 1),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ op: fc.constantFrom("delete" as const, "rename-away" as const, "rename-lying" as const), pick: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant("index" as const), edit: fc.constantFrom("delete" as const, "garbage" as const, "drop line" as const, "swap lines" as const, "total" as const, "stale line" as const, "retitle" as const) }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant("clock" as const), minutes: fc.integer({ min: -120, max: 3000 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constantFrom("delete" as const, "rename-away" as const, "rename-lying" as const),
+      pick: fc.nat(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant("index" as const),
+      edit: fc.constantFrom(
+        "delete" as const,
+        "garbage" as const,
+        "drop line" as const,
+        "swap lines" as const,
+        "total" as const,
+        "stale line" as const,
+        "retitle" as const,
+      ),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant("clock" as const), minutes: fc.integer({ min: -120, max: 3000 }) }),
+  },
 );
 
 function confirmedNames(store: MemoryStore): string[] {
@@ -54,7 +85,13 @@ function sync(h: Harness, a: Extract<Action, { op: "sync" }>): void {
   const id = `S-${formatUtcCompact(start + a.lie * 1000)}-${a.hex.toString(16).padStart(4, "0")}`;
   if (h.store.files.has(S(id))) return;
   const text = confirmedText(
-    { session_id: id, topic_id: "T-synced", started_at: formatTimestamp(start, a.offset), ended_at: formatTimestamp(start + 1_800_000, a.offset), duration_minutes: 30 },
+    {
+      session_id: id,
+      topic_id: "T-synced",
+      started_at: formatTimestamp(start, a.offset),
+      ended_at: formatTimestamp(start + 1_800_000, a.offset),
+      duration_minutes: 30,
+    },
     { summary: `from the phone ${a.hex}` },
   );
   h.store.files.set(S(id), text);
@@ -68,13 +105,14 @@ function handEdit(h: Harness, a: Extract<Action, { op: "delete" | "rename-away" 
   const text = h.store.files.get(path) ?? "";
   h.store.files.delete(path);
   const renamed =
-    a.op === "rename-away" ? `${SESSIONS}My renamed session ${a.pick}.md`
-    : a.op === "rename-lying" ? `${SESSIONS}S-20200101T000000-${(a.pick % 0xffff).toString(16)}.md`
-    : null;
+    a.op === "rename-away"
+      ? `${SESSIONS}My renamed session ${a.pick}.md`
+      : a.op === "rename-lying"
+        ? `${SESSIONS}S-20200101T000000-${(a.pick % 0xffff).toString(16)}.md`
+        : null;
   if (renamed === null) return;
   h.store.files.set(renamed, text);
   h.store.mtimes.set(renamed, h.clock.now()); // a rename changes the file's status time
-
 }
 
 function editIndex(h: Harness, edit: Extract<Action, { op: "index" }>["edit"]): void {
@@ -85,9 +123,15 @@ function editIndex(h: Harness, edit: Extract<Action, { op: "index" }>["edit"]): 
   const lines = text.split("\n");
   const items = lines.map((l, i) => (l.startsWith("- [[") ? i : -1)).filter((i) => i >= 0);
   if (edit === "drop line" && items.length > 0) lines.splice(items[0], 1);
-  if (edit === "swap lines" && items.length > 1) [lines[items[0]], lines[items[1]]] = [lines[items[1]], lines[items[0]]];
-  if (edit === "total") return void h.store.files.set(INDEX, text.replace(/Total sessions: (\d+)/, (_, n) => `Total sessions: ${Number(n) + 1}`));
-  if (edit === "stale line") lines.splice(lines.length - 1, 0, "- [[S-20200101T000000-dead]] - Topic: T-gone (2020-01-01, 5 min)");
+  if (edit === "swap lines" && items.length > 1)
+    [lines[items[0]], lines[items[1]]] = [lines[items[1]], lines[items[0]]];
+  if (edit === "total")
+    return void h.store.files.set(
+      INDEX,
+      text.replace(/Total sessions: (\d+)/, (_, n) => `Total sessions: ${Number(n) + 1}`),
+    );
+  if (edit === "stale line")
+    lines.splice(lines.length - 1, 0, "- [[S-20200101T000000-dead]] - Topic: T-gone (2020-01-01, 5 min)");
   if (edit === "retitle") return void h.store.files.set(INDEX, text.replace("# PALEE session index", "# My sessions"));
   h.store.files.set(INDEX, lines.join("\n"));
 }
@@ -95,7 +139,10 @@ function editIndex(h: Harness, edit: Extract<Action, { op: "index" }>["edit"]): 
 /** What a full rebuild writes, on a copy of the vault at the same instant. */
 async function rebuilt(h: Harness): Promise<{ index: string | undefined; hot: string | undefined }> {
   const copy = new MemoryStore(Object.fromEntries(h.store.files));
-  const core = new PaleeSessions({ ...h.ports, store: copy, clock: new FakeClock(h.clock.now(), h.clock.offset), random: new SeededRandom(9) }, layoutFor("palee"));
+  const core = new PaleeSessions(
+    { ...h.ports, store: copy, clock: new FakeClock(h.clock.now(), h.clock.offset), random: new SeededRandom(9) },
+    layoutFor("palee"),
+  );
   await core.rebuild();
   return { index: copy.files.get(INDEX), hot: copy.files.get(HOT) };
 }
@@ -117,7 +164,12 @@ async function listAgrees(h: Harness, step: string): Promise<void> {
   const fast = await h.core.list();
   const full = await h.core.list({ all: true });
   const ids = (r: typeof fast): string[] => r.confirmed.map((s) => s.path);
-  expect([step, ids(fast), fast.totalConfirmed, fast.drafts.length]).toEqual([step, ids(full).slice(0, 10), full.totalConfirmed, full.drafts.length]);
+  expect([step, ids(fast), fast.totalConfirmed, fast.drafts.length]).toEqual([
+    step,
+    ids(full).slice(0, 10),
+    full.totalConfirmed,
+    full.drafts.length,
+  ]);
   expect([step, fast.skipped]).toEqual([step, full.skipped]);
 }
 
@@ -126,7 +178,10 @@ describe("incremental views", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(action, { maxLength: 25 }), async (actions) => {
         const h = harness({ bounded: true });
-        for (const [i, a] of [...actions, { op: "session", topic: "T-a", minutes: 5, summary: true } as const].entries()) {
+        for (const [i, a] of [
+          ...actions,
+          { op: "session", topic: "T-a", minutes: 5, summary: true } as const,
+        ].entries()) {
           const step = `step ${i}: ${JSON.stringify(a)}`;
           if (a.op === "session") await session(h, a, step);
           else if (a.op === "sync") sync(h, a);

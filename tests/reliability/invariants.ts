@@ -63,7 +63,11 @@ function idOf(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/, "");
 }
 
-export function invariantViolations(before: ReadonlyMap<string, string> | Record<string, string>, after: VaultState, options: InvariantOptions = {}): string[] {
+export function invariantViolations(
+  before: ReadonlyMap<string, string> | Record<string, string>,
+  after: VaultState,
+  options: InvariantOptions = {},
+): string[] {
   const was: ReadonlyMap<string, string> = before instanceof Map ? before : new Map(Object.entries(before));
   const folder = options.folder ?? "palee";
   const sessions = `${folder}/sessions/`;
@@ -76,14 +80,24 @@ export function invariantViolations(before: ReadonlyMap<string, string> | Record
   // Invariant 10: hot.md text the tool did not write, kept in a new file beside hot.md before it is replaced.
   const oldHot = was.get(hotPath);
   const keptCopy = (p: string, text: string): boolean =>
-    p.startsWith(`${folder}/hot-kept-`) && p.endsWith(".md") && !p.slice(folder.length + 1).includes("/") && text === oldHot;
+    p.startsWith(`${folder}/hot-kept-`) &&
+    p.endsWith(".md") &&
+    !p.slice(folder.length + 1).includes("/") &&
+    text === oldHot;
 
   // (e) Nothing half-written, no stray files: every session file is named as one and reads ok.
   const confirmed: Confirmed[] = [];
   const drafts = new Map<string, Record<string, unknown>>();
   for (const [path, text] of after.files) {
     if (!inSessions(path)) {
-      if (!was.has(path) && path !== hotPath && path !== indexPath && !keptCopy(path, text) && !options.allowExtra?.(path)) problems.push(`stray file ${path}`);
+      if (
+        !was.has(path) &&
+        path !== hotPath &&
+        path !== indexPath &&
+        !keptCopy(path, text) &&
+        !options.allowExtra?.(path)
+      )
+        problems.push(`stray file ${path}`);
       continue;
     }
     const name = path.slice(sessions.length);
@@ -105,8 +119,15 @@ export function invariantViolations(before: ReadonlyMap<string, string> | Record
       continue;
     }
     const startedMs = typeof f.started_at === "string" ? Date.parse(f.started_at) : Number.NaN;
-    const absorbed = Array.isArray(f.absorbed_drafts) ? f.absorbed_drafts.filter((x): x is string => typeof x === "string") : null;
-    if (f.status !== "completed" || Number.isNaN(startedMs) || absorbed === null || typeof f.duration_minutes !== "number") {
+    const absorbed = Array.isArray(f.absorbed_drafts)
+      ? f.absorbed_drafts.filter((x): x is string => typeof x === "string")
+      : null;
+    if (
+      f.status !== "completed" ||
+      Number.isNaN(startedMs) ||
+      absorbed === null ||
+      typeof f.duration_minutes !== "number"
+    ) {
       problems.push(`${path} is not a complete confirmed session`);
       continue;
     }
@@ -149,9 +170,11 @@ export function invariantViolations(before: ReadonlyMap<string, string> | Record
 
   // (a) Every session exactly once: each draft ever seen is still a draft or absorbed by one confirmed note.
   const absorbers = new Map<string, string[]>();
-  for (const s of confirmed) for (const id of s.absorbed) absorbers.set(id, [...(absorbers.get(id) ?? []), s.sessionId]);
+  for (const s of confirmed)
+    for (const id of s.absorbed) absorbers.set(id, [...(absorbers.get(id) ?? []), s.sessionId]);
   const everyDraft = new Set<string>([...after.createdDrafts, ...absorbers.keys(), ...drafts.keys()]);
-  for (const path of was.keys()) if (inSessions(path) && DRAFT_NAME.test(path.slice(sessions.length))) everyDraft.add(idOf(path));
+  for (const path of was.keys())
+    if (inSessions(path) && DRAFT_NAME.test(path.slice(sessions.length))) everyDraft.add(idOf(path));
   for (const id of [...everyDraft].sort()) {
     const by = absorbers.get(id) ?? [];
     const asDraft = drafts.has(id) ? 1 : 0;
@@ -168,12 +191,15 @@ export function invariantViolations(before: ReadonlyMap<string, string> | Record
     const by = absorbers.get(idOf(path)) ?? [];
     for (const sessionId of by) {
       const note = after.files.get(`${sessions}${sessionId}.md`) ?? "";
-      if (notes !== "" && !note.includes(notes)) problems.push(`the notes of ${idOf(path)} are missing from ${sessionId}`);
+      if (notes !== "" && !note.includes(notes))
+        problems.push(`the notes of ${idOf(path)} are missing from ${sessionId}`);
     }
   }
   const newUnabsorbed = confirmed.filter((s) => !was.has(s.path) && s.absorbed.length === 0);
   if (newUnabsorbed.length > (options.newUnabsorbedAllowed ?? 0)) {
-    problems.push(`${newUnabsorbed.length} new confirmed note(s) absorb no draft: ${newUnabsorbed.map((s) => s.sessionId).join(", ")}`);
+    problems.push(
+      `${newUnabsorbed.length} new confirmed note(s) absorb no draft: ${newUnabsorbed.map((s) => s.sessionId).join(", ")}`,
+    );
   }
   const ids = confirmed.map((s) => s.sessionId);
   if (new Set(ids).size !== ids.length) problems.push(`a session_id appears twice among ${ids.join(", ")}`);
@@ -181,16 +207,20 @@ export function invariantViolations(before: ReadonlyMap<string, string> | Record
   if (!settled) return problems;
 
   // (d) The views agree with the confirmed notes.
-  const newestFirst = [...confirmed].sort((a, b) => b.startedMs - a.startedMs || (a.sessionId < b.sessionId ? 1 : a.sessionId > b.sessionId ? -1 : 0));
+  const newestFirst = [...confirmed].sort(
+    (a, b) => b.startedMs - a.startedMs || (a.sessionId < b.sessionId ? 1 : a.sessionId > b.sessionId ? -1 : 0),
+  );
   const index = classifyRecord(after.files.get(indexPath) ?? null);
   if (index.state !== "ok" || index.fields.type !== "session_index") {
     problems.push(`${indexPath} reads as ${index.state}`);
   } else {
     const total = /^Total sessions: (\d+)$/m.exec(index.body)?.[1];
-    if (total !== String(confirmed.length)) problems.push(`${indexPath} says Total sessions: ${total ?? "?"}, there are ${confirmed.length}`);
+    if (total !== String(confirmed.length))
+      problems.push(`${indexPath} says Total sessions: ${total ?? "?"}, there are ${confirmed.length}`);
     const listed = [...index.body.matchAll(/^- \[\[(S-[^\]]+)\]\]/gm)].map((m) => m[1]);
     const expected = newestFirst.map((s) => s.sessionId);
-    if (listed.join(" ") !== expected.join(" ")) problems.push(`${indexPath} lists [${listed.join(", ")}], expected [${expected.join(", ")}]`);
+    if (listed.join(" ") !== expected.join(" "))
+      problems.push(`${indexPath} lists [${listed.join(", ")}], expected [${expected.join(", ")}]`);
   }
   const hot = classifyRecord(after.files.get(hotPath) ?? null);
   if (hot.state !== "ok") {
@@ -198,20 +228,29 @@ export function invariantViolations(before: ReadonlyMap<string, string> | Record
   } else {
     const f = hot.fields;
     const newest = newestFirst[0]?.sessionId ?? null;
-    if ((f.last_session ?? null) !== newest) problems.push(`${hotPath} last_session is ${String(f.last_session)}, newest is ${String(newest)}`);
-    if (newest !== null && !hot.body.includes(`[[${newest}]]`)) problems.push(`${hotPath} body does not cite ${newest}`);
+    if ((f.last_session ?? null) !== newest)
+      problems.push(`${hotPath} last_session is ${String(f.last_session)}, newest is ${String(newest)}`);
+    if (newest !== null && !hot.body.includes(`[[${newest}]]`))
+      problems.push(`${hotPath} body does not cite ${newest}`);
     if (countWords(hot.body) > HOT_WORD_LIMIT) problems.push(`${hotPath} body has more than ${HOT_WORD_LIMIT} words`);
     const open = f.open_draft ?? null;
     if (open !== null && typeof open !== "string") {
       problems.push(`${hotPath} open_draft is not a draft ID`);
     } else if (open === null) {
-      if ((f.started_at ?? null) !== null || (f.device ?? null) !== null) problems.push(`${hotPath} has no open draft but a started_at or device`);
+      if ((f.started_at ?? null) !== null || (f.device ?? null) !== null)
+        problems.push(`${hotPath} has no open draft but a started_at or device`);
     } else {
       const draft = drafts.get(open);
       if (!draft) problems.push(`${hotPath} points at ${open}, which is not a usable draft`);
       else {
-        if (draft.topic_id !== f.active_topic) problems.push(`${hotPath} active_topic ${String(f.active_topic)} but its open draft is on ${String(draft.topic_id)}`);
-        if (draft.started_at !== f.started_at) problems.push(`${hotPath} started_at ${String(f.started_at)} but its open draft started ${String(draft.started_at)}`);
+        if (draft.topic_id !== f.active_topic)
+          problems.push(
+            `${hotPath} active_topic ${String(f.active_topic)} but its open draft is on ${String(draft.topic_id)}`,
+          );
+        if (draft.started_at !== f.started_at)
+          problems.push(
+            `${hotPath} started_at ${String(f.started_at)} but its open draft started ${String(draft.started_at)}`,
+          );
         if (absorbers.has(open)) problems.push(`${hotPath} points at ${open}, already saved`);
       }
     }

@@ -11,7 +11,22 @@
 import fc from "fast-check";
 import type { AsyncCommand } from "fast-check";
 import type { Model, World } from "./model";
-import { Checkpoint, ClockJump, Crash, EDITS, End, ExternalEdit, OpenVault, Recover, Start, SwitchDevice, nextStartUp, setup, stats, step } from "./model";
+import {
+  Checkpoint,
+  ClockJump,
+  Crash,
+  EDITS,
+  End,
+  ExternalEdit,
+  OpenVault,
+  Recover,
+  Start,
+  SwitchDevice,
+  nextStartUp,
+  setup,
+  stats,
+  step,
+} from "./model";
 
 const RUNS = Number(process.env.MODEL_RUNS ?? 1000);
 const STEPS = Number(process.env.MODEL_STEPS ?? 30);
@@ -19,7 +34,10 @@ const SEED = process.env.MODEL_SEED ? Number(process.env.MODEL_SEED) : Math.floo
 const PATH = process.env.MODEL_PATH;
 
 /** One run: a fresh vault, the steps, then the next start-up. */
-async function runScenario(steps: Iterable<AsyncCommand<Model, World, boolean>>, seed = 1): Promise<{ model: Model; real: World }> {
+async function runScenario(
+  steps: Iterable<AsyncCommand<Model, World, boolean>>,
+  seed = 1,
+): Promise<{ model: Model; real: World }> {
   let state: { model: Model; real: World } | null = null;
   await fc.asyncModelRun(() => (state = setup(seed)), steps);
   if (state === null) throw new Error("the run did not set up");
@@ -31,9 +49,13 @@ async function runScenario(steps: Iterable<AsyncCommand<Model, World, boolean>>,
 /** The property: `runs` random runs from `seed`. */
 async function holds(runs: number, seed: number): Promise<void> {
   await fc.assert(
-    fc.asyncProperty(fc.integer({ min: 1, max: 0x7fffffff }), fc.commands([step], { maxCommands: STEPS, size: "max" }), async (seed, steps) => {
-      await runScenario(steps, seed);
-    }),
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 0x7fffffff }),
+      fc.commands([step], { maxCommands: STEPS, size: "max" }),
+      async (seed, steps) => {
+        await runScenario(steps, seed);
+      },
+    ),
     { numRuns: runs, seed, path: PATH, endOnFailure: PATH !== undefined },
   );
 }
@@ -46,30 +68,69 @@ async function holds(runs: number, seed: number): Promise<void> {
 const COVERING_SEED = 11;
 
 describe("the reference model", () => {
-  it(`holds for ${RUNS} runs of up to ${STEPS} steps (MODEL_SEED=${SEED})`, async () => {
-    await holds(RUNS, SEED);
-  }, 60_000 + RUNS * STEPS * 20);
+  it(
+    `holds for ${RUNS} runs of up to ${STEPS} steps (MODEL_SEED=${SEED})`,
+    async () => {
+      await holds(RUNS, SEED);
+    },
+    60_000 + RUNS * STEPS * 20,
+  );
 
-  it("reaches every kind of step and outcome", async () => {
-    // Only meaningful after the property above ran with enough runs.
-    if (RUNS < 200) return;
-    const steps = Object.fromEntries(stats.byStep);
-    const outcomes = Object.fromEntries(stats.outcomes);
-    if (process.env.MODEL_REPORT) process.stdout.write(`${JSON.stringify({ runs: stats.runs, steps: stats.steps, byStep: steps, outcomes }, null, 1)}\n`);
-    const kinds = ["start", "checkpoint", "end", "recover-resume", "recover-save", "recover-discard", "recover-ignore", "openVault", "rebuild", "list", "status"];
-    for (const kind of [...kinds, "crash", ...EDITS, "clock forward", "clock back", "DST change", "device switch"]) {
-      expect([kind, (steps[kind] ?? 0) > 0]).toEqual([kind, true]);
-    }
-    const reached = ["crash fired", "start started", "start drafts_pending", "start already_open", "start kept", "end saved", "end already saved"];
-    reached.push("recover saved", "recover saved (already)", "recover resumed", "recover discarded", "openVault resumed, none pending", "openVault open elsewhere, none pending");
-    reached.push("end refused: session_open_elsewhere", "checkpoint refused: session_open_elsewhere");
-    // Version 2 (honest time): pause, continue, log, and an end refused for a long silence.
-    for (const kind of ["pause", "continue", "log"]) expect([kind, (steps[kind] ?? 0) > 0]).toEqual([kind, true]);
-    reached.push("pause done", "continue done", "log logged", "log refused: overlap", "end refused: long_silence");
-    if (reached.some((outcome) => !stats.outcomes.get(outcome)) && SEED !== COVERING_SEED) await holds(1000, COVERING_SEED);
-    const now = Object.fromEntries(stats.outcomes);
-    for (const outcome of reached) expect([outcome, (now[outcome] ?? 0) > 0]).toEqual([outcome, true]);
-  }, 60_000 + 1000 * STEPS * 20);
+  it(
+    "reaches every kind of step and outcome",
+    async () => {
+      // Only meaningful after the property above ran with enough runs.
+      if (RUNS < 200) return;
+      const steps = Object.fromEntries(stats.byStep);
+      const outcomes = Object.fromEntries(stats.outcomes);
+      if (process.env.MODEL_REPORT)
+        process.stdout.write(
+          `${JSON.stringify({ runs: stats.runs, steps: stats.steps, byStep: steps, outcomes }, null, 1)}\n`,
+        );
+      const kinds = [
+        "start",
+        "checkpoint",
+        "end",
+        "recover-resume",
+        "recover-save",
+        "recover-discard",
+        "recover-ignore",
+        "openVault",
+        "rebuild",
+        "list",
+        "status",
+      ];
+      for (const kind of [...kinds, "crash", ...EDITS, "clock forward", "clock back", "DST change", "device switch"]) {
+        expect([kind, (steps[kind] ?? 0) > 0]).toEqual([kind, true]);
+      }
+      const reached = [
+        "crash fired",
+        "start started",
+        "start drafts_pending",
+        "start already_open",
+        "start kept",
+        "end saved",
+        "end already saved",
+      ];
+      reached.push(
+        "recover saved",
+        "recover saved (already)",
+        "recover resumed",
+        "recover discarded",
+        "openVault resumed, none pending",
+        "openVault open elsewhere, none pending",
+      );
+      reached.push("end refused: session_open_elsewhere", "checkpoint refused: session_open_elsewhere");
+      // Version 2 (honest time): pause, continue, log, and an end refused for a long silence.
+      for (const kind of ["pause", "continue", "log"]) expect([kind, (steps[kind] ?? 0) > 0]).toEqual([kind, true]);
+      reached.push("pause done", "continue done", "log logged", "log refused: overlap", "end refused: long_silence");
+      if (reached.some((outcome) => !stats.outcomes.get(outcome)) && SEED !== COVERING_SEED)
+        await holds(1000, COVERING_SEED);
+      const now = Object.fromEntries(stats.outcomes);
+      for (const outcome of reached) expect([outcome, (now[outcome] ?? 0) > 0]).toEqual([outcome, true]);
+    },
+    60_000 + 1000 * STEPS * 20,
+  );
 });
 
 describe("found by the model", () => {
@@ -81,16 +142,31 @@ describe("found by the model", () => {
   it("never dates a session by the start of a session the learner discarded, after discard crashed", async () => {
     const crashed = await runScenario([new Start("T-a", false, false), new Crash(1), new Recover(0, "discard")]);
     const hot = crashed.real.store.files.get("palee/hot.md") ?? "";
-    expect([/open_draft: null/.test(hot), [...crashed.real.store.files.keys()].filter((p) => p.includes("/DRAFT-S-")).length]).toEqual([true, 1]);
+    expect([
+      /open_draft: null/.test(hot),
+      [...crashed.real.store.files.keys()].filter((p) => p.includes("/DRAFT-S-")).length,
+    ]).toEqual([true, 1]);
 
-    const { real } = await runScenario([new Start("T-a", false, false), new Crash(1), new Recover(0, "discard"), new ClockJump(1440), new End("T-a", "none", false)]);
+    const { real } = await runScenario([
+      new Start("T-a", false, false),
+      new Crash(1),
+      new Recover(0, "discard"),
+      new ClockJump(1440),
+      new End("T-a", "none", false),
+    ]);
     const notes = [...real.store.files.entries()].filter(([p]) => /\/S-/.test(p)).map(([, text]) => text);
     // The discard did not happen, so the draft is still the learner's: end --topic absorbs it (tier 1).
     expect(notes.map((text) => /absorbed_drafts:\n {2}- DRAFT-S-/.test(text))).toEqual([true]);
   });
 
   it("never lets a new checkpoint draft inherit the start of a discarded session, after discard crashed", async () => {
-    await runScenario([new Start("T-a", false, false), new Crash(1), new Recover(0, "discard"), new ClockJump(30), new Checkpoint("T-a", false, false)]);
+    await runScenario([
+      new Start("T-a", false, false),
+      new Crash(1),
+      new Recover(0, "discard"),
+      new ClockJump(30),
+      new Checkpoint("T-a", false, false),
+    ]);
   });
 
   // Shrunk from: start(T-c), clock back 2 min, crash after 1 write, end(), checkpoint with notes. The end ran
@@ -99,7 +175,13 @@ describe("found by the model", () => {
   // the draft's start on) missed the note and appended the notes to the saved draft, which the next reconcile
   // moved to the trash. Fixed in maybeAbsorbed: it looks a day back.
   it("never appends checkpoint notes to a draft saved by an end run while the clock was behind", async () => {
-    const { real } = await runScenario([new Start("T-c", false, false), new ClockJump(-2), new Crash(1), new End(null, "none", false), new Checkpoint(null, true, false)]);
+    const { real } = await runScenario([
+      new Start("T-c", false, false),
+      new ClockJump(-2),
+      new Crash(1),
+      new End(null, "none", false),
+      new Checkpoint(null, true, false),
+    ]);
     expect([...real.store.files.keys()].filter((p) => p.includes("/DRAFT-S-")).length).toBe(1);
   });
 });

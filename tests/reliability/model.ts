@@ -146,7 +146,10 @@ export class World {
       }
       const gate = new CrashGate(this.store);
       // As `palee` runs the core: reconcile, list and the views bounded by what changed (issue 13).
-      found = { gate, core: new PaleeSessions({ store: gate, clock: this.clock, random, device }, LAYOUT, BOUNDED_VIEWS) };
+      found = {
+        gate,
+        core: new PaleeSessions({ store: gate, clock: this.clock, random, device }, LAYOUT, BOUNDED_VIEWS),
+      };
       this.instances.set(device, found);
     }
     return found;
@@ -171,7 +174,8 @@ export class World {
     const f = view.fields;
     const draftId = typeof f.open_draft === "string" ? f.open_draft : null;
     const topicId = typeof f.active_topic === "string" ? f.active_topic : null;
-    if (draftId !== null && topicId !== null && typeof f.started_at === "string" && f.device === device) this.ui.set(device, { draftId, topicId });
+    if (draftId !== null && topicId !== null && typeof f.started_at === "string" && f.device === device)
+      this.ui.set(device, { draftId, topicId });
     else this.ui.delete(device);
   }
 }
@@ -267,7 +271,8 @@ interface HotPointer {
 }
 
 function pointerOf(view: View): HotPointer {
-  if (view.hot.state !== "ok") return { ok: false, activeTopic: null, startedAt: null, openDraft: null, device: null, lastSession: null };
+  if (view.hot.state !== "ok")
+    return { ok: false, activeTopic: null, startedAt: null, openDraft: null, device: null, lastSession: null };
   const f = view.hot.fields;
   const text = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v.trim() : null);
   const topic = text(f.active_topic);
@@ -281,7 +286,8 @@ function pointerOf(view: View): HotPointer {
   };
 }
 
-const isOpenPointer = (p: HotPointer): p is HotPointer & { openDraft: string; startedAt: string } => p.openDraft !== null && p.startedAt !== null;
+const isOpenPointer = (p: HotPointer): p is HotPointer & { openDraft: string; startedAt: string } =>
+  p.openDraft !== null && p.startedAt !== null;
 
 const ms = (value: unknown): number | null => parseTimestamp(value);
 
@@ -318,7 +324,8 @@ export class Model {
 
 // ---- running an operation -----------------------------------------------------------------------
 
-type OpKind = "start" | "checkpoint" | "end" | "recover" | "openVault" | "rebuild" | "read" | "external" | "pause" | "log";
+type OpKind =
+  "start" | "checkpoint" | "end" | "recover" | "openVault" | "rebuild" | "read" | "external" | "pause" | "log";
 
 interface Outcome<T> {
   value?: T;
@@ -343,7 +350,15 @@ function fail(step: string, message: string): never {
 const REFUSALS: Record<OpKind, readonly string[]> = {
   start: ["topic_required"],
   checkpoint: ["topic_required", "no_open_session", "session_open_elsewhere", "no_such_draft", "usage"],
-  end: ["topic_required", "no_open_session", "session_open_elsewhere", "no_such_draft", "usage", "long_silence", "invalid_time"],
+  end: [
+    "topic_required",
+    "no_open_session",
+    "session_open_elsewhere",
+    "no_such_draft",
+    "usage",
+    "long_silence",
+    "invalid_time",
+  ],
   // Version 2 (honest time): pause and continue, log.
   pause: ["nothing_open", "already_paused", "not_paused", "no_such_draft", "usage", "session_open_elsewhere"],
   log: ["topic_required", "overlap", "invalid_time", "usage"],
@@ -354,7 +369,12 @@ const REFUSALS: Record<OpKind, readonly string[]> = {
   external: [],
 };
 
-async function operate<T>(world: World, kind: OpKind, step: string, run: (core: PaleeSessions) => Promise<T>): Promise<Outcome<T>> {
+async function operate<T>(
+  world: World,
+  kind: OpKind,
+  step: string,
+  run: (core: PaleeSessions) => Promise<T>,
+): Promise<Outcome<T>> {
   const device = world.device;
   const { gate, core } = world.instance(device);
   const writes = kind !== "read";
@@ -381,7 +401,8 @@ async function operate<T>(world: World, kind: OpKind, step: string, run: (core: 
   if ("error" in outcome) {
     const error = outcome.error;
     // With a tiny ID space every free ID may be taken: the documented answer is a conflict (SPEC §2 IDs: draw again, never overwrite).
-    const outOfIds = error instanceof ConflictError && device === world.fewIdsOn && /could not find a free/.test(error.message);
+    const outOfIds =
+      error instanceof ConflictError && device === world.fewIdsOn && /could not find a free/.test(error.message);
     if (outOfIds) {
       stats.bump(stats.outcomes, "out of IDs (tiny ID space)");
       return { ...outcome, outOfIds: true };
@@ -391,7 +412,8 @@ async function operate<T>(world: World, kind: OpKind, step: string, run: (core: 
     }
     stats.bump(stats.outcomes, `${kind} refused: ${error.kind}`);
     // The model damages no draft: a refusal that calls one unreadable misleads the learner.
-    if (/cannot be read/.test(error.message) && viewOf(world).strays.length === 0) fail(step, `refused with "${error.message}", but every draft reads fine`);
+    if (/cannot be read/.test(error.message) && viewOf(world).strays.length === 0)
+      fail(step, `refused with "${error.message}", but every draft reads fine`);
   }
   return outcome;
 }
@@ -467,7 +489,13 @@ export class Start extends Step {
 }
 
 /** SPEC §4 start, decided from the files before the step: reconcile, drafts_pending, already_open, topic. */
-function expectedStart(before: View, device: Device, topic: Topic | null, keep: boolean, ignore: ReadonlySet<string>): string {
+function expectedStart(
+  before: View,
+  device: Device,
+  topic: Topic | null,
+  keep: boolean,
+  ignore: ReadonlySet<string>,
+): string {
   const absorbed = absorbers(before);
   const hot = pointerOf(before);
   let open = isOpenPointer(hot) ? hot.openDraft : null;
@@ -483,7 +511,12 @@ function expectedStart(before: View, device: Device, topic: Topic | null, keep: 
   return topic !== null || hot.activeTopic !== null ? "started" : "topic_required";
 }
 
-function checkStarted(step: string, result: Extract<StartResult, { status: "started" }>, after: View, device: Device): void {
+function checkStarted(
+  step: string,
+  result: Extract<StartResult, { status: "started" }>,
+  after: View,
+  device: Device,
+): void {
   const draft = after.drafts.get(result.draftId);
   if (!draft) fail(step, `started ${result.draftId} but its draft does not exist`);
   const hot = pointerOf(after);
@@ -515,19 +548,26 @@ export class Checkpoint extends Step {
     }
     const notes = this.withNotes ? model.nextFragment("note") : null;
     const device = world.device;
-    const out = await operate(world, "checkpoint", this.label, (core) => core.checkpoint({ topic: this.topic, notes, open }));
+    const out = await operate(world, "checkpoint", this.label, (core) =>
+      core.checkpoint({ topic: this.topic, notes, open }),
+    );
     const ownOpen = ownOpenDraft(before, device, this.topic, open);
     if (!out.crashed && !out.outOfIds && ownOpen !== null) {
       // Checkpointing this device's own open session always works, and updates that draft.
-      if (!out.value) fail(this.label, `checkpointing this device's open session ${ownOpen} was refused: ${describe(out.error)}`);
-      if (out.value.draft.draftId !== ownOpen || out.value.created) fail(this.label, `checkpointed ${out.value.draft.draftId} instead of the open ${ownOpen}`);
+      if (!out.value)
+        fail(this.label, `checkpointing this device's open session ${ownOpen} was refused: ${describe(out.error)}`);
+      if (out.value.draft.draftId !== ownOpen || out.value.created)
+        fail(this.label, `checkpointed ${out.value.draft.draftId} instead of the open ${ownOpen}`);
     }
     if (out.value) {
       stats.bump(stats.outcomes, `checkpoint ${out.value.created ? "created a draft" : "updated"}`);
       const after = viewOf(world);
       const draft = after.drafts.get(out.value.draft.draftId);
       if (!draft) fail(this.label, `checkpointed ${out.value.draft.draftId}, which does not exist`);
-      if (draft.fields.last_checkpoint_at !== out.value.draft.lastCheckpointAt || ms(draft.fields.last_checkpoint_at) !== Math.floor(after.now / 1000) * 1000) {
+      if (
+        draft.fields.last_checkpoint_at !== out.value.draft.lastCheckpointAt ||
+        ms(draft.fields.last_checkpoint_at) !== Math.floor(after.now / 1000) * 1000
+      ) {
         fail(this.label, `last_checkpoint_at of ${draft.id} is ${String(draft.fields.last_checkpoint_at)}, not now`);
       }
       if (notes !== null) model.learnerWrote(draft, notes);
@@ -537,10 +577,13 @@ export class Checkpoint extends Step {
       if (old && !out.value.created) {
         const sign = Math.max(ms(old.fields.started_at) ?? 0, ms(old.fields.last_checkpoint_at) ?? 0);
         const gap = after.now - sign;
-        const away = old.fields.paused_at == null && gap > Math.max(DEFAULT_GRACE_MS, 120 * MINUTE) ? Math.round(gap / MINUTE) : 0;
+        const away =
+          old.fields.paused_at == null && gap > Math.max(DEFAULT_GRACE_MS, 120 * MINUTE) ? Math.round(gap / MINUTE) : 0;
         const expected = (typeof old.fields.break_minutes === "number" ? old.fields.break_minutes : 0) + away;
-        if ((draft.fields.break_minutes ?? 0) !== expected) fail(this.label, `break_minutes ${String(draft.fields.break_minutes)}, the model says ${expected}`);
-        if ((out.value.away?.minutes ?? 0) !== away) fail(this.label, `reported ${String(out.value.away?.minutes)} min away, the model says ${away}`);
+        if ((draft.fields.break_minutes ?? 0) !== expected)
+          fail(this.label, `break_minutes ${String(draft.fields.break_minutes)}, the model says ${expected}`);
+        if ((out.value.away?.minutes ?? 0) !== away)
+          fail(this.label, `reported ${String(out.value.away?.minutes)} min away, the model says ${away}`);
         if (draft.fields.paused_at !== old.fields.paused_at) fail(this.label, "a checkpoint changed paused_at");
       }
     }
@@ -590,13 +633,17 @@ export class End extends Step {
     }
     const summary = this.summary === "none" ? null : this.summary === "short" ? "Went well" : LONG_SUMMARY;
     const device = world.device;
-    const out = await operate(world, "end", this.label, (core) => core.end({ topic: this.topic, summary, nextAction: summary ? "Read on" : null, open, at: this.at }));
+    const out = await operate(world, "end", this.label, (core) =>
+      core.end({ topic: this.topic, summary, nextAction: summary ? "Read on" : null, open, at: this.at }),
+    );
     const ownOpen = ownOpenDraft(before, device, this.topic, open);
     const silent = out.error instanceof PaleeError && out.error.kind === "long_silence" && this.at === undefined;
     if (!out.crashed && !out.outOfIds && ownOpen !== null && !silent) {
       // Ending this device's own open session always works, and absorbs its draft.
-      if (!out.value) fail(this.label, `ending this device's open session ${ownOpen} was refused: ${describe(out.error)}`);
-      if (!out.value.absorbedDrafts.includes(ownOpen)) fail(this.label, `the end did not absorb the open session's draft ${ownOpen}`);
+      if (!out.value)
+        fail(this.label, `ending this device's open session ${ownOpen} was refused: ${describe(out.error)}`);
+      if (!out.value.absorbedDrafts.includes(ownOpen))
+        fail(this.label, `the end did not absorb the open session's draft ${ownOpen}`);
     }
     if (out.value) {
       stats.bump(stats.outcomes, out.value.alreadySaved ? "end already saved" : "end saved");
@@ -606,12 +653,23 @@ export class End extends Step {
   }
 }
 
-function checkEnded(step: string, model: Model, result: EndResult, before: View, after: View, summary: string | null, device: Device, at: "now" | "last" | undefined): void {
+function checkEnded(
+  step: string,
+  model: Model,
+  result: EndResult,
+  before: View,
+  after: View,
+  summary: string | null,
+  device: Device,
+  at: "now" | "last" | undefined,
+): void {
   const note = after.confirmed.get(result.session.sessionId);
   if (!note) fail(step, `ended as ${result.session.sessionId}, which does not exist`);
-  for (const id of result.absorbedDrafts) if (after.drafts.has(id)) fail(step, `${id} was absorbed but is still a draft`);
+  for (const id of result.absorbedDrafts)
+    if (after.drafts.has(id)) fail(step, `${id} was absorbed but is still a draft`);
   const hot = pointerOf(after);
-  if (hot.openDraft !== null && result.absorbedDrafts.includes(hot.openDraft)) fail(step, `hot.md still names the ended session's draft ${hot.openDraft}`);
+  if (hot.openDraft !== null && result.absorbedDrafts.includes(hot.openDraft))
+    fail(step, `hot.md still names the ended session's draft ${hot.openDraft}`);
   if (result.alreadySaved) {
     if (before.confirmed.size !== after.confirmed.size) fail(step, "an end reported as already saved wrote a new note");
     return;
@@ -622,14 +680,20 @@ function checkEnded(step: string, model: Model, result: EndResult, before: View,
   // SPEC §4 end: ended now (or at the time asked for, or at paused_at); started at the earliest absorbed draft's start.
   const expectedEnd = expectedEndOf(result, before, after.now, at);
   if (expectedEnd !== null && ms(note.fields.ended_at) !== Math.floor(expectedEnd / 1000) * 1000) {
-    fail(step, `ended_at ${String(note.fields.ended_at)} is not ${new Date(expectedEnd).toISOString()} (at ${String(at)})`);
+    fail(
+      step,
+      `ended_at ${String(note.fields.ended_at)} is not ${new Date(expectedEnd).toISOString()} (at ${String(at)})`,
+    );
   }
   const breaks = expectedBreaksOf(result, before, ms(note.fields.ended_at) ?? after.now);
   if (breaks !== null && (note.fields.break_minutes ?? 0) !== breaks) {
     fail(step, `break_minutes ${String(note.fields.break_minutes)} is not the model's ${breaks}`);
   }
-  if (before.hot.state === "schema-invalid" && after.hotText !== before.hotText) fail(step, "end rewrote a hot.md of another palee_schema");
-  const starts = result.absorbedDrafts.map((id) => ms(before.drafts.get(id)?.fields.started_at)).filter((t): t is number => t !== null);
+  if (before.hot.state === "schema-invalid" && after.hotText !== before.hotText)
+    fail(step, "end rewrote a hot.md of another palee_schema");
+  const starts = result.absorbedDrafts
+    .map((id) => ms(before.drafts.get(id)?.fields.started_at))
+    .filter((t): t is number => t !== null);
   const earliest = starts.length > 0 ? Math.min(...starts) : null;
   if (earliest !== null && earliest <= after.now && ms(note.fields.started_at) !== earliest) {
     fail(step, `started_at ${String(note.fields.started_at)} is not the earliest absorbed draft's start`);
@@ -639,10 +703,14 @@ function checkEnded(step: string, model: Model, result: EndResult, before: View,
   const hot0 = pointerOf(before);
   const hotStart = ms(hot0.startedAt);
   const discarded = hot0.openDraft !== null && model.discarded.has(hot0.openDraft);
-  const usable = hot0.openDraft === null || before.drafts.has(hot0.openDraft) || hot0.device === null || hot0.device === device;
+  const usable =
+    hot0.openDraft === null || before.drafts.has(hot0.openDraft) || hot0.device === null || hot0.device === device;
   if (starts.length === 0 && hot0.activeTopic === note.fields.topic_id && hotStart !== null && hotStart <= after.now) {
     if (discarded && ms(note.fields.started_at) === hotStart && hotStart !== ms(note.fields.ended_at)) {
-      fail(step, `started_at ${String(note.fields.started_at)} is the start of ${String(hot0.openDraft)}, a session the learner discarded`);
+      fail(
+        step,
+        `started_at ${String(note.fields.started_at)} is the start of ${String(hot0.openDraft)}, a session the learner discarded`,
+      );
     }
     if (!discarded && usable && ms(note.fields.started_at) !== hotStart) {
       fail(step, `started_at ${String(note.fields.started_at)} is not hot.md's start ${String(hot0.startedAt)}`);
@@ -670,7 +738,9 @@ function usablePause(draft: FileView | null | undefined, now: number): number | 
 /** The open session's draft among those an end absorbed (else the only one): its pause and breaks count. */
 function primaryOf(result: EndResult, before: View): FileView | null {
   const hot = pointerOf(before);
-  const absorbed = result.absorbedDrafts.map((id) => before.drafts.get(id)).filter((d): d is FileView => d !== undefined);
+  const absorbed = result.absorbedDrafts
+    .map((id) => before.drafts.get(id))
+    .filter((d): d is FileView => d !== undefined);
   const open = absorbed.find((d) => d.id === hot.openDraft);
   return open ?? (absorbed.length === 1 ? (absorbed[0] ?? null) : null);
 }
@@ -683,7 +753,9 @@ function expectedEndOf(result: EndResult, before: View, now: number, at: "now" |
   if (at === "now") return now;
   if (at === undefined && paused !== null) return Math.min(paused, now);
   if (at === undefined) return now;
-  const signs = result.absorbedDrafts.flatMap((id) => [ms(before.drafts.get(id)?.fields.last_checkpoint_at)]).filter((t): t is number => t !== null);
+  const signs = result.absorbedDrafts
+    .flatMap((id) => [ms(before.drafts.get(id)?.fields.last_checkpoint_at)])
+    .filter((t): t is number => t !== null);
   const started = ms(result.session.startedAt) ?? now;
   return Math.min(now, Math.max(started, ...signs));
 }
@@ -709,19 +781,25 @@ export class PauseOrContinue extends Step {
   protected async act(_model: Model, world: World, before: View): Promise<Effects> {
     const hot = pointerOf(before);
     const draft = hot.openDraft === null ? undefined : before.drafts.get(hot.openDraft);
-    const out = await operate(world, "pause", this.label, (core): Promise<unknown> => (this.what === "pause" ? core.pause() : core.continueSession()));
+    const out = await operate(world, "pause", this.label, (core): Promise<unknown> =>
+      this.what === "pause" ? core.pause() : core.continueSession(),
+    );
     stats.bump(stats.outcomes, `${this.what} ${out.crashed ? "crashed" : out.value ? "done" : "refused"}`);
     if (out.value && draft) {
       const after = viewOf(world).drafts.get(draft.id);
       if (!after) fail(this.label, `${draft.id} is gone after a ${this.what}`);
       const now = Math.floor(before.now / 1000) * 1000;
-      if (this.what === "pause" && ms(after.fields.paused_at) !== now) fail(this.label, `paused_at is ${String(after.fields.paused_at)}, not now`);
+      if (this.what === "pause" && ms(after.fields.paused_at) !== now)
+        fail(this.label, `paused_at is ${String(after.fields.paused_at)}, not now`);
       if (this.what === "continue") {
         const paused = usablePause(draft, before.now);
         const base = typeof draft.fields.break_minutes === "number" ? draft.fields.break_minutes : 0;
         const expected = paused === null ? null : base + Math.max(0, Math.round((before.now - paused) / MINUTE));
         if (after.fields.paused_at != null || after.fields.break_minutes !== expected) {
-          fail(this.label, `continue left paused_at ${String(after.fields.paused_at)}, break_minutes ${String(after.fields.break_minutes)} (model: ${String(expected)})`);
+          fail(
+            this.label,
+            `continue left paused_at ${String(after.fields.paused_at)}, break_minutes ${String(after.fields.break_minutes)} (model: ${String(expected)})`,
+          );
         }
       }
       if (after.body !== draft.body) fail(this.label, `${this.what} changed the draft's body`);
@@ -744,14 +822,22 @@ export class Log extends Step {
   }
   protected async act(_model: Model, world: World, before: View): Promise<Effects> {
     const to = new Date(before.now - this.minutesAgo * MINUTE).toISOString();
-    const out = await operate(world, "log", this.label, (core) => core.log({ topic: this.topic, minutes: this.minutes, to }));
-    stats.bump(stats.outcomes, `log ${out.crashed ? "crashed" : out.value ? "logged" : `refused: ${out.error instanceof PaleeError ? out.error.kind : "?"}`}`);
+    const out = await operate(world, "log", this.label, (core) =>
+      core.log({ topic: this.topic, minutes: this.minutes, to }),
+    );
+    stats.bump(
+      stats.outcomes,
+      `log ${out.crashed ? "crashed" : out.value ? "logged" : `refused: ${out.error instanceof PaleeError ? out.error.kind : "?"}`}`,
+    );
     if (out.value) {
       const note = viewOf(world).confirmed.get(out.value.session.sessionId);
       if (!note) fail(this.label, "logged, but the note does not exist");
       const f = note.fields;
       if (f.outcome !== "logged" || f.duration_minutes !== this.minutes || JSON.stringify(f.absorbed_drafts) !== "[]") {
-        fail(this.label, `logged note has outcome ${String(f.outcome)}, ${String(f.duration_minutes)} min, absorbed ${JSON.stringify(f.absorbed_drafts)}`);
+        fail(
+          this.label,
+          `logged note has outcome ${String(f.outcome)}, ${String(f.duration_minutes)} min, absorbed ${JSON.stringify(f.absorbed_drafts)}`,
+        );
       }
     }
     return { kind: "log", crashed: out.crashed, refused: !out.crashed && !out.value };
@@ -791,28 +877,46 @@ export class Recover extends Step {
     if (!out.crashed && !out.outOfIds) {
       const after = viewOf(world);
       const expected = expectedRecover(before, world.device, draftId, this.action);
-      const got = out.value ? out.value.status + ("alreadySaved" in out.value && out.value.alreadySaved ? " (already)" : "") + ("alreadySavedIn" in out.value && out.value.alreadySavedIn ? " (already)" : "") : out.error instanceof PaleeError ? out.error.kind : "?";
+      const got = out.value
+        ? out.value.status +
+          ("alreadySaved" in out.value && out.value.alreadySaved ? " (already)" : "") +
+          ("alreadySavedIn" in out.value && out.value.alreadySavedIn ? " (already)" : "")
+        : out.error instanceof PaleeError
+          ? out.error.kind
+          : "?";
       stats.bump(stats.outcomes, `recover ${got}`);
       if (got !== expected) fail(step, `expected ${expected} (SPEC §4 recover), got ${got}`);
       if (out.value?.status === "saved" && !out.value.alreadySaved) {
         const note = after.confirmed.get(out.value.session.sessionId);
         const draft = before.drafts.get(draftId);
         if (!note || !draft) fail(step, "saved, but the note or the draft is not where it should be");
-        if (note.fields.outcome !== "interrupted") fail(step, `a saved draft has outcome ${String(note.fields.outcome)}`);
+        if (note.fields.outcome !== "interrupted")
+          fail(step, `a saved draft has outcome ${String(note.fields.outcome)}`);
         // Save ends at the last checkpoint (a paused draft, version 2: at paused_at); a recorded start never
         // moves, so a checkpoint before the start (a clock set back) ends the session at its start, 0 minutes.
-        const [checkpointMs, startMs] = [usablePause(draft, before.now) ?? ms(draft.fields.last_checkpoint_at), ms(draft.fields.started_at)];
+        const [checkpointMs, startMs] = [
+          usablePause(draft, before.now) ?? ms(draft.fields.last_checkpoint_at),
+          ms(draft.fields.started_at),
+        ];
         const endsAt = checkpointMs !== null && startMs !== null ? Math.max(checkpointMs, startMs) : checkpointMs;
         if (ms(note.fields.ended_at) !== endsAt) {
-          fail(step, `saved with ended_at ${String(note.fields.ended_at)}, not the draft's last checkpoint ${String(draft.fields.last_checkpoint_at)} (or its start, or its pause)`);
+          fail(
+            step,
+            `saved with ended_at ${String(note.fields.ended_at)}, not the draft's last checkpoint ${String(draft.fields.last_checkpoint_at)} (or its start, or its pause)`,
+          );
         }
         if (startMs !== null && ms(note.fields.started_at) !== startMs) {
-          fail(step, `saved with started_at ${String(note.fields.started_at)}, not the draft's start ${String(draft.fields.started_at)}`);
+          fail(
+            step,
+            `saved with started_at ${String(note.fields.started_at)}, not the draft's start ${String(draft.fields.started_at)}`,
+          );
         }
         checkViews(step, after, true);
       }
-      if (out.value?.status === "resumed" && pointerOf(after).openDraft !== draftId) fail(step, "resumed, but hot.md does not point at the draft");
-      if (out.value?.status === "discarded" && after.drafts.has(draftId)) fail(step, "discarded, but the draft is still there");
+      if (out.value?.status === "resumed" && pointerOf(after).openDraft !== draftId)
+        fail(step, "resumed, but hot.md does not point at the draft");
+      if (out.value?.status === "discarded" && after.drafts.has(draftId))
+        fail(step, "discarded, but the draft is still there");
     }
     const discards = this.action === "discard" && before.drafts.has(draftId);
     return {
@@ -828,7 +932,10 @@ export class Recover extends Step {
 /** SPEC §4 recover, decided from the files before the step. */
 function expectedRecover(before: View, device: Device, draftId: string, action: RecoverAction): string {
   const absorbed = absorbers(before);
-  if (absorbed.has(draftId)) return action === "resume" ? "no_such_draft" : `${action === "save" ? "saved" : action === "discard" ? "discarded" : "ignored"} (already)`;
+  if (absorbed.has(draftId))
+    return action === "resume"
+      ? "no_such_draft"
+      : `${action === "save" ? "saved" : action === "discard" ? "discarded" : "ignored"} (already)`;
   if (!before.drafts.has(draftId)) return "no_such_draft";
   if (action === "resume") {
     const hot = pointerOf(before);
@@ -855,20 +962,29 @@ export class OpenVault extends Step {
     const out = await operate(world, "openVault", this.label, (core) => core.openVault());
     if (out.value) {
       const after = viewOf(world);
-      const seen = [...out.value.pending.map((d) => d.draftId), out.value.resumed?.draftId, out.value.openElsewhere?.draftId].filter(
-        (id): id is string => id !== undefined,
-      );
+      const seen = [
+        ...out.value.pending.map((d) => d.draftId),
+        out.value.resumed?.draftId,
+        out.value.openElsewhere?.draftId,
+      ].filter((id): id is string => id !== undefined);
       const present = [...after.drafts.keys()];
       if (seen.length !== new Set(seen).size || present.some((id) => !seen.includes(id))) {
-        fail(this.label, `every draft must be resumed, reported or offered exactly once: offered ${JSON.stringify(seen)}, drafts ${JSON.stringify(present)}`);
+        fail(
+          this.label,
+          `every draft must be resumed, reported or offered exactly once: offered ${JSON.stringify(seen)}, drafts ${JSON.stringify(present)}`,
+        );
       }
       const hot = pointerOf(after);
       if (isOpenPointer(hot) && !after.drafts.has(hot.openDraft)) {
         const started = ms(hot.startedAt);
-        const unsynced = hot.device !== null && hot.device !== device && started !== null && after.now - started <= DEFAULT_GRACE_MS;
+        const unsynced =
+          hot.device !== null && hot.device !== device && started !== null && after.now - started <= DEFAULT_GRACE_MS;
         if (!unsynced) fail(this.label, `after start-up hot.md points at ${hot.openDraft}, which does not exist`);
       }
-      stats.bump(stats.outcomes, `openVault ${out.value.resumed ? "resumed" : out.value.openElsewhere ? "open elsewhere" : "nothing open"}, ${out.value.pending.length > 0 ? "pending" : "none pending"}`);
+      stats.bump(
+        stats.outcomes,
+        `openVault ${out.value.resumed ? "resumed" : out.value.openElsewhere ? "open elsewhere" : "nothing open"}, ${out.value.pending.length > 0 ? "pending" : "none pending"}`,
+      );
     }
     return { kind: "openVault", crashed: out.crashed, refused: false };
   }
@@ -896,14 +1012,22 @@ export class Read extends Step {
       const out = await operate(world, "read", this.label, (core) => core.list({ all: true }));
       const list = out.value;
       if (!list) fail(this.label, "list failed");
-      if (list.totalConfirmed !== before.confirmed.size || list.totalDrafts !== before.drafts.size || list.skipped.length !== before.strays.length) {
-        fail(this.label, `list counts ${list.totalConfirmed} confirmed / ${list.totalDrafts} drafts / ${list.skipped.length} skipped, the vault holds ${before.confirmed.size} / ${before.drafts.size} / ${before.strays.length}`);
+      if (
+        list.totalConfirmed !== before.confirmed.size ||
+        list.totalDrafts !== before.drafts.size ||
+        list.skipped.length !== before.strays.length
+      ) {
+        fail(
+          this.label,
+          `list counts ${list.totalConfirmed} confirmed / ${list.totalDrafts} drafts / ${list.skipped.length} skipped, the vault holds ${before.confirmed.size} / ${before.drafts.size} / ${before.strays.length}`,
+        );
       }
     } else {
       const out = await operate(world, "read", this.label, (core) => core.status());
       if (!out.value) fail(this.label, "status failed");
       const hot = pointerOf(before);
-      if ((out.value.open?.draftId ?? null) !== (isOpenPointer(hot) ? hot.openDraft : null)) fail(this.label, "status does not report hot.md's open session");
+      if ((out.value.open?.draftId ?? null) !== (isOpenPointer(hot) ? hot.openDraft : null))
+        fail(this.label, "status does not report hot.md's open session");
     }
     return { kind: "read", crashed: false, refused: false };
   }
@@ -926,7 +1050,8 @@ export class Crash extends Step {
   }
 }
 
-export type EditKind = "edit draft body" | "delete hot.md" | "delete index.md" | "damage hot.md" | "foreign hot.md" | "garbage index.md";
+export type EditKind =
+  "edit draft body" | "delete hot.md" | "delete index.md" | "damage hot.md" | "foreign hot.md" | "garbage index.md";
 
 /** What the learner (or another tool) does to the files behind the core's back. */
 export class ExternalEdit extends Step {
@@ -1051,7 +1176,8 @@ function checkViews(step: string, view: View, foreignHotStays = false): void {
   if (foreignHotStays && view.hot.state === "schema-invalid") return;
   const hot = pointerOf(view);
   if (!hot.ok) fail(step, `hot.md is ${view.hot.state} after being rebuilt`);
-  if (hot.lastSession !== (order[0] ?? null)) fail(step, `hot.md's last_session is ${String(hot.lastSession)}, expected ${String(order[0] ?? null)}`);
+  if (hot.lastSession !== (order[0] ?? null))
+    fail(step, `hot.md's last_session is ${String(hot.lastSession)}, expected ${String(order[0] ?? null)}`);
 }
 
 export function verify(model: Model, world: World, before: View, after: View, effects: Effects, step: string): void {
@@ -1069,8 +1195,11 @@ export function verify(model: Model, world: World, before: View, after: View, ef
   // New confirmed notes: only from end and save, never from a refusal, each well-formed.
   for (const note of after.confirmed.values()) {
     if (model.confirmed.has(note.id)) continue;
-    const allowed = (effects.kind === "end" || effects.kind === "log" || (effects.kind === "recover" && effects.saves === true)) && !effects.refused;
-    if (!allowed) fail(step, `a confirmed note ${note.id} appeared (${effects.kind}${effects.refused ? ", refused" : ""})`);
+    const allowed =
+      (effects.kind === "end" || effects.kind === "log" || (effects.kind === "recover" && effects.saves === true)) &&
+      !effects.refused;
+    if (!allowed)
+      fail(step, `a confirmed note ${note.id} appeared (${effects.kind}${effects.refused ? ", refused" : ""})`);
     checkConfirmed(step, model, note, absorbed);
     model.confirmed.set(note.id, note.text);
   }
@@ -1083,7 +1212,8 @@ export function verify(model: Model, world: World, before: View, after: View, ef
       if (!DRAFT_ID_PATTERN.test(draft.id)) fail(step, `new draft ID ${draft.id} is not DRAFT-S-<8 hex>`);
       // A discarded draft's ID names nothing any more: it may be drawn again (it then names a new session).
       model.discarded.delete(draft.id);
-      if (absorbed.has(draft.id)) fail(step, `new draft ${draft.id} reuses an ID already absorbed by ${absorbed.get(draft.id)?.join(", ")}`);
+      if (absorbed.has(draft.id))
+        fail(step, `new draft ${draft.id} reuses an ID already absorbed by ${absorbed.get(draft.id)?.join(", ")}`);
       // A new draft starts now (start) or inherits hot.md's start: not in the future, at most 24 h old (SPEC §4).
       const started = ms(draft.fields.started_at) ?? Number.NaN;
       const now = Math.floor(after.now / 1000) * 1000;
@@ -1091,21 +1221,32 @@ export function verify(model: Model, world: World, before: View, after: View, ef
         fail(step, `new draft ${draft.id} starts at ${String(draft.fields.started_at)}`);
       }
       const hot0 = pointerOf(before);
-      if (hot0.openDraft !== null && model.discarded.has(hot0.openDraft) && started !== now && started === ms(hot0.startedAt)) {
+      if (
+        hot0.openDraft !== null &&
+        model.discarded.has(hot0.openDraft) &&
+        started !== now &&
+        started === ms(hot0.startedAt)
+      ) {
         fail(step, `new draft ${draft.id} inherits the start of ${hot0.openDraft}, a session the learner discarded`);
       }
-      model.sessions.set(draft.id, { topic: String(draft.fields.topic_id), startedMs: started, fragments: model.unadopted.get(draft.id) ?? [] });
+      model.sessions.set(draft.id, {
+        topic: String(draft.fields.topic_id),
+        startedMs: started,
+        fragments: model.unadopted.get(draft.id) ?? [],
+      });
       model.unadopted.delete(draft.id);
     }
     checkDraft(step, model, draft);
   }
 
-  if (model.unadopted.size > 0) fail(step, `wrote into ${[...model.unadopted.keys()].join(", ")}, which is not a draft`);
+  if (model.unadopted.size > 0)
+    fail(step, `wrote into ${[...model.unadopted.keys()].join(", ")}, which is not a draft`);
 
   // Trash: only drafts directly in the sessions folder, each either saved in a note or the one discarded.
   for (const entry of world.store.trashed.slice(before.trashed)) {
     const id = entry.path.slice(SESSIONS.length + 1).replace(/\.md$/, "");
-    if (!/^palee\/sessions\/DRAFT-S-[^/]+\.md$/.test(entry.path)) fail(step, `trashed ${entry.path}, which is not a draft`);
+    if (!/^palee\/sessions\/DRAFT-S-[^/]+\.md$/.test(entry.path))
+      fail(step, `trashed ${entry.path}, which is not a draft`);
     if (!absorbed.has(id) && effects.discardTarget !== id) fail(step, `trashed the unsaved draft ${id}`);
   }
 
@@ -1133,16 +1274,22 @@ export function verify(model: Model, world: World, before: View, after: View, ef
 
   // Start, recover and the start-up reconcile: no saved draft is left behind after them.
   if (!effects.crashed && (effects.kind === "start" || effects.kind === "openVault" || effects.kind === "recover")) {
-    for (const id of after.drafts.keys()) if (absorbed.has(id)) fail(step, `${id} was saved in ${absorbed.get(id)?.join(", ")} but still lingers as a draft after reconcile`);
+    for (const id of after.drafts.keys())
+      if (absorbed.has(id))
+        fail(step, `${id} was saved in ${absorbed.get(id)?.join(", ")} but still lingers as a draft after reconcile`);
   }
 
   // hot.md: the word limit, and a pointer always with its start.
   const hot = pointerOf(after);
-  if (after.hot.state === "ok" && countWords(after.hot.body) > HOT_WORD_LIMIT) fail(step, `hot.md's body has ${countWords(after.hot.body)} words`);
+  if (after.hot.state === "ok" && countWords(after.hot.body) > HOT_WORD_LIMIT)
+    fail(step, `hot.md's body has ${countWords(after.hot.body)} words`);
   if (hot.openDraft !== null && hot.startedAt === null) fail(step, "hot.md names an open draft without started_at");
 
   // Reads never write.
-  if (effects.kind === "read" && (after.writes !== before.writes || !sameFiles(before.files, after.files) || after.trashed !== before.trashed)) {
+  if (
+    effects.kind === "read" &&
+    (after.writes !== before.writes || !sameFiles(before.files, after.files) || after.trashed !== before.trashed)
+  ) {
     fail(step, "a read changed the vault");
   }
 }
@@ -1155,23 +1302,37 @@ function sameFiles(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string
 
 function checkConfirmed(step: string, model: Model, note: FileView, absorbed: Map<string, string[]>): void {
   const f = note.fields;
-  if (f.session_id !== note.id || f.status !== "completed" || !["completed", "interrupted", "logged"].includes(String(f.outcome))) {
-    fail(step, `confirmed note ${note.id} has session_id ${String(f.session_id)}, status ${String(f.status)}, outcome ${String(f.outcome)}`);
+  if (
+    f.session_id !== note.id ||
+    f.status !== "completed" ||
+    !["completed", "interrupted", "logged"].includes(String(f.outcome))
+  ) {
+    fail(
+      step,
+      `confirmed note ${note.id} has session_id ${String(f.session_id)}, status ${String(f.status)}, outcome ${String(f.outcome)}`,
+    );
   }
   const started = ms(f.started_at);
   const ended = ms(f.ended_at);
   if (started === null || ended === null) fail(step, `${note.id} has an invalid started_at or ended_at`);
   const duration = f.duration_minutes;
-  if (typeof duration !== "number" || !Number.isInteger(duration) || duration < 0) fail(step, `${note.id} has duration_minutes ${String(duration)}`);
+  if (typeof duration !== "number" || !Number.isInteger(duration) || duration < 0)
+    fail(step, `${note.id} has duration_minutes ${String(duration)}`);
   if (ended < started) fail(step, `${note.id} ends (${String(f.ended_at)}) before it starts (${String(f.started_at)})`);
   // SPEC §2 version 2: the time studied, breaks excluded.
   const breaks = f.break_minutes ?? 0;
-  if (typeof breaks !== "number" || !Number.isInteger(breaks) || breaks <= 0 === ("break_minutes" in f)) fail(step, `${note.id} has break_minutes ${String(f.break_minutes)}`);
-  if (duration !== Math.max(0, Math.round((ended - started) / MINUTE) - breaks)) fail(step, `${note.id} records ${duration} min for ${String(f.started_at)} → ${String(f.ended_at)} less ${breaks} min of breaks`);
+  if (typeof breaks !== "number" || !Number.isInteger(breaks) || breaks <= 0 === "break_minutes" in f)
+    fail(step, `${note.id} has break_minutes ${String(f.break_minutes)}`);
+  if (duration !== Math.max(0, Math.round((ended - started) / MINUTE) - breaks))
+    fail(
+      step,
+      `${note.id} records ${duration} min for ${String(f.started_at)} → ${String(f.ended_at)} less ${breaks} min of breaks`,
+    );
   for (const id of absorbedList(note)) {
     const session = model.sessions.get(id);
     if (!session) fail(step, `${note.id} absorbed ${id}, which no step ever created`);
-    if (session.topic !== f.topic_id) fail(step, `${note.id} on ${String(f.topic_id)} absorbed ${id}, a session on ${session.topic}`);
+    if (session.topic !== f.topic_id)
+      fail(step, `${note.id} on ${String(f.topic_id)} absorbed ${id}, a session on ${session.topic}`);
     if (model.discarded.has(id)) fail(step, `${note.id} absorbed the discarded ${id}`);
     if ((absorbed.get(id) ?? []).length > 1) fail(step, `${id} is saved twice: ${absorbed.get(id)?.join(", ")}`);
   }
@@ -1179,11 +1340,14 @@ function checkConfirmed(step: string, model: Model, note: FileView, absorbed: Ma
 
 function checkDraft(step: string, model: Model, draft: FileView): void {
   const f = draft.fields;
-  if (f.session_id !== draft.id || f.status !== "draft" || f.ended_at !== null) fail(step, `draft ${draft.id} is malformed`);
-  if (ms(f.started_at) === null || ms(f.last_checkpoint_at) === null) fail(step, `draft ${draft.id} has an invalid started_at or last_checkpoint_at`);
+  if (f.session_id !== draft.id || f.status !== "draft" || f.ended_at !== null)
+    fail(step, `draft ${draft.id} is malformed`);
+  if (ms(f.started_at) === null || ms(f.last_checkpoint_at) === null)
+    fail(step, `draft ${draft.id} has an invalid started_at or last_checkpoint_at`);
   if (!DEVICES.includes(f.device as Device)) fail(step, `draft ${draft.id} names device ${String(f.device)}`);
   const breaks = f.break_minutes ?? 0;
-  if (typeof breaks !== "number" || !Number.isInteger(breaks) || breaks < 0) fail(step, `draft ${draft.id} has break_minutes ${String(f.break_minutes)}`);
+  if (typeof breaks !== "number" || !Number.isInteger(breaks) || breaks < 0)
+    fail(step, `draft ${draft.id} has break_minutes ${String(f.break_minutes)}`);
   for (const fragment of model.sessions.get(draft.id)?.fragments ?? []) {
     if (!draft.body.includes(fragment)) fail(step, `draft ${draft.id} lost the learner's text ${fragment}`);
   }
@@ -1198,35 +1362,65 @@ const minutes = fc.oneof(
   fc.integer({ min: 1, max: 3 }).map((d) => d * 1440),
   fc.integer({ min: -120, max: -1 }),
 );
-export const EDITS: EditKind[] = ["edit draft body", "delete hot.md", "delete index.md", "damage hot.md", "foreign hot.md", "garbage index.md"];
+export const EDITS: EditKind[] = [
+  "edit draft body",
+  "delete hot.md",
+  "delete index.md",
+  "damage hot.md",
+  "foreign hot.md",
+  "garbage index.md",
+];
 
 /**
  * One step, weighted towards the operations; every kind of step is reachable. A plugin-style checkpoint or
  * end names the UI's session and no topic, as the plugin does (SessionController).
  */
 export const step: Arbitrary<Step> = fc.oneof(
-  { weight: 5, arbitrary: fc.tuple(topic, fc.boolean(), fc.boolean()).map(([t, keep, ignore]) => new Start(t, keep, ignore)) },
-  { weight: 5, arbitrary: fc.tuple(topic, fc.boolean(), fc.boolean()).map(([t, notes, plugin]) => new Checkpoint(plugin ? null : t, notes, plugin)) },
+  {
+    weight: 5,
+    arbitrary: fc.tuple(topic, fc.boolean(), fc.boolean()).map(([t, keep, ignore]) => new Start(t, keep, ignore)),
+  },
+  {
+    weight: 5,
+    arbitrary: fc
+      .tuple(topic, fc.boolean(), fc.boolean())
+      .map(([t, notes, plugin]) => new Checkpoint(plugin ? null : t, notes, plugin)),
+  },
   {
     weight: 4,
     arbitrary: fc
-      .tuple(topic, fc.constantFrom("none" as const, "short" as const, "long" as const), fc.boolean(), fc.constantFrom<"now" | "last" | "unset">("now", "last", "unset"))
+      .tuple(
+        topic,
+        fc.constantFrom("none" as const, "short" as const, "long" as const),
+        fc.boolean(),
+        fc.constantFrom<"now" | "last" | "unset">("now", "last", "unset"),
+      )
       .map(([t, s, plugin, at]) => new End(plugin ? null : t, s, plugin, at)),
   },
   { weight: 3, arbitrary: fc.constantFrom("pause" as const, "continue" as const).map((w) => new PauseOrContinue(w)) },
   {
     weight: 1,
-    arbitrary: fc.tuple(fc.constantFrom(...TOPICS), fc.integer({ min: 1, max: 90 }), fc.integer({ min: 0, max: 3000 })).map(([t, m, ago]) => new Log(t, m, ago)),
+    arbitrary: fc
+      .tuple(fc.constantFrom(...TOPICS), fc.integer({ min: 1, max: 90 }), fc.integer({ min: 0, max: 3000 }))
+      .map(([t, m, ago]) => new Log(t, m, ago)),
   },
   {
     weight: 4,
-    arbitrary: fc.tuple(fc.nat({ max: 3 }), fc.constantFrom("resume" as const, "save" as const, "discard" as const, "ignore" as const)).map(([n, a]) => new Recover(n, a)),
+    arbitrary: fc
+      .tuple(
+        fc.nat({ max: 3 }),
+        fc.constantFrom("resume" as const, "save" as const, "discard" as const, "ignore" as const),
+      )
+      .map(([n, a]) => new Recover(n, a)),
   },
   { weight: 2, arbitrary: fc.constant(null).map(() => new OpenVault()) },
   { weight: 1, arbitrary: fc.constant(null).map(() => new Rebuild()) },
   { weight: 1, arbitrary: fc.constantFrom("list" as const, "status" as const).map((w) => new Read(w)) },
   { weight: 3, arbitrary: fc.nat({ max: 3 }).map((k) => new Crash(k)) },
-  { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...EDITS), fc.nat({ max: 3 })).map(([e, n]) => new ExternalEdit(e, n)) },
+  {
+    weight: 3,
+    arbitrary: fc.tuple(fc.constantFrom(...EDITS), fc.nat({ max: 3 })).map(([e, n]) => new ExternalEdit(e, n)),
+  },
   { weight: 3, arbitrary: minutes.map((m) => new ClockJump(m)) },
   { weight: 1, arbitrary: fc.constantFrom(60 as const, -60 as const).map((d) => new DstChange(d)) },
   { weight: 2, arbitrary: fc.constantFrom<Device>(...DEVICES).map((d) => new SwitchDevice(d)) },

@@ -67,13 +67,19 @@ class WatchingStore implements SessionStore {
     return this.inner.replace(p, expected, content);
   }
   trash(p: string) {
-    if (!new RegExp(`^${this.folder.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/sessions/DRAFT-S-[0-9a-f]{8}\\.md$`).test(p)) this.badTrash.push(p);
+    if (
+      !new RegExp(`^${this.folder.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/sessions/DRAFT-S-[0-9a-f]{8}\\.md$`).test(p)
+    )
+      this.badTrash.push(p);
     return this.inner.trash(p);
   }
 }
 
 function coreOn(store: SessionStore, folder = "palee", device = "laptop"): PaleeSessions {
-  return new PaleeSessions({ store, clock: FakeClock.at("2026-08-14T12:00:00Z"), random: new SeededRandom(7), device }, layoutFor(folder));
+  return new PaleeSessions(
+    { store, clock: FakeClock.at("2026-08-14T12:00:00Z"), random: new SeededRandom(7), device },
+    layoutFor(folder),
+  );
 }
 
 /** Strings that look like topics, paths, links and markup, plus arbitrary text of every kind. */
@@ -130,7 +136,8 @@ describe("topic IDs never reach a path", () => {
           } catch (error) {
             if (!(error instanceof PaleeError)) throw error;
             outcomes.push(error.kind);
-            if (error.kind === "invalid_topic") expect(error.message).toMatch(/^invalid topic ID .*: use T- followed by letters, digits/s);
+            if (error.kind === "invalid_topic")
+              expect(error.message).toMatch(/^invalid topic ID .*: use T- followed by letters, digits/s);
             if (error.kind === "topic_required") expect(error.message).toMatch(/^topic required/);
           }
         }
@@ -139,7 +146,8 @@ describe("topic IDs never reach a path", () => {
         else if (given === null) expect(outcomes).toEqual(["topic_required", "topic_required", "topic_required"]);
         else expect(outcomes).toEqual(["invalid_topic", "invalid_topic", "invalid_topic"]);
         if (!valid) expect(store.touched).toEqual([]);
-        for (const p of store.inner.files.keys()) expect({ p, allowed: allowedPath("palee", p) }).toEqual({ p, allowed: true });
+        for (const p of store.inner.files.keys())
+          expect({ p, allowed: allowedPath("palee", p) }).toEqual({ p, allowed: true });
         expect(store.badTrash).toEqual([]);
       }),
       { numRuns: RUNS },
@@ -150,14 +158,33 @@ describe("topic IDs never reach a path", () => {
     await fc.assert(
       fc.asyncProperty(hostileText, fc.constantFrom("palee", "Study/palee"), async (legacy, folder) => {
         const draft = draftText(
-          { session_id: "DRAFT-S-0000000a", topic_id: legacy, started_at: "2026-08-14T11:00:00+00:00", last_checkpoint_at: "2026-08-14T11:50:00+00:00" },
+          {
+            session_id: "DRAFT-S-0000000a",
+            topic_id: legacy,
+            started_at: "2026-08-14T11:00:00+00:00",
+            last_checkpoint_at: "2026-08-14T11:50:00+00:00",
+          },
           "notes\n",
         );
-        const old = draftText({ session_id: "DRAFT-S-0000000b", topic_id: legacy, started_at: "2026-08-13T09:00:00+00:00", last_checkpoint_at: "2026-08-13T09:30:00+00:00" });
-        const hot = hotText({ active_topic: legacy, started_at: "2026-08-14T11:00:00+00:00", open_draft: "DRAFT-S-0000000a", device: "laptop" });
+        const old = draftText({
+          session_id: "DRAFT-S-0000000b",
+          topic_id: legacy,
+          started_at: "2026-08-13T09:00:00+00:00",
+          last_checkpoint_at: "2026-08-13T09:30:00+00:00",
+        });
+        const hot = hotText({
+          active_topic: legacy,
+          started_at: "2026-08-14T11:00:00+00:00",
+          open_draft: "DRAFT-S-0000000a",
+          device: "laptop",
+        });
         // Only topics that survive the YAML round trip as a non-blank string are topics at all.
         const read = classifyRecord(draft);
-        fc.pre(read.state === "ok" && normalizeTopic(read.fields.topic_id) === legacy.trim() && normalizeTopic(legacy) !== null);
+        fc.pre(
+          read.state === "ok" &&
+            normalizeTopic(read.fields.topic_id) === legacy.trim() &&
+            normalizeTopic(legacy) !== null,
+        );
         const inner = new MemoryStore({
           [`${folder}/hot.md`]: hot,
           [`${folder}/sessions/DRAFT-S-0000000a.md`]: draft,
@@ -170,9 +197,13 @@ describe("topic IDs never reach a path", () => {
         expect(ended.session.topicId).toBe(legacy.trim());
         await core.recover("DRAFT-S-0000000b", "save");
         await core.rebuild();
-        for (const p of inner.files.keys()) expect({ p, allowed: allowedPath(folder, p) }).toEqual({ p, allowed: true });
+        for (const p of inner.files.keys())
+          expect({ p, allowed: allowedPath(folder, p) }).toEqual({ p, allowed: true });
         expect(store.badTrash).toEqual([]);
-        expect(inner.trashed.map((t) => t.path).sort()).toEqual([`${folder}/sessions/DRAFT-S-0000000a.md`, `${folder}/sessions/DRAFT-S-0000000b.md`]);
+        expect(inner.trashed.map((t) => t.path).sort()).toEqual([
+          `${folder}/sessions/DRAFT-S-0000000a.md`,
+          `${folder}/sessions/DRAFT-S-0000000b.md`,
+        ]);
         // index.md: one line per session, whatever the topic holds (no line break, link or table cell leaks in).
         const index = inner.files.get(`${folder}/index.md`) ?? "";
         const lines = index.split("\n").filter((l) => l.startsWith("- "));
@@ -182,7 +213,9 @@ describe("topic IDs never reach a path", () => {
           const topicPart = line.replace(/^- \[\[S-[^\]]+\]\] - Topic: /, "");
           expect(topicPart).not.toMatch(/(^|[^\\])(\[\[|\]\]|\|)/);
         }
-        expect(index.split("\n").filter((l) => l !== "" && !l.startsWith("- ")).length).toBe(index.split("\n").filter((l) => l !== "").length - 2);
+        expect(index.split("\n").filter((l) => l !== "" && !l.startsWith("- ")).length).toBe(
+          index.split("\n").filter((l) => l !== "").length - 2,
+        );
       }),
       { numRuns: RUNS },
     );
@@ -262,7 +295,23 @@ describe("the deletion boundary (assertRemovable, src/core/layout.ts)", () => {
   });
 
   it("accepts nothing but a one-segment DRAFT-S-*.md name under <folder>/sessions/, whatever the string (property)", () => {
-    const pieces = fc.constantFrom("palee", "sessions", "..", ".", "", "/", "\\", "DRAFT-S-", "0123abcd", ".md", "%2e", "%2f", "\u0000", "Study", "S-");
+    const pieces = fc.constantFrom(
+      "palee",
+      "sessions",
+      "..",
+      ".",
+      "",
+      "/",
+      "\\",
+      "DRAFT-S-",
+      "0123abcd",
+      ".md",
+      "%2e",
+      "%2f",
+      "\u0000",
+      "Study",
+      "S-",
+    );
     const candidate = fc.oneof(
       fc.string(),
       fc.array(pieces, { maxLength: 10 }).map((parts) => parts.join("")),
@@ -292,12 +341,22 @@ describe("the deletion boundary (assertRemovable, src/core/layout.ts)", () => {
   it("recover never trashes anything for a hostile draft ID, and refuses it as no such draft", async () => {
     const inner = new MemoryStore({
       "Notes/precious.md": "keep me\n",
-      "palee/sessions/S-20260813T100000-abcd.md": confirmedText({ session_id: "S-20260813T100000-abcd", absorbed_drafts: ["../../Notes/precious"] }),
+      "palee/sessions/S-20260813T100000-abcd.md": confirmedText({
+        session_id: "S-20260813T100000-abcd",
+        absorbed_drafts: ["../../Notes/precious"],
+      }),
       "palee/hot.md": hotText(),
     });
     const store = new WatchingStore(inner, "palee");
     const core = coreOn(store);
-    for (const id of ["../../Notes/precious", "DRAFT-S-../../../Notes/precious", "DRAFT-S-..\\..\\Notes\\precious", "S-20260813T100000-abcd", "/etc/passwd", "DRAFT-S-0123abcd/../../hot"]) {
+    for (const id of [
+      "../../Notes/precious",
+      "DRAFT-S-../../../Notes/precious",
+      "DRAFT-S-..\\..\\Notes\\precious",
+      "S-20260813T100000-abcd",
+      "/etc/passwd",
+      "DRAFT-S-0123abcd/../../hot",
+    ]) {
       for (const action of ["discard", "save"] as const) {
         await expect(core.recover(id, action)).rejects.toMatchObject({ kind: "no_such_draft" });
       }
@@ -321,7 +380,15 @@ afterAll(() => {
 });
 
 const DRAFT = "DRAFT-S-0000000a";
-const draftOnDisk = draftText({ session_id: DRAFT, topic_id: "T-a", started_at: "2026-08-14T11:00:00+00:00", last_checkpoint_at: "2026-08-14T11:30:00+00:00" }, "outside notes\n");
+const draftOnDisk = draftText(
+  {
+    session_id: DRAFT,
+    topic_id: "T-a",
+    started_at: "2026-08-14T11:00:00+00:00",
+    last_checkpoint_at: "2026-08-14T11:30:00+00:00",
+  },
+  "outside notes\n",
+);
 
 describe("the Node store's trash and symlinks leading out of the vault", () => {
   it("refuses a draft whose session folder's parent (palee) is a symlink out of the vault", async () => {
@@ -424,14 +491,20 @@ describe("no HTML sinks or dynamic code (SPEC §6.9)", () => {
       "MarkdownRenderer.render(app, x, el, '', this)",
       "sanitizeHTMLToDom(x)",
     ];
-    expect(samples.map((sample, i) => [sample, sinksIn(sample).includes(SINKS[i][0])])).toEqual(samples.map((sample) => [sample, true]));
-    expect(sinksIn("const evaluated = retrieval(x); el.setText(x); new FunctionComponent(); myFunction(x)")).toEqual([]);
+    expect(samples.map((sample, i) => [sample, sinksIn(sample).includes(SINKS[i][0])])).toEqual(
+      samples.map((sample) => [sample, true]),
+    );
+    expect(sinksIn("const evaluated = retrieval(x); el.setText(x); new FunctionComponent(); myFunction(x)")).toEqual(
+      [],
+    );
   });
 
   it("src/ has none", () => {
     const files = sourceFiles(path.join(ROOT, "src"));
     expect(files.length).toBeGreaterThan(20);
-    const found = files.map((f) => [path.relative(ROOT, f), sinksIn(fs.readFileSync(f, "utf8"))]).filter(([, s]) => s.length > 0);
+    const found = files
+      .map((f) => [path.relative(ROOT, f), sinksIn(fs.readFileSync(f, "utf8"))])
+      .filter(([, s]) => s.length > 0);
     expect(found).toEqual([]);
   });
 

@@ -66,7 +66,11 @@ describe("Node store specifics", () => {
     const root = tempVault();
     fs.mkdirSync(path.join(root, "palee"));
     fs.writeFileSync(path.join(root, "palee", "sessions"), "not a folder");
-    const refusal = { kind: "usage", exitCode: 2, message: "palee/sessions is a file, but a folder belongs there: move it out of the way" };
+    const refusal = {
+      kind: "usage",
+      exitCode: 2,
+      message: "palee/sessions is a file, but a folder belongs there: move it out of the way",
+    };
     await expect(new NodeStore(root).list("palee/sessions")).rejects.toMatchObject(refusal);
     await expect(new NodeStore(root).read("palee/sessions/DRAFT-S-00000001.md")).rejects.toMatchObject(refusal);
     await expect(new NodeStore(root).create("palee/sessions/S-1.md", "x")).rejects.toMatchObject(refusal);
@@ -75,7 +79,11 @@ describe("Node store specifics", () => {
   it("reports a folder where a file belongs as a usage error naming it", async () => {
     const root = tempVault();
     fs.mkdirSync(path.join(root, "palee", "hot.md"), { recursive: true });
-    const refusal = { kind: "usage", exitCode: 2, message: "palee/hot.md is a folder, but a file belongs there: move it out of the way" };
+    const refusal = {
+      kind: "usage",
+      exitCode: 2,
+      message: "palee/hot.md is a folder, but a file belongs there: move it out of the way",
+    };
     await expect(new NodeStore(root).read("palee/hot.md")).rejects.toMatchObject(refusal);
     await expect(new NodeStore(root).replace("palee/hot.md", null, "x")).rejects.toMatchObject(refusal);
   });
@@ -101,7 +109,9 @@ describe("Node store specifics", () => {
     fs.mkdirSync(path.join(outside, "sessions"));
     fs.writeFileSync(path.join(outside, "sessions", "DRAFT-S-00000002.md"), "keep me too");
     fs.symlinkSync(path.join(outside, "sessions"), path.join(root2, "palee", "sessions"));
-    await expect(new NodeStore(root2).trash("palee/sessions/DRAFT-S-00000002.md")).rejects.toBeInstanceOf(BoundaryError);
+    await expect(new NodeStore(root2).trash("palee/sessions/DRAFT-S-00000002.md")).rejects.toBeInstanceOf(
+      BoundaryError,
+    );
     expect(fs.readFileSync(path.join(outside, "precious.md"), "utf8")).toBe("keep me");
     expect(fs.readFileSync(path.join(outside, "sessions", "DRAFT-S-00000002.md"), "utf8")).toBe("keep me too");
   });
@@ -110,14 +120,22 @@ describe("Node store specifics", () => {
     const root = tempVault();
     const sessions = path.join(root, "palee", "sessions");
     fs.mkdirSync(sessions, { recursive: true });
-    const old = [path.join(root, "palee", ".hot.md.1a2b3c4d.tmp"), path.join(sessions, ".DRAFT-S-00000001.md.1234abcd.tmp")];
+    const old = [
+      path.join(root, "palee", ".hot.md.1a2b3c4d.tmp"),
+      path.join(sessions, ".DRAFT-S-00000001.md.1234abcd.tmp"),
+    ];
     const young = path.join(root, "palee", ".index.md.0badcafe.tmp");
     const lookAlike = path.join(sessions, ".notes.md.1234abcd.tmp");
     for (const file of [...old, young, lookAlike]) fs.writeFileSync(file, "half a write");
     const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60_000);
     for (const file of [...old, lookAlike]) fs.utimesSync(file, twoHoursAgo, twoHoursAgo);
     const core = new PaleeSessions(
-      { store: new NodeStore(root), clock: { now: () => Date.now(), offsetMinutes: () => 0 }, random: new SeededRandom(1), device: "laptop" },
+      {
+        store: new NodeStore(root),
+        clock: { now: () => Date.now(), offsetMinutes: () => 0 },
+        random: new SeededRandom(1),
+        device: "laptop",
+      },
       layoutFor("palee"),
       { tempFiles: trashStaleTempFiles },
     );
@@ -128,7 +146,9 @@ describe("Node store specifics", () => {
     ]);
     for (const file of old) expect(fs.existsSync(file)).toBe(false);
     expect(fs.readFileSync(path.join(root, ".trash", ".hot.md.1a2b3c4d.tmp"), "utf8")).toBe("half a write");
-    expect(fs.readFileSync(path.join(root, ".trash", ".DRAFT-S-00000001.md.1234abcd.tmp"), "utf8")).toBe("half a write");
+    expect(fs.readFileSync(path.join(root, ".trash", ".DRAFT-S-00000001.md.1234abcd.tmp"), "utf8")).toBe(
+      "half a write",
+    );
     expect(fs.existsSync(young)).toBe(true);
     expect(fs.existsSync(lookAlike)).toBe(true);
   });
@@ -142,7 +162,12 @@ describe("Node store specifics", () => {
     // A crash after writing half a temp file and before the rename: the draft keeps its old content.
     fs.writeFileSync(path.join(sessions, ".DRAFT-S-00000001.md.1234abcd.tmp"), draft.slice(0, 40));
     const core = new PaleeSessions(
-      { store: new NodeStore(root), clock: FakeClock.at("2026-08-14T12:00:00Z"), random: new SeededRandom(1), device: "laptop" },
+      {
+        store: new NodeStore(root),
+        clock: FakeClock.at("2026-08-14T12:00:00Z"),
+        random: new SeededRandom(1),
+        device: "laptop",
+      },
       layoutFor("palee"),
     );
     const list = await core.list();
@@ -165,7 +190,9 @@ describe("NodeStore on a file system without hard links", () => {
   it("trash still moves a draft to .trash when link() fails with EPERM (create already falls back)", async () => {
     const store = new NodeStore(root);
     await store.create("palee/sessions/DRAFT-S-00000001.md", "draft\n"); // before the mock
-    jest.spyOn(nodeFs, "link").mockRejectedValue(Object.assign(new Error("EPERM: operation not permitted, link"), { code: "EPERM" }));
+    jest
+      .spyOn(nodeFs, "link")
+      .mockRejectedValue(Object.assign(new Error("EPERM: operation not permitted, link"), { code: "EPERM" }));
     await store.create("palee/sessions/DRAFT-S-00000002.md", "draft 2\n"); // falls back: works
     await store.trash("palee/sessions/DRAFT-S-00000001.md");
     expect(fs.existsSync(path.join(root, "palee/sessions/DRAFT-S-00000001.md"))).toBe(false);

@@ -68,6 +68,7 @@ export class CrashingStore implements SessionStore {
     }
     await perform();
     this.log.push(write);
-    if (path !== undefined && content !== undefined) this.contents.set(path, [...(this.contents.get(path) ?? []), content]);
+    if (path !== undefined && content !== undefined)
+      this.contents.set(path, [...(this.contents.get(path) ?? []), content]);
   }
 }

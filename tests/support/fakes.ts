@@ -59,7 +59,17 @@ export interface Harness {
 }
 
 /** `bounded`: the CLI's list and views from a trusted index.md (core/bounded.ts), as `palee` runs the core. */
-export function harness(options: { at?: string; offset?: number; device?: string; store?: MemoryStore; random?: RandomSource; folder?: string; bounded?: boolean } = {}): Harness {
+export function harness(
+  options: {
+    at?: string;
+    offset?: number;
+    device?: string;
+    store?: MemoryStore;
+    random?: RandomSource;
+    folder?: string;
+    bounded?: boolean;
+  } = {},
+): Harness {
   const clock = FakeClock.at(options.at ?? "2026-08-14T12:00:00Z", options.offset ?? 0);
   const store = options.store ?? new MemoryStore();
   // A store made here stamps its writes with the test's clock, as a disk does with the device's.

@@ -109,7 +109,7 @@ export function dayOf(text: string): number | null {
 
 /** The Monday of a day's ISO week (1970-01-01, day 0, was a Thursday). */
 export function mondayOf(day: number): number {
-  return day - (((day + 3) % 7) + 7) % 7;
+  return day - ((((day + 3) % 7) + 7) % 7);
 }
 
 /** "2026-W49" for the ISO week starting on `monday`. */

@@ -114,9 +114,7 @@ async function checkpointAfterReconcile(
   // is never rewritten here: only start rebuilds it.
   let opened = false;
   if (hot.read.state === "schema-invalid") {
-    warnings.push(
-      `${ctx.layout.hot} has an unsupported palee_schema; left it alone (starting a session rebuilds it)`,
-    );
+    warnings.push(`${ctx.layout.hot} has an unsupported palee_schema; left it alone (starting a session rebuilds it)`);
   } else if (!isOpen(hot.state)) {
     opened = await openWith(ctx, draft, hot.state.openDraft, scan, warnings);
   }

@@ -187,7 +187,10 @@ async function recordEnd(
     topicNote: absorbed.find((d) => d.topicNote !== null)?.topicNote ?? null,
     summary: options.summary ?? null,
     nextAction: options.nextAction ?? null,
-    notes: absorbed.map((d) => d.body.trim()).filter((b) => b !== "").join("\n\n"),
+    notes: absorbed
+      .map((d) => d.body.trim())
+      .filter((b) => b !== "")
+      .join("\n\n"),
   });
   for (const d of absorbed) await trashDraft(ctx, d);
   return session;

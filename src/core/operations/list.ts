@@ -56,4 +56,3 @@ export async function status(ctx: SessionContext): Promise<StatusResult> {
   const open = isOpen(hot.state) ? openSessionOf(ctx, hot.state, await readDraft(ctx, hot.state.openDraft)) : null;
   return { open, hotState: hot.read.state, warnings: damagedPointerWarnings(ctx, hot.state) };
 }
-

@@ -63,10 +63,7 @@ async function keepCopy(ctx: SessionContext, text: string): Promise<string> {
       if (!(error instanceof FileExistsError)) throw error;
     }
   }
-  throw new ConflictError(
-    ctx.layout.hot,
-    `no free name to keep the text of ${ctx.layout.hot}; nothing was replaced`,
-  );
+  throw new ConflictError(ctx.layout.hot, `no free name to keep the text of ${ctx.layout.hot}; nothing was replaced`);
 }
 
 /** Creates a new file under a fresh random ID; a collision draws again, never overwrites. */

@@ -26,8 +26,18 @@ export interface SavePlan {
  * start never moves: a last checkpoint before it (a clock set back) ends the session at its start, 0 minutes.
  */
 export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
-  const last = pick(copies, (d) => d.lastCheckpointMs, (d) => d.lastCheckpointAt, (a, b) => a > b);
-  const first = pick(copies, (d) => d.startedMs, (d) => d.startedAt, (a, b) => a < b);
+  const last = pick(
+    copies,
+    (d) => d.lastCheckpointMs,
+    (d) => d.lastCheckpointAt,
+    (a, b) => a > b,
+  );
+  const first = pick(
+    copies,
+    (d) => d.startedMs,
+    (d) => d.startedAt,
+    (a, b) => a < b,
+  );
   let lastEnd = last ?? { ms: now, text: null };
   if (first !== null && first.ms > lastEnd.ms) lastEnd = first;
   const startedMs = first?.ms ?? lastEnd.ms;

@@ -119,7 +119,10 @@ export function describeImport(report: ImportReport, into: string, unread: reado
   if (report.skipped.length === 0) return copied + notRead;
   const of = (kind: SkipKind) => report.skipped.filter((s) => s.kind === kind);
   const named = (items: ImportReport["skipped"]) =>
-    ` (${items.slice(0, 3).map((s) => s.path).join(", ")}${items.length > 3 ? ` and ${items.length - 3} more` : ""})`;
+    ` (${items
+      .slice(0, 3)
+      .map((s) => s.path)
+      .join(", ")}${items.length > 3 ? ` and ${items.length - 3} more` : ""})`;
   const parts: string[] = [];
   const already = of("already-imported");
   if (already.length) parts.push(`${already.length} already imported`);

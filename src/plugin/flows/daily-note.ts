@@ -1,11 +1,7 @@
 import type { App, TFile } from "obsidian";
 import { moment, normalizePath } from "obsidian";
 import type { Moment } from "moment";
-import {
-  appHasDailyNotesPluginLoaded,
-  createDailyNote,
-  getDailyNoteSettings,
-} from "obsidian-daily-notes-interface";
+import { appHasDailyNotesPluginLoaded, createDailyNote, getDailyNoteSettings } from "obsidian-daily-notes-interface";
 import { insertUnderHeading, normalizeHeading, renderDailyNoteLine, sessionLinkTarget } from "../../core/daily-note";
 import { errorMessage } from "../../core/errors";
 import type { ConfirmedSession } from "../../core/records";

@@ -90,7 +90,6 @@ export async function openHistory(app: App): Promise<void> {
   await app.workspace.revealLeaf(leaf);
 }
 
-
 /** `<folder>/exports/sessions-<today>.csv`, or `…-2.csv`, `…-3.csv` when taken: never replaces a file. */
 export async function exportSessions(deps: InsightDeps, notify: (message: string) => void): Promise<string | null> {
   const { controller, store } = deps;

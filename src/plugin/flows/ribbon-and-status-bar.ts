@@ -23,7 +23,12 @@ export function statusBarClick(ctx: FlowContext, event: MouseEvent): void {
   const here = open.mine;
   const menu = new Menu();
   const add = (title: string, icon: string, flow: (ctx: FlowContext) => Promise<void>): void => {
-    menu.addItem((item) => item.setTitle(title).setIcon(icon).onClick(() => void flow(ctx)));
+    menu.addItem((item) =>
+      item
+        .setTitle(title)
+        .setIcon(icon)
+        .onClick(() => void flow(ctx)),
+    );
   };
   if (here && open.pausedMs !== null) add("Continue session", "play", continueSession);
   else if (here) add("Pause session", "pause", pause);

@@ -20,7 +20,12 @@ export class ConfirmModal extends Modal {
     this.contentEl.createEl("p", { text: this.message });
     new Setting(this.contentEl)
       .addButton((b) => b.setButtonText("Cancel").onClick(() => this.answer(false)))
-      .addButton((b) => b.setButtonText(this.confirmLabel).setCta().onClick(() => this.answer(true)));
+      .addButton((b) =>
+        b
+          .setButtonText(this.confirmLabel)
+          .setCta()
+          .onClick(() => this.answer(true)),
+      );
   }
 
   onClose(): void {

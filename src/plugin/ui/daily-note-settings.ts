@@ -8,9 +8,7 @@ interface Host {
 }
 
 /** The settings tab's daily-note rows (SPEC §5), in the tab's row shape. */
-export function dailyNoteRows(
-  host: Host,
-): Array<{ name: string; desc: string; build: (setting: Setting) => void }> {
+export function dailyNoteRows(host: Host): Array<{ name: string; desc: string; build: (setting: Setting) => void }> {
   return [
     {
       name: "Log sessions in the daily note",

@@ -105,7 +105,13 @@ export class EndSessionModal extends Modal {
     let confirm: HTMLButtonElement | null = null;
     new Setting(contentEl)
       .addButton((b) => b.setButtonText("Cancel").onClick(() => this.close()))
-      .addButton((b) => (confirm = b.setButtonText("End session").setCta().onClick(() => this.submit()).buttonEl));
+      .addButton(
+        (b) =>
+          (confirm = b
+            .setButtonText("End session")
+            .setCta()
+            .onClick(() => this.submit()).buttonEl),
+      );
     this.scope.register(["Mod"], "Enter", () => {
       this.submit();
       return false;

@@ -30,10 +30,13 @@ export class LogSessionModal extends Modal {
     this.titleEl.setText("Log a past session");
     contentEl.createEl("p", { text: `Topic: ${this.topicId}`, cls: "palee-log-topic" });
     const field = (name: string, desc: string, key: keyof LogInput, placeholder: string): void => {
-      new Setting(contentEl).setName(name).setDesc(desc).addText((text) => {
-        text.setPlaceholder(placeholder).onChange((value) => (input[key] = value));
-        text.inputEl.addClass(`palee-log-${key}`);
-      });
+      new Setting(contentEl)
+        .setName(name)
+        .setDesc(desc)
+        .addText((text) => {
+          text.setPlaceholder(placeholder).onChange((value) => (input[key] = value));
+          text.inputEl.addClass(`palee-log-${key}`);
+        });
     };
     field("Start", "HH:MM or a date and time.", "from", "09:30");
     field("End", "Empty: now.", "to", "10:15");
@@ -52,7 +55,12 @@ export class LogSessionModal extends Modal {
     };
     new Setting(contentEl)
       .addButton((b) => b.setButtonText("Cancel").onClick(() => this.close()))
-      .addButton((b) => b.setButtonText("Log session").setCta().onClick(() => void submit()));
+      .addButton((b) =>
+        b
+          .setButtonText("Log session")
+          .setCta()
+          .onClick(() => void submit()),
+      );
     this.scope.register(["Mod"], "Enter", () => {
       void submit();
       return false;

@@ -44,7 +44,12 @@ export function chromiumStatus(): { chromium: string | null; message: string } {
 
 /** Loads each page in one headless chromium and returns what it measured. */
 export function runPages(pages: PageJob[]): PageResult[] {
-  const run = spawnSync(process.execPath, [RUN_PAGES], { input: JSON.stringify({ pages }), encoding: "utf8", timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(process.execPath, [RUN_PAGES], {
+    input: JSON.stringify({ pages }),
+    encoding: "utf8",
+    timeout: 120_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (run.status !== 0) throw new Error(`the browser run failed (${run.status ?? run.signal}): ${run.stderr}`);
   return (JSON.parse(run.stdout) as { pages: PageResult[] }).pages;
 }

@@ -24,7 +24,30 @@ const MAIN_JS = path.resolve(__dirname, "../../../main.js");
  * The browser globals the bundle sees (jsdom's, where obsidian-test-mocks put its DOM helpers), and jest's
  * Date, so the fake clock reaches the plugin.
  */
-const GLOBALS = ["Date", "window", "document", "navigator", "console", "crypto", "setTimeout", "clearTimeout", "setInterval", "clearInterval", "queueMicrotask", "MouseEvent", "KeyboardEvent", "Event", "HTMLElement", "Node", "createDiv", "createEl", "createSpan", "createFragment", "activeWindow", "activeDocument"];
+const GLOBALS = [
+  "Date",
+  "window",
+  "document",
+  "navigator",
+  "console",
+  "crypto",
+  "setTimeout",
+  "clearTimeout",
+  "setInterval",
+  "clearInterval",
+  "queueMicrotask",
+  "MouseEvent",
+  "KeyboardEvent",
+  "Event",
+  "HTMLElement",
+  "Node",
+  "createDiv",
+  "createEl",
+  "createSpan",
+  "createFragment",
+  "activeWindow",
+  "activeDocument",
+];
 
 interface Loaded {
   plugin: Plugin;
@@ -37,15 +60,23 @@ async function loadBuilt(h: ObsidianHarness): Promise<Loaded> {
   const globals = globalThis as unknown as Record<string, unknown>;
   for (const name of GLOBALS) if (name in globals) sandbox[name] = globals[name];
   const module = { exports: {} as Record<string, unknown> };
-  const wrapper = vm.runInContext(`(function (require, module, exports) {${readFileSync(MAIN_JS, "utf8")}\n})`, vm.createContext(sandbox), { filename: "main.js" }) as (
+  const wrapper = vm.runInContext(
+    `(function (require, module, exports) {${readFileSync(MAIN_JS, "utf8")}\n})`,
+    vm.createContext(sandbox),
+    { filename: "main.js" },
+  ) as (
     require: (id: string) => unknown,
     module: { exports: Record<string, unknown> },
     exports: Record<string, unknown>,
   ) => void;
-  wrapper((id) => {
-    if (id === "obsidian") return obsidian;
-    throw new Error(`main.js required "${id}"`);
-  }, module, module.exports);
+  wrapper(
+    (id) => {
+      if (id === "obsidian") return obsidian;
+      throw new Error(`main.js required "${id}"`);
+    },
+    module,
+    module.exports,
+  );
   h.app.saveLocalStorage(DEVICE_STORAGE_KEY, "laptop");
   const PluginClass = module.exports.default as new (app: unknown, manifest: typeof MANIFEST) => Plugin;
   const plugin = new PluginClass(h.app, MANIFEST);
@@ -71,7 +102,10 @@ async function loadBuilt(h: ObsidianHarness): Promise<Loaded> {
  * bundle takes the Date it is given at load.
  */
 function sceneClock(at: number): void {
-  jest.useFakeTimers({ now: at, doNotFake: ["setTimeout", "clearTimeout", "setImmediate", "queueMicrotask", "nextTick"] });
+  jest.useFakeTimers({
+    now: at,
+    doNotFake: ["setTimeout", "clearTimeout", "setImmediate", "queueMicrotask", "nextTick"],
+  });
 }
 
 type SettingParts = Record<"settingEl" | "infoEl" | "nameEl" | "descEl" | "controlEl", HTMLElement>;
@@ -81,15 +115,17 @@ type SettingParts = Record<"settingEl" | "infoEl" | "nameEl" | "descEl" | "contr
  * stand-in stylesheet lays setting rows out as the app does. Call in beforeAll; returns the undo.
  */
 export function obsidianSettingMarkup(): () => void {
-  const spy = jest.spyOn(obsidian.Setting.prototype as unknown as { constructor__(el: HTMLElement): void }, "constructor__").mockImplementation(function (this: unknown) {
-    const { settingEl, infoEl, nameEl, descEl, controlEl } = this as SettingParts;
-    settingEl.addClass("setting-item");
-    infoEl.addClass("setting-item-info");
-    nameEl.addClass("setting-item-name");
-    descEl.addClass("setting-item-description");
-    controlEl.addClass("setting-item-control");
-    settingEl.appendChild(controlEl);
-  });
+  const spy = jest
+    .spyOn(obsidian.Setting.prototype as unknown as { constructor__(el: HTMLElement): void }, "constructor__")
+    .mockImplementation(function (this: unknown) {
+      const { settingEl, infoEl, nameEl, descEl, controlEl } = this as SettingParts;
+      settingEl.addClass("setting-item");
+      infoEl.addClass("setting-item-info");
+      nameEl.addClass("setting-item-name");
+      descEl.addClass("setting-item-description");
+      controlEl.addClass("setting-item-control");
+      settingEl.appendChild(controlEl);
+    });
   return () => spy.mockRestore();
 }
 
@@ -137,8 +173,19 @@ async function recoveryDialog(): Promise<HTMLElement> {
   const h = harness({
     files: {
       [HOT]: hotText(),
-      [S(a)]: draftText({ session_id: a, topic_id: "T-rust-ownership", started_at: "2026-08-14T08:00:00+00:00", last_checkpoint_at: "2026-08-14T08:35:00+00:00" }),
-      [S(b)]: draftText({ session_id: b, topic_id: "T-spanish-subjunctive", started_at: "2026-08-14T10:10:00+00:00", last_checkpoint_at: "2026-08-14T10:30:00+00:00", device: "phone" }),
+      [S(a)]: draftText({
+        session_id: a,
+        topic_id: "T-rust-ownership",
+        started_at: "2026-08-14T08:00:00+00:00",
+        last_checkpoint_at: "2026-08-14T08:35:00+00:00",
+      }),
+      [S(b)]: draftText({
+        session_id: b,
+        topic_id: "T-spanish-subjunctive",
+        started_at: "2026-08-14T10:10:00+00:00",
+        last_checkpoint_at: "2026-08-14T10:30:00+00:00",
+        device: "phone",
+      }),
     },
   });
   const p = await loadBuilt(h);
@@ -201,12 +248,18 @@ export const historyDay = (daysAgo: number): string => new Date(TODAY - daysAgo 
 export function historyDayMinutes(n = 14): Array<{ date: string; minutes: number }> {
   return Array.from({ length: n }, (_, i) => {
     const daysAgo = n - 1 - i;
-    return { date: historyDay(daysAgo), minutes: HISTORY_SESSIONS.filter(([d]) => d === daysAgo).reduce((sum, [, , m]) => sum + m, 0) };
+    return {
+      date: historyDay(daysAgo),
+      minutes: HISTORY_SESSIONS.filter(([d]) => d === daysAgo).reduce((sum, [, , m]) => sum + m, 0),
+    };
   });
 }
 
 function historyFiles(): Record<string, string> {
-  const files: Record<string, string> = { [HOT]: hotText(), "Rust ownership.md": "---\npalee_id: T-rust-ownership\n---\n# Rust ownership\n" };
+  const files: Record<string, string> = {
+    [HOT]: hotText(),
+    "Rust ownership.md": "---\npalee_id: T-rust-ownership\n---\n# Rust ownership\n",
+  };
   HISTORY_SESSIONS.forEach(([daysAgo, hhmm, minutes, topic], i) => {
     const [hh, mm] = hhmm.split(":").map(Number);
     const start = TODAY - daysAgo * DAY + (hh * 60 + mm) * MINUTE;
@@ -242,7 +295,9 @@ async function historyView(): Promise<HTMLElement> {
 /** The built plugin's history view, opened and framed as a sidebar leaf. */
 async function openHistoryView(p: Loaded, h: ObsidianHarness): Promise<HTMLElement> {
   // The mock's leaves do not build views: create it from the registered factory, as Obsidian does.
-  const creator = (p.plugin as unknown as { views__: Map<string, (leaf: WorkspaceLeaf) => HistoryView> }).views__.get("palee-history");
+  const creator = (p.plugin as unknown as { views__: Map<string, (leaf: WorkspaceLeaf) => HistoryView> }).views__.get(
+    "palee-history",
+  );
   if (!creator) throw new Error("the built plugin registers no history view");
   const view = creator(obsidian.WorkspaceLeaf.create2__(h.mock) as unknown as WorkspaceLeaf);
   await view.onOpen();
@@ -253,10 +308,22 @@ async function openHistoryView(p: Loaded, h: ObsidianHarness): Promise<HTMLEleme
 }
 
 /** One confirmed session file: [path, text], starting `daysAgo` days before T0's day at 09:00. */
-function sessionFile(n: number, daysAgo: number, minutes: number, fields: Record<string, string | number> = {}): [string, string] {
+function sessionFile(
+  n: number,
+  daysAgo: number,
+  minutes: number,
+  fields: Record<string, string | number> = {},
+): [string, string] {
   const start = TODAY - daysAgo * DAY + 9 * 60 * MINUTE;
   const id = `S-${formatUtcCompact(start)}-${(0xb00 + n).toString(16).padStart(4, "0")}`;
-  const text = confirmedText({ session_id: id, topic_id: "T-rust-ownership", started_at: formatTimestamp(start, 0), ended_at: formatTimestamp(start + minutes * MINUTE, 0), duration_minutes: minutes, ...fields });
+  const text = confirmedText({
+    session_id: id,
+    topic_id: "T-rust-ownership",
+    started_at: formatTimestamp(start, 0),
+    ended_at: formatTimestamp(start + minutes * MINUTE, 0),
+    duration_minutes: minutes,
+    ...fields,
+  });
   return [S(id), text];
 }
 
@@ -276,8 +343,22 @@ export async function badHistoryView(): Promise<HTMLElement> {
     sessionFile(4, 3, 30, { duration_minutes: -5 }),
     sessionFile(5, 30, 30 * 24 * 60, { topic_id: long }),
     sessionFile(6, 4, 20, { topic_id: long }),
-    ["palee/sessions/S-20990101T000000-0abc.md", confirmedText({ session_id: "S-20990101T000000-0abc", started_at: "2099-01-01T00:00:00+00:00", ended_at: "2099-01-01T01:00:00+00:00" })],
-    ["palee/sessions/S-19700101T000000-0abd.md", confirmedText({ session_id: "S-19700101T000000-0abd", started_at: "1970-01-01T00:00:00+00:00", ended_at: "1970-01-01T01:00:00+00:00" })],
+    [
+      "palee/sessions/S-20990101T000000-0abc.md",
+      confirmedText({
+        session_id: "S-20990101T000000-0abc",
+        started_at: "2099-01-01T00:00:00+00:00",
+        ended_at: "2099-01-01T01:00:00+00:00",
+      }),
+    ],
+    [
+      "palee/sessions/S-19700101T000000-0abd.md",
+      confirmedText({
+        session_id: "S-19700101T000000-0abd",
+        started_at: "1970-01-01T00:00:00+00:00",
+        ended_at: "1970-01-01T01:00:00+00:00",
+      }),
+    ],
   ]);
   const h = harness({ files });
   const p = await loadBuilt(h);

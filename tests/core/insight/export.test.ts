@@ -21,11 +21,19 @@ function session(id: string, startedAt: string, minutes: number, body = ""): Exp
 
 describe("CSV", () => {
   it("quotes commas, quotes and line breaks, ends every record with CRLF", () => {
-    expect(renderCsv(["a", "b"], [["x,y", 'say "hi"'], ["line\nbreak", null]])).toBe('a,b\r\n"x,y","say ""hi"""\r\n"line\nbreak",\r\n');
+    expect(
+      renderCsv(
+        ["a", "b"],
+        [
+          ["x,y", 'say "hi"'],
+          ["line\nbreak", null],
+        ],
+      ),
+    ).toBe('a,b\r\n"x,y","say ""hi"""\r\n"line\nbreak",\r\n');
   });
 
   it("guards fields a spreadsheet would run as a formula", () => {
-    expect(csvField("=HYPERLINK(\"http://x\")")).toBe("\"'=HYPERLINK(\"\"http://x\"\")\"");
+    expect(csvField('=HYPERLINK("http://x")')).toBe('"\'=HYPERLINK(""http://x"")"');
     expect(csvField("+1")).toBe("'+1");
     expect(csvField("-2")).toBe("'-2");
     expect(csvField("@SUM(A1)")).toBe("'@SUM(A1)");
@@ -38,7 +46,12 @@ describe("CSV", () => {
 describe("export rows", () => {
   it("lists sessions oldest first with hours to two places and the summary text", () => {
     const rows = exportRows([
-      session("S-b", "2026-12-02T09:00:00Z", 50, "# Session: S-b\n\n## Summary\n\nLifetimes, \"elision\"\n\\# not a heading\n\n## Next action\n\nMore\n"),
+      session(
+        "S-b",
+        "2026-12-02T09:00:00Z",
+        50,
+        '# Session: S-b\n\n## Summary\n\nLifetimes, "elision"\n\\# not a heading\n\n## Next action\n\nMore\n',
+      ),
       session("S-a", "2026-12-01T09:00:00Z", 45),
     ]);
     expect(rows.map((r) => r.session_id)).toEqual(["S-a", "S-b"]);
@@ -46,13 +59,20 @@ describe("export rows", () => {
     expect(rows[1].summary).toBe('Lifetimes, "elision"\n# not a heading');
     const csv = renderExportCsv(rows);
     const lines = csv.split("\r\n");
-    expect(lines[0]).toBe("session_id,topic_id,started_at,ended_at,duration_minutes,hours,break_minutes,outcome,summary,path");
-    expect(lines[1]).toBe("S-a,T-rust,2026-12-01T09:00:00Z,2026-12-01T09:45:00.000Z,45,0.75,0,completed,,palee/sessions/S-a.md");
+    expect(lines[0]).toBe(
+      "session_id,topic_id,started_at,ended_at,duration_minutes,hours,break_minutes,outcome,summary,path",
+    );
+    expect(lines[1]).toBe(
+      "S-a,T-rust,2026-12-01T09:00:00Z,2026-12-01T09:45:00.000Z,45,0.75,0,completed,,palee/sessions/S-a.md",
+    );
     expect(csv.endsWith("\r\n")).toBe(true);
   });
 
   it("keeps a hostile topic and a formula summary as inert text", () => {
-    const s = { ...session("S-x", "2026-12-01T09:00:00Z", 10, "## Summary\n\n=cmd|' /C calc'!A0\n"), topicId: "T-<script>alert(1)</script>" };
+    const s = {
+      ...session("S-x", "2026-12-01T09:00:00Z", 10, "## Summary\n\n=cmd|' /C calc'!A0\n"),
+      topicId: "T-<script>alert(1)</script>",
+    };
     const csv = renderExportCsv(exportRows([s]));
     expect(csv).toContain("T-<script>alert(1)</script>");
     expect(csv).toContain(`'=cmd|' /C calc'!A0`);
@@ -67,9 +87,15 @@ describe("export rows", () => {
 
 describe("sessions base", () => {
   it("is YAML with the three documented views", () => {
-    const parsed = parseFrontmatterYaml(renderSessionsBase("Study/pal'ee \"x\"/sessions")) as {
+    const parsed = parseFrontmatterYaml(renderSessionsBase('Study/pal\'ee "x"/sessions')) as {
       filters: { and: string[] };
-      views: Array<{ type: string; name: string; groupBy?: { property: string }; summaries: Record<string, string>; sort: unknown[] }>;
+      views: Array<{
+        type: string;
+        name: string;
+        groupBy?: { property: string };
+        summaries: Record<string, string>;
+        sort: unknown[];
+      }>;
       formulas: Record<string, string>;
     };
     expect(parsed.filters.and[0]).toBe('file.folder == "Study/pal\'ee \\"x\\"/sessions"');

@@ -6,7 +6,17 @@ import { parseTimestamp } from "../../../src/core/time";
 
 function session(id: string, startedAt: string, minutes: number): InsightSession {
   const startedMs = parseTimestamp(startedAt) as number;
-  return { sessionId: id, path: `palee/sessions/${id}.md`, topicId: "T-x", startedAt, startedMs, endedAt: new Date(startedMs + minutes * 60_000).toISOString(), durationMinutes: minutes, outcome: "completed", topicNote: null };
+  return {
+    sessionId: id,
+    path: `palee/sessions/${id}.md`,
+    topicId: "T-x",
+    startedAt,
+    startedMs,
+    endedAt: new Date(startedMs + minutes * 60_000).toISOString(),
+    durationMinutes: minutes,
+    outcome: "completed",
+    topicNote: null,
+  };
 }
 
 describe("stats in New York, across the end of daylight saving (2026-11-01)", () => {
@@ -30,7 +40,15 @@ describe("stats in New York, across the end of daylight saving (2026-11-01)", ()
 });
 
 function zoneOffset(timeZone: string): (at: number) => number {
-  const format = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric" });
+  const format = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+  });
   return (at) => {
     const p = Object.fromEntries(format.formatToParts(new Date(at)).map((x) => [x.type, Number(x.value)]));
     const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute);

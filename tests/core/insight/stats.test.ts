@@ -1,9 +1,18 @@
-import { computeStats, countedMinutes, daySeries, isoWeekLabel, mondayOf, dayOf, weekSeries } from "../../../src/core/insight/stats";
+import {
+  computeStats,
+  countedMinutes,
+  daySeries,
+  isoWeekLabel,
+  mondayOf,
+  dayOf,
+  weekSeries,
+} from "../../../src/core/insight/stats";
 import type { InsightSession, OffsetAt } from "../../../src/core/insight/stats";
 import { parseTimestamp } from "../../../src/core/time";
 
 /** Central European time: +60, +120 from 2026-03-29 01:00 UTC to 2026-10-25 01:00 UTC. */
-const berlin: OffsetAt = (at) => (at >= Date.parse("2026-03-29T01:00:00Z") && at < Date.parse("2026-10-25T01:00:00Z") ? 120 : 60);
+const berlin: OffsetAt = (at) =>
+  at >= Date.parse("2026-03-29T01:00:00Z") && at < Date.parse("2026-10-25T01:00:00Z") ? 120 : 60;
 const utc: OffsetAt = () => 0;
 
 let n = 0;
@@ -54,10 +63,16 @@ describe("stats", () => {
   it("uses the local day, across a daylight-saving change", () => {
     // 23:30 UTC on 28 March is 00:30 on the 29th in Berlin (+60); 22:30 UTC on the 29th is 00:30 on the 30th (+120).
     const at = Date.parse("2026-04-01T12:00:00Z"); // a whole day (31 March) without study since
-    const stats = computeStats([session("2026-03-28T23:30:00Z", 30), session("2026-03-29T22:30:00Z", 40)], { now: at, offsetAt: berlin });
+    const stats = computeStats([session("2026-03-28T23:30:00Z", 30), session("2026-03-29T22:30:00Z", 40)], {
+      now: at,
+      offsetAt: berlin,
+    });
     expect(stats.byDay.map((d) => d.date)).toEqual(["2026-03-29", "2026-03-30"]);
     expect(stats.streak).toEqual({ current: 0, longest: 2 });
-    const later = computeStats([session("2026-03-28T23:30:00Z", 30), session("2026-03-29T22:30:00Z", 40)], { now: Date.parse("2026-03-30T20:00:00Z"), offsetAt: berlin });
+    const later = computeStats([session("2026-03-28T23:30:00Z", 30), session("2026-03-29T22:30:00Z", 40)], {
+      now: Date.parse("2026-03-30T20:00:00Z"),
+      offsetAt: berlin,
+    });
     expect(later.today).toEqual({ date: "2026-03-30", minutes: 40, sessions: 1 });
     expect(later.streak.current).toBe(2);
   });
@@ -87,7 +102,11 @@ describe("stats", () => {
   });
 
   it("counts only the sessions of the --since/--until days", () => {
-    const all = [session("2026-11-01T08:00:00Z", 10), session("2026-11-15T08:00:00Z", 20), session("2026-11-30T08:00:00Z", 30)];
+    const all = [
+      session("2026-11-01T08:00:00Z", 10),
+      session("2026-11-15T08:00:00Z", 20),
+      session("2026-11-30T08:00:00Z", 30),
+    ];
     const stats = computeStats(all, { now, offsetAt: utc, since: "2026-11-15", until: "2026-11-30" });
     expect(stats.total).toEqual({ minutes: 50, sessions: 2 });
   });
@@ -118,7 +137,9 @@ describe("stats on absurd records", () => {
     const s = session("2026-12-01T08:00:00Z", 45, { durationMinutes: 99_999_999 });
     const stats = computeStats([s], { now, offsetAt: utc });
     expect(stats.total.minutes).toBe(45);
-    expect(stats.flagged).toEqual([expect.objectContaining({ sessionId: s.sessionId, countedMinutes: 45, counted: true })]);
+    expect(stats.flagged).toEqual([
+      expect.objectContaining({ sessionId: s.sessionId, countedMinutes: 45, counted: true }),
+    ]);
     expect(stats.flagged[0].problem).toMatch(/duration_minutes 99999999 is longer/);
   });
 
@@ -130,7 +151,10 @@ describe("stats on absurd records", () => {
   });
 
   it("leaves out sessions that start in 2099 or 1970, and says so", () => {
-    const stats = computeStats([session("2099-01-01T08:00:00Z", 30), session("1970-01-01T00:00:00Z", 30), session("2026-12-01T08:00:00Z", 10)], { now, offsetAt: utc });
+    const stats = computeStats(
+      [session("2099-01-01T08:00:00Z", 30), session("1970-01-01T00:00:00Z", 30), session("2026-12-01T08:00:00Z", 10)],
+      { now, offsetAt: utc },
+    );
     expect(stats.total).toEqual({ minutes: 10, sessions: 1 });
     expect(stats.flagged.map((f) => f.counted)).toEqual([false, false]);
     expect(stats.byDay.map((d) => d.date)).toEqual(["2026-12-01"]);
@@ -138,6 +162,8 @@ describe("stats on absurd records", () => {
 
   it("treats a negative or non-numeric duration as zero, never as NaN", () => {
     expect(countedMinutes(session("2026-12-01T08:00:00Z", 10, { durationMinutes: -50 }), now, utc).minutes).toBe(0);
-    expect(countedMinutes(session("2026-12-01T08:00:00Z", 10, { durationMinutes: Number.NaN }), now, utc).minutes).toBe(0);
+    expect(countedMinutes(session("2026-12-01T08:00:00Z", 10, { durationMinutes: Number.NaN }), now, utc).minutes).toBe(
+      0,
+    );
   });
 });

@@ -34,9 +34,35 @@ export const CRASH_MESSAGE = "simulated crash";
 
 type Method = (...args: unknown[]) => unknown;
 
-const VAULT_WRITES = ["create", "createBinary", "createFolder", "modify", "modifyBinary", "process", "append", "appendBinary", "rename", "copy", "trash", "delete"];
+const VAULT_WRITES = [
+  "create",
+  "createBinary",
+  "createFolder",
+  "modify",
+  "modifyBinary",
+  "process",
+  "append",
+  "appendBinary",
+  "rename",
+  "copy",
+  "trash",
+  "delete",
+];
 const FILE_MANAGER_WRITES = ["processFrontMatter", "trashFile", "renameFile"];
-const ADAPTER_WRITES = ["write", "writeBinary", "append", "appendBinary", "process", "mkdir", "remove", "rmdir", "rename", "copy", "trashLocal", "trashSystem"];
+const ADAPTER_WRITES = [
+  "write",
+  "writeBinary",
+  "append",
+  "appendBinary",
+  "process",
+  "mkdir",
+  "remove",
+  "rmdir",
+  "rename",
+  "copy",
+  "trashLocal",
+  "trashSystem",
+];
 
 /**
  * Writes that read the file and call the caller back before writing (Obsidian's processFrontMatter parses the

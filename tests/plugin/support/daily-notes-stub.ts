@@ -20,7 +20,9 @@ export interface DailyNotesSetup {
 
 export function installDailyNotes(h: ObsidianHarness, setup: DailyNotesSetup): void {
   if (!h.app.vault.getFileByPath(DAILY_TEMPLATE)) h.write(DAILY_TEMPLATE, "# {{title}}\n");
-  const periodic = setup.periodic ? { settings: { daily: { enabled: true, template: DAILY_TEMPLATE, ...setup.periodic } } } : null;
+  const periodic = setup.periodic
+    ? { settings: { daily: { enabled: true, template: DAILY_TEMPLATE, ...setup.periodic } } }
+    : null;
   const global = window as unknown as Record<string, unknown>;
   global.moment = moment;
   global.app = {
@@ -31,7 +33,9 @@ export function installDailyNotes(h: ObsidianHarness, setup: DailyNotesSetup): v
     internalPlugins: {
       plugins: setup.core ? { "daily-notes": { enabled: true } } : {},
       getPluginById: (id: string) =>
-        id === "daily-notes" && setup.core ? { instance: { options: { template: DAILY_TEMPLATE, ...setup.core } } } : null,
+        id === "daily-notes" && setup.core
+          ? { instance: { options: { template: DAILY_TEMPLATE, ...setup.core } } }
+          : null,
     },
   };
 }

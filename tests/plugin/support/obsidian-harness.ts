@@ -41,7 +41,9 @@ export class ReadCounter {
 
   /** Reads of `path` (every path when omitted), of every kind or of one. */
   count(path?: string, kind?: ReadKind): number {
-    return this.entries.filter((e) => (path === undefined || e.path === path) && (kind === undefined || e.kind === kind)).length;
+    return this.entries.filter(
+      (e) => (path === undefined || e.path === path) && (kind === undefined || e.kind === kind),
+    ).length;
   }
 
   /** The distinct paths read since the last reset, sorted. */

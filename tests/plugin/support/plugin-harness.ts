@@ -12,7 +12,15 @@
  *   tests click and type on the rendered elements.
  */
 import type { Command, PluginManifest, PluginSettingTab } from "obsidian";
-import { AbstractTextComponent, ButtonComponent, Menu, Modal, Notice, Platform, Plugin } from "obsidian-test-mocks/obsidian";
+import {
+  AbstractTextComponent,
+  ButtonComponent,
+  Menu,
+  Modal,
+  Notice,
+  Platform,
+  Plugin,
+} from "obsidian-test-mocks/obsidian";
 import PaleeSessionsPlugin from "../../../src/main";
 import { DEVICE_STORAGE_KEY } from "../../../src/plugin/adapters/device";
 import { EndSessionModal } from "../../../src/plugin/ui/end-modal";
@@ -105,13 +113,18 @@ export function installPluginTestEnvironment(): void {
     proto.close = originalClose;
   });
   beforeEach(() => {
-    jest.useFakeTimers({ now: T0, doNotFake: ["setTimeout", "clearTimeout", "setImmediate", "queueMicrotask", "nextTick"] });
+    jest.useFakeTimers({
+      now: T0,
+      doNotFake: ["setTimeout", "clearTimeout", "setImmediate", "queueMicrotask", "nextTick"],
+    });
     openModals.length = 0;
     notices.length = 0;
     menus.length = 0;
-    noticeSpy = jest.spyOn(Notice.prototype, "constructor__").mockImplementation((message: string | DocumentFragment) => {
-      notices.push(typeof message === "string" ? message : (message.textContent ?? ""));
-    });
+    noticeSpy = jest
+      .spyOn(Notice.prototype, "constructor__")
+      .mockImplementation((message: string | DocumentFragment) => {
+        notices.push(typeof message === "string" ? message : (message.textContent ?? ""));
+      });
     menuSpy = jest.spyOn(Menu.prototype, "showAtMouseEvent").mockImplementation(function (this: Menu) {
       menus.push(this);
       return this;
@@ -212,7 +225,8 @@ export async function loadPlugin(h: ObsidianHarness, options: LoadOptions = {}):
       await settle();
     },
     lastMenu() {
-      const menu = menus[menus.length - 1] as unknown as { menuItems__: Array<{ title__: string; onClick__: (() => void) | null }> } | undefined;
+      const menu = menus[menus.length - 1] as unknown as
+        { menuItems__: Array<{ title__: string; onClick__: (() => void) | null }> } | undefined;
       if (!menu) throw new Error("no menu was shown");
       return menu.menuItems__.map((item) => ({
         title: item.title__,
@@ -260,7 +274,10 @@ export function modals(): readonly Modal[] {
 
 function theOnly<T>(type: abstract new (...args: never[]) => T, name: string): T {
   const found = openModals.filter((m): m is Modal & T => m instanceof type);
-  if (found.length !== 1) throw new Error(`expected one open ${name}, found ${found.length} (open: ${openModals.map((m) => m.constructor.name).join(", ") || "none"})`);
+  if (found.length !== 1)
+    throw new Error(
+      `expected one open ${name}, found ${found.length} (open: ${openModals.map((m) => m.constructor.name).join(", ") || "none"})`,
+    );
   return found[0];
 }
 
@@ -350,7 +367,9 @@ export function settingTab(p: LoadedPlugin): PluginSettingTab {
 /** The settings row named `name`: its text field and the line where a refusal is explained. */
 export function settingRow(tab: PluginSettingTab, name: string): { input: HTMLInputElement; error: HTMLElement } {
   for (const el of Array.from(tab.containerEl.querySelectorAll<HTMLElement>("div"))) {
-    const named = Array.from(el.children).some((child) => child.children.length === 2 && child.children[0].textContent === name);
+    const named = Array.from(el.children).some(
+      (child) => child.children.length === 2 && child.children[0].textContent === name,
+    );
     const input = el.querySelector("input");
     const error = el.querySelector<HTMLElement>(".palee-setting-error");
     if (named && input && error) return { input, error };

@@ -50,14 +50,16 @@ export function confirmedPaths(h: ObsidianHarness, folder = "palee"): string[] {
 /** The one draft of the folder, failing when there is not exactly one. */
 export function onlyDraft(h: ObsidianHarness, folder = "palee"): string {
   const drafts = draftPaths(h, folder);
-  if (drafts.length !== 1) throw new Error(`expected one draft in ${folder}, found ${drafts.length}: ${drafts.join(", ")}`);
+  if (drafts.length !== 1)
+    throw new Error(`expected one draft in ${folder}, found ${drafts.length}: ${drafts.join(", ")}`);
   return drafts[0];
 }
 
 /** The one confirmed session of the folder, failing when there is not exactly one. */
 export function onlyConfirmed(h: ObsidianHarness, folder = "palee"): string {
   const confirmed = confirmedPaths(h, folder);
-  if (confirmed.length !== 1) throw new Error(`expected one confirmed session in ${folder}, found ${confirmed.length}: ${confirmed.join(", ")}`);
+  if (confirmed.length !== 1)
+    throw new Error(`expected one confirmed session in ${folder}, found ${confirmed.length}: ${confirmed.join(", ")}`);
   return confirmed[0];
 }
 
