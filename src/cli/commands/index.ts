@@ -16,7 +16,6 @@ import { recover } from "./recover";
 import { start } from "./start";
 import { stats } from "./stats";
 import { status } from "./status";
-import { where } from "./where";
 
 export const COMMANDS: readonly Command[] = [
   start,
@@ -31,7 +30,6 @@ export const COMMANDS: readonly Command[] = [
   log,
   stats,
   exportCommand,
-  where,
 ];
 
 export function findCommand(name: string): Command | undefined {
