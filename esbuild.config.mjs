@@ -17,6 +17,8 @@ const PLUGIN_OUT = "main.js";
 const CLI_ENTRY = "src/cli/main.ts";
 const CLI_OUT = "dist/cli.js";
 const SHEBANG = "#!/usr/bin/env node";
+/** `palee --version` prints it (src/cli/version.ts). */
+const VERSION = JSON.parse(readFileSync("package.json", "utf8")).version;
 
 // Every Node built-in, both bare ("fs") and prefixed ("node:fs"). The plugin
 // must not use them (it also runs on mobile), but if one slips in it must stay
@@ -106,6 +108,7 @@ const cliOptions = {
   platform: "node",
   target: "node20",
   banner: { js: SHEBANG },
+  define: { PALEE_VERSION: JSON.stringify(VERSION) },
   sourcemap: production ? false : "inline",
   logLevel: "info",
   plugins: [cliExecutable],

@@ -6,6 +6,8 @@ import { createSessionContext } from "./operations/context";
 import type { CountAwayBackOptions } from "./operations/away";
 import { countAwayBack } from "./operations/away";
 import type { EndOptions, EndResult } from "./operations/end";
+import type { ExportOptions, ExportResult } from "./operations/export";
+import { exportSessions } from "./operations/export";
 import { end } from "./operations/end";
 import type { LogOptions, LogResult } from "./operations/log";
 import { log } from "./operations/log";
@@ -32,6 +34,7 @@ export type { CountAwayBackOptions } from "./operations/away";
 export type { CheckpointOptions, CheckpointResult, OpenRef } from "./operations/checkpoint";
 export type { SessionsOptions } from "./operations/context";
 export type { EndOptions, EndResult } from "./operations/end";
+export type { ExportOptions, ExportResult } from "./operations/export";
 export type { ListResult, StatusResult } from "./operations/list";
 export type { LogOptions, LogResult } from "./operations/log";
 export type { OpenSession } from "./operations/open-session";
@@ -140,6 +143,11 @@ export class PaleeSessions {
   /** Scans one at a time: they share the scan cache. */
   scan(): Promise<Scan> {
     return this.context.scan();
+  }
+
+  /** The export's rows (oldest first, with summaries) of the sessions within the days asked for. */
+  exportRows(options: ExportOptions = {}): Promise<ExportResult> {
+    return exportSessions(this.context, options);
   }
 
   /** A draft as it is now, or null (missing or unreadable). Never writes. */

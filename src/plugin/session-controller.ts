@@ -15,6 +15,7 @@ import type {
   VaultOpenResult,
 } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
+import type { ExportResult } from "../core/sessions";
 import { absorbedBy, checkpointedWithin, isThisDevice } from "../core/recovery";
 import type { Layout } from "../core/layout";
 import type { ConfirmedSession, Draft, Skipped } from "../core/records";
@@ -357,6 +358,11 @@ export class SessionController {
   async confirmedSessions(): Promise<{ confirmed: readonly ConfirmedSession[]; skipped: readonly Skipped[] }> {
     const { confirmed, skipped } = await this.sessions.scan();
     return { confirmed, skipped };
+  }
+
+  /** Every confirmed session as an export row (oldest first, with its summary), and the skipped files. */
+  exportRows(): Promise<ExportResult> {
+    return this.sessions.exportRows();
   }
 
   /** hot.md's text, or null when there is none yet. */

@@ -5,10 +5,8 @@
  */
 import type { App, Plugin, TAbstractFile, WorkspaceLeaf } from "obsidian";
 import { FileExistsError, errorMessage } from "../../core/errors";
-import { exportRows, renderExportCsv } from "../../core/insight/export";
-import type { ExportSession } from "../../core/insight/export";
+import { renderExportCsv } from "../../core/insight/export";
 import { renderSessionsBase } from "../../core/formats/bases";
-import { withBody } from "../../core/scan";
 import type { FlowContext } from "./context";
 import { end } from "./end";
 import { continueSession, pause } from "./pause";
@@ -94,11 +92,8 @@ export async function openHistory(app: App): Promise<void> {
 export async function exportSessions(deps: InsightDeps, notify: (message: string) => void): Promise<string | null> {
   const { controller, store } = deps;
   try {
-    const { confirmed, skipped } = await controller.confirmedSessions();
-    // The summaries are in the bodies: an export is the one insight that reads every note in full.
-    const sessions: ExportSession[] = [];
-    for (const s of confirmed) sessions.push(await withBody(store, s, controller.offsetAt));
-    const csv = renderExportCsv(exportRows(sessions));
+    const { rows, skipped } = await controller.exportRows();
+    const csv = renderExportCsv(rows);
     const base = `${controller.layout.folder}/exports/sessions-${controller.today()}`;
     for (let n = 1; n < 1000; n++) {
       const path = `${base}${n === 1 ? "" : `-${n}`}.csv`;
@@ -110,7 +105,7 @@ export async function exportSessions(deps: InsightDeps, notify: (message: string
       }
       const left =
         skipped.length > 0 ? ` ${skipped.length} unreadable note(s) left out: the history view lists them.` : "";
-      notify(`Exported ${confirmed.length} session(s) to ${path}.${left}`);
+      notify(`Exported ${rows.length} session(s) to ${path}.${left}`);
       return path;
     }
     notify(`Could not export: ${base}.csv and 998 numbered copies already exist.`);

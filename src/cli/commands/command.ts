@@ -1,0 +1,33 @@
+/** The one shape of a CLI command: what it gets (the context, the parsed options) and how it is described. */
+import type { Clock } from "../../core/ports";
+import type { PaleeSessions } from "../../core/sessions";
+import type { NodeStore } from "../../node/node-store";
+import type { Values } from "../options";
+import type { CliIo, Outcome, Output } from "../output";
+
+/** Everything a command may talk to; built once per invocation by main.ts. */
+export interface CommandContext {
+  core: PaleeSessions;
+  out: Output;
+  io: CliIo;
+  /** This device's name (PALEE_DEVICE, else the host name). */
+  device: string;
+  store: NodeStore;
+  clock: Clock;
+  /** The local time zone's offset from UTC, in minutes, at an instant. */
+  offsetAt: (at: number) => number;
+}
+
+export type OptionName = Exclude<keyof Values, "vault" | "folder" | "json" | "help" | "version">;
+
+export interface Command {
+  /** The action, as typed after `palee session`. */
+  name: string;
+  /** One line: what the command does (per-action help). */
+  summary: string;
+  /** The options it accepts beyond the common ones, each with a short description; any other is refused. */
+  options: Partial<Record<OptionName, string>>;
+  /** One command line that shows it in use. */
+  example: string;
+  run: (ctx: CommandContext, values: Values) => Promise<Outcome>;
+}

@@ -1,0 +1,37 @@
+import { draftJson } from "../../core/formats/json";
+import type { AwayBreak } from "../../core/honest-time";
+import { awayNotice } from "../../core/honest-time";
+import type { Values } from "../options";
+import type { Outcome } from "../output";
+import type { Command, CommandContext } from "./command";
+
+/** "Away 23:10–07:05, not counted" after a checkpoint that recorded time away (stderr: it is news, not data). */
+function reportAway(away: AwayBreak | null, ctx: CommandContext): void {
+  if (away) ctx.io.stderr(`${awayNotice(away, ctx.offsetAt)} (${away.minutes} min recorded as a break).\n`);
+}
+
+async function runDraft(ctx: CommandContext, values: Values): Promise<Outcome> {
+  const { core, out } = ctx;
+  const checkpoint = { topic: values.topic ?? null, notes: values.note ?? null };
+  const { created, opened, draft, away, warnings } = await core.checkpoint(checkpoint);
+  for (const w of warnings) out.warn(w);
+  reportAway(away, ctx);
+  if (out.json) out.doc({ status: "checkpointed", created, draft: draftJson(draft) });
+  out.text(
+    `${created ? "Created" : "Updated"} ${draft.draftId} for ${draft.topicId} ` +
+      `(started ${draft.startedAt ?? "unknown"}, checkpoint ${draft.lastCheckpointAt ?? "now"}).`,
+  );
+  if (opened) out.text(`No session was open: this draft is now the open session ("palee session end" ends it).`);
+  return 0;
+}
+
+export const draft: Command = {
+  name: "draft",
+  summary: "Checkpoints the open session into its draft (or opens one), so a crash loses nothing.",
+  options: {
+    topic: "the topic, when no session is open yet",
+    note: "notes to append to the draft",
+  },
+  example: 'palee session draft --note "lifetimes: elision rules"',
+  run: runDraft,
+};

@@ -1,0 +1,37 @@
+/**
+ * Every `palee session` action, in the order the usage names them. This table is the CLI's one list of
+ * commands: main.ts dispatches through it, the parser refuses options a command does not list, and the
+ * help (usage.ts) is written from it.
+ */
+import type { Command } from "./command";
+import { continueCommand } from "./continue";
+import { draft } from "./draft";
+import { end } from "./end";
+import { exportCommand } from "./export";
+import { list } from "./list";
+import { log } from "./log";
+import { pause } from "./pause";
+import { rebuild } from "./rebuild";
+import { recover } from "./recover";
+import { start } from "./start";
+import { stats } from "./stats";
+import { status } from "./status";
+
+export const COMMANDS: readonly Command[] = [
+  start,
+  draft,
+  end,
+  list,
+  status,
+  recover,
+  rebuild,
+  pause,
+  continueCommand,
+  log,
+  stats,
+  exportCommand,
+];
+
+export function findCommand(name: string): Command | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}

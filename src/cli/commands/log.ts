@@ -1,0 +1,35 @@
+import { sessionJson } from "../../core/formats/json";
+import type { Values } from "../options";
+import type { Outcome } from "../output";
+import type { Command, CommandContext } from "./command";
+
+async function runLog(ctx: CommandContext, values: Values): Promise<Outcome> {
+  const r = await ctx.core.log({
+    topic: values.topic ?? null,
+    from: values.from,
+    to: values.to,
+    minutes: values.minutes,
+    summary: values.summary ?? null,
+    nextAction: values.next ?? null,
+  });
+  for (const w of r.warnings) ctx.out.warn(w);
+  if (ctx.out.json) ctx.out.doc({ status: "logged", session: sessionJson(r.session) });
+  const s = r.session;
+  ctx.out.text(`Logged ${s.sessionId}: ${s.topicId}, ${s.durationMinutes} min (${s.startedAt} → ${s.endedAt}).`);
+  return 0;
+}
+
+export const log: Command = {
+  name: "log",
+  summary: "Records a past session that was not timed (studied away from the vault).",
+  options: {
+    topic: "the topic (default: the one of the last session)",
+    from: "when it began (HH:MM today, or ISO 8601)",
+    to: "when it ended (default: now)",
+    minutes: "how long it lasted, instead of --from",
+    summary: "the summary",
+    next: "the next action",
+  },
+  example: 'palee session log --topic T-rust --from 14:00 --to 15:10 --summary "read chapter 4"',
+  run: runLog,
+};

@@ -1,0 +1,18 @@
+import type { Values } from "../options";
+import type { Outcome } from "../output";
+import type { Command, CommandContext } from "./command";
+
+async function runPause(ctx: CommandContext, values: Values): Promise<Outcome> {
+  const r = await ctx.core.pause({ topic: values.topic ?? null });
+  if (ctx.out.json) ctx.out.doc({ status: "paused", draft_id: r.draftId, paused_at: r.pausedAt });
+  ctx.out.text(`Paused the session (${r.draftId}) at ${r.pausedAt}; "palee session continue" goes on.`);
+  return 0;
+}
+
+export const pause: Command = {
+  name: "pause",
+  summary: "Pauses the open session: the time until continue is a break, not counted.",
+  options: { topic: "the session's topic (refused if the open session is on another)" },
+  example: "palee session pause",
+  run: runPause,
+};

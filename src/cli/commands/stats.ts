@@ -1,0 +1,117 @@
+/** `palee session stats` (SPEC §4a, §5): the CLI face of src/core/insight/stats. */
+import { skippedJson } from "../../core/formats/json";
+import type { DayTotal, SessionStats, Totals } from "../../core/insight/stats";
+import { computeStats, daySeries, formatMinutes } from "../../core/insight/stats";
+import type { Skipped } from "../../core/records";
+import { skippedWarning } from "../../core/records";
+import type { DayRange } from "../day-range";
+import { dayRangeOf } from "../day-range";
+import type { Values } from "../options";
+import type { Outcome } from "../output";
+import { jsonText, plural, printable } from "../text";
+import type { Command, CommandContext } from "./command";
+
+const totalsJson = (t: { minutes: number; sessions: number }) => ({ minutes: t.minutes, sessions: t.sessions });
+
+function statsJson(stats: SessionStats, range: DayRange, skipped: readonly Skipped[]) {
+  return {
+    since: range.since,
+    until: range.until,
+    total_minutes: stats.total.minutes,
+    total_sessions: stats.total.sessions,
+    today: { date: stats.today.date, ...totalsJson(stats.today) },
+    this_week: { week: stats.thisWeek.week, start: stats.thisWeek.start, ...totalsJson(stats.thisWeek) },
+    last_week: { week: stats.lastWeek.week, start: stats.lastWeek.start, ...totalsJson(stats.lastWeek) },
+    streak: { current: stats.streak.current, longest: stats.streak.longest },
+    by_day: stats.byDay.map((d) => ({ date: d.date, ...totalsJson(d) })),
+    by_week: stats.byWeek.map((w) => ({ week: w.week, start: w.start, ...totalsJson(w) })),
+    by_topic: stats.byTopic.map((t) => ({ topic_id: t.topicId, ...totalsJson(t), first: t.first, last: t.last })),
+    flagged: stats.flagged.map((f) => ({
+      session_id: f.sessionId,
+      path: f.path,
+      problem: f.problem,
+      counted: f.counted,
+      counted_minutes: f.countedMinutes,
+    })),
+    skipped: skipped.map(skippedJson),
+  };
+}
+
+/** One line per row, columns padded to their widest cell; text cells left, numbers right. */
+function table(
+  header: readonly string[],
+  rows: ReadonlyArray<readonly string[]>,
+  numeric: readonly boolean[],
+): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+/** "1 h 05 min (3 sessions, 2026-W49)": a period's totals and its name. */
+function periodText(totals: Totals, name: string): string {
+  return `${formatMinutes(totals.minutes)} (${plural(totals.sessions, "session")}, ${name})`;
+}
+
+function statsText(stats: SessionStats, range: DayRange): string[] {
+  const over =
+    range.since || range.until ? `${range.since ?? "the first session"} to ${range.until ?? "today"}` : "all sessions";
+  const lines = [
+    `Study statistics (${over})`,
+    `  Total       ${formatMinutes(stats.total.minutes)} in ${plural(stats.total.sessions, "session")}`,
+    `  Today       ${periodText(stats.today, stats.today.date)}`,
+    `  This week   ${periodText(stats.thisWeek, stats.thisWeek.week)}`,
+    `  Last week   ${periodText(stats.lastWeek, stats.lastWeek.week)}`,
+    `  Streak      ${plural(stats.streak.current, "day")} now, longest ${plural(stats.streak.longest, "day")}`,
+  ];
+  if (stats.byTopic.length > 0) {
+    lines.push("", "By topic");
+    const rows = stats.byTopic.map((t) => [
+      printable(t.topicId),
+      String(t.minutes),
+      String(t.sessions),
+      t.first,
+      t.last,
+    ]);
+    const header = ["Topic", "Minutes", "Sessions", "First", "Last"];
+    lines.push(...table(header, rows, [false, true, true, false, false]).map((l) => `  ${l}`));
+  }
+  const days: DayTotal[] = daySeries(stats, range.until ?? stats.today.date, 14);
+  const most = Math.max(1, ...days.map((d) => d.minutes));
+  lines.push("", `Last 14 days (to ${days[days.length - 1]?.date ?? stats.today.date})`);
+  lines.push(
+    ...table(
+      ["Day", "Minutes", ""],
+      days.map((d) => [d.date, String(d.minutes), "#".repeat(Math.round((d.minutes / most) * 30))]),
+      [false, true, false],
+    ).map((l) => `  ${l}`),
+  );
+  return lines;
+}
+
+async function runStats(ctx: CommandContext, values: Values): Promise<Outcome> {
+  const { io, out } = ctx;
+  const range = dayRangeOf(values);
+  const scan = await ctx.core.scan();
+  const stats = computeStats(scan.confirmed, { now: ctx.clock.now(), offsetAt: ctx.offsetAt, ...range });
+  for (const s of scan.skipped) out.warn(skippedWarning(s));
+  for (const f of stats.flagged) out.warn(`${f.path}: ${printable(f.problem)}`);
+  if (out.json) io.stdout(jsonText(statsJson(stats, range, scan.skipped)));
+  else io.stdout(`${statsText(stats, range).join("\n")}\n`);
+  return 0;
+}
+
+export const stats: Command = {
+  name: "stats",
+  summary: "Prints study statistics: totals, this and last week, streaks, minutes by topic and by day.",
+  options: {
+    since: "first local day, YYYY-MM-DD (inclusive)",
+    until: "last local day, YYYY-MM-DD (inclusive)",
+  },
+  example: "palee session stats --since 2026-11-01",
+  run: runStats,
+};

@@ -1,0 +1,32 @@
+import { openJson } from "../../core/formats/json";
+import { formatElapsed } from "../../core/time";
+import type { Outcome } from "../output";
+import type { Command, CommandContext } from "./command";
+
+async function runStatus(ctx: CommandContext): Promise<Outcome> {
+  const { core, out } = ctx;
+  const { open, hotState, warnings } = await core.status();
+  for (const w of warnings) out.warn(w);
+  if (hotState === "corrupt" || hotState === "schema-invalid") {
+    out.warn(`${core.layout.hot} is ${hotState}; "palee session rebuild" regenerates it`);
+  }
+  if (out.json) out.doc({ open: open ? openJson(open) : null });
+  if (!open) out.text("No open session.");
+  else {
+    out.text(`Open session: ${open.topicId} on ${open.device ?? "unknown device"}, started ${open.startedAt}`);
+    const studied = formatElapsed(open.elapsedSeconds * 1000);
+    const breaks = open.breakMinutes > 0 ? ` studied, ${open.breakMinutes} min of breaks not counted` : "";
+    if (open.pausedAt !== null) out.text(`Paused since ${open.pausedAt} ("palee session continue" goes on)`);
+    const checkpoint = open.lastCheckpointAt ?? "(none)";
+    out.text(`Elapsed: ${studied}${breaks}; last checkpoint ${checkpoint}; draft ${open.draftId}`);
+  }
+  return 0;
+}
+
+export const status: Command = {
+  name: "status",
+  summary: "Says whether a session is open: its topic, device, time studied and last checkpoint.",
+  options: {},
+  example: "palee session status --json",
+  run: runStatus,
+};

@@ -1,0 +1,48 @@
+/** How the CLI names drafts, open sessions and recovery results in its text and JSON output. */
+import { openJson, sessionJson } from "../core/formats/json";
+import type { Draft } from "../core/records";
+import type { OpenSession, RecoverResult } from "../core/sessions";
+import { formatElapsed } from "../core/time";
+
+export function describeDraft(d: Draft): string {
+  const started = d.startedAt ?? "(unknown)";
+  const checkpoint = d.lastCheckpointAt ?? "(none)";
+  const device = d.device ?? "(unknown)";
+  return `${d.draftId}  ${d.topicId}  started ${started}  last checkpoint ${checkpoint}  device ${device}`;
+}
+
+export const describePending = (d: Draft): string => `Unconfirmed draft ${describeDraft(d)}`;
+
+export function describeOpen(o: OpenSession): string {
+  const checkpoint = o.lastCheckpointAt ?? "(none)";
+  const device = o.device ?? "(unknown)";
+  const started = `started ${o.startedAt}`;
+  return `Open session ${o.draftId}  ${o.topicId}  ${started}  last checkpoint ${checkpoint}  device ${device}`;
+}
+
+export function recoveryLine(r: RecoverResult): string {
+  switch (r.status) {
+    case "resumed":
+      return (
+        `Resumed the session on ${r.open.topicId} (${r.draftId}, started ${r.open.startedAt}, ` +
+        `${formatElapsed(r.open.elapsedSeconds * 1000)} so far).`
+      );
+    case "saved":
+      return r.alreadySaved
+        ? `${r.draftId} was already saved as ${r.session.sessionId}; nothing to do.`
+        : `Saved ${r.draftId} as ${r.session.sessionId}: ${r.session.topicId}, ` +
+            `${r.session.durationMinutes} min (interrupted).`;
+    case "discarded":
+    case "ignored":
+      if (r.alreadySavedIn) return `${r.draftId} was already saved as ${r.alreadySavedIn}; nothing more to do.`;
+      return r.status === "discarded"
+        ? `Moved ${r.draftId} to the trash.`
+        : `Left ${r.draftId} as it is; "palee session start --ignore-pending" starts a new session while it waits.`;
+  }
+}
+
+export function recoveryJson(r: RecoverResult) {
+  if (r.status === "saved") return { status: "saved", draft_id: r.draftId, session: sessionJson(r.session) };
+  if (r.status === "resumed") return { status: "resumed", draft_id: r.draftId, open: openJson(r.open) };
+  return { status: r.status, draft_id: r.draftId };
+}

@@ -1,0 +1,76 @@
+/** The help texts: the general usage (`palee --help`, bare `palee`) and each action's own (`… end --help`). */
+import type { Command, OptionName } from "./commands/command";
+import { COMMANDS } from "./commands/index";
+
+const ACTIONS = COMMANDS.map((c) => c.name).join("|");
+
+export const USAGE = `Usage: palee session <${ACTIONS}> [options]
+
+  --vault <dir>        vault root (default: $PALEE_VAULT, else the current directory)
+  --folder <path>      session folder inside the vault (default: the plugin's setting, else "palee")
+  --topic <id>         explicit topic (start, draft, end, pause, continue, log)
+  --summary <text>     end, log: the summary
+  --next <text>        end, log: the next action
+  --at <now|last|HH:MM|ISO>  end: when the session ended (needed after a long silence)
+  --from <time> --to <time> | --minutes <n> [--to <time>]   log: when the past session happened
+  --note <text>        draft: notes to append
+  -i, --interactive    start, recover: resolve drafts with [R]esume [S]ave [D]iscard [I]gnore prompts
+  --if-open <refuse|keep>  start: what to do when a session is already open (default refuse)
+  --ignore-pending     start: start even though other drafts are pending, leaving them as they are
+  --draft <id> --action <resume|save|discard|ignore>   recover one draft
+  --all                list: every confirmed session
+  --since <YYYY-MM-DD> --until <YYYY-MM-DD>   stats, export: local days, inclusive
+  --format <csv|json>  export (default csv);  --out <file>: a new file (never overwritten)
+  --json               one JSON document on stdout
+  -h, --help           this help (after an action: that action's own help too)
+  --version            the version of palee
+
+Exit codes: 0 success, 2 usage (also: topic required, drafts pending, already open, no such draft),
+4 conflict (a file changed underneath a write), 5 unexpected error.`;
+
+/** How each option is written on the command line, with its value. */
+const FLAGS: Record<OptionName, string> = {
+  topic: "--topic <id>",
+  summary: "--summary <text>",
+  next: "--next <text>",
+  note: "--note <text>",
+  at: "--at <now|last|HH:MM|ISO>",
+  from: "--from <time>",
+  to: "--to <time>",
+  minutes: "--minutes <n>",
+  interactive: "-i, --interactive",
+  "if-open": "--if-open <refuse|keep>",
+  "ignore-pending": "--ignore-pending",
+  draft: "--draft <id>",
+  action: "--action <resume|save|discard|ignore>",
+  all: "--all",
+  since: "--since <YYYY-MM-DD>",
+  until: "--until <YYYY-MM-DD>",
+  format: "--format <csv|json>",
+  out: "--out <file>",
+};
+
+/**
+ * `palee session <action> --help`: the general usage (every option, the exit codes), then what this action
+ * does, the options it takes and an example, all from its entry in the commands table.
+ */
+export function commandHelp(command: Command): string {
+  const options = (Object.entries(command.options) as [OptionName, string][]).map(([name, text]) => ({
+    flag: FLAGS[name],
+    text,
+  }));
+  const width = Math.max(0, ...options.map((o) => o.flag.length)) + 2;
+  const lines = [
+    USAGE,
+    "",
+    `palee session ${command.name}: ${command.summary}`,
+    "",
+    "Options:",
+    ...options.map((o) => `  ${o.flag.padEnd(width)}${o.text}`),
+    "  and --vault, --folder, --json (above)",
+    "",
+    "Example:",
+    `  ${command.example}`,
+  ];
+  return lines.join("\n");
+}

@@ -1,0 +1,80 @@
+/** Per-action help, a bare `palee`, and --version: what the commands table prints about itself. */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { runRaw } from "./support";
+
+const USAGE_LINE =
+  /^Usage: palee session <start\|draft\|end\|list\|status\|recover\|rebuild\|pause\|continue\|log\|stats\|export> \[options\]\n/;
+
+describe("per-action help", () => {
+  it("prints what end does, its options and an example after the usage, and exits 0", () => {
+    const run = runRaw(["session", "end", "--help"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toMatch(USAGE_LINE);
+    const own = run.stdout.slice(run.stdout.indexOf("\npalee session end: "));
+    expect(own).toMatch(/^\npalee session end: Ends the open session/);
+    for (const option of ["--topic <id>", "--summary <text>", "--next <text>", "--at <now|last|HH:MM|ISO>"]) {
+      expect(own).toContain(`  ${option}`);
+    }
+    expect(own).not.toContain("--note");
+    expect(own).toMatch(/\nExample:\n {2}palee session end --summary .*\n$/);
+  });
+
+  it.each([
+    "start",
+    "draft",
+    "end",
+    "list",
+    "status",
+    "recover",
+    "rebuild",
+    "pause",
+    "continue",
+    "log",
+    "stats",
+    "export",
+  ])("has a description and an example for %s", (action) => {
+    const run = runRaw(["session", action, "-h"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(`\npalee session ${action}: `);
+    expect(run.stdout).toContain(`\nExample:\n  palee session ${action}`);
+  });
+
+  it("lists only the options the action accepts", () => {
+    const run = runRaw(["session", "stats", "--help"]);
+    const own = run.stdout.slice(run.stdout.indexOf("\npalee session stats: "));
+    expect(own.match(/^ {2}--\S+/gm)).toEqual(["  --since", "  --until"]);
+  });
+});
+
+describe("bare palee", () => {
+  it("prints the usage on stderr and exits 2, as a missing command does", () => {
+    const run = runRaw([]);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(USAGE_LINE);
+    expect(run.stderr).toMatch(/\n\npalee: missing command: palee session <action>\n$/);
+  });
+});
+
+describe("--version", () => {
+  const version = (
+    JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as {
+      version: string;
+    }
+  ).version;
+
+  it("prints the version of package.json and exits 0", () => {
+    const run = runRaw(["--version"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(`${version}\n`);
+    expect(run.stderr).toBe("");
+  });
+
+  it("is refused after an action, like any option the action does not take", () => {
+    const run = runRaw(["session", "list", "--version"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe('palee: --version does not apply to "session list"\n');
+  });
+});
