@@ -53,7 +53,7 @@ function confirmedFromCache(
   offsetAt: (at: number) => number,
   memo?: ScanMemo,
 ): ConfirmedSession | null {
-  const fields = store.cachedFields?.(path);
+  const fields = store.cachedFields(path);
   if (fields === undefined || fields === null || typeof fields !== "object" || Array.isArray(fields)) return null;
   const known = memo?.get(fields);
   if (known && known.path === path) return known;
@@ -229,9 +229,9 @@ function scanOf(
 /** Brings the cache's file names up to date; returns the confirmed notes to look at (again). */
 async function takeChanges(store: SessionStore, layout: Layout, cache: ScanCache): Promise<string[]> {
   // The token is taken before anything is read: a change made during this scan shows in the next one.
-  const report = store.changesSince?.(layout.sessions, cache.token) ?? null;
-  const changes: Changes = report && cache.token !== null ? report.changed : null;
-  cache.token = report ? report.token : null;
+  const report = store.changesSince(layout.sessions, cache.token);
+  const changes: Changes = report.kind === "changed" && cache.token !== null ? report.changed : null;
+  cache.token = report.kind === "unfollowed" ? null : report.token;
 
   if (changes === null) {
     cache.clear();
@@ -318,8 +318,7 @@ function assemble(outcomes: Iterable<ConfirmedSession | Skipped>): {
  * started at `starts`): a note absorbing a draft was written after the draft began, so its file was written
  * since shortly before the draft's start (SessionStore.changedAmong), and a note of a later start is named
  * after it. "Shortly" is CLOCK_BEHIND_MS, for a device whose clock was behind. Every other note is older than
- * every draft: it cannot have absorbed one. Null when that cannot be bounded (the store cannot tell file
- * times, a start is unknown, or one of `required` is not among the usable drafts): the caller then scans
+ * every draft: it cannot have absorbed one. Null when that cannot be bounded (a start is unknown, or one of `required` is not among the usable drafts): the caller then scans
  * everything. Never writes.
  */
 export async function scanRecentSessions(
@@ -328,7 +327,6 @@ export async function scanRecentSessions(
   offsetAt: (at: number) => number,
   at: { now: number; starts: ReadonlyArray<number | null>; required: readonly string[] },
 ): Promise<Scan | null> {
-  if (!store.changedAmong) return null;
   const names: Record<NameKind, string[]> = { draft: [], confirmed: [], other: [], ignored: [] };
   for (const name of await store.list(layout.sessions)) names[kindOf(name)].push(name);
   const read = await readDrafts(store, layout, offsetAt, names.draft, at.now);

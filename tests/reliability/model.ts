@@ -22,7 +22,7 @@ import { classifyRecord } from "../../src/core/frontmatter";
 import { HOT_WORD_LIMIT, countWords } from "../../src/core/hot-memory";
 import { DRAFT_ID_PATTERN } from "../../src/core/ids";
 import { layoutFor } from "../../src/core/layout";
-import type { RandomSource, SessionStore } from "../../src/core/ports";
+import type { ModifiedAt, RandomSource, SessionStore } from "../../src/core/ports";
 import { DEFAULT_GRACE_MS } from "../../src/core/recovery";
 import type { EndResult, OpenRef, RecoverAction, StartResult } from "../../src/core/sessions";
 import { PaleeSessions } from "../../src/core/sessions";
@@ -81,6 +81,16 @@ export class CrashGate implements SessionStore {
   }
   changedAmong(folder: string, names: readonly string[], since: number) {
     return this.inner.changedAmong(folder, names, since);
+  }
+  /** Like the stores of before modifiedAt: temp files are never aged through this wrapper. */
+  modifiedAt(): Promise<ModifiedAt> {
+    return Promise.resolve({ kind: "untold" });
+  }
+  cachedFields(path: string) {
+    return this.inner.cachedFields(path);
+  }
+  changesSince(folder: string, since: number | null) {
+    return this.inner.changesSince(folder, since);
   }
   async create(path: string, content: string) {
     this.pass();
