@@ -424,7 +424,7 @@ async function startUp(store: SessionStore, how: Recovery): Promise<void> {
       expect(again.status).not.toBe("drafts_pending");
     }
   } else {
-    const opened = await fresh.openVault();
+    const opened = await fresh.triageOnOpen();
     for (const d of opened.pending) await fresh.recover(d.draftId, saves(d) ? "save" : "ignore");
   }
   await fresh.rebuild();

@@ -335,7 +335,7 @@ export class Model {
 // ---- running an operation -----------------------------------------------------------------------
 
 type OpKind =
-  "start" | "checkpoint" | "end" | "recover" | "openVault" | "rebuild" | "read" | "external" | "pause" | "log";
+  "start" | "checkpoint" | "end" | "recover" | "triageOnOpen" | "rebuild" | "read" | "external" | "pause" | "log";
 
 interface Outcome<T> {
   value?: T;
@@ -359,10 +359,10 @@ function fail(step: string, message: string): never {
 /** Error kinds a refusal may carry, per operation (SPEC §4); anything else fails the property. */
 const REFUSALS: Record<OpKind, readonly string[]> = {
   start: ["topic_required"],
-  checkpoint: ["topic_required", "no_open_session", "session_open_elsewhere", "no_such_draft", "usage"],
+  checkpoint: ["topic_required", "nothing_open", "session_open_elsewhere", "no_such_draft", "usage"],
   end: [
     "topic_required",
-    "no_open_session",
+    "nothing_open",
     "session_open_elsewhere",
     "no_such_draft",
     "usage",
@@ -373,7 +373,7 @@ const REFUSALS: Record<OpKind, readonly string[]> = {
   pause: ["nothing_open", "already_paused", "not_paused", "no_such_draft", "usage", "session_open_elsewhere"],
   log: ["topic_required", "overlap", "invalid_time", "usage"],
   recover: ["no_such_draft", "usage"],
-  openVault: [],
+  triageOnOpen: [],
   rebuild: [],
   read: [],
   external: [],
@@ -965,11 +965,11 @@ function expectedRecover(before: View, device: Device, draftId: string, action: 
 export class OpenVault extends Step {
   readonly label = "open the vault (plugin start-up)";
   group(): string {
-    return "openVault";
+    return "triageOnOpen";
   }
   protected async act(_model: Model, world: World): Promise<Effects> {
     const device = world.device;
-    const out = await operate(world, "openVault", this.label, (core) => core.openVault());
+    const out = await operate(world, "triageOnOpen", this.label, (core) => core.triageOnOpen());
     if (out.value) {
       const after = viewOf(world);
       const seen = [
@@ -993,10 +993,10 @@ export class OpenVault extends Step {
       }
       stats.bump(
         stats.outcomes,
-        `openVault ${out.value.resumed ? "resumed" : out.value.openElsewhere ? "open elsewhere" : "nothing open"}, ${out.value.pending.length > 0 ? "pending" : "none pending"}`,
+        `triageOnOpen ${out.value.resumed ? "resumed" : out.value.openElsewhere ? "open elsewhere" : "nothing open"}, ${out.value.pending.length > 0 ? "pending" : "none pending"}`,
       );
     }
-    return { kind: "openVault", crashed: out.crashed, refused: false };
+    return { kind: "triageOnOpen", crashed: out.crashed, refused: false };
   }
 }
 
@@ -1283,7 +1283,7 @@ export function verify(model: Model, world: World, before: View, after: View, ef
   }
 
   // Start, recover and the start-up reconcile: no saved draft is left behind after them.
-  if (!effects.crashed && (effects.kind === "start" || effects.kind === "openVault" || effects.kind === "recover")) {
+  if (!effects.crashed && (effects.kind === "start" || effects.kind === "triageOnOpen" || effects.kind === "recover")) {
     for (const id of after.drafts.keys())
       if (absorbed.has(id))
         fail(step, `${id} was saved in ${absorbed.get(id)?.join(", ")} but still lingers as a draft after reconcile`);

@@ -52,24 +52,24 @@ export interface CheckpointResult {
 }
 
 export async function checkpoint(ctx: SessionContext, options: CheckpointOptions): Promise<CheckpointResult> {
-  const hot0 = await readHot(ctx);
-  if (options.open && hot0.read.state === "ok") requireOpen(hot0.state, options.open.draftId);
-  const topicId = resolveTopic(options.topic, [hot0.state.activeTopic, options.open?.topicId ?? null]);
+  const hotBefore = await readHot(ctx);
+  if (options.open && hotBefore.read.state === "ok") requireOpen(hotBefore.state, options.open.draftId);
+  const topicId = resolveTopic(options.topic, [hotBefore.state.activeTopic, options.open?.topicId ?? null]);
 
   // The common case, every few minutes: the open session's draft, of this topic, not yet saved by an end
   // that crashed before trashing it. It reads hot.md, the drafts and the few notes written since the oldest
   // started (reconcile.ts scanForReconcile).
-  if (isOpen(hot0.state)) {
-    const scan = await scanForReconcile(ctx, hot0.state);
-    const open = scan.drafts.find((d) => d.draftId === hot0.state.openDraft);
+  if (isOpen(hotBefore.state)) {
+    const scan = await scanForReconcile(ctx, hotBefore.state);
+    const open = scan.drafts.find((d) => d.draftId === hotBefore.state.openDraft);
     const saved = open && savedIn(ctx.absorbedIn(scan.confirmed), open.draftId, open.startedMs, ctx.offsetAt);
     if (open && open.topicId === topicId && !saved) {
       const { draft, away } = await checkpointDraft(ctx, open, ctx.ports.clock.now(), options);
-      await claimPointer(ctx, hot0.state, draft);
+      await claimPointer(ctx, hotBefore.state, draft);
       return { created: false, opened: false, draft, away, warnings: [] };
     }
   }
-  return checkpointAfterReconcile(ctx, hot0, topicId, options);
+  return checkpointAfterReconcile(ctx, hotBefore, topicId, options);
 }
 
 /**
@@ -78,33 +78,35 @@ export async function checkpoint(ctx: SessionContext, options: CheckpointOptions
  */
 async function checkpointAfterReconcile(
   ctx: SessionContext,
-  hot0: HotRead,
+  hotBefore: HotRead,
   topicId: string,
   options: CheckpointOptions,
 ): Promise<CheckpointResult> {
-  const { scan, warnings, closed } = await reconcile(ctx, await ctx.scan(), hot0);
-  warnings.push(...damagedPointerWarnings(ctx, hot0.state));
-  const hot = await readHot(ctx);
+  const { scan, warnings, closed } = await reconcile(ctx, await ctx.scan(), hotBefore);
+  warnings.push(...damagedPointerWarnings(ctx, hotBefore.state));
+  const hotAfter = await readHot(ctx);
   const now = ctx.ports.clock.now();
 
-  const open = isOpen(hot.state) ? (scan.drafts.find((d) => d.draftId === hot.state.openDraft) ?? null) : null;
-  if (options.open && hot.read.state === "ok" && open?.draftId !== options.open.draftId) {
+  const open = isOpen(hotAfter.state)
+    ? (scan.drafts.find((d) => d.draftId === hotAfter.state.openDraft) ?? null)
+    : null;
+  if (options.open && hotAfter.read.state === "ok" && open?.draftId !== options.open.draftId) {
     // Still the open session, but its draft cannot be used (damaged by an edit, not synced): say that.
-    if (isOpen(hot.state) && hot.state.openDraft === options.open.draftId) {
-      refuseUnusableOpenDraft(ctx, hot.state, scan);
+    if (isOpen(hotAfter.state) && hotAfter.state.openDraft === options.open.draftId) {
+      refuseUnusableOpenDraft(ctx, hotAfter.state, scan);
     }
     requireOpen(EMPTY_HOT, options.open.draftId);
   }
   if (open && open.topicId === topicId) {
     const { draft, away } = await checkpointDraft(ctx, open, now, options);
-    await claimPointer(ctx, hot.state, draft);
+    await claimPointer(ctx, hotAfter.state, draft);
     return { created: false, opened: false, draft, away, warnings };
   }
   // Reconcile closed a pointer to a vanished draft of this device; any other unusable open draft is refused.
-  if (isOpen(hot.state) && open === null) refuseUnusableOpenDraft(ctx, hot.state, scan);
+  if (isOpen(hotAfter.state) && open === null) refuseUnusableOpenDraft(ctx, hotAfter.state, scan);
 
   const current = sessionDraft(ctx, scan, topicId, now, options.open);
-  const dating = startRecord(ctx, hot0.state, hot.state, closed);
+  const dating = startRecord(ctx, hotBefore.state, hotAfter.state, closed);
   const { draft, away } = current
     ? await checkpointDraft(ctx, current, now, options)
     : { draft: await createDraft(ctx, scan, topicId, now, dating, options.notes), away: null };
@@ -113,10 +115,10 @@ async function checkpointAfterReconcile(
   // and the next checkpoint updates it instead of creating yet another file. A hot.md of another schema
   // is never rewritten here: only start rebuilds it.
   let opened = false;
-  if (hot.read.state === "schema-invalid") {
+  if (hotAfter.read.state === "schema-invalid") {
     warnings.push(`${ctx.layout.hot} has an unsupported palee_schema; left it alone (starting a session rebuilds it)`);
-  } else if (!isOpen(hot.state)) {
-    opened = await openWith(ctx, draft, hot.state.openDraft, scan, warnings);
+  } else if (!isOpen(hotAfter.state)) {
+    opened = await openWith(ctx, draft, hotAfter.state.openDraft, scan, warnings);
   }
   return { created: !current, opened, draft, away, warnings };
 }

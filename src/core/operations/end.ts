@@ -45,36 +45,45 @@ export interface EndResult {
 
 /** Ends the topic's session: (1) the confirmed note, (2) the drafts to the trash, (3) index.md, then hot.md. */
 export async function end(ctx: SessionContext, options: EndOptions): Promise<EndResult> {
-  const hot0 = await readHot(ctx);
+  const hotBefore = await readHot(ctx);
   const expected = options.open;
-  if (expected && hot0.read.state === "ok" && !(isOpen(hot0.state) && hot0.state.openDraft === expected.draftId)) {
+  if (
+    expected &&
+    hotBefore.read.state === "ok" &&
+    !(isOpen(hotBefore.state) && hotBefore.state.openDraft === expected.draftId)
+  ) {
     // Ended meanwhile (a second click, another window): report the saved session, never save it twice.
     const finished = ctx.absorbedIn((await ctx.scan()).confirmed).get(expected.draftId);
     if (finished) return saved(finished, await lostDetails(ctx, options, finished));
-    requireOpen(hot0.state, expected.draftId);
+    requireOpen(hotBefore.state, expected.draftId);
   }
-  const topicId = resolveTopic(options.topic, [hot0.state.activeTopic, expected?.topicId ?? null]);
-  const before = await scanForReconcile(ctx, hot0.state, expected ? [expected.draftId] : []);
-  const { scan, warnings, closed } = await reconcile(ctx, before, hot0);
-  const hot = await readHot(ctx);
+  const topicId = resolveTopic(options.topic, [hotBefore.state.activeTopic, expected?.topicId ?? null]);
+  const before = await scanForReconcile(ctx, hotBefore.state, expected ? [expected.draftId] : []);
+  const { scan, warnings, closed } = await reconcile(ctx, before, hotBefore);
+  const hotAfter = await readHot(ctx);
   const now = ctx.ports.clock.now();
   const skipped = skippedWarnings(scan);
 
   // An end that already happened (a retry after a crash or a conflict): report it, never save it twice.
   const finishedIn =
-    isOpen(hot0.state) && hot0.state.activeTopic === topicId
-      ? savedIn(ctx.absorbedIn(before.confirmed), hot0.state.openDraft, startOf(ctx, hot0.state), ctx.offsetAt)
+    isOpen(hotBefore.state) && hotBefore.state.activeTopic === topicId
+      ? savedIn(
+          ctx.absorbedIn(before.confirmed),
+          hotBefore.state.openDraft,
+          startOf(ctx, hotBefore.state),
+          ctx.offsetAt,
+        )
       : undefined;
   if (finishedIn) {
     warnings.push(...(await writeViewsAfter(ctx, null, (current) => current, scan)));
     return saved(finishedIn, [...warnings, ...(await lostDetails(ctx, options, finishedIn)), ...skipped]);
   }
-  const taken = takeDrafts(ctx, { scan, before, hot: hot.state, topicId, now, expected, warnings });
+  const taken = takeDrafts(ctx, { scan, before, hot: hotAfter.state, topicId, now, expected, warnings });
   if ("savedIn" in taken) {
     return saved(taken.savedIn, [...warnings, ...(await lostDetails(ctx, options, taken.savedIn))]);
   }
   // A pointer closed only because its draft is gone still dates the session (tier 2).
-  const dating = startRecord(ctx, hot0.state, hot.state, closed);
+  const dating = startRecord(ctx, hotBefore.state, hotAfter.state, closed);
   const session = await recordEnd(ctx, { ...taken, topicId, dating, now, options, warnings });
   await afterSaving(session, async () => {
     warnings.push(...(await writeViewsAfter(ctx, session, closeEnded(taken, topicId), scan)));
@@ -170,7 +179,7 @@ async function recordEnd(
   if (nothingRecorded && normalizeTopic(options.topic) === null) {
     throw new UsageError(
       `no open session on ${topicId} to end; pass --topic ${topicId} to record one from now anyway`,
-      "no_open_session",
+      "nothing_open",
     );
   }
   const ending = endingSession(absorbed, at.seenOpen, start.ms);

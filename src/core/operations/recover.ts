@@ -36,10 +36,10 @@ export async function recover(ctx: SessionContext, draftId: string, action: Reco
   if (!DRAFT_ID_PATTERN.test(draftId) && !/^DRAFT-S-[^/\\]+$/.test(draftId)) {
     throw new UsageError(`no such draft: ${JSON.stringify(draftId)} is not a draft ID (DRAFT-S-…)`, "no_such_draft");
   }
-  const hot0 = await readHot(ctx);
+  const hotBefore = await readHot(ctx);
   const before = await ctx.scan();
   const absorbed = ctx.absorbedIn(before.confirmed);
-  const { scan, warnings } = await reconcile(ctx, before, hot0);
+  const { scan, warnings } = await reconcile(ctx, before, hotBefore);
   const hot = await readHot(ctx);
 
   const found = before.drafts.find((d) => d.draftId === draftId);
