@@ -7,6 +7,7 @@ import { sessionJson } from "../core/formats/json";
 import type { AwayBreak } from "../core/honest-time";
 import { awayNotice, localClock } from "../core/honest-time";
 import type { EndOptions, EndResult, PaleeSessions } from "../core/sessions";
+import { endTimeOf } from "../core/sessions";
 import type { CliIo, Outcome, Output } from "./output";
 import { LineReader } from "./prompt";
 
@@ -72,14 +73,14 @@ export async function runEnd(
     topic: values.topic ?? null,
     summary: values.summary ?? null,
     nextAction: values.next ?? null,
-    at: values.at,
+    at: values.at === undefined ? undefined : endTimeOf(values.at),
   };
   let result: EndResult;
   try {
     result = await core.end(options);
   } catch (error) {
     if (!(error instanceof LongSilenceError) || !io.isTerminal || out.json || values.at !== undefined) throw error;
-    result = await core.end({ ...options, at: await askEnd(error, io, offsetAt) });
+    result = await core.end({ ...options, at: endTimeOf(await askEnd(error, io, offsetAt)) });
   }
   reportEnd(result, out);
   return 0;

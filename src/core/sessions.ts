@@ -32,6 +32,8 @@ export type { CountAwayBackOptions } from "./operations/away";
 export type { CheckpointOptions, CheckpointResult, OpenRef } from "./operations/checkpoint";
 export type { SessionsOptions } from "./operations/context";
 export type { EndOptions, EndResult } from "./operations/end";
+export type { EndTime } from "./operations/end-time";
+export { endTimeOf } from "./operations/end-time";
 export type { ListResult, StatusResult } from "./operations/list";
 export type { LogOptions, LogResult } from "./operations/log";
 export type { OpenSession } from "./operations/open-session";

@@ -6,6 +6,7 @@ import type {
   EndResult,
   LogOptions,
   LogResult,
+  EndTime,
   OpenSession,
   RebuildResult,
   RecoverAction,
@@ -43,11 +44,11 @@ export interface OpenState {
   running: boolean;
 }
 
-/** What ending records: `at` is "now", "last", HH:MM or ISO 8601 (the plugin always says when). */
+/** What ending records: `at` is when the session ended (the plugin always says when). */
 export interface EndRequest {
   summary: string | null;
   nextAction: string | null;
-  at: string;
+  at: EndTime;
 }
 
 export interface ControllerDeps {

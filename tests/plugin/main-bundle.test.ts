@@ -14,7 +14,7 @@ import { HOT, fieldsAt, idOf, onlyDraft } from "./support/session-files";
 installPluginTestEnvironment();
 
 const MAIN_JS = path.resolve(__dirname, "../../main.js");
-const SIZE_BUDGET = 120 * 1024; // issue 12: 122 880 bytes
+const SIZE_BUDGET = 160 * 1024; // issue 17: 163 840 bytes
 
 /** The stable command ids (SPEC §5): users bind hotkeys to them. */
 const STABLE_COMMAND_IDS = [

@@ -9,9 +9,10 @@ import { withBody } from "../scan";
 import { unrecordedWarning } from "../session-note";
 import { endStart } from "../start-time";
 import type { EndAtSession } from "../honest-time";
-import { resolveEndAt } from "../honest-time";
 import type { OpenRef } from "./checkpoint";
 import type { SessionContext } from "./context";
+import type { EndTime } from "./end-time";
+import { resolveEndTime } from "./end-time";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
 import { readHot, resolveTopic, skippedWarnings, stamp, startOf } from "./reading";
 import { reconcile, scanForReconcile, startRecord } from "./reconcile";
@@ -28,11 +29,8 @@ export interface EndOptions {
   open?: OpenRef;
   summary?: string | null;
   nextAction?: string | null;
-  /**
-   * When the session ended: "now", "last" (its last sign of life), HH:MM or ISO 8601 (SPEC §4). Not given:
-   * a paused session ends at paused_at, and a long silence is refused with LongSilenceError (long_silence).
-   */
-  at?: string;
+  /** When the session ended (EndTime). Not given: at the pause, or now unless after a long silence. */
+  at?: EndTime;
 }
 
 export interface EndResult {
@@ -183,7 +181,7 @@ async function recordEnd(
     );
   }
   const ending = endingSession(absorbed, at.seenOpen, start.ms);
-  const ended = resolveEndAt(options.at, ending, now, ctx.graceMs, ctx.offsetAt);
+  const ended = resolveEndTime(options.at, ending, now, ctx.graceMs, ctx.offsetAt);
   if (start.warning) at.warnings.push(start.warning);
   const session = await writeConfirmed(ctx, start.ms, {
     topicId,
@@ -206,7 +204,7 @@ async function recordEnd(
 }
 
 /**
- * The session being ended, as resolveEndAt sees it: its last sign of life is the latest among the drafts
+ * The session being ended, as resolveEndTime sees it: its last sign of life is the latest among the drafts
  * taken; its pause and breaks are the open session's draft's (else the most recently checkpointed one's).
  */
 function endingSession(absorbed: readonly Draft[], seenOpen: string | null, startedMs: number): EndAtSession {
