@@ -17,7 +17,8 @@ import type { HotRead } from "./reading";
 import { damagedPointerWarnings, draftFromText, draftStart, readHot, resolveTopic, stamp } from "./reading";
 import { reconcile, scanForReconcile, startRecord } from "./reconcile";
 import { newestWithBody, pointHotAt } from "./views";
-import { pickFreeDraftId, writeView } from "./writes";
+import type { ViewChange } from "./writes";
+import { pickFreeDraftId, writeView, writeViewWith } from "./writes";
 
 export interface CheckpointOptions {
   topic?: string | null;
@@ -211,11 +212,10 @@ async function checkpointDraft(
     );
   }
   const nowText = stamp(ctx, now);
-  let away: AwayBreak | null = null;
-  const written = await writeView(ctx, draft.path, (text) => {
+  const written = await writeViewWith(ctx, draft.path, (text): ViewChange<AwayBreak | null> => {
     if (text === null) throw new UsageError(`${draft.path} disappeared during the checkpoint`, "no_such_draft");
     const current = draftFromText(ctx, draft.path, text) ?? draft;
-    away = awayOf(ctx, current, now, { aliveAt: options.aliveAt, watched: options.aliveAt !== undefined });
+    const away = awayOf(ctx, current, now, { aliveAt: options.aliveAt, watched: options.aliveAt !== undefined });
     const updated = updateFrontmatterFields(text, {
       last_checkpoint_at: nowText,
       device: ctx.ports.device,
@@ -223,9 +223,9 @@ async function checkpointDraft(
     });
     const read = classifyRecord(updated);
     const bodyIsEmpty = read.state === "ok" && read.body.trim() === "";
-    return options.notes ? appendNotes(updated, options.notes, bodyIsEmpty) : updated;
+    return { next: options.notes ? appendNotes(updated, options.notes, bodyIsEmpty) : updated, value: away };
   });
-  return { draft: draftFromText(ctx, draft.path, written) ?? draft, away };
+  return { draft: draftFromText(ctx, draft.path, written.text) ?? draft, away: written.value };
 }
 
 /** Makes `draft` the open session, unless another usable session took the pointer meanwhile. */
@@ -243,14 +243,14 @@ async function openWith(
     device: ctx.ports.device,
   };
   const newest = await newestWithBody(ctx, scan.confirmed);
-  const { pointed } = await pointHotAt(ctx, pointer, {
+  const { pointed, warnings: kept } = await pointHotAt(ctx, pointer, {
     newest,
-    warnings,
     accept: (read) => {
       const current = hotStateOf(read);
       if (read.state === "schema-invalid") return false;
       return !(isOpen(current) && current.openDraft !== stalePointer && current.openDraft !== draft.draftId);
     },
   });
+  warnings.push(...kept);
   return pointed;
 }

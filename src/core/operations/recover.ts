@@ -16,7 +16,8 @@ import type { HotRead } from "./reading";
 import { draftFromText, draftStart, readDraft, readHot, stamp } from "./reading";
 import { reconcile } from "./reconcile";
 import { closePointerTo, closingPointerTo, pointHotAt, withSession, writeViews } from "./views";
-import { afterSaving, trashDraft, writeConfirmed, writeView } from "./writes";
+import type { ViewChange } from "./writes";
+import { afterSaving, trashDraft, writeConfirmed, writeViewWith } from "./writes";
 
 // The recovery modal's preview and Save follow one rule.
 export type { SaveContext, SavePreview } from "../recovery";
@@ -102,14 +103,14 @@ async function resume(
   }
   const now = ctx.ports.clock.now();
   const nowText = stamp(ctx, now);
-  let away: AwayBreak | null = null;
-  const resumed = await writeView(ctx, draft.path, (text) => {
-    if (text === null) return null;
+  const resumed = await writeViewWith(ctx, draft.path, (text): ViewChange<AwayBreak | null> => {
+    if (text === null) return { next: null, value: null };
     const current = draftFromText(ctx, draft.path, text) ?? draft;
     // The learner resumes an interrupted session: any gap longer than the grace period was not study.
-    away = awayOf(ctx, current, now, { watched: true });
+    const away = awayOf(ctx, current, now, { watched: true });
     const awayFields = away ? awayUpdate(honestOf(current), away, ctx.offsetAt) : {};
-    return updateFrontmatterFields(text, { last_checkpoint_at: nowText, device: ctx.ports.device, ...awayFields });
+    const fields = { last_checkpoint_at: nowText, device: ctx.ports.device, ...awayFields };
+    return { next: updateFrontmatterFields(text, fields), value: away };
   });
   const startedAt = draftStart(ctx, draft, now);
   const pointer = { activeTopic: draft.topicId, startedAt, openDraft: draftId, device: ctx.ports.device };
@@ -121,9 +122,9 @@ async function resume(
       ...(await writeViews(ctx, scan.confirmed, () => ({ ...EMPTY_HOT, ...pointer }), { replaceForeign: true })),
     );
   }
-  const open = openSessionOf(ctx, { ...EMPTY_HOT, ...pointer }, draftFromText(ctx, draft.path, resumed));
+  const open = openSessionOf(ctx, { ...EMPTY_HOT, ...pointer }, draftFromText(ctx, draft.path, resumed.text));
   if (!open) throw new Error(`resumed session ${draftId} has no start`);
-  return { open, away };
+  return { open, away: resumed.value };
 }
 
 /**

@@ -73,20 +73,18 @@ export async function start(ctx: SessionContext, options: StartOptions): Promise
   const newest = known ? await newestWithBody(ctx, await everyNote(ctx, scan)) : null;
   const pointer = { activeTopic: topicId, startedAt, openDraft: draftId, device: ctx.ports.device };
 
-  let raced = null as HotState | null;
   const written = await pointHotAt(ctx, pointer, {
     newest,
     stampUpdated: true,
-    warnings,
     accept: (read) => {
       const current = hotStateOf(read);
-      if (!isOpen(current) || current.openDraft === hot.state.openDraft) return true;
-      raced = current; // another start won the race
-      return false;
+      return !isOpen(current) || current.openDraft === hot.state.openDraft;
     },
   });
-  if (raced !== null) {
-    const kept = await alreadyOpen(ctx, raced, options);
+  warnings.push(...written.warnings);
+  if (!written.pointed) {
+    // Another start won the race: hot.md names its session.
+    const kept = await alreadyOpen(ctx, written.seen, options);
     if (kept) return kept;
   }
 
