@@ -119,7 +119,9 @@ async function checkpointAfterReconcile(
   if (hotAfter.read.state === "schema-invalid") {
     warnings.push(`${ctx.layout.hot} has an unsupported palee_schema; left it alone (starting a session rebuilds it)`);
   } else if (!isOpen(hotAfter.state)) {
-    opened = await openWith(ctx, draft, hotAfter.state.openDraft, scan, warnings);
+    const made = await openWith(ctx, draft, hotAfter.state.openDraft, scan);
+    opened = made.pointed;
+    warnings.push(...made.warnings);
   }
   return { created: !current, opened, draft, away, warnings };
 }
@@ -234,8 +236,7 @@ async function openWith(
   draft: Draft,
   stalePointer: string | null,
   scan: Scan,
-  warnings: string[],
-): Promise<boolean> {
+): Promise<{ pointed: boolean; warnings: string[] }> {
   const pointer = {
     activeTopic: draft.topicId,
     startedAt: draftStart(ctx, draft, ctx.ports.clock.now()),
@@ -243,7 +244,7 @@ async function openWith(
     device: ctx.ports.device,
   };
   const newest = await newestWithBody(ctx, scan.confirmed);
-  const { pointed, warnings: kept } = await pointHotAt(ctx, pointer, {
+  const { pointed, warnings } = await pointHotAt(ctx, pointer, {
     newest,
     accept: (read) => {
       const current = hotStateOf(read);
@@ -251,6 +252,5 @@ async function openWith(
       return !(isOpen(current) && current.openDraft !== stalePointer && current.openDraft !== draft.draftId);
     },
   });
-  warnings.push(...kept);
-  return pointed;
+  return { pointed, warnings };
 }

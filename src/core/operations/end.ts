@@ -76,16 +76,16 @@ export async function end(ctx: SessionContext, options: EndOptions): Promise<End
     warnings.push(...(await writeViewsAfter(ctx, null, (current) => current, scan)));
     return saved(finishedIn, [...warnings, ...(await lostDetails(ctx, options, finishedIn)), ...skipped]);
   }
-  const taken = takeDrafts(ctx, { scan, before, hot: hotAfter.state, topicId, now, expected, warnings });
+  const taken = takeDrafts(ctx, { scan, before, hot: hotAfter.state, topicId, now, expected });
   if ("savedIn" in taken) {
     return saved(taken.savedIn, [...warnings, ...(await lostDetails(ctx, options, taken.savedIn))]);
   }
   // A pointer closed only because its draft is gone still dates the session (tier 2).
   const dating = startRecord(ctx, hotBefore.state, hotAfter.state, closed);
-  const session = await recordEnd(ctx, { ...taken, topicId, dating, now, options, warnings });
-  await afterSaving(session, async () => {
-    warnings.push(...(await writeViewsAfter(ctx, session, closeEnded(taken, topicId), scan)));
-  });
+  const recorded = await recordEnd(ctx, { ...taken, topicId, dating, now, options });
+  const { session } = recorded;
+  const views = await afterSaving(session, () => writeViewsAfter(ctx, session, closeEnded(taken, topicId), scan));
+  warnings.push(...taken.leftAlone, ...recorded.warnings, ...views);
   const absorbedDrafts = taken.absorbed.map((d) => d.draftId);
   return { session, absorbedDrafts, alreadySaved: false, warnings: [...warnings, ...skipped] };
 }
@@ -109,6 +109,8 @@ interface Taken {
   elsewhere: Draft[];
   /** The open session this end found in hot.md, if any. */
   seenOpen: string | null;
+  /** The drafts of the topic left alone, and why. */
+  leftAlone: string[];
 }
 
 /**
@@ -126,7 +128,6 @@ function takeDrafts(
     topicId: string;
     now: number;
     expected: OpenRef | undefined;
-    warnings: string[];
   },
 ): Taken | { savedIn: ConfirmedSession } {
   const { scan, hot, topicId, expected } = at;
@@ -147,11 +148,12 @@ function takeDrafts(
       !elsewhere.includes(d) &&
       (openStart === null || d.draftId === openId || (d.startedMs !== null && d.startedMs >= openStart)),
   );
-  for (const d of elsewhere) at.warnings.push(`left ${d.draftId} alone: it is open on ${d.device ?? "another device"}`);
-  for (const d of ofTopic) {
-    if (elsewhere.includes(d) || absorbed.includes(d)) continue;
-    at.warnings.push(`left ${d.draftId} alone: it started before the open session (recover it separately)`);
-  }
+  const leftAlone = [
+    ...elsewhere.map((d) => `left ${d.draftId} alone: it is open on ${d.device ?? "another device"}`),
+    ...ofTopic
+      .filter((d) => !elsewhere.includes(d) && !absorbed.includes(d))
+      .map((d) => `left ${d.draftId} alone: it started before the open session (recover it separately)`),
+  ];
   if (openOfTopic && !scan.drafts.some((d) => d.draftId === hot.openDraft)) refuseUnusableOpenDraft(ctx, hot, scan);
   // Nothing of this device to end, and the topic's session is open on another device (alive, or its draft
   // not synced here yet): recording it here would count that sitting twice.
@@ -161,14 +163,14 @@ function takeDrafts(
     const device = takenOver?.device ?? hot.device ?? "another device";
     throw new UsageError(`the session on ${topicId} is open on ${device}; end it there`, "session_open_elsewhere");
   }
-  return { absorbed, elsewhere, seenOpen: isOpen(hot) ? hot.openDraft : null };
+  return { absorbed, elsewhere, seenOpen: isOpen(hot) ? hot.openDraft : null, leftAlone };
 }
 
 /** Writes the confirmed note (step 1) and trashes the drafts it absorbed (step 2). */
 async function recordEnd(
   ctx: SessionContext,
-  at: Taken & { topicId: string; dating: HotState; now: number; options: EndOptions; warnings: string[] },
-): Promise<ConfirmedSession> {
+  at: Taken & { topicId: string; dating: HotState; now: number; options: EndOptions },
+): Promise<{ session: ConfirmedSession; warnings: string[] }> {
   const { absorbed, topicId, dating, now, options } = at;
   const start = endStart(topicId, absorbed, dating, now, ctx.offsetAt);
   // Nothing records a start (no draft, no open session): only an explicit topic records a session from now,
@@ -182,7 +184,6 @@ async function recordEnd(
   }
   const ending = endingSession(absorbed, at.seenOpen, start.ms);
   const ended = resolveEndTime(options.at, ending, now, ctx.graceMs, ctx.offsetAt);
-  if (start.warning) at.warnings.push(start.warning);
   const session = await writeConfirmed(ctx, start.ms, {
     topicId,
     startedAt: start.text ?? stamp(ctx, start.ms),
@@ -200,7 +201,7 @@ async function recordEnd(
       .join("\n\n"),
   });
   for (const d of absorbed) await trashDraft(ctx, d);
-  return session;
+  return { session, warnings: start.warning ? [start.warning] : [] };
 }
 
 /**

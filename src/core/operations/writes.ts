@@ -155,9 +155,9 @@ export async function trashDraft(ctx: SessionContext, draft: Draft): Promise<voi
 }
 
 /** A conflict on the views after a session note was written says that the session itself is safe. */
-export async function afterSaving(session: ConfirmedSession, updateViews: () => Promise<unknown>): Promise<void> {
+export async function afterSaving<T>(session: ConfirmedSession, updateViews: () => Promise<T>): Promise<T> {
   try {
-    await updateViews();
+    return await updateViews();
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
     throw new ConflictError(
