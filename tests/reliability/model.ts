@@ -716,20 +716,28 @@ function checkEnded(
   }
   // Tier 2: no draft, hot.md's start of this topic (when it is not in the future) — also when hot.md's open
   // draft is gone, if the pointer is this device's; never the start of a session the learner discarded.
-  const hot0 = pointerOf(before);
-  const hotStart = ms(hot0.startedAt);
-  const discarded = hot0.openDraft !== null && model.discarded.has(hot0.openDraft);
+  const hotBefore = pointerOf(before);
+  const hotStart = ms(hotBefore.startedAt);
+  const discarded = hotBefore.openDraft !== null && model.discarded.has(hotBefore.openDraft);
   const usable =
-    hot0.openDraft === null || before.drafts.has(hot0.openDraft) || hot0.device === null || hot0.device === device;
-  if (starts.length === 0 && hot0.activeTopic === note.fields.topic_id && hotStart !== null && hotStart <= after.now) {
+    hotBefore.openDraft === null ||
+    before.drafts.has(hotBefore.openDraft) ||
+    hotBefore.device === null ||
+    hotBefore.device === device;
+  if (
+    starts.length === 0 &&
+    hotBefore.activeTopic === note.fields.topic_id &&
+    hotStart !== null &&
+    hotStart <= after.now
+  ) {
     if (discarded && ms(note.fields.started_at) === hotStart && hotStart !== ms(note.fields.ended_at)) {
       fail(
         step,
-        `started_at ${String(note.fields.started_at)} is the start of ${String(hot0.openDraft)}, a session the learner discarded`,
+        `started_at ${String(note.fields.started_at)} is the start of ${String(hotBefore.openDraft)}, a session the learner discarded`,
       );
     }
     if (!discarded && usable && ms(note.fields.started_at) !== hotStart) {
-      fail(step, `started_at ${String(note.fields.started_at)} is not hot.md's start ${String(hot0.startedAt)}`);
+      fail(step, `started_at ${String(note.fields.started_at)} is not hot.md's start ${String(hotBefore.startedAt)}`);
     }
   }
   // SPEC §4 Devices: end never absorbs a draft that is alive on another device.
@@ -1236,14 +1244,17 @@ export function verify(model: Model, world: World, before: View, after: View, ef
       if (effects.kind === "start" ? started !== now : !(started <= now && now - started <= 24 * 60 * MINUTE)) {
         fail(step, `new draft ${draft.id} starts at ${String(draft.fields.started_at)}`);
       }
-      const hot0 = pointerOf(before);
+      const hotBefore = pointerOf(before);
       if (
-        hot0.openDraft !== null &&
-        model.discarded.has(hot0.openDraft) &&
+        hotBefore.openDraft !== null &&
+        model.discarded.has(hotBefore.openDraft) &&
         started !== now &&
-        started === ms(hot0.startedAt)
+        started === ms(hotBefore.startedAt)
       ) {
-        fail(step, `new draft ${draft.id} inherits the start of ${hot0.openDraft}, a session the learner discarded`);
+        fail(
+          step,
+          `new draft ${draft.id} inherits the start of ${hotBefore.openDraft}, a session the learner discarded`,
+        );
       }
       model.sessions.set(draft.id, {
         topic: String(draft.fields.topic_id),
