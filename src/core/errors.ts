@@ -9,7 +9,7 @@ export type ErrorKind =
   | "topic_required"
   | "invalid_topic"
   | "no_such_draft"
-  | "no_open_session"
+  | "nothing_open"
   | "session_open_elsewhere"
   | "folder_missing"
   | "folder_outside_vault"
@@ -17,7 +17,6 @@ export type ErrorKind =
   | "boundary"
   | "unexpected"
   // Honest time (SPEC §4, version 2): refusals, all exit 2.
-  | "nothing_open"
   | "already_paused"
   | "not_paused"
   | "invalid_time"

@@ -21,37 +21,47 @@ export interface SessionStore {
   /** Moves the file to the trash (never a permanent delete). The core checks the deletion boundary first. */
   trash(path: string): Promise<void>;
   /**
-   * Optional: when the file was last modified (epoch ms), or null when it does not exist. Used only to age
-   * the tool's own temp files left by a killed write (SPEC §2 "Temporary files"), never to order sessions. A
-   * store whose writes leave no temp files (the Obsidian vault) need not offer it.
+   * When the file was last modified (epoch ms). Used only to age the tool's own temp files left by a killed
+   * write (SPEC §2 "Temporary files"), never to order sessions. A store whose writes leave no temp files (the
+   * Obsidian vault) answers "untold", and then no temp file is ever aged.
    */
-  modifiedAt?(path: string): Promise<number | null>;
+  modifiedAt(path: string): Promise<ModifiedAt>;
   /**
-   * Optional, for scans that read only what may have changed: which of `names` (files directly inside
-   * `folder`) were written at or after `since` (epoch ms, this device's clock), by their modification time
-   * (the Obsidian vault: the later of modification and creation). A name whose times cannot be told is
-   * included; one that no longer exists may be left out. Without it, every reconcile reads every note.
-   * Never writes.
+   * For scans that read only what may have changed: which of `names` (files directly inside `folder`) were
+   * written at or after `since` (epoch ms, this device's clock), by their modification time (the Obsidian
+   * vault: the later of modification and creation). A name whose times cannot be told is included; one that
+   * no longer exists may be left out. Never writes.
    */
-  changedAmong?(folder: string, names: readonly string[], since: number): Promise<string[]>;
+  changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]>;
   /**
-   * Optional fast path for scans: the frontmatter of `path` as the app's metadata cache holds it, without
-   * reading the file; undefined when the cache does not know the file or may be behind it (e.g. just
-   * written). Only a result that reads as a valid confirmed session is used; anything else is read in full.
+   * Fast path for scans: the frontmatter of `path` as the app's metadata cache holds it, without reading the
+   * file; undefined when the store has no such cache, the cache does not know the file, or it may be behind
+   * it (e.g. just written). Only a result that reads as a valid confirmed session is used; anything else is
+   * read in full.
    */
-  cachedFields?(path: string): Record<string, unknown> | undefined;
+  cachedFields(path: string): Record<string, unknown> | undefined;
   /**
-   * Optional, with the app's file events: which files directly inside `folder` may have changed (created,
-   * modified, deleted, renamed, re-read by the metadata cache) since `since`, a token this method returned
-   * earlier, and whether each still exists. `since` null, or `changed` null: the store cannot tell, so the
-   * caller looks at the whole folder; the token is always the current one. Null instead of a report: the
-   * store does not follow changes (yet), so no later call can be compared with this one. Never writes.
+   * With the app's file events: which files directly inside `folder` may have changed (created, modified,
+   * deleted, renamed, re-read by the metadata cache) since `since`, a token this method returned earlier.
+   * See ChangeReport for the three answers. Never writes.
    */
-  changesSince?(
-    folder: string,
-    since: number | null,
-  ): { token: number; changed: Array<{ name: string; exists: boolean }> | null } | null;
+  changesSince(folder: string, since: number | null): ChangeReport;
 }
+
+/** SessionStore.modifiedAt: the file's modification time, no such file, or a store that cannot tell. */
+export type ModifiedAt = { kind: "at"; ms: number } | { kind: "missing" } | { kind: "untold" };
+
+/**
+ * SessionStore.changesSince:
+ * - "unfollowed": the store does not follow changes (yet), so no later call can be compared with this one;
+ * - "everything": `since` was null or the store cannot tell what changed: look at the whole folder;
+ * - "changed": the files that may have changed since `since`, and whether each still exists.
+ * `token` is always the current one, to pass as `since` next time.
+ */
+export type ChangeReport =
+  | { kind: "unfollowed" }
+  | { kind: "everything"; token: number }
+  | { kind: "changed"; token: number; changed: Array<{ name: string; exists: boolean }> };
 
 /** Milliseconds since the epoch, and the local UTC offset (minutes east of UTC) at a given instant. */
 export interface Clock {

@@ -13,8 +13,8 @@ import type { LogOptions, LogResult } from "./operations/log";
 import { log } from "./operations/log";
 import type { ListResult, RecentList, StatusResult } from "./operations/list";
 import { list, status } from "./operations/list";
-import type { VaultOpenResult } from "./operations/open-vault";
-import { openVault, savedTwice } from "./operations/open-vault";
+import type { VaultOpenResult } from "./operations/triage-on-open";
+import { triageOnOpen, savedTwice } from "./operations/triage-on-open";
 import type { ContinueResult, PauseOptions, PauseResult } from "./operations/pause";
 import { continueSession, pause } from "./operations/pause";
 import type { HotRead } from "./operations/reading";
@@ -35,10 +35,12 @@ export type { CheckpointOptions, CheckpointResult, OpenRef } from "./operations/
 export type { SessionsOptions } from "./operations/context";
 export type { EndOptions, EndResult } from "./operations/end";
 export type { ExportOptions, ExportResult } from "./operations/export";
+export type { EndTime } from "./operations/end-time";
+export { endTimeOf } from "./operations/end-time";
 export type { ListResult, StatusResult } from "./operations/list";
 export type { LogOptions, LogResult } from "./operations/log";
 export type { OpenSession } from "./operations/open-session";
-export type { VaultOpenResult } from "./operations/open-vault";
+export type { VaultOpenResult } from "./operations/triage-on-open";
 export type { ContinueResult, PauseOptions, PauseResult } from "./operations/pause";
 export type { RebuildResult } from "./operations/rebuild";
 export type { RecoverAction, RecoverResult } from "./operations/recover";
@@ -112,8 +114,8 @@ export class PaleeSessions {
   }
 
   /** Start-up recovery (the plugin, when the vault opens). */
-  openVault(): Promise<VaultOpenResult> {
-    return this.exclusive((ctx) => openVault(ctx));
+  triageOnOpen(): Promise<VaultOpenResult> {
+    return this.exclusive((ctx) => triageOnOpen(ctx));
   }
 
   /** Regenerates hot.md and index.md from the session notes; writes nothing else. */
@@ -127,7 +129,7 @@ export class PaleeSessions {
     return list(this.context, options, this.recentList);
   }
 
-  /** Sessions saved twice, as warnings naming their notes (after openVault, once per vault open). */
+  /** Sessions saved twice, as warnings naming their notes (after triageOnOpen, once per vault open). */
   savedTwice(): Promise<string[]> {
     return savedTwice(this.context);
   }

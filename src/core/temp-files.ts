@@ -14,7 +14,6 @@ const STALE_TEMP_MS = 60 * MINUTE_MS;
  */
 export async function trashStaleTempFiles(ports: CorePorts, layout: Layout): Promise<string[]> {
   const { store } = ports;
-  if (!store.modifiedAt) return [];
   const now = ports.clock.now();
   const said: string[] = [];
   for (const folder of [layout.folder, layout.sessions]) {
@@ -22,7 +21,7 @@ export async function trashStaleTempFiles(ports: CorePorts, layout: Layout): Pro
       const path = `${folder}/${name}`;
       try {
         const modified = await store.modifiedAt(path);
-        if (modified === null || now - modified <= STALE_TEMP_MS) continue;
+        if (modified.kind !== "at" || now - modified.ms <= STALE_TEMP_MS) continue;
         assertTempRemovable(layout, path);
         await store.trash(path);
         said.push(`moved ${path} (left by an interrupted write) to the trash`);

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { constants as fsConstants, promises as fs, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { BoundaryError, ConflictError, FileExistsError, PaleeError, UsageError, errorMessage } from "../core/errors";
-import type { SessionStore } from "../core/ports";
+import type { ChangeReport, ModifiedAt, SessionStore } from "../core/ports";
 
 function isErrno(error: unknown, code: string): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
@@ -88,11 +88,11 @@ export class NodeStore implements SessionStore {
     }
   }
 
-  async modifiedAt(relative: string): Promise<number | null> {
+  async modifiedAt(relative: string): Promise<ModifiedAt> {
     try {
-      return (await fs.lstat(this.resolve(relative))).mtimeMs;
+      return { kind: "at", ms: (await fs.lstat(this.resolve(relative))).mtimeMs };
     } catch (error) {
-      if (isErrno(error, "ENOENT")) return null;
+      if (isErrno(error, "ENOENT")) return { kind: "missing" };
       throw withPath(this.root, relative, error);
     }
   }
@@ -115,6 +115,16 @@ export class NodeStore implements SessionStore {
       }
     }
     return Promise.resolve(changed);
+  }
+
+  /** The CLI has no metadata cache: every note is read. */
+  cachedFields(): undefined {
+    return undefined;
+  }
+
+  /** The CLI does not follow file events: every scan looks at the whole folder. */
+  changesSince(): ChangeReport {
+    return { kind: "unfollowed" };
   }
 
   async list(folder: string): Promise<string[]> {

@@ -8,7 +8,7 @@ import { openSessionNote, showStatus } from "./flows/open-session";
 import { continueSession, pause } from "./flows/pause";
 import { recoverDrafts } from "./flows/recovery";
 import { start } from "./flows/start";
-import { copyWorkingMemory, openWorkingMemory, rebuild } from "./flows/working-memory";
+import { copyHot, openHot, rebuild } from "./flows/working-memory";
 
 type Flow = (ctx: FlowContext) => Promise<void>;
 
@@ -37,9 +37,9 @@ export function registerCommands(plugin: Plugin, ctx: FlowContext): void {
   add({ id: "log-session", name: "Log a past session", callback: always(logSession) });
   add({ id: "recover-drafts", name: "Recover interrupted sessions", callback: always(recoverDrafts) });
   add({ id: "show-status", name: "Show session status", callback: always(showStatus) });
-  add({ id: "open-working-memory", name: "Open working memory", callback: always(openWorkingMemory) });
+  add({ id: "open-working-memory", name: "Open working memory", callback: always(openHot) });
   add({ id: "open-session-note", name: "Open current session note", checkCallback: whenOpen(openSessionNote, false) });
-  add({ id: "copy-working-memory", name: "Copy working memory to the clipboard", callback: always(copyWorkingMemory) });
+  add({ id: "copy-working-memory", name: "Copy working memory to the clipboard", callback: always(copyHot) });
   add({ id: "rebuild-views", name: "Rebuild working memory and index", callback: always(rebuild) });
   add({ id: "import-palee-folder", name: "Import a .palee folder", callback: always(importFolder) });
 }

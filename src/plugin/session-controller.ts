@@ -6,6 +6,7 @@ import type {
   EndResult,
   LogOptions,
   LogResult,
+  EndTime,
   OpenSession,
   RebuildResult,
   RecoverAction,
@@ -44,11 +45,11 @@ export interface OpenState {
   running: boolean;
 }
 
-/** What ending records: `at` is "now", "last", HH:MM or ISO 8601 (the plugin always says when). */
+/** What ending records: `at` is when the session ended (the plugin always says when). */
 export interface EndRequest {
   summary: string | null;
   nextAction: string | null;
-  at: string;
+  at: EndTime;
 }
 
 export interface ControllerDeps {
@@ -226,7 +227,7 @@ export class SessionController {
   private onOpen<T>(operation: (open: OpenState) => Promise<T>): Promise<T> {
     return this.exclusive(async () => {
       const open = this.state;
-      if (!open) throw new UsageError("no session is open", "no_open_session");
+      if (!open) throw new UsageError("no session is open", "nothing_open");
       try {
         return await operation(open);
       } finally {
@@ -282,7 +283,7 @@ export class SessionController {
   end(input: EndRequest, session?: OpenSession): Promise<EndResult> {
     return this.exclusive(async () => {
       const open = session ? { session } : this.state;
-      if (!open) throw new UsageError("no session is open", "no_open_session");
+      if (!open) throw new UsageError("no session is open", "nothing_open");
       try {
         const { draftId, topicId } = open.session;
         const { summary, nextAction, at } = input;
@@ -291,7 +292,7 @@ export class SessionController {
         if (error instanceof ConflictError && error.savedSession) {
           // Saved, but a view changed underneath: the session is over. Reconcile closes its pointer.
           this.live.delete(open.session.draftId);
-          await this.sessions.openVault().catch(() => undefined);
+          await this.sessions.triageOnOpen().catch(() => undefined);
         }
         throw error;
       } finally {
@@ -325,9 +326,9 @@ export class SessionController {
    * The start-up sorting (also behind the recover command): a recent session of this device continues, and
    * the drafts to offer for recovery leave out the sessions this app is running.
    */
-  openVault(): Promise<VaultOpenResult> {
+  triageOnOpen(): Promise<VaultOpenResult> {
     return this.exclusive(async () => {
-      const result = await this.sessions.openVault();
+      const result = await this.sessions.triageOnOpen();
       if (result.resumed) this.live.add(result.resumed.draftId);
       await this.refreshNow();
       return { ...result, pending: result.pending.filter((d) => !this.live.has(d.draftId)) };
@@ -366,7 +367,7 @@ export class SessionController {
   }
 
   /** hot.md's text, or null when there is none yet. */
-  readWorkingMemory(): Promise<string | null> {
+  readHot(): Promise<string | null> {
     return this.deps.store.read(this.layout.hot);
   }
 }

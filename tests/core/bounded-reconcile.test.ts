@@ -152,7 +152,7 @@ describe("a draft ID that comes round again", () => {
     await h.core.rebuild();
     // recover reconciles over every note (a full scan), as the plugin does once its scan cache is warm
     expect(await h.core.recover(YOUNG, "ignore")).toEqual({ status: "ignored", draftId: YOUNG, warnings: [] });
-    const offered = await h.core.openVault();
+    const offered = await h.core.triageOnOpen();
     expect(offered.resumed?.draftId).toBe(YOUNG);
     expect(h.store.trashed).toEqual([]);
     const ended = await h.core.end({ summary: "today" });

@@ -93,7 +93,7 @@ describe("sync-conflict copies of a draft", () => {
     expect(store.files.get(INDEX)).toContain("Total sessions: 1");
 
     // Nothing more to recover, from any entry point; the copy is reported as already saved.
-    await expect(core(store).openVault()).resolves.toMatchObject({ pending: [] });
+    await expect(core(store).triageOnOpen()).resolves.toMatchObject({ pending: [] });
     await expect(core(store).recover(X2, "save")).resolves.toMatchObject({
       status: "saved",
       alreadySaved: true,
@@ -111,7 +111,7 @@ describe("sync-conflict copies of a draft", () => {
     expect(saved).toMatchObject({ status: "saved", draftId: X2, session: { absorbedDrafts: [X, X2] } });
     expect(fromCopy.snapshot()).toEqual(fromOriginal.snapshot());
     expect(fromCopy.trashed.map((t) => t.path)).toEqual([S(X), S(X2)]);
-    await expect(core(fromCopy).openVault()).resolves.toMatchObject({ pending: [] });
+    await expect(core(fromCopy).triageOnOpen()).resolves.toMatchObject({ pending: [] });
   });
 
   it("carries identical bodies once, and an empty body not at all", async () => {
@@ -159,7 +159,7 @@ describe("sync-conflict copies of a draft", () => {
     if (saved.status !== "saved") throw new Error("not saved");
     expect(notesOf(store, saved.session.path)).toBe("## Notes\n\na\n");
     expect(draftPaths(store)).toEqual([S(OTHER), S(X2)]);
-    const opened = await core(store).openVault();
+    const opened = await core(store).triageOnOpen();
     expect(opened.pending.map((d) => d.draftId).sort()).toEqual([OTHER, X2]);
   });
 
@@ -234,7 +234,7 @@ describe("sync-conflict copies of a draft", () => {
       expect([k, outcome]).toEqual([k, k < counting.writes ? "simulated crash" : "finished"]);
 
       // Start-up: reconcile (the vault opens), then a rebuild.
-      const opened = await core(files).openVault();
+      const opened = await core(files).triageOnOpen();
       await core(files).rebuild();
       const notes = confirmedPaths(files);
       const pending = opened.pending.map((d) => d.draftId).sort();

@@ -1,7 +1,7 @@
 /**
  * One sitting saved twice: two devices ended or saved the same session before sync carried the first note
  * across (tests/plugin/two-devices.test.ts reproduces the race). No local check can prevent it, and a confirmed
- * note is never deleted, so every start-up (openVault) and every rebuild names both notes.
+ * note is never deleted, so every start-up (triageOnOpen) and every rebuild names both notes.
  */
 import { confirmedText, draftText } from "../support/builders";
 import { harness } from "../support/fakes";
@@ -56,7 +56,7 @@ describe("a session saved twice", () => {
   it("is named once per start-up, not again by every operation (it would push their own warnings out of the notice)", async () => {
     const h = harness({ store: twiceSaved() });
     // The start-up check reads only what changed (issue 13); the plugin asks for every note right after it.
-    expect((await h.core.openVault()).warnings).not.toContain(expected);
+    expect((await h.core.triageOnOpen()).warnings).not.toContain(expected);
     expect(await h.core.savedTwice()).toEqual([expected]);
     const started = await h.core.start({ topic: "T-a" });
     expect(started.status === "started" && started.warnings).not.toContain(expected);
@@ -73,7 +73,7 @@ describe("a session saved twice", () => {
       }),
     });
     expect((await h.core.rebuild()).warnings).toEqual([]);
-    expect((await h.core.openVault()).warnings).toEqual([]);
+    expect((await h.core.triageOnOpen()).warnings).toEqual([]);
     expect(await h.core.savedTwice()).toEqual([]);
   });
 
@@ -87,7 +87,7 @@ describe("a session saved twice", () => {
       ),
     );
     const h = harness({ store });
-    const open = await h.core.openVault();
+    const open = await h.core.triageOnOpen();
     expect(open.pending).toEqual([]);
     expect(h.store.trashed.map((t) => t.path)).toEqual([`palee/sessions/${DRAFT}.md`]);
   });

@@ -39,7 +39,7 @@ describe("start-up after an end cut short", () => {
       .find((r) => r.state === "ok" && r.fields.topic_id === "T-b");
     expect(newest?.state).toBe("ok");
     const savedId = newest?.state === "ok" ? String(newest.fields.session_id) : "";
-    await fresh(h).openVault();
+    await fresh(h).triageOnOpen();
     expect(draftPaths(h.store)).toEqual([]);
     expect(fields(h.store, HOT)).toMatchObject({ last_session: savedId, open_draft: null, active_topic: "T-b" });
     expect(h.store.files.get(HOT)).toContain("second summary");
@@ -50,7 +50,7 @@ describe("start-up after an end cut short", () => {
   it("leaves a hot.md without frontmatter to the learner (only the pointer work is done, as before)", async () => {
     const h = await crashedEnd(1);
     h.store.files.set(HOT, "my own text\n");
-    await fresh(h).openVault();
+    await fresh(h).triageOnOpen();
     expect(h.store.files.get(HOT)).toBe("my own text\n");
     expect(draftPaths(h.store)).toEqual([]);
   });
@@ -68,7 +68,7 @@ describe("start-up after an end cut short", () => {
         topic: "T-b",
       }),
     ).rejects.toThrow("simulated crash");
-    const result = await fresh(h).openVault();
+    const result = await fresh(h).triageOnOpen();
     expect(result.warnings.join("\n")).toContain("no longer exists; closed the session");
     expect(h.store.files.get(HOT)).toContain("my own working memory");
     expect(fields(h.store, HOT)).toMatchObject({ open_draft: null });

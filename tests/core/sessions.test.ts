@@ -47,7 +47,7 @@ describe("start", () => {
       last_checkpoint_at: "2026-08-14T12:00:00+00:00",
       device: "laptop",
     });
-    expect(result.workingMemory).toContain("No history yet");
+    expect(result.hotBody).toContain("No history yet");
   });
 
   it("reports the last session and its working memory", async () => {
@@ -59,8 +59,8 @@ describe("start", () => {
     const result = await core.start({ topic: "T-rust-ownership" });
     if (result.status !== "started") throw new Error(result.status);
     expect(result.lastSession).toBe("S-20260813T100000-aaaa");
-    expect(result.workingMemory).toContain("Moves and borrows");
-    expect(result.workingMemory).toContain("Source: [[S-20260813T100000-aaaa]]");
+    expect(result.hotBody).toContain("Moves and borrows");
+    expect(result.hotBody).toContain("Source: [[S-20260813T100000-aaaa]]");
   });
 
   it("refuses a second start without replacing the open session, and keeps it with ifOpen keep", async () => {
@@ -360,7 +360,7 @@ describe("end", () => {
     store.files.set(HOT, hotText({ active_topic: "T-a", started_at: "2026-08-12T12:00:00+00:00" }));
     // Version 2: with nothing saying when it ended, the learner says so (without `at`: long_silence).
     await expectError(core.end(), "long_silence", 2);
-    const result = await core.end({ at: "now" });
+    const result = await core.end({ at: { kind: "now" } });
     expect(result.session).toMatchObject({ startedAt: "2026-08-12T12:00:00+00:00", durationMinutes: 2880 });
   });
 
@@ -484,7 +484,7 @@ describe("end", () => {
   it("refuses an end without an explicit topic when nothing records a start", async () => {
     const { core, store } = harness();
     store.files.set(HOT, hotText({ active_topic: "T-a" }));
-    await expectError(core.end({ summary: "nothing was open" }), "no_open_session", 2);
+    await expectError(core.end({ summary: "nothing was open" }), "nothing_open", 2);
     expect(store.writes).toEqual([]);
   });
 

@@ -74,6 +74,10 @@ describe("the incremental scan", () => {
           create: (path, content) => plain.create(path, content),
           replace: (path, expected, content) => plain.replace(path, expected, content),
           trash: (path) => plain.trash(path),
+          modifiedAt: () => Promise.resolve({ kind: "untold" }),
+          changedAmong: (_folder, names) => Promise.resolve([...names]), // cannot tell: every name may have changed
+          cachedFields: () => undefined,
+          changesSince: () => ({ kind: "unfollowed" }),
         };
         const cache = new ScanCache();
         // While the metadata cache lags behind a change, a scan may see the cache's older view, as Obsidian

@@ -251,8 +251,12 @@ const scenarios: Scenario[] = [
     vault: () => vault({ [HOT]: openPointer, [S(OPEN_A)]: pausedA }),
     run: (c) => c.continueSession(),
   },
-  { name: "end --at last", vault: T_A_OPEN, run: (c) => c.end({ at: "last", summary: "Done." }) },
-  { name: "end --at HH:MM", vault: T_A_OPEN, run: (c) => c.end({ at: "11:45", summary: "Done." }) },
+  { name: "end --at last", vault: T_A_OPEN, run: (c) => c.end({ at: { kind: "last" }, summary: "Done." }) },
+  {
+    name: "end --at HH:MM",
+    vault: T_A_OPEN,
+    run: (c) => c.end({ at: { kind: "given", text: "11:45" }, summary: "Done." }),
+  },
   {
     name: "end of a paused session",
     vault: () => vault({ [HOT]: openPointer, [S(OPEN_A)]: pausedA }),
@@ -424,7 +428,7 @@ async function startUp(store: SessionStore, how: Recovery): Promise<void> {
       expect(again.status).not.toBe("drafts_pending");
     }
   } else {
-    const opened = await fresh.openVault();
+    const opened = await fresh.triageOnOpen();
     for (const d of opened.pending) await fresh.recover(d.draftId, saves(d) ? "save" : "ignore");
   }
   await fresh.rebuild();

@@ -486,7 +486,7 @@ async function killEverywhere(scenario: Scenario): Promise<void> {
       expect([label, seen.skipped.map((x) => x.path)]).toEqual([label, empties]);
       for (const rel of empties) fs.renameSync(path.join(run.root, rel), path.join(run.root, "Other", "empty note.md"));
     }
-    const opened = await fresh.openVault();
+    const opened = await fresh.triageOnOpen();
     for (const d of opened.pending) await fresh.recover(d.draftId, "save");
     const list = await fresh.list({ all: true });
     expect([label, list.skipped]).toEqual([label, []]);

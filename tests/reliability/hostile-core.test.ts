@@ -300,7 +300,7 @@ describe("a vault holding every damaged file next to good sessions", () => {
     const store = storeOf(mainVault());
     const before = store.snapshot();
     const { core } = open(store);
-    const result = await core.openVault();
+    const result = await core.triageOnOpen();
     expect(result.resumed).toBeNull();
     expect(result.openElsewhere).toBeNull();
     expect(result.pending.map((d) => d.draftId).sort()).toEqual([...EXPECTED.pending].sort());

@@ -95,7 +95,7 @@ describe("the reference model", () => {
         "recover-save",
         "recover-discard",
         "recover-ignore",
-        "openVault",
+        "triageOnOpen",
         "rebuild",
         "list",
         "status",
@@ -117,8 +117,8 @@ describe("the reference model", () => {
         "recover saved (already)",
         "recover resumed",
         "recover discarded",
-        "openVault resumed, none pending",
-        "openVault open elsewhere, none pending",
+        "triageOnOpen resumed, none pending",
+        "triageOnOpen open elsewhere, none pending",
       );
       reached.push("end refused: session_open_elsewhere", "checkpoint refused: session_open_elsewhere");
       // Version 2 (honest time): pause, continue, log, and an end refused for a long silence.

@@ -22,7 +22,7 @@ import { classifyRecord } from "../../src/core/frontmatter";
 import { HOT_WORD_LIMIT, countWords } from "../../src/core/hot-memory";
 import { DRAFT_ID_PATTERN } from "../../src/core/ids";
 import { layoutFor } from "../../src/core/layout";
-import type { RandomSource, SessionStore } from "../../src/core/ports";
+import type { ModifiedAt, RandomSource, SessionStore } from "../../src/core/ports";
 import { DEFAULT_GRACE_MS } from "../../src/core/recovery";
 import type { EndResult, OpenRef, RecoverAction, StartResult } from "../../src/core/sessions";
 import { PaleeSessions } from "../../src/core/sessions";
@@ -81,6 +81,16 @@ export class CrashGate implements SessionStore {
   }
   changedAmong(folder: string, names: readonly string[], since: number) {
     return this.inner.changedAmong(folder, names, since);
+  }
+  /** Like the stores of before modifiedAt: temp files are never aged through this wrapper. */
+  modifiedAt(): Promise<ModifiedAt> {
+    return Promise.resolve({ kind: "untold" });
+  }
+  cachedFields(path: string) {
+    return this.inner.cachedFields(path);
+  }
+  changesSince(folder: string, since: number | null) {
+    return this.inner.changesSince(folder, since);
   }
   async create(path: string, content: string) {
     this.pass();
@@ -325,7 +335,7 @@ export class Model {
 // ---- running an operation -----------------------------------------------------------------------
 
 type OpKind =
-  "start" | "checkpoint" | "end" | "recover" | "openVault" | "rebuild" | "read" | "external" | "pause" | "log";
+  "start" | "checkpoint" | "end" | "recover" | "triageOnOpen" | "rebuild" | "read" | "external" | "pause" | "log";
 
 interface Outcome<T> {
   value?: T;
@@ -349,10 +359,10 @@ function fail(step: string, message: string): never {
 /** Error kinds a refusal may carry, per operation (SPEC §4); anything else fails the property. */
 const REFUSALS: Record<OpKind, readonly string[]> = {
   start: ["topic_required"],
-  checkpoint: ["topic_required", "no_open_session", "session_open_elsewhere", "no_such_draft", "usage"],
+  checkpoint: ["topic_required", "nothing_open", "session_open_elsewhere", "no_such_draft", "usage"],
   end: [
     "topic_required",
-    "no_open_session",
+    "nothing_open",
     "session_open_elsewhere",
     "no_such_draft",
     "usage",
@@ -363,7 +373,7 @@ const REFUSALS: Record<OpKind, readonly string[]> = {
   pause: ["nothing_open", "already_paused", "not_paused", "no_such_draft", "usage", "session_open_elsewhere"],
   log: ["topic_required", "overlap", "invalid_time", "usage"],
   recover: ["no_such_draft", "usage"],
-  openVault: [],
+  triageOnOpen: [],
   rebuild: [],
   read: [],
   external: [],
@@ -634,7 +644,13 @@ export class End extends Step {
     const summary = this.summary === "none" ? null : this.summary === "short" ? "Went well" : LONG_SUMMARY;
     const device = world.device;
     const out = await operate(world, "end", this.label, (core) =>
-      core.end({ topic: this.topic, summary, nextAction: summary ? "Read on" : null, open, at: this.at }),
+      core.end({
+        topic: this.topic,
+        summary,
+        nextAction: summary ? "Read on" : null,
+        open,
+        at: this.at && { kind: this.at },
+      }),
     );
     const ownOpen = ownOpenDraft(before, device, this.topic, open);
     const silent = out.error instanceof PaleeError && out.error.kind === "long_silence" && this.at === undefined;
@@ -700,20 +716,28 @@ function checkEnded(
   }
   // Tier 2: no draft, hot.md's start of this topic (when it is not in the future) — also when hot.md's open
   // draft is gone, if the pointer is this device's; never the start of a session the learner discarded.
-  const hot0 = pointerOf(before);
-  const hotStart = ms(hot0.startedAt);
-  const discarded = hot0.openDraft !== null && model.discarded.has(hot0.openDraft);
+  const hotBefore = pointerOf(before);
+  const hotStart = ms(hotBefore.startedAt);
+  const discarded = hotBefore.openDraft !== null && model.discarded.has(hotBefore.openDraft);
   const usable =
-    hot0.openDraft === null || before.drafts.has(hot0.openDraft) || hot0.device === null || hot0.device === device;
-  if (starts.length === 0 && hot0.activeTopic === note.fields.topic_id && hotStart !== null && hotStart <= after.now) {
+    hotBefore.openDraft === null ||
+    before.drafts.has(hotBefore.openDraft) ||
+    hotBefore.device === null ||
+    hotBefore.device === device;
+  if (
+    starts.length === 0 &&
+    hotBefore.activeTopic === note.fields.topic_id &&
+    hotStart !== null &&
+    hotStart <= after.now
+  ) {
     if (discarded && ms(note.fields.started_at) === hotStart && hotStart !== ms(note.fields.ended_at)) {
       fail(
         step,
-        `started_at ${String(note.fields.started_at)} is the start of ${String(hot0.openDraft)}, a session the learner discarded`,
+        `started_at ${String(note.fields.started_at)} is the start of ${String(hotBefore.openDraft)}, a session the learner discarded`,
       );
     }
     if (!discarded && usable && ms(note.fields.started_at) !== hotStart) {
-      fail(step, `started_at ${String(note.fields.started_at)} is not hot.md's start ${String(hot0.startedAt)}`);
+      fail(step, `started_at ${String(note.fields.started_at)} is not hot.md's start ${String(hotBefore.startedAt)}`);
     }
   }
   // SPEC §4 Devices: end never absorbs a draft that is alive on another device.
@@ -955,11 +979,11 @@ function expectedRecover(before: View, device: Device, draftId: string, action: 
 export class OpenVault extends Step {
   readonly label = "open the vault (plugin start-up)";
   group(): string {
-    return "openVault";
+    return "triageOnOpen";
   }
   protected async act(_model: Model, world: World): Promise<Effects> {
     const device = world.device;
-    const out = await operate(world, "openVault", this.label, (core) => core.openVault());
+    const out = await operate(world, "triageOnOpen", this.label, (core) => core.triageOnOpen());
     if (out.value) {
       const after = viewOf(world);
       const seen = [
@@ -983,10 +1007,10 @@ export class OpenVault extends Step {
       }
       stats.bump(
         stats.outcomes,
-        `openVault ${out.value.resumed ? "resumed" : out.value.openElsewhere ? "open elsewhere" : "nothing open"}, ${out.value.pending.length > 0 ? "pending" : "none pending"}`,
+        `triageOnOpen ${out.value.resumed ? "resumed" : out.value.openElsewhere ? "open elsewhere" : "nothing open"}, ${out.value.pending.length > 0 ? "pending" : "none pending"}`,
       );
     }
-    return { kind: "openVault", crashed: out.crashed, refused: false };
+    return { kind: "triageOnOpen", crashed: out.crashed, refused: false };
   }
 }
 
@@ -1220,14 +1244,17 @@ export function verify(model: Model, world: World, before: View, after: View, ef
       if (effects.kind === "start" ? started !== now : !(started <= now && now - started <= 24 * 60 * MINUTE)) {
         fail(step, `new draft ${draft.id} starts at ${String(draft.fields.started_at)}`);
       }
-      const hot0 = pointerOf(before);
+      const hotBefore = pointerOf(before);
       if (
-        hot0.openDraft !== null &&
-        model.discarded.has(hot0.openDraft) &&
+        hotBefore.openDraft !== null &&
+        model.discarded.has(hotBefore.openDraft) &&
         started !== now &&
-        started === ms(hot0.startedAt)
+        started === ms(hotBefore.startedAt)
       ) {
-        fail(step, `new draft ${draft.id} inherits the start of ${hot0.openDraft}, a session the learner discarded`);
+        fail(
+          step,
+          `new draft ${draft.id} inherits the start of ${hotBefore.openDraft}, a session the learner discarded`,
+        );
       }
       model.sessions.set(draft.id, {
         topic: String(draft.fields.topic_id),
@@ -1273,7 +1300,7 @@ export function verify(model: Model, world: World, before: View, after: View, ef
   }
 
   // Start, recover and the start-up reconcile: no saved draft is left behind after them.
-  if (!effects.crashed && (effects.kind === "start" || effects.kind === "openVault" || effects.kind === "recover")) {
+  if (!effects.crashed && (effects.kind === "start" || effects.kind === "triageOnOpen" || effects.kind === "recover")) {
     for (const id of after.drafts.keys())
       if (absorbed.has(id))
         fail(step, `${id} was saved in ${absorbed.get(id)?.join(", ")} but still lingers as a draft after reconcile`);

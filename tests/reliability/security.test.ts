@@ -58,6 +58,18 @@ class WatchingStore implements SessionStore {
   list(folder: string) {
     return this.inner.list(folder);
   }
+  modifiedAt(p: string) {
+    return this.inner.modifiedAt(p);
+  }
+  changedAmong(folder: string, names: readonly string[], since: number) {
+    return this.inner.changedAmong(folder, names, since);
+  }
+  cachedFields(p: string) {
+    return this.inner.cachedFields(p);
+  }
+  changesSince(folder: string, since: number | null) {
+    return this.inner.changesSince(folder, since);
+  }
   create(p: string, content: string) {
     this.touched.push(p);
     return this.inner.create(p, content);

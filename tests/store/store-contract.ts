@@ -5,7 +5,17 @@ import type { SessionStore } from "../../src/core/ports";
  * The SessionStore contract (src/core/ports.ts). Every adapter runs this same suite, so the core can rely
  * on one behaviour whatever the store.
  */
-export function describeStoreContract(name: string, make: () => Promise<SessionStore> | SessionStore): void {
+/** What a store may differ in, each within the contract. */
+export interface StoreTraits {
+  /** modifiedAt tells file times (false: it answers "untold", as a store whose writes leave no temp files). */
+  tellsModifiedAt: boolean;
+}
+
+export function describeStoreContract(
+  name: string,
+  make: () => Promise<SessionStore> | SessionStore,
+  traits: StoreTraits = { tellsModifiedAt: true },
+): void {
   describe(`${name} store contract`, () => {
     let store: SessionStore;
     beforeEach(async () => {
@@ -55,14 +65,37 @@ export function describeStoreContract(name: string, make: () => Promise<SessionS
       await expect(store.read("palee/index.md")).resolves.toBe("someone else's");
     });
 
-    it("reports when a file was last modified, if it reports it at all (null for a missing file)", async () => {
-      if (!store.modifiedAt) return; // optional: a store whose writes leave no temp files (Obsidian's vault)
-      const before = Date.now();
+    if (traits.tellsModifiedAt) {
+      it("reports when a file was last modified (missing for a missing file)", async () => {
+        const before = Date.now();
+        await store.create("palee/sessions/S-1.md", "one");
+        const at = await store.modifiedAt("palee/sessions/S-1.md");
+        expect(at.kind).toBe("at");
+        const ms = at.kind === "at" ? at.ms : Number.NaN;
+        expect(ms).toBeGreaterThanOrEqual(before - 2_000);
+        expect(ms).toBeLessThanOrEqual(Date.now() + 2_000);
+        await expect(store.modifiedAt("palee/sessions/S-2.md")).resolves.toEqual({ kind: "missing" });
+      });
+    } else {
+      it("says it cannot tell when a file was last modified", async () => {
+        await store.create("palee/sessions/S-1.md", "one");
+        await expect(store.modifiedAt("palee/sessions/S-1.md")).resolves.toEqual({ kind: "untold" });
+        await expect(store.modifiedAt("palee/sessions/S-2.md")).resolves.toEqual({ kind: "untold" });
+      });
+    }
+
+    it("counts a file written since a time among the changed ones", async () => {
+      const before = Date.now() - 2_000;
       await store.create("palee/sessions/S-1.md", "one");
-      const at = await store.modifiedAt("palee/sessions/S-1.md");
-      expect(at).toBeGreaterThanOrEqual(before - 2_000);
-      expect(at).toBeLessThanOrEqual(Date.now() + 2_000);
-      await expect(store.modifiedAt("palee/sessions/S-2.md")).resolves.toBeNull();
+      await expect(store.changedAmong("palee/sessions", ["S-1.md"], before)).resolves.toEqual(["S-1.md"]);
+    });
+
+    it("knows no cached fields of a missing file", () => {
+      expect(store.cachedFields("palee/sessions/S-missing.md")).toBeUndefined();
+    });
+
+    it("never reports changes against no earlier token", () => {
+      expect(store.changesSince("palee/sessions", null).kind).not.toBe("changed");
     });
 
     it("moves a trashed file out of the folder", async () => {

@@ -1,4 +1,4 @@
-import type { SessionStore } from "../../src/core/ports";
+import type { ChangeReport, ModifiedAt, SessionStore } from "../../src/core/ports";
 
 /** What a write throws once the simulated crash has happened. */
 export class SimulatedCrash extends Error {
@@ -24,17 +24,27 @@ export class CrashingStore implements SessionStore {
   readonly contents = new Map<string, string[]>();
   /** The first refused write, once the crash has happened. */
   crashedAt: string | null = null;
-  readonly cachedFields?: SessionStore["cachedFields"];
-  readonly changesSince?: SessionStore["changesSince"];
-  readonly changedAmong?: SessionStore["changedAmong"];
 
   constructor(
     readonly inner: SessionStore,
     readonly allowed = Number.POSITIVE_INFINITY,
-  ) {
-    if (inner.cachedFields) this.cachedFields = (path) => inner.cachedFields?.(path);
-    if (inner.changesSince) this.changesSince = (folder, since) => inner.changesSince?.(folder, since) ?? null;
-    if (inner.changedAmong) this.changedAmong = (folder, names, since) => inner.changedAmong!(folder, names, since);
+  ) {}
+
+  cachedFields(path: string): Record<string, unknown> | undefined {
+    return this.inner.cachedFields(path);
+  }
+
+  changesSince(folder: string, since: number | null): ChangeReport {
+    return this.inner.changesSince(folder, since);
+  }
+
+  changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
+    return this.inner.changedAmong(folder, names, since);
+  }
+
+  /** Like the stores of before modifiedAt: temp files are never aged through this wrapper. */
+  modifiedAt(): Promise<ModifiedAt> {
+    return Promise.resolve({ kind: "untold" });
   }
 
   get crashed(): boolean {

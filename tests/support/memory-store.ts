@@ -1,5 +1,5 @@
 import { ConflictError, FileExistsError } from "../../src/core/errors";
-import type { SessionStore } from "../../src/core/ports";
+import type { ChangeReport, ModifiedAt, SessionStore } from "../../src/core/ports";
 
 /** An in-memory SessionStore with the same contract as the Node store (tests/store/store-contract.ts). */
 export class MemoryStore implements SessionStore {
@@ -67,9 +67,19 @@ export class MemoryStore implements SessionStore {
     return Promise.resolve();
   }
 
-  modifiedAt(path: string): Promise<number | null> {
-    if (!this.files.has(path)) return Promise.resolve(null);
-    return Promise.resolve(this.mtimes.get(path) ?? 0);
+  modifiedAt(path: string): Promise<ModifiedAt> {
+    if (!this.files.has(path)) return Promise.resolve({ kind: "missing" });
+    return Promise.resolve({ kind: "at", ms: this.mtimes.get(path) ?? 0 });
+  }
+
+  /** No metadata cache: every note is read. */
+  cachedFields(_path: string): undefined {
+    return undefined;
+  }
+
+  /** No file events: every scan looks at the whole folder. */
+  changesSince(_folder: string, _since: number | null): ChangeReport {
+    return { kind: "unfollowed" };
   }
 
   snapshot(): Record<string, string> {

@@ -1,5 +1,5 @@
 import { ConflictError } from "../../src/core/errors";
-import type { SessionStore } from "../../src/core/ports";
+import type { ModifiedAt, SessionStore } from "../../src/core/ports";
 import type { MemoryStore } from "./memory-store";
 
 /**
@@ -22,6 +22,16 @@ export class WatchedStore implements SessionStore {
   }
   changedAmong(folder: string, names: readonly string[], since: number) {
     return this.inner.changedAmong(folder, names, since);
+  }
+  /** Like the stores of before modifiedAt: temp files are never aged through this wrapper. */
+  modifiedAt(): Promise<ModifiedAt> {
+    return Promise.resolve({ kind: "untold" });
+  }
+  cachedFields(path: string) {
+    return this.inner.cachedFields(path);
+  }
+  changesSince(folder: string, since: number | null) {
+    return this.inner.changesSince(folder, since);
   }
   create(p: string, content: string) {
     return this.inner.create(p, content);

@@ -7,6 +7,7 @@ import { LongSilenceError, UsageError } from "../../core/errors";
 import { sessionJson } from "../../core/formats/json";
 import { localClock } from "../../core/honest-time";
 import type { EndOptions, EndResult } from "../../core/sessions";
+import { endTimeOf } from "../../core/sessions";
 import type { Values } from "../options";
 import type { CliIo, Outcome, Output } from "../output";
 import { LineReader } from "../prompt";
@@ -18,14 +19,14 @@ async function runEnd(ctx: CommandContext, values: Values): Promise<Outcome> {
     topic: values.topic ?? null,
     summary: values.summary ?? null,
     nextAction: values.next ?? null,
-    at: values.at,
+    at: values.at === undefined ? undefined : endTimeOf(values.at),
   };
   let result: EndResult;
   try {
     result = await core.end(options);
   } catch (error) {
     if (!(error instanceof LongSilenceError) || !io.isTerminal || out.json || values.at !== undefined) throw error;
-    result = await core.end({ ...options, at: await askEnd(error, io, ctx.offsetAt) });
+    result = await core.end({ ...options, at: endTimeOf(await askEnd(error, io, ctx.offsetAt)) });
   }
   reportEnd(result, out);
   return 0;

@@ -78,12 +78,12 @@ function reportStart(result: StartResult, out: Output, device: string): Outcome 
           started_at: result.startedAt,
           draft_id: result.draftId,
           last_session: result.lastSession,
-          working_memory: result.workingMemory,
+          working_memory: result.hotBody,
         });
       }
       out.text(`Started a session on ${result.topicId} at ${result.startedAt} (draft ${result.draftId}).`);
       out.text(`Last session: ${result.lastSession ?? "none"}`);
-      out.text(`\nWorking memory:\n${result.workingMemory}`);
+      out.text(`\nWorking memory:\n${result.hotBody}`);
       return 0;
     case "drafts_pending":
       if (out.json) out.doc({ status: "drafts_pending", drafts: result.drafts.map(draftJson) });

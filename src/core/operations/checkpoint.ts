@@ -17,7 +17,8 @@ import type { HotRead } from "./reading";
 import { damagedPointerWarnings, draftFromText, draftStart, readHot, resolveTopic, stamp } from "./reading";
 import { reconcile, scanForReconcile, startRecord } from "./reconcile";
 import { newestWithBody, pointHotAt } from "./views";
-import { pickFreeDraftId, writeView } from "./writes";
+import type { ViewChange } from "./writes";
+import { pickFreeDraftId, writeView, writeViewWith } from "./writes";
 
 export interface CheckpointOptions {
   topic?: string | null;
@@ -52,24 +53,24 @@ export interface CheckpointResult {
 }
 
 export async function checkpoint(ctx: SessionContext, options: CheckpointOptions): Promise<CheckpointResult> {
-  const hot0 = await readHot(ctx);
-  if (options.open && hot0.read.state === "ok") requireOpen(hot0.state, options.open.draftId);
-  const topicId = resolveTopic(options.topic, [hot0.state.activeTopic, options.open?.topicId ?? null]);
+  const hotBefore = await readHot(ctx);
+  if (options.open && hotBefore.read.state === "ok") requireOpen(hotBefore.state, options.open.draftId);
+  const topicId = resolveTopic(options.topic, [hotBefore.state.activeTopic, options.open?.topicId ?? null]);
 
   // The common case, every few minutes: the open session's draft, of this topic, not yet saved by an end
   // that crashed before trashing it. It reads hot.md, the drafts and the few notes written since the oldest
   // started (reconcile.ts scanForReconcile).
-  if (isOpen(hot0.state)) {
-    const scan = await scanForReconcile(ctx, hot0.state);
-    const open = scan.drafts.find((d) => d.draftId === hot0.state.openDraft);
+  if (isOpen(hotBefore.state)) {
+    const scan = await scanForReconcile(ctx, hotBefore.state);
+    const open = scan.drafts.find((d) => d.draftId === hotBefore.state.openDraft);
     const saved = open && savedIn(ctx.absorbedIn(scan.confirmed), open.draftId, open.startedMs, ctx.offsetAt);
     if (open && open.topicId === topicId && !saved) {
       const { draft, away } = await checkpointDraft(ctx, open, ctx.ports.clock.now(), options);
-      await claimPointer(ctx, hot0.state, draft);
+      await claimPointer(ctx, hotBefore.state, draft);
       return { created: false, opened: false, draft, away, warnings: [] };
     }
   }
-  return checkpointAfterReconcile(ctx, hot0, topicId, options);
+  return checkpointAfterReconcile(ctx, hotBefore, topicId, options);
 }
 
 /**
@@ -78,33 +79,35 @@ export async function checkpoint(ctx: SessionContext, options: CheckpointOptions
  */
 async function checkpointAfterReconcile(
   ctx: SessionContext,
-  hot0: HotRead,
+  hotBefore: HotRead,
   topicId: string,
   options: CheckpointOptions,
 ): Promise<CheckpointResult> {
-  const { scan, warnings, closed } = await reconcile(ctx, await ctx.scan(), hot0);
-  warnings.push(...damagedPointerWarnings(ctx, hot0.state));
-  const hot = await readHot(ctx);
+  const { scan, warnings, closed } = await reconcile(ctx, await ctx.scan(), hotBefore);
+  warnings.push(...damagedPointerWarnings(ctx, hotBefore.state));
+  const hotAfter = await readHot(ctx);
   const now = ctx.ports.clock.now();
 
-  const open = isOpen(hot.state) ? (scan.drafts.find((d) => d.draftId === hot.state.openDraft) ?? null) : null;
-  if (options.open && hot.read.state === "ok" && open?.draftId !== options.open.draftId) {
+  const open = isOpen(hotAfter.state)
+    ? (scan.drafts.find((d) => d.draftId === hotAfter.state.openDraft) ?? null)
+    : null;
+  if (options.open && hotAfter.read.state === "ok" && open?.draftId !== options.open.draftId) {
     // Still the open session, but its draft cannot be used (damaged by an edit, not synced): say that.
-    if (isOpen(hot.state) && hot.state.openDraft === options.open.draftId) {
-      refuseUnusableOpenDraft(ctx, hot.state, scan);
+    if (isOpen(hotAfter.state) && hotAfter.state.openDraft === options.open.draftId) {
+      refuseUnusableOpenDraft(ctx, hotAfter.state, scan);
     }
     requireOpen(EMPTY_HOT, options.open.draftId);
   }
   if (open && open.topicId === topicId) {
     const { draft, away } = await checkpointDraft(ctx, open, now, options);
-    await claimPointer(ctx, hot.state, draft);
+    await claimPointer(ctx, hotAfter.state, draft);
     return { created: false, opened: false, draft, away, warnings };
   }
   // Reconcile closed a pointer to a vanished draft of this device; any other unusable open draft is refused.
-  if (isOpen(hot.state) && open === null) refuseUnusableOpenDraft(ctx, hot.state, scan);
+  if (isOpen(hotAfter.state) && open === null) refuseUnusableOpenDraft(ctx, hotAfter.state, scan);
 
   const current = sessionDraft(ctx, scan, topicId, now, options.open);
-  const dating = startRecord(ctx, hot0.state, hot.state, closed);
+  const dating = startRecord(ctx, hotBefore.state, hotAfter.state, closed);
   const { draft, away } = current
     ? await checkpointDraft(ctx, current, now, options)
     : { draft: await createDraft(ctx, scan, topicId, now, dating, options.notes), away: null };
@@ -113,10 +116,12 @@ async function checkpointAfterReconcile(
   // and the next checkpoint updates it instead of creating yet another file. A hot.md of another schema
   // is never rewritten here: only start rebuilds it.
   let opened = false;
-  if (hot.read.state === "schema-invalid") {
+  if (hotAfter.read.state === "schema-invalid") {
     warnings.push(`${ctx.layout.hot} has an unsupported palee_schema; left it alone (starting a session rebuilds it)`);
-  } else if (!isOpen(hot.state)) {
-    opened = await openWith(ctx, draft, hot.state.openDraft, scan, warnings);
+  } else if (!isOpen(hotAfter.state)) {
+    const made = await openWith(ctx, draft, hotAfter.state.openDraft, scan);
+    opened = made.pointed;
+    warnings.push(...made.warnings);
   }
   return { created: !current, opened, draft, away, warnings };
 }
@@ -209,11 +214,10 @@ async function checkpointDraft(
     );
   }
   const nowText = stamp(ctx, now);
-  let away: AwayBreak | null = null;
-  const written = await writeView(ctx, draft.path, (text) => {
+  const written = await writeViewWith(ctx, draft.path, (text): ViewChange<AwayBreak | null> => {
     if (text === null) throw new UsageError(`${draft.path} disappeared during the checkpoint`, "no_such_draft");
     const current = draftFromText(ctx, draft.path, text) ?? draft;
-    away = awayOf(ctx, current, now, { aliveAt: options.aliveAt, watched: options.aliveAt !== undefined });
+    const away = awayOf(ctx, current, now, { aliveAt: options.aliveAt, watched: options.aliveAt !== undefined });
     const updated = updateFrontmatterFields(text, {
       last_checkpoint_at: nowText,
       device: ctx.ports.device,
@@ -221,9 +225,9 @@ async function checkpointDraft(
     });
     const read = classifyRecord(updated);
     const bodyIsEmpty = read.state === "ok" && read.body.trim() === "";
-    return options.notes ? appendNotes(updated, options.notes, bodyIsEmpty) : updated;
+    return { next: options.notes ? appendNotes(updated, options.notes, bodyIsEmpty) : updated, value: away };
   });
-  return { draft: draftFromText(ctx, draft.path, written) ?? draft, away };
+  return { draft: draftFromText(ctx, draft.path, written.text) ?? draft, away: written.value };
 }
 
 /** Makes `draft` the open session, unless another usable session took the pointer meanwhile. */
@@ -232,8 +236,7 @@ async function openWith(
   draft: Draft,
   stalePointer: string | null,
   scan: Scan,
-  warnings: string[],
-): Promise<boolean> {
+): Promise<{ pointed: boolean; warnings: string[] }> {
   const pointer = {
     activeTopic: draft.topicId,
     startedAt: draftStart(ctx, draft, ctx.ports.clock.now()),
@@ -241,14 +244,13 @@ async function openWith(
     device: ctx.ports.device,
   };
   const newest = await newestWithBody(ctx, scan.confirmed);
-  const { pointed } = await pointHotAt(ctx, pointer, {
+  const { pointed, warnings } = await pointHotAt(ctx, pointer, {
     newest,
-    warnings,
     accept: (read) => {
       const current = hotStateOf(read);
       if (read.state === "schema-invalid") return false;
       return !(isOpen(current) && current.openDraft !== stalePointer && current.openDraft !== draft.draftId);
     },
   });
-  return pointed;
+  return { pointed, warnings };
 }

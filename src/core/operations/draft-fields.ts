@@ -24,7 +24,7 @@ export async function updateDraft(
     }
     return updateFrontmatterFields(text, change(current));
   });
-  const result = draftFromText(ctx, draft.path, written);
+  const result = draftFromText(ctx, draft.path, written.text);
   if (!result) throw new Error(`updated draft ${draft.draftId} does not read back`);
   return result;
 }

@@ -9,9 +9,10 @@ import { withBody } from "../scan";
 import { unrecordedWarning } from "../session-note";
 import { endStart } from "../start-time";
 import type { EndAtSession } from "../honest-time";
-import { resolveEndAt } from "../honest-time";
 import type { OpenRef } from "./checkpoint";
 import type { SessionContext } from "./context";
+import type { EndTime } from "./end-time";
+import { resolveEndTime } from "./end-time";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
 import { readHot, resolveTopic, skippedWarnings, stamp, startOf } from "./reading";
 import { reconcile, scanForReconcile, startRecord } from "./reconcile";
@@ -28,11 +29,8 @@ export interface EndOptions {
   open?: OpenRef;
   summary?: string | null;
   nextAction?: string | null;
-  /**
-   * When the session ended: "now", "last" (its last sign of life), HH:MM or ISO 8601 (SPEC §4). Not given:
-   * a paused session ends at paused_at, and a long silence is refused with LongSilenceError (long_silence).
-   */
-  at?: string;
+  /** When the session ended (EndTime). Not given: at the pause, or now unless after a long silence. */
+  at?: EndTime;
 }
 
 export interface EndResult {
@@ -45,40 +43,49 @@ export interface EndResult {
 
 /** Ends the topic's session: (1) the confirmed note, (2) the drafts to the trash, (3) index.md, then hot.md. */
 export async function end(ctx: SessionContext, options: EndOptions): Promise<EndResult> {
-  const hot0 = await readHot(ctx);
+  const hotBefore = await readHot(ctx);
   const expected = options.open;
-  if (expected && hot0.read.state === "ok" && !(isOpen(hot0.state) && hot0.state.openDraft === expected.draftId)) {
+  if (
+    expected &&
+    hotBefore.read.state === "ok" &&
+    !(isOpen(hotBefore.state) && hotBefore.state.openDraft === expected.draftId)
+  ) {
     // Ended meanwhile (a second click, another window): report the saved session, never save it twice.
     const finished = ctx.absorbedIn((await ctx.scan()).confirmed).get(expected.draftId);
     if (finished) return saved(finished, await lostDetails(ctx, options, finished));
-    requireOpen(hot0.state, expected.draftId);
+    requireOpen(hotBefore.state, expected.draftId);
   }
-  const topicId = resolveTopic(options.topic, [hot0.state.activeTopic, expected?.topicId ?? null]);
-  const before = await scanForReconcile(ctx, hot0.state, expected ? [expected.draftId] : []);
-  const { scan, warnings, closed } = await reconcile(ctx, before, hot0);
-  const hot = await readHot(ctx);
+  const topicId = resolveTopic(options.topic, [hotBefore.state.activeTopic, expected?.topicId ?? null]);
+  const before = await scanForReconcile(ctx, hotBefore.state, expected ? [expected.draftId] : []);
+  const { scan, warnings, closed } = await reconcile(ctx, before, hotBefore);
+  const hotAfter = await readHot(ctx);
   const now = ctx.ports.clock.now();
   const skipped = skippedWarnings(scan);
 
   // An end that already happened (a retry after a crash or a conflict): report it, never save it twice.
   const finishedIn =
-    isOpen(hot0.state) && hot0.state.activeTopic === topicId
-      ? savedIn(ctx.absorbedIn(before.confirmed), hot0.state.openDraft, startOf(ctx, hot0.state), ctx.offsetAt)
+    isOpen(hotBefore.state) && hotBefore.state.activeTopic === topicId
+      ? savedIn(
+          ctx.absorbedIn(before.confirmed),
+          hotBefore.state.openDraft,
+          startOf(ctx, hotBefore.state),
+          ctx.offsetAt,
+        )
       : undefined;
   if (finishedIn) {
     warnings.push(...(await writeViewsAfter(ctx, null, (current) => current, scan)));
     return saved(finishedIn, [...warnings, ...(await lostDetails(ctx, options, finishedIn)), ...skipped]);
   }
-  const taken = takeDrafts(ctx, { scan, before, hot: hot.state, topicId, now, expected, warnings });
+  const taken = takeDrafts(ctx, { scan, before, hot: hotAfter.state, topicId, now, expected });
   if ("savedIn" in taken) {
     return saved(taken.savedIn, [...warnings, ...(await lostDetails(ctx, options, taken.savedIn))]);
   }
   // A pointer closed only because its draft is gone still dates the session (tier 2).
-  const dating = startRecord(ctx, hot0.state, hot.state, closed);
-  const session = await recordEnd(ctx, { ...taken, topicId, dating, now, options, warnings });
-  await afterSaving(session, async () => {
-    warnings.push(...(await writeViewsAfter(ctx, session, closeEnded(taken, topicId), scan)));
-  });
+  const dating = startRecord(ctx, hotBefore.state, hotAfter.state, closed);
+  const recorded = await recordEnd(ctx, { ...taken, topicId, dating, now, options });
+  const { session } = recorded;
+  const views = await afterSaving(session, () => writeViewsAfter(ctx, session, closeEnded(taken, topicId), scan));
+  warnings.push(...taken.leftAlone, ...recorded.warnings, ...views);
   const absorbedDrafts = taken.absorbed.map((d) => d.draftId);
   return { session, absorbedDrafts, alreadySaved: false, warnings: [...warnings, ...skipped] };
 }
@@ -102,6 +109,8 @@ interface Taken {
   elsewhere: Draft[];
   /** The open session this end found in hot.md, if any. */
   seenOpen: string | null;
+  /** The drafts of the topic left alone, and why. */
+  leftAlone: string[];
 }
 
 /**
@@ -119,7 +128,6 @@ function takeDrafts(
     topicId: string;
     now: number;
     expected: OpenRef | undefined;
-    warnings: string[];
   },
 ): Taken | { savedIn: ConfirmedSession } {
   const { scan, hot, topicId, expected } = at;
@@ -140,11 +148,12 @@ function takeDrafts(
       !elsewhere.includes(d) &&
       (openStart === null || d.draftId === openId || (d.startedMs !== null && d.startedMs >= openStart)),
   );
-  for (const d of elsewhere) at.warnings.push(`left ${d.draftId} alone: it is open on ${d.device ?? "another device"}`);
-  for (const d of ofTopic) {
-    if (elsewhere.includes(d) || absorbed.includes(d)) continue;
-    at.warnings.push(`left ${d.draftId} alone: it started before the open session (recover it separately)`);
-  }
+  const leftAlone = [
+    ...elsewhere.map((d) => `left ${d.draftId} alone: it is open on ${d.device ?? "another device"}`),
+    ...ofTopic
+      .filter((d) => !elsewhere.includes(d) && !absorbed.includes(d))
+      .map((d) => `left ${d.draftId} alone: it started before the open session (recover it separately)`),
+  ];
   if (openOfTopic && !scan.drafts.some((d) => d.draftId === hot.openDraft)) refuseUnusableOpenDraft(ctx, hot, scan);
   // Nothing of this device to end, and the topic's session is open on another device (alive, or its draft
   // not synced here yet): recording it here would count that sitting twice.
@@ -154,14 +163,14 @@ function takeDrafts(
     const device = takenOver?.device ?? hot.device ?? "another device";
     throw new UsageError(`the session on ${topicId} is open on ${device}; end it there`, "session_open_elsewhere");
   }
-  return { absorbed, elsewhere, seenOpen: isOpen(hot) ? hot.openDraft : null };
+  return { absorbed, elsewhere, seenOpen: isOpen(hot) ? hot.openDraft : null, leftAlone };
 }
 
 /** Writes the confirmed note (step 1) and trashes the drafts it absorbed (step 2). */
 async function recordEnd(
   ctx: SessionContext,
-  at: Taken & { topicId: string; dating: HotState; now: number; options: EndOptions; warnings: string[] },
-): Promise<ConfirmedSession> {
+  at: Taken & { topicId: string; dating: HotState; now: number; options: EndOptions },
+): Promise<{ session: ConfirmedSession; warnings: string[] }> {
   const { absorbed, topicId, dating, now, options } = at;
   const start = endStart(topicId, absorbed, dating, now, ctx.offsetAt);
   // Nothing records a start (no draft, no open session): only an explicit topic records a session from now,
@@ -170,12 +179,11 @@ async function recordEnd(
   if (nothingRecorded && normalizeTopic(options.topic) === null) {
     throw new UsageError(
       `no open session on ${topicId} to end; pass --topic ${topicId} to record one from now anyway`,
-      "no_open_session",
+      "nothing_open",
     );
   }
   const ending = endingSession(absorbed, at.seenOpen, start.ms);
-  const ended = resolveEndAt(options.at, ending, now, ctx.graceMs, ctx.offsetAt);
-  if (start.warning) at.warnings.push(start.warning);
+  const ended = resolveEndTime(options.at, ending, now, ctx.graceMs, ctx.offsetAt);
   const session = await writeConfirmed(ctx, start.ms, {
     topicId,
     startedAt: start.text ?? stamp(ctx, start.ms),
@@ -193,11 +201,11 @@ async function recordEnd(
       .join("\n\n"),
   });
   for (const d of absorbed) await trashDraft(ctx, d);
-  return session;
+  return { session, warnings: start.warning ? [start.warning] : [] };
 }
 
 /**
- * The session being ended, as resolveEndAt sees it: its last sign of life is the latest among the drafts
+ * The session being ended, as resolveEndTime sees it: its last sign of life is the latest among the drafts
  * taken; its pause and breaks are the open session's draft's (else the most recently checkpointed one's).
  */
 function endingSession(absorbed: readonly Draft[], seenOpen: string | null, startedMs: number): EndAtSession {

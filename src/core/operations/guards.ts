@@ -10,7 +10,7 @@ export function requireOpen(hot: HotState, draftId: string): void {
   if (isOpen(hot) && hot.openDraft === draftId) return;
   throw new UsageError(
     `the session ${draftId} is no longer open (it was ended or recovered meanwhile)`,
-    "no_open_session",
+    "nothing_open",
   );
 }
 

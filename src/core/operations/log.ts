@@ -52,11 +52,10 @@ export async function log(ctx: SessionContext, options: LogOptions): Promise<Log
     nextAction: options.nextAction ?? null,
     notes: null,
   });
-  const warnings: string[] = [];
   const sessions = withSession(scan.confirmed, session);
-  await afterSaving(session, async () => {
-    warnings.push(...(await writeViews(ctx, sessions, activeWhenNewest(sessions[0] === session, topicId))));
-  });
+  const warnings = await afterSaving(session, () =>
+    writeViews(ctx, sessions, activeWhenNewest(sessions[0] === session, topicId)),
+  );
   return { session, warnings: [...warnings, ...skippedWarnings(scan)] };
 }
 

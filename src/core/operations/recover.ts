@@ -16,7 +16,8 @@ import type { HotRead } from "./reading";
 import { draftFromText, draftStart, readDraft, readHot, stamp } from "./reading";
 import { reconcile } from "./reconcile";
 import { closePointerTo, closingPointerTo, pointHotAt, withSession, writeViews } from "./views";
-import { afterSaving, trashDraft, writeConfirmed, writeView } from "./writes";
+import type { ViewChange } from "./writes";
+import { afterSaving, trashDraft, writeConfirmed, writeViewWith } from "./writes";
 
 // The recovery modal's preview and Save follow one rule.
 export type { SaveContext, SavePreview } from "../recovery";
@@ -36,10 +37,10 @@ export async function recover(ctx: SessionContext, draftId: string, action: Reco
   if (!DRAFT_ID_PATTERN.test(draftId) && !/^DRAFT-S-[^/\\]+$/.test(draftId)) {
     throw new UsageError(`no such draft: ${JSON.stringify(draftId)} is not a draft ID (DRAFT-S-…)`, "no_such_draft");
   }
-  const hot0 = await readHot(ctx);
+  const hotBefore = await readHot(ctx);
   const before = await ctx.scan();
   const absorbed = ctx.absorbedIn(before.confirmed);
-  const { scan, warnings } = await reconcile(ctx, before, hot0);
+  const { scan, warnings } = await reconcile(ctx, before, hotBefore);
   const hot = await readHot(ctx);
 
   const found = before.drafts.find((d) => d.draftId === draftId);
@@ -72,11 +73,13 @@ export async function recover(ctx: SessionContext, draftId: string, action: Reco
       await closePointerTo(ctx, draftId);
       await trashDraft(ctx, draft);
       return { status: "discarded", draftId, warnings };
-    case "resume":
-      return { status: "resumed", draftId, ...(await resume(ctx, draft, hot, scan, warnings)), warnings };
+    case "resume": {
+      const { open, away, warnings: more } = await resume(ctx, draft, hot, scan);
+      return { status: "resumed", draftId, open, away, warnings: [...warnings, ...more] };
+    }
     case "save": {
-      const session = await save(ctx, draft, hot, scan, warnings);
-      return { status: "saved", draftId, session, alreadySaved: false, warnings };
+      const { session, warnings: more } = await save(ctx, draft, hot, scan);
+      return { status: "saved", draftId, session, alreadySaved: false, warnings: [...warnings, ...more] };
     }
   }
 }
@@ -90,8 +93,7 @@ async function resume(
   draft: Draft,
   hot: HotRead,
   scan: Scan,
-  warnings: string[],
-): Promise<{ open: OpenSession; away: AwayBreak | null }> {
+): Promise<{ open: OpenSession; away: AwayBreak | null; warnings: string[] }> {
   const { draftId } = draft;
   if (isOpen(hot.state) && hot.state.openDraft !== draftId) {
     const open = openSessionOf(ctx, hot.state, await readDraft(ctx, hot.state.openDraft));
@@ -102,28 +104,28 @@ async function resume(
   }
   const now = ctx.ports.clock.now();
   const nowText = stamp(ctx, now);
-  let away: AwayBreak | null = null;
-  const resumed = await writeView(ctx, draft.path, (text) => {
-    if (text === null) return null;
+  const resumed = await writeViewWith(ctx, draft.path, (text): ViewChange<AwayBreak | null> => {
+    if (text === null) return { next: null, value: null };
     const current = draftFromText(ctx, draft.path, text) ?? draft;
     // The learner resumes an interrupted session: any gap longer than the grace period was not study.
-    away = awayOf(ctx, current, now, { watched: true });
+    const away = awayOf(ctx, current, now, { watched: true });
     const awayFields = away ? awayUpdate(honestOf(current), away, ctx.offsetAt) : {};
-    return updateFrontmatterFields(text, { last_checkpoint_at: nowText, device: ctx.ports.device, ...awayFields });
+    const fields = { last_checkpoint_at: nowText, device: ctx.ports.device, ...awayFields };
+    return { next: updateFrontmatterFields(text, fields), value: away };
   });
   const startedAt = draftStart(ctx, draft, now);
   const pointer = { activeTopic: draft.topicId, startedAt, openDraft: draftId, device: ctx.ports.device };
+  let warnings: string[] = [];
   if (hot.read.state === "ok") {
+    // Only the pointer fields change: a valid hot.md holds no hand-written text to keep.
     await pointHotAt(ctx, pointer, { newest: null });
   } else {
     // The learner chose this draft: its pointer must be written, even over a hot.md of another schema.
-    warnings.push(
-      ...(await writeViews(ctx, scan.confirmed, () => ({ ...EMPTY_HOT, ...pointer }), { replaceForeign: true })),
-    );
+    warnings = await writeViews(ctx, scan.confirmed, () => ({ ...EMPTY_HOT, ...pointer }), { replaceForeign: true });
   }
-  const open = openSessionOf(ctx, { ...EMPTY_HOT, ...pointer }, draftFromText(ctx, draft.path, resumed));
+  const open = openSessionOf(ctx, { ...EMPTY_HOT, ...pointer }, draftFromText(ctx, draft.path, resumed.text));
   if (!open) throw new Error(`resumed session ${draftId} has no start`);
-  return { open, away };
+  return { open, away: resumed.value, warnings };
 }
 
 /**
@@ -136,17 +138,16 @@ async function save(
   draft: Draft,
   hot: HotRead,
   scan: Scan,
-  warnings: string[],
-): Promise<ConfirmedSession> {
+): Promise<{ session: ConfirmedSession; warnings: string[] }> {
   const now = ctx.ports.clock.now();
   const openDraft = isOpen(hot.state) ? hot.state.openDraft : null;
   const context = { device: ctx.ports.device, now, graceMs: ctx.graceMs, openDraft };
   const { copies, plan } = previewSave(draft, scan.drafts, context);
-  for (const d of copiesOf(draft, scan.drafts)) {
-    if (copies.includes(d)) continue;
-    const where = d.device ?? "this device";
-    warnings.push(`left ${d.draftId} alone: it is a copy of ${draft.draftId} that is open on ${where}`);
-  }
+  const left = copiesOf(draft, scan.drafts)
+    .filter((d) => !copies.includes(d))
+    .map(
+      (d) => `left ${d.draftId} alone: it is a copy of ${draft.draftId} that is open on ${d.device ?? "this device"}`,
+    );
   const absorbedIds = copies.map((d) => d.draftId);
   const bodies = [...new Set(copies.map((d) => d.body.trim()).filter((b) => b !== ""))];
   const session = await writeConfirmed(ctx, plan.startedMs, {
@@ -163,8 +164,8 @@ async function save(
     notes: bodies.join("\n\n"),
   });
   for (const d of copies) await trashDraft(ctx, d);
-  await afterSaving(session, async () => {
-    warnings.push(...(await writeViews(ctx, withSession(scan.confirmed, session), closingPointerTo(absorbedIds))));
-  });
-  return session;
+  const views = await afterSaving(session, () =>
+    writeViews(ctx, withSession(scan.confirmed, session), closingPointerTo(absorbedIds)),
+  );
+  return { session, warnings: [...left, ...views] };
 }

@@ -21,7 +21,7 @@ export type StartResult =
       startedAt: string;
       draftId: string;
       lastSession: string | null;
-      workingMemory: string;
+      hotBody: string;
       warnings: string[];
     }
   | { status: "drafts_pending"; drafts: Draft[] }
@@ -51,10 +51,10 @@ export async function start(ctx: SessionContext, options: StartOptions): Promise
   // Bad input is refused first, also when the answer would be drafts_pending, already_open or kept.
   const explicit = normalizeTopic(options.topic);
   if (explicit !== null) validateNewTopicId(explicit);
-  const hot0 = await readHot(ctx);
+  const hotBefore = await readHot(ctx);
   // The notes written in the last SAVED_WITHIN_MS too: a new draft's ID must be none they saved (savedIn).
-  const before = await scanForReconcile(ctx, hot0.state, [], [ctx.ports.clock.now() - SAVED_WITHIN_MS]);
-  const { scan, warnings } = await reconcile(ctx, before, hot0);
+  const before = await scanForReconcile(ctx, hotBefore.state, [], [ctx.ports.clock.now() - SAVED_WITHIN_MS]);
+  const { scan, warnings } = await reconcile(ctx, before, hotBefore);
   const hot = await readHot(ctx);
 
   const absorbed = ctx.absorbedIn(scan.confirmed);
@@ -73,20 +73,18 @@ export async function start(ctx: SessionContext, options: StartOptions): Promise
   const newest = known ? await newestWithBody(ctx, await everyNote(ctx, scan)) : null;
   const pointer = { activeTopic: topicId, startedAt, openDraft: draftId, device: ctx.ports.device };
 
-  let raced = null as HotState | null;
   const written = await pointHotAt(ctx, pointer, {
     newest,
     stampUpdated: true,
-    warnings,
     accept: (read) => {
       const current = hotStateOf(read);
-      if (!isOpen(current) || current.openDraft === hot.state.openDraft) return true;
-      raced = current; // another start won the race
-      return false;
+      return !isOpen(current) || current.openDraft === hot.state.openDraft;
     },
   });
-  if (raced !== null) {
-    const kept = await alreadyOpen(ctx, raced, options);
+  warnings.push(...written.warnings);
+  if (!written.pointed) {
+    // Another start won the race: hot.md names its session.
+    const kept = await alreadyOpen(ctx, written.seen, options);
     if (kept) return kept;
   }
 
@@ -103,7 +101,7 @@ export async function start(ctx: SessionContext, options: StartOptions): Promise
     startedAt,
     draftId,
     lastSession: known ? (newest?.sessionId ?? null) : hot.state.lastSession,
-    workingMemory: after.state === "ok" || after.state === "no-frontmatter" ? after.body.trim() : "",
+    hotBody: after.state === "ok" || after.state === "no-frontmatter" ? after.body.trim() : "",
     warnings: [...warnings, ...skippedWarnings(scan)],
   };
 }

@@ -9,7 +9,8 @@ import type { Scan } from "../scan";
 import { renderIndexOfLines } from "../session-index";
 import type { SessionContext } from "./context";
 import { everyNote, today } from "./reading";
-import { writeView } from "./writes";
+import type { ViewChange } from "./writes";
+import { writeView, writeViewWith } from "./writes";
 
 /** hot.md's open-session fields. */
 export interface Pointer {
@@ -39,15 +40,15 @@ export async function pointHotAt(
     newest: ConfirmedSession | null;
     accept?: (read: ReadResult) => boolean;
     stampUpdated?: boolean;
-    /** Where to say that hand-written text in hot.md was kept in a copy. */
-    warnings?: string[];
   },
-): Promise<{ text: string | null; pointed: boolean }> {
-  let pointed = false;
-  const write = (current: string | null): string | null => {
+): Promise<{ text: string | null; pointed: boolean; seen: HotState; warnings: string[] }> {
+  const write = (current: string | null): ViewChange<{ pointed: boolean; seen: HotState }> => {
     const read = classifyRecord(current);
-    pointed = options.accept?.(read) ?? true;
-    if (!pointed) return null;
+    const seen = hotStateOf(read);
+    const pointed = options.accept?.(read) ?? true;
+    return { next: pointed ? pointedText(current, read) : null, value: { pointed, seen } };
+  };
+  const pointedText = (current: string | null, read: ReadResult): string => {
     const date = today(ctx);
     if (read.state === "ok") {
       return updateFrontmatterFields(current ?? "", {
@@ -62,8 +63,8 @@ export async function pointHotAt(
     if (read.state === "no-frontmatter") return renderHotFrontmatter(state, date) + read.body;
     return renderHot(state, options.newest, date);
   };
-  const text = await writeView(ctx, ctx.layout.hot, write, undefined, options.warnings);
-  return { text, pointed };
+  const { text, value, warnings } = await writeViewWith(ctx, ctx.layout.hot, write);
+  return { text, ...value, warnings };
 }
 
 /** Clears hot.md's pointer if it names `draftId`; leaves anything else (and a damaged hot.md) alone. */
@@ -120,23 +121,24 @@ export async function writeHotView(
   refresh: () => Promise<void>,
 ): Promise<string[]> {
   const date = today(ctx);
-  const warnings: string[] = [];
-  await writeView(
+  const written = await writeViewWith(
     ctx,
     ctx.layout.hot,
-    (text) => {
+    (text): ViewChange<string | null> => {
       const read = classifyRecord(text);
       if (read.state === "schema-invalid" && !options.replaceForeign) {
-        warnings.push(`${ctx.layout.hot} has an unsupported palee_schema; left it alone (a rebuild replaces it)`);
-        return null;
+        return {
+          next: null,
+          value: `${ctx.layout.hot} has an unsupported palee_schema; left it alone (a rebuild replaces it)`,
+        };
       }
       const last = newest();
-      return renderHot({ ...pointer(hotStateOf(read), last), lastSession: last?.sessionId ?? null }, last, date);
+      const state = { ...pointer(hotStateOf(read), last), lastSession: last?.sessionId ?? null };
+      return { next: renderHot(state, last, date), value: null };
     },
     refresh,
-    warnings,
   );
-  return warnings;
+  return written.value === null ? written.warnings : [...written.warnings, written.value];
 }
 
 /**

@@ -14,6 +14,20 @@ import { stamp } from "./reading";
 /** How many times a colliding random ID is drawn again before giving up (2^16 / 2^32 spaces). */
 const ID_ATTEMPTS = 20;
 
+/** What a view's `compute` decided from the file's text: the new text (null: leave it alone), and why. */
+export interface ViewChange<T> {
+  next: string | null;
+  value: T;
+}
+
+/** A view written: the text the file now holds, the last `compute`'s value, and what to tell the user. */
+export interface ViewWritten<T> {
+  text: string | null;
+  value: T;
+  /** That hand-written text in hot.md was kept in a copy before it was replaced (invariant 10). */
+  warnings: string[];
+}
+
 /**
  * Optimistic write of a derived view (hot.md, index.md, a draft's frontmatter): computes from a fresh read,
  * writes only if the file still holds what was read, retries once from a fresh read, then reports the
@@ -25,25 +39,34 @@ export async function writeView(
   compute: (text: string | null) => string | null,
   /** Before the retry: re-read what `compute` derives the view from (another writer may have changed it too). */
   refresh?: () => Promise<void>,
-  /** Where to say that hand-written text in hot.md was kept in a copy (invariant 10). */
-  warnings?: string[],
-): Promise<string | null> {
+): Promise<ViewWritten<undefined>> {
+  return writeViewWith(ctx, path, (text) => ({ next: compute(text), value: undefined }), refresh);
+}
+
+/** writeView whose `compute` also returns a value (what it saw or decided at write time): the last one wins. */
+export async function writeViewWith<T>(
+  ctx: SessionContext,
+  path: string,
+  compute: (text: string | null) => ViewChange<T>,
+  refresh?: () => Promise<void>,
+): Promise<ViewWritten<T>> {
   const kept = new Set<string>();
+  const warnings: string[] = [];
   for (let attempt = 1; ; attempt++) {
     const text = await ctx.ports.store.read(path);
-    const next = compute(text);
-    if (next === null || next === text) return text;
+    const { next, value } = compute(text);
+    if (next === null || next === text) return { text, value, warnings };
     if (path === ctx.layout.hot && text !== null && !kept.has(text)) {
       const lost = handWrittenHot(text);
       if (lost !== null) {
         const copy = await keepCopy(ctx, text);
         kept.add(text);
-        warnings?.push(`kept the text of ${path} (${lost}) in ${copy} before replacing it`);
+        warnings.push(`kept the text of ${path} (${lost}) in ${copy} before replacing it`);
       }
     }
     try {
       await ctx.ports.store.replace(path, text, next);
-      return next;
+      return { text: next, value, warnings };
     } catch (error) {
       if (!(error instanceof ConflictError) || attempt >= 2) throw error;
       await refresh?.();
@@ -132,9 +155,9 @@ export async function trashDraft(ctx: SessionContext, draft: Draft): Promise<voi
 }
 
 /** A conflict on the views after a session note was written says that the session itself is safe. */
-export async function afterSaving(session: ConfirmedSession, updateViews: () => Promise<unknown>): Promise<void> {
+export async function afterSaving<T>(session: ConfirmedSession, updateViews: () => Promise<T>): Promise<T> {
   try {
-    await updateViews();
+    return await updateViews();
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
     throw new ConflictError(

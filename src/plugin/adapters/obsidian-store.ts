@@ -1,7 +1,7 @@
 import type { App, CachedMetadata, EventRef, TAbstractFile } from "obsidian";
 import { TFile, TFolder, normalizePath } from "obsidian";
 import { ConflictError, FileExistsError } from "../../core/errors";
-import type { SessionStore } from "../../core/ports";
+import type { ChangeReport, ModifiedAt, SessionStore } from "../../core/ports";
 
 /**
  * The session store on Obsidian's Vault / FileManager API, so every write is seen by sync, links and the
@@ -61,25 +61,27 @@ export class ObsidianStore implements SessionStore {
     this.tracking = true;
   }
 
-  changesSince(
-    folder: string,
-    since: number | null,
-  ): { token: number; changed: Array<{ name: string; exists: boolean }> | null } | null {
-    if (!this.tracking) return null; // nothing is followed yet: every scan looks at the whole folder
+  changesSince(folder: string, since: number | null): ChangeReport {
+    if (!this.tracking) return { kind: "unfollowed" }; // nothing is followed yet: every scan looks at everything
     const token = this.version;
     const target = normalizePath(folder);
     // A folder created, renamed or deleted (the session folder itself, or one above it) can change many files
     // at once: look at everything again.
     const isFolder = (): boolean => this.app.vault.getAbstractFileByPath(target) instanceof TFolder;
     if (since === null || since < this.foldersChangedAt || !isFolder()) {
-      return { token, changed: null };
+      return { kind: "everything", token };
     }
     const changed: Array<{ name: string; exists: boolean }> = [];
     for (const [name, at] of this.changes.get(target) ?? []) {
       if (at <= since) continue;
       changed.push({ name, exists: this.app.vault.getAbstractFileByPath(`${target}/${name}`) instanceof TFile });
     }
-    return { token, changed };
+    return { kind: "changed", token, changed };
+  }
+
+  /** The vault's writes leave no temp files of the tool's own: none is ever aged. */
+  modifiedAt(): Promise<ModifiedAt> {
+    return Promise.resolve({ kind: "untold" });
   }
 
   private noteChange(path: string): void {

@@ -44,7 +44,7 @@ export function autoCheckpointer(ctx: FlowContext): (away?: boolean) => Promise<
       lastError = null;
     } catch (error) {
       // The session ended or was recovered meanwhile (another window, a click that came first): nothing to do.
-      if (error instanceof PaleeError && error.kind === "no_open_session") return;
+      if (error instanceof PaleeError && error.kind === "nothing_open") return;
       const message = describeFailure("save the automatic checkpoint", error);
       if (message !== lastError) ctx.notify(message, LONG_NOTICE_MS);
       lastError = message;

@@ -1,8 +1,9 @@
 import { PaleeError } from "../../core/errors";
 import type { EndAtSession } from "../../core/honest-time";
-import { localClock, parseGivenTime, preselectedEnd, resolveEndAt, silenceOf } from "../../core/honest-time";
+import { localClock, parseGivenTime, preselectedEnd, silenceOf } from "../../core/honest-time";
+import type { EndTime } from "../../core/operations/end-time";
+import { resolveEndTime } from "../../core/operations/end-time";
 import type { OpenSession } from "../../core/sessions";
-import { formatTimestamp } from "../../core/time";
 import type { EndRequest, OpenState } from "../session-controller";
 import type { EndChoice, EndChoiceKind, EndPreview, EndPreviewResult } from "../ui/end-modal";
 import { EndSessionModal } from "../ui/end-modal";
@@ -30,7 +31,7 @@ export async function end(ctx: FlowContext): Promise<void> {
     // No dialog: the preselected end (the pause, or the last activity after a long silence), never a
     // silent gap counted as study time.
     const chosen = preview.preview(preview.preselected, "");
-    const at = "at" in chosen ? chosen.at : "now";
+    const at: EndTime = "at" in chosen ? chosen.at : { kind: "now" };
     return endWith(ctx, { summary: null, nextAction: null, at });
   }
   ctx.ending = true;
@@ -63,11 +64,12 @@ export function endPreview(ctx: FlowContext, open: OpenState): EndPreview {
   const now = controller.now();
   const session = endAtSession(ctx, open);
   const silence = silenceOf(session, now, offsetAt);
-  const iso = (ms: number): string => formatTimestamp(ms, offsetAt(ms));
-  const atOf = (kind: EndChoiceKind, typed: string): string => {
-    if (kind === "paused") return open.session.pausedAt ?? "now";
-    if (kind === "last") return iso(silence.lastSignMs);
-    return kind === "now" ? "now" : typed.trim();
+  const atOf = (kind: EndChoiceKind, typed: string): EndTime => {
+    const { pausedAt } = open.session;
+    if (kind === "paused") return pausedAt === null ? { kind: "now" } : { kind: "given", text: pausedAt };
+    // This app's last tick counts as a sign of life, though no checkpoint recorded it.
+    if (kind === "last") return { kind: "last", aliveAt: silence.lastSignMs };
+    return kind === "now" ? { kind: "now" } : { kind: "given", text: typed.trim() };
   };
   const choices: EndChoice[] = [];
   if (open.pausedMs !== null) {
@@ -86,12 +88,13 @@ export function endPreview(ctx: FlowContext, open: OpenState): EndPreview {
     preselected: preselectedEnd(session, now, graceMs),
     preview: (kind, typed): EndPreviewResult => {
       const at = atOf(kind, typed);
-      if (kind === "given" && parseGivenTime(at, controller.now(), offsetAt) === null) {
-        return { error: at === "" ? "Type the time the session ended." : `"${at}" is not a time: type HH:MM.` };
+      if (at.kind === "given" && kind === "given" && parseGivenTime(at.text, controller.now(), offsetAt) === null) {
+        const text = at.text;
+        return { error: text === "" ? "Type the time the session ended." : `"${text}" is not a time: type HH:MM.` };
       }
       try {
         // The preview is computed at the moment it is shown; the core decides again when confirmed.
-        const result = resolveEndAt(at, session, controller.now(), graceMs, offsetAt);
+        const result = resolveEndTime(at, session, controller.now(), graceMs, offsetAt);
         return { minutes: result.durationMinutes, at };
       } catch (error) {
         if (error instanceof PaleeError) return { error: sentence(error.message) };

@@ -28,7 +28,7 @@ export function describeFailure(what: string, error: unknown): string {
   if (error instanceof ConflictError) {
     return `Could not ${what}: ${error.path} changed on another device or in an editor. Try again.`;
   }
-  if (error instanceof PaleeError && error.kind === "no_open_session") return `Could not ${what}: no session is open.`;
+  if (error instanceof PaleeError && error.kind === "nothing_open") return `Could not ${what}: no session is open.`;
   if (error instanceof PaleeError) return `Could not ${what}: ${error.message}`;
   return `Could not ${what}: unexpected error (${errorMessage(error)})`;
 }

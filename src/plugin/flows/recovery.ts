@@ -13,7 +13,7 @@ export const SAVED_TWICE_DELAY_MS = 2000;
 /** When the vault opens (after layout ready): continue, report, or ask. */
 export async function onVaultOpen(ctx: FlowContext): Promise<void> {
   try {
-    const result = await ctx.controller.openVault();
+    const result = await ctx.controller.triageOnOpen();
     if (ctx.disposed) return;
     const today = ctx.controller.today();
     const { resumed, openElsewhere } = result;
@@ -44,7 +44,7 @@ export async function onVaultOpen(ctx: FlowContext): Promise<void> {
 /** Recover interrupted sessions (the command, and after an import that brought drafts). */
 export async function recoverDrafts(ctx: FlowContext): Promise<void> {
   try {
-    const result = await ctx.controller.openVault();
+    const result = await ctx.controller.triageOnOpen();
     warn(ctx, result.warnings);
     if (result.pending.length === 0) ctx.notify("No interrupted sessions to recover.");
     else openRecovery(ctx, result.pending);
@@ -64,7 +64,7 @@ export async function recoverInterrupted(ctx: FlowContext, then?: () => void): P
   if (!open) return;
   const { draftId, topicId } = open.session;
   try {
-    const drafts = (await controller.openVault()).pending;
+    const drafts = (await controller.triageOnOpen()).pending;
     if (!drafts.some((d) => d.draftId === draftId)) {
       const device = open.session.device ?? "unknown device";
       ctx.notify(`The session on ${topicId} (${device}) cannot be recovered here yet: its draft is not readable.`);

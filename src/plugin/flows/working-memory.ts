@@ -15,18 +15,18 @@ export async function rebuild(ctx: FlowContext): Promise<void> {
   }
 }
 
-export async function openWorkingMemory(ctx: FlowContext): Promise<void> {
+export async function openHot(ctx: FlowContext): Promise<void> {
   try {
-    if ((await ctx.controller.readWorkingMemory()) === null) await ctx.controller.rebuild();
+    if ((await ctx.controller.readHot()) === null) await ctx.controller.rebuild();
     await openPath(ctx, ctx.controller.layout.hot);
   } catch (error) {
     fail(ctx, "open the working memory", error);
   }
 }
 
-export async function copyWorkingMemory(ctx: FlowContext): Promise<void> {
+export async function copyHot(ctx: FlowContext): Promise<void> {
   try {
-    const read = classifyRecord(await ctx.controller.readWorkingMemory());
+    const read = classifyRecord(await ctx.controller.readHot());
     if (read.state !== "ok" && read.state !== "no-frontmatter") {
       ctx.notify("There is no working memory to copy yet.");
       return;

@@ -1,5 +1,6 @@
 import type { App } from "obsidian";
 import type { EndRequest } from "../session-controller";
+import type { EndTime } from "../../core/sessions";
 import { Modal, Setting } from "obsidian";
 
 /** When the session ended, as the learner chooses it in the end dialog. */
@@ -12,7 +13,7 @@ export interface EndChoice {
 }
 
 /** What a choice would record: the minutes studied, or why the typed time cannot be used. */
-export type EndPreviewResult = { minutes: number; at: string } | { error: string };
+export type EndPreviewResult = { minutes: number; at: EndTime } | { error: string };
 
 export interface EndPreview {
   topicId: string;

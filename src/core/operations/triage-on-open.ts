@@ -25,9 +25,9 @@ export interface VaultOpenResult {
  * drafts and only the notes written since the oldest draft started (reconcile.ts scanForReconcile); those
  * come from the store's metadata cache when it has one.
  */
-export async function openVault(ctx: SessionContext): Promise<VaultOpenResult> {
-  const hot0 = await readHot(ctx);
-  const { scan, warnings } = await reconcile(ctx, await scanForReconcile(ctx, hot0.state), hot0);
+export async function triageOnOpen(ctx: SessionContext): Promise<VaultOpenResult> {
+  const hotBefore = await readHot(ctx);
+  const { scan, warnings } = await reconcile(ctx, await scanForReconcile(ctx, hotBefore.state), hotBefore);
   const hot = await readHot(ctx);
   const now = ctx.ports.clock.now();
   const pending = pendingDrafts(hot.state, scan.drafts, ctx.absorbedIn(scan.confirmed), ctx.offsetAt);
@@ -57,7 +57,7 @@ export async function openVault(ctx: SessionContext): Promise<VaultOpenResult> {
 
 /**
  * Sessions saved twice (recovery/absorbed.ts duplicateSaves), from every note: named once per vault open, after
- * the start-up check (openVault reads only what changed), and by rebuild; not by every operation.
+ * the start-up check (triageOnOpen reads only what changed), and by rebuild; not by every operation.
  */
 export async function savedTwice(ctx: SessionContext): Promise<string[]> {
   return duplicateSaves((await ctx.scan()).confirmed, ctx.offsetAt);

@@ -1,0 +1,64 @@
+import type { Layout } from "../layout";
+import type { SessionStore } from "../ports";
+import { assemble, scanOf } from "./assemble";
+import { kindOf } from "./names";
+import { readDrafts, readNotes } from "./read";
+import type { Scan } from "./scan";
+import { ScanCache } from "./scan-cache";
+
+/** Files of one folder that changed since the last scan (exists: still there), or null: look at everything. */
+type Changes = ReadonlyArray<{ name: string; exists: boolean }> | null;
+
+/**
+ * Reads the sessions folder. Never writes. A file that is not ok (zero bytes, corrupt, foreign schema,
+ * bad fields, a duplicate ID) is skipped with a reason naming it; it never aborts the scan. With a cache,
+ * confirmed notes that did not change since the last scan are not looked at again; drafts are always read.
+ */
+export async function scanSessions(
+  store: SessionStore,
+  layout: Layout,
+  offsetAt: (at: number) => number,
+  cache: ScanCache = new ScanCache(),
+  /** Judges a paused_at in the future (records.ts interpretDraft). */
+  now = Number.POSITIVE_INFINITY,
+): Promise<Scan> {
+  const changedConfirmed = await takeChanges(store, layout, cache);
+  for (const [name, outcome] of await readNotes(store, layout, offsetAt, changedConfirmed, cache.memo)) {
+    cache.confirmed.set(name, outcome);
+  }
+  if (changedConfirmed.length > 0) cache.assembled = null;
+  const assembled = cache.assembled ?? (cache.assembled = assemble(cache.confirmed.values()));
+  const drafts = await readDrafts(store, layout, offsetAt, [...cache.draftNames], now);
+  return scanOf(layout, assembled, drafts, cache.otherNames);
+}
+
+/** Brings the cache's file names up to date; returns the confirmed notes to look at (again). */
+async function takeChanges(store: SessionStore, layout: Layout, cache: ScanCache): Promise<string[]> {
+  // The token is taken before anything is read: a change made during this scan shows in the next one.
+  const report = store.changesSince(layout.sessions, cache.token);
+  const changes: Changes = report.kind === "changed" && cache.token !== null ? report.changed : null;
+  cache.token = report.kind === "unfollowed" ? null : report.token;
+
+  if (changes === null) {
+    cache.clear();
+    const names = await store.list(layout.sessions);
+    for (const name of names) {
+      const kind = kindOf(name);
+      if (kind === "draft") cache.draftNames.add(name);
+      else if (kind === "other") cache.otherNames.add(name);
+    }
+    return names.filter((name) => kindOf(name) === "confirmed");
+  }
+  const changedConfirmed: string[] = [];
+  for (const { name, exists } of changes) {
+    cache.draftNames.delete(name);
+    cache.otherNames.delete(name);
+    if (cache.confirmed.delete(name)) cache.assembled = null;
+    if (!exists) continue;
+    const kind = kindOf(name);
+    if (kind === "draft") cache.draftNames.add(name);
+    else if (kind === "other") cache.otherNames.add(name);
+    else if (kind === "confirmed") changedConfirmed.push(name);
+  }
+  return changedConfirmed;
+}

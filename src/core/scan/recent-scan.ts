@@ -1,0 +1,45 @@
+import type { Layout } from "../layout";
+import type { SessionStore } from "../ports";
+import { CLOCK_BEHIND_MS } from "../recovery/absorbed";
+import { formatUtcCompact } from "../time";
+import { assemble, scanOf } from "./assemble";
+import type { NameKind } from "./names";
+import { kindOf } from "./names";
+import { readDrafts, readNotes } from "./read";
+import type { Scan } from "./scan";
+
+/**
+ * Reads the drafts and only the confirmed notes that may have absorbed one of them (or the open session that
+ * started at `starts`): a note absorbing a draft was written after the draft began, so its file was written
+ * since shortly before the draft's start (SessionStore.changedAmong), and a note of a later start is named
+ * after it. "Shortly" is CLOCK_BEHIND_MS, for a device whose clock was behind. Every other note is older than
+ * every draft: it cannot have absorbed one. Null when that cannot be bounded (a start is unknown, or one of
+ * `required` is not among the usable drafts): the caller then scans everything. Never writes.
+ */
+export async function scanRecentSessions(
+  store: SessionStore,
+  layout: Layout,
+  offsetAt: (at: number) => number,
+  at: { now: number; starts: ReadonlyArray<number | null>; required: readonly string[] },
+): Promise<Scan | null> {
+  const names: Record<NameKind, string[]> = { draft: [], confirmed: [], other: [], ignored: [] };
+  for (const name of await store.list(layout.sessions)) names[kindOf(name)].push(name);
+  const read = await readDrafts(store, layout, offsetAt, names.draft, at.now);
+  const ids = read.drafts.map((d) => d.draftId);
+  const starts = [...at.starts, ...read.drafts.map((d) => d.startedMs)];
+  // An unreadable draft is never trashed or offered (only named): it needs no note found.
+  if (starts.includes(null) || at.required.some((id) => !ids.includes(id))) return null;
+  const confirmed = names.confirmed;
+  const bound = Math.min(...(starts as number[])) - CLOCK_BEHIND_MS;
+  const from = starts.length === 0 ? "T" : `S-${formatUtcCompact(bound)}`; // "T" sorts after every S-… name
+  const older = confirmed.filter((n) => n < from);
+  const changed = new Set(starts.length === 0 ? [] : await store.changedAmong(layout.sessions, older, bound));
+  const notes = await readNotes(
+    store,
+    layout,
+    offsetAt,
+    confirmed.filter((n) => n >= from || changed.has(n)),
+  );
+  const scan = scanOf(layout, assemble(notes.map(([, outcome]) => outcome)), read, names.other);
+  return { ...scan, partial: { names: confirmed } };
+}
