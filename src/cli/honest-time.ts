@@ -5,7 +5,9 @@
 import { LongSilenceError, UsageError } from "../core/errors";
 import { sessionJson } from "../core/formats/json";
 import type { AwayBreak } from "../core/honest-time";
-import { awayNotice, localClock } from "../core/honest-time";
+import { awayNotice } from "../core/honest-time";
+import type { OffsetAt } from "../core/time";
+import { formatDuration, localClock } from "../core/time";
 import type { EndOptions, EndResult, PaleeSessions } from "../core/sessions";
 import type { CliIo, Outcome, Output } from "./output";
 import { LineReader } from "./prompt";
@@ -20,8 +22,6 @@ export interface HonestValues {
   minutes?: string;
 }
 
-type OffsetAt = (at: number) => number;
-
 export async function runPause(core: PaleeSessions, values: HonestValues, out: Output): Promise<Outcome> {
   const r = await core.pause({ topic: values.topic ?? null });
   if (out.json) out.doc({ status: "paused", draft_id: r.draftId, paused_at: r.pausedAt });
@@ -32,7 +32,7 @@ export async function runPause(core: PaleeSessions, values: HonestValues, out: O
 export async function runContinue(core: PaleeSessions, values: HonestValues, out: Output): Promise<Outcome> {
   const r = await core.continueSession({ topic: values.topic ?? null });
   if (out.json) out.doc({ status: "continued", draft_id: r.draftId, break_minutes: r.breakMinutes });
-  out.text(`Continued the session (${r.draftId}); breaks so far: ${r.breakMinutes} min, not counted.`);
+  out.text(`Continued the session (${r.draftId}); breaks so far: ${formatDuration(r.breakMinutes)}, not counted.`);
   return 0;
 }
 
@@ -48,13 +48,15 @@ export async function runLog(core: PaleeSessions, values: HonestValues, out: Out
   for (const w of r.warnings) out.warn(w);
   if (out.json) out.doc({ status: "logged", session: sessionJson(r.session) });
   const s = r.session;
-  out.text(`Logged ${s.sessionId}: ${s.topicId}, ${s.durationMinutes} min (${s.startedAt} → ${s.endedAt}).`);
+  out.text(
+    `Logged ${s.sessionId}: ${s.topicId}, ${formatDuration(s.durationMinutes)} (${s.startedAt} → ${s.endedAt}).`,
+  );
   return 0;
 }
 
 /** "Away 23:10–07:05, not counted" after a checkpoint that recorded time away (stderr: it is news, not data). */
 export function reportAway(away: AwayBreak | null, io: CliIo, offsetAt: OffsetAt): void {
-  if (away) io.stderr(`${awayNotice(away, offsetAt)} (${away.minutes} min recorded as a break).\n`);
+  if (away) io.stderr(`${awayNotice(away, offsetAt)} (${formatDuration(away.minutes)} recorded as a break).\n`);
 }
 
 /**
@@ -72,14 +74,14 @@ export async function runEnd(
     topic: values.topic ?? null,
     summary: values.summary ?? null,
     nextAction: values.next ?? null,
-    at: values.at,
+    endAt: values.at,
   };
   let result: EndResult;
   try {
     result = await core.end(options);
   } catch (error) {
     if (!(error instanceof LongSilenceError) || !io.isTerminal || out.json || values.at !== undefined) throw error;
-    result = await core.end({ ...options, at: await askEnd(error, io, offsetAt) });
+    result = await core.end({ ...options, endAt: await askEnd(error, io, offsetAt) });
   }
   reportEnd(result, out);
   return 0;
@@ -121,11 +123,12 @@ function reportEnd(result: EndResult, out: Output): void {
     });
   }
   const s = result.session;
-  const breaks = s.breakMinutes > 0 ? `; ${s.breakMinutes} min of breaks not counted` : "";
+  const breaks = s.breakMinutes > 0 ? `; ${formatDuration(s.breakMinutes)} of breaks not counted` : "";
+  const duration = formatDuration(s.durationMinutes);
   out.text(
     result.alreadySaved
-      ? `This session was already saved as ${s.sessionId} (${s.durationMinutes} min); nothing new was written.`
-      : `Saved ${s.sessionId}: ${s.topicId}, ${s.durationMinutes} min (${s.startedAt} → ${s.endedAt}${breaks}).`,
+      ? `This session was already saved as ${s.sessionId} (${duration}); nothing new was written.`
+      : `Saved ${s.sessionId}: ${s.topicId}, ${duration} (${s.startedAt} → ${s.endedAt}${breaks}).`,
   );
   if (result.absorbedDrafts.length && !result.alreadySaved) {
     out.text(`Merged and trashed: ${result.absorbedDrafts.join(", ")}`);

@@ -5,7 +5,9 @@ import { FileExistsError, UsageError, errorMessage } from "../core/errors";
 import { exportRows, renderExportCsv } from "../core/insight/export";
 import type { ExportRow } from "../core/insight/export";
 import type { DayTotal, SessionStats, Totals } from "../core/insight/stats";
-import { computeStats, daySeries, dayOf, formatMinutes, inRange } from "../core/insight/stats";
+import { computeStats, daySeries, inRange } from "../core/insight/stats";
+import type { OffsetAt } from "../core/time";
+import { dayOf, formatDuration } from "../core/time";
 import type { Clock } from "../core/ports";
 import type { ConfirmedSession, Skipped } from "../core/records";
 import { skippedWarning } from "../core/records";
@@ -103,7 +105,7 @@ const printable = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\
 
 /** "1 h 05 min (3 sessions, 2026-W49)": a period's totals and its name. */
 function periodText(totals: Totals, name: string): string {
-  return `${formatMinutes(totals.minutes)} (${plural(totals.sessions, "session")}, ${name})`;
+  return `${formatDuration(totals.minutes)} (${plural(totals.sessions, "session")}, ${name})`;
 }
 
 function statsText(stats: SessionStats, range: Range): string[] {
@@ -111,7 +113,7 @@ function statsText(stats: SessionStats, range: Range): string[] {
     range.since || range.until ? `${range.since ?? "the first session"} to ${range.until ?? "today"}` : "all sessions";
   const lines = [
     `Study statistics (${over})`,
-    `  Total       ${formatMinutes(stats.total.minutes)} in ${plural(stats.total.sessions, "session")}`,
+    `  Total       ${formatDuration(stats.total.minutes)} in ${plural(stats.total.sessions, "session")}`,
     `  Today       ${periodText(stats.today, stats.today.date)}`,
     `  This week   ${periodText(stats.thisWeek, stats.thisWeek.week)}`,
     `  Last week   ${periodText(stats.lastWeek, stats.lastWeek.week)}`,
@@ -145,7 +147,7 @@ function statsText(stats: SessionStats, range: Range): string[] {
 export async function runStats(core: PaleeSessions, options: InsightOptions, io: InsightIo): Promise<0> {
   const range = rangeOf(options);
   const scan = await core.scan();
-  const offsetAt = (at: number) => io.clock.offsetMinutes(at);
+  const offsetAt: OffsetAt = (instant) => io.clock.offsetMinutes(instant);
   const stats = computeStats(scan.confirmed, { now: io.clock.now(), offsetAt, ...range });
   warnSkipped(io, scan.skipped);
   for (const f of stats.flagged) io.stderr(`warning: ${f.path}: ${printable(f.problem)}\n`);
@@ -178,7 +180,7 @@ export async function exportRowsOf(
   range: Range,
 ): Promise<{ rows: ExportRow[]; skipped: Skipped[] }> {
   const scan = await core.scan();
-  const offsetAt = (at: number) => clock.offsetMinutes(at);
+  const offsetAt: OffsetAt = (instant) => clock.offsetMinutes(instant);
   const chosen: ConfirmedSession[] = [];
   for (const s of scan.confirmed) {
     if (inRange(s, offsetAt, range.since, range.until)) chosen.push(await withBody(store, s, offsetAt));

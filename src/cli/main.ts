@@ -4,7 +4,7 @@ import { PaleeSessions } from "../core/sessions";
 import type { Draft } from "../core/records";
 import { skippedWarning } from "../core/records";
 import { draftJson, openJson, sessionJson, skippedJson } from "../core/formats/json";
-import { formatElapsed } from "../core/time";
+import { formatDuration, formatElapsed } from "../core/time";
 import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
 import { trashStaleTempFiles } from "../core/temp-files";
@@ -64,7 +64,7 @@ function recoveryLine(r: RecoverResult): string {
       return r.alreadySaved
         ? `${r.draftId} was already saved as ${r.session.sessionId}; nothing to do.`
         : `Saved ${r.draftId} as ${r.session.sessionId}: ${r.session.topicId}, ` +
-            `${r.session.durationMinutes} min (interrupted).`;
+            `${formatDuration(r.session.durationMinutes)} (interrupted).`;
     case "discarded":
     case "ignored":
       if (r.alreadySavedIn) return `${r.draftId} was already saved as ${r.alreadySavedIn}; nothing more to do.`;
@@ -280,13 +280,14 @@ async function runAction(
       const shown = r.confirmed.length < r.totalConfirmed ? newest : "";
       out.text(`Confirmed sessions: ${r.totalConfirmed}${shown}`);
       for (const s of r.confirmed) {
-        const breaks = s.breakMinutes > 0 ? ` (+${s.breakMinutes} min break)` : "";
-        out.text(`  ${s.sessionId}  ${s.topicId}  ${s.startedAt}  ${s.durationMinutes} min${breaks}  ${s.outcome}`);
+        const breaks = s.breakMinutes > 0 ? ` (+${formatDuration(s.breakMinutes)} break)` : "";
+        const duration = formatDuration(s.durationMinutes);
+        out.text(`  ${s.sessionId}  ${s.topicId}  ${s.startedAt}  ${duration}${breaks}  ${s.outcome}`);
       }
       out.text(`Drafts: ${r.totalDrafts}`);
       for (const d of r.drafts) {
         const paused = d.pausedAt === null ? "" : `  paused since ${d.pausedAt}`;
-        const breaks = d.breakMinutes > 0 ? `  breaks ${d.breakMinutes} min` : "";
+        const breaks = d.breakMinutes > 0 ? `  breaks ${formatDuration(d.breakMinutes)}` : "";
         out.text(`  ${describeDraft(d)}${paused}${breaks}${d.draftId === r.openDraftId ? "  (open session)" : ""}`);
       }
       return 0;
@@ -302,7 +303,7 @@ async function runAction(
       else {
         out.text(`Open session: ${open.topicId} on ${open.device ?? "unknown device"}, started ${open.startedAt}`);
         const studied = formatElapsed(open.elapsedSeconds * 1000);
-        const breaks = open.breakMinutes > 0 ? ` studied, ${open.breakMinutes} min of breaks not counted` : "";
+        const breaks = open.breakMinutes ? ` studied, ${formatDuration(open.breakMinutes)} of breaks not counted` : "";
         if (open.pausedAt !== null) out.text(`Paused since ${open.pausedAt} ("palee session continue" goes on)`);
         const checkpoint = open.lastCheckpointAt ?? "(none)";
         out.text(`Elapsed: ${studied}${breaks}; last checkpoint ${checkpoint}; draft ${open.draftId}`);

@@ -3,6 +3,7 @@ import { describeReadProblem } from "./frontmatter";
 import { readBreakMinutes, readHonestFields } from "./honest-time";
 import { normalizeTopic } from "./ids";
 import { durationMinutes, parseTimestamp } from "./time";
+import type { OffsetAt } from "./time";
 
 /** A finished session: the source of truth (views are derived from these notes). */
 export interface ConfirmedSession {
@@ -69,8 +70,6 @@ export function skippedWarning(s: Skipped): string {
 }
 
 export type Interpreted<T> = { record: T } | { reason: string };
-
-type OffsetAt = (at: number) => number;
 
 function stem(path: string): string {
   const name = path.slice(path.lastIndexOf("/") + 1);

@@ -168,7 +168,7 @@ async function measure(size: number): Promise<Row> {
     }
     h.resetLogs();
     t = performance.now();
-    await endWith(flows, { summary: "Summary of the benchmark session.", nextAction: "Next step.", at: "now" });
+    await endWith(flows, { summary: "Summary of the benchmark session.", nextAction: "Next step.", endAt: "now" });
     const ms = performance.now() - t;
     if (rep > 0) {
       row.endMs.push(ms);
@@ -198,7 +198,7 @@ async function measure(size: number): Promise<Row> {
 
   // A refresh of the open view after one more end: the new note comes through the cache, nothing else.
   await startSession(flows, { topic: "T-bench" });
-  await endWith(flows, { summary: "Summary of the refresh session.", nextAction: "Next step.", at: "now" });
+  await endWith(flows, { summary: "Summary of the refresh session.", nextAction: "Next step.", endAt: "now" });
   catchUp(h);
   h.resetLogs();
   t = performance.now();

@@ -251,8 +251,8 @@ const scenarios: Scenario[] = [
     vault: () => vault({ [HOT]: openPointer, [S(OPEN_A)]: pausedA }),
     run: (c) => c.continueSession(),
   },
-  { name: "end --at last", vault: T_A_OPEN, run: (c) => c.end({ at: "last", summary: "Done." }) },
-  { name: "end --at HH:MM", vault: T_A_OPEN, run: (c) => c.end({ at: "11:45", summary: "Done." }) },
+  { name: "end --at last", vault: T_A_OPEN, run: (c) => c.end({ endAt: "last", summary: "Done." }) },
+  { name: "end --at HH:MM", vault: T_A_OPEN, run: (c) => c.end({ endAt: "11:45", summary: "Done." }) },
   {
     name: "end of a paused session",
     vault: () => vault({ [HOT]: openPointer, [S(OPEN_A)]: pausedA }),

@@ -634,7 +634,7 @@ export class End extends Step {
     const summary = this.summary === "none" ? null : this.summary === "short" ? "Went well" : LONG_SUMMARY;
     const device = world.device;
     const out = await operate(world, "end", this.label, (core) =>
-      core.end({ topic: this.topic, summary, nextAction: summary ? "Read on" : null, open, at: this.at }),
+      core.end({ topic: this.topic, summary, nextAction: summary ? "Read on" : null, open, endAt: this.at }),
     );
     const ownOpen = ownOpenDraft(before, device, this.topic, open);
     const silent = out.error instanceof PaleeError && out.error.kind === "long_silence" && this.at === undefined;

@@ -7,7 +7,7 @@ import { isAliveElsewhere, isThisDevice, savedIn } from "../recovery";
 import type { Scan } from "../scan";
 import { withBody } from "../scan";
 import { unrecordedWarning } from "../session-note";
-import { endStart } from "../start-time";
+import { endStart } from "../honest-time";
 import type { EndAtSession } from "../honest-time";
 import { resolveEndAt } from "../honest-time";
 import type { OpenRef } from "./checkpoint";
@@ -31,8 +31,9 @@ export interface EndOptions {
   /**
    * When the session ended: "now", "last" (its last sign of life), HH:MM or ISO 8601 (SPEC §4). Not given:
    * a paused session ends at paused_at, and a long silence is refused with LongSilenceError (long_silence).
+   * The CLI's --at.
    */
-  at?: string;
+  endAt?: string;
 }
 
 export interface EndResult {
@@ -174,7 +175,7 @@ async function recordEnd(
     );
   }
   const ending = endingSession(absorbed, at.seenOpen, start.ms);
-  const ended = resolveEndAt(options.at, ending, now, ctx.graceMs, ctx.offsetAt);
+  const ended = resolveEndAt(options.endAt, ending, now, ctx.graceMs, ctx.offsetAt);
   if (start.warning) at.warnings.push(start.warning);
   const session = await writeConfirmed(ctx, start.ms, {
     topicId,

@@ -1,8 +1,8 @@
 import { PaleeError } from "../../core/errors";
 import type { EndAtSession } from "../../core/honest-time";
-import { localClock, parseGivenTime, preselectedEnd, resolveEndAt, silenceOf } from "../../core/honest-time";
+import { preselectedEnd, resolveEndAt, silenceOf } from "../../core/honest-time";
 import type { OpenSession } from "../../core/sessions";
-import { formatTimestamp } from "../../core/time";
+import { formatDuration, formatTimestamp, localClock, parseGivenTime } from "../../core/time";
 import type { EndRequest, OpenState } from "../session-controller";
 import type { EndChoice, EndChoiceKind, EndPreview, EndPreviewResult } from "../ui/end-modal";
 import { EndSessionModal } from "../ui/end-modal";
@@ -30,8 +30,8 @@ export async function end(ctx: FlowContext): Promise<void> {
     // No dialog: the preselected end (the pause, or the last activity after a long silence), never a
     // silent gap counted as study time.
     const chosen = preview.preview(preview.preselected, "");
-    const at = "at" in chosen ? chosen.at : "now";
-    return endWith(ctx, { summary: null, nextAction: null, at });
+    const endAt = "endAt" in chosen ? chosen.endAt : "now";
+    return endWith(ctx, { summary: null, nextAction: null, endAt });
   }
   ctx.ending = true;
   new EndSessionModal(
@@ -64,7 +64,7 @@ export function endPreview(ctx: FlowContext, open: OpenState): EndPreview {
   const session = endAtSession(ctx, open);
   const silence = silenceOf(session, now, offsetAt);
   const iso = (ms: number): string => formatTimestamp(ms, offsetAt(ms));
-  const atOf = (kind: EndChoiceKind, typed: string): string => {
+  const endAtOf = (kind: EndChoiceKind, typed: string): string => {
     if (kind === "paused") return open.session.pausedAt ?? "now";
     if (kind === "last") return iso(silence.lastSignMs);
     return kind === "now" ? "now" : typed.trim();
@@ -85,14 +85,14 @@ export function endPreview(ctx: FlowContext, open: OpenState): EndPreview {
     choices,
     preselected: preselectedEnd(session, now, graceMs),
     preview: (kind, typed): EndPreviewResult => {
-      const at = atOf(kind, typed);
-      if (kind === "given" && parseGivenTime(at, controller.now(), offsetAt) === null) {
-        return { error: at === "" ? "Type the time the session ended." : `"${at}" is not a time: type HH:MM.` };
+      const endAt = endAtOf(kind, typed);
+      if (kind === "given" && parseGivenTime(endAt, controller.now(), offsetAt) === null) {
+        return { error: endAt === "" ? "Type the time the session ended." : `"${endAt}" is not a time: type HH:MM.` };
       }
       try {
         // The preview is computed at the moment it is shown; the core decides again when confirmed.
-        const result = resolveEndAt(at, session, controller.now(), graceMs, offsetAt);
-        return { minutes: result.durationMinutes, at };
+        const result = resolveEndAt(endAt, session, controller.now(), graceMs, offsetAt);
+        return { minutes: result.durationMinutes, endAt };
       } catch (error) {
         if (error instanceof PaleeError) return { error: sentence(error.message) };
         throw error;
@@ -110,8 +110,8 @@ export async function endWith(ctx: FlowContext, input: EndRequest, shown?: OpenS
     const { session } = result;
     ctx.notify(
       result.alreadySaved
-        ? `Session on ${session.topicId} was already saved (${session.durationMinutes} min).`
-        : `Session on ${session.topicId} saved (${session.durationMinutes} min).`,
+        ? `Session on ${session.topicId} was already saved (${formatDuration(session.durationMinutes)}).`
+        : `Session on ${session.topicId} saved (${formatDuration(session.durationMinutes)}).`,
     );
     warn(ctx, result.warnings);
     await ctx.dailyNote.add(session);
