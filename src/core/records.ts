@@ -1,6 +1,7 @@
 import type { Fields, ReadResult } from "./frontmatter";
 import { describeReadProblem } from "./frontmatter";
-import { readBreakMinutes, readHonestFields } from "./honest-time";
+import { readBreakMinutes } from "./honest-time/breaks";
+import { readHonestFields } from "./honest-time/draft-fields";
 import { normalizeTopic } from "./ids";
 import { durationMinutes, parseTimestamp } from "./time";
 import type { OffsetAt } from "./time";
