@@ -1,6 +1,6 @@
 /** --since and --until (stats, export): local days as YYYY-MM-DD, inclusive. */
 import { UsageError } from "../core/errors";
-import { dayOf } from "../core/insight/stats";
+import { dayOf } from "../core/time";
 
 export type DayRange = { since: string | null; until: string | null };
 

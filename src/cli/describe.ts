@@ -1,4 +1,5 @@
 /** How the CLI names drafts, open sessions and recovery results in its text and JSON output. */
+import { formatDuration } from "../core/time";
 import { openJson, sessionJson } from "../core/formats/json";
 import type { Draft } from "../core/records";
 import type { OpenSession, RecoverResult } from "../core/sessions";
@@ -31,7 +32,7 @@ export function recoveryLine(r: RecoverResult): string {
       return r.alreadySaved
         ? `${r.draftId} was already saved as ${r.session.sessionId}; nothing to do.`
         : `Saved ${r.draftId} as ${r.session.sessionId}: ${r.session.topicId}, ` +
-            `${r.session.durationMinutes} min (interrupted).`;
+            `${formatDuration(r.session.durationMinutes)} (interrupted).`;
     case "discarded":
     case "ignored":
       if (r.alreadySavedIn) return `${r.draftId} was already saved as ${r.alreadySavedIn}; nothing more to do.`;

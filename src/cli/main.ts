@@ -1,3 +1,4 @@
+import type { OffsetAt } from "../core/time";
 import { LongSilenceError, toPaleeError } from "../core/errors";
 import { PaleeSessions } from "../core/sessions";
 import { NodeStore } from "../node/node-store";
@@ -45,7 +46,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     const store = new NodeStore(vault.root);
     const ports = { store, clock: systemClock, random: systemRandom, device };
     const core = new PaleeSessions(ports, vault.layout, CORE_OPTIONS);
-    const offsetAt = (at: number): number => systemClock.offsetMinutes(at);
+    const offsetAt: OffsetAt = (instant) => systemClock.offsetMinutes(instant);
     const ctx: CommandContext = { core, out, io, device, store, clock: systemClock, offsetAt };
     return await command.run(ctx, values);
   } catch (caught) {

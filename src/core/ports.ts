@@ -66,7 +66,7 @@ export type ChangeReport =
 /** Milliseconds since the epoch, and the local UTC offset (minutes east of UTC) at a given instant. */
 export interface Clock {
   now(): number;
-  offsetMinutes(at: number): number;
+  offsetMinutes(instant: number): number;
 }
 
 /** Cryptographically random bytes (crypto.getRandomValues); never Math.random. */

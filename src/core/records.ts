@@ -1,8 +1,10 @@
 import type { Fields, ReadResult } from "./frontmatter";
 import { describeReadProblem } from "./frontmatter";
-import { readBreakMinutes, readHonestFields } from "./honest-time";
+import { readBreakMinutes } from "./honest-time/breaks";
+import { readHonestFields } from "./honest-time/draft-fields";
 import { normalizeTopic } from "./ids";
 import { durationMinutes, parseTimestamp } from "./time";
+import type { OffsetAt } from "./time";
 
 /** A finished session: the source of truth (views are derived from these notes). */
 export interface ConfirmedSession {
@@ -69,8 +71,6 @@ export function skippedWarning(s: Skipped): string {
 }
 
 export type Interpreted<T> = { record: T } | { reason: string };
-
-type OffsetAt = (at: number) => number;
 
 function stem(path: string): string {
   const name = path.slice(path.lastIndexOf("/") + 1);

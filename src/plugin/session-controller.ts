@@ -21,7 +21,7 @@ import { absorbedBy, checkpointedWithin, isThisDevice } from "../core/recovery";
 import type { Layout } from "../core/layout";
 import type { ConfirmedSession, Draft, Skipped } from "../core/records";
 import { MINUTE_MS, formatLocalDate, parseTimestamp } from "../core/time";
-import type { OffsetAt } from "../core/honest-time";
+import type { OffsetAt } from "../core/time";
 import type { ObsidianStore } from "./adapters/obsidian-store";
 import { TickWatch } from "./tick-watch";
 import type { PaleeSettings } from "./settings";
@@ -45,11 +45,11 @@ export interface OpenState {
   running: boolean;
 }
 
-/** What ending records: `at` is when the session ended (the plugin always says when). */
+/** What ending records: `endAt` is when the session ended (the plugin always says when). */
 export interface EndRequest {
   summary: string | null;
   nextAction: string | null;
-  at: EndTime;
+  endAt: EndTime;
 }
 
 export interface ControllerDeps {
@@ -107,7 +107,7 @@ export class SessionController {
   }
 
   /** The local UTC offset in minutes at an instant (for the honest-time rules and their texts). */
-  readonly offsetAt: OffsetAt = (at) => this.deps.clock.offsetMinutes(at);
+  readonly offsetAt: OffsetAt = (instant) => this.deps.clock.offsetMinutes(instant);
 
   /** Today as the learner's local calendar day (YYYY-MM-DD). */
   today(): string {
@@ -286,8 +286,8 @@ export class SessionController {
       if (!open) throw new UsageError("no session is open", "nothing_open");
       try {
         const { draftId, topicId } = open.session;
-        const { summary, nextAction, at } = input;
-        return await this.sessions.end({ open: { draftId, topicId }, summary, nextAction, at });
+        const { summary, nextAction, endAt } = input;
+        return await this.sessions.end({ open: { draftId, topicId }, summary, nextAction, endAt });
       } catch (error) {
         if (error instanceof ConflictError && error.savedSession) {
           // Saved, but a view changed underneath: the session is over. Reconcile closes its pointer.

@@ -171,7 +171,7 @@ async function measure(size: number): Promise<Row> {
     await endWith(flows, {
       summary: "Summary of the benchmark session.",
       nextAction: "Next step.",
-      at: { kind: "now" },
+      endAt: { kind: "now" },
     });
     const ms = performance.now() - t;
     if (rep > 0) {
@@ -202,7 +202,11 @@ async function measure(size: number): Promise<Row> {
 
   // A refresh of the open view after one more end: the new note comes through the cache, nothing else.
   await startSession(flows, { topic: "T-bench" });
-  await endWith(flows, { summary: "Summary of the refresh session.", nextAction: "Next step.", at: { kind: "now" } });
+  await endWith(flows, {
+    summary: "Summary of the refresh session.",
+    nextAction: "Next step.",
+    endAt: { kind: "now" },
+  });
   catchUp(h);
   h.resetLogs();
   t = performance.now();

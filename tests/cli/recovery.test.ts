@@ -77,7 +77,7 @@ describe("recover --draft X --action …", () => {
     expect(elapsed).toBeGreaterThanOrEqual(60 * 60 - 60);
     expect(elapsed).toBeLessThan(60 * 60 + 60);
     const text = palee(vault, ["status"]);
-    expect(text.stdout).toMatch(/Elapsed: (0:59|1:00):\d\d studied, 120 min of breaks not counted/);
+    expect(text.stdout).toMatch(/Elapsed: (0:59|1:00):\d\d studied, 2 h of breaks not counted/);
 
     // Ending it now records the time since the original start, less the time away.
     const end = palee(vault, ["end", "--summary", "done", "--json"]);
@@ -144,7 +144,7 @@ describe("recover --draft X --action …", () => {
     const run = palee(vault, ["recover", "--draft", ID, "--action", "save"]);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(
-      new RegExp(`^Saved ${ID} as S-\\d{8}T\\d{6}-[0-9a-f]{4}: T-a, 60 min \\(interrupted\\)\\.`),
+      new RegExp(`^Saved ${ID} as S-\\d{8}T\\d{6}-[0-9a-f]{4}: T-a, 1 h \\(interrupted\\)\\.`),
     );
   });
 
@@ -196,7 +196,7 @@ describe("start -i: answers on stdin", () => {
     expect(run.status).toBe(0);
     expect(run.stderr).toContain(`Unconfirmed draft ${ID}`);
     expect(run.stderr).toContain("[R]esume [S]ave [D]iscard [I]gnore?");
-    expect(run.stderr).toMatch(/Saved DRAFT-S-5a5a5a5a as S-\d{8}T\d{6}-[0-9a-f]{4}\b.*\b60 min\b.*interrupted/);
+    expect(run.stderr).toMatch(/Saved DRAFT-S-5a5a5a5a as S-\d{8}T\d{6}-[0-9a-f]{4}\b.*\b1 h\b.*interrupted/);
     const doc = run.json();
     expect(doc).toMatchObject({ status: "started", topic_id: "T-b" });
     const [file] = confirmedFiles(vault);

@@ -95,7 +95,7 @@ describe("pause and continue", () => {
     clock.advance(40);
     await core.pause();
     clock.advance(60);
-    const ended = await core.end({ at: { kind: "now" } });
+    const ended = await core.end({ endAt: { kind: "now" } });
     expect(ended.session).toMatchObject({
       endedAt: "2026-08-14T13:40:00+00:00",
       durationMinutes: 40,
@@ -114,17 +114,17 @@ describe("end at a chosen time", () => {
     const error = await refusal(core.end({ summary: "x" }), "long_silence");
     expect(error.message).toMatch(/12 h 30 min ago.*13 h ago.*--at now, --at last or --at HH:MM/);
     expect(store.snapshot()).toEqual(before);
-    const ended = await core.end({ at: { kind: "last" } });
+    const ended = await core.end({ endAt: { kind: "last" } });
     expect(ended.session).toMatchObject({ endedAt: "2026-08-13T20:30:00+00:00", durationMinutes: 30 });
   });
 
   it("ends at HH:MM, and refuses a time before the start or unreadable", async () => {
     const { core, store, clock } = await started("2026-08-14T12:00:00Z");
     clock.advance(90);
-    await refusal(core.end({ at: { kind: "given", text: "11:00" } }), "invalid_time");
-    await refusal(core.end({ at: { kind: "given", text: "25:99" } }), "invalid_time");
+    await refusal(core.end({ endAt: { kind: "given", text: "11:00" } }), "invalid_time");
+    await refusal(core.end({ endAt: { kind: "given", text: "25:99" } }), "invalid_time");
     expect(confirmedPaths(store)).toEqual([]);
-    const ended = await core.end({ at: { kind: "given", text: "13:15" } });
+    const ended = await core.end({ endAt: { kind: "given", text: "13:15" } });
     expect(ended.session).toMatchObject({ endedAt: "2026-08-14T13:15:00+00:00", durationMinutes: 75 });
     expect(draftPaths(store)).toEqual([]);
   });

@@ -7,11 +7,8 @@ import {
   countBackUpdate,
   continueUpdate,
   countAwayBack,
-  formatSpan,
   lastSignOfLife,
-  mostRecentWallClock,
   nothingOpenError,
-  parseGivenTime,
   pauseMinutes,
   pauseUpdate,
   preselectedEnd,
@@ -27,7 +24,8 @@ import {
   type EndAtSession,
   type HonestFields,
 } from "../../src/core/honest-time";
-import { resolveLogInterval } from "../../src/core/log-interval";
+import { resolveLogInterval } from "../../src/core/honest-time";
+import { formatDurationMs, mostRecentWallClock, parseGivenTime } from "../../src/core/time";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -519,10 +517,10 @@ describe("a logged session's interval", () => {
 
 describe("words", () => {
   it("says spans in hours and minutes", () => {
-    expect(formatSpan(45 * MIN + 59_000)).toBe("45 min");
-    expect(formatSpan(13 * HOUR)).toBe("13 h");
-    expect(formatSpan(12 * HOUR + 30 * MIN)).toBe("12 h 30 min");
-    expect(formatSpan(-5)).toBe("0 min");
+    expect(formatDurationMs(45 * MIN + 59_000)).toBe("45 min");
+    expect(formatDurationMs(13 * HOUR)).toBe("13 h");
+    expect(formatDurationMs(12 * HOUR + 30 * MIN)).toBe("12 h 30 min");
+    expect(formatDurationMs(-5)).toBe("0 min");
   });
 });
 

@@ -5,7 +5,7 @@ import { EMPTY_HOT } from "../../src/core/hot-memory";
 import type { ConfirmedSession, Draft } from "../../src/core/records";
 import { interpretDraft } from "../../src/core/records";
 import { copiesOf, planReconcile, previewSave, saveGroup, savePlanOf } from "../../src/core/recovery";
-import { endStart } from "../../src/core/start-time";
+import { endStart } from "../../src/core/honest-time";
 import { parseTimestamp } from "../../src/core/time";
 import { draftText } from "../support/builders";
 

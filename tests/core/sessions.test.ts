@@ -360,7 +360,7 @@ describe("end", () => {
     store.files.set(HOT, hotText({ active_topic: "T-a", started_at: "2026-08-12T12:00:00+00:00" }));
     // Version 2: with nothing saying when it ended, the learner says so (without `at`: long_silence).
     await expectError(core.end(), "long_silence", 2);
-    const result = await core.end({ at: { kind: "now" } });
+    const result = await core.end({ endAt: { kind: "now" } });
     expect(result.session).toMatchObject({ startedAt: "2026-08-12T12:00:00+00:00", durationMinutes: 2880 });
   });
 

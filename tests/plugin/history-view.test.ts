@@ -103,7 +103,7 @@ describe("study history view", () => {
     expect(text).toContain("No session is open.");
     expect(text).toMatch(/Today30 min1 session/);
     // Monday 10 Aug to Friday 14 Aug: 30 + 45 + 20; the week before: 60.
-    expect(text).toMatch(/This week1 h 35 min\+35 min on last week \(1 h 00 min\)/);
+    expect(text).toMatch(/This week1 h 35 min\+35 min on last week \(1 h\)/);
     expect(text).toMatch(/Streak3 dayslongest 3 days/);
     const charts = el.querySelectorAll("svg.palee-history-svg");
     expect(charts).toHaveLength(2);
@@ -111,7 +111,7 @@ describe("study history view", () => {
     expect(charts[1].querySelectorAll("rect")).toHaveLength(12);
     expect(charts[0].getAttribute("role")).toBe("img");
     expect(charts[0].getAttribute("aria-label")).toMatch(
-      /^Minutes per day, last 14 days: 2 h 35 min in total, most on 2026-08-05 \(1 h 00 min\)\.$/,
+      /^Minutes per day, last 14 days: 2 h 35 min in total, most on 2026-08-05 \(1 h\)\.$/,
     );
     const today = charts[0].querySelector('rect[data-key="2026-08-14"]');
     const yesterday = charts[0].querySelector('rect[data-key="2026-08-13"]');

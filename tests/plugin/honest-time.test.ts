@@ -236,11 +236,11 @@ describe("the end dialog", () => {
     expect(endPreviewText()).toBe(`${TOPIC} · started 12:00 · 10 min`);
 
     chooseEnd("now");
-    expect(endPreviewText()).toBe(`${TOPIC} · started 12:00 · 490 min`);
+    expect(endPreviewText()).toBe(`${TOPIC} · started 12:00 · 8 h 10 min`);
     chooseEnd("given");
     expect(endConfirm().disabled).toBe(true);
     type(endModal().contentEl.querySelector("input.palee-end-time"), "13:00");
-    expect(endPreviewText()).toBe(`${TOPIC} · started 12:00 · 60 min`);
+    expect(endPreviewText()).toBe(`${TOPIC} · started 12:00 · 1 h`);
     expect(endConfirm().disabled).toBe(false);
     type(endModal().contentEl.querySelector("input.palee-end-time"), "25:99");
     expect(endModal().contentEl.querySelector(".palee-end-error")?.textContent).toBe(

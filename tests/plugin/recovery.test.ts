@@ -715,6 +715,6 @@ describe("the recovery modal's Save preview", () => {
     // Observed: saved at once as a 100-minute session (10:30–12:10), not the 30 minutes the row showed; the
     // re-check before acting only asks whether the draft is alive elsewhere now.
     expect(confirmedPaths(h).map((path) => fieldsAt(h, path).duration_minutes)).toEqual([]);
-    expect(recoveryRows()[0].text).toContain("Save records 100 min");
+    expect(recoveryRows()[0].text).toContain("Save records 1 h 40 min");
   });
 });

@@ -251,11 +251,11 @@ const scenarios: Scenario[] = [
     vault: () => vault({ [HOT]: openPointer, [S(OPEN_A)]: pausedA }),
     run: (c) => c.continueSession(),
   },
-  { name: "end --at last", vault: T_A_OPEN, run: (c) => c.end({ at: { kind: "last" }, summary: "Done." }) },
+  { name: "end --at last", vault: T_A_OPEN, run: (c) => c.end({ endAt: { kind: "last" }, summary: "Done." }) },
   {
     name: "end --at HH:MM",
     vault: T_A_OPEN,
-    run: (c) => c.end({ at: { kind: "given", text: "11:45" }, summary: "Done." }),
+    run: (c) => c.end({ endAt: { kind: "given", text: "11:45" }, summary: "Done." }),
   },
   {
     name: "end of a paused session",

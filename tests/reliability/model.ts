@@ -649,7 +649,7 @@ export class End extends Step {
         summary,
         nextAction: summary ? "Read on" : null,
         open,
-        at: this.at && { kind: this.at },
+        endAt: this.at && { kind: this.at },
       }),
     );
     const ownOpen = ownOpenDraft(before, device, this.topic, open);

@@ -1,4 +1,5 @@
 /** The one shape of a CLI command: what it gets (the context, the parsed options) and how it is described. */
+import type { OffsetAt } from "../../core/time";
 import type { Clock } from "../../core/ports";
 import type { PaleeSessions } from "../../core/sessions";
 import type { NodeStore } from "../../node/node-store";
@@ -15,7 +16,7 @@ export interface CommandContext {
   store: NodeStore;
   clock: Clock;
   /** The local time zone's offset from UTC, in minutes, at an instant. */
-  offsetAt: (at: number) => number;
+  offsetAt: OffsetAt;
 }
 
 export type OptionName = Exclude<keyof Values, "vault" | "folder" | "json" | "help" | "version">;

@@ -1,3 +1,4 @@
+import { formatDuration } from "../../core/time";
 import type { Values } from "../options";
 import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
@@ -5,7 +6,7 @@ import type { Command, CommandContext } from "./command";
 async function runContinue(ctx: CommandContext, values: Values): Promise<Outcome> {
   const r = await ctx.core.continueSession({ topic: values.topic ?? null });
   if (ctx.out.json) ctx.out.doc({ status: "continued", draft_id: r.draftId, break_minutes: r.breakMinutes });
-  ctx.out.text(`Continued the session (${r.draftId}); breaks so far: ${r.breakMinutes} min, not counted.`);
+  ctx.out.text(`Continued the session (${r.draftId}); breaks so far: ${formatDuration(r.breakMinutes)}, not counted.`);
   return 0;
 }
 

@@ -5,7 +5,8 @@
  */
 import { LongSilenceError, UsageError } from "../../core/errors";
 import { sessionJson } from "../../core/formats/json";
-import { localClock } from "../../core/honest-time";
+import type { OffsetAt } from "../../core/time";
+import { formatDuration, localClock } from "../../core/time";
 import type { EndOptions, EndResult } from "../../core/sessions";
 import { endTimeOf } from "../../core/sessions";
 import type { Values } from "../options";
@@ -19,20 +20,20 @@ async function runEnd(ctx: CommandContext, values: Values): Promise<Outcome> {
     topic: values.topic ?? null,
     summary: values.summary ?? null,
     nextAction: values.next ?? null,
-    at: values.at === undefined ? undefined : endTimeOf(values.at),
+    endAt: values.at === undefined ? undefined : endTimeOf(values.at),
   };
   let result: EndResult;
   try {
     result = await core.end(options);
   } catch (error) {
     if (!(error instanceof LongSilenceError) || !io.isTerminal || out.json || values.at !== undefined) throw error;
-    result = await core.end({ ...options, at: endTimeOf(await askEnd(error, io, ctx.offsetAt)) });
+    result = await core.end({ ...options, endAt: endTimeOf(await askEnd(error, io, ctx.offsetAt)) });
   }
   reportEnd(result, out);
   return 0;
 }
 
-async function askEnd(silence: LongSilenceError, io: CliIo, offsetAt: (at: number) => number): Promise<string> {
+async function askEnd(silence: LongSilenceError, io: CliIo, offsetAt: OffsetAt): Promise<string> {
   const reader = new LineReader(io.stdin);
   const last = Date.parse(silence.lastSignAt);
   try {
@@ -68,11 +69,12 @@ function reportEnd(result: EndResult, out: Output): void {
     });
   }
   const s = result.session;
-  const breaks = s.breakMinutes > 0 ? `; ${s.breakMinutes} min of breaks not counted` : "";
+  const breaks = s.breakMinutes > 0 ? `; ${formatDuration(s.breakMinutes)} of breaks not counted` : "";
+  const duration = formatDuration(s.durationMinutes);
   out.text(
     result.alreadySaved
-      ? `This session was already saved as ${s.sessionId} (${s.durationMinutes} min); nothing new was written.`
-      : `Saved ${s.sessionId}: ${s.topicId}, ${s.durationMinutes} min (${s.startedAt} → ${s.endedAt}${breaks}).`,
+      ? `This session was already saved as ${s.sessionId} (${duration}); nothing new was written.`
+      : `Saved ${s.sessionId}: ${s.topicId}, ${duration} (${s.startedAt} → ${s.endedAt}${breaks}).`,
   );
   if (result.absorbedDrafts.length && !result.alreadySaved) {
     out.text(`Merged and trashed: ${result.absorbedDrafts.join(", ")}`);

@@ -1,3 +1,4 @@
+import { formatDuration } from "../../core/time";
 import { draftJson, sessionJson, skippedJson } from "../../core/formats/json";
 import { skippedWarning } from "../../core/records";
 import { describeDraft } from "../describe";
@@ -26,13 +27,14 @@ async function runList(ctx: CommandContext, values: Values): Promise<Outcome> {
   const shown = r.confirmed.length < r.totalConfirmed ? newest : "";
   out.text(`Confirmed sessions: ${r.totalConfirmed}${shown}`);
   for (const s of r.confirmed) {
-    const breaks = s.breakMinutes > 0 ? ` (+${s.breakMinutes} min break)` : "";
-    out.text(`  ${s.sessionId}  ${s.topicId}  ${s.startedAt}  ${s.durationMinutes} min${breaks}  ${s.outcome}`);
+    const breaks = s.breakMinutes > 0 ? ` (+${formatDuration(s.breakMinutes)} break)` : "";
+    const duration = formatDuration(s.durationMinutes);
+    out.text(`  ${s.sessionId}  ${s.topicId}  ${s.startedAt}  ${duration}${breaks}  ${s.outcome}`);
   }
   out.text(`Drafts: ${r.totalDrafts}`);
   for (const d of r.drafts) {
     const paused = d.pausedAt === null ? "" : `  paused since ${d.pausedAt}`;
-    const breaks = d.breakMinutes > 0 ? `  breaks ${d.breakMinutes} min` : "";
+    const breaks = d.breakMinutes > 0 ? `  breaks ${formatDuration(d.breakMinutes)}` : "";
     out.text(`  ${describeDraft(d)}${paused}${breaks}${d.draftId === r.openDraftId ? "  (open session)" : ""}`);
   }
   return 0;

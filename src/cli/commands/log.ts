@@ -1,3 +1,4 @@
+import { formatDuration } from "../../core/time";
 import { sessionJson } from "../../core/formats/json";
 import type { Values } from "../options";
 import type { Outcome } from "../output";
@@ -15,7 +16,9 @@ async function runLog(ctx: CommandContext, values: Values): Promise<Outcome> {
   for (const w of r.warnings) ctx.out.warn(w);
   if (ctx.out.json) ctx.out.doc({ status: "logged", session: sessionJson(r.session) });
   const s = r.session;
-  ctx.out.text(`Logged ${s.sessionId}: ${s.topicId}, ${s.durationMinutes} min (${s.startedAt} → ${s.endedAt}).`);
+  ctx.out.text(
+    `Logged ${s.sessionId}: ${s.topicId}, ${formatDuration(s.durationMinutes)} (${s.startedAt} → ${s.endedAt}).`,
+  );
   return 0;
 }
 

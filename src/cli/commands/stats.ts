@@ -1,7 +1,8 @@
 /** `palee session stats` (SPEC §4a, §5): the CLI face of src/core/insight/stats. */
 import { skippedJson } from "../../core/formats/json";
 import type { DayTotal, SessionStats, Totals } from "../../core/insight/stats";
-import { computeStats, daySeries, formatMinutes } from "../../core/insight/stats";
+import { computeStats, daySeries } from "../../core/insight/stats";
+import { formatDuration } from "../../core/time";
 import type { Skipped } from "../../core/records";
 import { skippedWarning } from "../../core/records";
 import type { DayRange } from "../day-range";
@@ -52,9 +53,9 @@ function table(
   return [line(header), ...rows.map(line)];
 }
 
-/** "1 h 05 min (3 sessions, 2026-W49)": a period's totals and its name. */
+/** "1 h 5 min (3 sessions, 2026-W49)": a period's totals and its name. */
 function periodText(totals: Totals, name: string): string {
-  return `${formatMinutes(totals.minutes)} (${plural(totals.sessions, "session")}, ${name})`;
+  return `${formatDuration(totals.minutes)} (${plural(totals.sessions, "session")}, ${name})`;
 }
 
 function statsText(stats: SessionStats, range: DayRange): string[] {
@@ -62,7 +63,7 @@ function statsText(stats: SessionStats, range: DayRange): string[] {
     range.since || range.until ? `${range.since ?? "the first session"} to ${range.until ?? "today"}` : "all sessions";
   const lines = [
     `Study statistics (${over})`,
-    `  Total       ${formatMinutes(stats.total.minutes)} in ${plural(stats.total.sessions, "session")}`,
+    `  Total       ${formatDuration(stats.total.minutes)} in ${plural(stats.total.sessions, "session")}`,
     `  Today       ${periodText(stats.today, stats.today.date)}`,
     `  This week   ${periodText(stats.thisWeek, stats.thisWeek.week)}`,
     `  Last week   ${periodText(stats.lastWeek, stats.lastWeek.week)}`,

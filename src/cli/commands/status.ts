@@ -1,5 +1,5 @@
 import { openJson } from "../../core/formats/json";
-import { formatElapsed } from "../../core/time";
+import { formatDuration, formatElapsed } from "../../core/time";
 import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
 
@@ -15,7 +15,7 @@ async function runStatus(ctx: CommandContext): Promise<Outcome> {
   else {
     out.text(`Open session: ${open.topicId} on ${open.device ?? "unknown device"}, started ${open.startedAt}`);
     const studied = formatElapsed(open.elapsedSeconds * 1000);
-    const breaks = open.breakMinutes > 0 ? ` studied, ${open.breakMinutes} min of breaks not counted` : "";
+    const breaks = open.breakMinutes > 0 ? ` studied, ${formatDuration(open.breakMinutes)} of breaks not counted` : "";
     if (open.pausedAt !== null) out.text(`Paused since ${open.pausedAt} ("palee session continue" goes on)`);
     const checkpoint = open.lastCheckpointAt ?? "(none)";
     out.text(`Elapsed: ${studied}${breaks}; last checkpoint ${checkpoint}; draft ${open.draftId}`);

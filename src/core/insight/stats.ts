@@ -4,7 +4,8 @@
  * offset at the session's start); weeks are ISO weeks, Monday first. A session counts on the day it started.
  */
 import type { ConfirmedSession } from "../records";
-import { DAY_MS, MINUTE_MS, parseTimestamp } from "../time";
+import type { OffsetAt } from "../time";
+import { MINUTE_MS, dailyOffsets, dayOf, dayText, isoWeekLabel, localDay, mondayOf, parseTimestamp } from "../time";
 
 /**
  * The fields of a confirmed session that statistics and export use; `breakMinutes` (pauses and time away,
@@ -15,8 +16,6 @@ export type InsightSession = Pick<
   "sessionId" | "path" | "topicId" | "startedAt" | "startedMs" | "endedAt" | "durationMinutes" | "outcome" | "topicNote"
 > &
   Partial<Pick<ConfirmedSession, "breakMinutes">>;
-
-export type OffsetAt = (at: number) => number;
 
 /** A session longer than this is counted as this long (and listed as needing a look). */
 export const MAX_COUNTED_MINUTES = 24 * 60;
@@ -80,44 +79,6 @@ export interface StatsOptions {
   /** Local days, inclusive (YYYY-MM-DD); sessions outside are not counted at all. */
   since?: string | null;
   until?: string | null;
-}
-
-// ---- local days as numbers (days since 1970-01-01, no time zone involved) -----------------------------
-
-const pad = (n: number, width = 2): string => String(n).padStart(width, "0");
-
-/** The local day number of an instant. */
-export function localDay(at: number, offsetAt: OffsetAt): number {
-  return Math.floor((at + offsetAt(at) * MINUTE_MS) / DAY_MS);
-}
-
-export function dayText(day: number): string {
-  const d = new Date(day * DAY_MS);
-  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-}
-
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** The day number of a YYYY-MM-DD text, or null when it is not a real date. */
-export function dayOf(text: string): number | null {
-  const m = DATE_ONLY.exec(text.trim());
-  if (!m) return null;
-  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  const day = Math.floor(ms / DAY_MS);
-  return dayText(day) === text.trim() ? day : null;
-}
-
-/** The Monday of a day's ISO week (1970-01-01, day 0, was a Thursday). */
-export function mondayOf(day: number): number {
-  return day - ((((day + 3) % 7) + 7) % 7);
-}
-
-/** "2026-W49" for the ISO week starting on `monday`. */
-export function isoWeekLabel(monday: number): string {
-  const thursday = monday + 3;
-  const year = new Date(thursday * DAY_MS).getUTCFullYear();
-  const jan1 = Math.floor(Date.UTC(year, 0, 1) / DAY_MS);
-  return `${year}-W${pad(Math.floor((thursday - jan1) / 7) + 1)}`;
 }
 
 // ---- counting ------------------------------------------------------------------------------------------
@@ -196,24 +157,6 @@ const weekTotal = (monday: number, b?: Totals): WeekTotal => ({
   minutes: b?.minutes ?? 0,
   sessions: b?.sessions ?? 0,
 });
-
-/**
- * The offset function, remembered per UTC day: when a day starts and ends with the same offset, no transition
- * happened in it (time zones change at most once a day), so every instant of it has that offset; on a day
- * with a transition each instant is asked. A platform's offset lookup is slow enough to matter at 10 000.
- */
-export function dailyOffsets(offsetAt: OffsetAt): OffsetAt {
-  const known = new Map<number, number | null>();
-  return (at) => {
-    const day = Math.floor(at / DAY_MS);
-    let offset = known.get(day);
-    if (offset === undefined) {
-      const first = offsetAt(day * DAY_MS);
-      known.set(day, (offset = first === offsetAt((day + 1) * DAY_MS - 1) ? first : null));
-    }
-    return offset ?? offsetAt(at);
-  };
-}
 
 /** A topic's running totals while counting: day numbers, and the newest start that set its topic note. */
 interface TopicBucket extends Totals {
@@ -342,12 +285,6 @@ export function weekSeries(stats: SessionStats, lastDay: string, count: number):
     const monday = last - (count - 1 - i) * 7;
     return known.get(dayText(monday)) ?? weekTotal(monday);
   });
-}
-
-/** "1 h 05 min", "45 min": minutes for people. */
-export function formatMinutes(minutes: number): string {
-  const m = Math.max(0, Math.round(minutes));
-  return m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${pad(m % 60)} min`;
 }
 
 /** Whether a session started on a local day within [since, until] (either may be absent). */

@@ -9,7 +9,7 @@ import type { Scan } from "../scan";
 import { appendNotes, renderDraft } from "../session-note";
 import type { AwayBreak } from "../honest-time";
 import { awayUpdate } from "../honest-time";
-import { inheritedStart } from "../start-time";
+import { inheritedStart } from "../honest-time";
 import type { SessionContext } from "./context";
 import { awayOf, honestOf } from "./draft-fields";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";

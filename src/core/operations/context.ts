@@ -6,6 +6,7 @@ import type { Scan } from "../scan";
 import { ScanCache, scanSessions } from "../scan";
 import type { HotState } from "../hot-memory";
 import { renderIndexLine } from "../session-index";
+import type { OffsetAt } from "../time";
 
 export interface SessionsOptions {
   /** How long a silent session still counts as running on its device; default 15 minutes. */
@@ -46,7 +47,7 @@ export interface SessionContext {
   /** Whether a full scan costs only what changed since the last one (the store follows changes, and has). */
   readonly scanIsWarm: () => boolean;
   /** The local UTC offset at an instant, in minutes: how timestamps are read and written. */
-  readonly offsetAt: (at: number) => number;
+  readonly offsetAt: OffsetAt;
   /** Scans the session folder; scans run one at a time, since they share one cache. */
   readonly scan: () => Promise<Scan>;
   /** absorbedBy, once per list of confirmed sessions (an unchanged scan hands out the same list). */
@@ -56,7 +57,7 @@ export interface SessionContext {
 }
 
 export function createSessionContext(ports: CorePorts, layout: Layout, options: SessionsOptions = {}): SessionContext {
-  const offsetAt = (at: number): number => ports.clock.offsetMinutes(at);
+  const offsetAt: OffsetAt = (instant) => ports.clock.offsetMinutes(instant);
   const cache = new ScanCache();
   let scans: Promise<unknown> = Promise.resolve();
   const absorbed = new WeakMap<readonly ConfirmedSession[], Map<string, ConfirmedSession>>();

@@ -1,4 +1,5 @@
-import type { EndAt, EndAtSession, OffsetAt } from "../honest-time";
+import type { EndAt, EndAtSession } from "../honest-time";
+import type { OffsetAt } from "../time";
 import { lastSignOfLife, resolveEndAt } from "../honest-time";
 
 /**

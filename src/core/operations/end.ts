@@ -7,7 +7,7 @@ import { isAliveElsewhere, isThisDevice, savedIn } from "../recovery";
 import type { Scan } from "../scan";
 import { withBody } from "../scan";
 import { unrecordedWarning } from "../session-note";
-import { endStart } from "../start-time";
+import { endStart } from "../honest-time";
 import type { EndAtSession } from "../honest-time";
 import type { OpenRef } from "./checkpoint";
 import type { SessionContext } from "./context";
@@ -30,7 +30,7 @@ export interface EndOptions {
   summary?: string | null;
   nextAction?: string | null;
   /** When the session ended (EndTime). Not given: at the pause, or now unless after a long silence. */
-  at?: EndTime;
+  endAt?: EndTime;
 }
 
 export interface EndResult {
@@ -183,7 +183,7 @@ async function recordEnd(
     );
   }
   const ending = endingSession(absorbed, at.seenOpen, start.ms);
-  const ended = resolveEndTime(options.at, ending, now, ctx.graceMs, ctx.offsetAt);
+  const ended = resolveEndTime(options.endAt, ending, now, ctx.graceMs, ctx.offsetAt);
   const session = await writeConfirmed(ctx, start.ms, {
     topicId,
     startedAt: start.text ?? stamp(ctx, start.ms),

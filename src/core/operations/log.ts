@@ -1,5 +1,5 @@
-import type { OtherSession } from "../log-interval";
-import { resolveLogInterval } from "../log-interval";
+import type { OtherSession } from "../honest-time";
+import { resolveLogInterval } from "../honest-time";
 import type { HotState } from "../hot-memory";
 import { isOpen } from "../hot-memory";
 import type { ConfirmedSession } from "../records";

@@ -1,5 +1,6 @@
 import type { ConfirmedSession } from "../records";
 import { parseTimestamp } from "../time";
+import type { OffsetAt } from "../time";
 
 /**
  * How far behind a draft's start the clock of the device that wrote the note absorbing it may have been: how
@@ -14,7 +15,7 @@ export const CLOCK_BEHIND_MS = 24 * 3_600_000;
 export const SAVED_WITHIN_MS = 7 * 24 * 3_600_000;
 
 /** When a confirmed session ended, in ms; when that cannot be told, as late as can be (it may have saved any). */
-function endedMs(session: ConfirmedSession, offsetAt: (at: number) => number): number {
+function endedMs(session: ConfirmedSession, offsetAt: OffsetAt): number {
   return parseTimestamp(session.endedAt, offsetAt) ?? Number.POSITIVE_INFINITY;
 }
 
@@ -22,10 +23,7 @@ function endedMs(session: ConfirmedSession, offsetAt: (at: number) => number): n
  * Which confirmed session absorbed each draft ID (its `absorbed_drafts`): of several, the one that ended
  * last, the only one that can have saved a draft begun after the others (savedIn).
  */
-export function absorbedBy(
-  confirmed: readonly ConfirmedSession[],
-  offsetAt: (at: number) => number,
-): Map<string, ConfirmedSession> {
+export function absorbedBy(confirmed: readonly ConfirmedSession[], offsetAt: OffsetAt): Map<string, ConfirmedSession> {
   const map = new Map<string, ConfirmedSession>();
   for (const session of confirmed) {
     for (const id of session.absorbedDrafts) {
@@ -46,7 +44,7 @@ export function savedIn(
   absorbed: ReadonlyMap<string, ConfirmedSession>,
   draftId: string,
   startedMs: number | null,
-  offsetAt: (at: number) => number,
+  offsetAt: OffsetAt,
 ): ConfirmedSession | undefined {
   const note = absorbed.get(draftId);
   return note && (startedMs === null || endedMs(note, offsetAt) >= startedMs - SAVED_WITHIN_MS) ? note : undefined;
@@ -59,7 +57,7 @@ export function savedIn(
  * different drafts that happened to get the same ID: only notes that ended within SAVED_WITHIN_MS of the latest
  * one count.
  */
-export function duplicateSaves(confirmed: readonly ConfirmedSession[], offsetAt: (at: number) => number): string[] {
+export function duplicateSaves(confirmed: readonly ConfirmedSession[], offsetAt: OffsetAt): string[] {
   const savers = new Map<string, ConfirmedSession[]>();
   for (const session of confirmed) {
     for (const id of new Set(session.absorbedDrafts)) savers.set(id, [...(savers.get(id) ?? []), session]);

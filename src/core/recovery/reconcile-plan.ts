@@ -4,6 +4,7 @@ import type { ConfirmedSession, Draft } from "../records";
 import { parseTimestamp } from "../time";
 import { savedIn } from "./absorbed";
 import { isThisDevice } from "./liveness";
+import type { OffsetAt } from "../time";
 
 /** What reconcile would do; decided here, performed by the caller (operations/reconcile.ts). */
 export interface ReconcilePlan {
@@ -18,7 +19,7 @@ export interface ReconcileContext {
   device: string;
   now: number;
   graceMs: number;
-  offsetAt: (at: number) => number;
+  offsetAt: OffsetAt;
 }
 
 export function planReconcile(
@@ -48,7 +49,7 @@ export function pendingDrafts(
   hot: HotState,
   drafts: readonly Draft[],
   absorbed: ReadonlyMap<string, ConfirmedSession>,
-  offsetAt: (at: number) => number,
+  offsetAt: OffsetAt,
   ignored: ReadonlySet<string> = new Set(),
 ): Draft[] {
   const open = isOpen(hot) ? hot.openDraft : null;

@@ -1,6 +1,6 @@
 import type { AwayBreak } from "../../core/honest-time";
-import { awayNotice, formatSpan } from "../../core/honest-time";
-import { MINUTE_MS } from "../../core/time";
+import { awayNotice } from "../../core/honest-time";
+import { formatDuration } from "../../core/time";
 import type { FlowContext } from "./context";
 import { fail } from "./notices";
 
@@ -16,8 +16,8 @@ export function announceAway(ctx: FlowContext, draftId: string, away: AwayBreak 
 async function countBack(ctx: FlowContext, draftId: string, away: AwayBreak): Promise<void> {
   try {
     const { breakMinutes } = await ctx.controller.countAwayBack(draftId, away.minutes);
-    const span = formatSpan(away.minutes * MINUTE_MS);
-    ctx.notify(`Counted ${span} away as study time (breaks now ${breakMinutes} min).`);
+    const span = formatDuration(away.minutes);
+    ctx.notify(`Counted ${span} away as study time (breaks now ${formatDuration(breakMinutes)}).`);
   } catch (error) {
     fail(ctx, "count the time away", error);
   }

@@ -1,9 +1,10 @@
 import { PaleeError } from "../../core/errors";
 import type { EndAtSession } from "../../core/honest-time";
-import { localClock, parseGivenTime, preselectedEnd, silenceOf } from "../../core/honest-time";
+import { preselectedEnd, silenceOf } from "../../core/honest-time";
 import type { EndTime } from "../../core/operations/end-time";
 import { resolveEndTime } from "../../core/operations/end-time";
 import type { OpenSession } from "../../core/sessions";
+import { formatDuration, localClock, parseGivenTime } from "../../core/time";
 import type { EndRequest, OpenState } from "../session-controller";
 import type { EndChoice, EndChoiceKind, EndPreview, EndPreviewResult } from "../ui/end-modal";
 import { EndSessionModal } from "../ui/end-modal";
@@ -31,8 +32,8 @@ export async function end(ctx: FlowContext): Promise<void> {
     // No dialog: the preselected end (the pause, or the last activity after a long silence), never a
     // silent gap counted as study time.
     const chosen = preview.preview(preview.preselected, "");
-    const at: EndTime = "at" in chosen ? chosen.at : { kind: "now" };
-    return endWith(ctx, { summary: null, nextAction: null, at });
+    const endAt: EndTime = "endAt" in chosen ? chosen.endAt : { kind: "now" };
+    return endWith(ctx, { summary: null, nextAction: null, endAt });
   }
   ctx.ending = true;
   new EndSessionModal(
@@ -64,7 +65,7 @@ export function endPreview(ctx: FlowContext, open: OpenState): EndPreview {
   const now = controller.now();
   const session = endAtSession(ctx, open);
   const silence = silenceOf(session, now, offsetAt);
-  const atOf = (kind: EndChoiceKind, typed: string): EndTime => {
+  const endAtOf = (kind: EndChoiceKind, typed: string): EndTime => {
     const { pausedAt } = open.session;
     if (kind === "paused") return pausedAt === null ? { kind: "now" } : { kind: "given", text: pausedAt };
     // This app's last tick counts as a sign of life, though no checkpoint recorded it.
@@ -87,15 +88,15 @@ export function endPreview(ctx: FlowContext, open: OpenState): EndPreview {
     choices,
     preselected: preselectedEnd(session, now, graceMs),
     preview: (kind, typed): EndPreviewResult => {
-      const at = atOf(kind, typed);
-      if (at.kind === "given" && kind === "given" && parseGivenTime(at.text, controller.now(), offsetAt) === null) {
-        const text = at.text;
+      const endAt = endAtOf(kind, typed);
+      if (endAt.kind === "given" && parseGivenTime(endAt.text, controller.now(), offsetAt) === null) {
+        const text = endAt.text;
         return { error: text === "" ? "Type the time the session ended." : `"${text}" is not a time: type HH:MM.` };
       }
       try {
         // The preview is computed at the moment it is shown; the core decides again when confirmed.
-        const result = resolveEndTime(at, session, controller.now(), graceMs, offsetAt);
-        return { minutes: result.durationMinutes, at };
+        const result = resolveEndTime(endAt, session, controller.now(), graceMs, offsetAt);
+        return { minutes: result.durationMinutes, endAt };
       } catch (error) {
         if (error instanceof PaleeError) return { error: sentence(error.message) };
         throw error;
@@ -113,8 +114,8 @@ export async function endWith(ctx: FlowContext, input: EndRequest, shown?: OpenS
     const { session } = result;
     ctx.notify(
       result.alreadySaved
-        ? `Session on ${session.topicId} was already saved (${session.durationMinutes} min).`
-        : `Session on ${session.topicId} saved (${session.durationMinutes} min).`,
+        ? `Session on ${session.topicId} was already saved (${formatDuration(session.durationMinutes)}).`
+        : `Session on ${session.topicId} saved (${formatDuration(session.durationMinutes)}).`,
     );
     warn(ctx, result.warnings);
     await ctx.dailyNote.add(session);

@@ -1,4 +1,5 @@
 import { PaleeError } from "../../core/errors";
+import { formatDuration } from "../../core/time";
 import type { TopicChoice } from "../ui/topic-picker";
 import { TopicPickerModal } from "../ui/topic-picker";
 import type { LogInput } from "../ui/log-modal";
@@ -42,7 +43,7 @@ export async function logWith(ctx: FlowContext, topicId: string, input: LogInput
     });
     const today = ctx.controller.today();
     const span = `${displayTime(session.startedAt, today)}–${displayTime(session.endedAt, today).slice(-5)}`;
-    ctx.notify(`Logged ${session.topicId}, ${span} (${session.durationMinutes} min).`);
+    ctx.notify(`Logged ${session.topicId}, ${span} (${formatDuration(session.durationMinutes)}).`);
     warn(ctx, warnings);
     await ctx.dailyNote.add(session);
     return null;

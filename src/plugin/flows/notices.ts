@@ -4,13 +4,8 @@ import type { FlowContext } from "./context";
 /** Notices stay up longer when they carry something to act on. */
 export const LONG_NOTICE_MS = 10_000;
 
-/** "14:05" for a recorded time today, else "2026-08-14 14:05": the time as it was recorded. */
-export function displayTime(recorded: string | null, today: string): string {
-  if (!recorded) return "unknown";
-  const match = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})/.exec(recorded.trim());
-  if (!match) return recorded;
-  return match[1] === today ? match[2] : `${match[1]} ${match[2]}`;
-}
+/** "14:05" for a recorded time today, else "2026-08-14 14:05": the core's one rendering of a time. */
+export { describeRecorded as displayTime } from "../../core/time";
 
 /** A message of the core as a sentence of the UI: capitalized. */
 export function sentence(text: string): string {

@@ -1,5 +1,4 @@
-import { formatSpan } from "../../core/honest-time";
-import { MINUTE_MS } from "../../core/time";
+import { formatDuration } from "../../core/time";
 import type { FlowContext } from "./context";
 import { displayTime, fail } from "./notices";
 
@@ -21,7 +20,7 @@ export async function continueSession(ctx: FlowContext): Promise<void> {
   try {
     const topicId = controller.open?.session.topicId ?? "the session";
     const { breakMinutes } = await controller.continueSession();
-    const breaks = breakMinutes > 0 ? ` (breaks so far: ${formatSpan(breakMinutes * MINUTE_MS)}, not counted)` : "";
+    const breaks = breakMinutes > 0 ? ` (breaks so far: ${formatDuration(breakMinutes)}, not counted)` : "";
     ctx.notify(`Session on ${topicId} continues${breaks}.`);
   } catch (error) {
     fail(ctx, "continue the session", error);

@@ -5,6 +5,7 @@ import type { RecoveryRow } from "../ui/recovery-modal";
 import { RecoveryModal } from "../ui/recovery-modal";
 import type { FlowContext } from "./context";
 import { LONG_NOTICE_MS, displayTime, fail, warn } from "./notices";
+import { formatDuration } from "../../core/time";
 import { announceAway } from "./away-notice";
 
 /** How long after start-up every note is looked at (sessions saved twice, the scan cache). */
@@ -165,7 +166,7 @@ function recoveredText(ctx: FlowContext, result: RecoverResult, action: RecoverA
     case "saved":
       return result.alreadySaved
         ? `Was already saved as ${result.session.sessionId}.`
-        : `Saved as ${result.session.sessionId} (${result.session.durationMinutes} min).`;
+        : `Saved as ${result.session.sessionId} (${formatDuration(result.session.durationMinutes)}).`;
     case "discarded":
       return result.alreadySavedIn ? `Was already saved in ${result.alreadySavedIn}.` : "Moved to the trash.";
     case "ignored":

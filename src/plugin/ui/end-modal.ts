@@ -1,4 +1,5 @@
 import type { App } from "obsidian";
+import { formatDuration } from "../../core/time";
 import type { EndRequest } from "../session-controller";
 import type { EndTime } from "../../core/sessions";
 import { Modal, Setting } from "obsidian";
@@ -13,7 +14,7 @@ export interface EndChoice {
 }
 
 /** What a choice would record: the minutes studied, or why the typed time cannot be used. */
-export type EndPreviewResult = { minutes: number; at: EndTime } | { error: string };
+export type EndPreviewResult = { minutes: number; endAt: EndTime } | { error: string };
 
 export interface EndPreview {
   topicId: string;
@@ -120,7 +121,7 @@ export class EndSessionModal extends Modal {
     // The duration preview follows the choice; an unusable typed time is explained and cannot be confirmed.
     const update = (): void => {
       const chosen = (this.chosen = preview.preview(kind, typed));
-      const minutes = "minutes" in chosen ? `${chosen.minutes} min` : "…";
+      const minutes = "minutes" in chosen ? formatDuration(chosen.minutes) : "…";
       previewEl.setText(`${preview.topicId} · started ${preview.startedText} · ${minutes}`);
       errorEl.setText("error" in chosen ? chosen.error : "");
       if (confirm) confirm.disabled = "error" in chosen;
@@ -135,10 +136,14 @@ export class EndSessionModal extends Modal {
 
   submit(): void {
     const { chosen } = this;
-    if (this.submitted || !("at" in chosen)) return;
+    if (this.submitted || !("endAt" in chosen)) return;
     this.submitted = true;
     this.close();
-    this.onSubmit({ summary: blankToNull(this.summary), nextAction: blankToNull(this.nextAction), at: chosen.at });
+    this.onSubmit({
+      summary: blankToNull(this.summary),
+      nextAction: blankToNull(this.nextAction),
+      endAt: chosen.endAt,
+    });
   }
 }
 

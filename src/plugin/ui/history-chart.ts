@@ -2,7 +2,7 @@
  * The history view's bar charts: one SVG bar per day or week, a caption, and the totals in words. A table of
  * the same numbers is filled only when opened. Every recorded text is set as text, never as HTML.
  */
-import { formatMinutes } from "../../core/insight/stats";
+import { formatDuration } from "../../core/time";
 
 /** "1 session", "3 days": a count with its word. */
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -21,8 +21,8 @@ export function renderChart(el: HTMLElement, caption: string, bars: readonly Bar
   const figure = el.createDiv({ cls: "palee-history-chart" });
   const total = bars.reduce((sum, b) => sum + b.minutes, 0);
   const top = bars.reduce((best, b) => (b.minutes > best.minutes ? b : best), bars[0] ?? { minutes: 0, title: "" });
-  const most = top && top.minutes > 0 ? `, most on ${top.title} (${formatMinutes(top.minutes)})` : "";
-  const totals = `${formatMinutes(total)} in total${most}.`;
+  const most = top && top.minutes > 0 ? `, most on ${top.title} (${formatDuration(top.minutes)})` : "";
+  const totals = `${formatDuration(total)} in total${most}.`;
   const summary = `${caption}: ${totals}`;
   figure.createDiv({ text: caption, cls: "palee-history-heading" });
   const max = Math.max(1, ...bars.map((b) => (Number.isFinite(b.minutes) ? b.minutes : 0)));
@@ -57,7 +57,8 @@ export function renderChart(el: HTMLElement, caption: string, bars: readonly Bar
         "data-minutes": minutes,
       },
     });
-    rect.createSvg("title").textContent = `${bar.title}: ${formatMinutes(minutes)}, ${plural(bar.sessions, "session")}`;
+    rect.createSvg("title").textContent =
+      `${bar.title}: ${formatDuration(minutes)}, ${plural(bar.sessions, "session")}`;
     const text = g.createSvg("text", {
       cls: "palee-history-bar-label",
       attr: { x: i * slot + slot / 2, y: CHART.height - 3, "text-anchor": "middle" },

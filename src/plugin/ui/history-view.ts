@@ -6,18 +6,12 @@
  */
 import { ItemView } from "obsidian";
 import type { WorkspaceLeaf } from "obsidian";
-import type {
-  DayTotal,
-  FlaggedSession,
-  InsightSession,
-  OffsetAt,
-  SessionStats,
-  WeekTotal,
-} from "../../core/insight/stats";
-import { computeStats, countedMinutes, daySeries, formatMinutes, weekSeries } from "../../core/insight/stats";
+import type { DayTotal, FlaggedSession, InsightSession, SessionStats, WeekTotal } from "../../core/insight/stats";
+import { computeStats, countedMinutes, daySeries, weekSeries } from "../../core/insight/stats";
 import type { Skipped } from "../../core/records";
 import { studiedMs } from "../../core/honest-time";
-import { formatElapsed } from "../../core/time";
+import type { OffsetAt } from "../../core/time";
+import { formatDuration, formatElapsed } from "../../core/time";
 import { plural, renderChart } from "./history-chart";
 import type { OpenState } from "../session-controller";
 
@@ -213,11 +207,11 @@ function renderSummary(el: HTMLElement, stats: SessionStats): void {
     c.createDiv({ text: value, cls: "palee-history-stat-value" });
     c.createDiv({ text: detail, cls: "palee-history-muted" });
   };
-  cell("Today", formatMinutes(stats.today.minutes), plural(stats.today.sessions, "session"));
+  cell("Today", formatDuration(stats.today.minutes), plural(stats.today.sessions, "session"));
   const diff = stats.thisWeek.minutes - stats.lastWeek.minutes;
-  const change = `${diff >= 0 ? "+" : "−"}${formatMinutes(Math.abs(diff))}`;
-  const lastWeek = formatMinutes(stats.lastWeek.minutes);
-  cell("This week", formatMinutes(stats.thisWeek.minutes), `${change} on last week (${lastWeek})`);
+  const change = `${diff >= 0 ? "+" : "−"}${formatDuration(Math.abs(diff))}`;
+  const lastWeek = formatDuration(stats.lastWeek.minutes);
+  cell("This week", formatDuration(stats.thisWeek.minutes), `${change} on last week (${lastWeek})`);
   cell("Streak", plural(stats.streak.current, "day"), `longest ${plural(stats.streak.longest, "day")}`);
 }
 
@@ -236,7 +230,7 @@ function renderTopics(el: HTMLElement, stats: SessionStats, actions: HistoryActi
     const target = linkTarget(topic.topicNote);
     if (target) link(name, topic.topicId, () => actions.openLink(target)).setAttr("title", target);
     else name.setText(topic.topicId);
-    row.createEl("td", { text: formatMinutes(topic.minutes) });
+    row.createEl("td", { text: formatDuration(topic.minutes) });
     row.createEl("td", { text: String(topic.sessions) });
     row.createEl("td", { text: topic.last });
   }
@@ -249,7 +243,7 @@ function renderRecent(el: HTMLElement, recent: readonly RecentSession[], actions
     const item = list.createEl("li");
     link(item, `${s.when} · ${s.topicId}`, () => actions.openPath(s.path)).setAttr("title", s.sessionId);
     item.createSpan({
-      text: ` · ${formatMinutes(s.minutes)}${s.flagged ? " (see below)" : ""}`,
+      text: ` · ${formatDuration(s.minutes)}${s.flagged ? " (see below)" : ""}`,
       cls: "palee-history-muted",
     });
   }

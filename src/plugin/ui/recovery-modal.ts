@@ -1,6 +1,7 @@
 import type { App } from "obsidian";
 import { Modal, Setting } from "obsidian";
 import type { RecoverAction } from "../../core/sessions";
+import { formatDuration } from "../../core/time";
 
 /** One draft as the recovery modal shows it: everything needed to decide, as plain text. */
 export interface RecoveryRow {
@@ -67,7 +68,7 @@ export class RecoveryModal extends Modal {
       .setName(row.topicId)
       .setDesc(
         `${row.aliveElsewhere ? "Open right now on" : "On"} ${row.device} · started ${row.startedText} · ` +
-          `last seen ${row.lastSeenText} · Save records ${row.saveMinutes} min`,
+          `last seen ${row.lastSeenText} · Save records ${formatDuration(row.saveMinutes)}`,
       );
     const actions: Array<[RecoverAction, string]> = [
       ["resume", "Resume"],

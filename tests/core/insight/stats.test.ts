@@ -1,14 +1,7 @@
-import {
-  computeStats,
-  countedMinutes,
-  daySeries,
-  isoWeekLabel,
-  mondayOf,
-  dayOf,
-  weekSeries,
-} from "../../../src/core/insight/stats";
-import type { InsightSession, OffsetAt } from "../../../src/core/insight/stats";
-import { parseTimestamp } from "../../../src/core/time";
+import { computeStats, countedMinutes, daySeries, weekSeries } from "../../../src/core/insight/stats";
+import type { InsightSession } from "../../../src/core/insight/stats";
+import type { OffsetAt } from "../../../src/core/time";
+import { dayOf, isoWeekLabel, mondayOf, parseTimestamp } from "../../../src/core/time";
 
 /** Central European time: +60, +120 from 2026-03-29 01:00 UTC to 2026-10-25 01:00 UTC. */
 const berlin: OffsetAt = (at) =>

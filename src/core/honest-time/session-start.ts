@@ -1,6 +1,8 @@
-import type { HotState } from "./hot-memory";
-import type { Draft } from "./records";
-import { FUTURE_SKEW_MS, INHERIT_MAX_AGE_MS, formatTimestamp, isCanonicalTimestamp, parseTimestamp } from "./time";
+/** When a session started, as end and checkpoint date it from the drafts and hot.md. */
+import type { HotState } from "../hot-memory";
+import type { Draft } from "../records";
+import type { OffsetAt } from "../time";
+import { FUTURE_SKEW_MS, INHERIT_MAX_AGE_MS, formatTimestamp, isCanonicalTimestamp, parseTimestamp } from "../time";
 
 const keep = (text: string | null): string | null => (text !== null && isCanonicalTimestamp(text) ? text : null);
 
@@ -24,7 +26,7 @@ export function endStart(
   drafts: readonly Draft[],
   hot: HotState,
   now: number,
-  offsetAt: (at: number) => number,
+  offsetAt: OffsetAt,
 ): EndStart {
   // A draft start in the future is not a valid start: the session falls back to the next tier.
   let earliest: Draft | null = null;
@@ -58,12 +60,7 @@ export function endStart(
  * The start a new checkpoint draft inherits from hot.md: only for the same topic, not in the future and at
  * most 24 h old (docs/architecture.md, checkpoint); null means "now".
  */
-export function inheritedStart(
-  topicId: string,
-  hot: HotState,
-  now: number,
-  offsetAt: (at: number) => number,
-): string | null {
+export function inheritedStart(topicId: string, hot: HotState, now: number, offsetAt: OffsetAt): string | null {
   if (hot.activeTopic !== topicId || hot.startedAt === null) return null;
   const ms = parseTimestamp(hot.startedAt, offsetAt);
   if (ms === null || ms > now || now - ms > INHERIT_MAX_AGE_MS) return null;

@@ -1,15 +1,20 @@
 /** A session logged after the fact (no timer): when it happened, checked against the sessions around it. */
-import { OverlapError, UsageError } from "./errors";
-import type { OffsetAt } from "./honest-time";
+import { OverlapError, UsageError } from "../errors";
+import type { OffsetAt } from "../time";
 import {
-  MAX_LOG_MINUTES,
-  OVERLAP_TOLERANCE_MS,
+  FUTURE_SKEW_MS,
+  MINUTE_MS,
   describeInstant,
-  formatSpan,
+  durationMinutes,
+  formatDurationMs,
   localClock,
   parseGivenTime,
-} from "./honest-time";
-import { FUTURE_SKEW_MS, MINUTE_MS, durationMinutes } from "./time";
+} from "../time";
+
+/** A logged session may touch a neighbour by up to this much (SPEC §4 log: "by more than a minute"). */
+export const OVERLAP_TOLERANCE_MS = MINUTE_MS;
+/** Decision: a logged session is at most a day; a longer one is almost surely a typo. */
+export const MAX_LOG_MINUTES = 24 * 60;
 
 export interface LogRequest {
   from?: string;
@@ -90,7 +95,7 @@ export function resolveLogInterval(
       throw new OverlapError(
         `${describeInstant(startMs, now, offsetAt)}–${localClock(endMs, offsetAt)} overlaps ${other.id} ` +
           `(${describeInstant(other.startMs, now, offsetAt)}–${localClock(other.endMs, offsetAt)}) ` +
-          `by ${formatSpan(overlapMs)}`,
+          `by ${formatDurationMs(overlapMs)}`,
         other.id,
       );
     }

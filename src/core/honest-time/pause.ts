@@ -1,0 +1,38 @@
+/** Pause and continue: the frontmatter updates, for updateFrontmatterFields. */
+import { UsageError } from "../errors";
+import type { FieldValue } from "../frontmatter";
+import type { OffsetAt } from "../time";
+import { formatTimestamp, localClock } from "../time";
+import { pauseMinutes } from "./breaks";
+import type { HonestFields } from "./draft-fields";
+
+/** pause: records paused_at = now. Refused (`already_paused`) when the draft is paused. */
+export function pauseUpdate(current: HonestFields, now: number, offsetAt: OffsetAt): Record<string, FieldValue> {
+  if (current.pausedMs !== null) {
+    const since = localClock(current.pausedMs, offsetAt);
+    throw new UsageError(`the session is already paused (since ${since})`, "already_paused");
+  }
+  return { paused_at: formatTimestamp(now, offsetAt(now)) };
+}
+
+/**
+ * continue: adds the pause to break_minutes, clears paused_at and is a checkpoint. Refused (`not_paused`)
+ * when the draft is not paused.
+ */
+export function continueUpdate(
+  current: HonestFields,
+  now: number,
+  offsetAt: OffsetAt,
+): { updates: Record<string, FieldValue>; breakMinutes: number } {
+  if (current.pausedMs === null) throw new UsageError("the session is not paused", "not_paused");
+  const breakMinutes = current.breakMinutes + pauseMinutes(current.pausedMs, now);
+  return {
+    updates: { paused_at: null, break_minutes: breakMinutes, last_checkpoint_at: formatTimestamp(now, offsetAt(now)) },
+    breakMinutes,
+  };
+}
+
+/** Refusal of pause / continue when no session is open. */
+export function nothingOpenError(action: "pause" | "continue"): UsageError {
+  return new UsageError(`no session is open: nothing to ${action}`, "nothing_open");
+}

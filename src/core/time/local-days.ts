@@ -1,0 +1,59 @@
+/**
+ * Local calendar days as numbers (days since 1970-01-01, no time zone involved) and the offsets that map
+ * instants onto them. Weeks are ISO weeks, Monday first.
+ */
+import type { OffsetAt } from "./instants";
+import { DAY_MS, MINUTE_MS } from "./instants";
+import { pad } from "./render-iso";
+
+/** The local day number of an instant. */
+export function localDay(instant: number, offsetAt: OffsetAt): number {
+  return Math.floor((instant + offsetAt(instant) * MINUTE_MS) / DAY_MS);
+}
+
+export function dayText(day: number): string {
+  const d = new Date(day * DAY_MS);
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** The day number of a YYYY-MM-DD text, or null when it is not a real date. */
+export function dayOf(text: string): number | null {
+  const m = DATE_ONLY.exec(text.trim());
+  if (!m) return null;
+  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  const day = Math.floor(ms / DAY_MS);
+  return dayText(day) === text.trim() ? day : null;
+}
+
+/** The Monday of a day's ISO week (1970-01-01, day 0, was a Thursday). */
+export function mondayOf(day: number): number {
+  return day - ((((day + 3) % 7) + 7) % 7);
+}
+
+/** "2026-W49" for the ISO week starting on `monday`. */
+export function isoWeekLabel(monday: number): string {
+  const thursday = monday + 3;
+  const year = new Date(thursday * DAY_MS).getUTCFullYear();
+  const jan1 = Math.floor(Date.UTC(year, 0, 1) / DAY_MS);
+  return `${year}-W${pad(Math.floor((thursday - jan1) / 7) + 1)}`;
+}
+
+/**
+ * The offset function, remembered per UTC day: when a day starts and ends with the same offset, no transition
+ * happened in it (time zones change at most once a day), so every instant of it has that offset; on a day
+ * with a transition each instant is asked. A platform's offset lookup is slow enough to matter at 10 000.
+ */
+export function dailyOffsets(offsetAt: OffsetAt): OffsetAt {
+  const known = new Map<number, number | null>();
+  return (instant) => {
+    const day = Math.floor(instant / DAY_MS);
+    let offset = known.get(day);
+    if (offset === undefined) {
+      const first = offsetAt(day * DAY_MS);
+      known.set(day, (offset = first === offsetAt((day + 1) * DAY_MS - 1) ? first : null));
+    }
+    return offset ?? offsetAt(instant);
+  };
+}

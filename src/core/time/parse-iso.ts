@@ -1,0 +1,62 @@
+/** Reading ISO 8601 timestamps as recorded (by this app, by hand, by Obsidian) into instants. */
+import type { OffsetAt } from "./instants";
+import { MINUTE_MS } from "./instants";
+
+const ISO_PATTERN =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * Parses a valid ISO 8601 date-time into epoch ms, or null. Impossible dates (2026-02-30, 25:00) are
+ * refused rather than rolled over. A timestamp without an offset is local time, resolved with `offsetAt`
+ * (minutes east of UTC at an instant; UTC when omitted).
+ */
+export function parseTimestamp(text: unknown, offsetAt?: OffsetAt): number | null {
+  if (typeof text !== "string") return null;
+  const m = ISO_PATTERN.exec(text.trim());
+  if (!m) return null;
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  const millis = m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  const zone = m[8];
+  if (zone === undefined) {
+    if (!offsetAt) return asUtc;
+    // Local wall time: the offset at the guessed instant, refined once across an offset change.
+    const first = asUtc - offsetAt(asUtc) * MINUTE_MS;
+    return asUtc - offsetAt(first) * MINUTE_MS;
+  }
+  if (zone === "Z") return asUtc;
+  const sign = zone.startsWith("-") ? -1 : 1;
+  const digits = zone.slice(1).replace(":", "");
+  const offHours = Number(digits.slice(0, 2));
+  const offMinutes = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
+  if (offHours > 23 || offMinutes > 59) return null;
+  return asUtc - sign * (offHours * 60 + offMinutes) * MINUTE_MS;
+}
+
+const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
+
+/**
+ * Whether a valid recorded timestamp is in the written form (seconds and a numeric offset) and can be copied
+ * as it is; others (Obsidian's "2026-08-14T11:00", a UTC "…Z") are written afresh in the local offset.
+ */
+export function isCanonicalTimestamp(text: string): boolean {
+  return CANONICAL.test(text) && parseTimestamp(text) !== null;
+}
+
+/** The calendar day as it was recorded in a (valid) timestamp string: the learner's day at the time. */
+export function recordedDate(timestamp: string): string {
+  return timestamp.trim().slice(0, 10);
+}
