@@ -80,28 +80,35 @@ describe("end never duplicates a session", () => {
 });
 
 describe("end: a retry of an end that already saved the session", () => {
-  it("reports the session as already saved even when the topic has an ignored older draft, and writes no second note", async () => {
-    const inner = new MemoryStore({ [S(OLD_DRAFT)]: oldDraft() });
-    const store = new WatchedStore(inner, HOT);
-    const clock = FakeClock.at("2026-08-14T12:00:00Z");
-    const core = new PaleeSessions({ store, clock, random: new SeededRandom(7), device: "laptop" }, layoutFor("palee"));
-    const started = await core.start({ topic: TOPIC, ignoreDrafts: new Set([OLD_DRAFT]) });
-    expect(started.status).toBe("started");
-    clock.advance(45);
+  it(
+    "reports the session as already saved even when the topic has an ignored older draft, and " +
+      "writes no second note",
+    async () => {
+      const inner = new MemoryStore({ [S(OLD_DRAFT)]: oldDraft() });
+      const store = new WatchedStore(inner, HOT);
+      const clock = FakeClock.at("2026-08-14T12:00:00Z");
+      const core = new PaleeSessions(
+        { store, clock, random: new SeededRandom(7), device: "laptop" },
+        layoutFor("palee"),
+      );
+      const started = await core.start({ topic: TOPIC, ignoreDrafts: new Set([OLD_DRAFT]) });
+      expect(started.status).toBe("started");
+      clock.advance(45);
 
-    // End saves the session, then hot.md conflicts twice: "… is saved, but palee/hot.md changed …" (exit 4).
-    store.conflicts = 2;
-    await expect(core.end({ summary: "Moves and borrows" })).rejects.toBeInstanceOf(ConflictError);
-    expect(confirmedPaths(inner)).toHaveLength(1);
+      // End saves the session, then hot.md conflicts twice: "… is saved, but palee/hot.md changed …" (exit 4).
+      store.conflicts = 2;
+      await expect(core.end({ summary: "Moves and borrows" })).rejects.toBeInstanceOf(ConflictError);
+      expect(confirmedPaths(inner)).toHaveLength(1);
 
-    // The learner retries. The open session is already saved: the retry must say so, not save again.
-    clock.advance(1);
-    const retry = await core.end({ summary: "Moves and borrows" });
-    expect(retry.alreadySaved).toBe(true);
-    expect(confirmedPaths(inner)).toHaveLength(1);
-    // The ignored interrupted session is still the learner's to recover, untouched.
-    expect(inner.files.get(S(OLD_DRAFT))).toBe(oldDraft());
-  });
+      // The learner retries. The open session is already saved: the retry must say so, not save again.
+      clock.advance(1);
+      const retry = await core.end({ summary: "Moves and borrows" });
+      expect(retry.alreadySaved).toBe(true);
+      expect(confirmedPaths(inner)).toHaveLength(1);
+      // The ignored interrupted session is still the learner's to recover, untouched.
+      expect(inner.files.get(S(OLD_DRAFT))).toBe(oldDraft());
+    },
+  );
 });
 
 describe("end: a retry after the index.md write failed is recognised as already saved (SPEC §6.2, README end)", () => {
@@ -149,79 +156,90 @@ describe("end's start time, tier 2 (hot.md's started_at)", () => {
   });
 });
 
-describe("end with the open session's draft unreadable: the sitting is recorded exactly once (SPEC §6.2, §4 end step 3)", () => {
-  it("after end, fixing the draft and resolving what start offers, one session covers the sitting", async () => {
-    const DRAFT = "DRAFT-S-0000cccc";
-    const good = draftText(
-      {
-        session_id: DRAFT,
-        started_at: "2026-08-14T11:00:00+00:00",
-        last_checkpoint_at: "2026-08-14T11:40:00+00:00",
-        device: "laptop",
-      },
-      "my notes on borrowing\n",
-    );
-    // A sync tool or a slip in source mode leaves the frontmatter unparseable for a while.
-    const broken = good.replace("topic_id: T-rust-ownership", "topic_id: [T-rust-ownership");
-    const store = new MemoryStore({
-      [HOT]: hotText({
-        active_topic: TOPIC,
-        started_at: "2026-08-14T11:00:00+00:00",
-        open_draft: DRAFT,
-        device: "laptop",
-      }),
-      [S(DRAFT)]: broken,
+describe(
+  "end with the open session's draft unreadable: the sitting is recorded exactly once (SPEC " + "§6.2, §4 end step 3)",
+  () => {
+    it("after end, fixing the draft and resolving what start offers, one session covers the sitting", async () => {
+      const DRAFT = "DRAFT-S-0000cccc";
+      const good = draftText(
+        {
+          session_id: DRAFT,
+          started_at: "2026-08-14T11:00:00+00:00",
+          last_checkpoint_at: "2026-08-14T11:40:00+00:00",
+          device: "laptop",
+        },
+        "my notes on borrowing\n",
+      );
+      // A sync tool or a slip in source mode leaves the frontmatter unparseable for a while.
+      const broken = good.replace("topic_id: T-rust-ownership", "topic_id: [T-rust-ownership");
+      const store = new MemoryStore({
+        [HOT]: hotText({
+          active_topic: TOPIC,
+          started_at: "2026-08-14T11:00:00+00:00",
+          open_draft: DRAFT,
+          device: "laptop",
+        }),
+        [S(DRAFT)]: broken,
+      });
+      const { core, clock } = harness({ store, at: "2026-08-14T11:45:00Z" });
+
+      await core.end({ summary: "Borrowing" }).catch(() => undefined);
+
+      // The learner repairs the draft, then does what the tool offers next.
+      store.files.set(S(DRAFT), good);
+      clock.advance(60);
+      const started = await core.start({ topic: "T-other" });
+      if (started.status === "drafts_pending") for (const d of started.drafts) await core.recover(d.draftId, "save");
+      if (started.status === "already_open") await core.end({});
+
+      // Today: end records 11:00–11:45 with absorbed_drafts [] and leaves the draft; once readable it is a
+      // pending draft, and Save records 11:00–11:40 a second time.
+      const sittings = confirmedPaths(store).filter((p) => fields(store, p).started_at === "2026-08-14T11:00:00+00:00");
+      expect(sittings).toHaveLength(1);
     });
-    const { core, clock } = harness({ store, at: "2026-08-14T11:45:00Z" });
-
-    await core.end({ summary: "Borrowing" }).catch(() => undefined);
-
-    // The learner repairs the draft, then does what the tool offers next.
-    store.files.set(S(DRAFT), good);
-    clock.advance(60);
-    const started = await core.start({ topic: "T-other" });
-    if (started.status === "drafts_pending") for (const d of started.drafts) await core.recover(d.draftId, "save");
-    if (started.status === "already_open") await core.end({});
-
-    // Today: end records 11:00–11:45 with absorbed_drafts [] and leaves the draft; once readable it is a
-    // pending draft, and Save records 11:00–11:40 a second time.
-    const sittings = confirmedPaths(store).filter((p) => fields(store, p).started_at === "2026-08-14T11:00:00+00:00");
-    expect(sittings).toHaveLength(1);
-  });
-});
+  },
+);
 
 describe("end of the caller's open session when hot.md cannot tell (EndOptions.open)", () => {
-  it("refuses, naming the draft, when hot.md is missing and the caller's draft cannot be read — and never records another draft of the topic", async () => {
-    const store = withYesterday();
-    const { laptop, draftId } = await startedToday(store);
-    laptop.clock.advance(30);
-    store.files.delete(HOT);
-    store.files.set(S(draftId), (store.files.get(S(draftId)) ?? "").replace("status: draft", "status: [draft"));
-    const outcome = await laptop.core
-      .end({ open: { draftId, topicId: TOPIC }, summary: "today" })
-      .catch((e: unknown) => e);
-    // Observed: resolves, with a confirmed note S-20260813T090000-… absorbing yesterday's draft (1650 min).
-    expect(confirmedPaths(store)).toEqual([]);
-    expect(outcome).toBeInstanceOf(PaleeError);
-    expect(String((outcome as Error).message)).toMatch(/cannot be read/);
-    expect(draftPaths(store)).toEqual([S(YESTERDAY), S(draftId)].sort());
-  });
+  it(
+    "refuses, naming the draft, when hot.md is missing and the caller's draft cannot be read — " +
+      "and never records another draft of the topic",
+    async () => {
+      const store = withYesterday();
+      const { laptop, draftId } = await startedToday(store);
+      laptop.clock.advance(30);
+      store.files.delete(HOT);
+      store.files.set(S(draftId), (store.files.get(S(draftId)) ?? "").replace("status: draft", "status: [draft"));
+      const outcome = await laptop.core
+        .end({ open: { draftId, topicId: TOPIC }, summary: "today" })
+        .catch((e: unknown) => e);
+      // Observed: resolves, with a confirmed note S-20260813T090000-… absorbing yesterday's draft (1650 min).
+      expect(confirmedPaths(store)).toEqual([]);
+      expect(outcome).toBeInstanceOf(PaleeError);
+      expect(String((outcome as Error).message)).toMatch(/cannot be read/);
+      expect(draftPaths(store)).toEqual([S(YESTERDAY), S(draftId)].sort());
+    },
+  );
 
-  it("reports the caller's session as already saved when hot.md is missing and a confirmed note absorbed its draft — and never records another draft of the topic", async () => {
-    const store = withYesterday();
-    const { laptop, draftId } = await startedToday(store);
-    laptop.clock.advance(30);
-    // Another writer (the CLI with this device's name, or sync) ended it; hot.md is gone.
-    const cli = harness({ store, device: "laptop", at: "2026-08-14T12:20:00Z" });
-    await cli.core.end({ topic: TOPIC, open: { draftId, topicId: TOPIC } });
-    const [saved] = confirmedPaths(store);
-    store.files.delete(HOT);
-    const result = await laptop.core.end({ open: { draftId, topicId: TOPIC } }).catch((e: unknown) => e);
-    // Observed: a second confirmed note, S-20260813T090000-…, absorbing yesterday's draft (started 09:00 yesterday).
-    expect(confirmedPaths(store)).toEqual([saved]);
-    expect(draftPaths(store)).toEqual([S(YESTERDAY)]);
-    expect(result).toMatchObject({ alreadySaved: true, session: { path: saved } });
-  });
+  it(
+    "reports the caller's session as already saved when hot.md is missing and a confirmed note " +
+      "absorbed its draft — and never records another draft of the topic",
+    async () => {
+      const store = withYesterday();
+      const { laptop, draftId } = await startedToday(store);
+      laptop.clock.advance(30);
+      // Another writer (the CLI with this device's name, or sync) ended it; hot.md is gone.
+      const cli = harness({ store, device: "laptop", at: "2026-08-14T12:20:00Z" });
+      await cli.core.end({ topic: TOPIC, open: { draftId, topicId: TOPIC } });
+      const [saved] = confirmedPaths(store);
+      store.files.delete(HOT);
+      const result = await laptop.core.end({ open: { draftId, topicId: TOPIC } }).catch((e: unknown) => e);
+      // Observed: a second confirmed note, S-20260813T090000-…, absorbing yesterday's draft (started 09:00 yesterday).
+      expect(confirmedPaths(store)).toEqual([saved]);
+      expect(draftPaths(store)).toEqual([S(YESTERDAY)]);
+      expect(result).toMatchObject({ alreadySaved: true, session: { path: saved } });
+    },
+  );
 });
 
 describe("end of a session that was saved meanwhile (EndOptions.open, hot.md already closed)", () => {

@@ -247,57 +247,63 @@ describe("checkpoints", () => {
 // ---- end -----------------------------------------------------------------------------------------------
 
 describe("ending a session", () => {
-  it("previews the duration, then writes the confirmed note, trashes the draft and rebuilds index.md and hot.md", async () => {
-    const { h, p, draftId } = await started();
-    h.write(S(draftId), `${text(h, S(draftId))}Ownership moves on assignment.\n`);
-    await studyUntil(T0 + 45 * MINUTE + 10 * SECOND);
+  it(
+    "previews the duration, then writes the confirmed note, trashes the draft and rebuilds " + "index.md and hot.md",
+    async () => {
+      const { h, p, draftId } = await started();
+      h.write(S(draftId), `${text(h, S(draftId))}Ownership moves on assignment.\n`);
+      await studyUntil(T0 + 45 * MINUTE + 10 * SECOND);
 
-    await p.ribbon();
-    expect(endModal().contentEl.querySelector(".palee-end-preview")?.textContent).toBe(
-      "T-rust-ownership · started 12:00 · 45 min",
-    );
-    expect(confirmedIds(h)).toEqual([]); // nothing is written before the learner confirms
-    await submitEnd("Borrowing rules and moves", "Read the lifetimes chapter");
+      await p.ribbon();
+      expect(endModal().contentEl.querySelector(".palee-end-preview")?.textContent).toBe(
+        "T-rust-ownership · started 12:00 · 45 min",
+      );
+      expect(confirmedIds(h)).toEqual([]); // nothing is written before the learner confirms
+      await submitEnd("Borrowing rules and moves", "Read the lifetimes chapter");
 
-    expect(modals()).toHaveLength(0);
-    const [sessionId] = confirmedIds(h);
-    expect(confirmedIds(h)).toEqual([sessionId]);
-    expect(sessionId).toMatch(/^S-20260814T120000-[0-9a-f]{4}$/);
-    expect(fields(h, S(sessionId))).toEqual({
-      palee_schema: 1,
-      session_id: sessionId,
-      topic_id: "T-rust-ownership",
-      started_at: "2026-08-14T12:00:00+00:00",
-      ended_at: "2026-08-14T12:45:10+00:00",
-      duration_minutes: 45,
-      status: "completed",
-      outcome: "completed",
-      absorbed_drafts: [draftId],
-    });
-    expect(body(h, S(sessionId))).toBe(
-      `# Session: ${sessionId}\n\n## Summary\n\nBorrowing rules and moves\n\n## Next action\n\nRead the lifetimes chapter\n\n## Notes\n\nOwnership moves on assignment.\n`,
-    );
+      expect(modals()).toHaveLength(0);
+      const [sessionId] = confirmedIds(h);
+      expect(confirmedIds(h)).toEqual([sessionId]);
+      expect(sessionId).toMatch(/^S-20260814T120000-[0-9a-f]{4}$/);
+      expect(fields(h, S(sessionId))).toEqual({
+        palee_schema: 1,
+        session_id: sessionId,
+        topic_id: "T-rust-ownership",
+        started_at: "2026-08-14T12:00:00+00:00",
+        ended_at: "2026-08-14T12:45:10+00:00",
+        duration_minutes: 45,
+        status: "completed",
+        outcome: "completed",
+        absorbed_drafts: [draftId],
+      });
+      expect(body(h, S(sessionId))).toBe(
+        `# Session: ${sessionId}\n\n## Summary\n\nBorrowing rules and moves\n\n## Next ` +
+          `action\n\nRead the lifetimes chapter\n\n## Notes\n\nOwnership moves on assignment.\n`,
+      );
 
-    expect(draftIds(h)).toEqual([]);
-    expect(h.trashed.map((t) => [t.path, t.via])).toEqual([[S(draftId), "fileManager.trashFile"]]);
-    expect(h.deleted).toEqual([]);
+      expect(draftIds(h)).toEqual([]);
+      expect(h.trashed.map((t) => [t.path, t.via])).toEqual([[S(draftId), "fileManager.trashFile"]]);
+      expect(h.deleted).toEqual([]);
 
-    expect(body(h, INDEX)).toBe(
-      `# PALEE session index\n\nTotal sessions: 1\n\n- [[${sessionId}]] - Topic: T-rust-ownership (2026-08-14, 45 min)\n`,
-    );
-    expect(fields(h, HOT)).toMatchObject({
-      active_topic: "T-rust-ownership",
-      started_at: null,
-      open_draft: null,
-      device: null,
-      last_session: sessionId,
-    });
-    expect(body(h, HOT)).toBe(
-      `## Summary\n\nBorrowing rules and moves\n\n## Next action\n\nRead the lifetimes chapter\n\nSource: [[${sessionId}]]\n`,
-    );
-    expect(lastNotice()).toBe("Session on T-rust-ownership saved (45 min).");
-    expect(statusText(p)).toBe("Start session");
-  });
+      expect(body(h, INDEX)).toBe(
+        `# PALEE session index\n\nTotal sessions: 1\n\n- [[${sessionId}]] - Topic: ` +
+          `T-rust-ownership (2026-08-14, 45 min)\n`,
+      );
+      expect(fields(h, HOT)).toMatchObject({
+        active_topic: "T-rust-ownership",
+        started_at: null,
+        open_draft: null,
+        device: null,
+        last_session: sessionId,
+      });
+      expect(body(h, HOT)).toBe(
+        `## Summary\n\nBorrowing rules and moves\n\n## Next action\n\nRead the lifetimes ` +
+          `chapter\n\nSource: [[${sessionId}]]\n`,
+      );
+      expect(lastNotice()).toBe("Session on T-rust-ownership saved (45 min).");
+      expect(statusText(p)).toBe("Start session");
+    },
+  );
 
   it("offers end-session and save-checkpoint only while a session is open", async () => {
     const h = harness();
@@ -660,7 +666,8 @@ describe("the learner breaks the draft's properties while the session runs", () 
     jest.setSystemTime(T0 + 3 * MINUTE);
     clearNotices();
     await p.run("save-checkpoint");
-    // Observed: "Could not save the checkpoint: the session DRAFT-S-… is no longer open (it was ended or recovered meanwhile)"
+    // Observed: "Could not save the checkpoint: the session DRAFT-S-… is no longer open (it was ended or recovered
+    // meanwhile)"
     expect(lastNotice()).not.toMatch(/no longer open/);
     expect(lastNotice()).toMatch(/cannot be read/);
   });
@@ -677,7 +684,8 @@ describe("hot.md edited by the learner while this device's session runs", () => 
     await settle();
     jest.advanceTimersByTime(10 * MINUTE);
     await settle();
-    // Observed: "Start session", end-session unavailable, and no checkpoint since 12:00 — the session is orphaned in the UI
+    // Observed: "Start session", end-session unavailable, and no checkpoint since 12:00 — the session is orphaned
+    // in the UI
     // (it will be saved 12 minutes short if Obsidian closes now).
     expect({
       status: statusText(p),
