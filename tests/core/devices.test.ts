@@ -75,9 +75,9 @@ describe("devices: a checkpoint never takes over another device's running sessio
 
       await desktop.core.checkpoint({ notes: "a note typed on the desktop" }).catch(() => undefined);
 
-      // Today the desktop creates its own draft dated 11:55 (inherited from the laptop's pointer) and points
-      // hot.md at it: the laptop's open session is replaced silently, and once both devices end, 11:55–… is
-      // recorded twice (once per device).
+      // Pins hot.md still naming the laptop's draft. The desktop used to create its own draft dated 11:55
+      // (inherited from the laptop's pointer) and point hot.md at it: the laptop's session was replaced
+      // silently, and once both devices ended, 11:55–… was recorded twice.
       expect(fields(store, HOT).open_draft).toBe("DRAFT-S-0000bbbb");
       expect(fields(store, HOT).device).toBe("laptop");
       const desktopDrafts = [...store.files.entries()].filter(

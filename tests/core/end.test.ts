@@ -130,8 +130,8 @@ describe("end: a retry after the index.md write failed is recognised as already 
     // The learner (or a script) re-runs the very same command.
     clock.advance(1);
     const retry = await core.end({ topic: TOPIC, summary: "Moves and borrows" }).catch((e: Error) => e);
-    // Today: hot.md no longer names the session, so the retry records a second, 0-minute session with the
-    // same summary, and hot.md's working memory now points at the duplicate.
+    // Pins one note and, when the retry resolves, alreadySaved. As hot.md no longer names the session, the
+    // retry used to record a second, 0-minute session with the same summary and point hot.md at it.
     expect(confirmedPaths(inner)).toHaveLength(1);
     if (!(retry instanceof Error)) expect(retry.alreadySaved).toBe(true);
   });
@@ -192,8 +192,8 @@ describe(
       if (started.status === "drafts_pending") for (const d of started.drafts) await core.recover(d.draftId, "save");
       if (started.status === "already_open") await core.end({});
 
-      // Today: end records 11:00–11:45 with absorbed_drafts [] and leaves the draft; once readable it is a
-      // pending draft, and Save records 11:00–11:40 a second time.
+      // Pins one record of the sitting. end used to record 11:00–11:45 with absorbed_drafts [] and leave the
+      // draft; once readable it was a pending draft, and Save recorded 11:00–11:40 a second time.
       const sittings = confirmedPaths(store).filter((p) => fields(store, p).started_at === "2026-08-14T11:00:00+00:00");
       expect(sittings).toHaveLength(1);
     });
@@ -213,7 +213,7 @@ describe("end of the caller's open session when hot.md cannot tell (EndOptions.o
       const outcome = await laptop.core
         .end({ open: { draftId, topicId: TOPIC }, summary: "today" })
         .catch((e: unknown) => e);
-      // Observed: resolves, with a confirmed note S-20260813T090000-… absorbing yesterday's draft (1650 min).
+      // Pins a refusal; end used to resolve with a confirmed note absorbing yesterday's draft (1650 min).
       expect(confirmedPaths(store)).toEqual([]);
       expect(outcome).toBeInstanceOf(PaleeError);
       expect(String((outcome as Error).message)).toMatch(/cannot be read/);
@@ -234,7 +234,7 @@ describe("end of the caller's open session when hot.md cannot tell (EndOptions.o
       const [saved] = confirmedPaths(store);
       store.files.delete(HOT);
       const result = await laptop.core.end({ open: { draftId, topicId: TOPIC } }).catch((e: unknown) => e);
-      // Observed: a second confirmed note, S-20260813T090000-…, absorbing yesterday's draft (started 09:00 yesterday).
+      // Pins one confirmed note; end used to write a second one absorbing yesterday's draft (from 09:00 yesterday).
       expect(confirmedPaths(store)).toEqual([saved]);
       expect(draftPaths(store)).toEqual([S(YESTERDAY)]);
       expect(result).toMatchObject({ alreadySaved: true, session: { path: saved } });
@@ -256,8 +256,8 @@ describe("end of a session that was saved meanwhile (EndOptions.open, hot.md alr
     });
     expect(result.alreadySaved).toBe(true);
     expect(fields(store, confirmedPaths(store)[0]).absorbed_drafts).toEqual([draftId]);
-    // Observed: warnings [] — the learner's summary is dropped without a word (the other "already saved" path
-    // warns "this end's summary and next action were not recorded: add them to … by hand").
+    // Pins the "not recorded" warning. The warnings used to be []: the summary was dropped without a word (the
+    // other "already saved" path warned "this end's summary and next action were not recorded").
     expect(result.warnings.join("\n")).toMatch(/summary and next action were not recorded/);
   });
 });

@@ -388,8 +388,8 @@ describe("the status bar follows a session another device starts", () => {
       h.write(S(PHONE), phoneDraft()); // …then the draft
       await settle();
       jest.advanceTimersByTime(5_000);
-      // Expected: running on the phone. Observed: "T-rust-ownership (interrupted)" — the draft's arrival is never
-      // looked at.
+      // Pins "running on the phone"; it used to show "T-rust-ownership (interrupted)", as the draft's arrival
+      // was never looked at.
       expect(statusText(p)).toBe("T-rust-ownership 0:00:05 (on phone)");
     },
   );
@@ -403,7 +403,8 @@ describe("the status bar follows a session another device starts", () => {
     await settle();
     clearNotices();
     await p.run("start-session");
-    // Observed: "The session on T-rust-ownership (phone) cannot be recovered here yet: its draft is not readable."
+    // Pins "End it there first"; it used to say "The session on T-rust-ownership (phone) cannot be recovered
+    // here yet: its draft is not readable."
     expect(lastNotice()).toBe("A session on T-rust-ownership is open on phone (since 12:00). End it there first.");
   });
 
@@ -414,7 +415,7 @@ describe("the status bar follows a session another device starts", () => {
     h.write(HOT, phoneHot()); // a create event, not a modify
     await settle();
     jest.advanceTimersByTime(5_000);
-    // Observed: still "Start session".
+    // Pins the phone's session shown; it used to stay "Start session".
     expect(statusText(p)).toBe("T-rust-ownership 0:00:05 (on phone)");
   });
 });
@@ -432,7 +433,8 @@ describe("another device's session that goes silent while this app is open", () 
       clearNotices();
       await p.run("start-session");
       expect(p.available("end-session")).toBe(false);
-      // Observed: "A session on T-rust-ownership is open on phone (since 12:00). End it there first." and no modal.
+      // Pins the recovery modal; it used to say "A session on T-rust-ownership is open on phone (since 12:00).
+      // End it there first." and open no modal.
       expect(recoveryRows().map((r) => r.draftId)).toEqual([PHONE]);
     },
   );
@@ -572,8 +574,8 @@ describe("sync delivers the phone's resume of this device's interrupted session,
       ),
     );
     await settle();
-    // Observed: "T-rust-ownership 1:40:00" with End and Save checkpoint available — the laptop adopts the
-    // phone's session as its own (it judges "mine" by hot.md's device only, and adds it to its live set for good).
+    // Pins End and Save checkpoint unavailable. The laptop used to show "T-rust-ownership 1:40:00" with both,
+    // adopting the phone's session (it judged "mine" by hot.md's device only, and kept it in its live set).
     expect({ endable: p.available("end-session"), checkpointable: p.available("save-checkpoint") }).toEqual({
       endable: false,
       checkpointable: false,
@@ -597,9 +599,9 @@ describe("a session of the phone whose hot.md syncs before its draft", () => {
       await p.run("start-session"); // the learner clicks before the draft arrives
       h.write(S(PHONE), phoneDraft(-30, -1));
       await settle();
-      // Observed: "T-rust-ownership (interrupted)"; Start then says "… cannot be recovered here yet: its draft
-      // is not readable." and its recovery check (reconcile) closes the phone's pointer in hot.md (open_draft
-      // null), which syncs back to the phone: its running session disappears there and here.
+      // Pins the phone's session shown as running and its pointer kept. It used to show "(interrupted)"; Start
+      // then said "… cannot be recovered here yet" and its reconcile closed the phone's pointer in hot.md
+      // (open_draft null), which synced back: the running session disappeared there and here.
       expect({ shown, pointer: fieldsAt(h, HOT).open_draft, after: statusText(p) }).toEqual({
         shown: "T-rust-ownership 0:30:00 (on phone)",
         pointer: PHONE,

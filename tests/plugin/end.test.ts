@@ -103,7 +103,7 @@ describe("ending while hot.md is missing (deleted by the learner or by sync)", (
       await p.run("end-session");
       const [sessionId] = confirmedIds(h);
       const saved = fieldsAt(h, S(sessionId));
-      // Observed: absorbed_drafts [yesterday's, today's], started_at yesterday 09:00, duration_minutes 1650.
+      // Pins today's draft only; it used to absorb [yesterday's, today's], from yesterday 09:00, 1650 minutes.
       expect({ absorbed: saved.absorbed_drafts, minutes: saved.duration_minutes, drafts: draftIds(h) }).toEqual({
         absorbed: [today],
         minutes: 30,
@@ -144,9 +144,9 @@ describe("ending while hot.md is missing and the session's own draft cannot be r
     jest.setSystemTime(T0 + 30 * MINUTE);
     clearNotices();
     await p.run("end-session");
-    // Observed: "Session on T-rust-ownership saved (1650 min)." — S-20260813T090000-…, outcome completed,
-    // absorbed_drafts [DRAFT-S-0000000c], 09:00 yesterday to 12:30 today: yesterday's interrupted draft is
-    // recorded as a 27-hour session and trashed; today's session vanishes from the status bar.
+    // Pins that nothing is recorded. It used to say "Session on T-rust-ownership saved (1650 min).": yesterday's
+    // interrupted draft (DRAFT-S-0000000c) was recorded from 09:00 yesterday to 12:30 today as a 27-hour
+    // session and trashed, and today's session vanished from the status bar.
     expect({ confirmed: confirmedIds(h), drafts: draftIds(h).sort() }).toEqual({
       confirmed: [],
       drafts: [YESTERDAY, today].sort(),
@@ -180,9 +180,8 @@ describe("an automatic checkpoint that falls due while the end is being saved", 
       await ending;
       await settle();
       expect(confirmedIds(h)).toHaveLength(1);
-      // Observed: ["Session on T-rust-ownership saved (10 min).",
-      // "Could not save the automatic checkpoint: the session DRAFT-S-… is no longer open (it was ended or recovered
-      // meanwhile)"]
+      // Pins the one "saved" notice; a second one used to follow: "Could not save the automatic checkpoint:
+      // the session DRAFT-S-… is no longer open (it was ended or recovered meanwhile)".
       expect(noticeLog()).toEqual(["Session on T-rust-ownership saved (10 min)."]);
     },
   );
@@ -290,9 +289,9 @@ describe("automatic checkpoints while the end modal is open", () => {
     await p.run("end-session");
     expect(openModals()).toEqual(["EndSessionModal"]);
     await tickFor(16 * MINUTE); // a long summary
-    // Observed: last_checkpoint_at stays 12:00 — no checkpoint while the modal is open, so after 15 minutes
-    // other devices take the session for an interrupted one (and offer to save it), and a crash now would
-    // record it only up to 12:00.
+    // Pins checkpoints while the modal is open. last_checkpoint_at used to stay 12:00, so after 15 minutes
+    // other devices took the session for an interrupted one (and offered to save it), and a crash then would
+    // have recorded it only up to 12:00.
     expect(fieldsAt(h, S(draftId)).last_checkpoint_at).toBe(at(15));
     await submitEnd("Summary", "Next");
     expect(confirmedIds(h)).toHaveLength(1);
@@ -327,8 +326,8 @@ describe("the end modal submitted after the session was saved elsewhere", () => 
       await settle();
       clearNotices();
       await submitEnd("Ownership moves values; borrows lend them.", "Lifetimes");
-      // Observed: "Could not end the session: no session is open." — the summary is gone, and the learner is
-      // told there was no session although it was saved (as a 0-minute interrupted one).
+      // Pins "already saved" and "not recorded". It used to say "Could not end the session: no session is
+      // open.": the summary was lost and the learner told there was no session, though it was saved.
       expect(noticeLog().join("\n")).toMatch(/already saved/);
       expect(noticeLog().join("\n")).toMatch(/not recorded/);
     },

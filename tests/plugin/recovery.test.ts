@@ -293,8 +293,8 @@ describe("reopening the vault after the grace period", () => {
     await recoverAction(draftId, "ignore");
     jest.advanceTimersByTime(10 * MINUTE);
     await settle();
-    // BUG: the ignored session is adopted as this device's open session and checkpointed on the next tick
-    // (last_checkpoint_at 12:40 becomes 13:06), so a later Save records 66 minutes instead of 40.
+    // Pins that the ignored draft is left alone. It used to be adopted as this device's open session and
+    // checkpointed on the next tick (12:40 became 13:06), so a later Save recorded 66 minutes instead of 40.
     expect(text(h, S(draftId))).toBe(draft);
     expect(h.events).toEqual([]);
   });
@@ -608,7 +608,7 @@ describe("start with pending drafts", () => {
       expect(recoveryRows().map((r) => r.draftId)).toEqual([OLD]);
       await recoverAction(OLD, "ignore"); // every row decided: the modal closes itself
       await settle();
-      // Expected: the start goes on with T-new. Observed: the recovery modal opens again with the same draft.
+      // Pins that the start goes on with T-new; the recovery modal used to open again with the same draft.
       expect(openModals()).toEqual([]);
       expect(fieldsAt(h, HOT).active_topic).toBe("T-new");
     },
@@ -627,7 +627,8 @@ describe("notices speak the plugin's language, not the CLI's", () => {
       await loadPlugin(h, { device: "laptop" });
       await recoverAction(OLD, "save");
       expect(confirmedIds(h)).toHaveLength(1);
-      // Observed: 'palee/hot.md has an unsupported palee_schema; left it alone ("palee session rebuild" replaces it)'
+      // Pins no CLI advice; the notice used to read 'palee/hot.md has an unsupported palee_schema; left it alone
+      // ("palee session rebuild" replaces it)'.
       expect(noticeLog().filter((n) => cliWords.test(n))).toEqual([]);
     },
   );
@@ -639,8 +640,8 @@ describe("notices speak the plugin's language, not the CLI's", () => {
       await loadPlugin(h, { device: "laptop" });
       await h.remove(S(OLD)); // another device saved it; the deletion synced before its confirmed note
       await recoverAction(OLD, "save");
-      // Observed: "Could not save DRAFT-S-0000000a: no such draft: DRAFT-S-0000000a (palee session list shows the
-      // drafts)"
+      // Pins no CLI advice; the notice used to read "Could not save DRAFT-S-0000000a: no such draft:
+      // DRAFT-S-0000000a (palee session list shows the drafts)".
       expect(noticeLog().filter((n) => cliWords.test(n))).toEqual([]);
     },
   );
@@ -681,7 +682,7 @@ describe("the recovery modal acted on after the draft came alive on another devi
       // Meanwhile the learner resumed it on the phone; sync delivers the phone's writes.
       const h = await resumedOnPhoneMeanwhile();
       await recoverAction(D, "save"); // the row still says "On laptop · last seen 11:00"
-      // Observed: the phone's running session is saved as interrupted and its draft trashed from under it.
+      // Pins that nothing is saved; the phone's running session used to be saved as interrupted, its draft trashed.
       expect({ drafts: draftIds(h), confirmed: confirmedIds(h).length }).toEqual({ drafts: [D], confirmed: 0 });
     },
   );
@@ -744,8 +745,8 @@ describe("the recovery modal's Save preview", () => {
       await settle();
       jest.setSystemTime(T0 + 40 * MINUTE);
       await recoverAction(D, "save"); // the row still says "Save records 30 min"
-      // Observed: saved at once as a 100-minute session (10:30–12:10), not the 30 minutes the row showed; the
-      // re-check before acting only asks whether the draft is alive elsewhere now.
+      // Pins that nothing is saved and the row is redrawn with 100 min. It used to be saved at once as a 100-minute
+      // session (10:30–12:10), not the 30 minutes the row showed: the re-check only asked whether it was alive.
       expect(confirmedPaths(h).map((path) => fieldsAt(h, path).duration_minutes)).toEqual([]);
       expect(recoveryRows()[0].text).toContain("Save records 100 min");
     },
