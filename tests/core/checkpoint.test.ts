@@ -2,10 +2,8 @@
  * checkpoint: one draft per open session, never reviving an interrupted draft, the state an unfinished end
  * leaves, a hot.md of another schema, and what a checkpoint reads (SPEC §4 checkpoint, §5, §9).
  */
-import { layoutFor } from "../../src/core/layout";
-import { PaleeSessions } from "../../src/core/sessions";
 import { confirmedText, draftText, hotText } from "../support/builders";
-import { FakeClock, SeededRandom, harness } from "../support/fakes";
+import { SeededRandom, harness } from "../support/fakes";
 import { HOT, S, draftPaths } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
 import { WatchedStore } from "../support/watched-store";
@@ -208,8 +206,7 @@ describe("checkpoints do not re-read the whole history (SPEC §5: a checkpoint e
       inner.mtimes.set(S(id), Date.parse(`2026-07-${day}T${hour}:30:00Z`)); // written when that session ended
     }
     const store = new WatchedStore(inner);
-    const clock = FakeClock.at("2026-08-14T12:00:00Z");
-    const core = new PaleeSessions({ store, clock, random: new SeededRandom(5), device: "laptop" }, layoutFor("palee"));
+    const { clock, core } = harness({ store, random: new SeededRandom(5) });
     await core.start({ topic: TOPIC });
     clock.advance(5);
 

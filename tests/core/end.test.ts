@@ -3,10 +3,8 @@
  * (SPEC §4 end, §6.2). Retries that only concern the "not recorded" warning are in end-retry.test.ts.
  */
 import { ConflictError, PaleeError } from "../../src/core/errors";
-import { layoutFor } from "../../src/core/layout";
-import { PaleeSessions } from "../../src/core/sessions";
 import { draftText, hotText } from "../support/builders";
-import { FakeClock, SeededRandom, harness } from "../support/fakes";
+import { SeededRandom, harness } from "../support/fakes";
 import { HOT, INDEX, S, confirmedPaths, draftPaths, fields } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
 import { WatchedStore } from "../support/watched-store";
@@ -53,8 +51,7 @@ describe("end never duplicates a session", () => {
   it("retrying end after it reported a conflict (exit 4) does not write a second confirmed note", async () => {
     const inner = new MemoryStore();
     const store = new WatchedStore(inner, HOT);
-    const clock = FakeClock.at("2026-08-14T12:00:00Z");
-    const core = new PaleeSessions({ store, clock, random: new SeededRandom(7), device: "laptop" }, layoutFor("palee"));
+    const { clock, core } = harness({ store, random: new SeededRandom(7) });
     const started = await core.start({ topic: "T-rust-ownership" });
     expect(started.status).toBe("started");
     clock.advance(45);
@@ -86,11 +83,7 @@ describe("end: a retry of an end that already saved the session", () => {
     async () => {
       const inner = new MemoryStore({ [S(OLD_DRAFT)]: oldDraft() });
       const store = new WatchedStore(inner, HOT);
-      const clock = FakeClock.at("2026-08-14T12:00:00Z");
-      const core = new PaleeSessions(
-        { store, clock, random: new SeededRandom(7), device: "laptop" },
-        layoutFor("palee"),
-      );
+      const { clock, core } = harness({ store, random: new SeededRandom(7) });
       const started = await core.start({ topic: TOPIC, ignoreDrafts: new Set([OLD_DRAFT]) });
       expect(started.status).toBe("started");
       clock.advance(45);
@@ -115,8 +108,7 @@ describe("end: a retry after the index.md write failed is recognised as already 
   it("re-running the same `end --topic … --summary …` after exit 4 on index.md writes no second session", async () => {
     const inner = new MemoryStore();
     const store = new WatchedStore(inner, INDEX);
-    const clock = FakeClock.at("2026-08-14T12:00:00Z");
-    const core = new PaleeSessions({ store, clock, random: new SeededRandom(3), device: "laptop" }, layoutFor("palee"));
+    const { clock, core } = harness({ store, random: new SeededRandom(3) });
     await core.start({ topic: TOPIC });
     clock.advance(45);
 
@@ -130,10 +122,12 @@ describe("end: a retry after the index.md write failed is recognised as already 
     // The learner (or a script) re-runs the very same command.
     clock.advance(1);
     const retry = await core.end({ topic: TOPIC, summary: "Moves and borrows" }).catch((e: Error) => e);
-    // Pins one note and, when the retry resolves, alreadySaved. As hot.md no longer names the session, the
+    // Pins one note and a retry that resolves as already saved. As hot.md no longer names the session, the
     // retry used to record a second, 0-minute session with the same summary and point hot.md at it.
     expect(confirmedPaths(inner)).toHaveLength(1);
-    if (!(retry instanceof Error)) expect(retry.alreadySaved).toBe(true);
+    expect(retry).not.toBeInstanceOf(Error);
+    if (retry instanceof Error) throw retry;
+    expect(retry.alreadySaved).toBe(true);
   });
 });
 

@@ -1,9 +1,7 @@
 import { ConflictError, PaleeError } from "../../src/core/errors";
 import { classifyRecord } from "../../src/core/frontmatter";
 import { countWords } from "../../src/core/hot-memory";
-import { layoutFor } from "../../src/core/layout";
 import type { SessionStore } from "../../src/core/ports";
-import { PaleeSessions } from "../../src/core/sessions";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { FixedRandom, SeededRandom, harness } from "../support/fakes";
 import { HOT, INDEX, S, confirmedPaths, draftPaths, fields } from "../support/inspect";
@@ -769,7 +767,7 @@ describe("concurrent changes", () => {
 
   it("retries a derived-view write once from a fresh read", async () => {
     const { store } = racing(1);
-    const core = new PaleeSessions(harness({ store }).ports, layoutFor("palee"));
+    const { core } = harness({ store });
     await expect(core.rebuild()).resolves.toMatchObject({ totalConfirmed: 0 });
     expect(fields(store, HOT)).toMatchObject({ active_topic: "T-other-device" });
   });
