@@ -119,6 +119,7 @@ describe("a session of another device silent for longer than the grace period", 
     expect(rows[0].text).not.toContain("Open right now");
     // Offering it writes nothing, and the laptop does not claim the session.
     expect(h.files()).toEqual(before);
+    expect(p.statusBar()).toBeTruthy();
     expect(p.statusBar()?.textContent).not.toBe("T-rust-ownership 0:20:00"); // never shown as this device's
     expect(p.available("save-checkpoint")).toBe(false);
     expect(p.available("end-session")).toBe(false);

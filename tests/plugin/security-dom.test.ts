@@ -362,6 +362,7 @@ describe("honest time with a hostile topic (issue 11)", () => {
     type(log.contentEl.querySelector(".palee-log-from"), IMG);
     click(buttonByText(log.contentEl, "Log session"));
     await settle();
+    expect(log.contentEl.querySelector(".palee-log-error")).not.toBeNull();
     expect(log.contentEl.querySelector(".palee-log-error")?.textContent).not.toBe("");
     expectRenderedAsText(`Topic: ${SCRIPT}`);
   });
@@ -406,6 +407,7 @@ describe("text from notes in the recovery modal (SPEC §6.9)", () => {
     });
     await loadPlugin(h, { device: "laptop" });
     const row = recoveryModal().contentEl.querySelector(".palee-recovery-row");
+    expect(row).not.toBeNull();
     expect(row?.querySelector("img, b")).toBeNull();
     expect(row?.textContent).toContain('<img src=x onerror="alert(1)">');
     expect(row?.textContent).toContain("<b>phone</b>");

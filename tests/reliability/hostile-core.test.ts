@@ -265,8 +265,8 @@ describe("a vault holding every damaged file next to good sessions", () => {
           topicId: "T-sync",
         },
       });
-      if (saved.status === "saved")
-        expect(store.files.get(saved.session.path)).toContain("Laptop notes.\n\nPhone notes.\n");
+      if (saved.status !== "saved") throw new Error(`expected saved, got ${saved.status}`);
+      expect(store.files.get(saved.session.path)).toContain("Laptop notes.\n\nPhone notes.\n");
       const badStart = await core.recover("DRAFT-S-0000d007", "save");
       expect(badStart).toMatchObject({ status: "saved", session: { durationMinutes: 0 } });
       await expect(core.recover("DRAFT-S-0000d001", "discard")).resolves.toMatchObject({ status: "discarded" });
