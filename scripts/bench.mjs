@@ -271,7 +271,8 @@ process.stdout.write(names.length + " " + chars + "\\n");
 const PRELOAD = `"use strict";
 process.on("exit", () => {
   const u = process.resourceUsage();
-  process.stderr.write("\\n${USAGE_MARKER}" + u.maxRSS + " " + u.userCPUTime / 1e6 + " " + u.systemCPUTime / 1e6 + "\\n");
+  const figures = [u.maxRSS, u.userCPUTime / 1e6, u.systemCPUTime / 1e6];
+  process.stderr.write("\\n${USAGE_MARKER}" + figures.join(" ") + "\\n");
 });
 `;
 
@@ -451,7 +452,8 @@ async function measureSize(ctx, core, size, reps) {
   const sessionsDir = path.join(vault, FOLDER, "sessions");
   const indexPath = path.join(vault, FOLDER, "index.md");
   log(
-    `  ${fmtInt(size)} sessions generated (${(bytes / 1048576).toFixed(1)} MiB) in ${fmtMs(performance.now() - started)} ms`,
+    `  ${fmtInt(size)} sessions generated (${(bytes / 1048576).toFixed(1)} MiB) in ` +
+      `${fmtMs(performance.now() - started)} ms`,
   );
 
   // One session: start, draft, end, each its own process and each measured.
@@ -556,17 +558,21 @@ function report(results, rssMethod, cliPath) {
       .join(", ")}`,
   );
   console.log(
-    `Peak memory: child max RSS via ${rssMethod === "time" ? "/usr/bin/time -f %M" : "a --require preload (process.resourceUsage().maxRSS)"}; ` +
+    `Peak memory: child max RSS via ` +
+      `${rssMethod === "time" ? "/usr/bin/time -f %M" : "a --require preload (process.resourceUsage().maxRSS)"}; ` +
       `MB = MiB. Times: wall clock from spawn to exit, median of the repetitions; page cache warm.\n`,
   );
   console.log(
-    "| sessions | end median ms | end peak MB | rebuild median ms | rebuild peak MB | I/O floor median ms | floor peak MB | end/floor | rebuild/floor |",
+    "| sessions | end median ms | end peak MB | rebuild median ms | rebuild peak MB | I/O " +
+      "floor median ms | floor peak MB | end/floor | rebuild/floor |",
   );
   console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of results) {
     console.log(
-      `| ${fmtInt(r.size)} | ${fmtMs(r.end.ms)} | ${fmtMb(r.end.rssKb)} | ${fmtMs(r.rebuild.ms)} | ${fmtMb(r.rebuild.rssKb)} | ` +
-        `${fmtMs(r.floor.ms)} | ${fmtMb(r.floor.rssKb)} | ${fmtRatio(r.end.ms / r.floor.ms)} | ${fmtRatio(r.rebuild.ms / r.floor.ms)} |`,
+      `| ${fmtInt(r.size)} | ${fmtMs(r.end.ms)} | ${fmtMb(r.end.rssKb)} | ${fmtMs(r.rebuild.ms)} ` +
+        `| ${fmtMb(r.rebuild.rssKb)} | ` +
+        `${fmtMs(r.floor.ms)} | ${fmtMb(r.floor.rssKb)} | ${fmtRatio(r.end.ms / r.floor.ms)} | ` +
+        `${fmtRatio(r.rebuild.ms / r.floor.ms)} |`,
     );
   }
   console.log(
@@ -574,14 +580,19 @@ function report(results, rssMethod, cliPath) {
       "less sensitive to other load on the machine; both floor candidates (median ms, peak MB); highest peak seen.\n",
   );
   console.log(
-    "| sessions | reps | vault MiB | end ms | rebuild ms | CPU ms end / rebuild / floor | floor async (fs.promises ×64) | floor sync (readFileSync) | floor used | max peak MB end / rebuild |",
+    "| sessions | reps | vault MiB | end ms | rebuild ms | CPU ms end / rebuild / floor | " +
+      "floor async (fs.promises ×64) | floor sync (readFileSync) | floor used | max peak MB end " +
+      "/ rebuild |",
   );
   console.log("|---:|---:|---:|---|---|---|---|---|---|---|");
   for (const r of results) {
     console.log(
-      `| ${fmtInt(r.size)} | ${r.reps} | ${(r.bytes / 1048576).toFixed(1)} | ${fmtMs(r.end.minMs)}–${fmtMs(r.end.maxMs)} | ` +
-        `${fmtMs(r.rebuild.minMs)}–${fmtMs(r.rebuild.maxMs)} | ${fmtMs(r.end.cpuMs)} / ${fmtMs(r.rebuild.cpuMs)} / ${fmtMs(r.floor.cpuMs)} | ` +
-        `${fmtMs(r.floorAsync.ms)} ms (${fmtMb(r.floorAsync.rssKb)}) | ${fmtMs(r.floorSync.ms)} ms (${fmtMb(r.floorSync.rssKb)}) | ` +
+      `| ${fmtInt(r.size)} | ${r.reps} | ${(r.bytes / 1048576).toFixed(1)} | ` +
+        `${fmtMs(r.end.minMs)}–${fmtMs(r.end.maxMs)} | ` +
+        `${fmtMs(r.rebuild.minMs)}–${fmtMs(r.rebuild.maxMs)} | ${fmtMs(r.end.cpuMs)} / ` +
+        `${fmtMs(r.rebuild.cpuMs)} / ${fmtMs(r.floor.cpuMs)} | ` +
+        `${fmtMs(r.floorAsync.ms)} ms (${fmtMb(r.floorAsync.rssKb)}) | ${fmtMs(r.floorSync.ms)} ms ` +
+        `(${fmtMb(r.floorSync.rssKb)}) | ` +
         `${r.floorKind} | ${fmtMb(r.end.maxRssKb)} / ${fmtMb(r.rebuild.maxRssKb)} |`,
     );
   }
@@ -595,7 +606,8 @@ function report(results, rssMethod, cliPath) {
   console.log("|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of results) {
     console.log(
-      `| ${fmtInt(r.size)} | ${fmtMs(r.stats.ms)} | ${fmtMb(r.stats.rssKb)} | ${fmtMs(r.exportCsv.ms)} | ${fmtMb(r.exportCsv.rssKb)} | ` +
+      `| ${fmtInt(r.size)} | ${fmtMs(r.stats.ms)} | ${fmtMb(r.stats.rssKb)} | ` +
+        `${fmtMs(r.exportCsv.ms)} | ${fmtMb(r.exportCsv.rssKb)} | ` +
         `${fmtRatio(r.stats.ms / r.floor.ms)} | ${fmtRatio(r.exportCsv.ms / r.floor.ms)} |`,
     );
   }
@@ -603,7 +615,8 @@ function report(results, rssMethod, cliPath) {
   reportGrowth(results);
 
   console.log(
-    `\nTargets at ${fmtInt(TARGET_SIZE)} sessions: end and rebuild each within ${TARGET_FLOOR_RATIO}× the I/O floor and under ${TARGET_PEAK_MB} MB peak memory.\n`,
+    `\nTargets at ${fmtInt(TARGET_SIZE)} sessions: end and rebuild each within ` +
+      `${TARGET_FLOOR_RATIO}× the I/O floor and under ${TARGET_PEAK_MB} MB peak memory.\n`,
   );
   const at = results.find((r) => r.size === TARGET_SIZE);
   if (!at) {
@@ -619,7 +632,8 @@ function report(results, rssMethod, cliPath) {
     [
       `rebuild ≤ ${TARGET_FLOOR_RATIO}× floor`,
       at.rebuild.ms <= TARGET_FLOOR_RATIO * at.floor.ms,
-      `${fmtMs(at.rebuild.ms)} ms vs ${fmtMs(TARGET_FLOOR_RATIO * at.floor.ms)} ms (${fmtRatio(at.rebuild.ms / at.floor.ms)})`,
+      `${fmtMs(at.rebuild.ms)} ms vs ${fmtMs(TARGET_FLOOR_RATIO * at.floor.ms)} ms ` +
+        `(${fmtRatio(at.rebuild.ms / at.floor.ms)})`,
     ],
     [
       `stats ≤ ${TARGET_FLOOR_RATIO}× floor`,
@@ -642,14 +656,17 @@ function report(results, rssMethod, cliPath) {
 function reportGrowth(results) {
   console.log("\nOperations per session (issue 13): wall ms median (CPU ms median), peak MB median.\n");
   console.log(
-    "| sessions | start | draft | end | list | list --all | names floor | read floor | peak MB start / draft / end / list |",
+    "| sessions | start | draft | end | list | list --all | names floor | read floor | peak MB " +
+      "start / draft / end / list |",
   );
   console.log("|---:|---|---|---|---|---|---|---|---|");
   const cell = (x) => `${fmtMs(x.ms)} (${fmtMs(x.cpuMs)})`;
   for (const r of results) {
     console.log(
-      `| ${fmtInt(r.size)} | ${cell(r.start)} | ${cell(r.draft)} | ${cell(r.end)} | ${cell(r.list)} | ${cell(r.listAll)} | ` +
-        `${cell(r.floorNames)} | ${cell(r.floor)} | ${fmtMb(r.start.rssKb)} / ${fmtMb(r.draft.rssKb)} / ${fmtMb(r.end.rssKb)} / ${fmtMb(r.list.rssKb)} |`,
+      `| ${fmtInt(r.size)} | ${cell(r.start)} | ${cell(r.draft)} | ${cell(r.end)} | ` +
+        `${cell(r.list)} | ${cell(r.listAll)} | ` +
+        `${cell(r.floorNames)} | ${cell(r.floor)} | ${fmtMb(r.start.rssKb)} / ` +
+        `${fmtMb(r.draft.rssKb)} / ${fmtMb(r.end.rssKb)} / ${fmtMb(r.list.rssKb)} |`,
     );
   }
   const small = results.find((r) => r.size === GROWTH_SMALL);
@@ -663,21 +680,25 @@ function reportGrowth(results) {
     const ratio = large[op].ms / small[op].ms;
     const cpu = large[op].cpuMs / small[op].cpuMs;
     console.log(
-      `- ${ratio <= GROWTH_RATIO ? "PASS" : "FAIL"} ${op} ≤ ${GROWTH_RATIO}×: ${fmtRatio(ratio)} wall, ${fmtRatio(cpu)} CPU`,
+      `- ${ratio <= GROWTH_RATIO ? "PASS" : "FAIL"} ${op} ≤ ${GROWTH_RATIO}×: ${fmtRatio(ratio)} ` +
+        `wall, ${fmtRatio(cpu)} CPU`,
     );
     const mb = large[op].maxRssKb / 1024;
     console.log(
-      `- ${mb <= GROWTH_PEAK_MB ? "PASS" : "FAIL"} ${op} peak ≤ ${GROWTH_PEAK_MB} MB: ${mb.toFixed(1)} MB (highest seen)`,
+      `- ${mb <= GROWTH_PEAK_MB ? "PASS" : "FAIL"} ${op} peak ≤ ${GROWTH_PEAK_MB} MB: ` +
+        `${mb.toFixed(1)} MB (highest seen)`,
     );
   }
   const listRatio = large.list.ms / large.floorNames.ms;
   console.log(
-    `- ${listRatio <= LIST_NAMES_RATIO ? "PASS" : "FAIL"} list ≤ ${LIST_NAMES_RATIO}× names floor: ${fmtRatio(listRatio)}`,
+    `- ${listRatio <= LIST_NAMES_RATIO ? "PASS" : "FAIL"} list ≤ ${LIST_NAMES_RATIO}× names ` +
+      `floor: ${fmtRatio(listRatio)}`,
   );
   for (const op of ["listAll", "rebuild", "stats", "exportCsv"]) {
     const ratio = large[op].ms / large.floor.ms;
     console.log(
-      `- ${ratio <= TARGET_FLOOR_RATIO ? "PASS" : "FAIL"} ${op} ≤ ${TARGET_FLOOR_RATIO}× read floor: ${fmtRatio(ratio)}`,
+      `- ${ratio <= TARGET_FLOOR_RATIO ? "PASS" : "FAIL"} ${op} ≤ ${TARGET_FLOOR_RATIO}× read ` +
+        `floor: ${fmtRatio(ratio)}`,
     );
   }
 }
@@ -715,7 +736,8 @@ async function main() {
     ctx.rssMethod = chooseRssMethod(options.rss, ctx.preloadPath);
     const core = await loadCore(tmp);
     log(
-      `bench: ${options.cli === DEFAULT_CLI ? "dist/cli.js" : options.cli}; temp dir ${tmp}; sizes ${options.sizes.join(", ")}; peak RSS via ${ctx.rssMethod}`,
+      `bench: ${options.cli === DEFAULT_CLI ? "dist/cli.js" : options.cli}; temp dir ${tmp}; ` +
+        `sizes ${options.sizes.join(", ")}; peak RSS via ${ctx.rssMethod}`,
     );
 
     const results = [];

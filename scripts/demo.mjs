@@ -149,7 +149,8 @@ const ended = palee(
   [
     "end",
     "--summary",
-    "Lifetime annotations do not change how long values live; they tell the compiler how the lifetimes of references relate.",
+    "Lifetime annotations do not change how long values live; they tell the compiler how the " +
+      "lifetimes of references relate.",
     "--next",
     "Write a struct that holds a &str field and work out which lifetime annotations it needs.",
   ],

@@ -26,7 +26,8 @@ export function findChromium() {
 export const NO_BROWSER_MESSAGE =
   "No chromium found (looked at " +
   CHROMIUM_CANDIDATES.join(", ") +
-  "): browser checks skipped. Install it with `sudo apt-get install -y chromium` (Debian/Ubuntu) or set PALEE_CHROMIUM.";
+  "): browser checks skipped. Install it with `sudo apt-get install -y chromium` " +
+  "(Debian/Ubuntu) or set PALEE_CHROMIUM.";
 
 export async function launchChromium() {
   const executablePath = findChromium();

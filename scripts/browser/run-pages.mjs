@@ -54,7 +54,8 @@ try {
             el.tagName.toLowerCase() +
             (el.className && typeof el.className === "string" ? `.${el.className.trim().split(/\s+/).join(".")}` : "");
           found.push(
-            `${name} [${Math.round(box.left)}..${Math.round(box.right)} of ${width}${scrolls ? ", scrolls sideways" : ""}]: ${(el.textContent ?? "").trim().slice(0, 40)}`,
+            `${name} [${Math.round(box.left)}..${Math.round(box.right)} of ` +
+              `${width}${scrolls ? ", scrolls sideways" : ""}]: ${(el.textContent ?? "").trim().slice(0, 40)}`,
           );
         }
       }
@@ -97,7 +98,10 @@ try {
                 box.bottom > outer.bottom + 0.5;
               if (el !== root && (box.width > 0 || box.height > 0) && outside) {
                 found.push(
-                  `${selector}: ${describe(el)} [${Math.round(box.left)}..${Math.round(box.right)} x ${Math.round(box.top)}..${Math.round(box.bottom)}] outside [${Math.round(outer.left)}..${Math.round(outer.right)} x ${Math.round(outer.top)}..${Math.round(outer.bottom)}]: ${text}`,
+                  `${selector}: ${describe(el)} [${Math.round(box.left)}..${Math.round(box.right)} x ` +
+                    `${Math.round(box.top)}..${Math.round(box.bottom)}] outside ` +
+                    `[${Math.round(outer.left)}..${Math.round(outer.right)} x ` +
+                    `${Math.round(outer.top)}..${Math.round(outer.bottom)}]: ${text}`,
                 );
               }
             }

@@ -1,5 +1,6 @@
 /**
- * The built plugin's dialogs (and the history view) in a real browser (Debian's chromium through playwright-core): at a 360 px
+ * The built plugin's dialogs (and the history view) in a real browser (Debian's chromium through
+ * playwright-core): at a 360 px
  * phone width nothing reaches past the screen's edge or scrolls sideways, and no setting label is squeezed
  * by its buttons, in the light and the dark theme. Skipped, with one message, where chromium is not
  * installed (README: "Browser checks and pictures"); `npm run build` first when running jest alone.
@@ -30,7 +31,8 @@ function badPage(): HTMLElement {
 /** Three bars of 50, 20 and 0 px, and one that is not a bar. */
 const CHART = `<!doctype html><svg width="120" height="100" viewBox="0 0 120 100">
   <rect class="bar" x="0" y="50" width="10" height="50"/><rect class="bar" x="20" y="80" width="10" height="20"/>
-  <rect class="bar" x="40" y="100" width="10" height="0"/><rect class="other" x="60" y="0" width="10" height="100"/></svg>`;
+  <rect class="bar" x="40" y="100" width="10" height="0"/>
+  <rect class="other" x="60" y="0" width="10" height="100"/></svg>`;
 
 inBrowser("in a real browser", () => {
   const results = new Map<string, PageResult>();

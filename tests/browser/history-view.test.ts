@@ -101,8 +101,10 @@ inBrowser("the study history view in a real browser", () => {
         name: "escaping",
         width: WIDTHS.phone,
         within: [".view-content", "svg"],
-        html: `<!doctype html><div class="view-content" style="width: 300px; overflow: auto"><div style="width: 500px">wide</div></div>
-          <svg width="100" height="50" viewBox="0 0 100 50" overflow="visible"><rect x="10" y="-20" width="10" height="80"/></svg>`,
+        html: `<!doctype html><div class="view-content" style="width: 300px; overflow: auto">
+          <div style="width: 500px">wide</div></div>
+          <svg width="100" height="50" viewBox="0 0 100 50" overflow="visible">
+          <rect x="10" y="-20" width="10" height="80"/></svg>`,
       },
     ]);
     expect(result.escapes?.join("\n")).toMatch(/\.view-content: div\.view-content is 500px wide in 300px/);

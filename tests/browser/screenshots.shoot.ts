@@ -41,9 +41,11 @@ it("photographs every scene", async () => {
     undo();
   }
   const results = runPages(jobs);
-  for (const r of results)
+  for (const r of results) {
+    const problems = [...r.overflow, ...r.cramped];
     process.stdout.write(
-      `docs/images/${r.name}.png${r.overflow.length + r.cramped.length ? `  (layout problems: ${[...r.overflow, ...r.cramped].join("; ")})` : ""}\n`,
+      `docs/images/${r.name}.png${problems.length ? `  (layout problems: ${problems.join("; ")})` : ""}\n`,
     );
+  }
   expect(results).toHaveLength(jobs.length);
 });

@@ -43,7 +43,7 @@ describe("the same end --summary run again after a crash", () => {
   it("reports the saved session and warns about nothing", () => {
     const { vault, saved } = vaultCutBeforeEndsLastWrite();
     const before = readText(vault, saved);
-    // Observed before: "warning: this end's summary and next action were not recorded: add them to … by hand".
+    // Before the fix it warned "this end's summary and next action were not recorded: add them to … by hand".
     const run = palee(vault, ["end", "--summary", "- cc", "--next", "nn"]);
     expect(run.status).toBe(0);
     expect(run.stderr).not.toMatch(/not recorded/);

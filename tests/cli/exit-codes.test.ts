@@ -177,14 +177,18 @@ describe("exit 2: usage errors", () => {
     expect(snapshot(outside)).toEqual({});
   });
 
-  it("exits 2 with folder_outside_vault for a --folder below a symlink leading outside, even when that subfolder does not exist yet", () => {
-    const vault = makeVault();
-    const outside = makeTempDir();
-    fs.symlinkSync(outside, path.join(vault, "link"));
-    const stderr = expectError(vault, ["start", "--topic", "T-a", "--folder", "link/sub"], 2, "folder_outside_vault");
-    expect(stderr).toContain("outside the vault");
-    expect(snapshot(outside)).toEqual({});
-  });
+  it(
+    "exits 2 with folder_outside_vault for a --folder below a symlink leading outside, even " +
+      "when that subfolder does not exist yet",
+    () => {
+      const vault = makeVault();
+      const outside = makeTempDir();
+      fs.symlinkSync(outside, path.join(vault, "link"));
+      const stderr = expectError(vault, ["start", "--topic", "T-a", "--folder", "link/sub"], 2, "folder_outside_vault");
+      expect(stderr).toContain("outside the vault");
+      expect(snapshot(outside)).toEqual({});
+    },
+  );
 
   it("exits 2 with folder_outside_vault for a --folder that is a dangling symlink leading outside the vault", () => {
     const vault = makeVault();
@@ -220,21 +224,25 @@ describe("drafts_pending", () => {
     return { vault, ids: [older, newer] };
   }
 
-  it("exits 2 with drafts_pending when an interrupted draft exists (text mode lists the drafts, stderr has one line)", () => {
-    const { vault, ids } = withInterruptedDrafts();
-    const before = snapshot(vault, { mtimes: true });
-    const run = palee(vault, ["start", "--topic", "T-c"]);
-    expectCleanError(run, 2);
-    expect(run.stderr).toMatch(/2 unconfirmed draft\(s\)/);
-    expect(run.stderr).toContain("recover");
-    const listed = lines(run.stdout);
-    expect(listed).toHaveLength(2);
-    expect(listed[0]).toContain(ids[0]);
-    expect(listed[0]).toContain("T-a");
-    expect(listed[1]).toContain(ids[1]);
-    expect(listed[1]).toContain("laptop");
-    expect(snapshot(vault, { mtimes: true })).toEqual(before);
-  });
+  it(
+    "exits 2 with drafts_pending when an interrupted draft exists (text mode lists the drafts, " +
+      "stderr has one line)",
+    () => {
+      const { vault, ids } = withInterruptedDrafts();
+      const before = snapshot(vault, { mtimes: true });
+      const run = palee(vault, ["start", "--topic", "T-c"]);
+      expectCleanError(run, 2);
+      expect(run.stderr).toMatch(/2 unconfirmed draft\(s\)/);
+      expect(run.stderr).toContain("recover");
+      const listed = lines(run.stdout);
+      expect(listed).toHaveLength(2);
+      expect(listed[0]).toContain(ids[0]);
+      expect(listed[0]).toContain("T-a");
+      expect(listed[1]).toContain(ids[1]);
+      expect(listed[1]).toContain("laptop");
+      expect(snapshot(vault, { mtimes: true })).toEqual(before);
+    },
+  );
 
   it("with --json, prints {status: drafts_pending, drafts: [D…]} oldest first, exits 2 and changes nothing", () => {
     const { vault, ids } = withInterruptedDrafts();

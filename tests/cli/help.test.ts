@@ -3,8 +3,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { runRaw } from "./support";
 
-const USAGE_LINE =
-  /^Usage: palee session <start\|draft\|end\|list\|status\|recover\|rebuild\|pause\|continue\|log\|stats\|export> \[options\]\n/;
+const ACTIONS = "start|draft|end|list|status|recover|rebuild|pause|continue|log|stats|export";
+const USAGE_LINE = new RegExp(`^Usage: palee session <${ACTIONS.replace(/\|/g, "\\|")}> \\[options\\]\n`);
 
 describe("per-action help", () => {
   it("prints what end does, its options and an example after the usage, and exits 0", () => {

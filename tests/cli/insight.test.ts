@@ -136,7 +136,8 @@ describe("palee session export", () => {
       "session_id,topic_id,started_at,ended_at,duration_minutes,hours,break_minutes,outcome,summary,path",
     );
     expect(records[1]).toBe(
-      'S-20261102T090000-0001,T-rust,2026-11-02T09:00:00+00:00,2026-11-02T09:45:00+00:00,45,0.75,0,completed,"Borrowing, ""two"" rules\n=1+1",palee/sessions/S-20261102T090000-0001.md',
+      "S-20261102T090000-0001,T-rust,2026-11-02T09:00:00+00:00,2026-11-02T09:45:00+00:00,45,0.75,0,completed," +
+        '"Borrowing, ""two"" rules\n=1+1",palee/sessions/S-20261102T090000-0001.md',
     );
     expect(records[3]).toContain("T-<script>x</script>");
     expect(records[3]).toContain(",'@SUM(A1),");

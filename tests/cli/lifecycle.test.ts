@@ -140,23 +140,27 @@ describe("full lifecycle (text output)", () => {
     expect(trashed).toContain("Borrowing rules: one &mut or many &.");
   });
 
-  it("rewrites hot.md: active_topic kept, open-session fields cleared, last_session set, body from the summary with its source", () => {
-    const id = confirmedFiles(vault)[0].slice(0, -3);
-    const { fields, body } = readRecord(vault, "palee/hot.md");
-    expect(fields).toEqual({
-      palee_schema: 1,
-      memory_id: "H-active",
-      active_topic: "T-rust-ownership",
-      started_at: null,
-      open_draft: null,
-      device: null,
-      last_session: id,
-      updated_at: localDay(Date.now()),
-    });
-    expect(body).toContain("Learned the borrow checker basics.");
-    expect(body).toContain("Read chapter 5 on structs.");
-    expect(body.trimEnd().endsWith(`Source: [[${id}]]`)).toBe(true);
-  });
+  it(
+    "rewrites hot.md: active_topic kept, open-session fields cleared, last_session set, body " +
+      "from the summary with its source",
+    () => {
+      const id = confirmedFiles(vault)[0].slice(0, -3);
+      const { fields, body } = readRecord(vault, "palee/hot.md");
+      expect(fields).toEqual({
+        palee_schema: 1,
+        memory_id: "H-active",
+        active_topic: "T-rust-ownership",
+        started_at: null,
+        open_draft: null,
+        device: null,
+        last_session: id,
+        updated_at: localDay(Date.now()),
+      });
+      expect(body).toContain("Learned the borrow checker basics.");
+      expect(body).toContain("Read chapter 5 on structs.");
+      expect(body.trimEnd().endsWith(`Source: [[${id}]]`)).toBe(true);
+    },
+  );
 
   it("writes index.md with the header, the total and one line in the contract format", () => {
     const id = confirmedFiles(vault)[0].slice(0, -3);
@@ -290,7 +294,10 @@ describe("--help", () => {
       const run = runRaw(args);
       expect(run.status).toBe(0);
       expect(run.stdout).toMatch(
-        /^Usage: palee session <start\|draft\|end\|list\|status\|recover\|rebuild\|pause\|continue\|log\|stats\|export> \[options\]/,
+        new RegExp(
+          /^Usage: palee session <start\|draft\|end\|list\|status\|recover\|rebuild\|/.source +
+            /pause\|continue\|log\|stats\|export> \[options\]/.source,
+        ),
       );
       for (const option of [
         "--vault",
@@ -314,19 +321,23 @@ describe("--help", () => {
 });
 
 describe("output says what happened", () => {
-  it("marks the open session's draft in list, says when a checkpoint opened a session, and names an already saved draft", () => {
-    const vault = makeVault();
-    const draft = palee(vault, ["draft", "--topic", "T-a", "--note", "first"]);
-    expect(draft.status).toBe(0);
-    expect(draft.stdout).toContain("this draft is now the open session");
-    const listed = palee(vault, ["list"]);
-    expect(listed.stdout).toMatch(/DRAFT-S-[0-9a-f]{8} .*\(open session\)/);
-    const id = /DRAFT-S-[0-9a-f]{8}/.exec(draft.stdout)?.[0] ?? "";
-    expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
-    const again = palee(vault, ["recover", "--draft", id, "--action", "ignore"]);
-    expect(again.status).toBe(0);
-    expect(again.stdout).toMatch(
-      new RegExp(`^${id} was already saved as S-[0-9T]+-[0-9a-f]{4}; nothing more to do[.]\\n$`),
-    );
-  });
+  it(
+    "marks the open session's draft in list, says when a checkpoint opened a session, and " +
+      "names an already saved draft",
+    () => {
+      const vault = makeVault();
+      const draft = palee(vault, ["draft", "--topic", "T-a", "--note", "first"]);
+      expect(draft.status).toBe(0);
+      expect(draft.stdout).toContain("this draft is now the open session");
+      const listed = palee(vault, ["list"]);
+      expect(listed.stdout).toMatch(/DRAFT-S-[0-9a-f]{8} .*\(open session\)/);
+      const id = /DRAFT-S-[0-9a-f]{8}/.exec(draft.stdout)?.[0] ?? "";
+      expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
+      const again = palee(vault, ["recover", "--draft", id, "--action", "ignore"]);
+      expect(again.status).toBe(0);
+      expect(again.stdout).toMatch(
+        new RegExp(`^${id} was already saved as S-[0-9T]+-[0-9a-f]{4}; nothing more to do[.]\\n$`),
+      );
+    },
+  );
 });

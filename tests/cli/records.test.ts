@@ -309,17 +309,21 @@ describe("ordering depends only on recorded started_at, then session_id", () => 
 
   const EXPECTED = [D, C, B, A, E];
 
-  it("list (--json and text) is newest first by started_at across offsets, ties by session_id, whatever the file times", () => {
-    const vault = withOrderingFixture();
-    const json = palee(vault, ["list", "--json"]);
-    expect(json.status).toBe(0);
-    expect((json.json().confirmed as Array<{ session_id: string }>).map((s) => s.session_id)).toEqual(EXPECTED);
-    const text = palee(vault, ["list"]);
-    const order = lines(text.stdout)
-      .map((l) => /^ {2}(S-\S+)/.exec(l)?.[1])
-      .filter((x): x is string => x !== undefined);
-    expect(order).toEqual(EXPECTED);
-  });
+  it(
+    "list (--json and text) is newest first by started_at across offsets, ties by session_id, " +
+      "whatever the file times",
+    () => {
+      const vault = withOrderingFixture();
+      const json = palee(vault, ["list", "--json"]);
+      expect(json.status).toBe(0);
+      expect((json.json().confirmed as Array<{ session_id: string }>).map((s) => s.session_id)).toEqual(EXPECTED);
+      const text = palee(vault, ["list"]);
+      const order = lines(text.stdout)
+        .map((l) => /^ {2}(S-\S+)/.exec(l)?.[1])
+        .filter((x): x is string => x !== undefined);
+      expect(order).toEqual(EXPECTED);
+    },
+  );
 
   it("index.md and hot.md follow the same order after rebuild, and again after the files are touched", () => {
     const vault = withOrderingFixture();

@@ -102,42 +102,46 @@ describe("recover --draft X --action …", () => {
     expect(snapshot(vault, { mtimes: true })).toEqual(before);
   });
 
-  it("save: a confirmed note with outcome interrupted, ended at the last checkpoint (3 h − 2 h → 60 min), draft trashed, index rebuilt", () => {
-    const { vault, startedAt, lastCheckpointAt } = interrupted();
-    const run = palee(vault, ["recover", "--draft", ID, "--action", "save", "--json"]);
-    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
-    const doc = run.json();
-    expect(Object.keys(doc).sort()).toEqual(["draft_id", "session", "status"]);
-    const session = doc.session as Record<string, unknown>;
-    expect(doc).toMatchObject({ status: "saved", draft_id: ID });
-    expect(session).toMatchObject({
-      topic_id: "T-a",
-      started_at: startedAt,
-      ended_at: lastCheckpointAt,
-      duration_minutes: 60,
-      outcome: "interrupted",
-    });
-    const id = String(session.session_id);
-    expect(id).toMatch(new RegExp(`^S-${utcCompact(Date.parse(startedAt))}-[0-9a-f]{4}$`));
-    expect(confirmedFiles(vault)).toEqual([`${id}.md`]);
-    const { fields, body } = readRecord(vault, `palee/sessions/${id}.md`);
-    expect(fields).toEqual({
-      palee_schema: 1,
-      session_id: id,
-      topic_id: "T-a",
-      started_at: startedAt,
-      ended_at: lastCheckpointAt,
-      duration_minutes: 60,
-      status: "completed",
-      outcome: "interrupted",
-      absorbed_drafts: [ID],
-    });
-    expect(section(body, "Notes")).toBe(NOTES.trim());
-    expect(draftFiles(vault)).toEqual([]);
-    expect(trashFiles(vault)).toEqual([`${ID}.md`]);
-    expect(indexLines(vault)).toEqual([`- [[${id}]] - Topic: T-a (${startedAt.slice(0, 10)}, 60 min)`]);
-    expect(readRecord(vault, "palee/hot.md").fields.last_session).toBe(id);
-  });
+  it(
+    "save: a confirmed note with outcome interrupted, ended at the last checkpoint (3 h − 2 h " +
+      "→ 60 min), draft trashed, index rebuilt",
+    () => {
+      const { vault, startedAt, lastCheckpointAt } = interrupted();
+      const run = palee(vault, ["recover", "--draft", ID, "--action", "save", "--json"]);
+      expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
+      const doc = run.json();
+      expect(Object.keys(doc).sort()).toEqual(["draft_id", "session", "status"]);
+      const session = doc.session as Record<string, unknown>;
+      expect(doc).toMatchObject({ status: "saved", draft_id: ID });
+      expect(session).toMatchObject({
+        topic_id: "T-a",
+        started_at: startedAt,
+        ended_at: lastCheckpointAt,
+        duration_minutes: 60,
+        outcome: "interrupted",
+      });
+      const id = String(session.session_id);
+      expect(id).toMatch(new RegExp(`^S-${utcCompact(Date.parse(startedAt))}-[0-9a-f]{4}$`));
+      expect(confirmedFiles(vault)).toEqual([`${id}.md`]);
+      const { fields, body } = readRecord(vault, `palee/sessions/${id}.md`);
+      expect(fields).toEqual({
+        palee_schema: 1,
+        session_id: id,
+        topic_id: "T-a",
+        started_at: startedAt,
+        ended_at: lastCheckpointAt,
+        duration_minutes: 60,
+        status: "completed",
+        outcome: "interrupted",
+        absorbed_drafts: [ID],
+      });
+      expect(section(body, "Notes")).toBe(NOTES.trim());
+      expect(draftFiles(vault)).toEqual([]);
+      expect(trashFiles(vault)).toEqual([`${ID}.md`]);
+      expect(indexLines(vault)).toEqual([`- [[${id}]] - Topic: T-a (${startedAt.slice(0, 10)}, 60 min)`]);
+      expect(readRecord(vault, "palee/hot.md").fields.last_session).toBe(id);
+    },
+  );
 
   it("save in text mode prints the new session and its duration", () => {
     const { vault } = interrupted();
@@ -260,26 +264,29 @@ describe("start -i: answers on stdin", () => {
     });
   });
 
-  it('resolves an interrupted open session too: "s" saves it (ended at its last checkpoint) and starts the new one', () => {
-    const { vault, startedAt, lastCheckpointAt } = interrupted();
-    writeHot(vault, { activeTopic: "T-a", startedAt, openDraft: ID, device: "old-laptop" });
-    const run = startInteractive(vault, "s\n");
-    expect(run.status).toBe(0);
-    const doc = run.json();
-    expect(doc).toMatchObject({ status: "started", topic_id: "T-b" });
-    expect(confirmedFiles(vault)).toHaveLength(1);
-    expect(readRecord(vault, `palee/sessions/${confirmedFiles(vault)[0]}`).fields).toMatchObject({
-      started_at: startedAt,
-      ended_at: lastCheckpointAt,
-      duration_minutes: 60,
-      outcome: "interrupted",
-    });
-    expect(readRecord(vault, "palee/hot.md").fields).toMatchObject({
-      active_topic: "T-b",
-      open_draft: doc.draft_id,
-      device: DEVICE,
-    });
-  });
+  it(
+    'resolves an interrupted open session too: "s" saves it (ended at its last checkpoint) and ' + "starts the new one",
+    () => {
+      const { vault, startedAt, lastCheckpointAt } = interrupted();
+      writeHot(vault, { activeTopic: "T-a", startedAt, openDraft: ID, device: "old-laptop" });
+      const run = startInteractive(vault, "s\n");
+      expect(run.status).toBe(0);
+      const doc = run.json();
+      expect(doc).toMatchObject({ status: "started", topic_id: "T-b" });
+      expect(confirmedFiles(vault)).toHaveLength(1);
+      expect(readRecord(vault, `palee/sessions/${confirmedFiles(vault)[0]}`).fields).toMatchObject({
+        started_at: startedAt,
+        ended_at: lastCheckpointAt,
+        duration_minutes: 60,
+        outcome: "interrupted",
+      });
+      expect(readRecord(vault, "palee/hot.md").fields).toMatchObject({
+        active_topic: "T-b",
+        open_draft: doc.draft_id,
+        device: DEVICE,
+      });
+    },
+  );
 
   it("asks again after an unrecognized answer, then follows the good one", () => {
     const { vault } = interrupted();

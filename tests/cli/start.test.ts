@@ -46,7 +46,7 @@ describe("start --ignore-pending", () => {
 
   it("starts while leaving the pending draft exactly as it is; end then ends only the new session", () => {
     const { vault, path, text } = vaultWithInterruptedDraft();
-    // Observed before: recover --action ignore changed nothing, so every plain start kept refusing.
+    // Before the fix, recover --action ignore changed nothing, so every plain start kept refusing.
     const run = palee(vault, ["start", "--topic", "T-a", "--ignore-pending", "--json"]);
     expect(run.status).toBe(0);
     const doc = run.json();

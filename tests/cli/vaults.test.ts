@@ -194,34 +194,38 @@ describe("TZ=Asia/Kolkata (+05:30)", () => {
     expect(hot.updated_at).toBe(localDay(Date.now(), OFFSET));
   });
 
-  it("end: +05:30 timestamps, a session ID whose time part is UTC (started_at − 5:30), the recorded local day in index.md", () => {
-    const vault = makeVault();
-    const startedMs = Math.floor((Date.now() - 90 * MINUTE) / 1000) * 1000;
-    const startedAt = iso(startedMs, OFFSET);
-    const id = draftId("1a2b3c4d");
-    writeDraft(vault, { id, topic: "T-k", startedAt, lastCheckpointAt: ago(3, OFFSET) });
-    writeHot(vault, { activeTopic: "T-k", startedAt, openDraft: id, device: "test-device" });
-    const run = palee(vault, ["end", "--summary", "namaste", "--json"], { tz: TZ });
-    expect(run.status).toBe(0);
-    const session = run.json().session as Record<string, string | number>;
-    expect(session.started_at).toBe(startedAt);
-    expect(session.ended_at).toMatch(/\+05:30$/);
-    expect(session.duration_minutes).toBe(90);
-    expect(session.session_id).toMatch(new RegExp(`^S-${utcCompact(startedMs)}-[0-9a-f]{4}$`));
-    // The local clock time in started_at is 5:30 ahead of the UTC time in the ID.
-    const local = String(session.started_at).slice(11, 19).replace(/:/g, "");
-    const inId = String(session.session_id).slice(11, 17);
-    const minutes = (hhmmss: string) => Number(hhmmss.slice(0, 2)) * 60 + Number(hhmmss.slice(2, 4));
-    expect((minutes(local) - minutes(inId) + 24 * 60) % (24 * 60)).toBe(OFFSET);
-    const fields = readRecord(vault, String(session.path)).fields;
-    expect(fields.ended_at).toBe(session.ended_at);
-    expect(indexLines(vault)).toEqual([
-      `- [[${String(session.session_id)}]] - Topic: T-k (${startedAt.slice(0, 10)}, 90 min)`,
-    ]);
-    const hot = readRecord(vault, "palee/hot.md").fields;
-    expect(hot.updated_at).toBe(localDay(Date.now(), OFFSET));
-    expect(readRecord(vault, "palee/index.md").fields.updated_at).toBe(localDay(Date.now(), OFFSET));
-  });
+  it(
+    "end: +05:30 timestamps, a session ID whose time part is UTC (started_at − 5:30), the " +
+      "recorded local day in index.md",
+    () => {
+      const vault = makeVault();
+      const startedMs = Math.floor((Date.now() - 90 * MINUTE) / 1000) * 1000;
+      const startedAt = iso(startedMs, OFFSET);
+      const id = draftId("1a2b3c4d");
+      writeDraft(vault, { id, topic: "T-k", startedAt, lastCheckpointAt: ago(3, OFFSET) });
+      writeHot(vault, { activeTopic: "T-k", startedAt, openDraft: id, device: "test-device" });
+      const run = palee(vault, ["end", "--summary", "namaste", "--json"], { tz: TZ });
+      expect(run.status).toBe(0);
+      const session = run.json().session as Record<string, string | number>;
+      expect(session.started_at).toBe(startedAt);
+      expect(session.ended_at).toMatch(/\+05:30$/);
+      expect(session.duration_minutes).toBe(90);
+      expect(session.session_id).toMatch(new RegExp(`^S-${utcCompact(startedMs)}-[0-9a-f]{4}$`));
+      // The local clock time in started_at is 5:30 ahead of the UTC time in the ID.
+      const local = String(session.started_at).slice(11, 19).replace(/:/g, "");
+      const inId = String(session.session_id).slice(11, 17);
+      const minutes = (hhmmss: string) => Number(hhmmss.slice(0, 2)) * 60 + Number(hhmmss.slice(2, 4));
+      expect((minutes(local) - minutes(inId) + 24 * 60) % (24 * 60)).toBe(OFFSET);
+      const fields = readRecord(vault, String(session.path)).fields;
+      expect(fields.ended_at).toBe(session.ended_at);
+      expect(indexLines(vault)).toEqual([
+        `- [[${String(session.session_id)}]] - Topic: T-k (${startedAt.slice(0, 10)}, 90 min)`,
+      ]);
+      const hot = readRecord(vault, "palee/hot.md").fields;
+      expect(hot.updated_at).toBe(localDay(Date.now(), OFFSET));
+      expect(readRecord(vault, "palee/index.md").fields.updated_at).toBe(localDay(Date.now(), OFFSET));
+    },
+  );
 
   it("index.md shows the local day recorded in started_at, not the UTC day", () => {
     const vault = makeVault();
@@ -296,7 +300,8 @@ describe("a session folder reached through a symlink that stays inside the vault
   it("starts and ends normally — never exit 5 after the note is written, leaving the vault stuck", () => {
     const vault = makeVault();
     fs.mkdirSync(path.join(vault, "Study", "palee"), { recursive: true });
-    fs.symlinkSync(path.join(vault, "Study", "palee"), path.join(vault, "palee")); // accepted: it stays inside the vault
+    // Accepted: it stays inside the vault.
+    fs.symlinkSync(path.join(vault, "Study", "palee"), path.join(vault, "palee"));
     expect(palee(vault, ["start", "--topic", "T-a"]).status).toBe(0);
     const end = palee(vault, ["end", "--summary", "done"]);
     expect({ status: end.status, stderr: end.stderr }).toEqual({ status: 0, stderr: "" });
@@ -325,12 +330,16 @@ describe("a --folder that is not a folder", () => {
     expect(run.stderr).toContain("is not a folder");
   });
 
-  it("refuses a --folder that is a symlink to a file inside the vault with a usage error (exit 2), like a plain file", () => {
-    const vault = makeVault();
-    fs.writeFileSync(path.join(vault, "notes.md"), "a note\n");
-    fs.symlinkSync(path.join(vault, "notes.md"), path.join(vault, "palee")); // stays inside the vault
-    const run = palee(vault, ["list"]);
-    expectCleanError(run, 2);
-    expect(run.stderr).toContain("is not a folder");
-  });
+  it(
+    "refuses a --folder that is a symlink to a file inside the vault with a usage error (exit " +
+      "2), like a plain file",
+    () => {
+      const vault = makeVault();
+      fs.writeFileSync(path.join(vault, "notes.md"), "a note\n");
+      fs.symlinkSync(path.join(vault, "notes.md"), path.join(vault, "palee")); // stays inside the vault
+      const run = palee(vault, ["list"]);
+      expectCleanError(run, 2);
+      expect(run.stderr).toContain("is not a folder");
+    },
+  );
 });

@@ -87,6 +87,7 @@ describe("bounded reconcile: a note dated days before the draft it absorbed", ()
     const result = await h.core.checkpoint({ notes: "typed after the crash" });
     // The notes go into a new session's draft; the saved draft goes to the trash untouched.
     expect(result.draft.draftId).not.toBe(YOUNG);
+    expect(h.store.trashed.map((t) => t.path)).toContain(S(YOUNG));
     expect(h.store.trashed.find((t) => t.path === S(YOUNG))?.content).not.toContain("typed after the crash");
     const live = draftPaths(h.store).map((p) => h.store.files.get(p) ?? "");
     expect(live.some((text) => text.includes("typed after the crash"))).toBe(true);

@@ -2,10 +2,8 @@
  * checkpoint: one draft per open session, never reviving an interrupted draft, the state an unfinished end
  * leaves, a hot.md of another schema, and what a checkpoint reads (SPEC §4 checkpoint, §5, §9).
  */
-import { layoutFor } from "../../src/core/layout";
-import { PaleeSessions } from "../../src/core/sessions";
 import { confirmedText, draftText, hotText } from "../support/builders";
-import { FakeClock, SeededRandom, harness } from "../support/fakes";
+import { SeededRandom, harness } from "../support/fakes";
 import { HOT, S, draftPaths } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
 import { WatchedStore } from "../support/watched-store";
@@ -39,33 +37,40 @@ describe("one draft per open session (SPEC §9)", () => {
     expect(draftPaths(store).length).toBeLessThanOrEqual(2);
   });
 
-  it("checkpoints after the open draft's frontmatter was broken by an edit create no new draft and say which file to fix", async () => {
-    const { core, store, clock } = harness();
-    const started = await core.start({ topic: "T-rust-ownership" });
-    if (started.status !== "started") throw new Error(started.status);
-    store.files.set(S(started.draftId), "---\ntopic_id: [oops\n---\nmy notes\n");
-    for (let i = 0; i < 3; i++) {
-      clock.advance(5);
-      await expect(core.checkpoint({ topic: "T-rust-ownership", notes: `checkpoint ${i}` })).rejects.toThrow(
-        `${S(started.draftId)} cannot be read`,
-      );
-    }
-    // Never a new file per automatic checkpoint, and the learner's text stays as it is.
-    expect(draftPaths(store)).toEqual([S(started.draftId)]);
-    expect(store.files.get(S(started.draftId))).toBe("---\ntopic_id: [oops\n---\nmy notes\n");
-  });
+  it(
+    "checkpoints after the open draft's frontmatter was broken by an edit create no new draft " +
+      "and say which file to fix",
+    async () => {
+      const { core, store, clock } = harness();
+      const started = await core.start({ topic: "T-rust-ownership" });
+      if (started.status !== "started") throw new Error(started.status);
+      store.files.set(S(started.draftId), "---\ntopic_id: [oops\n---\nmy notes\n");
+      for (let i = 0; i < 3; i++) {
+        clock.advance(5);
+        await expect(core.checkpoint({ topic: "T-rust-ownership", notes: `checkpoint ${i}` })).rejects.toThrow(
+          `${S(started.draftId)} cannot be read`,
+        );
+      }
+      // Never a new file per automatic checkpoint, and the learner's text stays as it is.
+      expect(draftPaths(store)).toEqual([S(started.draftId)]);
+      expect(store.files.get(S(started.draftId))).toBe("---\ntopic_id: [oops\n---\nmy notes\n");
+    },
+  );
 });
 
 describe("one draft per open session when hot.md does not exist yet (SPEC §9)", () => {
-  it("a checkpoint in a vault without hot.md opens the session, so the next checkpoint updates the same draft", async () => {
-    // `palee session draft --topic T-a --note …` twice in a fresh vault.
-    const { core, store, clock } = harness();
-    const first = await core.checkpoint({ topic: "T-rust-ownership", notes: "one" });
-    clock.advance(5);
-    const second = await core.checkpoint({ topic: "T-rust-ownership", notes: "two" });
-    expect(second.created).toBe(false);
-    expect(draftPaths(store)).toEqual([first.draft.path]);
-  });
+  it(
+    "a checkpoint in a vault without hot.md opens the session, so the next checkpoint updates " + "the same draft",
+    async () => {
+      // `palee session draft --topic T-a --note …` twice in a fresh vault.
+      const { core, store, clock } = harness();
+      const first = await core.checkpoint({ topic: "T-rust-ownership", notes: "one" });
+      clock.advance(5);
+      const second = await core.checkpoint({ topic: "T-rust-ownership", notes: "two" });
+      expect(second.created).toBe(false);
+      expect(draftPaths(store)).toEqual([first.draft.path]);
+    },
+  );
 });
 
 describe("a checkpoint that opens a session", () => {
@@ -77,22 +82,26 @@ describe("a checkpoint that opens a session", () => {
 });
 
 describe("checkpoint never revives an interrupted draft (SPEC §4 checkpoint, §9 Save)", () => {
-  it("a checkpoint with no open session creates a new draft from now and leaves a two-day-old interrupted draft untouched", async () => {
-    const { core, store, clock } = harness({ at: "2026-08-14T12:00:00Z" });
-    store.files.set(HOT, hotText({ active_topic: TOPIC }));
-    store.files.set(S(OLD_DRAFT), oldDraft());
+  it(
+    "a checkpoint with no open session creates a new draft from now and leaves a two-day-old " +
+      "interrupted draft untouched",
+    async () => {
+      const { core, store, clock } = harness({ at: "2026-08-14T12:00:00Z" });
+      store.files.set(HOT, hotText({ active_topic: TOPIC }));
+      store.files.set(S(OLD_DRAFT), oldDraft());
 
-    // `palee session draft --topic T-rust-ownership --note …` (or the plugin's checkpoint) with nothing open.
-    const result = await core.checkpoint({ topic: TOPIC, notes: "today's first note" });
-    expect(result.created).toBe(true);
-    // Its last_checkpoint_at is what Save ends at: bumping it turns a 40-minute session into a 2-day one.
-    expect(store.files.get(S(OLD_DRAFT))).toBe(oldDraft());
+      // `palee session draft --topic T-rust-ownership --note …` (or the plugin's checkpoint) with nothing open.
+      const result = await core.checkpoint({ topic: TOPIC, notes: "today's first note" });
+      expect(result.created).toBe(true);
+      // Its last_checkpoint_at is what Save ends at: bumping it turns a 40-minute session into a 2-day one.
+      expect(store.files.get(S(OLD_DRAFT))).toBe(oldDraft());
 
-    clock.advance(30);
-    const ended = await core.end({ summary: "today" });
-    expect(ended.session.startedAt).toBe("2026-08-14T12:00:00+00:00");
-    expect(ended.session.durationMinutes).toBe(30);
-  });
+      clock.advance(30);
+      const ended = await core.end({ summary: "today" });
+      expect(ended.session.startedAt).toBe("2026-08-14T12:00:00+00:00");
+      expect(ended.session.durationMinutes).toBe(30);
+    },
+  );
 });
 
 describe("checkpoint after an end that saved the session but did not finish (SPEC §4 end, §6.2)", () => {
@@ -137,25 +146,31 @@ describe("checkpoint after an end that saved the session but did not finish (SPE
     }
   };
 
-  it("a new session after the saved one is not dated from the saved session's start (no time counted twice)", async () => {
-    const { core, store, clock } = harness({ at: "2026-08-14T10:50:00Z" });
-    seed(store, false);
-    await core.checkpoint({ notes: "a new sitting" });
-    clock.advance(30);
-    const ended = await core.end({ summary: "Borrows" });
-    // 10:00–10:45 is already recorded in S-20260814T100000-aaaa; the new session cannot start before 10:45.
-    expect(Date.parse(ended.session.startedAt)).toBeGreaterThanOrEqual(Date.parse("2026-08-14T10:45:00+00:00"));
-  });
+  it(
+    "a new session after the saved one is not dated from the saved session's start (no time " + "counted twice)",
+    async () => {
+      const { core, store, clock } = harness({ at: "2026-08-14T10:50:00Z" });
+      seed(store, false);
+      await core.checkpoint({ notes: "a new sitting" });
+      clock.advance(30);
+      const ended = await core.end({ summary: "Borrows" });
+      // 10:00–10:45 is already recorded in S-20260814T100000-aaaa; the new session cannot start before 10:45.
+      expect(Date.parse(ended.session.startedAt)).toBeGreaterThanOrEqual(Date.parse("2026-08-14T10:45:00+00:00"));
+    },
+  );
 
-  it("notes checkpointed after the crash end up in a confirmed note or a live draft, not only in the trash", async () => {
-    const { core, store, clock } = harness({ at: "2026-08-14T10:50:00Z" });
-    seed(store, true);
-    await core.checkpoint({ notes: "remember: lifetimes next" });
-    clock.advance(10);
-    await core.end({ summary: "Borrows" }).catch(() => undefined); // the learner ends (or retries the end)
-    const live = [...store.files.entries()].filter(([p]) => p.startsWith("palee/sessions/")).map(([, text]) => text);
-    expect(live.some((text) => text.includes("remember: lifetimes next"))).toBe(true);
-  });
+  it(
+    "notes checkpointed after the crash end up in a confirmed note or a live draft, not only " + "in the trash",
+    async () => {
+      const { core, store, clock } = harness({ at: "2026-08-14T10:50:00Z" });
+      seed(store, true);
+      await core.checkpoint({ notes: "remember: lifetimes next" });
+      clock.advance(10);
+      await core.end({ summary: "Borrows" }).catch(() => undefined); // the learner ends (or retries the end)
+      const live = [...store.files.entries()].filter(([p]) => p.startsWith("palee/sessions/")).map(([, text]) => text);
+      expect(live.some((text) => text.includes("remember: lifetimes next"))).toBe(true);
+    },
+  );
 });
 
 describe("checkpoint leaves a hot.md of another schema alone (SPEC §2)", () => {
@@ -191,14 +206,13 @@ describe("checkpoints do not re-read the whole history (SPEC §5: a checkpoint e
       inner.mtimes.set(S(id), Date.parse(`2026-07-${day}T${hour}:30:00Z`)); // written when that session ended
     }
     const store = new WatchedStore(inner);
-    const clock = FakeClock.at("2026-08-14T12:00:00Z");
-    const core = new PaleeSessions({ store, clock, random: new SeededRandom(5), device: "laptop" }, layoutFor("palee"));
+    const { clock, core } = harness({ store, random: new SeededRandom(5) });
     await core.start({ topic: TOPIC });
     clock.advance(5);
 
     store.reads.length = 0;
     await core.checkpoint({});
-    // Today every checkpoint scans and parses all 200 (in real vaults: thousands of) confirmed notes.
+    // Pins no read of the confirmed notes; every checkpoint used to scan and parse all 200 of them.
     const history = store.reads.filter((p) => /\/sessions\/S-202607/.test(p));
     expect(history).toEqual([]);
   });

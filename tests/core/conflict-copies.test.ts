@@ -171,25 +171,31 @@ describe("sync-conflict copies of a draft", () => {
     expect(draftPaths(store)).toEqual([S(OTHER)]);
   });
 
-  it("leaves a copy that is running (this device's open session, or alive on another device) to its own end", async () => {
-    for (const [device, hot] of [
-      ["laptop", { active_topic: "T-sync", started_at: "2026-08-14T09:00:00+00:00", open_draft: X, device: "laptop" }],
-      ["phone", {}],
-    ] as const) {
-      const store = new MemoryStore({
-        [HOT]: hotText(hot),
-        ...Object.fromEntries([
-          draft(X, { device, last_checkpoint_at: "2026-08-14T11:55:00+00:00" }, "running\n"),
-          draft(X2, {}, "copy\n"),
-        ]),
-      });
-      const saved = await core(store).recover(X2, "save");
-      expect(saved).toMatchObject({ session: { absorbedDrafts: [X2], endedAt: "2026-08-14T09:20:00+00:00" } });
-      expect(saved.warnings).toContain(`left ${X} alone: it is a copy of ${X2} that is open on ${device}`);
-      expect(draftPaths(store)).toEqual([S(X)]);
-      expect(fields(store, HOT)).toMatchObject({ open_draft: device === "laptop" ? X : null });
-    }
-  });
+  it(
+    "leaves a copy that is running (this device's open session, or alive on another device) to " + "its own end",
+    async () => {
+      for (const [device, hot] of [
+        [
+          "laptop",
+          { active_topic: "T-sync", started_at: "2026-08-14T09:00:00+00:00", open_draft: X, device: "laptop" },
+        ],
+        ["phone", {}],
+      ] as const) {
+        const store = new MemoryStore({
+          [HOT]: hotText(hot),
+          ...Object.fromEntries([
+            draft(X, { device, last_checkpoint_at: "2026-08-14T11:55:00+00:00" }, "running\n"),
+            draft(X2, {}, "copy\n"),
+          ]),
+        });
+        const saved = await core(store).recover(X2, "save");
+        expect(saved).toMatchObject({ session: { absorbedDrafts: [X2], endedAt: "2026-08-14T09:20:00+00:00" } });
+        expect(saved.warnings).toContain(`left ${X} alone: it is a copy of ${X2} that is open on ${device}`);
+        expect(draftPaths(store)).toEqual([S(X)]);
+        expect(fields(store, HOT)).toMatchObject({ open_draft: device === "laptop" ? X : null });
+      }
+    },
+  );
 
   it("absorbs an interrupted open copy and closes the pointer to it", async () => {
     const store = new MemoryStore({
@@ -206,50 +212,53 @@ describe("sync-conflict copies of a draft", () => {
     expect(draftPaths(store)).toEqual([]);
   });
 
-  it("after a crash at every write of the save, start-up and a retry leave exactly one note for the sitting", async () => {
-    const withOther = (): MemoryStore => {
-      const store = pair();
-      const [path, text] = draft(OTHER, { session_id: OTHER }, "another sitting\n");
-      store.files.set(path, text);
-      return store;
-    };
-    const counting = new CrashingStore(withOther());
-    await core(counting).recover(X, "save");
-    // The note, both copies to the trash, then index.md and hot.md: 5 crash points, and a run that finishes.
-    expect(counting.log.map((w) => w.replace(/S-\d{8}T\d{6}-[0-9a-f]{4}/, "S-…"))).toEqual([
-      "create palee/sessions/S-….md",
-      `trash ${S(X)}`,
-      `trash ${S(X2)}`,
-      `replace ${INDEX}`,
-      `replace ${HOT}`,
-    ]);
-    for (let k = 0; k <= counting.writes; k++) {
-      const files = withOther();
-      const outcome = await core(new CrashingStore(files, k))
-        .recover(X, "save")
-        .then(
-          () => "finished",
-          (e: unknown) => (e instanceof Error ? e.message : String(e)),
-        );
-      expect([k, outcome]).toEqual([k, k < counting.writes ? "simulated crash" : "finished"]);
+  it(
+    "after a crash at every write of the save, start-up and a retry leave exactly one note for " + "the sitting",
+    async () => {
+      const withOther = (): MemoryStore => {
+        const store = pair();
+        const [path, text] = draft(OTHER, { session_id: OTHER }, "another sitting\n");
+        store.files.set(path, text);
+        return store;
+      };
+      const counting = new CrashingStore(withOther());
+      await core(counting).recover(X, "save");
+      // The note, both copies to the trash, then index.md and hot.md: 5 crash points, and a run that finishes.
+      expect(counting.log.map((w) => w.replace(/S-\d{8}T\d{6}-[0-9a-f]{4}/, "S-…"))).toEqual([
+        "create palee/sessions/S-….md",
+        `trash ${S(X)}`,
+        `trash ${S(X2)}`,
+        `replace ${INDEX}`,
+        `replace ${HOT}`,
+      ]);
+      for (let k = 0; k <= counting.writes; k++) {
+        const files = withOther();
+        const outcome = await core(new CrashingStore(files, k))
+          .recover(X, "save")
+          .then(
+            () => "finished",
+            (e: unknown) => (e instanceof Error ? e.message : String(e)),
+          );
+        expect([k, outcome]).toEqual([k, k < counting.writes ? "simulated crash" : "finished"]);
 
-      // Start-up: reconcile (the vault opens), then a rebuild.
-      const opened = await core(files).triageOnOpen();
-      await core(files).rebuild();
-      const notes = confirmedPaths(files);
-      const pending = opened.pending.map((d) => d.draftId).sort();
-      if (notes.length === 0) expect([k, pending]).toEqual([k, [OTHER, X, X2]]);
-      else expect([k, notes.length, pending]).toEqual([k, 1, [OTHER]]);
+        // Start-up: reconcile (the vault opens), then a rebuild.
+        const opened = await core(files).triageOnOpen();
+        await core(files).rebuild();
+        const notes = confirmedPaths(files);
+        const pending = opened.pending.map((d) => d.draftId).sort();
+        if (notes.length === 0) expect([k, pending]).toEqual([k, [OTHER, X, X2]]);
+        else expect([k, notes.length, pending]).toEqual([k, 1, [OTHER]]);
 
-      // The learner saves the sitting again (by its copy this time): it is never recorded twice.
-      await core(files).recover(X2, "save");
-      const after = confirmedPaths(files);
-      expect([k, after.length]).toEqual([k, 1]);
-      expect([k, fields(files, after[0] ?? "").absorbed_drafts]).toEqual([k, [X, X2]]);
-      expect([k, occurrences(files.files.get(after[0] ?? "") ?? "", "Phone notes.")]).toEqual([k, 1]);
-      expect([k, draftPaths(files)]).toEqual([k, [S(OTHER)]]);
-      expect([k, files.files.get(INDEX)]).toEqual([k, expect.stringContaining("Total sessions: 1")]);
-      expect([k, classifyRecord(files.files.get(HOT) ?? null).state]).toEqual([k, "ok"]);
-    }
-  });
+        // The learner saves the sitting again (by its copy this time): it is never recorded twice.
+        await core(files).recover(X2, "save");
+        const after = confirmedPaths(files);
+        expect([k, after.length]).toEqual([k, 1]);
+        expect([k, fields(files, after[0] ?? "").absorbed_drafts]).toEqual([k, [X, X2]]);
+        expect([k, occurrences(files.files.get(after[0] ?? "") ?? "", "Phone notes.")]).toEqual([k, 1]);
+        expect([k, draftPaths(files)]).toEqual([k, [S(OTHER)]]);
+        expect([k, files.files.get(INDEX)]).toEqual([k, expect.stringContaining("Total sessions: 1")]);
+        expect([k, classifyRecord(files.files.get(HOT) ?? null).state]).toEqual([k, "ok"]);
+      }
+    },
+  );
 });

@@ -58,60 +58,68 @@ describe("devices: hot.md synced before the other device's draft", () => {
 });
 
 describe("devices: a checkpoint never takes over another device's running session (SPEC §4 Devices, §6.7)", () => {
-  it("a checkpoint on the desktop while the laptop's 5-minute-old session has not synced its draft yet leaves hot.md naming the laptop's session", async () => {
-    // The laptop started at 11:55 and checkpoints every 5 minutes; hot.md has reached the desktop, the
-    // draft has not (the case end already refuses: "its draft not synced here yet").
-    const laptopHot = hotText({
-      active_topic: TOPIC,
-      started_at: "2026-08-14T11:55:00+00:00",
-      open_draft: "DRAFT-S-0000bbbb",
-      device: "laptop",
-    });
-    const store = new MemoryStore({ [HOT]: laptopHot });
-    const desktop = harness({ store, device: "desktop", at: "2026-08-14T12:00:00Z" });
+  it(
+    "a checkpoint on the desktop while the laptop's 5-minute-old session has not synced its " +
+      "draft yet leaves hot.md naming the laptop's session",
+    async () => {
+      // The laptop started at 11:55 and checkpoints every 5 minutes; hot.md has reached the desktop, the
+      // draft has not (the case end already refuses: "its draft not synced here yet").
+      const laptopHot = hotText({
+        active_topic: TOPIC,
+        started_at: "2026-08-14T11:55:00+00:00",
+        open_draft: "DRAFT-S-0000bbbb",
+        device: "laptop",
+      });
+      const store = new MemoryStore({ [HOT]: laptopHot });
+      const desktop = harness({ store, device: "desktop", at: "2026-08-14T12:00:00Z" });
 
-    await desktop.core.checkpoint({ notes: "a note typed on the desktop" }).catch(() => undefined);
+      await desktop.core.checkpoint({ notes: "a note typed on the desktop" }).catch(() => undefined);
 
-    // Today the desktop creates its own draft dated 11:55 (inherited from the laptop's pointer) and points
-    // hot.md at it: the laptop's open session is replaced silently, and once both devices end, 11:55–… is
-    // recorded twice (once per device).
-    expect(fields(store, HOT).open_draft).toBe("DRAFT-S-0000bbbb");
-    expect(fields(store, HOT).device).toBe("laptop");
-    const desktopDrafts = [...store.files.entries()].filter(
-      ([p, t]) => p.includes("/DRAFT-S-") && t.includes('started_at: "2026-08-14T11:55:00+00:00"'),
-    );
-    expect(desktopDrafts).toEqual([]);
-  });
+      // Pins hot.md still naming the laptop's draft. The desktop used to create its own draft dated 11:55
+      // (inherited from the laptop's pointer) and point hot.md at it: the laptop's session was replaced
+      // silently, and once both devices ended, 11:55–… was recorded twice.
+      expect(fields(store, HOT).open_draft).toBe("DRAFT-S-0000bbbb");
+      expect(fields(store, HOT).device).toBe("laptop");
+      const desktopDrafts = [...store.files.entries()].filter(
+        ([p, t]) => p.includes("/DRAFT-S-") && t.includes('started_at: "2026-08-14T11:55:00+00:00"'),
+      );
+      expect(desktopDrafts).toEqual([]);
+    },
+  );
 });
 
 describe("devices: a session another device took over is recorded once (SPEC §4 Devices, §6.2)", () => {
-  it("end on the device that started a session, while the device that took it over is checkpointing it, records nothing; the session is recorded once, where it runs", async () => {
-    const store = new MemoryStore();
-    const laptop = harness({ store, device: "laptop", at: "2026-08-14T12:00:00Z" });
-    const desktop = harness({ store, device: "desktop", at: "2026-08-14T12:00:00Z" });
+  it(
+    "end on the device that started a session, while the device that took it over is " +
+      "checkpointing it, records nothing; the session is recorded once, where it runs",
+    async () => {
+      const store = new MemoryStore();
+      const laptop = harness({ store, device: "laptop", at: "2026-08-14T12:00:00Z" });
+      const desktop = harness({ store, device: "desktop", at: "2026-08-14T12:00:00Z" });
 
-    // 12:00 the laptop starts. The learner moves to the desktop; at 12:20 (the laptop silent for longer
-    // than the 15-minute grace period) the desktop's checkpoint takes the session over: the draft now
-    // names the desktop. hot.md still names the laptop.
-    await laptop.core.start({ topic: TOPIC });
-    desktop.clock.advance(20);
-    await desktop.core.checkpoint({ notes: "typed on the desktop" });
+      // 12:00 the laptop starts. The learner moves to the desktop; at 12:20 (the laptop silent for longer
+      // than the 15-minute grace period) the desktop's checkpoint takes the session over: the draft now
+      // names the desktop. hot.md still names the laptop.
+      await laptop.core.start({ topic: TOPIC });
+      desktop.clock.advance(20);
+      await desktop.core.checkpoint({ notes: "typed on the desktop" });
 
-    // 12:25 on the laptop: the session is alive on the desktop (checkpointed 5 minutes ago). end must
-    // refuse, as it does when hot.md names the other device. Today it saves 12:00–12:25 from hot.md's
-    // start (tier 2) with absorbed_drafts [], warns "left DRAFT-S-… alone: it is open on desktop",
-    // exits 0, and leaves the session open.
-    laptop.clock.advance(25);
-    const onLaptop = await laptop.core.end({ summary: "ended on the laptop" }).catch((e: unknown) => e);
-    expect(onLaptop).toBeInstanceOf(UsageError);
-    expect(confirmedPaths(store)).toEqual([]);
+      // 12:25 on the laptop: the session is alive on the desktop (checkpointed 5 minutes ago). end must
+      // refuse, as it does when hot.md names the other device. Today it saves 12:00–12:25 from hot.md's
+      // start (tier 2) with absorbed_drafts [], warns "left DRAFT-S-… alone: it is open on desktop",
+      // exits 0, and leaves the session open.
+      laptop.clock.advance(25);
+      const onLaptop = await laptop.core.end({ summary: "ended on the laptop" }).catch((e: unknown) => e);
+      expect(onLaptop).toBeInstanceOf(UsageError);
+      expect(confirmedPaths(store)).toEqual([]);
 
-    // 12:30 the desktop ends the session: it is recorded once. Today this is a second note for the same
-    // 12:00 sitting (two 30-ish-minute sessions in the index and in every total).
-    desktop.clock.advance(10);
-    await desktop.core.end({ summary: "ended on the desktop" });
-    expect(confirmedPaths(store)).toHaveLength(1);
-  });
+      // 12:30 the desktop ends the session: it is recorded once. Today this is a second note for the same
+      // 12:00 sitting (two 30-ish-minute sessions in the index and in every total).
+      desktop.clock.advance(10);
+      await desktop.core.end({ summary: "ended on the desktop" });
+      expect(confirmedPaths(store)).toHaveLength(1);
+    },
+  );
 });
 
 describe("hot.md names the device a session runs on", () => {

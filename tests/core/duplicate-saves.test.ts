@@ -36,7 +36,9 @@ function twiceSaved(): MemoryStore {
   });
 }
 
-const expected = `palee/sessions/${A}.md and palee/sessions/${B}.md both record the session ${DRAFT} (saved twice, e.g. on two devices at once); keep one and delete the others by hand`;
+const expected =
+  `palee/sessions/${A}.md and palee/sessions/${B}.md both record the session ${DRAFT} (saved ` +
+  `twice, e.g. on two devices at once); keep one and delete the others by hand`;
 
 describe("a session saved twice", () => {
   it("is named by rebuild, which keeps both notes and lists both in the index", async () => {
@@ -53,17 +55,21 @@ describe("a session saved twice", () => {
     expect(h.store.files.get("palee/index.md")).toContain("Total sessions: 3");
   });
 
-  it("is named once per start-up, not again by every operation (it would push their own warnings out of the notice)", async () => {
-    const h = harness({ store: twiceSaved() });
-    // The start-up check reads only what changed (issue 13); the plugin asks for every note right after it.
-    expect((await h.core.triageOnOpen()).warnings).not.toContain(expected);
-    expect(await h.core.savedTwice()).toEqual([expected]);
-    const started = await h.core.start({ topic: "T-a" });
-    expect(started.status === "started" && started.warnings).not.toContain(expected);
-    h.clock.advance(10);
-    expect((await h.core.end()).warnings).not.toContain(expected);
-    expect(h.store.trashed.map((t) => t.path)).toEqual([expect.stringMatching(/DRAFT-S-/)]);
-  });
+  it(
+    "is named once per start-up, not again by every operation (it would push their own " +
+      "warnings out of the notice)",
+    async () => {
+      const h = harness({ store: twiceSaved() });
+      // The start-up check reads only what changed (issue 13); the plugin asks for every note right after it.
+      expect((await h.core.triageOnOpen()).warnings).not.toContain(expected);
+      expect(await h.core.savedTwice()).toEqual([expected]);
+      const started = await h.core.start({ topic: "T-a" });
+      expect(started.status === "started" && started.warnings).not.toContain(expected);
+      h.clock.advance(10);
+      expect((await h.core.end()).warnings).not.toContain(expected);
+      expect(h.store.trashed.map((t) => t.path)).toEqual([expect.stringMatching(/DRAFT-S-/)]);
+    },
+  );
 
   it("is not reported for one note per draft, nor for a note listing the same draft twice", async () => {
     const h = harness({

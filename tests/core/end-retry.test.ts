@@ -25,8 +25,8 @@ describe("the same end run again after a crash", () => {
   it("reports the saved session without claiming the summary and next action were lost", async () => {
     const summary = "- borrowing rules\r\n# not a heading\n";
     const { core } = await endCutBeforeItsLastWrite(summary, "Lifetimes");
-    // Observed before: "this end's summary and next action were not recorded: add them to … by hand",
-    // although the saved note holds both.
+    // Before the fix it warned "this end's summary and next action were not recorded: add them to … by
+    // hand", although the saved note holds both.
     const again = await core.end({ summary, nextAction: "Lifetimes" });
     expect(again.alreadySaved).toBe(true);
     expect(notRecorded(again.warnings)).toEqual([]);

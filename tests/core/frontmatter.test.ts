@@ -78,7 +78,8 @@ describe("rendering frontmatter", () => {
 
 describe("updating frontmatter fields", () => {
   const text =
-    '---\npalee_schema: 1\n# a comment the user wrote\nlast_checkpoint_at: "2026-08-14T12:00:00+00:00"\ntags:\n  - study\n---\nMy notes\n---\nnot frontmatter\n';
+    "---\npalee_schema: 1\n# a comment the user wrote\nlast_checkpoint_at: " +
+    '"2026-08-14T12:00:00+00:00"\ntags:\n  - study\n---\nMy notes\n---\nnot frontmatter\n';
 
   it("replaces one field in place and keeps every other byte", () => {
     const updated = updateFrontmatterFields(text, { last_checkpoint_at: "2026-08-14T12:05:00+00:00" });

@@ -105,18 +105,21 @@ describe("pause and continue", () => {
 });
 
 describe("end at a chosen time", () => {
-  it("refuses a long silence without at (nothing written), and ends at the last sign of life with at last", async () => {
-    const { core, store, clock } = await started("2026-08-13T20:00:00Z");
-    clock.advance(30);
-    await core.checkpoint();
-    clock.advance(12 * 60 + 30); // 09:00 the next morning
-    const before = store.snapshot();
-    const error = await refusal(core.end({ summary: "x" }), "long_silence");
-    expect(error.message).toMatch(/12 h 30 min ago.*13 h ago.*--at now, --at last or --at HH:MM/);
-    expect(store.snapshot()).toEqual(before);
-    const ended = await core.end({ endAt: { kind: "last" } });
-    expect(ended.session).toMatchObject({ endedAt: "2026-08-13T20:30:00+00:00", durationMinutes: 30 });
-  });
+  it(
+    "refuses a long silence without at (nothing written), and ends at the last sign of life " + "with at last",
+    async () => {
+      const { core, store, clock } = await started("2026-08-13T20:00:00Z");
+      clock.advance(30);
+      await core.checkpoint();
+      clock.advance(12 * 60 + 30); // 09:00 the next morning
+      const before = store.snapshot();
+      const error = await refusal(core.end({ summary: "x" }), "long_silence");
+      expect(error.message).toMatch(/12 h 30 min ago.*13 h ago.*--at now, --at last or --at HH:MM/);
+      expect(store.snapshot()).toEqual(before);
+      const ended = await core.end({ endAt: { kind: "last" } });
+      expect(ended.session).toMatchObject({ endedAt: "2026-08-13T20:30:00+00:00", durationMinutes: 30 });
+    },
+  );
 
   it("ends at HH:MM, and refuses a time before the start or unreadable", async () => {
     const { core, store, clock } = await started("2026-08-14T12:00:00Z");

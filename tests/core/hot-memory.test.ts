@@ -108,7 +108,9 @@ describe("index", () => {
     const a = session("S-20260814T063000-aaaa", {}, { started_at: "2026-08-14T12:00:00+05:30", duration_minutes: 45 });
     const text = renderIndex([a], "2026-08-20");
     expect(text).toBe(
-      '---\npalee_schema: 1\ntype: session_index\nupdated_at: "2026-08-20"\n---\n# PALEE session index\n\nTotal sessions: 1\n\n- [[S-20260814T063000-aaaa]] - Topic: T-rust-ownership (2026-08-14, 45 min)\n',
+      '---\npalee_schema: 1\ntype: session_index\nupdated_at: "2026-08-20"\n---\n# PALEE session ' +
+        "index\n\nTotal sessions: 1\n\n- [[S-20260814T063000-aaaa]] - Topic: T-rust-ownership " +
+        "(2026-08-14, 45 min)\n",
     );
     expect(renderIndex([], "2026-08-20")).toContain("Total sessions: 0\n");
   });

@@ -55,22 +55,26 @@ describe("start-up after an end cut short", () => {
     expect(draftPaths(h.store)).toEqual([]);
   });
 
-  it("keeps the learner's own hot.md text when start crashed before its draft (a pointer to a missing draft saved nothing)", async () => {
-    // Found in review: reconcile rebuilt the views for any closed pointer, replacing the body start had kept.
-    const h = harness();
-    await h.core.start({ topic: "T-a" });
-    await h.core.end({ summary: "first" });
-    h.clock.advance(60);
-    h.store.files.set(HOT, "my own working memory\n");
-    // Writes: (0) the copy of the learner's text (invariant 10), (1) hot.md, then the crash before the draft.
-    await expect(
-      new PaleeSessions({ ...h.ports, store: new CrashingStore(h.store, 2) }, layoutFor("palee")).start({
-        topic: "T-b",
-      }),
-    ).rejects.toThrow("simulated crash");
-    const result = await fresh(h).triageOnOpen();
-    expect(result.warnings.join("\n")).toContain("no longer exists; closed the session");
-    expect(h.store.files.get(HOT)).toContain("my own working memory");
-    expect(fields(h.store, HOT)).toMatchObject({ open_draft: null });
-  });
+  it(
+    "keeps the learner's own hot.md text when start crashed before its draft (a pointer to a " +
+      "missing draft saved nothing)",
+    async () => {
+      // Found in review: reconcile rebuilt the views for any closed pointer, replacing the body start had kept.
+      const h = harness();
+      await h.core.start({ topic: "T-a" });
+      await h.core.end({ summary: "first" });
+      h.clock.advance(60);
+      h.store.files.set(HOT, "my own working memory\n");
+      // Writes: (0) the copy of the learner's text (invariant 10), (1) hot.md, then the crash before the draft.
+      await expect(
+        new PaleeSessions({ ...h.ports, store: new CrashingStore(h.store, 2) }, layoutFor("palee")).start({
+          topic: "T-b",
+        }),
+      ).rejects.toThrow("simulated crash");
+      const result = await fresh(h).triageOnOpen();
+      expect(result.warnings.join("\n")).toContain("no longer exists; closed the session");
+      expect(h.store.files.get(HOT)).toContain("my own working memory");
+      expect(fields(h.store, HOT)).toMatchObject({ open_draft: null });
+    },
+  );
 });

@@ -52,21 +52,25 @@ describe("rendering breaks and logged sessions", () => {
 describe("timestamps are written with seconds and an offset (SPEC §2)", () => {
   const WRITTEN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
 
-  it("end writes started_at with seconds and the local offset even when the draft's was edited to Obsidian's 2026-08-14T11:00 form", async () => {
-    const { core, store } = harness({ at: "2026-08-14T12:00:00Z", offset: 120 });
-    store.files.set(
-      S("DRAFT-S-0000bbbb"),
-      draftText({
-        session_id: "DRAFT-S-0000bbbb",
-        started_at: "2026-08-14T11:00",
-        last_checkpoint_at: "2026-08-14T13:50:00+02:00",
-        device: "laptop",
-      }),
-    );
-    const result = await core.end({ topic: "T-rust-ownership" });
-    expect(result.session.startedAt).toMatch(WRITTEN);
-    expect(fields(store, result.session.path).started_at).toMatch(WRITTEN);
-  });
+  it(
+    "end writes started_at with seconds and the local offset even when the draft's was edited " +
+      "to Obsidian's 2026-08-14T11:00 form",
+    async () => {
+      const { core, store } = harness({ at: "2026-08-14T12:00:00Z", offset: 120 });
+      store.files.set(
+        S("DRAFT-S-0000bbbb"),
+        draftText({
+          session_id: "DRAFT-S-0000bbbb",
+          started_at: "2026-08-14T11:00",
+          last_checkpoint_at: "2026-08-14T13:50:00+02:00",
+          device: "laptop",
+        }),
+      );
+      const result = await core.end({ topic: "T-rust-ownership" });
+      expect(result.session.startedAt).toMatch(WRITTEN);
+      expect(fields(store, result.session.path).started_at).toMatch(WRITTEN);
+    },
+  );
 
   it("save writes ended_at with seconds and the local offset even when last_checkpoint_at has neither", async () => {
     const { core, store } = harness({ at: "2026-08-14T12:00:00Z", offset: 120 });

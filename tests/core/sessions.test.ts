@@ -1,9 +1,7 @@
 import { ConflictError, PaleeError } from "../../src/core/errors";
 import { classifyRecord } from "../../src/core/frontmatter";
 import { countWords } from "../../src/core/hot-memory";
-import { layoutFor } from "../../src/core/layout";
 import type { SessionStore } from "../../src/core/ports";
-import { PaleeSessions } from "../../src/core/sessions";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { FixedRandom, SeededRandom, harness } from "../support/fakes";
 import { HOT, INDEX, S, confirmedPaths, draftPaths, fields } from "../support/inspect";
@@ -183,7 +181,8 @@ describe("start", () => {
     );
     let calls = 0;
     const seeded = new SeededRandom(7);
-    // Draws: start's draft ID (taken: ab…), start's second try (cd…), end's session ID, checkpoint (taken: ab…, cd…), then anything.
+    // Draws: start's draft ID (taken: ab…), start's second try (cd…), end's session ID, checkpoint (taken: ab…,
+    // cd…), then anything.
     const script = [0xab, 0xcd, 0x01, 0xab, 0xcd];
     const random = {
       bytes: (n: number) => (calls < script.length ? new FixedRandom(script[calls++]).bytes(n) : seeded.bytes(n)),
@@ -312,7 +311,8 @@ describe("end", () => {
     expect(result.session.sessionId).toMatch(/^S-20260814T120000-[0-9a-f]{4}$/);
     const note = store.files.get(result.session.path) ?? "";
     expect(note).toContain(
-      `# Session: ${result.session.sessionId}\n\n## Summary\n\nOwnership and borrowing\n\n## Next action\n\nLifetimes chapter\n\n## Notes\n\nBorrowing: one &mut or many &\n`,
+      `# Session: ${result.session.sessionId}\n\n## Summary\n\nOwnership and borrowing\n\n## ` +
+        `Next action\n\nLifetimes chapter\n\n## Notes\n\nBorrowing: one &mut or many &\n`,
     );
     expect(fields(store, result.session.path)).toMatchObject({
       status: "completed",
@@ -526,21 +526,24 @@ describe("recover", () => {
     return h;
   }
 
-  it("save ends at the last checkpoint, records outcome interrupted, trashes the draft and rebuilds the views", async () => {
-    const { core, store } = withInterrupted();
-    const result = await core.recover("DRAFT-S-00000001", "save");
-    if (result.status !== "saved") throw new Error(result.status);
-    expect(result.session).toMatchObject({
-      startedAt: "2026-08-14T09:00:00+00:00",
-      endedAt: "2026-08-14T10:00:00+00:00",
-      durationMinutes: 60,
-      outcome: "interrupted",
-      absorbedDrafts: ["DRAFT-S-00000001"],
-    });
-    expect(store.files.get(result.session.path)).toContain("## Notes\n\ninterrupted notes\n");
-    expect(draftPaths(store)).toEqual([]);
-    expect(store.files.get(INDEX)).toContain("(2026-08-14, 60 min)");
-  });
+  it(
+    "save ends at the last checkpoint, records outcome interrupted, trashes the draft and " + "rebuilds the views",
+    async () => {
+      const { core, store } = withInterrupted();
+      const result = await core.recover("DRAFT-S-00000001", "save");
+      if (result.status !== "saved") throw new Error(result.status);
+      expect(result.session).toMatchObject({
+        startedAt: "2026-08-14T09:00:00+00:00",
+        endedAt: "2026-08-14T10:00:00+00:00",
+        durationMinutes: 60,
+        outcome: "interrupted",
+        absorbedDrafts: ["DRAFT-S-00000001"],
+      });
+      expect(store.files.get(result.session.path)).toContain("## Notes\n\ninterrupted notes\n");
+      expect(draftPaths(store)).toEqual([]);
+      expect(store.files.get(INDEX)).toContain("(2026-08-14, 60 min)");
+    },
+  );
 
   it("save is idempotent: a draft already named in absorbed_drafts is not saved twice", async () => {
     const { core, store } = withInterrupted();
@@ -764,7 +767,7 @@ describe("concurrent changes", () => {
 
   it("retries a derived-view write once from a fresh read", async () => {
     const { store } = racing(1);
-    const core = new PaleeSessions(harness({ store }).ports, layoutFor("palee"));
+    const { core } = harness({ store });
     await expect(core.rebuild()).resolves.toMatchObject({ totalConfirmed: 0 });
     expect(fields(store, HOT)).toMatchObject({ active_topic: "T-other-device" });
   });

@@ -645,7 +645,8 @@ describe("a crash at every write of a plugin operation", () => {
   const figures = { operations: 0, crashPoints: 0, freshRuns: 0 };
   afterAll(() => {
     process.stdout.write(
-      `crash-plugin: ${figures.operations} operations, ${figures.crashPoints} crash points, ${figures.freshRuns} fresh-instance runs checked\n`,
+      `crash-plugin: ${figures.operations} operations, ${figures.crashPoints} crash points, ` +
+        `${figures.freshRuns} fresh-instance runs checked\n`,
     );
   });
 

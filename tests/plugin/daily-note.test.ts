@@ -63,19 +63,23 @@ describe("the daily-note line", () => {
     ]);
   });
 
-  it("inserts after the last line of the heading's section and changes nothing else, through Vault.process", async () => {
-    const h = harness({
-      files: { [DAY]: "# Friday\n## Study sessions\n- 08:00–08:30 T-a, 30 min [[S-x]]\n\n## Mood\nfine  \n" },
-    });
-    installDailyNotes(h, { core: { folder: "journal" } });
-    const p = await loadPlugin(h, { device: "laptop", data: { ...ON, dailyNoteHeading: "## Study sessions" } });
-    const spy = processSpy(h);
-    const id = await studyAndEnd(p);
-    expect(text(h, DAY)).toBe(
-      `# Friday\n## Study sessions\n- 08:00–08:30 T-a, 30 min [[S-x]]\n- 12:00–12:42 T-rust-ownership, 42 min [[${id}]]\n\n## Mood\nfine  \n`,
-    );
-    expect(spy.mock.calls.filter(([file]) => (file as { path: string }).path === DAY)).toHaveLength(1);
-  });
+  it(
+    "inserts after the last line of the heading's section and changes nothing else, through " + "Vault.process",
+    async () => {
+      const h = harness({
+        files: { [DAY]: "# Friday\n## Study sessions\n- 08:00–08:30 T-a, 30 min [[S-x]]\n\n## Mood\nfine  \n" },
+      });
+      installDailyNotes(h, { core: { folder: "journal" } });
+      const p = await loadPlugin(h, { device: "laptop", data: { ...ON, dailyNoteHeading: "## Study sessions" } });
+      const spy = processSpy(h);
+      const id = await studyAndEnd(p);
+      expect(text(h, DAY)).toBe(
+        `# Friday\n## Study sessions\n- 08:00–08:30 T-a, 30 min [[S-x]]\n- 12:00–12:42 ` +
+          `T-rust-ownership, 42 min [[${id}]]\n\n## Mood\nfine  \n`,
+      );
+      expect(spy.mock.calls.filter(([file]) => (file as { path: string }).path === DAY)).toHaveLength(1);
+    },
+  );
 
   it("finds the day's note moved into a subfolder of the daily folder instead of creating a second one", async () => {
     const moved = "journal/2026/2026-08-14.md";

@@ -119,6 +119,7 @@ describe("a session of another device silent for longer than the grace period", 
     expect(rows[0].text).not.toContain("Open right now");
     // Offering it writes nothing, and the laptop does not claim the session.
     expect(h.files()).toEqual(before);
+    expect(p.statusBar()).toBeTruthy();
     expect(p.statusBar()?.textContent).not.toBe("T-rust-ownership 0:20:00"); // never shown as this device's
     expect(p.available("save-checkpoint")).toBe(false);
     expect(p.available("end-session")).toBe(false);
@@ -173,7 +174,8 @@ describe("an orphan draft (no hot.md names it)", () => {
 describe("a damaged or foreign hot.md", () => {
   const CORRUPT = "---\npalee_schema: 1\nactive_topic: [T-rust-ownership\n---\nMy working memory\n";
   const SCHEMA_2 =
-    "---\npalee_schema: 2\nmemory_id: H-active\nactive_topic: T-future\nhologram: true\n---\nWritten by a newer version\n";
+    "---\npalee_schema: 2\nmemory_id: H-active\nactive_topic: T-future\nhologram: " +
+    "true\n---\nWritten by a newer version\n";
 
   it.each([
     ["corrupt (bad YAML)", CORRUPT],
@@ -375,18 +377,23 @@ const phoneDraft = (started = 0, lastSeen = 0): string =>
   );
 
 describe("the status bar follows a session another device starts", () => {
-  it("shows the phone's session as running when sync delivers hot.md before its draft (the order start writes them)", async () => {
-    const h = harness({ files: { [HOT]: hotText() } });
-    const p = await loadPlugin(h, { device: "laptop" });
-    expect(statusText(p)).toBe("Start session");
-    h.write(HOT, phoneHot()); // sync: start writes hot.md first…
-    await settle();
-    h.write(S(PHONE), phoneDraft()); // …then the draft
-    await settle();
-    jest.advanceTimersByTime(5_000);
-    // Expected: running on the phone. Observed: "T-rust-ownership (interrupted)" — the draft's arrival is never looked at.
-    expect(statusText(p)).toBe("T-rust-ownership 0:00:05 (on phone)");
-  });
+  it(
+    "shows the phone's session as running when sync delivers hot.md before its draft (the " +
+      "order start writes them)",
+    async () => {
+      const h = harness({ files: { [HOT]: hotText() } });
+      const p = await loadPlugin(h, { device: "laptop" });
+      expect(statusText(p)).toBe("Start session");
+      h.write(HOT, phoneHot()); // sync: start writes hot.md first…
+      await settle();
+      h.write(S(PHONE), phoneDraft()); // …then the draft
+      await settle();
+      jest.advanceTimersByTime(5_000);
+      // Pins "running on the phone"; it used to show "T-rust-ownership (interrupted)", as the draft's arrival
+      // was never looked at.
+      expect(statusText(p)).toBe("T-rust-ownership 0:00:05 (on phone)");
+    },
+  );
 
   it("does not call the phone's live session unreadable when the learner clicks Start on this device", async () => {
     const h = harness({ files: { [HOT]: hotText() } });
@@ -397,7 +404,8 @@ describe("the status bar follows a session another device starts", () => {
     await settle();
     clearNotices();
     await p.run("start-session");
-    // Observed: "The session on T-rust-ownership (phone) cannot be recovered here yet: its draft is not readable."
+    // Pins "End it there first"; it used to say "The session on T-rust-ownership (phone) cannot be recovered
+    // here yet: its draft is not readable."
     expect(lastNotice()).toBe("A session on T-rust-ownership is open on phone (since 12:00). End it there first.");
   });
 
@@ -408,24 +416,29 @@ describe("the status bar follows a session another device starts", () => {
     h.write(HOT, phoneHot()); // a create event, not a modify
     await settle();
     jest.advanceTimersByTime(5_000);
-    // Observed: still "Start session".
+    // Pins the phone's session shown; it used to stay "Start session".
     expect(statusText(p)).toBe("T-rust-ownership 0:00:05 (on phone)");
   });
 });
 
 describe("another device's session that goes silent while this app is open", () => {
-  it("offers it for recovery on Start once it is silent past the grace period, instead of 'End it first' (which cannot be done here)", async () => {
-    const h = harness({ files: { [HOT]: phoneHot(), [S(PHONE)]: phoneDraft(0) } });
-    const p = await loadPlugin(h, { device: "laptop" });
-    expect(statusText(p)).toBe("T-rust-ownership 0:00:00 (on phone)");
-    jest.advanceTimersByTime(40 * MINUTE); // the phone died at 12:00: no checkpoint since
-    await settle();
-    clearNotices();
-    await p.run("start-session");
-    expect(p.available("end-session")).toBe(false);
-    // Observed: "A session on T-rust-ownership is open on phone (since 12:00). End it there first." and no modal.
-    expect(recoveryRows().map((r) => r.draftId)).toEqual([PHONE]);
-  });
+  it(
+    "offers it for recovery on Start once it is silent past the grace period, instead of 'End " +
+      "it first' (which cannot be done here)",
+    async () => {
+      const h = harness({ files: { [HOT]: phoneHot(), [S(PHONE)]: phoneDraft(0) } });
+      const p = await loadPlugin(h, { device: "laptop" });
+      expect(statusText(p)).toBe("T-rust-ownership 0:00:00 (on phone)");
+      jest.advanceTimersByTime(40 * MINUTE); // the phone died at 12:00: no checkpoint since
+      await settle();
+      clearNotices();
+      await p.run("start-session");
+      expect(p.available("end-session")).toBe(false);
+      // Pins the recovery modal; it used to say "A session on T-rust-ownership is open on phone (since 12:00).
+      // End it there first." and open no modal.
+      expect(recoveryRows().map((r) => r.draftId)).toEqual([PHONE]);
+    },
+  );
 });
 
 describe("the status bar menu of a session running on another device", () => {
@@ -510,28 +523,31 @@ describe("the status bar follows what sync delivers", () => {
     expect(noticeLog()).toEqual([]);
   });
 
-  it("returns to 'Start session' when the phone ends its session (confirmed note, draft deleted, new hot.md)", async () => {
-    const SAVED = "S-20260814T114000-beef";
-    const h = harness({ files: { [HOT]: phoneHot(-20), [S(PHONE)]: phoneDraft(-20, -2) } });
-    const p = await loadPlugin(h, { device: "laptop" });
-    expect(statusText(p)).toBe("T-rust-ownership 0:20:00 (on phone)");
-    expect(p.available("open-session-note")).toBe(true);
-    jest.advanceTimersByTime(MINUTE);
-    h.write(
-      S(SAVED),
-      confirmedText(
-        { session_id: SAVED, started_at: at(-20), ended_at: at(1), duration_minutes: 21, absorbed_drafts: [PHONE] },
-        { summary: "Phone summary" },
-      ),
-    );
-    await h.remove(S(PHONE));
-    h.write(HOT, hotText({ active_topic: "T-rust-ownership", last_session: SAVED }));
-    await settle();
-    jest.advanceTimersByTime(1_000);
-    expect(statusText(p)).toBe("Start session");
-    expect(p.available("end-session")).toBe(false);
-    expect(p.available("open-session-note")).toBe(false);
-  });
+  it(
+    "returns to 'Start session' when the phone ends its session (confirmed note, draft " + "deleted, new hot.md)",
+    async () => {
+      const SAVED = "S-20260814T114000-beef";
+      const h = harness({ files: { [HOT]: phoneHot(-20), [S(PHONE)]: phoneDraft(-20, -2) } });
+      const p = await loadPlugin(h, { device: "laptop" });
+      expect(statusText(p)).toBe("T-rust-ownership 0:20:00 (on phone)");
+      expect(p.available("open-session-note")).toBe(true);
+      jest.advanceTimersByTime(MINUTE);
+      h.write(
+        S(SAVED),
+        confirmedText(
+          { session_id: SAVED, started_at: at(-20), ended_at: at(1), duration_minutes: 21, absorbed_drafts: [PHONE] },
+          { summary: "Phone summary" },
+        ),
+      );
+      await h.remove(S(PHONE));
+      h.write(HOT, hotText({ active_topic: "T-rust-ownership", last_session: SAVED }));
+      await settle();
+      jest.advanceTimersByTime(1_000);
+      expect(statusText(p)).toBe("Start session");
+      expect(p.available("end-session")).toBe(false);
+      expect(p.available("open-session-note")).toBe(false);
+    },
+  );
 });
 
 describe("sync delivers the phone's resume of this device's interrupted session, draft first", () => {
@@ -559,8 +575,8 @@ describe("sync delivers the phone's resume of this device's interrupted session,
       ),
     );
     await settle();
-    // Observed: "T-rust-ownership 1:40:00" with End and Save checkpoint available — the laptop adopts the
-    // phone's session as its own (it judges "mine" by hot.md's device only, and adds it to its live set for good).
+    // Pins End and Save checkpoint unavailable. The laptop used to show "T-rust-ownership 1:40:00" with both,
+    // adopting the phone's session (it judged "mine" by hot.md's device only, and kept it in its live set).
     expect({ endable: p.available("end-session"), checkpointable: p.available("save-checkpoint") }).toEqual({
       endable: false,
       checkpointable: false,
@@ -570,24 +586,28 @@ describe("sync delivers the phone's resume of this device's interrupted session,
 });
 
 describe("a session of the phone whose hot.md syncs before its draft", () => {
-  it("is not shown as interrupted, and a click on Start before the draft arrives does not close the phone's session", async () => {
-    const h = harness({ files: { [HOT]: hotText() } });
-    const p = await loadPlugin(h, { device: "laptop" });
-    // The laptop was offline; the phone started a session 30 minutes ago. Sync delivers hot.md first.
-    h.write(HOT, phoneHot(-30));
-    await settle();
-    const shown = statusText(p);
-    clearNotices();
-    await p.run("start-session"); // the learner clicks before the draft arrives
-    h.write(S(PHONE), phoneDraft(-30, -1));
-    await settle();
-    // Observed: "T-rust-ownership (interrupted)"; Start then says "… cannot be recovered here yet: its draft
-    // is not readable." and its recovery check (reconcile) closes the phone's pointer in hot.md (open_draft
-    // null), which syncs back to the phone: its running session disappears there and here.
-    expect({ shown, pointer: fieldsAt(h, HOT).open_draft, after: statusText(p) }).toEqual({
-      shown: "T-rust-ownership 0:30:00 (on phone)",
-      pointer: PHONE,
-      after: "T-rust-ownership 0:30:00 (on phone)",
-    });
-  });
+  it(
+    "is not shown as interrupted, and a click on Start before the draft arrives does not close " +
+      "the phone's session",
+    async () => {
+      const h = harness({ files: { [HOT]: hotText() } });
+      const p = await loadPlugin(h, { device: "laptop" });
+      // The laptop was offline; the phone started a session 30 minutes ago. Sync delivers hot.md first.
+      h.write(HOT, phoneHot(-30));
+      await settle();
+      const shown = statusText(p);
+      clearNotices();
+      await p.run("start-session"); // the learner clicks before the draft arrives
+      h.write(S(PHONE), phoneDraft(-30, -1));
+      await settle();
+      // Pins the phone's session shown as running and its pointer kept. It used to show "(interrupted)"; Start
+      // then said "… cannot be recovered here yet" and its reconcile closed the phone's pointer in hot.md
+      // (open_draft null), which synced back: the running session disappeared there and here.
+      expect({ shown, pointer: fieldsAt(h, HOT).open_draft, after: statusText(p) }).toEqual({
+        shown: "T-rust-ownership 0:30:00 (on phone)",
+        pointer: PHONE,
+        after: "T-rust-ownership 0:30:00 (on phone)",
+      });
+    },
+  );
 });

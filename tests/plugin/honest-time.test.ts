@@ -180,18 +180,21 @@ describe("time away", () => {
     expect(lastNotice()).toBe("Counted 8 h away as study time (breaks now 0 min).");
   });
 
-  it("handles a long tick gap with automatic checkpoints off, and writes nothing while the ticks keep coming", async () => {
-    const { h, p, draft } = await started({ checkpointMinutes: 0 });
-    const before = textAt(h, draft);
-    // An hour of study with the app open: every tick is a sign of life, nothing is written.
-    await studyFor(HOUR);
-    expect(textAt(h, draft)).toBe(before);
-    expect(statusText(p)).toBe(`${TOPIC} 1:00:00`);
+  it(
+    "handles a long tick gap with automatic checkpoints off, and writes nothing while the " + "ticks keep coming",
+    async () => {
+      const { h, p, draft } = await started({ checkpointMinutes: 0 });
+      const before = textAt(h, draft);
+      // An hour of study with the app open: every tick is a sign of life, nothing is written.
+      await studyFor(HOUR);
+      expect(textAt(h, draft)).toBe(before);
+      expect(statusText(p)).toBe(`${TOPIC} 1:00:00`);
 
-    await sleepFor(3 * HOUR);
-    expect(fieldsAt(h, draft).break_minutes).toBe(180);
-    expect(noticeLog()).toContain("Away 13:00–16:00, not counted");
-  });
+      await sleepFor(3 * HOUR);
+      expect(fieldsAt(h, draft).break_minutes).toBe(180);
+      expect(noticeLog()).toContain("Away 13:00–16:00, not counted");
+    },
+  );
 
   it("does not record a pause's gap again as time away", async () => {
     const { h, p, draft } = await started();

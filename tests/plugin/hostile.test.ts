@@ -64,7 +64,10 @@ function expectWarningNotice(notice: string | undefined, extra = 0): void {
   for (const line of shown) {
     if (EXPECTED.warned.some((w) => line.startsWith(`${w.path}: `))) continue; // a damaged paused_at / break_minutes
     expect(line).toMatch(
-      /^(skipped palee\/sessions\/[^:]+\.(md|MD): .+|palee\/sessions\/DRAFT-S-[^ ]+\.md was already saved in S-\S+; moved it to the trash)$/,
+      new RegExp(
+        "^(skipped palee/sessions/[^:]+\\.(md|MD): .+|" +
+          "palee/sessions/DRAFT-S-[^ ]+\\.md was already saved in S-\\S+; moved it to the trash)$",
+      ),
     );
   }
   for (const line of shown.filter((l) => l.startsWith("skipped "))) {
@@ -97,82 +100,86 @@ function expectOnlyAllowedChanges(h: ObsidianHarness, before: Record<string, str
 }
 
 describe("a vault holding every damaged session file", () => {
-  it("opening the vault, rebuilding, starting, checkpointing, the status and ending: clear notices naming the files, good sessions indexed, nothing else touched", async () => {
-    const h = harness({ files: asText(mainVault()) });
-    const before = h.files();
-    const absorbed = byOutcome("absorbed-draft").map((f) => f.at);
-    const p = await loadPlugin(h, { device: "laptop" });
+  it(
+    "opening the vault, rebuilding, starting, checkpointing, the status and ending: clear " +
+      "notices naming the files, good sessions indexed, nothing else touched",
+    async () => {
+      const h = harness({ files: asText(mainVault()) });
+      const before = h.files();
+      const absorbed = byOutcome("absorbed-draft").map((f) => f.at);
+      const p = await loadPlugin(h, { device: "laptop" });
 
-    // Vault open: the draft already absorbed goes to the trash, the usable drafts are offered, the skipped
-    // files are named (three, then a count).
-    expect(h.trashed.map((t) => t.path)).toEqual(absorbed);
-    expect(
-      recoveryRows()
-        .map((r) => r.draftId)
-        .sort(),
-    ).toEqual([...EXPECTED.pending].sort());
-    // Note text is text: the hostile topic's HTML is shown, not rendered.
-    const modal = recoveryModal().contentEl;
-    expect(modal.querySelector("img, script")).toBeNull();
-    expect(modal.textContent).toContain("<img src=x onerror=alert(1)>");
-    expectWarningNotice(warningNotices()[0], absorbed.length);
-    recoveryModal().close();
+      // Vault open: the draft already absorbed goes to the trash, the usable drafts are offered, the skipped
+      // files are named (three, then a count).
+      expect(h.trashed.map((t) => t.path)).toEqual(absorbed);
+      expect(
+        recoveryRows()
+          .map((r) => r.draftId)
+          .sort(),
+      ).toEqual([...EXPECTED.pending].sort());
+      // Note text is text: the hostile topic's HTML is shown, not rendered.
+      const modal = recoveryModal().contentEl;
+      expect(modal.querySelector("img, script")).toBeNull();
+      expect(modal.textContent).toContain("<img src=x onerror=alert(1)>");
+      expectWarningNotice(warningNotices()[0], absorbed.length);
+      recoveryModal().close();
 
-    await p.run("rebuild-views");
-    expect(noticeLog()).toContain(`Rebuilt working memory and index from ${EXPECTED.confirmed.length} sessions.`);
-    // The rebuild the other notices point to ("…and N more (rebuild … to see the whole list)") names every one.
-    const rebuilt = (warningNotices()[1] ?? "").split("\n").slice(1);
-    expect(rebuilt).toHaveLength(EXPECTED.skipped.length);
-    for (const { path: at, pluginReason } of EXPECTED.skipped) {
-      const line = rebuilt.find((l) => l.startsWith(`skipped ${at}: `));
-      expect({ at, line }).toEqual({ at, line: expect.any(String) as string });
-      expect(line?.slice(`skipped ${at}: `.length)).toMatch(pluginReason);
-    }
-    expectIndexed(h, EXPECTED.confirmed);
+      await p.run("rebuild-views");
+      expect(noticeLog()).toContain(`Rebuilt working memory and index from ${EXPECTED.confirmed.length} sessions.`);
+      // The rebuild the other notices point to ("…and N more (rebuild … to see the whole list)") names every one.
+      const rebuilt = (warningNotices()[1] ?? "").split("\n").slice(1);
+      expect(rebuilt).toHaveLength(EXPECTED.skipped.length);
+      for (const { path: at, pluginReason } of EXPECTED.skipped) {
+        const line = rebuilt.find((l) => l.startsWith(`skipped ${at}: `));
+        expect({ at, line }).toEqual({ at, line: expect.any(String) as string });
+        expect(line?.slice(`skipped ${at}: `.length)).toMatch(pluginReason);
+      }
+      expectIndexed(h, EXPECTED.confirmed);
 
-    // Start: the pending drafts are offered again; closing the modal leaves them, and the start goes on.
-    await p.ribbon();
-    await pickTopic(TOPIC, isTopic(TOPIC));
-    expect(
-      recoveryRows()
-        .map((r) => r.draftId)
-        .sort(),
-    ).toEqual([...EXPECTED.pending].sort());
-    recoveryModal().close();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    await p.run("show-status"); // also lets the start finish
-    expect(noticeLog()).toContain(`Session on ${TOPIC} started.`);
-    const ours = draftIds(h).filter((id) => !(S(id) in before));
-    expect(ours).toHaveLength(1);
-    expect(noticeLog().some((n) => n.startsWith(`${TOPIC}: `))).toBe(true);
+      // Start: the pending drafts are offered again; closing the modal leaves them, and the start goes on.
+      await p.ribbon();
+      await pickTopic(TOPIC, isTopic(TOPIC));
+      expect(
+        recoveryRows()
+          .map((r) => r.draftId)
+          .sort(),
+      ).toEqual([...EXPECTED.pending].sort());
+      recoveryModal().close();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await p.run("show-status"); // also lets the start finish
+      expect(noticeLog()).toContain(`Session on ${TOPIC} started.`);
+      const ours = draftIds(h).filter((id) => !(S(id) in before));
+      expect(ours).toHaveLength(1);
+      expect(noticeLog().some((n) => n.startsWith(`${TOPIC}: `))).toBe(true);
 
-    // Studying: the ticks fire (a jump of the clock alone is a sleep, recorded as time away).
-    jest.advanceTimersByTime(T0 + 20 * MINUTE - Date.now());
-    await settle();
-    await p.run("save-checkpoint");
-    expect(noticeLog().some((n) => n.startsWith(`Checkpoint saved (${TOPIC}`))).toBe(true);
+      // Studying: the ticks fire (a jump of the clock alone is a sleep, recorded as time away).
+      jest.advanceTimersByTime(T0 + 20 * MINUTE - Date.now());
+      await settle();
+      await p.run("save-checkpoint");
+      expect(noticeLog().some((n) => n.startsWith(`Checkpoint saved (${TOPIC}`))).toBe(true);
 
-    jest.advanceTimersByTime(25 * MINUTE);
-    await settle();
-    await p.run("end-session");
-    await submitEnd("Studied next to a hostile corpus.", "Keep going.");
-    expect(noticeLog()).toContain(`Session on ${TOPIC} saved (45 min).`);
-    expect(modals()).toEqual([]);
+      jest.advanceTimersByTime(25 * MINUTE);
+      await settle();
+      await p.run("end-session");
+      await submitEnd("Studied next to a hostile corpus.", "Keep going.");
+      expect(noticeLog()).toContain(`Session on ${TOPIC} saved (45 min).`);
+      expect(modals()).toEqual([]);
 
-    h.catchUpCache();
-    const confirmedNow = Object.keys(h.files())
-      .filter((f) => /^palee\/sessions\/S-\d{8}T\d{6}-[0-9a-f]{4}\.md$/.test(f) && !(f in before))
-      .map((f) => path.basename(f, ".md"));
-    expect(confirmedNow).toHaveLength(1);
-    expectIndexed(h, [...EXPECTED.confirmed, ...confirmedNow]);
-    const hot = classifyRecord(h.files()[HOT] ?? null);
-    expect(hot.state).toBe("ok");
-    if (hot.state === "ok") expect(countWords(hot.body)).toBeLessThanOrEqual(HOT_WORD_LIMIT);
-    expect(h.trashed.map((t) => t.path).sort()).toEqual([...absorbed, `palee/sessions/${ours[0]}.md`].sort());
-    expectOnlyAllowedChanges(h, before, [...absorbed, `palee/sessions/${ours[0]}.md`]);
-    expectCleanNotices();
-    p.unload();
-  });
+      h.catchUpCache();
+      const confirmedNow = Object.keys(h.files())
+        .filter((f) => /^palee\/sessions\/S-\d{8}T\d{6}-[0-9a-f]{4}\.md$/.test(f) && !(f in before))
+        .map((f) => path.basename(f, ".md"));
+      expect(confirmedNow).toHaveLength(1);
+      expectIndexed(h, [...EXPECTED.confirmed, ...confirmedNow]);
+      const hot = classifyRecord(h.files()[HOT] ?? null);
+      expect(hot.state).toBe("ok");
+      if (hot.state === "ok") expect(countWords(hot.body)).toBeLessThanOrEqual(HOT_WORD_LIMIT);
+      expect(h.trashed.map((t) => t.path).sort()).toEqual([...absorbed, `palee/sessions/${ours[0]}.md`].sort());
+      expectOnlyAllowedChanges(h, before, [...absorbed, `palee/sessions/${ours[0]}.md`]);
+      expectCleanNotices();
+      p.unload();
+    },
+  );
 });
 
 describe("each damaged hot.md, in a vault of its own", () => {

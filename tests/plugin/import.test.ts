@@ -364,8 +364,8 @@ describe("importing a .palee folder whose own confirmed note absorbed one of its
     );
     const p = await loadPlugin(h, { device: "laptop" });
     await p.run("import-palee-folder");
-    // Observed: "Imported 2 files into palee/sessions." — the draft is copied, then moved to the trash by the
-    // recovery check that follows ("… was already saved in S-…; moved it to the trash").
+    // Pins that the absorbed draft is skipped. It used to say "Imported 2 files into palee/sessions.": the draft
+    // was copied, then trashed by the recovery check that followed ("… was already saved in S-…").
     expect(noticeLog().find((n) => n.startsWith("Imported"))).toBe(
       "Imported 1 file into palee/sessions. Skipped 1: 1 draft already saved.",
     );

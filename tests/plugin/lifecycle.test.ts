@@ -247,57 +247,63 @@ describe("checkpoints", () => {
 // ---- end -----------------------------------------------------------------------------------------------
 
 describe("ending a session", () => {
-  it("previews the duration, then writes the confirmed note, trashes the draft and rebuilds index.md and hot.md", async () => {
-    const { h, p, draftId } = await started();
-    h.write(S(draftId), `${text(h, S(draftId))}Ownership moves on assignment.\n`);
-    await studyUntil(T0 + 45 * MINUTE + 10 * SECOND);
+  it(
+    "previews the duration, then writes the confirmed note, trashes the draft and rebuilds " + "index.md and hot.md",
+    async () => {
+      const { h, p, draftId } = await started();
+      h.write(S(draftId), `${text(h, S(draftId))}Ownership moves on assignment.\n`);
+      await studyUntil(T0 + 45 * MINUTE + 10 * SECOND);
 
-    await p.ribbon();
-    expect(endModal().contentEl.querySelector(".palee-end-preview")?.textContent).toBe(
-      "T-rust-ownership · started 12:00 · 45 min",
-    );
-    expect(confirmedIds(h)).toEqual([]); // nothing is written before the learner confirms
-    await submitEnd("Borrowing rules and moves", "Read the lifetimes chapter");
+      await p.ribbon();
+      expect(endModal().contentEl.querySelector(".palee-end-preview")?.textContent).toBe(
+        "T-rust-ownership · started 12:00 · 45 min",
+      );
+      expect(confirmedIds(h)).toEqual([]); // nothing is written before the learner confirms
+      await submitEnd("Borrowing rules and moves", "Read the lifetimes chapter");
 
-    expect(modals()).toHaveLength(0);
-    const [sessionId] = confirmedIds(h);
-    expect(confirmedIds(h)).toEqual([sessionId]);
-    expect(sessionId).toMatch(/^S-20260814T120000-[0-9a-f]{4}$/);
-    expect(fields(h, S(sessionId))).toEqual({
-      palee_schema: 1,
-      session_id: sessionId,
-      topic_id: "T-rust-ownership",
-      started_at: "2026-08-14T12:00:00+00:00",
-      ended_at: "2026-08-14T12:45:10+00:00",
-      duration_minutes: 45,
-      status: "completed",
-      outcome: "completed",
-      absorbed_drafts: [draftId],
-    });
-    expect(body(h, S(sessionId))).toBe(
-      `# Session: ${sessionId}\n\n## Summary\n\nBorrowing rules and moves\n\n## Next action\n\nRead the lifetimes chapter\n\n## Notes\n\nOwnership moves on assignment.\n`,
-    );
+      expect(modals()).toHaveLength(0);
+      const [sessionId] = confirmedIds(h);
+      expect(confirmedIds(h)).toEqual([sessionId]);
+      expect(sessionId).toMatch(/^S-20260814T120000-[0-9a-f]{4}$/);
+      expect(fields(h, S(sessionId))).toEqual({
+        palee_schema: 1,
+        session_id: sessionId,
+        topic_id: "T-rust-ownership",
+        started_at: "2026-08-14T12:00:00+00:00",
+        ended_at: "2026-08-14T12:45:10+00:00",
+        duration_minutes: 45,
+        status: "completed",
+        outcome: "completed",
+        absorbed_drafts: [draftId],
+      });
+      expect(body(h, S(sessionId))).toBe(
+        `# Session: ${sessionId}\n\n## Summary\n\nBorrowing rules and moves\n\n## Next ` +
+          `action\n\nRead the lifetimes chapter\n\n## Notes\n\nOwnership moves on assignment.\n`,
+      );
 
-    expect(draftIds(h)).toEqual([]);
-    expect(h.trashed.map((t) => [t.path, t.via])).toEqual([[S(draftId), "fileManager.trashFile"]]);
-    expect(h.deleted).toEqual([]);
+      expect(draftIds(h)).toEqual([]);
+      expect(h.trashed.map((t) => [t.path, t.via])).toEqual([[S(draftId), "fileManager.trashFile"]]);
+      expect(h.deleted).toEqual([]);
 
-    expect(body(h, INDEX)).toBe(
-      `# PALEE session index\n\nTotal sessions: 1\n\n- [[${sessionId}]] - Topic: T-rust-ownership (2026-08-14, 45 min)\n`,
-    );
-    expect(fields(h, HOT)).toMatchObject({
-      active_topic: "T-rust-ownership",
-      started_at: null,
-      open_draft: null,
-      device: null,
-      last_session: sessionId,
-    });
-    expect(body(h, HOT)).toBe(
-      `## Summary\n\nBorrowing rules and moves\n\n## Next action\n\nRead the lifetimes chapter\n\nSource: [[${sessionId}]]\n`,
-    );
-    expect(lastNotice()).toBe("Session on T-rust-ownership saved (45 min).");
-    expect(statusText(p)).toBe("Start session");
-  });
+      expect(body(h, INDEX)).toBe(
+        `# PALEE session index\n\nTotal sessions: 1\n\n- [[${sessionId}]] - Topic: ` +
+          `T-rust-ownership (2026-08-14, 45 min)\n`,
+      );
+      expect(fields(h, HOT)).toMatchObject({
+        active_topic: "T-rust-ownership",
+        started_at: null,
+        open_draft: null,
+        device: null,
+        last_session: sessionId,
+      });
+      expect(body(h, HOT)).toBe(
+        `## Summary\n\nBorrowing rules and moves\n\n## Next action\n\nRead the lifetimes ` +
+          `chapter\n\nSource: [[${sessionId}]]\n`,
+      );
+      expect(lastNotice()).toBe("Session on T-rust-ownership saved (45 min).");
+      expect(statusText(p)).toBe("Start session");
+    },
+  );
 
   it("offers end-session and save-checkpoint only while a session is open", async () => {
     const h = harness();
@@ -444,8 +450,8 @@ describe("ending a session", () => {
     await Promise.all([p.ribbon(), p.ribbon()]);
     await settle();
 
-    // BUG: the second click ends the already ended session again and records a second, 0-minute session
-    // (S-20260814T123000-…, started and ended 12:30, absorbed_drafts []).
+    // Pins one note. The second click used to end the ended session again and record a second, 0-minute
+    // session (S-20260814T123000-…, started and ended 12:30, absorbed_drafts []).
     expect(confirmedIds(h)).toHaveLength(1);
     const [sessionId] = confirmedIds(h);
     expect(fields(h, S(sessionId))).toMatchObject({ duration_minutes: 30, absorbed_drafts: [draftId] });
@@ -459,7 +465,7 @@ describe("ending a session", () => {
     await Promise.all([p.run("end-session"), p.run("end-session")]);
     await settle();
 
-    // BUG: as with the ribbon, the second end records a second, 0-minute session.
+    // Pins one note; as with the ribbon, the second end used to record a second, 0-minute session.
     expect(confirmedIds(h)).toHaveLength(1);
   });
 });
@@ -590,8 +596,8 @@ describe("unload", () => {
     h.resetLogs();
     jest.advanceTimersByTime(30 * MINUTE);
     await settle();
-    // Expected: an unloaded plugin has no timers. Observed: the interval registered after unload keeps
-    // ticking and writes automatic checkpoints into the draft.
+    // Pins that an unloaded plugin has no timers; an interval registered after unload used to keep
+    // ticking and write automatic checkpoints into the draft.
     expect(h.events).toEqual([]);
     expect(textAt(h, S(LIVE))).toBe(draft);
   });
@@ -645,7 +651,7 @@ describe("a plugin disabled while its start-up check is running", () => {
     h.mock.workspace.setLayoutReady__(); // the start-up check begins (async)
     p.plugin.unload(); // the learner disables the plugin meanwhile
     await settle();
-    // Observed: the recovery modal of the disabled plugin opens; its buttons still save, discard or resume.
+    // Pins no modal; the disabled plugin's recovery modal used to open, its buttons still saving or discarding.
     expect(openModals()).toEqual([]);
   });
 });
@@ -660,7 +666,8 @@ describe("the learner breaks the draft's properties while the session runs", () 
     jest.setSystemTime(T0 + 3 * MINUTE);
     clearNotices();
     await p.run("save-checkpoint");
-    // Observed: "Could not save the checkpoint: the session DRAFT-S-… is no longer open (it was ended or recovered meanwhile)"
+    // Pins a "cannot be read" notice; it used to say "Could not save the checkpoint: the session DRAFT-S-… is
+    // no longer open (it was ended or recovered meanwhile)".
     expect(lastNotice()).not.toMatch(/no longer open/);
     expect(lastNotice()).toMatch(/cannot be read/);
   });
@@ -677,8 +684,8 @@ describe("hot.md edited by the learner while this device's session runs", () => 
     await settle();
     jest.advanceTimersByTime(10 * MINUTE);
     await settle();
-    // Observed: "Start session", end-session unavailable, and no checkpoint since 12:00 — the session is orphaned in the UI
-    // (it will be saved 12 minutes short if Obsidian closes now).
+    // Pins the session shown as running. It used to show "Start session", end-session unavailable and no
+    // checkpoint since 12:00: orphaned in the UI (saved 12 minutes short had Obsidian closed then).
     expect({
       status: statusText(p),
       endable: p.available("end-session"),
@@ -709,8 +716,8 @@ describe("hot.md of another schema under this device's running session", () => {
     h.resetLogs();
     await tickFor(6 * MINUTE); // 12:01 → 12:07: one checkpoint is due (12:05)
     const writes = h.events.filter((e) => e === `modify ${S(draftId)}`).length;
-    // Observed: 121 writes of the draft — one every second from 12:05 on. The controller keeps its old state
-    // (hot.md is not ok) without the new last checkpoint, so a checkpoint is "due" on every tick.
+    // Pins one write. There used to be 121, one every second from 12:05 on: the controller kept its old state
+    // (hot.md not ok) without the new last checkpoint, so a checkpoint was "due" on every tick.
     expect(writes).toBe(1);
     expect(statusText(p)).toBe("T-rust-ownership 0:07:00");
   });
@@ -749,9 +756,9 @@ describe("a session saved outside this app while hot.md cannot be read", () => {
     await settle();
     await tickFor(10 * MINUTE);
     clearNotices();
-    // Observed: "T-rust-ownership 0:12:00" and counting, End available; End then says "Could not end the
-    // session: no session is open." while the timer keeps running; and every one-second tick runs a failed
-    // automatic checkpoint (a full scan: ~180 file reads a minute), silently, for as long as Obsidian is open.
+    // Pins "Start session" with End unavailable. It used to show "T-rust-ownership 0:12:00" and counting; End
+    // then said "Could not end the session: no session is open." while the timer ran, and every tick ran a
+    // failed automatic checkpoint (a full scan: ~180 file reads a minute), silently.
     expect({ status: statusText(p), endable: p.available("end-session") }).toEqual({
       status: "Start session",
       endable: false,
@@ -770,8 +777,8 @@ describe("a checkpoint while hot.md is missing and the session's draft cannot be
     jest.advanceTimersByTime(3 * MINUTE);
     clearNotices();
     await p.run("save-checkpoint");
-    // Observed: "Could not save the checkpoint: no session is open." while the status bar shows
-    // "T-rust-ownership 0:03:00" (the fix for this message covers only an ok hot.md).
+    // Pins a "cannot be read" notice; it used to say "Could not save the checkpoint: no session is open." while
+    // the status bar showed "T-rust-ownership 0:03:00" (the first fix covered only an ok hot.md).
     expect(statusText(p)).toBe("T-rust-ownership 0:03:00");
     expect(lastNotice()).toMatch(/cannot be read/);
   });
@@ -789,9 +796,9 @@ describe("the learner renames the open session's note (Obsidian's inline title)"
     await h.app.fileManager.renameFile(file, "palee/sessions/Ownership notes.md");
     await settle();
     await tickFor(6 * MINUTE); // the next automatic checkpoint
-    // Observed: no notice at all; the checkpoint's reconcile closes hot.md's pointer (its draft "no longer
-    // exists"), the status bar goes back to "Start session", and the renamed note is from now on skipped as
-    // "not a session file name": the session is neither running nor recoverable, without a word.
+    // Pins a notice naming the renamed note. There used to be none: the checkpoint's reconcile closed hot.md's
+    // pointer, the status bar went back to "Start session", and the renamed note was skipped as "not a
+    // session file name": the session was neither running nor recoverable, without a word.
     expect(noticeLog().join("\n")).toMatch(/Ownership notes/);
   });
 });

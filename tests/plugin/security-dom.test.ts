@@ -154,132 +154,142 @@ function hostileVault(): ObsidianHarness {
 }
 
 describe("hostile text from notes, through every surface of the plugin", () => {
-  it("is shown literally in the recovery modal, the picker, notices, the status bar, the end modal, the confirm modal and the settings tab", async () => {
-    const h = hostileVault();
-    plugin = await loadPlugin(h, { device: "laptop" });
-    const p = plugin;
+  it(
+    "is shown literally in the recovery modal, the picker, notices, the status bar, the end " +
+      "modal, the confirm modal and the settings tab",
+    async () => {
+      const h = hostileVault();
+      plugin = await loadPlugin(h, { device: "laptop" });
+      const p = plugin;
 
-    // Vault open: the other device's draft in the recovery modal; the damaged file named in a warning.
-    expect(recoveryRows().map((r) => r.draftId)).toEqual([OTHER]);
-    expectRenderedAsText(BOLD, `On ${SCRIPT} ·`, `skipped ${BAD_FILE}`);
-    await recoverAction(OTHER, "save");
-    expect(modals()).toHaveLength(0);
-    expect(noticeLog()).not.toContainEqual(expect.stringMatching(/^Could not/));
+      // Vault open: the other device's draft in the recovery modal; the damaged file named in a warning.
+      expect(recoveryRows().map((r) => r.draftId)).toEqual([OTHER]);
+      expectRenderedAsText(BOLD, `On ${SCRIPT} ·`, `skipped ${BAD_FILE}`);
+      await recoverAction(OTHER, "save");
+      expect(modals()).toHaveLength(0);
+      expect(noticeLog()).not.toContainEqual(expect.stringMatching(/^Could not/));
 
-    // The picker: the note's name, its legacy ID, the past session's legacy topic, and a typed ID with markup.
-    await p.run("start-session");
-    const shown = renderSuggestions("");
-    expect(shown).toEqual(expect.arrayContaining([`${SCRIPT}Topic note: ${IMG}`, `${LINK}From your past sessions`]));
-    const typed = renderSuggestions(SCRIPT);
-    expect(typed[typed.length - 1]).toBe(
-      `Not a valid topic ID: T-${SCRIPT}Use T- followed by letters, digits, ".", "_" or "-"`,
-    );
-    expectRenderedAsText(`Topic note: ${IMG}`, SCRIPT, LINK, `Not a valid topic ID: T-${SCRIPT}`);
-    // Choosing the invalid typed ID: a notice, and nothing starts.
-    const invalid = topicPicker()
-      .getSuggestions(SCRIPT)
-      .find((c) => c.kind === "new-topic");
-    if (!invalid) throw new Error("no new-topic suggestion");
-    topicPicker().selectSuggestion(invalid, new MouseEvent("click"));
-    await settle();
-    expect(noticeLog()[noticeLog().length - 1]).toBe(
-      `"T-${SCRIPT}" is not a valid topic ID: use T- followed by letters, digits, ".", "_" or "-" (e.g. T-rust-ownership).`,
-    );
-    expectRenderedAsText(`"T-${SCRIPT}" is not a valid topic ID`);
+      // The picker: the note's name, its legacy ID, the past session's legacy topic, and a typed ID with markup.
+      await p.run("start-session");
+      const shown = renderSuggestions("");
+      expect(shown).toEqual(expect.arrayContaining([`${SCRIPT}Topic note: ${IMG}`, `${LINK}From your past sessions`]));
+      const typed = renderSuggestions(SCRIPT);
+      expect(typed[typed.length - 1]).toBe(
+        `Not a valid topic ID: T-${SCRIPT}Use T- followed by letters, digits, ".", "_" or "-"`,
+      );
+      expectRenderedAsText(`Topic note: ${IMG}`, SCRIPT, LINK, `Not a valid topic ID: T-${SCRIPT}`);
+      // Choosing the invalid typed ID: a notice, and nothing starts.
+      const invalid = topicPicker()
+        .getSuggestions(SCRIPT)
+        .find((c) => c.kind === "new-topic");
+      if (!invalid) throw new Error("no new-topic suggestion");
+      topicPicker().selectSuggestion(invalid, new MouseEvent("click"));
+      await settle();
+      expect(noticeLog()[noticeLog().length - 1]).toBe(
+        `"T-${SCRIPT}" is not a valid topic ID: use T- followed by letters, digits, ".", "_" or ` +
+          `"-" (e.g. T-rust-ownership).`,
+      );
+      expectRenderedAsText(`"T-${SCRIPT}" is not a valid topic ID`);
 
-    // Starting on the topic note (its legacy ID is the script): notice and status bar.
-    await p.run("start-session");
-    const choice = topicPicker()
-      .getSuggestions("")
-      .find((c) => c.kind === "topic-note" && c.topicId === SCRIPT);
-    if (!choice) throw new Error("no topic-note suggestion for the legacy ID");
-    topicPicker().selectSuggestion(choice, new MouseEvent("click"));
-    await settle();
-    const draft = onlyDraft(h);
-    expect(fieldsAt(h, draft)).toMatchObject({ topic_id: SCRIPT, topic_note: `[[${IMG}]]` });
-    expect(statusText(p)).toBe(`${SCRIPT} 0:00:00`);
-    expectRenderedAsText(`Session on ${SCRIPT} started.`, `${SCRIPT} 0:00:00`);
+      // Starting on the topic note (its legacy ID is the script): notice and status bar.
+      await p.run("start-session");
+      const choice = topicPicker()
+        .getSuggestions("")
+        .find((c) => c.kind === "topic-note" && c.topicId === SCRIPT);
+      if (!choice) throw new Error("no topic-note suggestion for the legacy ID");
+      topicPicker().selectSuggestion(choice, new MouseEvent("click"));
+      await settle();
+      const draft = onlyDraft(h);
+      expect(fieldsAt(h, draft)).toMatchObject({ topic_id: SCRIPT, topic_note: `[[${IMG}]]` });
+      expect(statusText(p)).toBe(`${SCRIPT} 0:00:00`);
+      expectRenderedAsText(`Session on ${SCRIPT} started.`, `${SCRIPT} 0:00:00`);
 
-    // Already open, and the status notice.
-    await p.run("start-session");
-    await p.run("show-status");
-    expectRenderedAsText(`A session on ${SCRIPT} is already open`, `${SCRIPT}: 0:00:00 so far`);
+      // Already open, and the status notice.
+      await p.run("start-session");
+      await p.run("show-status");
+      expectRenderedAsText(`A session on ${SCRIPT} is already open`, `${SCRIPT}: 0:00:00 so far`);
 
-    // The end modal: the topic in its duration preview; markup typed as summary and next action.
-    jest.advanceTimersByTime(25 * 60_000);
-    await p.run("end-session");
-    expect(endModal().contentEl.querySelector(".palee-end-preview")?.textContent).toBe(
-      `${SCRIPT} · started 12:00 · 25 min`,
-    );
-    expectRenderedAsText(`${SCRIPT} · started 12:00 · 25 min`);
-    await submitEnd(`${IMG} ${BOLD}`, `${SCRIPT} ${LINK}`);
-    expectRenderedAsText(`Session on ${SCRIPT} saved (25 min).`);
-    const saved = confirmedPaths(h).filter((path) => path !== BAD_FILE && fieldsAt(h, path).topic_id === SCRIPT);
-    expect(saved).toHaveLength(1);
-    expect(textAt(h, saved[0])).toContain(`## Summary\n\n${IMG} ${BOLD}\n`);
+      // The end modal: the topic in its duration preview; markup typed as summary and next action.
+      jest.advanceTimersByTime(25 * 60_000);
+      await p.run("end-session");
+      expect(endModal().contentEl.querySelector(".palee-end-preview")?.textContent).toBe(
+        `${SCRIPT} · started 12:00 · 25 min`,
+      );
+      expectRenderedAsText(`${SCRIPT} · started 12:00 · 25 min`);
+      await submitEnd(`${IMG} ${BOLD}`, `${SCRIPT} ${LINK}`);
+      expectRenderedAsText(`Session on ${SCRIPT} saved (25 min).`);
+      const saved = confirmedPaths(h).filter((path) => path !== BAD_FILE && fieldsAt(h, path).topic_id === SCRIPT);
+      expect(saved).toHaveLength(1);
+      expect(textAt(h, saved[0])).toContain(`## Summary\n\n${IMG} ${BOLD}\n`);
 
-    // The confirm modal for "use this note as a topic", whose name is markup; its broken properties give an error notice.
-    await openNote(h, BOLD_NOTE);
-    await p.run("start-session");
-    const useNote = topicPicker()
-      .getSuggestions("")
-      .find((c) => c.kind === "use-current-note");
-    if (!useNote) throw new Error("no use-current-note suggestion");
-    topicPicker().selectSuggestion(useNote, new MouseEvent("click"));
-    await settle();
-    const confirm = (modals() as readonly unknown[]).find((m): m is ConfirmModal => m instanceof ConfirmModal);
-    if (!confirm) throw new Error("no confirm modal");
-    expectRenderedAsText(`"${BOLD} ${LINK}" gets the property palee_id`);
-    click(buttonByText(confirm.contentEl, "Use as topic"));
-    await settle();
-    expect(noticeLog()[noticeLog().length - 1]).toMatch(
-      /^Could not add palee_id to "\*\*bold\*\* \[\[x\]\]\|#": its properties could not be read/,
-    );
-    expectRenderedAsText(`Could not add palee_id to "${BOLD} ${LINK}"`);
+      // The confirm modal for "use this note as a topic", whose name is markup; its broken properties give an error
+      // notice.
+      await openNote(h, BOLD_NOTE);
+      await p.run("start-session");
+      const useNote = topicPicker()
+        .getSuggestions("")
+        .find((c) => c.kind === "use-current-note");
+      if (!useNote) throw new Error("no use-current-note suggestion");
+      topicPicker().selectSuggestion(useNote, new MouseEvent("click"));
+      await settle();
+      const confirm = (modals() as readonly unknown[]).find((m): m is ConfirmModal => m instanceof ConfirmModal);
+      if (!confirm) throw new Error("no confirm modal");
+      expectRenderedAsText(`"${BOLD} ${LINK}" gets the property palee_id`);
+      click(buttonByText(confirm.contentEl, "Use as topic"));
+      await settle();
+      expect(noticeLog()[noticeLog().length - 1]).toMatch(
+        /^Could not add palee_id to "\*\*bold\*\* \[\[x\]\]\|#": its properties could not be read/,
+      );
+      expectRenderedAsText(`Could not add palee_id to "${BOLD} ${LINK}"`);
 
-    // The settings tab: a device name with markup is accepted and shown as the field's value; a folder with
-    // markup that leaves the vault is refused with an explanation quoting it.
-    const tab = settingTab(p);
-    tab.display();
-    extra.push(tab.containerEl);
-    type(settingRow(tab, "Device name").input, SCRIPT);
-    type(settingRow(tab, "Session folder").input, `../${IMG}`);
-    await settle();
-    expect(h.app.loadLocalStorage(DEVICE_STORAGE_KEY)).toBe(SCRIPT);
-    expect(settingRow(tab, "Session folder").error.textContent).toBe(`session folder "../${IMG}" leaves the vault`);
-    expectRenderedAsText(`session folder "../${IMG}" leaves the vault`);
-    tab.display(); // drawn again, with the stored name as the field's value
-    extra.push(tab.containerEl);
-    expect(settingRow(tab, "Device name").input.value).toBe(SCRIPT);
-    expectRenderedAsText();
-  });
+      // The settings tab: a device name with markup is accepted and shown as the field's value; a folder with
+      // markup that leaves the vault is refused with an explanation quoting it.
+      const tab = settingTab(p);
+      tab.display();
+      extra.push(tab.containerEl);
+      type(settingRow(tab, "Device name").input, SCRIPT);
+      type(settingRow(tab, "Session folder").input, `../${IMG}`);
+      await settle();
+      expect(h.app.loadLocalStorage(DEVICE_STORAGE_KEY)).toBe(SCRIPT);
+      expect(settingRow(tab, "Session folder").error.textContent).toBe(`session folder "../${IMG}" leaves the vault`);
+      expectRenderedAsText(`session folder "../${IMG}" leaves the vault`);
+      tab.display(); // drawn again, with the stored name as the field's value
+      extra.push(tab.containerEl);
+      expect(settingRow(tab, "Device name").input.value).toBe(SCRIPT);
+      expectRenderedAsText();
+    },
+  );
 
-  it("shows another device's session with a hostile device name and topic as text: notice, status bar, menu, status, start", async () => {
-    const PHONE = "DRAFT-S-0000bbbb";
-    const h = harness({
-      files: {
-        [HOT]: hotText({ active_topic: IMG, started_at: at(-20), open_draft: PHONE, device: SCRIPT }),
-        [S(PHONE)]: draftText(
-          { session_id: PHONE, topic_id: IMG, device: SCRIPT, started_at: at(-20), last_checkpoint_at: at(-5) },
-          `${BOLD}\n`,
-        ),
-      },
-    });
-    plugin = await loadPlugin(h, { device: "laptop" });
-    const p = plugin;
-    expect(statusText(p)).toBe(`${IMG} 0:20:00 (on ${SCRIPT})`);
-    expectRenderedAsText(`A session on ${IMG} is open on ${SCRIPT} (since 11:40).`, `${IMG} 0:20:00 (on ${SCRIPT})`);
+  it(
+    "shows another device's session with a hostile device name and topic as text: notice, " +
+      "status bar, menu, status, start",
+    async () => {
+      const PHONE = "DRAFT-S-0000bbbb";
+      const h = harness({
+        files: {
+          [HOT]: hotText({ active_topic: IMG, started_at: at(-20), open_draft: PHONE, device: SCRIPT }),
+          [S(PHONE)]: draftText(
+            { session_id: PHONE, topic_id: IMG, device: SCRIPT, started_at: at(-20), last_checkpoint_at: at(-5) },
+            `${BOLD}\n`,
+          ),
+        },
+      });
+      plugin = await loadPlugin(h, { device: "laptop" });
+      const p = plugin;
+      expect(statusText(p)).toBe(`${IMG} 0:20:00 (on ${SCRIPT})`);
+      expectRenderedAsText(`A session on ${IMG} is open on ${SCRIPT} (since 11:40).`, `${IMG} 0:20:00 (on ${SCRIPT})`);
 
-    await p.clickStatusBar();
-    const status = p.lastMenu().find((item) => item.title === "Show session status");
-    if (!status) throw new Error("no Show session status item");
-    await status.click();
-    await p.ribbon();
-    expectRenderedAsText(
-      `${IMG}: 0:20:00 so far\nStarted 11:40 on ${SCRIPT}`,
-      `A session on ${IMG} is open on ${SCRIPT} (since 11:40). End it there first.`,
-    );
-  });
+      await p.clickStatusBar();
+      const status = p.lastMenu().find((item) => item.title === "Show session status");
+      if (!status) throw new Error("no Show session status item");
+      await status.click();
+      await p.ribbon();
+      expectRenderedAsText(
+        `${IMG}: 0:20:00 so far\nStarted 11:40 on ${SCRIPT}`,
+        `A session on ${IMG} is open on ${SCRIPT} (since 11:40). End it there first.`,
+      );
+    },
+  );
 
   it("shows a recovery failure and a re-check notice naming a hostile device as text", async () => {
     const D = "DRAFT-S-0000cccc";
@@ -352,6 +362,7 @@ describe("honest time with a hostile topic (issue 11)", () => {
     type(log.contentEl.querySelector(".palee-log-from"), IMG);
     click(buttonByText(log.contentEl, "Log session"));
     await settle();
+    expect(log.contentEl.querySelector(".palee-log-error")).not.toBeNull();
     expect(log.contentEl.querySelector(".palee-log-error")?.textContent).not.toBe("");
     expectRenderedAsText(`Topic: ${SCRIPT}`);
   });
@@ -396,6 +407,7 @@ describe("text from notes in the recovery modal (SPEC §6.9)", () => {
     });
     await loadPlugin(h, { device: "laptop" });
     const row = recoveryModal().contentEl.querySelector(".palee-recovery-row");
+    expect(row).not.toBeNull();
     expect(row?.querySelector("img, b")).toBeNull();
     expect(row?.textContent).toContain('<img src=x onerror="alert(1)">');
     expect(row?.textContent).toContain("<b>phone</b>");

@@ -249,7 +249,8 @@ describe("the session folder in the settings tab", () => {
     const { tab } = await opened();
     const r = await typeInto(tab, "Session folder", ".palee");
     expect(r.error.textContent).toBe(
-      'session folder ".palee" is hidden: Obsidian does not index dot-folders, so links, search and sync would ignore your sessions',
+      'session folder ".palee" is hidden: Obsidian does not index dot-folders, so links, search ' +
+        "and sync would ignore your sessions",
     );
   });
 
@@ -385,17 +386,20 @@ describe("setting definitions (Obsidian 1.13+)", () => {
     expect(inputsOf(displayed.get("Device name"))).toEqual([["text", "laptop"]]);
   });
 
-  it("renders working controls through Obsidian's definition renderer: the folder refusal works there too", async () => {
-    const { tab, p } = await opened();
-    tab.update();
-    tab.renderTab__();
-    expect([...rowsIn(tab.containerEl).keys()]).toEqual(ROW_NAMES);
-    const r = await typeInto(tab, "Session folder", ".palee");
-    expect(r.error.textContent).toContain("hidden");
-    expect(p.saved()).toEqual({}); // data.json as it was: nothing saved
-    await typeInto(tab, "Session folder", "study/palee");
-    expect((p.saved() as Record<string, unknown>).sessionFolder).toBe("study/palee");
-  });
+  it(
+    "renders working controls through Obsidian's definition renderer: the folder refusal works " + "there too",
+    async () => {
+      const { tab, p } = await opened();
+      tab.update();
+      tab.renderTab__();
+      expect([...rowsIn(tab.containerEl).keys()]).toEqual(ROW_NAMES);
+      const r = await typeInto(tab, "Session folder", ".palee");
+      expect(r.error.textContent).toContain("hidden");
+      expect(p.saved()).toEqual({}); // data.json as it was: nothing saved
+      await typeInto(tab, "Session folder", "study/palee");
+      expect((p.saved() as Record<string, unknown>).sessionFolder).toBe("study/palee");
+    },
+  );
 });
 
 describe("the checkpoint interval must be shorter than the grace period", () => {
@@ -404,7 +408,8 @@ describe("the checkpoint interval must be shorter than the grace period", () => 
     const tab = settingTab(p);
     tab.display();
     expect(await typeSetting(tab, "Checkpoint interval", "15")).toBe(
-      "The checkpoint interval (15 min) must be shorter than the recovery grace period (15 min), or other devices would take a running session for an interrupted one.",
+      "The checkpoint interval (15 min) must be shorter than the recovery grace period (15 min), " +
+        "or other devices would take a running session for an interrupted one.",
     );
     expect(p.saved()).toEqual({ graceMinutes: 15 });
     expect(await typeSetting(tab, "Checkpoint interval", "20")).toMatch(
@@ -421,7 +426,8 @@ describe("the checkpoint interval must be shorter than the grace period", () => 
     const tab = settingTab(p);
     tab.display();
     expect(await typeSetting(tab, "Recovery grace period", "10")).toBe(
-      "The checkpoint interval (10 min) must be shorter than the recovery grace period (10 min), or other devices would take a running session for an interrupted one.",
+      "The checkpoint interval (10 min) must be shorter than the recovery grace period (10 min), " +
+        "or other devices would take a running session for an interrupted one.",
     );
     expect(await typeSetting(tab, "Recovery grace period", "7")).toMatch(
       /^The checkpoint interval \(10 min\) must be shorter than the recovery grace period \(7 min\)/,
@@ -439,15 +445,19 @@ describe("the checkpoint interval must be shorter than the grace period", () => 
     expect((p.saved() as Record<string, unknown>).graceMinutes).toBe(1);
   });
 
-  it("loads data.json with an interval of 30 and a grace period of 15 as the defaults (5 and 15), and checkpoints every 5 minutes", async () => {
-    const h = harness();
-    const p = await loadPlugin(h, { device: "laptop", data: { checkpointMinutes: 30, graceMinutes: 15 } });
-    const tab = settingTab(p);
-    tab.display();
-    expect(settingRow(tab, "Checkpoint interval").input.value).toBe("5");
-    expect(settingRow(tab, "Recovery grace period").input.value).toBe("15");
-    const draftId = await startOn(p);
-    await tickFor(5 * MINUTE);
-    expect(fieldsAt(h, S(draftId)).last_checkpoint_at).toBe(at(5));
-  });
+  it(
+    "loads data.json with an interval of 30 and a grace period of 15 as the defaults (5 and " +
+      "15), and checkpoints every 5 minutes",
+    async () => {
+      const h = harness();
+      const p = await loadPlugin(h, { device: "laptop", data: { checkpointMinutes: 30, graceMinutes: 15 } });
+      const tab = settingTab(p);
+      tab.display();
+      expect(settingRow(tab, "Checkpoint interval").input.value).toBe("5");
+      expect(settingRow(tab, "Recovery grace period").input.value).toBe("15");
+      const draftId = await startOn(p);
+      await tickFor(5 * MINUTE);
+      expect(fieldsAt(h, S(draftId)).last_checkpoint_at).toBe(at(5));
+    },
+  );
 });

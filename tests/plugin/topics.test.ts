@@ -163,7 +163,8 @@ describe("typing a new topic ID", () => {
 
     await pickTopic(query, (c) => c.kind === "new-topic");
     expect(lastNotice()).toBe(
-      `"${topicId}" is not a valid topic ID: use T- followed by letters, digits, ".", "_" or "-" (e.g. T-rust-ownership).`,
+      `"${topicId}" is not a valid topic ID: use T- followed by letters, digits, ".", "_" or "-" ` +
+        `(e.g. T-rust-ownership).`,
     );
     expect(h.files()).toEqual(before);
     expect(h.events).toEqual([]);
@@ -276,7 +277,11 @@ describe("using the current note as a topic", () => {
     await settle();
     // The parser's own message (here several lines, with a caret under the error) sits in the parentheses.
     expect(lastNotice()).toMatch(
-      /^Could not add palee_id to "Graph theory": its properties could not be read \(.+\)\. Fix them, or pick a topic instead\.$/s,
+      new RegExp(
+        /^Could not add palee_id to "Graph theory": its properties could not be read \(.+\)\. /.source +
+          /Fix them, or pick a topic instead\.$/.source,
+        "s",
+      ),
     );
     expect(modals()).toHaveLength(0);
     expect(draftPaths(h)).toEqual([]);

@@ -447,7 +447,10 @@ const crashPoints: Array<[string, number]> = [];
 let startUpCrashPoints = 0;
 let nextCommandRuns = 0;
 
-/** Commands a learner may run right after a crash, before any start-up: [name, command, sessions it may add from now]. */
+/**
+ * Commands a learner may run right after a crash, before any start-up:
+ * [name, command, sessions it may add from now].
+ */
 const NEXT_COMMANDS: Array<[string, (c: PaleeSessions) => Promise<unknown>, (crashed: MemoryStore) => number]> = [
   ["checkpoint with notes", (c) => c.checkpoint({ notes: "after the crash" }), () => 0],
   // A pointer whose draft is gone (start crashed before writing it, discard before clearing it) still dates
@@ -486,7 +489,8 @@ describe("a crash at every write of every operation (core, in-memory store)", ()
     // before the end also by a second crash at every write of a start-up, by each of the NEXT_COMMANDS, and
     // (where it applies) by a retry of the same command.
     process.stdout.write(
-      `crash-core: ${crashPoints.length} scenarios, ${total} crash points, ${startUpCrashPoints} second crashes during the start-up, ${nextCommandRuns} other commands run after a crash\n`,
+      `crash-core: ${crashPoints.length} scenarios, ${total} crash points, ${startUpCrashPoints} ` +
+        `second crashes during the start-up, ${nextCommandRuns} other commands run after a crash\n`,
     );
   });
 

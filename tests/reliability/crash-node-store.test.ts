@@ -381,7 +381,10 @@ describe("a kill inside every step of the Node store's writes", () => {
   afterAll(() => {
     jest.restoreAllMocks();
     process.stdout.write(
-      `crash-node-store: ${figures.scenarios} scenarios, ${figures.killPoints} kill points (${figures.halfWrites} of them half-way through a temp-file write), ${figures.leftTempFiles} left a temp file, ${figures.emptyClaims} an empty claimed note (no hard links)\n`,
+      `crash-node-store: ${figures.scenarios} scenarios, ${figures.killPoints} kill points ` +
+        `(${figures.halfWrites} of them half-way through a temp-file write), ` +
+        `${figures.leftTempFiles} left a temp file, ${figures.emptyClaims} an empty claimed note ` +
+        `(no hard links)\n`,
     );
   });
 

@@ -148,153 +148,172 @@ describe("a vault holding every damaged file next to good sessions", () => {
     expect(store.writes).toEqual([]);
   });
 
-  it("list reports each damaged paused_at / break_minutes by file name, reads it as absent, and never shows a negative time", async () => {
-    const store = storeOf(mainVault());
-    const { core } = open(store);
-    const result = await core.list({ all: true });
-    expect(result.warnings).toHaveLength(EXPECTED.warned.length);
-    for (const { path: at, warning } of EXPECTED.warned) {
-      const line = result.warnings.find((w) => w.startsWith(`${at}: `));
-      expect({ at, line }).toEqual({ at, line: expect.any(String) as string });
-      expect(line?.slice(at.length)).toMatch(warning);
-    }
-    for (const id of ["DRAFT-S-0000d009", "DRAFT-S-0000d00a", "DRAFT-S-0000d00b", "DRAFT-S-0000d00c"]) {
-      expect(result.drafts.find((d) => d.draftId === id)).toMatchObject({ pausedAt: null, breakMinutes: 0 });
-    }
-    for (const id of ["S-20260715T100000-p001", "S-20260715T110000-p002"]) {
-      expect(result.confirmed.find((c) => c.sessionId === id)).toMatchObject({ durationMinutes: 40, breakMinutes: 0 });
-    }
-    expect(result.confirmed.filter((c) => c.durationMinutes < 0 || c.breakMinutes < 0)).toEqual([]);
-    expect(result.drafts.filter((d) => d.breakMinutes < 0)).toEqual([]);
-    expect(store.writes).toEqual([]);
-    // Their index lines (rebuild) give the recorded 40 minutes, and no line of index.md shows a negative time.
-    await core.rebuild();
-    const index = (store.files.get(INDEX) ?? "").split("\n");
-    for (const id of ["S-20260715T100000-p001", "S-20260715T110000-p002"]) {
-      expect(index.filter((l) => l.startsWith(`- [[${id}]] `) && l.includes("40"))).toHaveLength(1);
-    }
-    expect(index.filter((l) => /(^|[^\w-])-\d/.test(l.replace(/\[\[[^\]]*\]\]/g, "")))).toEqual([]);
-  });
+  it(
+    "list reports each damaged paused_at / break_minutes by file name, reads it as absent, and " +
+      "never shows a negative time",
+    async () => {
+      const store = storeOf(mainVault());
+      const { core } = open(store);
+      const result = await core.list({ all: true });
+      expect(result.warnings).toHaveLength(EXPECTED.warned.length);
+      for (const { path: at, warning } of EXPECTED.warned) {
+        const line = result.warnings.find((w) => w.startsWith(`${at}: `));
+        expect({ at, line }).toEqual({ at, line: expect.any(String) as string });
+        expect(line?.slice(at.length)).toMatch(warning);
+      }
+      for (const id of ["DRAFT-S-0000d009", "DRAFT-S-0000d00a", "DRAFT-S-0000d00b", "DRAFT-S-0000d00c"]) {
+        expect(result.drafts.find((d) => d.draftId === id)).toMatchObject({ pausedAt: null, breakMinutes: 0 });
+      }
+      for (const id of ["S-20260715T100000-p001", "S-20260715T110000-p002"]) {
+        expect(result.confirmed.find((c) => c.sessionId === id)).toMatchObject({
+          durationMinutes: 40,
+          breakMinutes: 0,
+        });
+      }
+      expect(result.confirmed.filter((c) => c.durationMinutes < 0 || c.breakMinutes < 0)).toEqual([]);
+      expect(result.drafts.filter((d) => d.breakMinutes < 0)).toEqual([]);
+      expect(store.writes).toEqual([]);
+      // Their index lines (rebuild) give the recorded 40 minutes, and no line of index.md shows a negative time.
+      await core.rebuild();
+      const index = (store.files.get(INDEX) ?? "").split("\n");
+      for (const id of ["S-20260715T100000-p001", "S-20260715T110000-p002"]) {
+        expect(index.filter((l) => l.startsWith(`- [[${id}]] `) && l.includes("40"))).toHaveLength(1);
+      }
+      expect(index.filter((l) => /(^|[^\w-])-\d/.test(l.replace(/\[\[[^\]]*\]\]/g, "")))).toEqual([]);
+    },
+  );
 
-  it("rebuild writes only hot.md and index.md: every good session indexed, hot.md within 250 words of the 100 000-word summary", async () => {
-    const store = storeOf(mainVault());
-    const before = store.snapshot();
-    const { core } = open(store);
-    const result = await core.rebuild();
-    expect(result.totalConfirmed).toBe(EXPECTED.confirmed.length);
-    expect(result.skipped.map((s) => s.path).sort()).toEqual(EXPECTED.skipped.map((s) => s.path).sort());
-    expect(store.writes.sort()).toEqual([`replace ${HOT}`, `replace ${INDEX}`]);
-    expectIndexed(store, EXPECTED.confirmed);
-    expectHotWithinLimit(store);
-    expect(store.files.get(HOT)).toContain(`Source: [[${HUGE_SUMMARY_ID}]]`);
-    expectOnlyAllowedChanges(store, before, []);
-  });
+  it(
+    "rebuild writes only hot.md and index.md: every good session indexed, hot.md within 250 " +
+      "words of the 100 000-word summary",
+    async () => {
+      const store = storeOf(mainVault());
+      const before = store.snapshot();
+      const { core } = open(store);
+      const result = await core.rebuild();
+      expect(result.totalConfirmed).toBe(EXPECTED.confirmed.length);
+      expect(result.skipped.map((s) => s.path).sort()).toEqual(EXPECTED.skipped.map((s) => s.path).sort());
+      expect(store.writes.sort()).toEqual([`replace ${HOT}`, `replace ${INDEX}`]);
+      expectIndexed(store, EXPECTED.confirmed);
+      expectHotWithinLimit(store);
+      expect(store.files.get(HOT)).toContain(`Source: [[${HUGE_SUMMARY_ID}]]`);
+      expectOnlyAllowedChanges(store, before, []);
+    },
+  );
 
-  it("start offers the usable drafts, reconcile trashes the one already absorbed; start, checkpoint and end then work and change only what they may", async () => {
-    const store = storeOf(mainVault());
-    const before = store.snapshot();
-    const { core, clock } = open(store);
-    const absorbed = byOutcome("absorbed-draft");
+  it(
+    "start offers the usable drafts, reconcile trashes the one already absorbed; start, " +
+      "checkpoint and end then work and change only what they may",
+    async () => {
+      const store = storeOf(mainVault());
+      const before = store.snapshot();
+      const { core, clock } = open(store);
+      const absorbed = byOutcome("absorbed-draft");
 
-    const first = await core.start({ topic: TOPIC });
-    expect(first.status).toBe("drafts_pending");
-    if (first.status !== "drafts_pending") return;
-    expect(first.drafts.map((d) => d.draftId).sort()).toEqual([...EXPECTED.pending].sort());
-    expect(store.trashed.map((t) => t.path)).toEqual(absorbed.map((f) => f.at));
+      const first = await core.start({ topic: TOPIC });
+      expect(first.status).toBe("drafts_pending");
+      if (first.status !== "drafts_pending") return;
+      expect(first.drafts.map((d) => d.draftId).sort()).toEqual([...EXPECTED.pending].sort());
+      expect(store.trashed.map((t) => t.path)).toEqual(absorbed.map((f) => f.at));
 
-    const started = await core.start({ topic: TOPIC, ignoreDrafts: new Set(EXPECTED.pending) });
-    expect(started.status).toBe("started");
-    if (started.status !== "started") return;
-    expectSkippedWarnings(started.warnings);
-    const ours = `palee/sessions/${started.draftId}.md`;
+      const started = await core.start({ topic: TOPIC, ignoreDrafts: new Set(EXPECTED.pending) });
+      expect(started.status).toBe("started");
+      if (started.status !== "started") return;
+      expectSkippedWarnings(started.warnings);
+      const ours = `palee/sessions/${started.draftId}.md`;
 
-    clock.advance(20);
-    const checkpoint = await core.checkpoint({ notes: "Checkpoint among damaged files." });
-    expect(checkpoint).toMatchObject({ created: false, draft: { draftId: started.draftId } });
+      clock.advance(20);
+      const checkpoint = await core.checkpoint({ notes: "Checkpoint among damaged files." });
+      expect(checkpoint).toMatchObject({ created: false, draft: { draftId: started.draftId } });
 
-    clock.advance(25);
-    const ended = await core.end({ summary: "Studied next to a hostile corpus." });
-    expect(ended).toMatchObject({
-      alreadySaved: false,
-      absorbedDrafts: [started.draftId],
-      session: { topicId: TOPIC, durationMinutes: 45 },
-    });
-    expectSkippedWarnings(ended.warnings);
-
-    const list = await core.list({ all: true });
-    const all = [...EXPECTED.confirmed, ended.session.sessionId];
-    expect(list.confirmed.map((s) => s.sessionId).sort()).toEqual(all.sort());
-    expect(list.drafts.map((d) => d.draftId).sort()).toEqual([...EXPECTED.pending].sort());
-    expectIndexed(store, all);
-    expectHotWithinLimit(store);
-    expect(store.trashed.map((t) => t.path).sort()).toEqual([...absorbed.map((f) => f.at), ours].sort());
-    expectOnlyAllowedChanges(store, before, [...absorbed.map((f) => f.at), ours]);
-  });
-
-  it("recover saves, discards, resumes and ignores the usable drafts, and refuses the damaged ones by name without touching them", async () => {
-    const store = storeOf(mainVault());
-    const before = store.snapshot();
-    const { core } = open(store);
-    const at = (id: string): string => `palee/sessions/${id}.md`;
-
-    // The conflict copy and its original record one sitting: saving the copy absorbs both, with both notes.
-    const saved = await core.recover("DRAFT-S-12345678 2", "save");
-    expect(saved).toMatchObject({
-      status: "saved",
-      session: {
-        absorbedDrafts: ["DRAFT-S-12345678", "DRAFT-S-12345678 2"],
-        outcome: "interrupted",
-        topicId: "T-sync",
-      },
-    });
-    if (saved.status === "saved")
-      expect(store.files.get(saved.session.path)).toContain("Laptop notes.\n\nPhone notes.\n");
-    const badStart = await core.recover("DRAFT-S-0000d007", "save");
-    expect(badStart).toMatchObject({ status: "saved", session: { durationMinutes: 0 } });
-    await expect(core.recover("DRAFT-S-0000d001", "discard")).resolves.toMatchObject({ status: "discarded" });
-    await expect(core.recover("DRAFT-S-0000d005", "ignore")).resolves.toMatchObject({ status: "ignored" });
-    await expect(core.recover("DRAFT-S-renamed by user", "resume")).resolves.toMatchObject({
-      status: "resumed",
-      open: { topicId: "T-renamed-draft" },
-    });
-    // Already saved by the confirmed note whose absorbed_drafts is one string: never saved twice.
-    await expect(core.recover("DRAFT-S-0000a005", "save")).resolves.toMatchObject({
-      status: "saved",
-      alreadySaved: true,
-      session: { sessionId: "S-20260703T100000-t005" },
-    });
-
-    for (const [id, action] of [
-      ["DRAFT-S-0000d002", "save"],
-      ["DRAFT-S-0000d003", "discard"],
-      ["DRAFT-S-0000d004", "discard"],
-      ["DRAFT-S-0000d008", "resume"],
-    ] as const) {
-      const error = await refusal(core.recover(id, action));
-      expect({ id, exitCode: error.exitCode, message: error.message }).toEqual({
-        id,
-        exitCode: 2,
-        message: expect.stringContaining(at(id)) as string,
+      clock.advance(25);
+      const ended = await core.end({ summary: "Studied next to a hostile corpus." });
+      expect(ended).toMatchObject({
+        alreadySaved: false,
+        absorbedDrafts: [started.draftId],
+        session: { topicId: TOPIC, durationMinutes: 45 },
       });
-    }
+      expectSkippedWarnings(ended.warnings);
 
-    const list = await core.list({ all: true });
-    const savedIds = [saved, badStart].map((r) => (r.status === "saved" ? r.session.sessionId : ""));
-    expect(list.confirmed.map((s) => s.sessionId).sort()).toEqual([...EXPECTED.confirmed, ...savedIds].sort());
-    expectIndexed(store, [...EXPECTED.confirmed, ...savedIds]);
-    const gone = [
-      "DRAFT-S-12345678",
-      "DRAFT-S-12345678 2",
-      "DRAFT-S-0000d007",
-      "DRAFT-S-0000d001",
-      "DRAFT-S-0000a005",
-    ].map(at);
-    expect(store.trashed.map((t) => t.path).sort()).toEqual([...gone].sort());
-    // The resumed draft's frontmatter is updated (this device, now); its notes are kept.
-    const resumed = at("DRAFT-S-renamed by user");
-    expect(store.files.get(resumed)).toContain("Draft notes.\n");
-    expectOnlyAllowedChanges(store, before, [...gone, resumed]);
-  });
+      const list = await core.list({ all: true });
+      const all = [...EXPECTED.confirmed, ended.session.sessionId];
+      expect(list.confirmed.map((s) => s.sessionId).sort()).toEqual(all.sort());
+      expect(list.drafts.map((d) => d.draftId).sort()).toEqual([...EXPECTED.pending].sort());
+      expectIndexed(store, all);
+      expectHotWithinLimit(store);
+      expect(store.trashed.map((t) => t.path).sort()).toEqual([...absorbed.map((f) => f.at), ours].sort());
+      expectOnlyAllowedChanges(store, before, [...absorbed.map((f) => f.at), ours]);
+    },
+  );
+
+  it(
+    "recover saves, discards, resumes and ignores the usable drafts, and refuses the damaged " +
+      "ones by name without touching them",
+    async () => {
+      const store = storeOf(mainVault());
+      const before = store.snapshot();
+      const { core } = open(store);
+      const at = (id: string): string => `palee/sessions/${id}.md`;
+
+      // The conflict copy and its original record one sitting: saving the copy absorbs both, with both notes.
+      const saved = await core.recover("DRAFT-S-12345678 2", "save");
+      expect(saved).toMatchObject({
+        status: "saved",
+        session: {
+          absorbedDrafts: ["DRAFT-S-12345678", "DRAFT-S-12345678 2"],
+          outcome: "interrupted",
+          topicId: "T-sync",
+        },
+      });
+      if (saved.status !== "saved") throw new Error(`expected saved, got ${saved.status}`);
+      expect(store.files.get(saved.session.path)).toContain("Laptop notes.\n\nPhone notes.\n");
+      const badStart = await core.recover("DRAFT-S-0000d007", "save");
+      expect(badStart).toMatchObject({ status: "saved", session: { durationMinutes: 0 } });
+      await expect(core.recover("DRAFT-S-0000d001", "discard")).resolves.toMatchObject({ status: "discarded" });
+      await expect(core.recover("DRAFT-S-0000d005", "ignore")).resolves.toMatchObject({ status: "ignored" });
+      await expect(core.recover("DRAFT-S-renamed by user", "resume")).resolves.toMatchObject({
+        status: "resumed",
+        open: { topicId: "T-renamed-draft" },
+      });
+      // Already saved by the confirmed note whose absorbed_drafts is one string: never saved twice.
+      await expect(core.recover("DRAFT-S-0000a005", "save")).resolves.toMatchObject({
+        status: "saved",
+        alreadySaved: true,
+        session: { sessionId: "S-20260703T100000-t005" },
+      });
+
+      for (const [id, action] of [
+        ["DRAFT-S-0000d002", "save"],
+        ["DRAFT-S-0000d003", "discard"],
+        ["DRAFT-S-0000d004", "discard"],
+        ["DRAFT-S-0000d008", "resume"],
+      ] as const) {
+        const error = await refusal(core.recover(id, action));
+        expect({ id, exitCode: error.exitCode, message: error.message }).toEqual({
+          id,
+          exitCode: 2,
+          message: expect.stringContaining(at(id)) as string,
+        });
+      }
+
+      const list = await core.list({ all: true });
+      const savedIds = [saved, badStart].map((r) => (r.status === "saved" ? r.session.sessionId : ""));
+      expect(list.confirmed.map((s) => s.sessionId).sort()).toEqual([...EXPECTED.confirmed, ...savedIds].sort());
+      expectIndexed(store, [...EXPECTED.confirmed, ...savedIds]);
+      const gone = [
+        "DRAFT-S-12345678",
+        "DRAFT-S-12345678 2",
+        "DRAFT-S-0000d007",
+        "DRAFT-S-0000d001",
+        "DRAFT-S-0000a005",
+      ].map(at);
+      expect(store.trashed.map((t) => t.path).sort()).toEqual([...gone].sort());
+      // The resumed draft's frontmatter is updated (this device, now); its notes are kept.
+      const resumed = at("DRAFT-S-renamed by user");
+      expect(store.files.get(resumed)).toContain("Draft notes.\n");
+      expectOnlyAllowedChanges(store, before, [...gone, resumed]);
+    },
+  );
 
   it("open vault (the plugin at start-up) offers the usable drafts and names every skipped file", async () => {
     const store = storeOf(mainVault());
@@ -406,21 +425,25 @@ describe("each damaged hot.md, in a vault of its own", () => {
     },
   );
 
-  it("a hot.md of palee_schema 2 is left alone by checkpoint and end (with a warning naming it), replaced only by start or rebuild", async () => {
-    const fixture = HOT_VARIANTS.find((f) => f.file === "hot-schema-2.md");
-    if (!fixture) throw new Error("no hot-schema-2 fixture");
-    const store = storeOf(hotVault(fixture));
-    const original = store.files.get(HOT);
-    const { core, clock } = open(store);
-    const checkpoint = await core.checkpoint({ topic: TOPIC });
-    expect(checkpoint.warnings).toContain(
-      `${HOT} has an unsupported palee_schema; left it alone (starting a session rebuilds it)`,
-    );
-    clock.advance(5);
-    const ended = await core.end({ topic: TOPIC });
-    expect(ended.warnings).toContain(`${HOT} has an unsupported palee_schema; left it alone (a rebuild replaces it)`);
-    expect(store.files.get(HOT)).toBe(original);
-    await core.rebuild();
-    expect(classifyRecord(store.files.get(HOT) ?? null).state).toBe("ok");
-  });
+  it(
+    "a hot.md of palee_schema 2 is left alone by checkpoint and end (with a warning naming " +
+      "it), replaced only by start or rebuild",
+    async () => {
+      const fixture = HOT_VARIANTS.find((f) => f.file === "hot-schema-2.md");
+      if (!fixture) throw new Error("no hot-schema-2 fixture");
+      const store = storeOf(hotVault(fixture));
+      const original = store.files.get(HOT);
+      const { core, clock } = open(store);
+      const checkpoint = await core.checkpoint({ topic: TOPIC });
+      expect(checkpoint.warnings).toContain(
+        `${HOT} has an unsupported palee_schema; left it alone (starting a session rebuilds it)`,
+      );
+      clock.advance(5);
+      const ended = await core.end({ topic: TOPIC });
+      expect(ended.warnings).toContain(`${HOT} has an unsupported palee_schema; left it alone (a rebuild replaces it)`);
+      expect(store.files.get(HOT)).toBe(original);
+      await core.rebuild();
+      expect(classifyRecord(store.files.get(HOT) ?? null).state).toBe("ok");
+    },
+  );
 });

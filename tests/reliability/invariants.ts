@@ -198,7 +198,8 @@ export function invariantViolations(
   const newUnabsorbed = confirmed.filter((s) => !was.has(s.path) && s.absorbed.length === 0);
   if (newUnabsorbed.length > (options.newUnabsorbedAllowed ?? 0)) {
     problems.push(
-      `${newUnabsorbed.length} new confirmed note(s) absorb no draft: ${newUnabsorbed.map((s) => s.sessionId).join(", ")}`,
+      `${newUnabsorbed.length} new confirmed note(s) absorb no draft: ` +
+        `${newUnabsorbed.map((s) => s.sessionId).join(", ")}`,
     );
   }
   const ids = confirmed.map((s) => s.sessionId);

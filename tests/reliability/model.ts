@@ -410,7 +410,8 @@ async function operate<T>(
   world.refreshUi(device);
   if ("error" in outcome) {
     const error = outcome.error;
-    // With a tiny ID space every free ID may be taken: the documented answer is a conflict (SPEC §2 IDs: draw again, never overwrite).
+    // With a tiny ID space every free ID may be taken: the documented answer is a conflict (SPEC §2 IDs: draw
+    // again, never overwrite).
     const outOfIds =
       error instanceof ConflictError && device === world.fewIdsOn && /could not find a free/.test(error.message);
     if (outOfIds) {
@@ -479,7 +480,12 @@ export class Start extends Step {
     super();
   }
   get label(): string {
-    return `start(${[this.topic ?? "no topic", this.keep ? "if-open keep" : "", this.ignorePending ? "ignoring pending drafts" : ""].filter(Boolean).join(", ")})`;
+    const parts = [
+      this.topic ?? "no topic",
+      this.keep ? "if-open keep" : "",
+      this.ignorePending ? "ignoring pending drafts" : "",
+    ];
+    return `start(${parts.filter(Boolean).join(", ")})`;
   }
   protected async act(_model: Model, world: World, before: View): Promise<Effects> {
     const ignore = this.ignorePending ? new Set(before.drafts.keys()) : undefined;
@@ -548,7 +554,12 @@ export class Checkpoint extends Step {
     super();
   }
   get label(): string {
-    return `checkpoint(${[this.topic ?? "no topic", this.withNotes ? "with notes" : "", this.pluginStyle ? "naming the open session" : ""].filter(Boolean).join(", ")})`;
+    const parts = [
+      this.topic ?? "no topic",
+      this.withNotes ? "with notes" : "",
+      this.pluginStyle ? "naming the open session" : "",
+    ];
+    return `checkpoint(${parts.filter(Boolean).join(", ")})`;
   }
   protected async act(model: Model, world: World, before: View): Promise<Effects> {
     const open = this.pluginStyle ? world.ui.get(world.device) : undefined;
@@ -633,7 +644,13 @@ export class End extends Step {
   }
   get label(): string {
     const at = this.at === undefined ? "no at" : this.at === "now" ? "" : `at ${this.at}`;
-    return `end(${[this.topic ?? "no topic", this.summary === "none" ? "" : `${this.summary} summary`, this.pluginStyle ? "naming the open session" : "", at].filter(Boolean).join(", ")})`;
+    const parts = [
+      this.topic ?? "no topic",
+      this.summary === "none" ? "" : `${this.summary} summary`,
+      this.pluginStyle ? "naming the open session" : "",
+      at,
+    ];
+    return `end(${parts.filter(Boolean).join(", ")})`;
   }
   protected async act(model: Model, world: World, before: View): Promise<Effects> {
     const open = this.pluginStyle ? world.ui.get(world.device) : undefined;
@@ -733,7 +750,8 @@ function checkEnded(
     if (discarded && ms(note.fields.started_at) === hotStart && hotStart !== ms(note.fields.ended_at)) {
       fail(
         step,
-        `started_at ${String(note.fields.started_at)} is the start of ${String(hotBefore.openDraft)}, a session the learner discarded`,
+        `started_at ${String(note.fields.started_at)} is the start of ${String(hotBefore.openDraft)}, a ` +
+          `session the learner discarded`,
       );
     }
     if (!discarded && usable && ms(note.fields.started_at) !== hotStart) {
@@ -822,7 +840,8 @@ export class PauseOrContinue extends Step {
         if (after.fields.paused_at != null || after.fields.break_minutes !== expected) {
           fail(
             this.label,
-            `continue left paused_at ${String(after.fields.paused_at)}, break_minutes ${String(after.fields.break_minutes)} (model: ${String(expected)})`,
+            `continue left paused_at ${String(after.fields.paused_at)}, break_minutes ` +
+              `${String(after.fields.break_minutes)} (model: ${String(expected)})`,
           );
         }
       }
@@ -849,10 +868,8 @@ export class Log extends Step {
     const out = await operate(world, "log", this.label, (core) =>
       core.log({ topic: this.topic, minutes: this.minutes, to }),
     );
-    stats.bump(
-      stats.outcomes,
-      `log ${out.crashed ? "crashed" : out.value ? "logged" : `refused: ${out.error instanceof PaleeError ? out.error.kind : "?"}`}`,
-    );
+    const refusal = out.error instanceof PaleeError ? out.error.kind : "?";
+    stats.bump(stats.outcomes, `log ${out.crashed ? "crashed" : out.value ? "logged" : `refused: ${refusal}`}`);
     if (out.value) {
       const note = viewOf(world).confirmed.get(out.value.session.sessionId);
       if (!note) fail(this.label, "logged, but the note does not exist");
@@ -860,7 +877,8 @@ export class Log extends Step {
       if (f.outcome !== "logged" || f.duration_minutes !== this.minutes || JSON.stringify(f.absorbed_drafts) !== "[]") {
         fail(
           this.label,
-          `logged note has outcome ${String(f.outcome)}, ${String(f.duration_minutes)} min, absorbed ${JSON.stringify(f.absorbed_drafts)}`,
+          `logged note has outcome ${String(f.outcome)}, ${String(f.duration_minutes)} min, absorbed ` +
+            `${JSON.stringify(f.absorbed_drafts)}`,
         );
       }
     }
@@ -926,13 +944,15 @@ export class Recover extends Step {
         if (ms(note.fields.ended_at) !== endsAt) {
           fail(
             step,
-            `saved with ended_at ${String(note.fields.ended_at)}, not the draft's last checkpoint ${String(draft.fields.last_checkpoint_at)} (or its start, or its pause)`,
+            `saved with ended_at ${String(note.fields.ended_at)}, not the draft's last checkpoint ` +
+              `${String(draft.fields.last_checkpoint_at)} (or its start, or its pause)`,
           );
         }
         if (startMs !== null && ms(note.fields.started_at) !== startMs) {
           fail(
             step,
-            `saved with started_at ${String(note.fields.started_at)}, not the draft's start ${String(draft.fields.started_at)}`,
+            `saved with started_at ${String(note.fields.started_at)}, not the draft's start ` +
+              `${String(draft.fields.started_at)}`,
           );
         }
         checkViews(step, after, true);
@@ -995,7 +1015,8 @@ export class OpenVault extends Step {
       if (seen.length !== new Set(seen).size || present.some((id) => !seen.includes(id))) {
         fail(
           this.label,
-          `every draft must be resumed, reported or offered exactly once: offered ${JSON.stringify(seen)}, drafts ${JSON.stringify(present)}`,
+          `every draft must be resumed, reported or offered exactly once: offered ` +
+            `${JSON.stringify(seen)}, drafts ${JSON.stringify(present)}`,
         );
       }
       const hot = pointerOf(after);
@@ -1007,7 +1028,8 @@ export class OpenVault extends Step {
       }
       stats.bump(
         stats.outcomes,
-        `triageOnOpen ${out.value.resumed ? "resumed" : out.value.openElsewhere ? "open elsewhere" : "nothing open"}, ${out.value.pending.length > 0 ? "pending" : "none pending"}`,
+        `triageOnOpen ${out.value.resumed ? "resumed" : out.value.openElsewhere ? "open elsewhere" : "nothing open"}` +
+          `, ${out.value.pending.length > 0 ? "pending" : "none pending"}`,
       );
     }
     return { kind: "triageOnOpen", crashed: out.crashed, refused: false };
@@ -1043,7 +1065,9 @@ export class Read extends Step {
       ) {
         fail(
           this.label,
-          `list counts ${list.totalConfirmed} confirmed / ${list.totalDrafts} drafts / ${list.skipped.length} skipped, the vault holds ${before.confirmed.size} / ${before.drafts.size} / ${before.strays.length}`,
+          `list counts ${list.totalConfirmed} confirmed / ${list.totalDrafts} drafts / ` +
+            `${list.skipped.length} skipped, the vault holds ${before.confirmed.size} / ` +
+            `${before.drafts.size} / ${before.strays.length}`,
         );
       }
     } else {
@@ -1120,7 +1144,8 @@ export class ExternalEdit extends Step {
         files.set(HOT, "---\npalee_schema: 1\nopen_draft: [unclosed\n---\nMy notes\n");
         break;
       case "foreign hot.md":
-        // A newer version's hot.md (SPEC §2: refused, never silently consumed; only start, resume and rebuild replace it).
+        // A newer version's hot.md (SPEC §2: refused, never silently consumed; only start, resume and rebuild
+        // replace it).
         files.set(HOT, "---\npalee_schema: 2\nmemory_id: H-active\nopen_draft: null\n---\nFrom the future\n");
         break;
       case "garbage index.md":
@@ -1336,7 +1361,8 @@ function checkConfirmed(step: string, model: Model, note: FileView, absorbed: Ma
   ) {
     fail(
       step,
-      `confirmed note ${note.id} has session_id ${String(f.session_id)}, status ${String(f.status)}, outcome ${String(f.outcome)}`,
+      `confirmed note ${note.id} has session_id ${String(f.session_id)}, status ` +
+        `${String(f.status)}, outcome ${String(f.outcome)}`,
     );
   }
   const started = ms(f.started_at);
@@ -1353,7 +1379,8 @@ function checkConfirmed(step: string, model: Model, note: FileView, absorbed: Ma
   if (duration !== Math.max(0, Math.round((ended - started) / MINUTE) - breaks))
     fail(
       step,
-      `${note.id} records ${duration} min for ${String(f.started_at)} → ${String(f.ended_at)} less ${breaks} min of breaks`,
+      `${note.id} records ${duration} min for ${String(f.started_at)} → ${String(f.ended_at)} ` +
+        `less ${breaks} min of breaks`,
     );
   for (const id of absorbedList(note)) {
     const session = model.sessions.get(id);

@@ -129,109 +129,116 @@ const hostileText = fc.oneof(
 );
 
 describe("topic IDs never reach a path", () => {
-  it("new input: start, checkpoint and end either refuse the topic clearly or create only the folder's own files", async () => {
-    await fc.assert(
-      fc.asyncProperty(hostileText, async (topic) => {
-        const store = new WatchingStore(new MemoryStore(), "palee");
-        const core = coreOn(store);
-        const given = normalizeTopic(topic);
-        const valid = given !== null && TOPIC_ID_PATTERN.test(given);
-        const outcomes: string[] = [];
-        for (const run of [
-          () => core.start({ topic }),
-          () => core.checkpoint({ topic, notes: "n" }),
-          () => core.end({ topic, summary: "s" }),
-        ]) {
-          try {
-            await run();
-            outcomes.push("ok");
-          } catch (error) {
-            if (!(error instanceof PaleeError)) throw error;
-            outcomes.push(error.kind);
-            if (error.kind === "invalid_topic")
-              expect(error.message).toMatch(/^invalid topic ID .*: use T- followed by letters, digits/s);
-            if (error.kind === "topic_required") expect(error.message).toMatch(/^topic required/);
+  it(
+    "new input: start, checkpoint and end either refuse the topic clearly or create only the " + "folder's own files",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(hostileText, async (topic) => {
+          const store = new WatchingStore(new MemoryStore(), "palee");
+          const core = coreOn(store);
+          const given = normalizeTopic(topic);
+          const valid = given !== null && TOPIC_ID_PATTERN.test(given);
+          const outcomes: string[] = [];
+          for (const run of [
+            () => core.start({ topic }),
+            () => core.checkpoint({ topic, notes: "n" }),
+            () => core.end({ topic, summary: "s" }),
+          ]) {
+            try {
+              await run();
+              outcomes.push("ok");
+            } catch (error) {
+              if (!(error instanceof PaleeError)) throw error;
+              outcomes.push(error.kind);
+              if (error.kind === "invalid_topic")
+                expect(error.message).toMatch(/^invalid topic ID .*: use T- followed by letters, digits/s);
+              if (error.kind === "topic_required") expect(error.message).toMatch(/^topic required/);
+            }
           }
-        }
-        // A valid ID (blank and "(none)" mean no topic) works; anything else is refused before anything is written.
-        if (valid) expect(outcomes).toEqual(["ok", "ok", "ok"]);
-        else if (given === null) expect(outcomes).toEqual(["topic_required", "topic_required", "topic_required"]);
-        else expect(outcomes).toEqual(["invalid_topic", "invalid_topic", "invalid_topic"]);
-        if (!valid) expect(store.touched).toEqual([]);
-        for (const p of store.inner.files.keys())
-          expect({ p, allowed: allowedPath("palee", p) }).toEqual({ p, allowed: true });
-        expect(store.badTrash).toEqual([]);
-      }),
-      { numRuns: RUNS },
-    );
-  });
+          // A valid ID (blank and "(none)" mean no topic) works; anything else is refused before anything is written.
+          if (valid) expect(outcomes).toEqual(["ok", "ok", "ok"]);
+          else if (given === null) expect(outcomes).toEqual(["topic_required", "topic_required", "topic_required"]);
+          else expect(outcomes).toEqual(["invalid_topic", "invalid_topic", "invalid_topic"]);
+          if (!valid) expect(store.touched).toEqual([]);
+          for (const p of store.inner.files.keys())
+            expect({ p, allowed: allowedPath("palee", p) }).toEqual({ p, allowed: true });
+          expect(store.badTrash).toEqual([]);
+        }),
+        { numRuns: RUNS },
+      );
+    },
+  );
 
-  it("legacy IDs read from notes (any string): checkpoint, end, save and rebuild create only the folder's own files", async () => {
-    await fc.assert(
-      fc.asyncProperty(hostileText, fc.constantFrom("palee", "Study/palee"), async (legacy, folder) => {
-        const draft = draftText(
-          {
-            session_id: "DRAFT-S-0000000a",
+  it(
+    "legacy IDs read from notes (any string): checkpoint, end, save and rebuild create only " +
+      "the folder's own files",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(hostileText, fc.constantFrom("palee", "Study/palee"), async (legacy, folder) => {
+          const draft = draftText(
+            {
+              session_id: "DRAFT-S-0000000a",
+              topic_id: legacy,
+              started_at: "2026-08-14T11:00:00+00:00",
+              last_checkpoint_at: "2026-08-14T11:50:00+00:00",
+            },
+            "notes\n",
+          );
+          const old = draftText({
+            session_id: "DRAFT-S-0000000b",
             topic_id: legacy,
+            started_at: "2026-08-13T09:00:00+00:00",
+            last_checkpoint_at: "2026-08-13T09:30:00+00:00",
+          });
+          const hot = hotText({
+            active_topic: legacy,
             started_at: "2026-08-14T11:00:00+00:00",
-            last_checkpoint_at: "2026-08-14T11:50:00+00:00",
-          },
-          "notes\n",
-        );
-        const old = draftText({
-          session_id: "DRAFT-S-0000000b",
-          topic_id: legacy,
-          started_at: "2026-08-13T09:00:00+00:00",
-          last_checkpoint_at: "2026-08-13T09:30:00+00:00",
-        });
-        const hot = hotText({
-          active_topic: legacy,
-          started_at: "2026-08-14T11:00:00+00:00",
-          open_draft: "DRAFT-S-0000000a",
-          device: "laptop",
-        });
-        // Only topics that survive the YAML round trip as a non-blank string are topics at all.
-        const read = classifyRecord(draft);
-        fc.pre(
-          read.state === "ok" &&
-            normalizeTopic(read.fields.topic_id) === legacy.trim() &&
-            normalizeTopic(legacy) !== null,
-        );
-        const inner = new MemoryStore({
-          [`${folder}/hot.md`]: hot,
-          [`${folder}/sessions/DRAFT-S-0000000a.md`]: draft,
-          [`${folder}/sessions/DRAFT-S-0000000b.md`]: old,
-        });
-        const store = new WatchingStore(inner, folder);
-        const core = coreOn(store, folder);
-        await core.checkpoint({ notes: "more" });
-        const ended = await core.end({ summary: "done" });
-        expect(ended.session.topicId).toBe(legacy.trim());
-        await core.recover("DRAFT-S-0000000b", "save");
-        await core.rebuild();
-        for (const p of inner.files.keys())
-          expect({ p, allowed: allowedPath(folder, p) }).toEqual({ p, allowed: true });
-        expect(store.badTrash).toEqual([]);
-        expect(inner.trashed.map((t) => t.path).sort()).toEqual([
-          `${folder}/sessions/DRAFT-S-0000000a.md`,
-          `${folder}/sessions/DRAFT-S-0000000b.md`,
-        ]);
-        // index.md: one line per session, whatever the topic holds (no line break, link or table cell leaks in).
-        const index = inner.files.get(`${folder}/index.md`) ?? "";
-        const lines = index.split("\n").filter((l) => l.startsWith("- "));
-        expect(lines).toHaveLength(2);
-        for (const line of lines) {
-          expect(line).toMatch(/^- \[\[S-\d{8}T\d{6}-[0-9a-f]{4}\]\] - Topic: /);
-          const topicPart = line.replace(/^- \[\[S-[^\]]+\]\] - Topic: /, "");
-          expect(topicPart).not.toMatch(/(^|[^\\])(\[\[|\]\]|\|)/);
-        }
-        expect(index.split("\n").filter((l) => l !== "" && !l.startsWith("- ")).length).toBe(
-          index.split("\n").filter((l) => l !== "").length - 2,
-        );
-      }),
-      { numRuns: RUNS },
-    );
-  });
+            open_draft: "DRAFT-S-0000000a",
+            device: "laptop",
+          });
+          // Only topics that survive the YAML round trip as a non-blank string are topics at all.
+          const read = classifyRecord(draft);
+          fc.pre(
+            read.state === "ok" &&
+              normalizeTopic(read.fields.topic_id) === legacy.trim() &&
+              normalizeTopic(legacy) !== null,
+          );
+          const inner = new MemoryStore({
+            [`${folder}/hot.md`]: hot,
+            [`${folder}/sessions/DRAFT-S-0000000a.md`]: draft,
+            [`${folder}/sessions/DRAFT-S-0000000b.md`]: old,
+          });
+          const store = new WatchingStore(inner, folder);
+          const core = coreOn(store, folder);
+          await core.checkpoint({ notes: "more" });
+          const ended = await core.end({ summary: "done" });
+          expect(ended.session.topicId).toBe(legacy.trim());
+          await core.recover("DRAFT-S-0000000b", "save");
+          await core.rebuild();
+          for (const p of inner.files.keys())
+            expect({ p, allowed: allowedPath(folder, p) }).toEqual({ p, allowed: true });
+          expect(store.badTrash).toEqual([]);
+          expect(inner.trashed.map((t) => t.path).sort()).toEqual([
+            `${folder}/sessions/DRAFT-S-0000000a.md`,
+            `${folder}/sessions/DRAFT-S-0000000b.md`,
+          ]);
+          // index.md: one line per session, whatever the topic holds (no line break, link or table cell leaks in).
+          const index = inner.files.get(`${folder}/index.md`) ?? "";
+          const lines = index.split("\n").filter((l) => l.startsWith("- "));
+          expect(lines).toHaveLength(2);
+          for (const line of lines) {
+            expect(line).toMatch(/^- \[\[S-\d{8}T\d{6}-[0-9a-f]{4}\]\] - Topic: /);
+            const topicPart = line.replace(/^- \[\[S-[^\]]+\]\] - Topic: /, "");
+            expect(topicPart).not.toMatch(/(^|[^\\])(\[\[|\]\]|\|)/);
+          }
+          expect(index.split("\n").filter((l) => l !== "" && !l.startsWith("- ")).length).toBe(
+            index.split("\n").filter((l) => l !== "").length - 2,
+          );
+        }),
+        { numRuns: RUNS },
+      );
+    },
+  );
 });
 
 describe("the deletion boundary (assertRemovable, src/core/layout.ts)", () => {
@@ -306,49 +313,52 @@ describe("the deletion boundary (assertRemovable, src/core/layout.ts)", () => {
     expect(() => assertRemovable(nested, "Study/palee/sessions/DRAFT-S-0123abcd.md")).not.toThrow();
   });
 
-  it("accepts nothing but a one-segment DRAFT-S-*.md name under <folder>/sessions/, whatever the string (property)", () => {
-    const pieces = fc.constantFrom(
-      "palee",
-      "sessions",
-      "..",
-      ".",
-      "",
-      "/",
-      "\\",
-      "DRAFT-S-",
-      "0123abcd",
-      ".md",
-      "%2e",
-      "%2f",
-      "\u0000",
-      "Study",
-      "S-",
-    );
-    const candidate = fc.oneof(
-      fc.string(),
-      fc.array(pieces, { maxLength: 10 }).map((parts) => parts.join("")),
-      fc.array(pieces, { maxLength: 6 }).map((parts) => `palee/sessions/${parts.join("")}`),
-    );
-    fc.assert(
-      fc.property(candidate, (p) => {
-        let accepted = true;
-        try {
-          assertRemovable(layout, p);
-        } catch (error) {
-          expect(error).toBeInstanceOf(BoundaryError);
-          accepted = false;
-        }
-        if (!accepted) return;
-        const parts = p.split("/");
-        expect(parts.slice(0, 2)).toEqual(["palee", "sessions"]);
-        expect(parts).toHaveLength(3);
-        const name = parts[2];
-        expect(name).toMatch(/^DRAFT-S-.*\.md$/);
-        expect(name).not.toMatch(/\.\.|\\|\p{Cc}/u);
-      }),
-      { numRuns: RUNS * 10 },
-    );
-  });
+  it(
+    "accepts nothing but a one-segment DRAFT-S-*.md name under <folder>/sessions/, whatever " + "the string (property)",
+    () => {
+      const pieces = fc.constantFrom(
+        "palee",
+        "sessions",
+        "..",
+        ".",
+        "",
+        "/",
+        "\\",
+        "DRAFT-S-",
+        "0123abcd",
+        ".md",
+        "%2e",
+        "%2f",
+        "\u0000",
+        "Study",
+        "S-",
+      );
+      const candidate = fc.oneof(
+        fc.string(),
+        fc.array(pieces, { maxLength: 10 }).map((parts) => parts.join("")),
+        fc.array(pieces, { maxLength: 6 }).map((parts) => `palee/sessions/${parts.join("")}`),
+      );
+      fc.assert(
+        fc.property(candidate, (p) => {
+          let accepted = true;
+          try {
+            assertRemovable(layout, p);
+          } catch (error) {
+            expect(error).toBeInstanceOf(BoundaryError);
+            accepted = false;
+          }
+          if (!accepted) return;
+          const parts = p.split("/");
+          expect(parts.slice(0, 2)).toEqual(["palee", "sessions"]);
+          expect(parts).toHaveLength(3);
+          const name = parts[2];
+          expect(name).toMatch(/^DRAFT-S-.*\.md$/);
+          expect(name).not.toMatch(/\.\.|\\|\p{Cc}/u);
+        }),
+        { numRuns: RUNS * 10 },
+      );
+    },
+  );
 
   it("recover never trashes anything for a hostile draft ID, and refuses it as no such draft", async () => {
     const inner = new MemoryStore({
@@ -437,22 +447,25 @@ describe("the Node store's trash and symlinks leading out of the vault", () => {
     expect(fs.readFileSync(path.join(outside, `${DRAFT}.md`), "utf8")).toBe(draftOnDisk);
   });
 
-  it("never lists, absorbs or trashes a draft-named symlink leading out of the vault (start, end, rebuild)", async () => {
-    const vault = tempDir("palee-sec-vault-");
-    const outside = tempDir("palee-sec-out-");
-    fs.mkdirSync(path.join(vault, "palee", "sessions"), { recursive: true });
-    fs.writeFileSync(path.join(outside, "precious.md"), draftOnDisk);
-    fs.symlinkSync(path.join(outside, "precious.md"), path.join(vault, "palee", "sessions", `${DRAFT}.md`));
-    const core = coreOn(new NodeStore(vault));
-    expect((await core.list()).drafts).toEqual([]);
-    expect((await core.start({ topic: "T-a" })).status).toBe("started");
-    const ended = await core.end({ summary: "done" });
-    expect(ended.absorbedDrafts).not.toContain(DRAFT);
-    await core.rebuild();
-    expect(fs.readFileSync(path.join(outside, "precious.md"), "utf8")).toBe(draftOnDisk);
-    expect(fs.lstatSync(path.join(vault, "palee", "sessions", `${DRAFT}.md`)).isSymbolicLink()).toBe(true);
-    expect(fs.readdirSync(outside)).toEqual(["precious.md"]);
-  });
+  it(
+    "never lists, absorbs or trashes a draft-named symlink leading out of the vault (start, " + "end, rebuild)",
+    async () => {
+      const vault = tempDir("palee-sec-vault-");
+      const outside = tempDir("palee-sec-out-");
+      fs.mkdirSync(path.join(vault, "palee", "sessions"), { recursive: true });
+      fs.writeFileSync(path.join(outside, "precious.md"), draftOnDisk);
+      fs.symlinkSync(path.join(outside, "precious.md"), path.join(vault, "palee", "sessions", `${DRAFT}.md`));
+      const core = coreOn(new NodeStore(vault));
+      expect((await core.list()).drafts).toEqual([]);
+      expect((await core.start({ topic: "T-a" })).status).toBe("started");
+      const ended = await core.end({ summary: "done" });
+      expect(ended.absorbedDrafts).not.toContain(DRAFT);
+      await core.rebuild();
+      expect(fs.readFileSync(path.join(outside, "precious.md"), "utf8")).toBe(draftOnDisk);
+      expect(fs.lstatSync(path.join(vault, "palee", "sessions", `${DRAFT}.md`)).isSymbolicLink()).toBe(true);
+      expect(fs.readdirSync(outside)).toEqual(["precious.md"]);
+    },
+  );
 });
 
 // ---- no HTML sinks, no dynamic code -------------------------------------------------------------------

@@ -116,42 +116,45 @@ describe("Node store specifics", () => {
     expect(fs.readFileSync(path.join(outside, "sessions", "DRAFT-S-00000002.md"), "utf8")).toBe("keep me too");
   });
 
-  it("rebuild moves its own temp files older than an hour to .trash, keeping their names, and nothing else", async () => {
-    const root = tempVault();
-    const sessions = path.join(root, "palee", "sessions");
-    fs.mkdirSync(sessions, { recursive: true });
-    const old = [
-      path.join(root, "palee", ".hot.md.1a2b3c4d.tmp"),
-      path.join(sessions, ".DRAFT-S-00000001.md.1234abcd.tmp"),
-    ];
-    const young = path.join(root, "palee", ".index.md.0badcafe.tmp");
-    const lookAlike = path.join(sessions, ".notes.md.1234abcd.tmp");
-    for (const file of [...old, young, lookAlike]) fs.writeFileSync(file, "half a write");
-    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60_000);
-    for (const file of [...old, lookAlike]) fs.utimesSync(file, twoHoursAgo, twoHoursAgo);
-    const core = new PaleeSessions(
-      {
-        store: new NodeStore(root),
-        clock: { now: () => Date.now(), offsetMinutes: () => 0 },
-        random: new SeededRandom(1),
-        device: "laptop",
-      },
-      layoutFor("palee"),
-      { tempFiles: trashStaleTempFiles },
-    );
-    const result = await core.rebuild();
-    expect(result.warnings.filter((w) => w.includes("interrupted write")).sort()).toEqual([
-      "moved palee/.hot.md.1a2b3c4d.tmp (left by an interrupted write) to the trash",
-      "moved palee/sessions/.DRAFT-S-00000001.md.1234abcd.tmp (left by an interrupted write) to the trash",
-    ]);
-    for (const file of old) expect(fs.existsSync(file)).toBe(false);
-    expect(fs.readFileSync(path.join(root, ".trash", ".hot.md.1a2b3c4d.tmp"), "utf8")).toBe("half a write");
-    expect(fs.readFileSync(path.join(root, ".trash", ".DRAFT-S-00000001.md.1234abcd.tmp"), "utf8")).toBe(
-      "half a write",
-    );
-    expect(fs.existsSync(young)).toBe(true);
-    expect(fs.existsSync(lookAlike)).toBe(true);
-  });
+  it(
+    "rebuild moves its own temp files older than an hour to .trash, keeping their names, and " + "nothing else",
+    async () => {
+      const root = tempVault();
+      const sessions = path.join(root, "palee", "sessions");
+      fs.mkdirSync(sessions, { recursive: true });
+      const old = [
+        path.join(root, "palee", ".hot.md.1a2b3c4d.tmp"),
+        path.join(sessions, ".DRAFT-S-00000001.md.1234abcd.tmp"),
+      ];
+      const young = path.join(root, "palee", ".index.md.0badcafe.tmp");
+      const lookAlike = path.join(sessions, ".notes.md.1234abcd.tmp");
+      for (const file of [...old, young, lookAlike]) fs.writeFileSync(file, "half a write");
+      const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60_000);
+      for (const file of [...old, lookAlike]) fs.utimesSync(file, twoHoursAgo, twoHoursAgo);
+      const core = new PaleeSessions(
+        {
+          store: new NodeStore(root),
+          clock: { now: () => Date.now(), offsetMinutes: () => 0 },
+          random: new SeededRandom(1),
+          device: "laptop",
+        },
+        layoutFor("palee"),
+        { tempFiles: trashStaleTempFiles },
+      );
+      const result = await core.rebuild();
+      expect(result.warnings.filter((w) => w.includes("interrupted write")).sort()).toEqual([
+        "moved palee/.hot.md.1a2b3c4d.tmp (left by an interrupted write) to the trash",
+        "moved palee/sessions/.DRAFT-S-00000001.md.1234abcd.tmp (left by an interrupted write) to the trash",
+      ]);
+      for (const file of old) expect(fs.existsSync(file)).toBe(false);
+      expect(fs.readFileSync(path.join(root, ".trash", ".hot.md.1a2b3c4d.tmp"), "utf8")).toBe("half a write");
+      expect(fs.readFileSync(path.join(root, ".trash", ".DRAFT-S-00000001.md.1234abcd.tmp"), "utf8")).toBe(
+        "half a write",
+      );
+      expect(fs.existsSync(young)).toBe(true);
+      expect(fs.existsSync(lookAlike)).toBe(true);
+    },
+  );
 
   it("ignores a temp file left by a crash inside a write: nothing is listed, skipped or lost", async () => {
     const root = tempVault();

@@ -1,4 +1,4 @@
-import type { Clock, CorePorts, RandomSource } from "../../src/core/ports";
+import type { Clock, CorePorts, RandomSource, SessionStore } from "../../src/core/ports";
 import { BOUNDED_VIEWS } from "../../src/core/bounded";
 import { layoutFor } from "../../src/core/layout";
 import { PaleeSessions } from "../../src/core/sessions";
@@ -50,32 +50,41 @@ export class FixedRandom implements RandomSource {
   }
 }
 
-export interface Harness {
-  store: MemoryStore;
+export interface Harness<S extends SessionStore = MemoryStore> {
+  store: S;
   clock: FakeClock;
   random: RandomSource;
   core: PaleeSessions;
   ports: CorePorts;
 }
 
-/** `bounded`: the CLI's list and views from a trusted index.md (core/bounded.ts), as `palee` runs the core. */
-export function harness(
+/**
+ * A core over `store` (any store: a watched or crashing wrapper too; by default a fresh in-memory one).
+ * `bounded`: the CLI's list and views from a trusted index.md (core/bounded.ts), as `palee` runs the core.
+ */
+export function harness<S extends SessionStore = MemoryStore>(
   options: {
     at?: string;
     offset?: number;
     device?: string;
-    store?: MemoryStore;
+    store?: S;
     random?: RandomSource;
     folder?: string;
     bounded?: boolean;
   } = {},
-): Harness {
+): Harness<S> {
   const clock = FakeClock.at(options.at ?? "2026-08-14T12:00:00Z", options.offset ?? 0);
-  const store = options.store ?? new MemoryStore();
-  // A store made here stamps its writes with the test's clock, as a disk does with the device's.
-  if (!options.store) store.now = () => clock.now();
+  const store = options.store ?? ownStore<S>(clock);
   const random = options.random ?? new SeededRandom(42);
   const ports = { store, clock, random, device: options.device ?? "laptop" };
   const core = new PaleeSessions(ports, layoutFor(options.folder ?? "palee"), options.bounded ? BOUNDED_VIEWS : {});
   return { store, clock, random, ports, core };
+}
+
+/** The default store of `harness`: it stamps its writes with the test's clock, as a disk does with the device's. */
+function ownStore<S>(clock: FakeClock): S {
+  const store = new MemoryStore();
+  store.now = () => clock.now();
+  // Sound: S is MemoryStore whenever the caller passes no store (the type parameter's default).
+  return store as unknown as S;
 }

@@ -276,7 +276,8 @@ function theOnly<T>(type: abstract new (...args: never[]) => T, name: string): T
   const found = openModals.filter((m): m is Modal & T => m instanceof type);
   if (found.length !== 1)
     throw new Error(
-      `expected one open ${name}, found ${found.length} (open: ${openModals.map((m) => m.constructor.name).join(", ") || "none"})`,
+      `expected one open ${name}, found ${found.length} (open: ` +
+        `${openModals.map((m) => m.constructor.name).join(", ") || "none"})`,
     );
   return found[0];
 }
