@@ -1,4 +1,4 @@
-// CLI benchmark (SPEC §7, issue 13): `session start`, `draft`, `end`, `list`, `list --all`, `rebuild`, `stats`
+// CLI benchmark (contract §7, issue 13): `session start`, `draft`, `end`, `list`, `list --all`, `rebuild`, `stats`
 // and `export` wall time and peak memory on histories of 100, 1 000, 10 000 and 30 000 confirmed sessions,
 // against two I/O floors: a bare Node process that lists the sessions folder's names, and one that also reads
 // every file once.

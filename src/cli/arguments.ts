@@ -3,7 +3,7 @@ import { UsageError } from "../core/errors";
 /**
  * The command line's own parser (not node:util parseArgs, which refuses a value that begins with "-").
  * A value-taking option always takes the next token as its value, whatever it looks like, so
- * `--summary "- borrowing rules"` works as Markdown bullets need (SPEC §5).
+ * `--summary "- borrowing rules"` works as Markdown bullets need (contract §5).
  */
 export interface OptionSpec {
   type: "string" | "boolean";

@@ -1,7 +1,7 @@
 import { renderTopic } from "./ids";
 import type { ConfirmedSession } from "./records";
 
-/** The heading the daily-note line goes under unless the learner sets another (SPEC §5). */
+/** The heading the daily-note line goes under unless the learner sets another (contract §5). */
 export const DEFAULT_DAILY_HEADING = "## Study sessions";
 
 /**

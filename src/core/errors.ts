@@ -16,7 +16,7 @@ export type ErrorKind =
   | "conflict"
   | "boundary"
   | "unexpected"
-  // Honest time (SPEC §4, version 2): refusals, all exit 2.
+  // Honest time (contract §4, version 2): refusals, all exit 2.
   | "already_paused"
   | "not_paused"
   | "invalid_time"
@@ -42,7 +42,7 @@ export class UsageError extends PaleeError {
 }
 
 /**
- * end without `at` when the session has been silent for longer than the grace period and 2 hours (SPEC §4):
+ * end without `at` when the session has been silent for longer than the grace period and 2 hours (contract §4):
  * nothing says when it ended. `details` is added to the CLI's JSON error document as it is.
  */
 export class LongSilenceError extends UsageError {
@@ -68,7 +68,7 @@ export class LongSilenceError extends UsageError {
   }
 }
 
-/** A logged session that overlaps a confirmed session or the open one by more than a minute (SPEC §4 log). */
+/** A logged session that overlaps a confirmed session or the open one by more than a minute (contract §4 log). */
 export class OverlapError extends UsageError {
   constructor(
     message: string,

@@ -80,7 +80,7 @@ export function isOwnTempFile(layout: Layout, folder: string, name: string): boo
 }
 
 /**
- * The one exception to the deletion boundary (SPEC §2): a temp file of the tool's own pattern, directly inside
+ * The one exception to the deletion boundary (contract §2): a temp file of the tool's own pattern, directly inside
  * the session folder or its sessions/ folder. Throws BoundaryError for any other path.
  */
 export function assertTempRemovable(layout: Layout, path: string): void {

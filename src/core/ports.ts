@@ -22,7 +22,7 @@ export interface SessionStore {
   trash(path: string): Promise<void>;
   /**
    * When the file was last modified (epoch ms). Used only to age the tool's own temp files left by a killed
-   * write (SPEC §2 "Temporary files"), never to order sessions. A store whose writes leave no temp files (the
+   * write (contract §2 "Temporary files"), never to order sessions. A store whose writes leave no temp files (the
    * Obsidian vault) answers "untold", and then no temp file is ever aged.
    */
   modifiedAt(path: string): Promise<ModifiedAt>;

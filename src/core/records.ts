@@ -99,7 +99,7 @@ export function interpretConfirmed(path: string, read: ReadResult, offsetAt: Off
   if (!started) return { reason: "started_at is missing or not a valid ISO 8601 timestamp" };
   const ended = timestampField(f, "ended_at", offsetAt);
   if (!ended) return { reason: "ended_at is missing or not a valid ISO 8601 timestamp" };
-  // The original PALEE tool never wrote duration_minutes (SPEC §2): its notes are dated by their timestamps.
+  // The original PALEE tool never wrote duration_minutes (contract §2): its notes are dated by their timestamps.
   // A value that is present is the record's word, so a damaged one is still skipped.
   const duration = f.duration_minutes === undefined ? durationMinutes(started.ms, ended.ms) : f.duration_minutes;
   if (typeof duration !== "number" || !Number.isInteger(duration) || duration < 0) {

@@ -6,7 +6,7 @@ export interface ConfirmedNoteInput {
   startedAt: string;
   endedAt: string;
   durationMinutes: number;
-  /** Pauses and time away inside the session; written only when > 0 (SPEC §2). */
+  /** Pauses and time away inside the session; written only when > 0 (contract §2). */
   breakMinutes?: number;
   outcome: "completed" | "interrupted" | "logged";
   absorbedDrafts: readonly string[];

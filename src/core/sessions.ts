@@ -89,7 +89,7 @@ export class PaleeSessions {
     return this.exclusive((ctx) => end(ctx, options));
   }
 
-  /** Records paused_at in the open session's draft (SPEC §4 honest time). */
+  /** Records paused_at in the open session's draft (contract §4 honest time). */
   pause(options: PauseOptions = {}): Promise<PauseResult> {
     return this.exclusive((ctx) => pause(ctx, options));
   }

@@ -4,11 +4,11 @@ import { assertTempRemovable, isOwnTempFile } from "./layout";
 import type { CorePorts } from "./ports";
 import { MINUTE_MS } from "./time";
 
-/** A temp file of the tool's own pattern older than this was left by a killed write (SPEC §2). */
+/** A temp file of the tool's own pattern older than this was left by a killed write (contract §2). */
 const STALE_TEMP_MS = 60 * MINUTE_MS;
 
 /**
- * Temp files of the tool's own pattern older than an hour (left by a killed write) go to the trash (SPEC §2):
+ * Temp files of the tool's own pattern older than an hour (left by a killed write) go to the trash (contract §2):
  * the only exception to the deletion boundary. A younger one may belong to a write in progress. One that
  * cannot be moved is named, never fatal. Returns what to tell the user. Run by rebuild (SessionsOptions).
  */

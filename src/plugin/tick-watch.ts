@@ -1,5 +1,5 @@
 /**
- * This app's own signs of life: its timer ticks (SPEC §4 "Time away"). Intervals stop while a laptop sleeps
+ * This app's own signs of life: its timer ticks (contract §4 "Time away"). Intervals stop while a laptop sleeps
  * or a phone suspends the app, so a gap between two ticks longer than the grace period is time away. Only
  * recorded instants are kept; nothing is inferred from how many ticks came.
  */

@@ -1,5 +1,5 @@
 /**
- * Plugin benchmark (SPEC §7, issue 3): against the in-memory vault of the plugin tests, with 100, 1 000 and
+ * Plugin benchmark (contract §7, issue 3): against the in-memory vault of the plugin tests, with 100, 1 000 and
  * 10 000 confirmed sessions:
  *  - onload: time, and vault reads (target: none at all);
  *  - layout ready (start-up recovery): time, and which files were read (target: only hot.md and drafts);
@@ -8,7 +8,7 @@
  *    layout ready at 10 000 within 50 ms);
  *  - the study history view (issue 12): open after start-up (target at 10 000: <= 100 ms, no confirmed note
  *    read in full) and its refresh after one end (target: O(1) notes read);
- *  - the size of the built main.js (target: <= 120 KB, issue 12).
+ *  - the size of the built main.js (target: <= 160 KB, issue 17).
  * The metadata cache lags behind writes as in Obsidian and catches up between operations (not timed).
  * Run with `npm run bench` (after the CLI benchmark) or `npx jest --config jest.bench.config.cjs`.
  * Environment: BENCH_SIZES=100,1000 BENCH_REPS=5.
@@ -35,7 +35,7 @@ const DEVICE = "bench-laptop";
 const MAIN_JS = path.join(__dirname, "..", "..", "main.js");
 const END_RATIO_TARGET = 2; // issue 13 (was 3, issue 3)
 const READY_TARGET_MS = 50; // issue 13: layout-ready start-up at 10 000 sessions
-const MAIN_JS_TARGET_BYTES = 122_880;
+const MAIN_JS_TARGET_BYTES = 163_840; // 160 KB (issue 17)
 const HISTORY_TARGET_MS = 100;
 
 interface Row {

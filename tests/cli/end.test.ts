@@ -1,5 +1,5 @@
 /**
- * `palee session end` run again after a crash or a conflict (SPEC §4 end): the session is reported as saved,
+ * `palee session end` run again after a crash or a conflict (contract §4 end): the session is reported as saved,
  * and the summary and next action are said to be lost only when the saved note lacks them.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * CLI end-to-end: every exit code of SPEC §5 and the error contract (one line on stderr, no stack trace,
+ * CLI end-to-end: every exit code of contract §5 and the error contract (one line on stderr, no stack trace,
  * a {"status":"error",…} document with --json); drafts_pending, already_open and --if-open keep.
  */
 import { spawnSync } from "node:child_process";
@@ -456,7 +456,7 @@ describe("exit 5: unexpected errors", () => {
   });
 });
 
-describe("every error is one line on stderr (SPEC §5)", () => {
+describe("every error is one line on stderr (contract §5)", () => {
   it("a --draft value with a line break gives a one-line error", () => {
     const vault = makeVault();
     expectCleanError(palee(vault, ["recover", "--draft", "DRAFT-S-0000000a\nsecond line", "--action", "save"]), 2);

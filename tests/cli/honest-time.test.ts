@@ -1,5 +1,5 @@
 /**
- * Honest time on the command line (SPEC §4, §5 version 2; issue 11): pause, continue, end --at, log, and every
+ * Honest time on the command line (contract §4, §5 version 2; issue 11): pause, continue, end --at, log, and every
  * refusal of the issue's "Bad input" section — exit 2, one line, nothing written, never a negative duration.
  */
 import type { RunResult } from "./support";

@@ -2,7 +2,7 @@
  * CLI end-to-end over the hostile and damaged files corpus (tests/fixtures/hostile): the built dist/cli.js in
  * real temp vaults. One vault holds every session-folder fixture next to good sessions and drafts and goes
  * through list, rebuild, start (refused: drafts pending), start -i, draft, end and list again; each damaged
- * hot.md gets a vault of its own (one hot.md per vault). Exit codes as SPEC §5 says, no stack trace on
+ * hot.md gets a vault of its own (one hot.md per vault). Exit codes as contract §5 says, no stack trace on
  * stderr, every warning names its file, good data listed and indexed, and the fixtures' bytes unchanged
  * except where the spec allows (hot.md, index.md, new confirmed notes, our draft, drafts already absorbed).
  */

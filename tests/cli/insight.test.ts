@@ -1,4 +1,4 @@
-/** CLI end-to-end: `palee session stats` and `palee session export` (SPEC §4a, §5). */
+/** CLI end-to-end: `palee session stats` and `palee session export` (contract §4a, §5). */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { cleanupVaults, expectCleanError, makeTempDir, makeVault, palee, writeConfirmed, writeFile } from "./support";
@@ -56,7 +56,7 @@ function history(): string {
 }
 
 describe("palee session stats", () => {
-  it("prints the SPEC §5 document with --json, counting a midnight-crossing session on its start day", () => {
+  it("prints the contract §5 document with --json, counting a midnight-crossing session on its start day", () => {
     const run = palee(history(), ["stats", "--since", "2026-11-01", "--until", "2026-11-30", "--json"]);
     expect(run.status).toBe(0);
     const doc = run.json();
@@ -75,7 +75,7 @@ describe("palee session stats", () => {
       { topic_id: "T-<script>x</script>", minutes: 30, sessions: 1, first: "2026-11-04", last: "2026-11-04" },
     ]);
     expect(doc.streak).toMatchObject({ longest: 4 });
-    // The absurd duration is cut and listed; the negative one is skipped by name (SPEC §3).
+    // The absurd duration is cut and listed; the negative one is skipped by name (contract §3).
     expect(doc.flagged).toEqual([
       expect.objectContaining({ session_id: "S-20261105T100000-0005", counted_minutes: 30 }),
     ]);

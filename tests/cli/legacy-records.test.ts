@@ -1,5 +1,5 @@
 /**
- * CLI end-to-end on a `.palee/` folder written by the original PALEE tool (SPEC §2 "Records of the original
+ * CLI end-to-end on a `.palee/` folder written by the original PALEE tool (contract §2 "Records of the original
  * PALEE tool"): its notes are listed and rebuilt from, and never rewritten.
  */
 import * as fs from "node:fs";

@@ -1,6 +1,6 @@
 /**
  * CLI end-to-end: the full lifecycle start → draft → status → end → list, checked on disk and in the output;
- * --help; the JSON shapes of SPEC §5.
+ * --help; the JSON shapes of contract §5.
  */
 import {
   cleanupSuiteVaults,
@@ -184,7 +184,7 @@ describe("full lifecycle (text output)", () => {
 });
 
 describe("full lifecycle (--json)", () => {
-  it("returns the documents of SPEC §5 for start, draft, status, end and list", () => {
+  it("returns the documents of contract §5 for start, draft, status, end and list", () => {
     const vault = makeVault();
     const start = palee(vault, ["start", "--topic", "T-sql", "--json"]);
     expect(start.status).toBe(0);

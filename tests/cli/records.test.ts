@@ -1,5 +1,5 @@
 /**
- * CLI end-to-end: how records on disk are read (SPEC §3): hot.md variants at start, skipped session files,
+ * CLI end-to-end: how records on disk are read (contract §3): hot.md variants at start, skipped session files,
  * ordering by recorded data only, and the read-only commands (list, status) that never change a byte.
  */
 import {

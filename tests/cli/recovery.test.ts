@@ -1,5 +1,5 @@
 /**
- * CLI end-to-end: recovery of interrupted drafts (SPEC §4 recover, reconcile) through `recover --draft
+ * CLI end-to-end: recovery of interrupted drafts (contract §4 recover, reconcile) through `recover --draft
  * --action` and through `start -i` with answers on stdin.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * CLI security (SPEC §4 deletion boundary, §5 "a folder outside the vault"): the gaps left by
+ * CLI security (contract §4 deletion boundary, §5 "a folder outside the vault"): the gaps left by
  * exit-codes.test.ts, which already covers `../outside`, `palee/../../outside`, absolute POSIX paths, a
  * --folder that is (or goes through, or dangles as) a symlink out of the vault, and data.json's folder.
  * Here: Windows spellings (backslashes, drive letters, UNC), a sessions/ folder that is a symlink leading out

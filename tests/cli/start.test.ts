@@ -1,5 +1,5 @@
 /**
- * `palee session start` refusals and their ways out (SPEC §4 start, §5): --ignore-pending, a topic checked
+ * `palee session start` refusals and their ways out (contract §4 start, §5): --ignore-pending, a topic checked
  * before anything else, and an "already open" answer that suggests only what works on this device.
  */
 import {

@@ -1,6 +1,6 @@
 /**
  * Helpers for the CLI end-to-end suite: run dist/cli.js in a fresh temp vault, write fixture records in the
- * exact on-disk formats of SPEC §2, snapshot a vault byte for byte, and read records back.
+ * exact on-disk formats of contract §2, snapshot a vault byte for byte, and read records back.
  *
  * Fixture times are relative to the real clock (the CLI uses it): `ago(90)` is 90 minutes before now.
  */
@@ -63,7 +63,7 @@ export function tempFilesIn(root: string): string[] {
 }
 
 /**
- * For afterEach: asserts that no temp file was left in any directory made by this test (SPEC: temp files are
+ * For afterEach: asserts that no temp file was left in any directory made by this test (contract: temp files are
  * removed after success and after failure), then removes those directories.
  */
 export function cleanupVaults(): void {
@@ -187,7 +187,7 @@ export function lines(text: string): string[] {
 }
 
 /**
- * The error contract of SPEC §5: exactly one line on stderr, no stack trace. With `json`, stdout is one
+ * The error contract of contract §5: exactly one line on stderr, no stack trace. With `json`, stdout is one
  * {"status":"error","code","exit_code","message"} document whose exit_code is the process's.
  */
 export function expectCleanError(
@@ -252,7 +252,7 @@ export function expectNearNow(timestamp: unknown, seconds = 15): void {
   expect(Math.abs(Date.now() - ms)).toBeLessThanOrEqual(seconds * 1000);
 }
 
-// ---- fixture records (SPEC §2) ------------------------------------------------------------------
+// ---- fixture records (contract §2) ------------------------------------------------------------------
 
 function yamlScalar(value: string | number | null): string {
   if (value === null) return "null";

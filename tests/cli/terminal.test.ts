@@ -1,5 +1,5 @@
 /**
- * The CLI as people use it in a terminal (SPEC §5): output into a pipe that closes early, option values that
+ * The CLI as people use it in a terminal (contract §5): output into a pipe that closes early, option values that
  * begin with "-" (Markdown bullets), unknown options, and odd files where the session folder's parts belong.
  */
 import { spawn } from "node:child_process";

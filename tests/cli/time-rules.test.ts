@@ -1,5 +1,5 @@
 /**
- * CLI end-to-end: the time rules of SPEC §4 against the real clock — the three tiers of `end`'s start time,
+ * CLI end-to-end: the time rules of contract §4 against the real clock — the three tiers of `end`'s start time,
  * and when a new checkpoint (`draft`) inherits hot.md's start.
  */
 import {

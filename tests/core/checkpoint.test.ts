@@ -1,6 +1,6 @@
 /**
  * checkpoint: one draft per open session, never reviving an interrupted draft, the state an unfinished end
- * leaves, a hot.md of another schema, and what a checkpoint reads (SPEC §4 checkpoint, §5, §9).
+ * leaves, a hot.md of another schema, and what a checkpoint reads (contract §4 checkpoint, §5, §9).
  */
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { SeededRandom, harness } from "../support/fakes";
@@ -10,7 +10,7 @@ import { WatchedStore } from "../support/watched-store";
 
 const TOPIC = "T-rust-ownership";
 
-// An interrupted session from two days ago that the learner chose to Ignore (SPEC §4 recover: ignore).
+// An interrupted session from two days ago that the learner chose to Ignore (contract §4 recover: ignore).
 const OLD_DRAFT = "DRAFT-S-0000a1d0";
 const oldDraft = () =>
   draftText(
@@ -23,7 +23,7 @@ const oldDraft = () =>
     "notes from two days ago\n",
   );
 
-describe("one draft per open session (SPEC §9)", () => {
+describe("one draft per open session (contract §9)", () => {
   it("checkpoints after hot.md became corrupt create at most one new draft, not a new file each time", async () => {
     const { core, store, clock } = harness();
     const started = await core.start({ topic: "T-rust-ownership" });
@@ -58,7 +58,7 @@ describe("one draft per open session (SPEC §9)", () => {
   );
 });
 
-describe("one draft per open session when hot.md does not exist yet (SPEC §9)", () => {
+describe("one draft per open session when hot.md does not exist yet (contract §9)", () => {
   it(
     "a checkpoint in a vault without hot.md opens the session, so the next checkpoint updates " + "the same draft",
     async () => {
@@ -81,7 +81,7 @@ describe("a checkpoint that opens a session", () => {
   });
 });
 
-describe("checkpoint never revives an interrupted draft (SPEC §4 checkpoint, §9 Save)", () => {
+describe("checkpoint never revives an interrupted draft (contract §4 checkpoint, §9 Save)", () => {
   it(
     "a checkpoint with no open session creates a new draft from now and leaves a two-day-old " +
       "interrupted draft untouched",
@@ -104,7 +104,7 @@ describe("checkpoint never revives an interrupted draft (SPEC §4 checkpoint, §
   );
 });
 
-describe("checkpoint after an end that saved the session but did not finish (SPEC §4 end, §6.2)", () => {
+describe("checkpoint after an end that saved the session but did not finish (contract §4 end, §6.2)", () => {
   // end wrote S-… (absorbing DRAFT-S-0000aaaa) and trashed the draft, then crashed before rewriting hot.md
   // (or its hot.md write conflicted): hot.md still names the finished session as open.
   const SAVED = "S-20260814T100000-aaaa";
@@ -173,7 +173,7 @@ describe("checkpoint after an end that saved the session but did not finish (SPE
   );
 });
 
-describe("checkpoint leaves a hot.md of another schema alone (SPEC §2)", () => {
+describe("checkpoint leaves a hot.md of another schema alone (contract §2)", () => {
   it("a checkpoint does not rewrite a palee_schema: 2 hot.md", async () => {
     const { core, store } = harness();
     const foreign = hotText(
@@ -187,7 +187,7 @@ describe("checkpoint leaves a hot.md of another schema alone (SPEC §2)", () => 
   });
 });
 
-describe("checkpoints do not re-read the whole history (SPEC §5: a checkpoint every 5 minutes)", () => {
+describe("checkpoints do not re-read the whole history (contract §5: a checkpoint every 5 minutes)", () => {
   it("a checkpoint of the open session reads no confirmed note that started before that session", async () => {
     const inner = new MemoryStore();
     for (let i = 0; i < 200; i++) {

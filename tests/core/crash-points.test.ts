@@ -47,7 +47,7 @@ function core(store: SessionStore): PaleeSessions {
 /**
  * [name, operation, after which crash points the learner simply runs it again and must not get a second
  * confirmed note]. `end --topic` once hot.md no longer records the session (crash at its last write, the
- * index): by SPEC §4 tier 3 an explicit end then records a new session from now, with a warning.
+ * index): by contract §4 tier 3 an explicit end then records a new session from now, with a warning.
  */
 type Operation = [string, (c: PaleeSessions) => Promise<unknown>, (k: number) => boolean];
 const always = (): boolean => true;

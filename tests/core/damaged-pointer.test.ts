@@ -1,6 +1,6 @@
 /**
  * A hot.md whose open_draft is not a draft ID (a hand edit, a hostile file) is a damaged pointer: reported as
- * such, never turned into a path (SPEC §2 IDs, §4 deletion boundary).
+ * such, never turned into a path (contract §2 IDs, §4 deletion boundary).
  */
 import { confirmedText, hotText } from "../support/builders";
 import { harness } from "../support/fakes";

@@ -1,5 +1,5 @@
 /**
- * Devices sharing one synced vault (SPEC §4 Devices, §6.2, §6.7): a session is recorded once, where it runs,
+ * Devices sharing one synced vault (contract §4 Devices, §6.2, §6.7): a session is recorded once, where it runs,
  * whatever order sync delivers hot.md and the draft in, and hot.md names the device a session runs on.
  */
 import { UsageError } from "../../src/core/errors";
@@ -57,7 +57,7 @@ describe("devices: hot.md synced before the other device's draft", () => {
   });
 });
 
-describe("devices: a checkpoint never takes over another device's running session (SPEC §4 Devices, §6.7)", () => {
+describe("devices: a checkpoint never takes over another device's running session (contract §4 Devices, §6.7)", () => {
   it(
     "a checkpoint on the desktop while the laptop's 5-minute-old session has not synced its " +
       "draft yet leaves hot.md naming the laptop's session",
@@ -88,7 +88,7 @@ describe("devices: a checkpoint never takes over another device's running sessio
   );
 });
 
-describe("devices: a session another device took over is recorded once (SPEC §4 Devices, §6.2)", () => {
+describe("devices: a session another device took over is recorded once (contract §4 Devices, §6.2)", () => {
   it(
     "end on the device that started a session, while the device that took it over is " +
       "checkpointing it, records nothing; the session is recorded once, where it runs",

@@ -1,5 +1,5 @@
 /**
- * An end that finds its session already saved (SPEC §4 end, §6.2: a retry after a crash or a conflict, or the
+ * An end that finds its session already saved (contract §4 end, §6.2: a retry after a crash or a conflict, or the
  * plugin's end of a session saved meanwhile) warns about the summary and next action only when the saved note
  * lacks them.
  */

@@ -1,6 +1,6 @@
 /**
  * end: what one end records, its start-time tiers, and a retry of an end that already saved the session
- * (SPEC §4 end, §6.2). Retries that only concern the "not recorded" warning are in end-retry.test.ts.
+ * (contract §4 end, §6.2). Retries that only concern the "not recorded" warning are in end-retry.test.ts.
  */
 import { ConflictError, PaleeError } from "../../src/core/errors";
 import { draftText, hotText } from "../support/builders";
@@ -11,7 +11,7 @@ import { WatchedStore } from "../support/watched-store";
 
 const TOPIC = "T-rust-ownership";
 
-// An interrupted session from two days ago that the learner chose to Ignore (SPEC §4 recover: ignore).
+// An interrupted session from two days ago that the learner chose to Ignore (contract §4 recover: ignore).
 const OLD_DRAFT = "DRAFT-S-0000a1d0";
 const oldDraft = () =>
   draftText(
@@ -104,32 +104,38 @@ describe("end: a retry of an end that already saved the session", () => {
   );
 });
 
-describe("end: a retry after the index.md write failed is recognised as already saved (SPEC §6.2, README end)", () => {
-  it("re-running the same `end --topic … --summary …` after exit 4 on index.md writes no second session", async () => {
-    const inner = new MemoryStore();
-    const store = new WatchedStore(inner, INDEX);
-    const { clock, core } = harness({ store, random: new SeededRandom(3) });
-    await core.start({ topic: TOPIC });
-    clock.advance(45);
+describe(
+  "end: a retry after the index.md write failed is recognised as already saved " + "(contract §6.2, README end)",
+  () => {
+    it(
+      "re-running the same `end --topic … --summary …` after exit 4 on index.md writes no second " + "session",
+      async () => {
+        const inner = new MemoryStore();
+        const store = new WatchedStore(inner, INDEX);
+        const { clock, core } = harness({ store, random: new SeededRandom(3) });
+        await core.start({ topic: TOPIC });
+        clock.advance(45);
 
-    // end saves S-…, trashes the draft, clears the pointer in hot.md, then index.md conflicts twice:
-    // "S-… is saved, but palee/index.md changed …" (exit 4). A crash between the hot.md and index.md
-    // writes leaves the same state.
-    store.conflicts = 2;
-    await expect(core.end({ topic: TOPIC, summary: "Moves and borrows" })).rejects.toBeInstanceOf(ConflictError);
-    expect(confirmedPaths(inner)).toHaveLength(1);
+        // end saves S-…, trashes the draft, clears the pointer in hot.md, then index.md conflicts twice:
+        // "S-… is saved, but palee/index.md changed …" (exit 4). A crash between the hot.md and index.md
+        // writes leaves the same state.
+        store.conflicts = 2;
+        await expect(core.end({ topic: TOPIC, summary: "Moves and borrows" })).rejects.toBeInstanceOf(ConflictError);
+        expect(confirmedPaths(inner)).toHaveLength(1);
 
-    // The learner (or a script) re-runs the very same command.
-    clock.advance(1);
-    const retry = await core.end({ topic: TOPIC, summary: "Moves and borrows" }).catch((e: Error) => e);
-    // Pins one note and a retry that resolves as already saved. As hot.md no longer names the session, the
-    // retry used to record a second, 0-minute session with the same summary and point hot.md at it.
-    expect(confirmedPaths(inner)).toHaveLength(1);
-    expect(retry).not.toBeInstanceOf(Error);
-    if (retry instanceof Error) throw retry;
-    expect(retry.alreadySaved).toBe(true);
-  });
-});
+        // The learner (or a script) re-runs the very same command.
+        clock.advance(1);
+        const retry = await core.end({ topic: TOPIC, summary: "Moves and borrows" }).catch((e: Error) => e);
+        // Pins one note and a retry that resolves as already saved. As hot.md no longer names the session, the
+        // retry used to record a second, 0-minute session with the same summary and point hot.md at it.
+        expect(confirmedPaths(inner)).toHaveLength(1);
+        expect(retry).not.toBeInstanceOf(Error);
+        if (retry instanceof Error) throw retry;
+        expect(retry.alreadySaved).toBe(true);
+      },
+    );
+  },
+);
 
 describe("end's start time, tier 2 (hot.md's started_at)", () => {
   it("uses hot.md's started_at when the open session's draft is missing (90 minutes, not 0)", async () => {
@@ -151,7 +157,8 @@ describe("end's start time, tier 2 (hot.md's started_at)", () => {
 });
 
 describe(
-  "end with the open session's draft unreadable: the sitting is recorded exactly once (SPEC " + "§6.2, §4 end step 3)",
+  "end with the open session's draft unreadable: the sitting is recorded exactly once " +
+    "(contract §6.2, §4 end step 3)",
   () => {
     it("after end, fixing the draft and resolving what start offers, one session covers the sitting", async () => {
       const DRAFT = "DRAFT-S-0000cccc";

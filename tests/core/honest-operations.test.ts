@@ -1,4 +1,4 @@
-/** The honest-time operations of the core (SPEC §4 version 2): pause, continue, time away, end at, log. */
+/** The honest-time operations of the core (contract §4 version 2): pause, continue, time away, end at, log. */
 import { PaleeError } from "../../src/core/errors";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { harness } from "../support/fakes";

@@ -1,5 +1,5 @@
 /**
- * Records of the original PALEE tool (SPEC §2): confirmed notes without duration_minutes, outcome or
+ * Records of the original PALEE tool (contract §2): confirmed notes without duration_minutes, outcome or
  * absorbed_drafts, dated in UTC with milliseconds, are read as ok and never rewritten.
  */
 import * as fs from "node:fs";

@@ -49,7 +49,7 @@ describe("rendering breaks and logged sessions", () => {
   });
 });
 
-describe("timestamps are written with seconds and an offset (SPEC §2)", () => {
+describe("timestamps are written with seconds and an offset (contract §2)", () => {
   const WRITTEN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
 
   it(

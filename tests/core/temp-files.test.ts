@@ -1,5 +1,5 @@
 /**
- * Temp files left by a killed write (SPEC §2 "Temporary files"): rebuild moves the tool's own, older than an
+ * Temp files left by a killed write (contract §2 "Temporary files"): rebuild moves the tool's own, older than an
  * hour, to the trash — the only exception to the deletion boundary, for that exact pattern only.
  */
 import { assertTempRemovable, isOwnTempFile, layoutFor } from "../../src/core/layout";

@@ -1,5 +1,5 @@
 /**
- * A crash at every write of every plugin operation (SPEC §6.2, plugin half of the crash-injection tests; the
+ * A crash at every write of every plugin operation (contract §6.2, plugin half of the crash-injection tests; the
  * core's is tests/core/crash-points.test.ts). For each operation the learner can perform, the writes of an
  * uninterrupted run are counted; then, for every k from 0 to that count, the vault refuses every write after
  * the first k (support/crashing-vault.ts) and the plugin instance is abandoned, as if the app had died. A
@@ -658,7 +658,7 @@ describe("a crash at every write of a plugin operation", () => {
       if (op.success)
         expect(uninterrupted.noticesAfterCrash).toEqual(expect.arrayContaining([expect.stringMatching(op.success)]));
       expect(uninterrupted.noticesAfterCrash.filter((n) => n.startsWith("Could not"))).toEqual([]);
-      // Every write goes through the Vault or the FileManager (SPEC §5), never around them through the adapter.
+      // Every write goes through the Vault or the FileManager (contract §5), never around them through the adapter.
       expect(uninterrupted.gate.log.filter((w) => w.startsWith("adapter.") || w.startsWith("vault.delete "))).toEqual(
         [],
       );

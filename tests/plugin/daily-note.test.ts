@@ -1,5 +1,5 @@
 /**
- * The daily-note line (SPEC §5): after an end or a recovery Save, one line under the heading of the daily note
+ * The daily-note line (contract §5): after an end or a recovery Save, one line under the heading of the daily note
  * of the session's start day, through Vault.process only; off by default; one notice when daily notes are not
  * set up; a failure never fails the end.
  */

@@ -1,5 +1,5 @@
 /**
- * Devices (SPEC §4 Devices, §5 On vault open): a session another device runs is reported and left alone, an
+ * Devices (contract §4 Devices, §5 On vault open): a session another device runs is reported and left alone, an
  * interrupted one of another device is offered for recovery, and this device's name is generated once and kept
  * outside the synced vault.
  */
@@ -357,7 +357,7 @@ describe("after the phone's session goes silent", () => {
     });
     expect(bodyAt(h, S(PHONE_DRAFT))).toBe("Notes typed on the phone\n");
     expect(fieldsAt(h, HOT)).toMatchObject({ open_draft: PHONE_DRAFT, device: "laptop", started_at: at(-20) });
-    // Its 16 silent minutes are recorded as a break on Resume (SPEC §4): 4 minutes studied.
+    // Its 16 silent minutes are recorded as a break on Resume (contract §4): 4 minutes studied.
     expect(p.statusBar()?.textContent).toBe("T-rust-ownership 0:04:00");
     expect(p.available("end-session")).toBe(true);
   });

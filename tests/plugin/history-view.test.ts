@@ -1,5 +1,5 @@
 /**
- * The study history view and the insight commands (SPEC §5, version 2) in the in-memory Obsidian: what the
+ * The study history view and the insight commands (contract §5, version 2) in the in-memory Obsidian: what the
  * learner sees, that it reads confirmed sessions through the metadata cache, that it follows session changes,
  * and that absurd records never break it.
  */

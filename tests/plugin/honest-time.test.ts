@@ -1,5 +1,5 @@
 /**
- * Honest time in the plugin (SPEC §4 "Honest time", §5, invariant 11): pause and continue, time away after a
+ * Honest time in the plugin (contract §4 "Honest time", §5, invariant 11): pause and continue, time away after a
  * sleep (a tick gap longer than the grace period) recorded as a break and announced with "Count it", the end
  * dialog's choice of when the session ended, and logging a past session. A sleep is simulated by moving the
  * wall clock without firing the intervals in between, as a sleeping laptop does.

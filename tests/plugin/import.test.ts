@@ -1,5 +1,5 @@
 /**
- * Importing a `.palee/` folder (SPEC §5, §9): Obsidian does not index dot-folders, so the seed layout is only
+ * Importing a `.palee/` folder (contract §5, §9): Obsidian does not index dot-folders, so the seed layout is only
  * visible through the adapter. The command copies its session files into the session folder (through the
  * vault), skips the rest with reasons, rebuilds the views, is idempotent, and never changes `.palee/`.
  */

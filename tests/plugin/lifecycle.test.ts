@@ -1,5 +1,5 @@
 /**
- * A session as the learner lives it in Obsidian (SPEC §5): start from the ribbon, the status bar or a command,
+ * A session as the learner lives it in Obsidian (contract §5): start from the ribbon, the status bar or a command,
  * the ticking timer, checkpoints, the end modal, and what each step leaves in the vault.
  */
 import { Scope } from "obsidian-test-mocks/obsidian";
@@ -68,7 +68,7 @@ async function studyFor(ms: number): Promise<void> {
 
 /**
  * The learner studies until `at` with Obsidian open: the ticks fire in between. (Moving the clock without
- * ticks is a sleep: its silence is time away, SPEC §4.)
+ * ticks is a sleep: its silence is time away, contract §4.)
  */
 async function studyUntil(at: number): Promise<void> {
   await studyFor(at - Date.now());

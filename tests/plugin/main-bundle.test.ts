@@ -1,5 +1,5 @@
 /**
- * The built main.js, as Obsidian loads it (SPEC §5: mobile-compatible, no Node or Electron APIs): evaluated
+ * The built main.js, as Obsidian loads it (contract §5: mobile-compatible, no Node or Electron APIs): evaluated
  * in its own V8 context whose `require` knows only "obsidian", then loaded on an in-memory app. `npm test`
  * builds main.js before jest; run `npm run build` first when running jest alone.
  */
@@ -16,7 +16,7 @@ installPluginTestEnvironment();
 const MAIN_JS = path.resolve(__dirname, "../../main.js");
 const SIZE_BUDGET = 160 * 1024; // issue 17: 163 840 bytes (issue 12 had 122 880)
 
-/** The stable command ids (SPEC §5): users bind hotkeys to them. */
+/** The stable command ids (contract §5): users bind hotkeys to them. */
 const STABLE_COMMAND_IDS = [
   "start-session",
   "save-checkpoint",

@@ -1,6 +1,6 @@
 /**
  * On mobile (Platform.isMobile) there is no status bar: the ribbon and every command must do the whole job,
- * and the device is named "mobile-…" (SPEC §5).
+ * and the device is named "mobile-…" (contract §5).
  */
 import { DEVICE_STORAGE_KEY } from "../../src/plugin/adapters/device";
 import type { LoadedPlugin } from "./support/plugin-harness";

@@ -1,5 +1,5 @@
 /**
- * Obsidian closed mid-session (SPEC §4 recover, §5 "On vault open"): the next plugin instance on the same vault
+ * Obsidian closed mid-session (contract §4 recover, §5 "On vault open"): the next plugin instance on the same vault
  * resumes a recent session silently, or offers the interrupted one in the recovery modal, where each of
  * Resume / Save / Discard / Ignore does what the spec says and nothing else.
  */
@@ -69,7 +69,7 @@ async function interruptedSession(checkpointAt: number): Promise<{ h: ObsidianHa
   const draftId = fields(h, HOT).open_draft as string;
   h.write(S(draftId), text(h, S(draftId)) + NOTES);
   if (checkpointAt > 0) {
-    // Studying with Obsidian open: the ticks fire (a jump of the clock alone would be a sleep, SPEC §4).
+    // Studying with Obsidian open: the ticks fire (a jump of the clock alone would be a sleep, contract §4).
     jest.advanceTimersByTime(checkpointAt * MINUTE);
     await settle();
     await p.run("save-checkpoint");
@@ -181,7 +181,7 @@ describe("reopening the vault after the grace period", () => {
     expect(body(h, S(draftId))).toBe(NOTES);
     expect(confirmedIds(h)).toEqual([]);
     expect(h.trashed).toEqual([]);
-    // The 16 minutes since its last checkpoint are recorded as a break, and said (SPEC §4): 40 studied.
+    // The 16 minutes since its last checkpoint are recorded as a break, and said (contract §4): 40 studied.
     expect(noticeLog()).toContain("Away 12:40–12:56, not counted");
     expect(statusText(p)).toBe("T-rust-ownership 0:40:00");
     expect(p.available("end-session")).toBe(true);

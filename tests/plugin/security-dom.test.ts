@@ -1,5 +1,5 @@
 /**
- * Text from notes is rendered as text everywhere (SPEC §6.9), checked through the DOM: hostile topic IDs
+ * Text from notes is rendered as text everywhere (contract §6.9), checked through the DOM: hostile topic IDs
  * (legacy IDs read from notes may be any string), summaries, next actions, device names, draft bodies, note
  * names and file names go through every modal (topic picker, end modal with its duration preview, recovery
  * rows, confirm modal, settings tab, the end dialog's silence and choices, the log dialog), every notice
@@ -391,7 +391,7 @@ describe("a session folder leaving the vault, typed with backslashes in the sett
   });
 });
 
-describe("text from notes in the recovery modal (SPEC §6.9)", () => {
+describe("text from notes in the recovery modal (contract §6.9)", () => {
   it("shows a hostile topic ID and device name in the recovery modal as text, never as elements", async () => {
     const X = "DRAFT-S-0000eeee";
     const h = harness({

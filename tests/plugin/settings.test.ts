@@ -1,5 +1,5 @@
 /**
- * Settings (SPEC §5): read from data.json over fresh copies of the defaults, unknown keys kept, bad values
+ * Settings (contract §5): read from data.json over fresh copies of the defaults, unknown keys kept, bad values
  * replaced; the settings tab refuses folders Obsidian would not index or that leave the vault, refuses
  * moving the folder under an open session, validates numbers and the device name; and Obsidian 1.13's
  * setting definitions build the same controls as display().

@@ -1,7 +1,7 @@
 /**
- * The topic picker (SPEC §5): topic notes, topics of past sessions, "use the current note as a topic" (after a
+ * The topic picker (contract §5): topic notes, topics of past sessions, "use the current note as a topic" (after a
  * confirmation, through processFrontMatter), typed new topic IDs (validated), and text from notes rendered as
- * text (SPEC §6.9).
+ * text (contract §6.9).
  */
 import type { TFile } from "obsidian";
 import { classifyRecord } from "../../src/core/frontmatter";

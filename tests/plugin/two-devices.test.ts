@@ -401,7 +401,7 @@ describe.each([
       await phone.run("recover-drafts");
       await recoverAction(deskDraft, "resume"); // and continues the session on the phone
       expect(fieldsAt(h, HOT)).toMatchObject({ open_draft: deskDraft, device: "phone" });
-      // The 20 silent minutes are recorded as a break on Resume (SPEC §4), and the timer shows time studied.
+      // The 20 silent minutes are recorded as a break on Resume (contract §4), and the timer shows time studied.
       expect(statusText(phone)).toBe(`${TOPIC} 0:00:00`);
       expect(statusText(desk)).toBe(`${TOPIC} 0:00:00 (on phone)`);
 

@@ -1,5 +1,5 @@
 /**
- * A crash at every write of every operation (SPEC §6.2), on the core with the in-memory store: for each
+ * A crash at every write of every operation (contract §6.2), on the core with the in-memory store: for each
  * scenario, count the writes k of an uninterrupted run, then for every k = 0 … writes let exactly k writes
  * through and fail the rest. After each crash the vault is checked as it is (nothing half-written, nothing
  * removed), then a fresh PaleeSessions on the same files does what a learner's next start-up does — the
@@ -229,7 +229,7 @@ const scenarios: Scenario[] = [
     name: "end --topic with no session recorded",
     vault: () => vault(),
     run: (c) => c.end({ topic: "T-c", summary: "From now." }),
-    retry: false, // by SPEC §4 tier 3 each explicit end records a session from now
+    retry: false, // by contract §4 tier 3 each explicit end records a session from now
     invariants: { newUnabsorbedAllowed: 1 },
   },
   {

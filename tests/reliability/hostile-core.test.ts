@@ -1,9 +1,9 @@
 /**
  * The hostile and damaged files corpus (tests/fixtures/hostile) against the core, on the in-memory store:
- * every fixture reads in the state the manifest gives (SPEC §3); a vault holding all of them next to good
+ * every fixture reads in the state the manifest gives (contract §3); a vault holding all of them next to good
  * sessions and drafts is listed, rebuilt, started, checkpointed, ended, recovered and opened without an
  * unexpected error; every bad session file is skipped with a reason that names it; every good one is listed
- * and indexed; and nothing changes that the spec does not allow (SPEC §4 deletion boundary, §6.1, §6.3, §6.4).
+ * and indexed; and nothing changes that the spec does not allow (contract §4 deletion boundary, §6.1, §6.3, §6.4).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -142,7 +142,7 @@ describe("a vault holding every damaged file next to good sessions", () => {
         reason: expect.stringMatching(reason) as string,
       });
     }
-    // Newest first by recorded started_at (SPEC §6.6).
+    // Newest first by recorded started_at (contract §6.6).
     const starts = result.confirmed.map((s) => s.startedMs);
     expect(starts).toEqual([...starts].sort((a, b) => b - a));
     expect(store.writes).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * The crash invariants of SPEC §6 (2, 1, 8, 3) checked over a whole vault, before and after: every session
+ * The crash invariants of contract §6 (2, 1, 8, 3) checked over a whole vault, before and after: every session
  * exactly once, confirmed notes untouched, nothing removed but drafts (and only to the trash), views that
  * agree with the confirmed notes, nothing half-written. Works on any store's files (MemoryStore or a folder
  * on disk read back into a map), independently of the core's own scan: it parses the files itself.

@@ -2,7 +2,7 @@
  * Model-based property test (issue 4 §3): random sequences of starts, checkpoints, ends, recoveries,
  * start-ups, rebuilds, crashes, external edits, clock jumps (also backwards and across DST) and device
  * switches, run against the real core on an in-memory store. After every step the reference model
- * (./model.ts) checks the invariants of SPEC §6 and the answers SPEC §4 fixes.
+ * (./model.ts) checks the invariants of contract §6 and the answers contract §4 fixes.
  *
  *   MODEL_RUNS (default 1000)  MODEL_STEPS (default 30)  MODEL_SEED (default: random, shown in the test name)
  *   MODEL_PATH (with MODEL_SEED: replay one failing case, as printed by fast-check)

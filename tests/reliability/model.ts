@@ -11,7 +11,7 @@
  * - the learner's text (checkpoint notes, edits of a draft body) stays in the draft and reaches the note;
  * - drafts appear only through start and checkpoint, confirmed notes only through end and save, and only
  *   drafts are ever trashed (those saved, or the one discarded);
- * and, where SPEC §4 fixes it, which answer an operation gives (start, recover, ending or checkpointing the
+ * and, where contract §4 fixes it, which answer an operation gives (start, recover, ending or checkpointing the
  * open session of this device). After every step `verify` checks all of it against the store.
  */
 import fc from "fast-check";
@@ -356,7 +356,7 @@ function fail(step: string, message: string): never {
   throw new ModelViolation(`${step}: ${message}`);
 }
 
-/** Error kinds a refusal may carry, per operation (SPEC §4); anything else fails the property. */
+/** Error kinds a refusal may carry, per operation (contract §4); anything else fails the property. */
 const REFUSALS: Record<OpKind, readonly string[]> = {
   start: ["topic_required"],
   checkpoint: ["topic_required", "nothing_open", "session_open_elsewhere", "no_such_draft", "usage"],
@@ -410,7 +410,7 @@ async function operate<T>(
   world.refreshUi(device);
   if ("error" in outcome) {
     const error = outcome.error;
-    // With a tiny ID space every free ID may be taken: the documented answer is a conflict (SPEC §2 IDs: draw
+    // With a tiny ID space every free ID may be taken: the documented answer is a conflict (contract §2 IDs: draw
     // again, never overwrite).
     const outOfIds =
       error instanceof ConflictError && device === world.fewIdsOn && /could not find a free/.test(error.message);
@@ -497,14 +497,14 @@ export class Start extends Step {
       const expected = expectedStart(before, device, this.topic, this.keep, ignore ?? new Set());
       const got = out.value ? out.value.status : out.error instanceof PaleeError ? out.error.kind : "?";
       stats.bump(stats.outcomes, `start ${got}`);
-      if (got !== expected) fail(this.label, `expected ${expected} (SPEC §4 start), got ${got}`);
+      if (got !== expected) fail(this.label, `expected ${expected} (contract §4 start), got ${got}`);
       if (out.value?.status === "started") checkStarted(this.label, out.value, viewOf(world), device);
     }
     return { kind: "start", crashed: out.crashed, refused: out.value?.status !== "started" && !out.crashed };
   }
 }
 
-/** SPEC §4 start, decided from the files before the step: reconcile, drafts_pending, already_open, topic. */
+/** contract §4 start, decided from the files before the step: reconcile, drafts_pending, already_open, topic. */
 function expectedStart(
   before: View,
   device: Device,
@@ -710,7 +710,8 @@ function checkEnded(
   if (before.confirmed.has(result.session.sessionId)) fail(step, "a new end reported an existing note");
   if (note.fields.outcome !== "completed") fail(step, `an ended session has outcome ${String(note.fields.outcome)}`);
   if (summary !== null && !note.body.includes(summary)) fail(step, "the summary is missing from the note");
-  // SPEC §4 end: ended now (or at the time asked for, or at paused_at); started at the earliest absorbed draft's start.
+  // contract §4 end: ended now (or at the time asked for, or at paused_at); started at the earliest
+  // absorbed draft's start.
   const expectedEnd = expectedEndOf(result, before, after.now, at);
   if (expectedEnd !== null && ms(note.fields.ended_at) !== Math.floor(expectedEnd / 1000) * 1000) {
     fail(
@@ -758,7 +759,7 @@ function checkEnded(
       fail(step, `started_at ${String(note.fields.started_at)} is not hot.md's start ${String(hotBefore.startedAt)}`);
     }
   }
-  // SPEC §4 Devices: end never absorbs a draft that is alive on another device.
+  // contract §4 Devices: end never absorbs a draft that is alive on another device.
   for (const id of result.absorbedDrafts) {
     const draft = before.drafts.get(id);
     const checkpoint = ms(draft?.fields.last_checkpoint_at);
@@ -769,7 +770,7 @@ function checkEnded(
   checkViews(step, after, true);
 }
 
-/** paused_at when it is usable (SPEC §2: a valid time, not before the start, at most a minute ahead); else null. */
+/** paused_at when it is usable (contract §2: a valid time, not before the start, at most a minute ahead); else null. */
 function usablePause(draft: FileView | null | undefined, now: number): number | null {
   const paused = ms(draft?.fields.paused_at);
   const started = ms(draft?.fields.started_at);
@@ -787,7 +788,7 @@ function primaryOf(result: EndResult, before: View): FileView | null {
   return open ?? (absorbed.length === 1 ? (absorbed[0] ?? null) : null);
 }
 
-/** SPEC §4: where an end ends. null when the model cannot tell (several drafts without the open one). */
+/** contract §4: where an end ends. null when the model cannot tell (several drafts without the open one). */
 function expectedEndOf(result: EndResult, before: View, now: number, at: "now" | "last" | undefined): number | null {
   const primary = primaryOf(result, before);
   if (result.absorbedDrafts.length > 0 && primary === null) return null;
@@ -927,7 +928,7 @@ export class Recover extends Step {
           ? out.error.kind
           : "?";
       stats.bump(stats.outcomes, `recover ${got}`);
-      if (got !== expected) fail(step, `expected ${expected} (SPEC §4 recover), got ${got}`);
+      if (got !== expected) fail(step, `expected ${expected} (contract §4 recover), got ${got}`);
       if (out.value?.status === "saved" && !out.value.alreadySaved) {
         const note = after.confirmed.get(out.value.session.sessionId);
         const draft = before.drafts.get(draftId);
@@ -973,7 +974,7 @@ export class Recover extends Step {
   }
 }
 
-/** SPEC §4 recover, decided from the files before the step. */
+/** contract §4 recover, decided from the files before the step. */
 function expectedRecover(before: View, device: Device, draftId: string, action: RecoverAction): string {
   const absorbed = absorbers(before);
   if (absorbed.has(draftId))
@@ -1127,7 +1128,7 @@ export class ExternalEdit extends Step {
         if (id !== undefined && draft) {
           const line = model.nextFragment("edit");
           files.set(draft.path, `${draft.text}${draft.text.endsWith("\n") ? "" : "\n"}${line}\n`);
-          // A draft a crash left behind after it was saved is finished business (SPEC §4 Reconcile): text typed
+          // A draft a crash left behind after it was saved is finished business (contract §4 Reconcile): text typed
           // into it now goes to the trash with it, not into the saved note.
           if (absorbers(before).has(id)) stats.bump(stats.outcomes, "edit of a draft already saved");
           else model.learnerWrote(draft, line);
@@ -1144,7 +1145,7 @@ export class ExternalEdit extends Step {
         files.set(HOT, "---\npalee_schema: 1\nopen_draft: [unclosed\n---\nMy notes\n");
         break;
       case "foreign hot.md":
-        // A newer version's hot.md (SPEC §2: refused, never silently consumed; only start, resume and rebuild
+        // A newer version's hot.md (contract §2: refused, never silently consumed; only start, resume and rebuild
         // replace it).
         files.set(HOT, "---\npalee_schema: 2\nmemory_id: H-active\nopen_draft: null\n---\nFrom the future\n");
         break;
@@ -1263,7 +1264,7 @@ export function verify(model: Model, world: World, before: View, after: View, ef
       model.discarded.delete(draft.id);
       if (absorbed.has(draft.id))
         fail(step, `new draft ${draft.id} reuses an ID already absorbed by ${absorbed.get(draft.id)?.join(", ")}`);
-      // A new draft starts now (start) or inherits hot.md's start: not in the future, at most 24 h old (SPEC §4).
+      // A new draft starts now (start) or inherits hot.md's start: not in the future, at most 24 h old (contract §4).
       const started = ms(draft.fields.started_at) ?? Number.NaN;
       const now = Math.floor(after.now / 1000) * 1000;
       if (effects.kind === "start" ? started !== now : !(started <= now && now - started <= 24 * 60 * MINUTE)) {
@@ -1372,7 +1373,7 @@ function checkConfirmed(step: string, model: Model, note: FileView, absorbed: Ma
   if (typeof duration !== "number" || !Number.isInteger(duration) || duration < 0)
     fail(step, `${note.id} has duration_minutes ${String(duration)}`);
   if (ended < started) fail(step, `${note.id} ends (${String(f.ended_at)}) before it starts (${String(f.started_at)})`);
-  // SPEC §2 version 2: the time studied, breaks excluded.
+  // contract §2 version 2: the time studied, breaks excluded.
   const breaks = f.break_minutes ?? 0;
   if (typeof breaks !== "number" || !Number.isInteger(breaks) || breaks <= 0 === "break_minutes" in f)
     fail(step, `${note.id} has break_minutes ${String(f.break_minutes)}`);

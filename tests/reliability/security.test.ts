@@ -1,5 +1,5 @@
 /**
- * Security (SPEC §2 IDs, §4 deletion boundary, §6.8, §6.9), core and Node store:
+ * Security (contract §2 IDs, §4 deletion boundary, §6.8, §6.9), core and Node store:
  * - topic IDs never reach a path: whatever string comes in as a topic (new input, or a legacy ID read from a
  *   note), an operation either refuses it with a clear message or creates only the session folder's own files;
  * - the deletion boundary (`assertRemovable`) refuses every path that is not a draft directly inside
@@ -28,7 +28,7 @@ import { MemoryStore } from "../support/memory-store";
 
 const RUNS = Number(process.env.SECURITY_RUNS ?? 300);
 
-/** The only file names the core may create, directly inside the folder or its sessions/ (SPEC §2). */
+/** The only file names the core may create, directly inside the folder or its sessions/ (contract §2). */
 function allowedPath(folder: string, p: string): boolean {
   const prefix = `${folder}/`;
   if (!p.startsWith(prefix)) return false;
@@ -471,7 +471,7 @@ describe("the Node store's trash and symlinks leading out of the vault", () => {
 // ---- no HTML sinks, no dynamic code -------------------------------------------------------------------
 
 const ROOT = path.resolve(__dirname, "../..");
-/** Ways text could become HTML or code (SPEC §6.9), including Obsidian's Markdown renderer. */
+/** Ways text could become HTML or code (contract §6.9), including Obsidian's Markdown renderer. */
 const SINKS: Array<[string, RegExp]> = [
   ["innerHTML", /\binnerHTML\b/],
   ["outerHTML", /\bouterHTML\b/],
@@ -499,7 +499,7 @@ function sinksIn(text: string): string[] {
   return SINKS.filter(([, pattern]) => pattern.test(text)).map(([name]) => name);
 }
 
-describe("no HTML sinks or dynamic code (SPEC §6.9)", () => {
+describe("no HTML sinks or dynamic code (contract §6.9)", () => {
   it("the scan finds each sink it looks for (so a clean result means something)", () => {
     const samples = [
       "el.innerHTML = x",

@@ -1,7 +1,7 @@
 /**
  * end, with --at. Without --at after a long silence the core refuses (long_silence); on a terminal (not
  * --json) the learner is asked instead: [L]ast activity, [N]ow, or a time they type. The rules live in the
- * core (SPEC §4, §5 version 2); this file only translates.
+ * core (contract §4, §5 version 2); this file only translates.
  */
 import { LongSilenceError, UsageError } from "../../core/errors";
 import { sessionJson } from "../../core/formats/json";

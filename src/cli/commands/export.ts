@@ -1,4 +1,4 @@
-/** `palee session export` (SPEC §4a, §5): the core's export rows as CSV or JSON, on stdout or in a new file. */
+/** `palee session export` (contract §4a, §5): the core's export rows as CSV or JSON, on stdout or in a new file. */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { FileExistsError, UsageError, errorMessage } from "../../core/errors";

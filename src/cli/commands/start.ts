@@ -54,7 +54,7 @@ async function runStart(ctx: CommandContext, values: Values): Promise<Outcome> {
   }
 }
 
-/** What ends another session from this device: only what will work here (SPEC §4 Devices). */
+/** What ends another session from this device: only what will work here (contract §4 Devices). */
 function howToEnd(o: OpenSession, device: string): string {
   const saveHere = `"palee session recover --draft ${o.draftId} --action save" ends it at its last checkpoint`;
   if (o.device === null || o.device === device) {

@@ -1,4 +1,4 @@
-/** `palee session stats` (SPEC §4a, §5): the CLI face of src/core/insight/stats. */
+/** `palee session stats` (contract §4a, §5): the CLI face of src/core/insight/stats. */
 import { skippedJson } from "../../core/formats/json";
 import type { DayTotal, SessionStats, Totals } from "../../core/insight/stats";
 import { computeStats, daySeries } from "../../core/insight/stats";

@@ -1,5 +1,5 @@
 /**
- * The `.base` file for a session folder (SPEC §4a): Obsidian Bases, core plugin of Obsidian 1.9+, documented
+ * The `.base` file for a session folder (contract §4a): Obsidian Bases, core plugin of Obsidian 1.9+, documented
  * at help.obsidian.md/bases/syntax (filters, formulas, properties, views with sort, groupBy and summaries).
  * Pure text; the plugin writes it once, create-only.
  */

@@ -1,7 +1,7 @@
 /**
  * CSV as RFC 4180 describes it: a header row, `\r\n` after every record, a field quoted when it holds a
  * comma, a quote or a line break (quotes doubled). A field a spreadsheet would run as a formula (starting
- * with `=`, `+`, `-`, `@`, or a tab or carriage return that hides one) is prefixed with `'` (SPEC §4a).
+ * with `=`, `+`, `-`, `@`, or a tab or carriage return that hides one) is prefixed with `'` (contract §4a).
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;

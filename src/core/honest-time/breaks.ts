@@ -5,7 +5,7 @@
  */
 import { durationMinutes } from "../time";
 
-/** duration_minutes (SPEC §2): whole wall-clock minutes minus the breaks, never negative. */
+/** duration_minutes (contract §2): whole wall-clock minutes minus the breaks, never negative. */
 export function studiedMinutes(startedMs: number, endedMs: number, breakMinutes: number): number {
   return Math.max(0, durationMinutes(startedMs, endedMs) - breakMinutes);
 }

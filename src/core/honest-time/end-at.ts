@@ -25,7 +25,7 @@ function endAtResult(session: EndAtSession, endedMs: number, source: EndAt["sour
 }
 
 /**
- * When an ended session ended (SPEC §4 "end at a chosen time"). `endAt`, as the learner said it: undefined
+ * When an ended session ended (contract §4 "end at a chosen time"). `endAt`, as the learner said it: undefined
  * (not given), "now", "last" (the last sign of life), HH:MM or ISO 8601. Not given: a paused session ends at
  * paused_at; a silent one (longer than the grace period and 2 h) is refused with `long_silence`; otherwise
  * now. A given time before the start, more than a minute in the future, or unreadable is refused with
@@ -79,7 +79,7 @@ export function preselectedEnd(session: EndAtSession, now: number, graceMs: numb
 
 /**
  * Where a saved (interrupted) draft ends: at paused_at when paused, else its last checkpoint (now if none),
- * with the part of an open pause before that end added to its breaks (SPEC §4).
+ * with the part of an open pause before that end added to its breaks (contract §4).
  */
 export function savedEnd(session: EndAtSession, now: number): EndAt {
   if (session.pausedMs !== null) return endAtResult(session, Math.min(session.pausedMs, now), "paused");

@@ -11,7 +11,7 @@ import {
   parseGivenTime,
 } from "../time";
 
-/** A logged session may touch a neighbour by up to this much (SPEC §4 log: "by more than a minute"). */
+/** A logged session may touch a neighbour by up to this much (contract §4 log: "by more than a minute"). */
 export const OVERLAP_TOLERANCE_MS = MINUTE_MS;
 /** Decision: a logged session is at most a day; a longer one is almost surely a typo. */
 export const MAX_LOG_MINUTES = 24 * 60;
@@ -56,7 +56,7 @@ function readGiven(option: string, text: string, notAfter: number, offsetAt: Off
 }
 
 /**
- * The interval of a logged session (SPEC §4 log): `from` and `to`, or `minutes` ending at `to` (default
+ * The interval of a logged session (contract §4 log): `from` and `to`, or `minutes` ending at `to` (default
  * now). HH:MM in `to` is its most recent past moment; in `from`, the most recent one at or before `to`, so
  * 23:30 to 00:30 is one hour. Refused: malformed input (`usage`, `invalid_time`), an end more than a minute
  * in the future or a start not before the end (`invalid_time`), and more than a minute of overlap with a

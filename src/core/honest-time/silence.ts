@@ -5,7 +5,7 @@ import { HOUR_MS, describeInstant, formatDurationMs, formatTimestamp } from "../
 import type { EndAtSession } from "./signs-of-life";
 import { lastSignOf } from "./signs-of-life";
 
-/** With no end time given, end refuses once the silence exceeds both the grace period and this (SPEC §4). */
+/** With no end time given, end refuses once the silence exceeds both the grace period and this (contract §4). */
 export const LONG_SILENCE_MS = 2 * HOUR_MS;
 
 /** How long a session has been silent, for the end dialog and status ("No activity since 20:30, 12 h ago"). */

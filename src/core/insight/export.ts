@@ -1,4 +1,4 @@
-/** One row per confirmed session, oldest first, for CSV and JSON export (SPEC §4a). Pure. */
+/** One row per confirmed session, oldest first, for CSV and JSON export (contract §4a). Pure. */
 import { renderCsv } from "../formats/csv";
 import { extractSection } from "../session-note";
 import type { InsightSession } from "./stats";

@@ -1,5 +1,5 @@
 /**
- * Study statistics over confirmed sessions (SPEC §4a). Pure: the faces pass the sessions, the instant "now"
+ * Study statistics over confirmed sessions (contract §4a). Pure: the faces pass the sessions, the instant "now"
  * and the local offset; nothing here reads a file. Days are the learner's local calendar days (the Clock's
  * offset at the session's start); weeks are ISO weeks, Monday first. A session counts on the day it started.
  */
@@ -9,7 +9,7 @@ import { MINUTE_MS, dailyOffsets, dayOf, dayText, isoWeekLabel, localDay, monday
 
 /**
  * The fields of a confirmed session that statistics and export use; `breakMinutes` (pauses and time away,
- * SPEC §2 version 2) may be absent.
+ * contract §2 version 2) may be absent.
  */
 export type InsightSession = Pick<
   ConfirmedSession,
@@ -205,7 +205,7 @@ function topicTotals(topics: Map<string, TopicBucket>): TopicTotal[] {
     .sort((a, b) => b.minutes - a.minutes || (a.topicId < b.topicId ? -1 : a.topicId > b.topicId ? 1 : 0));
 }
 
-/** SPEC §4a stats. Sessions may come in any order; the result does not depend on it. */
+/** contract §4a stats. Sessions may come in any order; the result does not depend on it. */
 export function computeStats(sessions: readonly InsightSession[], options: StatsOptions): SessionStats {
   const now = options.now;
   const offsetAt = dailyOffsets(options.offsetAt);

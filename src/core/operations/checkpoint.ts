@@ -199,7 +199,7 @@ async function claimPointer(ctx: SessionContext, hot: HotState, draft: Draft): P
 /**
  * Updates a draft's last checkpoint (and appends notes); the learner's body is kept byte for byte. A gap with
  * no sign of life longer than the grace period (the draft's and the caller's `aliveAt`) is recorded as a break
- * in the same write (SPEC §4 time away); a paused session stays paused and records none.
+ * in the same write (contract §4 time away); a paused session stays paused and records none.
  */
 async function checkpointDraft(
   ctx: SessionContext,

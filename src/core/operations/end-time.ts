@@ -3,7 +3,7 @@ import type { OffsetAt } from "../time";
 import { lastSignOfLife, resolveEndAt } from "../honest-time";
 
 /**
- * When a session ended, as the caller chose it (SPEC §4 "end at a chosen time"). Not given at all: a paused
+ * When a session ended, as the caller chose it (contract §4 "end at a chosen time"). Not given at all: a paused
  * session ends at paused_at, and a long silence is refused with LongSilenceError (long_silence).
  */
 export type EndTime =

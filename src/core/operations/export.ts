@@ -1,5 +1,5 @@
 /**
- * What an export holds (SPEC §4a): the confirmed sessions started within the local days asked for, with
+ * What an export holds (contract §4a): the confirmed sessions started within the local days asked for, with
  * their Summary read from the note bodies, oldest first, and the files that could not be read. Both faces
  * render these rows (CSV or JSON) and write them where they write; neither reads the notes itself.
  */

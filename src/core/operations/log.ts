@@ -29,7 +29,7 @@ export interface LogResult {
 }
 
 /**
- * Logs a session that happened without the timer (SPEC §4 log): (1) a create-only confirmed note with
+ * Logs a session that happened without the timer (contract §4 log): (1) a create-only confirmed note with
  * `outcome: logged` and no absorbed drafts, (2) index.md, then hot.md. Refused, before anything is written,
  * for bad times, an end in the future and an overlap with a confirmed session or the open session. A crash
  * after (1) leaves stale views (a rebuild refreshes them); a retried log is refused as an overlap with it.

@@ -16,7 +16,7 @@ export interface DailyNoteSettings {
 }
 
 /**
- * Adds a saved session's line to the daily note of the day it started (SPEC §5), found or created the way
+ * Adds a saved session's line to the daily note of the day it started (contract §5), found or created the way
  * the learner's Daily notes or Periodic Notes plugin is set up (obsidian-daily-notes-interface). Called after
  * end, recovery Save and (when it exists) log: the session note is already saved, so nothing here throws —
  * a failure is a notice.

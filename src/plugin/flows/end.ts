@@ -46,7 +46,7 @@ export async function end(ctx: FlowContext): Promise<void> {
 
 /**
  * The session as the honest-time rules see it. While this app runs the session its ticks are signs of life
- * too (SPEC §4), so the last activity is the later of the draft's and the last tick before any gap.
+ * too (contract §4), so the last activity is the later of the draft's and the last tick before any gap.
  */
 export function endAtSession(ctx: FlowContext, open: OpenState): EndAtSession {
   const { ticks } = ctx.controller;

@@ -1,5 +1,5 @@
 /**
- * Insight in the plugin (SPEC §5, version 2): the study history view and the commands `open-history`,
+ * Insight in the plugin (contract §5, version 2): the study history view and the commands `open-history`,
  * `export-sessions` and `create-sessions-base`. The plugin keeps no reference to the view: Obsidian owns it
  * and finds it by type.
  */

@@ -145,7 +145,7 @@ export function openRecovery(
         }
         const result = await controller.recover(row.draftId, action);
         if (result.status === "resumed") resumed = true;
-        // The gap since its last sign of life was recorded as a break: said, and revocable (SPEC §4).
+        // The gap since its last sign of life was recorded as a break: said, and revocable (contract §4).
         if (result.status === "resumed") announceAway(ctx, row.draftId, result.away);
         warn(ctx, result.warnings);
         if (result.status === "saved") await ctx.dailyNote.add(result.session);

@@ -6,7 +6,7 @@ import type { FlowContext } from "./context";
 /**
  * The one-second tick (and the return of a hidden window): time away, else the automatic checkpoint. Writes
  * nothing unless a checkpoint or a time-away break is due. Time away is the gap since the later of the
- * draft's last sign of life and this app's last tick before the gap (SPEC §4): recorded at once as a break by
+ * draft's last sign of life and this app's last tick before the gap (contract §4): recorded at once as a break by
  * a checkpoint (which passes that tick as `aliveAt`), even with automatic checkpoints off, and announced.
  */
 export function ticker(ctx: FlowContext): () => Promise<void> {

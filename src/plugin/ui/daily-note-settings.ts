@@ -7,7 +7,7 @@ interface Host {
   update(change: Partial<PaleeSettings>): Promise<void>;
 }
 
-/** The settings tab's daily-note rows (SPEC §5), in the tab's row shape. */
+/** The settings tab's daily-note rows (contract §5), in the tab's row shape. */
 export function dailyNoteRows(host: Host): Array<{ name: string; desc: string; build: (setting: Setting) => void }> {
   return [
     {

@@ -1,5 +1,5 @@
 /**
- * The study history view (SPEC §5): the open session, today / this week / streak, bar charts of the last 14
+ * The study history view (contract §5): the open session, today / this week / streak, bar charts of the last 14
  * days and 12 weeks, the topics and the newest sessions. `historyModel` turns sessions into what is shown and
  * `renderHistory` draws it from that data alone (a script or a test can mount it without the plugin); the
  * view only loads data and refreshes. Every recorded text is set as text, never as HTML.
