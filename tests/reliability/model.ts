@@ -14,6 +14,7 @@
  * and, where contract §4 fixes it, which answer an operation gives (start, recover, ending or checkpointing the
  * open session of this device). After every step `verify` checks all of it against the store.
  */
+import { ForwardingStore } from "../support/forwarding-store";
 import fc from "fast-check";
 import type { Arbitrary, AsyncCommand } from "fast-check";
 import { ConflictError, PaleeError } from "../../src/core/errors";
@@ -22,7 +23,7 @@ import { classifyRecord } from "../../src/core/frontmatter";
 import { HOT_WORD_LIMIT, countWords } from "../../src/core/hot-memory";
 import { DRAFT_ID_PATTERN } from "../../src/core/ids";
 import { layoutFor } from "../../src/core/layout";
-import type { ModifiedAt, RandomSource, SessionStore } from "../../src/core/ports";
+import type { RandomSource } from "../../src/core/ports";
 import { DEFAULT_GRACE_MS } from "../../src/core/recovery";
 import type { EndResult, OpenRef, RecoverAction, StartResult } from "../../src/core/sessions";
 import { PaleeSessions } from "../../src/core/sessions";
@@ -54,10 +55,9 @@ export class SimulatedCrash extends Error {
 }
 
 /** A store that, once armed with k, lets k more writes through and then fails every write, as a crash would. */
-export class CrashGate implements SessionStore {
+export class CrashGate extends ForwardingStore<MemoryStore> {
   private remaining: number | null = null;
   fired = false;
-  constructor(readonly inner: MemoryStore) {}
   arm(writes: number | null): void {
     this.remaining = writes;
     this.fired = false;
@@ -72,25 +72,6 @@ export class CrashGate implements SessionStore {
       throw new SimulatedCrash();
     }
     this.remaining--;
-  }
-  read(path: string) {
-    return this.inner.read(path);
-  }
-  list(folder: string) {
-    return this.inner.list(folder);
-  }
-  changedAmong(folder: string, names: readonly string[], since: number) {
-    return this.inner.changedAmong(folder, names, since);
-  }
-  /** Like the stores of before modifiedAt: temp files are never aged through this wrapper. */
-  modifiedAt(): Promise<ModifiedAt> {
-    return Promise.resolve({ kind: "untold" });
-  }
-  cachedFields(path: string) {
-    return this.inner.cachedFields(path);
-  }
-  changesSince(folder: string, since: number | null) {
-    return this.inner.changesSince(folder, since);
   }
   async create(path: string, content: string) {
     this.pass();

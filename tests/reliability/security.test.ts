@@ -11,6 +11,7 @@
  * tests/store/node-store.test.ts (`..` and absolute paths in the Node store, a symlinked draft and a symlinked
  * sessions folder leading out), tests/cli/exit-codes.test.ts (--folder leaving the vault).
  */
+import { ForwardingStore } from "../support/forwarding-store";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -45,30 +46,14 @@ function allowedPath(folder: string, p: string): boolean {
  * A MemoryStore that records every path it is asked to write or trash, and fails the test's check (collected,
  * since a throw inside the core would be taken for a refusal) when a trash is not a draft of the sessions folder.
  */
-class WatchingStore implements SessionStore {
+class WatchingStore extends ForwardingStore<MemoryStore> {
   readonly touched: string[] = [];
   readonly badTrash: string[] = [];
   constructor(
-    readonly inner: MemoryStore,
+    inner: MemoryStore,
     private readonly folder: string,
-  ) {}
-  read(p: string) {
-    return this.inner.read(p);
-  }
-  list(folder: string) {
-    return this.inner.list(folder);
-  }
-  modifiedAt(p: string) {
-    return this.inner.modifiedAt(p);
-  }
-  changedAmong(folder: string, names: readonly string[], since: number) {
-    return this.inner.changedAmong(folder, names, since);
-  }
-  cachedFields(p: string) {
-    return this.inner.cachedFields(p);
-  }
-  changesSince(folder: string, since: number | null) {
-    return this.inner.changesSince(folder, since);
+  ) {
+    super(inner, true);
   }
   create(p: string, content: string) {
     this.touched.push(p);

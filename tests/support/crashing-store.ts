@@ -1,4 +1,5 @@
-import type { ChangeReport, ModifiedAt, SessionStore } from "../../src/core/ports";
+import { ForwardingStore } from "./forwarding-store";
+import type { SessionStore } from "../../src/core/ports";
 
 /** What a write throws once the simulated crash has happened. */
 export class SimulatedCrash extends Error {
@@ -15,7 +16,7 @@ export class SimulatedCrash extends Error {
  * of an uninterrupted run, i.e. the crash points k = 0 … writes to try. Reads and the optional fast paths are
  * passed through unchanged.
  */
-export class CrashingStore implements SessionStore {
+export class CrashingStore extends ForwardingStore {
   /** Writes attempted so far, the refused ones included. */
   writes = 0;
   /** The writes that reached the inner store, in order ("create <path>", "replace <path>", "trash <path>"). */
@@ -26,37 +27,14 @@ export class CrashingStore implements SessionStore {
   crashedAt: string | null = null;
 
   constructor(
-    readonly inner: SessionStore,
+    inner: SessionStore,
     readonly allowed = Number.POSITIVE_INFINITY,
-  ) {}
-
-  cachedFields(path: string): Record<string, unknown> | undefined {
-    return this.inner.cachedFields(path);
-  }
-
-  changesSince(folder: string, since: number | null): ChangeReport {
-    return this.inner.changesSince(folder, since);
-  }
-
-  changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
-    return this.inner.changedAmong(folder, names, since);
-  }
-
-  /** Like the stores of before modifiedAt: temp files are never aged through this wrapper. */
-  modifiedAt(): Promise<ModifiedAt> {
-    return Promise.resolve({ kind: "untold" });
+  ) {
+    super(inner);
   }
 
   get crashed(): boolean {
     return this.crashedAt !== null;
-  }
-
-  read(path: string): Promise<string | null> {
-    return this.inner.read(path);
-  }
-
-  list(folder: string): Promise<string[]> {
-    return this.inner.list(folder);
   }
 
   create(path: string, content: string): Promise<void> {
