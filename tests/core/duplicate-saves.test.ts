@@ -64,7 +64,9 @@ describe("a session saved twice", () => {
       expect((await h.core.triageOnOpen()).warnings).not.toContain(expected);
       expect(await h.core.savedTwice()).toEqual([expected]);
       const started = await h.core.start({ topic: "T-a" });
-      expect(started.status === "started" && started.warnings).not.toContain(expected);
+      expect(started.status).toBe("started");
+      if (started.status !== "started") throw new Error(`expected a start, got ${started.status}`);
+      expect(started.warnings).not.toContain(expected);
       h.clock.advance(10);
       expect((await h.core.end()).warnings).not.toContain(expected);
       expect(h.store.trashed.map((t) => t.path)).toEqual([expect.stringMatching(/DRAFT-S-/)]);

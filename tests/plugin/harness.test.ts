@@ -193,6 +193,9 @@ describe("the metadata cache lags behind writes", () => {
     const h = createObsidianHarness({ cacheLag: false });
     const bad = await h.app.vault.create("bad.md", "---\nkey: [unclosed\n---\nbody\n");
     const empty = await h.app.vault.create("empty.md", "---\n---\nbody\n");
+    // Indexed (an entry exists), with no frontmatter in it.
+    expect(h.app.metadataCache.getFileCache(bad)).not.toBeNull();
+    expect(h.app.metadataCache.getFileCache(empty)).not.toBeNull();
     expect(h.app.metadataCache.getFileCache(bad)?.frontmatter).toBeUndefined();
     expect(h.app.metadataCache.getFileCache(empty)?.frontmatter).toBeUndefined();
   });

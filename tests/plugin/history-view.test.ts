@@ -199,6 +199,7 @@ describe("study history view", () => {
     const { p } = await loaded(files);
     const view = await openView(p);
     const heights = Array.from(view.contentEl.querySelectorAll("rect")).map((r) => Number(r.getAttribute("height")));
+    expect(heights.length).toBeGreaterThan(0); // the charts are drawn, so the check below sees bars
     expect(heights.every((v) => Number.isFinite(v) && v >= 0 && v <= 110)).toBe(true);
     const problems = Array.from(view.contentEl.querySelectorAll(".palee-history-problems li")).map(
       (li) => li.textContent ?? "",

@@ -414,6 +414,7 @@ async function killEverywhere(scenario: Scenario): Promise<void> {
   const draftContents = new Set(
     [...written].filter(([p]) => /\/DRAFT-S-[^/]+\.md$/.test(p)).flatMap(([, texts]) => [...texts]),
   );
+  expect(finished.files.size).toBeGreaterThan(0);
   for (const [rel, text] of finished.files) expect([rel, written.get(rel)?.has(text)]).toEqual([rel, true]);
   removeVault(full.root);
   figures.scenarios++;
@@ -431,6 +432,7 @@ async function killEverywhere(scenario: Scenario): Promise<void> {
     points.push([j, false]);
     if (/^write(File)? /.test(name)) points.push([j, true]);
   });
+  expect([scenario.name, points.length > 0]).toEqual([scenario.name, true]);
   for (const [j, half] of points) {
     const run = await runOnDisk(scenario, files, j, half);
     const label = `${scenario.name}, killed at step ${j} (${half ? "half-way through " : ""}${full.steps[j]})`;
