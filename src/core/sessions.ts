@@ -35,8 +35,8 @@ export type { CheckpointOptions, CheckpointResult, OpenRef } from "./operations/
 export type { SessionsOptions } from "./operations/context";
 export type { EndOptions, EndResult } from "./operations/end";
 export type { ExportOptions, ExportResult } from "./operations/export";
-export type { EndTime } from "./operations/end-time";
-export { endTimeOf } from "./operations/end-time";
+export type { EndTime } from "./honest-time";
+export { endTimeOf } from "./honest-time";
 export type { ListResult, StatusResult } from "./operations/list";
 export type { LogOptions, LogResult } from "./operations/log";
 export type { OpenSession } from "./operations/open-session";

@@ -15,6 +15,7 @@ import {
   readBreakMinutes,
   readHonestFields,
   recordAway,
+  endTimeOf,
   resolveEndAt,
   savedEnd,
   silenceOf,
@@ -276,22 +277,22 @@ describe("when an ended session ended", () => {
   });
 
   it("answers the silence with now, last or a time", () => {
-    expect(resolveEndAt("now", session, morning, GRACE, utc).durationMinutes).toBe(780);
-    expect(resolveEndAt("last", session, morning, GRACE, utc)).toMatchObject({
+    expect(resolveEndAt(endTimeOf("now"), session, morning, GRACE, utc).durationMinutes).toBe(780);
+    expect(resolveEndAt(endTimeOf("last"), session, morning, GRACE, utc)).toMatchObject({
       endedMs: lastCheckpointMs,
       durationMinutes: 30,
     });
-    expect(resolveEndAt("20:45", session, morning, GRACE, utc)).toMatchObject({
+    expect(resolveEndAt(endTimeOf("20:45"), session, morning, GRACE, utc)).toMatchObject({
       endedMs: at("2026-08-13T20:45:00Z"),
       durationMinutes: 45,
     });
-    expect(resolveEndAt("2026-08-13T21:10:00+00:00", session, morning, GRACE, utc).durationMinutes).toBe(70);
-    expect(resolveEndAt(" LAST ", session, morning, GRACE, utc).source).toBe("last");
+    expect(resolveEndAt(endTimeOf("2026-08-13T21:10:00+00:00"), session, morning, GRACE, utc).durationMinutes).toBe(70);
+    expect(resolveEndAt(endTimeOf(" LAST "), session, morning, GRACE, utc).source).toBe("last");
   });
 
   it("takes the start as the last sign of life when there is no checkpoint", () => {
     const unchecked = { ...session, lastCheckpointMs: null };
-    expect(resolveEndAt("last", unchecked, morning, GRACE, utc)).toMatchObject({
+    expect(resolveEndAt(endTimeOf("last"), unchecked, morning, GRACE, utc)).toMatchObject({
       endedMs: startedMs,
       durationMinutes: 0,
     });
@@ -309,8 +310,14 @@ describe("when an ended session ended", () => {
 
   it("counts the pause as a break when a paused session is ended later on purpose", () => {
     const paused = { ...session, pausedMs: at("2026-08-13T20:40:00Z"), breakMinutes: 5 };
-    expect(resolveEndAt("now", paused, soon, GRACE, utc)).toMatchObject({ breakMinutes: 25, durationMinutes: 35 });
-    expect(resolveEndAt("20:35", paused, soon, GRACE, utc)).toMatchObject({ breakMinutes: 5, durationMinutes: 30 });
+    expect(resolveEndAt(endTimeOf("now"), paused, soon, GRACE, utc)).toMatchObject({
+      breakMinutes: 25,
+      durationMinutes: 35,
+    });
+    expect(resolveEndAt(endTimeOf("20:35"), paused, soon, GRACE, utc)).toMatchObject({
+      breakMinutes: 5,
+      durationMinutes: 30,
+    });
   });
 
   it.each([
@@ -320,11 +327,13 @@ describe("when an ended session ended", () => {
     ["19:59", /is before the session started/],
     ["2026-08-14T09:05:00Z", /is in the future/],
   ])("refuses --at %s with invalid_time", (given, why) => {
-    expect(expectRefusal(() => resolveEndAt(given, session, morning, GRACE, utc), "invalid_time").message).toMatch(why);
+    expect(
+      expectRefusal(() => resolveEndAt(endTimeOf(given), session, morning, GRACE, utc), "invalid_time").message,
+    ).toMatch(why);
   });
 
   it("clamps a time less than a minute ahead to now", () => {
-    expect(resolveEndAt("2026-08-14T09:00:40Z", session, morning, GRACE, utc).endedMs).toBe(morning);
+    expect(resolveEndAt(endTimeOf("2026-08-14T09:00:40Z"), session, morning, GRACE, utc).endedMs).toBe(morning);
   });
 
   it("saves an interrupted draft at its last checkpoint, or at paused_at when paused", () => {
@@ -377,7 +386,7 @@ describe("when an ended session ended", () => {
             breakMinutes,
           };
           try {
-            const end = resolveEndAt(given, s, now, GRACE, berlin);
+            const end = resolveEndAt(given === undefined ? undefined : endTimeOf(given), s, now, GRACE, berlin);
             expect(end.durationMinutes).toBeGreaterThanOrEqual(0);
             expect(end.endedMs).toBeGreaterThanOrEqual(start);
             expect(end.endedMs).toBeLessThanOrEqual(now);

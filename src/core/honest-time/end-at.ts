@@ -1,4 +1,4 @@
-/** end: when the session ended, given ("now", "last", HH:MM, ISO 8601) or not, and what it records. */
+/** end: when the session ended, given (now, last, HH:MM, ISO 8601) or not, and what it records. */
 import { UsageError } from "../errors";
 import type { OffsetAt } from "../time";
 import { FUTURE_SKEW_MS, describeInstant, parseGivenTime } from "../time";
@@ -8,6 +8,28 @@ import { lastSignOf } from "./signs-of-life";
 import { LONG_SILENCE_MS, longSilence } from "./silence";
 
 export type { EndAtSession } from "./signs-of-life";
+
+/**
+ * When a session ended, as the caller chose it (contract §4 "end at a chosen time"). Not given at all: a paused
+ * session ends at paused_at, and a long silence is refused with LongSilenceError (long_silence).
+ */
+export type EndTime =
+  | { kind: "now" }
+  /** Its last sign of life; `aliveAt`: the caller's own, later one (the plugin's last tick before a gap). */
+  | { kind: "last"; aliveAt?: number }
+  /** A time as given in words: HH:MM (today, local time) or ISO 8601, read by the core only. */
+  | { kind: "given"; text: string };
+
+/**
+ * A time as the CLI's --at (or its question) gives it: "now", "last" (any case), else a time to read; blank
+ * text is no time given.
+ */
+export function endTimeOf(text: string): EndTime | undefined {
+  const word = text.trim().toLowerCase();
+  if (word === "") return undefined;
+  if (word === "now" || word === "last") return { kind: word };
+  return { kind: "given", text };
+}
 
 export interface EndAt {
   endedMs: number;
@@ -25,22 +47,20 @@ function endAtResult(session: EndAtSession, endedMs: number, source: EndAt["sour
 }
 
 /**
- * When an ended session ended (contract §4 "end at a chosen time"). `endAt`, as the learner said it: undefined
- * (not given), "now", "last" (the last sign of life), HH:MM or ISO 8601. Not given: a paused session ends at
- * paused_at; a silent one (longer than the grace period and 2 h) is refused with `long_silence`; otherwise
- * now. A given time before the start, more than a minute in the future, or unreadable is refused with
- * `invalid_time`.
+ * When an ended session ended (contract §4 "end at a chosen time"). `endAt` undefined (not given): a paused
+ * session ends at paused_at; a silent one (longer than the grace period and 2 h) is refused with
+ * `long_silence`; otherwise now. A given time before the start, more than a minute in the future, or
+ * unreadable is refused with `invalid_time`.
  */
 export function resolveEndAt(
-  endAt: string | undefined,
+  endAt: EndTime | undefined,
   session: EndAtSession,
   now: number,
   graceMs: number,
   offsetAt: OffsetAt,
 ): EndAt {
   const lastSign = lastSignOf(session);
-  const choice = endAt?.trim().toLowerCase();
-  if (choice === undefined || choice === "") {
+  if (endAt === undefined) {
     if (session.pausedMs !== null) return endAtResult(session, Math.min(session.pausedMs, now), "paused");
     const silenceMs = now - lastSign;
     if (silenceMs > graceMs && silenceMs > LONG_SILENCE_MS) {
@@ -48,12 +68,15 @@ export function resolveEndAt(
     }
     return endAtResult(session, now, "now");
   }
-  if (choice === "now") return endAtResult(session, now, "now");
-  if (choice === "last") return endAtResult(session, Math.min(lastSign, now), "last");
-  const given = parseGivenTime(endAt as string, now, offsetAt);
+  if (endAt.kind === "now") return endAtResult(session, now, "now");
+  if (endAt.kind === "last") {
+    const alive = endAt.aliveAt === undefined ? lastSign : Math.max(lastSign, endAt.aliveAt);
+    return endAtResult(session, Math.min(alive, now), "last");
+  }
+  const given = parseGivenTime(endAt.text, now, offsetAt);
   if (given === null) {
     throw new UsageError(
-      `"${(endAt as string).trim()}" is not a time: give now, last, HH:MM (00:00 to 23:59) or an ISO 8601 timestamp`,
+      `"${endAt.text.trim()}" is not a time: give now, last, HH:MM (00:00 to 23:59) or an ISO 8601 timestamp`,
       "invalid_time",
     );
   }

@@ -11,8 +11,8 @@ import { endStart } from "../honest-time";
 import type { EndAtSession } from "../honest-time";
 import type { OpenRef } from "./checkpoint";
 import type { SessionContext } from "./context";
-import type { EndTime } from "./end-time";
-import { resolveEndTime } from "./end-time";
+import type { EndTime } from "../honest-time";
+import { resolveEndAt } from "../honest-time";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
 import { readHot, resolveTopic, skippedWarnings, stamp, startOf } from "./reading";
 import { reconcile, scanForReconcile, startRecord } from "./reconcile";
@@ -183,7 +183,7 @@ async function recordEnd(
     );
   }
   const ending = endingSession(absorbed, at.seenOpen, start.ms);
-  const ended = resolveEndTime(options.endAt, ending, now, ctx.graceMs, ctx.offsetAt);
+  const ended = resolveEndAt(options.endAt, ending, now, ctx.graceMs, ctx.offsetAt);
   const session = await writeConfirmed(ctx, start.ms, {
     topicId,
     startedAt: start.text ?? stamp(ctx, start.ms),
@@ -205,7 +205,7 @@ async function recordEnd(
 }
 
 /**
- * The session being ended, as resolveEndTime sees it: its last sign of life is the latest among the drafts
+ * The session being ended, as resolveEndAt sees it: its last sign of life is the latest among the drafts
  * taken; its pause and breaks are the open session's draft's (else the most recently checkpointed one's).
  */
 function endingSession(absorbed: readonly Draft[], seenOpen: string | null, startedMs: number): EndAtSession {

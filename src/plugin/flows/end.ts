@@ -1,8 +1,8 @@
 import { PaleeError } from "../../core/errors";
 import type { EndAtSession } from "../../core/honest-time";
-import { preselectedEnd, silenceOf } from "../../core/honest-time";
-import type { EndTime } from "../../core/operations/end-time";
-import { resolveEndTime } from "../../core/operations/end-time";
+import { preselectedEnd, resolveEndAt, silenceOf } from "../../core/honest-time";
+import type { EndTime } from "../../core/honest-time";
+
 import type { OpenSession } from "../../core/sessions";
 import { formatDuration, localClock, parseGivenTime } from "../../core/time";
 import type { EndRequest, OpenState } from "../session-controller";
@@ -95,7 +95,7 @@ export function endPreview(ctx: FlowContext, open: OpenState): EndPreview {
       }
       try {
         // The preview is computed at the moment it is shown; the core decides again when confirmed.
-        const result = resolveEndTime(endAt, session, controller.now(), graceMs, offsetAt);
+        const result = resolveEndAt(endAt, session, controller.now(), graceMs, offsetAt);
         return { minutes: result.durationMinutes, endAt };
       } catch (error) {
         if (error instanceof PaleeError) return { error: sentence(error.message) };
