@@ -4,12 +4,12 @@ import { preselectedEnd, resolveEndAt, silenceOf } from "../../core/honest-time"
 import type { EndTime } from "../../core/honest-time";
 
 import type { OpenSession } from "../../core/sessions";
-import { formatDuration, localClock, parseGivenTime } from "../../core/time";
+import { describeRecorded, formatDuration, localClock, parseGivenTime } from "../../core/time";
 import type { EndRequest, OpenState } from "../session-controller";
 import type { EndChoice, EndChoiceKind, EndPreview, EndPreviewResult } from "../ui/end-modal";
 import { EndSessionModal } from "../ui/end-modal";
 import type { FlowContext } from "./context";
-import { displayTime, fail, sentence, warn } from "./notices";
+import { fail, sentence, warn } from "./notices";
 import { recoverInterrupted } from "./recovery";
 
 /** End session: only this device's running session; the end modal first when a summary is asked for. */
@@ -83,7 +83,7 @@ export function endPreview(ctx: FlowContext, open: OpenState): EndPreview {
   const today = controller.today();
   return {
     topicId: open.session.topicId,
-    startedText: displayTime(open.session.startedAt, today),
+    startedText: describeRecorded(open.session.startedAt, today),
     silenceText: open.pausedMs === null && silence.silenceMs > graceMs ? silence.text : null,
     choices,
     preselected: preselectedEnd(session, now, graceMs),

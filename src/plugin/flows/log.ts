@@ -1,11 +1,11 @@
 import { PaleeError } from "../../core/errors";
-import { formatDuration } from "../../core/time";
+import { describeRecorded, formatDuration } from "../../core/time";
 import type { TopicChoice } from "../ui/topic-picker";
 import { TopicPickerModal } from "../ui/topic-picker";
 import type { LogInput } from "../ui/log-modal";
 import { LogSessionModal } from "../ui/log-modal";
 import type { FlowContext } from "./context";
-import { describeFailure, displayTime, fail, sentence, warn } from "./notices";
+import { describeFailure, fail, sentence, warn } from "./notices";
 import { topicChoices } from "./topics";
 
 /** Log a past session (a forgotten start): pick the topic, then say when it happened. */
@@ -42,7 +42,7 @@ export async function logWith(ctx: FlowContext, topicId: string, input: LogInput
       nextAction: given(input.nextAction) ?? null,
     });
     const today = ctx.controller.today();
-    const span = `${displayTime(session.startedAt, today)}–${displayTime(session.endedAt, today).slice(-5)}`;
+    const span = `${describeRecorded(session.startedAt, today)}–${describeRecorded(session.endedAt, today).slice(-5)}`;
     ctx.notify(`Logged ${session.topicId}, ${span} (${formatDuration(session.durationMinutes)}).`);
     warn(ctx, warnings);
     await ctx.dailyNote.add(session);

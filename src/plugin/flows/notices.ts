@@ -5,7 +5,6 @@ import type { FlowContext } from "./context";
 export const LONG_NOTICE_MS = 10_000;
 
 /** "14:05" for a recorded time today, else "2026-08-14 14:05": the core's one rendering of a time. */
-export { describeRecorded as displayTime } from "../../core/time";
 
 /** A message of the core as a sentence of the UI: capitalized. */
 export function sentence(text: string): string {

@@ -1,9 +1,9 @@
 import type { App } from "obsidian";
 import { TFile } from "obsidian";
-import { formatElapsed } from "../../core/time";
+import { describeRecorded, formatElapsed } from "../../core/time";
 import { studiedSoFar } from "../ui/status-bar";
 import type { FlowContext } from "./context";
-import { LONG_NOTICE_MS, displayTime, fail } from "./notices";
+import { LONG_NOTICE_MS, fail } from "./notices";
 
 export async function showStatus(ctx: FlowContext): Promise<void> {
   const { controller } = ctx;
@@ -18,8 +18,8 @@ export async function showStatus(ctx: FlowContext): Promise<void> {
     ctx.notify(
       `${session.topicId}: ${formatElapsed(studiedSoFar(open, controller.now()), true)} so far` +
         `${open.pausedMs === null ? "" : " (paused)"}\n` +
-        `Started ${displayTime(session.startedAt, today)} on ${session.device ?? "unknown device"}\n` +
-        `Last checkpoint ${displayTime(session.lastCheckpointAt, today)}`,
+        `Started ${describeRecorded(session.startedAt, today)} on ${session.device ?? "unknown device"}\n` +
+        `Last checkpoint ${describeRecorded(session.lastCheckpointAt, today)}`,
       LONG_NOTICE_MS,
     );
   } catch (error) {

@@ -1,6 +1,6 @@
-import { formatDuration } from "../../core/time";
+import { describeRecorded, formatDuration } from "../../core/time";
 import type { FlowContext } from "./context";
-import { displayTime, fail } from "./notices";
+import { fail } from "./notices";
 
 /** Pause session: the timer stops at the pause; no automatic checkpoints until the learner continues. */
 export async function pause(ctx: FlowContext): Promise<void> {
@@ -8,7 +8,7 @@ export async function pause(ctx: FlowContext): Promise<void> {
   try {
     const topicId = controller.open?.session.topicId ?? "the session";
     const { pausedAt } = await controller.pause();
-    ctx.notify(`Session on ${topicId} paused at ${displayTime(pausedAt, controller.today())}.`);
+    ctx.notify(`Session on ${topicId} paused at ${describeRecorded(pausedAt, controller.today())}.`);
   } catch (error) {
     fail(ctx, "pause the session", error);
   }

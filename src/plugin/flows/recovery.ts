@@ -4,8 +4,8 @@ import type { RecoverAction, RecoverResult } from "../../core/sessions";
 import type { RecoveryRow } from "../ui/recovery-modal";
 import { RecoveryModal } from "../ui/recovery-modal";
 import type { FlowContext } from "./context";
-import { LONG_NOTICE_MS, displayTime, fail, warn } from "./notices";
-import { formatDuration } from "../../core/time";
+import { LONG_NOTICE_MS, fail, warn } from "./notices";
+import { describeRecorded, formatDuration } from "../../core/time";
 import { announceAway } from "./away-notice";
 
 /** How long after start-up every note is looked at (sessions saved twice, the scan cache). */
@@ -19,11 +19,11 @@ export async function onVaultOpen(ctx: FlowContext): Promise<void> {
     const today = ctx.controller.today();
     const { resumed, openElsewhere } = result;
     if (resumed) {
-      ctx.notify(`Resumed your session on ${resumed.topicId} (started ${displayTime(resumed.startedAt, today)}).`);
+      ctx.notify(`Resumed your session on ${resumed.topicId} (started ${describeRecorded(resumed.startedAt, today)}).`);
     }
     if (openElsewhere) {
       const where = openElsewhere.device ?? "another device";
-      const since = displayTime(openElsewhere.startedAt, today);
+      const since = describeRecorded(openElsewhere.startedAt, today);
       ctx.notify(`A session on ${openElsewhere.topicId} is open on ${where} (since ${since}).`);
     }
     warn(ctx, result.warnings);
@@ -99,8 +99,8 @@ export function recoveryRows(ctx: FlowContext, drafts: readonly Draft[]): Recove
       draftId: draft.draftId,
       topicId: draft.topicId,
       device: draft.device ?? "unknown device",
-      startedText: displayTime(draft.startedAt, today),
-      lastSeenText: displayTime(draft.lastCheckpointAt, today),
+      startedText: describeRecorded(draft.startedAt, today),
+      lastSeenText: describeRecorded(draft.lastCheckpointAt, today),
       saveMinutes: preview.plan.durationMinutes,
       aliveElsewhere: preview.aliveElsewhere,
     };
@@ -127,7 +127,7 @@ export function openRecovery(
           const now = await controller.draft(row.draftId);
           const fresh = now ? rowOf(now) : null;
           if (now && fresh?.aliveElsewhere) {
-            const lastSeen = displayTime(now.lastCheckpointAt, controller.today());
+            const lastSeen = describeRecorded(now.lastCheckpointAt, controller.today());
             ctx.notify(
               `${row.topicId} is now open on ${now.device ?? "another device"} (last seen ${lastSeen}). ` +
                 `Press ${action} again to ${action} it anyway.`,
@@ -162,7 +162,7 @@ export function openRecovery(
 function recoveredText(ctx: FlowContext, result: RecoverResult, action: RecoverAction): string {
   switch (result.status) {
     case "resumed":
-      return `Resumed: the timer continues from ${displayTime(result.open.startedAt, ctx.controller.today())}.`;
+      return `Resumed: the timer continues from ${describeRecorded(result.open.startedAt, ctx.controller.today())}.`;
     case "saved":
       return result.alreadySaved
         ? `Was already saved as ${result.session.sessionId}.`

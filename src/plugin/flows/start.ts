@@ -1,8 +1,9 @@
+import { describeRecorded } from "../../core/time";
 import type { OpenSession, StartOptions } from "../../core/sessions";
 import type { TopicChoice } from "../ui/topic-picker";
 import { TopicPickerModal } from "../ui/topic-picker";
 import type { FlowContext } from "./context";
-import { displayTime, fail, warn } from "./notices";
+import { fail, warn } from "./notices";
 import { isThisDevice } from "../../core/recovery";
 import { openRecovery, recoverInterrupted } from "./recovery";
 import { claimNoteAsTopic, linkTo, topicChoices } from "./topics";
@@ -26,7 +27,7 @@ export async function start(ctx: FlowContext): Promise<void> {
 }
 
 function alreadyOpenText(ctx: FlowContext, open: OpenSession): string {
-  const since = displayTime(open.startedAt, ctx.controller.today());
+  const since = describeRecorded(open.startedAt, ctx.controller.today());
   const mine = isThisDevice(open.device, ctx.controller.device);
   if (mine) return `A session on ${open.topicId} is already open (since ${since}). End it first.`;
   const where = open.device ?? "another device";
