@@ -3,7 +3,7 @@ import type { CheckpointOptions, CheckpointResult } from "./operations/checkpoin
 import { checkpoint } from "./operations/checkpoint";
 import type { SessionContext, SessionsOptions } from "./operations/context";
 import { createSessionContext } from "./operations/context";
-import type { CountAwayBackOptions } from "./operations/away";
+import type { CountAwayBackOptions, CountAwayBackResult } from "./operations/away";
 import { countAwayBack } from "./operations/away";
 import type { EndOptions, EndResult } from "./operations/end";
 import type { ExportOptions, ExportResult } from "./operations/export";
@@ -30,7 +30,7 @@ import type { Draft } from "./records";
 import type { Scan } from "./scan";
 
 export type { AwayBreak } from "./honest-time";
-export type { CountAwayBackOptions } from "./operations/away";
+export type { CountAwayBackOptions, CountAwayBackResult } from "./operations/away";
 export type { CheckpointOptions, CheckpointResult, OpenRef } from "./operations/checkpoint";
 export type { SessionsOptions } from "./operations/context";
 export type { EndOptions, EndResult } from "./operations/end";
@@ -99,8 +99,8 @@ export class PaleeSessions {
     return this.exclusive((ctx) => continueSession(ctx, options));
   }
 
-  /** The learner chose to count a recorded time away after all. */
-  countAwayBack(options: CountAwayBackOptions): Promise<{ breakMinutes: number }> {
+  /** The learner chose to count a recorded time away after all: its interval leaves breaks. */
+  countAwayBack(options: CountAwayBackOptions): Promise<CountAwayBackResult> {
     return this.exclusive((ctx) => countAwayBack(ctx, options));
   }
 

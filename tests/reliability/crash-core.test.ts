@@ -287,7 +287,13 @@ const scenarios: Scenario[] = [
   {
     name: "count time away back",
     vault: () => vault({ [HOT]: openPointer, [S(OPEN_A)]: withBreakA }),
-    run: (c) => c.countAwayBack({ draftId: OPEN_A, minutes: 30 }),
+    // A draft of before version 3: its 45 min are one break ending at its last checkpoint (11:10–11:55).
+    run: (c) =>
+      c.countAwayBack({
+        draftId: OPEN_A,
+        fromMs: Date.parse("2026-08-14T11:25:00Z"),
+        toMs: Date.parse("2026-08-14T11:55:00Z"),
+      }),
   },
   { name: "recover resume", vault: () => vault(pick(OLD_B)), run: (c) => c.recover(OLD_B, "resume") },
   { name: "recover save", vault: () => vault(pick(OLD_B)), run: (c) => c.recover(OLD_B, "save") },

@@ -281,6 +281,62 @@ const isOpenPointer = (p: HotPointer): p is HotPointer & { openDraft: string; st
   p.openDraft !== null && p.startedAt !== null;
 
 const ms = (value: unknown): number | null => parseTimestamp(value);
+const toSecond = (t: number): number => Math.floor(t / 1000) * 1000;
+
+// ---- breaks as intervals (contract §2 version 3), as the model reads them --------------------------
+
+interface Span {
+  from: number;
+  to: number;
+}
+
+/** Oldest first, overlapping spans joined, empty ones left out. */
+function union(spans: readonly Span[]): Span[] {
+  const sorted = spans.filter((s) => s.to > s.from).sort((a, b) => a.from - b.from);
+  const out: Span[] = [];
+  for (const s of sorted) {
+    const last = out[out.length - 1];
+    if (last && s.from <= last.to) last.to = Math.max(last.to, s.to);
+    else out.push({ ...s });
+  }
+  return out;
+}
+
+const clip = (spans: readonly Span[], from: number, to: number): Span[] =>
+  spans.map((s) => ({ from: Math.max(s.from, from), to: Math.min(s.to, to) })).filter((s) => s.to > s.from);
+
+/** break_minutes of spans: each one's rounded minutes, summed. */
+const minutesOf = (spans: readonly Span[]): number =>
+  spans.reduce((sum, s) => sum + Math.round((s.to - s.from) / MINUTE), 0);
+
+/**
+ * A draft's breaks: its `breaks` list (else, before version 3, break_minutes as one break ending at its last
+ * checkpoint), none reaching past its last checkpoint or now.
+ */
+function breaksOf(draft: FileView | null | undefined, now: number): Span[] {
+  if (!draft) return [];
+  const f = draft.fields;
+  const checkpoint = ms(f.last_checkpoint_at);
+  let spans: Span[] = [];
+  if (Array.isArray(f.breaks)) {
+    for (const item of f.breaks) {
+      const [from, to] = String(item).split("/").map(ms);
+      if (from != null && to != null && to >= from) spans.push({ from, to });
+    }
+  } else if (typeof f.break_minutes === "number" && f.break_minutes > 0 && checkpoint !== null) {
+    spans = [{ from: checkpoint - f.break_minutes * MINUTE, to: checkpoint }];
+  }
+  return union(clip(spans, -Infinity, Math.min(checkpoint ?? Infinity, now)));
+}
+
+/** contract §4: the last sign of life; a checkpoint more than a minute ahead of now is none. */
+function lastSignAt(draft: FileView, now: number, checkpoint = ms(draft.fields.last_checkpoint_at)): number | null {
+  const usable = checkpoint !== null && checkpoint - now <= 60_000 ? [Math.min(checkpoint, now)] : [];
+  const ends = breaksOf(draft, now).map((b) => Math.min(b.to, now));
+  const started = ms(draft.fields.started_at);
+  const signs = [...(started === null ? [] : [started]), ...usable, ...ends];
+  return signs.length === 0 ? null : Math.max(...signs);
+}
 
 // ---- the model ------------------------------------------------------------------------------------
 
@@ -577,11 +633,16 @@ export class Checkpoint extends Step {
       // period and 2 h is a break, recorded in the same write; a paused session records none.
       const old = before.drafts.get(draft.id);
       if (old && !out.value.created) {
-        const sign = Math.max(ms(old.fields.started_at) ?? 0, ms(old.fields.last_checkpoint_at) ?? 0);
+        // Version 3: the gap is an interval appended to breaks; a last checkpoint in the future is no sign of life.
+        const sign = lastSignAt(old, after.now) ?? 0;
         const gap = after.now - sign;
-        const away =
-          old.fields.paused_at == null && gap > Math.max(DEFAULT_GRACE_MS, 120 * MINUTE) ? Math.round(gap / MINUTE) : 0;
-        const expected = (typeof old.fields.break_minutes === "number" ? old.fields.break_minutes : 0) + away;
+        const span = { from: toSecond(sign), to: toSecond(after.now) };
+        const isAway = old.fields.paused_at == null && gap > Math.max(DEFAULT_GRACE_MS, 120 * MINUTE);
+        const away = isAway ? minutesOf([span]) : 0;
+        const recorded = typeof old.fields.break_minutes === "number" ? old.fields.break_minutes : 0;
+        const expected = isAway
+          ? minutesOf(union([...clip(breaksOf(old, after.now), -Infinity, span.to), span]))
+          : recorded;
         if ((draft.fields.break_minutes ?? 0) !== expected)
           fail(this.label, `break_minutes ${String(draft.fields.break_minutes)}, the model says ${expected}`);
         if ((out.value.away?.minutes ?? 0) !== away)
@@ -777,21 +838,30 @@ function expectedEndOf(result: EndResult, before: View, now: number, at: "now" |
   if (at === "now") return now;
   if (at === undefined && paused !== null) return Math.min(paused, now);
   if (at === undefined) return now;
-  const signs = result.absorbedDrafts
+  const checkpoints = result.absorbedDrafts
     .flatMap((id) => [ms(before.drafts.get(id)?.fields.last_checkpoint_at)])
     .filter((t): t is number => t !== null);
+  const latest = checkpoints.length === 0 ? null : Math.max(...checkpoints);
   const started = ms(result.session.startedAt) ?? now;
-  return Math.min(now, Math.max(started, ...signs));
+  const sign = primary
+    ? lastSignAt({ ...primary, fields: { ...primary.fields, started_at: null } }, now, latest)
+    : null;
+  const usable = latest !== null && latest - now <= 60_000 ? [Math.min(latest, now)] : [];
+  return Math.min(now, Math.max(started, ...usable, ...(sign === null ? [] : [sign])));
 }
 
-/** The model's break_minutes for an ended session: the draft's breaks plus its open pause up to the end. */
+/**
+ * The model's break_minutes for an ended session (version 3): the parts inside [start, end] of the draft's
+ * breaks and of its open pause, never more than the span.
+ */
 function expectedBreaksOf(result: EndResult, before: View, endedMs: number): number | null {
   const primary = primaryOf(result, before);
   if (result.absorbedDrafts.length > 0 && primary === null) return null;
-  const recorded = primary?.fields.break_minutes;
-  const base = typeof recorded === "number" ? recorded : 0;
   const paused = usablePause(primary, before.now);
-  return base + (paused !== null && paused < endedMs ? Math.round((endedMs - paused) / MINUTE) : 0);
+  const pause = paused !== null && paused < endedMs ? [{ from: paused, to: endedMs }] : [];
+  const started = ms(result.session.startedAt) ?? endedMs;
+  const inside = clip(union([...breaksOf(primary, before.now), ...pause]), started, endedMs);
+  return Math.min(minutesOf(inside), Math.max(0, Math.round((endedMs - started) / MINUTE)));
 }
 
 /** Version 2: pause or continue the open session (whichever device runs the step). */
@@ -817,8 +887,9 @@ export class PauseOrContinue extends Step {
         fail(this.label, `paused_at is ${String(after.fields.paused_at)}, not now`);
       if (this.what === "continue") {
         const paused = usablePause(draft, before.now);
-        const base = typeof draft.fields.break_minutes === "number" ? draft.fields.break_minutes : 0;
-        const expected = paused === null ? null : base + Math.max(0, Math.round((before.now - paused) / MINUTE));
+        const pause = paused === null ? [] : [{ from: paused, to: toSecond(before.now) }];
+        const earlier = clip(breaksOf(draft, before.now), -Infinity, before.now);
+        const expected = paused === null ? null : minutesOf(union([...earlier, ...pause]));
         if (after.fields.paused_at != null || after.fields.break_minutes !== expected) {
           fail(
             this.label,
@@ -918,11 +989,14 @@ export class Recover extends Step {
           fail(step, `a saved draft has outcome ${String(note.fields.outcome)}`);
         // Save ends at the last checkpoint (a paused draft, version 2: at paused_at); a recorded start never
         // moves, so a checkpoint before the start (a clock set back) ends the session at its start, 0 minutes.
+        // Version 3: never after now; a last checkpoint more than a minute ahead is no sign of life.
+        const pausedMs = usablePause(draft, before.now);
         const [checkpointMs, startMs] = [
-          usablePause(draft, before.now) ?? ms(draft.fields.last_checkpoint_at),
+          pausedMs !== null ? Math.min(pausedMs, before.now) : lastSignAt(draft, before.now),
           ms(draft.fields.started_at),
         ];
-        const endsAt = checkpointMs !== null && startMs !== null ? Math.max(checkpointMs, startMs) : checkpointMs;
+        const last = checkpointMs !== null && startMs !== null ? Math.max(checkpointMs, startMs) : checkpointMs;
+        const endsAt = last === null ? null : toSecond(last);
         if (ms(note.fields.ended_at) !== endsAt) {
           fail(
             step,
@@ -1364,6 +1438,15 @@ function checkConfirmed(step: string, model: Model, note: FileView, absorbed: Ma
       `${note.id} records ${duration} min for ${String(f.started_at)} → ${String(f.ended_at)} ` +
         `less ${breaks} min of breaks`,
     );
+  // Version 3: the breaks recorded lie inside the span, and break_minutes is their total (never above the span).
+  if ("breaks" in f) {
+    const spans = Array.isArray(f.breaks) ? breaksOf({ ...note, fields: { breaks: f.breaks } }, Infinity) : null;
+    if (spans === null || spans.length !== (f.breaks as unknown[]).length || spans.length === 0)
+      fail(step, `${note.id} has breaks ${JSON.stringify(f.breaks)}`);
+    if (spans.some((b) => b.from < started || b.to > ended)) fail(step, `${note.id} has breaks outside its span`);
+    const total = Math.min(minutesOf(spans), Math.round((ended - started) / MINUTE));
+    if (total !== breaks) fail(step, `${note.id} has break_minutes ${String(breaks)}, its breaks total ${total}`);
+  }
   for (const id of absorbedList(note)) {
     const session = model.sessions.get(id);
     if (!session) fail(step, `${note.id} absorbed ${id}, which no step ever created`);
@@ -1384,6 +1467,11 @@ function checkDraft(step: string, model: Model, draft: FileView): void {
   const breaks = f.break_minutes ?? 0;
   if (typeof breaks !== "number" || !Number.isInteger(breaks) || breaks < 0)
     fail(step, `draft ${draft.id} has break_minutes ${String(f.break_minutes)}`);
+  if ("breaks" in f) {
+    const spans = Array.isArray(f.breaks) ? breaksOf({ ...draft, fields: { breaks: f.breaks } }, Infinity) : null;
+    if (spans === null || spans.length !== (f.breaks as unknown[]).length || minutesOf(spans) !== breaks)
+      fail(step, `draft ${draft.id} has breaks ${JSON.stringify(f.breaks)} and break_minutes ${String(breaks)}`);
+  }
   for (const fragment of model.sessions.get(draft.id)?.fragments ?? []) {
     if (!draft.body.includes(fragment)) fail(step, `draft ${draft.id} lost the learner's text ${fragment}`);
   }

@@ -12,7 +12,7 @@ import type { EndAtSession } from "../honest-time";
 import type { OpenRef } from "./checkpoint";
 import type { SessionContext } from "./context";
 import type { EndTime } from "../honest-time";
-import { resolveEndAt } from "../honest-time";
+import { formatBreaks, resolveEndAt } from "../honest-time";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
 import { readHot, resolveTopic, skippedWarnings, stamp, startOf } from "./reading";
 import { reconcile, scanForReconcile, startRecord } from "./reconcile";
@@ -190,6 +190,7 @@ async function recordEnd(
     endedAt: stamp(ctx, ended.endedMs),
     durationMinutes: ended.durationMinutes,
     breakMinutes: ended.breakMinutes,
+    breaks: formatBreaks(ended.breaks, ctx.offsetAt),
     outcome: "completed",
     absorbedDrafts: absorbed.map((d) => d.draftId),
     topicNote: absorbed.find((d) => d.topicNote !== null)?.topicNote ?? null,
@@ -201,7 +202,7 @@ async function recordEnd(
       .join("\n\n"),
   });
   for (const d of absorbed) await trashDraft(ctx, d);
-  return { session, warnings: start.warning ? [start.warning] : [] };
+  return { session, warnings: [...(start.warning ? [start.warning] : []), ...ended.warnings] };
 }
 
 /**
@@ -213,7 +214,7 @@ function endingSession(absorbed: readonly Draft[], seenOpen: string | null, star
   const lastCheckpointMs = checkpoints.length === 0 ? null : Math.max(...checkpoints);
   const primary =
     absorbed.find((d) => d.draftId === seenOpen) ?? absorbed.find((d) => d.lastCheckpointMs === lastCheckpointMs);
-  return { startedMs, lastCheckpointMs, pausedMs: primary?.pausedMs ?? null, breakMinutes: primary?.breakMinutes ?? 0 };
+  return { startedMs, lastCheckpointMs, pausedMs: primary?.pausedMs ?? null, breaks: primary?.breaks ?? [] };
 }
 
 /**

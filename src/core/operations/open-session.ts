@@ -1,3 +1,4 @@
+import type { BreakInterval } from "../honest-time";
 import { lastSignOfLife, studiedMs } from "../honest-time";
 import type { HotState } from "../hot-memory";
 import { isOpen } from "../hot-memory";
@@ -18,6 +19,8 @@ export interface OpenSession {
   pausedAt: string | null;
   /** Finished pauses and time away so far. */
   breakMinutes: number;
+  /** Those breaks as intervals, oldest first (the end dialog previews an end at a chosen time with them). */
+  breaks: BreakInterval[];
   /** The last sign of life (the later of the start and the last checkpoint), epoch ms. */
   lastSignMs: number;
 }
@@ -39,6 +42,9 @@ export function openSessionOf(ctx: SessionContext, hot: HotState, draft: Draft |
     lastCheckpointAt: draft?.lastCheckpointAt ?? null,
     pausedAt: draft?.pausedAt ?? null,
     breakMinutes,
-    lastSignMs: lastSignOfLife({ startedMs, lastCheckpointMs: draft?.lastCheckpointMs ?? null }) ?? now,
+    breaks: draft?.breaks ?? [],
+    lastSignMs:
+      lastSignOfLife({ startedMs, lastCheckpointMs: draft?.lastCheckpointMs ?? null, breaks: draft?.breaks }, now) ??
+      now,
   };
 }

@@ -6,7 +6,7 @@ import { sessionPath } from "../layout";
 import type { ConfirmedSession, Draft } from "../records";
 import { copiesOf, previewSave, savedIn } from "../recovery";
 import type { AwayBreak } from "../honest-time";
-import { awayUpdate } from "../honest-time";
+import { awayUpdate, formatBreaks } from "../honest-time";
 import type { Scan } from "../scan";
 import type { SessionContext } from "./context";
 import { awayOf, honestOf } from "./draft-fields";
@@ -156,6 +156,7 @@ async function save(
     endedAt: plan.endedAt ?? stamp(ctx, plan.endedMs),
     durationMinutes: plan.durationMinutes,
     breakMinutes: plan.breakMinutes,
+    breaks: formatBreaks(plan.breaks, ctx.offsetAt),
     outcome: "interrupted",
     absorbedDrafts: absorbedIds,
     topicNote: draft.topicNote ?? copies.find((d) => d.topicNote !== null)?.topicNote ?? null,
@@ -167,5 +168,5 @@ async function save(
   const views = await afterSaving(session, () =>
     writeViews(ctx, withSession(scan.confirmed, session), closingPointerTo(absorbedIds)),
   );
-  return { session, warnings: [...left, ...views] };
+  return { session, warnings: [...plan.warnings, ...left, ...views] };
 }

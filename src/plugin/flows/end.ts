@@ -54,7 +54,7 @@ export function endAtSession(ctx: FlowContext, open: OpenState): EndAtSession {
     startedMs: open.startedMs,
     lastCheckpointMs: ticks.lastSign(open.lastCheckpointMs ?? open.startedMs, ctx.controller.now()),
     pausedMs: open.pausedMs,
-    breakMinutes: open.session.breakMinutes,
+    breaks: open.session.breaks,
   };
 }
 
