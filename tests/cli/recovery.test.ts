@@ -51,8 +51,10 @@ describe("recover --draft X --action …", () => {
   it("resume: hot.md points at the draft; status shows it open with elapsed time from its original start", () => {
     const { vault, startedAt, path } = interrupted();
     const run = palee(vault, ["recover", "--draft", ID, "--action", "resume", "--json"]);
-    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
-    expect(run.json()).toMatchObject({ status: "resumed", draft_id: ID });
+    // Version 3: the two silent hours are recorded as time away, and said so (contract §4 recover).
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/^Away \d\d:\d\d–\d\d:\d\d, not counted \(2 h recorded as a break\)\.\n$/);
+    expect(run.json()).toMatchObject({ status: "resumed", draft_id: ID, away: { minutes: 120 } });
     const hot = readRecord(vault, "palee/hot.md").fields;
     expect(hot).toMatchObject({
       palee_schema: 1,
