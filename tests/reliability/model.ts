@@ -670,6 +670,10 @@ function ownOpenDraft(before: View, device: Device, topic: Topic | null, ui: Ope
 
 const LONG_SUMMARY = Array.from({ length: 320 }, (_, i) => `word${i}`).join(" ");
 
+/** When an end says the session ended: now, at its last sign of life, or 10 minutes ago (a chosen time). */
+type EndChoice = "now" | "last" | "earlier";
+const EARLIER_MS = 10 * MINUTE;
+
 export class End extends Step {
   constructor(
     readonly topic: Topic | null,
@@ -677,11 +681,11 @@ export class End extends Step {
     /** As the plugin does: name the open session its UI shows. */
     readonly pluginStyle: boolean,
     /** Version 2: when it ended. "now" is version 1's end; "unset" passes no `at` (the CLI default: long_silence). */
-    readonly atChoice: "now" | "last" | "unset" = "now",
+    readonly atChoice: EndChoice | "unset" = "now",
   ) {
     super();
   }
-  get at(): "now" | "last" | undefined {
+  get at(): EndChoice | undefined {
     return this.atChoice === "unset" ? undefined : this.atChoice;
   }
   get label(): string {
@@ -708,11 +712,19 @@ export class End extends Step {
         summary,
         nextAction: summary ? "Read on" : null,
         open,
-        endAt: this.at && { kind: this.at },
+        endAt:
+          this.at === "earlier"
+            ? { kind: "given", text: new Date(before.now - EARLIER_MS).toISOString() }
+            : this.at && { kind: this.at },
       }),
     );
     const ownOpen = ownOpenDraft(before, device, this.topic, open);
-    const silent = out.error instanceof PaleeError && out.error.kind === "long_silence" && this.at === undefined;
+    const refusal = out.error instanceof PaleeError ? out.error.kind : null;
+    const ownStart = ownOpen === null ? null : ms(before.drafts.get(ownOpen)?.fields.started_at);
+    // Version 3: an end 10 minutes ago is refused (invalid_time) only for a session started after it.
+    const tooEarly =
+      refusal === "invalid_time" && this.at === "earlier" && (ownStart === null || ownStart > before.now - EARLIER_MS);
+    const silent = (refusal === "long_silence" && this.at === undefined) || tooEarly;
     if (!out.crashed && !out.outOfIds && ownOpen !== null && !silent) {
       // Ending this device's own open session always works, and absorbs its draft.
       if (!out.value)
@@ -736,7 +748,7 @@ function checkEnded(
   after: View,
   summary: string | null,
   device: Device,
-  at: "now" | "last" | undefined,
+  at: EndChoice | undefined,
 ): void {
   const note = after.confirmed.get(result.session.sessionId);
   if (!note) fail(step, `ended as ${result.session.sessionId}, which does not exist`);
@@ -831,11 +843,12 @@ function primaryOf(result: EndResult, before: View): FileView | null {
 }
 
 /** contract §4: where an end ends. null when the model cannot tell (several drafts without the open one). */
-function expectedEndOf(result: EndResult, before: View, now: number, at: "now" | "last" | undefined): number | null {
+function expectedEndOf(result: EndResult, before: View, now: number, at: EndChoice | undefined): number | null {
   const primary = primaryOf(result, before);
   if (result.absorbedDrafts.length > 0 && primary === null) return null;
   const paused = usablePause(primary, now);
   if (at === "now") return now;
+  if (at === "earlier") return now - EARLIER_MS;
   if (at === undefined && paused !== null) return Math.min(paused, now);
   if (at === undefined) return now;
   const checkpoints = result.absorbedDrafts
@@ -1517,7 +1530,7 @@ export const step: Arbitrary<Step> = fc.oneof(
         topic,
         fc.constantFrom("none" as const, "short" as const, "long" as const),
         fc.boolean(),
-        fc.constantFrom<"now" | "last" | "unset">("now", "last", "unset"),
+        fc.constantFrom<EndChoice | "unset">("now", "last", "earlier", "unset"),
       )
       .map(([t, s, plugin, at]) => new End(plugin ? null : t, s, plugin, at)),
   },
