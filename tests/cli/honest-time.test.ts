@@ -222,6 +222,16 @@ describe("breaks as intervals (version 3)", () => {
 });
 
 describe("a clock that was ahead", () => {
+  it("a break recorded a day ahead ends at the next checkpoint after the clock was corrected", () => {
+    // Checkpoint 35 min ago, then one by a clock a day ahead (away until tomorrow), then one 20 min ago.
+    const extra = `breaks:\n  - "${ago(35)}/${ago(-1410)}"\nbreak_minutes: 1445\n`;
+    const vault = openSession(60, 20, extra);
+    const ended = palee(vault, ["end", "--json"]);
+    expect(ended.status).toBe(0);
+    expect(ended.stderr).toMatch(/reaches past the session's last sign of life .*a clock that was ahead/);
+    expect(ended.json()).toMatchObject({ session: { duration_minutes: 45, break_minutes: 15 } });
+  });
+
   it("saving a draft whose last checkpoint is 30 days ahead ends it at most now, and says so", () => {
     const vault = makeVault();
     writeFile(
