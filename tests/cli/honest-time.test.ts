@@ -11,7 +11,9 @@ import {
   draftId,
   draftText,
   expectCleanError,
+  iso,
   makeVault,
+  MINUTE,
   palee,
   readRecord,
   snapshot,
@@ -171,12 +173,22 @@ describe("breaks as intervals (version 3)", () => {
   const sessionWith = (startedAgo: number, checkpointAgo: number, extra = ""): string =>
     openSession(startedAgo, checkpointAgo, extra);
 
+  /** The open session with these recorded times (one clock reading, so that --at can name them exactly). */
+  function sessionAt(startedAt: string, lastCheckpointAt: string): string {
+    const vault = makeVault();
+    writeFile(vault, `palee/sessions/${ID}.md`, draftText({ id: ID, topic: "T-a", startedAt, lastCheckpointAt }));
+    writeHot(vault, { activeTopic: "T-a", startedAt, openDraft: ID, device: DEVICE });
+    return vault;
+  }
+
   it("a night away after the chosen end takes nothing from it: 22:00–23:30, asleep until 07:05, 90 min", () => {
-    const vault = sessionWith(545, 455); // now is "07:05": started 22:00, last checkpoint 23:30
+    const now = Date.now();
+    const [at2200, at2330] = [iso(now - 545 * MINUTE), iso(now - 455 * MINUTE)]; // now is "07:05"
+    const vault = sessionAt(at2200, at2330);
     const checkpoint = palee(vault, ["draft"]);
     expect(checkpoint.status).toBe(0);
     expect(checkpoint.stderr).toMatch(/^Away \d\d:\d\d–\d\d:\d\d, not counted \(7 h 35 min recorded as a break\)\.$/m);
-    const ended = palee(vault, ["end", "--at", ago(455), "--json"]);
+    const ended = palee(vault, ["end", "--at", at2330, "--json"]);
     expect(ended.status).toBe(0);
     expect(ended.json()).toMatchObject({ session: { duration_minutes: 90, break_minutes: 0 } });
     const note = readRecord(vault, String((ended.json().session as { path: string }).path)).fields;
@@ -185,14 +197,14 @@ describe("breaks as intervals (version 3)", () => {
   });
 
   it("away 23:10–07:05 and ended at 23:30: only its 20 minutes before 23:30 count as a break, 70 min", () => {
-    const vault = sessionWith(545, 475);
+    const now = Date.now();
+    const [at2200, at2310, at2330] = [545, 475, 455].map((m) => iso(now - m * MINUTE));
+    const vault = sessionAt(at2200, at2310);
     expect(palee(vault, ["draft"]).status).toBe(0);
-    const ended = palee(vault, ["end", "--at", ago(455), "--json"]);
+    const ended = palee(vault, ["end", "--at", at2330, "--json"]);
     expect(ended.json()).toMatchObject({
-      session: { duration_minutes: 70, break_minutes: 20, breaks: [expect.any(String)] },
+      session: { duration_minutes: 70, break_minutes: 20, breaks: [`${at2310}/${at2330}`] },
     });
-    const breaks = (ended.json().session as { breaks: string[] }).breaks;
-    expect(breaks).toEqual([`${ago(475)}/${ago(455)}`]);
   });
 
   it("pause 18:30, continue 19:30, ended at 18:40: 30 min, the pause up to 18:40 a break", () => {
@@ -250,9 +262,10 @@ describe("a clock that was ahead", () => {
 
 describe("recover resume", () => {
   it('announces the time away it records with the same "Away … not counted" line as draft, and away in JSON', () => {
+    const lastCheckpointAt = ago(180);
     const interrupted = (): string => {
       const vault = makeVault();
-      const text = draftText({ id: ID, topic: "T-a", startedAt: ago(200), lastCheckpointAt: ago(180), device: DEVICE });
+      const text = draftText({ id: ID, topic: "T-a", startedAt: ago(200), lastCheckpointAt, device: DEVICE });
       writeFile(vault, `palee/sessions/${ID}.md`, text);
       return vault;
     };
@@ -261,7 +274,7 @@ describe("recover resume", () => {
     expect(text.stderr).toMatch(/^Away \d\d:\d\d–\d\d:\d\d, not counted \(3 h recorded as a break\)\.$/m);
     const json = palee(interrupted(), ["recover", "--draft", ID, "--action", "resume", "--json"]);
     const doc = json.json();
-    expect(doc).toMatchObject({ status: "resumed", draft_id: ID, away: { from: ago(180), minutes: 180 } });
+    expect(doc).toMatchObject({ status: "resumed", draft_id: ID, away: { from: lastCheckpointAt, minutes: 180 } });
     expect(Date.parse(String((doc.away as { to: string }).to))).toBeLessThanOrEqual(Date.now());
   });
 });
