@@ -169,14 +169,11 @@ describe("damaged drafts", () => {
 });
 
 describe("breaks as intervals (version 3)", () => {
-  /** The open session's draft, with `extra` frontmatter lines, started and last checkpointed minutes ago. */
-  const sessionWith = (startedAgo: number, checkpointAgo: number, extra = ""): string =>
-    openSession(startedAgo, checkpointAgo, extra);
-
   /** The open session with these recorded times (one clock reading, so that --at can name them exactly). */
-  function sessionAt(startedAt: string, lastCheckpointAt: string): string {
+  function sessionAt(startedAt: string, lastCheckpointAt: string, extra = ""): string {
     const vault = makeVault();
-    writeFile(vault, `palee/sessions/${ID}.md`, draftText({ id: ID, topic: "T-a", startedAt, lastCheckpointAt }));
+    const text = draftText({ id: ID, topic: "T-a", startedAt, lastCheckpointAt });
+    writeFile(vault, `palee/sessions/${ID}.md`, text.replace(/\n---\n$/, `\n${extra}---\n`));
     writeHot(vault, { activeTopic: "T-a", startedAt, openDraft: ID, device: DEVICE });
     return vault;
   }
@@ -208,24 +205,28 @@ describe("breaks as intervals (version 3)", () => {
   });
 
   it("pause 18:30, continue 19:30, ended at 18:40: 30 min, the pause up to 18:40 a break", () => {
-    const vault = sessionWith(90, 60, `paused_at: "${ago(60)}"\n`); // now is "19:30"
+    const now = Date.now();
+    const [at1800, at1830, at1840] = [90, 60, 50].map((m) => iso(now - m * MINUTE)); // now is "19:30"
+    const vault = sessionAt(at1800, at1830, `paused_at: "${at1830}"\n`);
     const continued = palee(vault, ["continue", "--json"]);
     expect(continued.json()).toMatchObject({ status: "continued", break_minutes: 60 });
     const draft = readRecord(vault, `palee/sessions/${ID}.md`).fields;
     expect(draft).toMatchObject({ break_minutes: 60, breaks: [expect.stringMatching(/^.+\/.+$/)] });
-    const ended = palee(vault, ["end", "--at", ago(50), "--json"]);
+    const ended = palee(vault, ["end", "--at", at1840, "--json"]);
     expect(ended.status).toBe(0);
     expect(ended.json()).toMatchObject({ session: { duration_minutes: 30, break_minutes: 10 } });
   });
 
   it("reads a draft of before version 3 as one break ending at its last checkpoint", () => {
-    const vault = sessionWith(120, 10, "break_minutes: 45\n"); // the break: 55 to 10 minutes ago
-    const ended = palee(vault, ["end", "--at", ago(30), "--json"]);
+    const now = Date.now();
+    const [started, checkpoint, end] = [120, 10, 30].map((m) => iso(now - m * MINUTE));
+    const vault = sessionAt(started, checkpoint, "break_minutes: 45\n"); // the break: 55 to 10 minutes ago
+    const ended = palee(vault, ["end", "--at", end, "--json"]);
     expect(ended.json()).toMatchObject({ session: { duration_minutes: 65, break_minutes: 25 } });
   });
 
   it("names damaged breaks and still ends the session", () => {
-    const vault = sessionWith(40, 1, 'breaks:\n  - "soon/later"\n');
+    const vault = openSession(40, 1, 'breaks:\n  - "soon/later"\n');
     const ended = palee(vault, ["end", "--json"]);
     expect(ended.status).toBe(0);
     expect(ended.stderr).toMatch(/breaks item "soon\/later" is not "<from>\/<to>" \(two ISO 8601 times\); left out/);
