@@ -16,6 +16,7 @@ export type ErrorKind =
   | "conflict"
   | "boundary"
   | "unexpected"
+  | "saved_incomplete"
   // Honest time (contract §4, version 2): refusals, all exit 2.
   | "already_paused"
   | "not_paused"
@@ -107,6 +108,46 @@ export class FileExistsError extends Error {
     super(`${path} already exists`);
     this.name = "FileExistsError";
   }
+}
+
+/**
+ * A failure after the confirmed note was written (a full disk on index.md, a draft that cannot be moved to the
+ * trash): the session is saved, and the message says so first. Exit 5, as any unexpected failure.
+ */
+export class AfterSaveError extends PaleeError {
+  constructor(
+    readonly savedSession: string,
+    message: string,
+  ) {
+    super("saved_incomplete", 5, message);
+    this.name = "AfterSaveError";
+  }
+}
+
+/** Errors thrown after a session note was written, with what was saved: marked, never wrapped or changed. */
+const savedBefore = new WeakMap<object, { sessionId: string; saved: string }>();
+
+/** Marks `error` as thrown after `sessionId` was saved (`saved`: "Saved S-… (T-…, 45 min)"); returns it. */
+export function markSaved(error: unknown, sessionId: string, saved: string): unknown {
+  if (typeof error === "object" && error !== null && !savedBefore.has(error)) {
+    savedBefore.set(error, { sessionId, saved });
+  }
+  return error;
+}
+
+/**
+ * A marked failure (markSaved) as the face reports it: what was saved first, then what failed; null for any
+ * other error and for a conflict, which says so itself.
+ */
+export function afterSaveError(error: unknown): AfterSaveError | null {
+  if (typeof error !== "object" || error === null || error instanceof ConflictError) return null;
+  const mark = savedBefore.get(error);
+  if (mark === undefined) return null;
+  return new AfterSaveError(
+    mark.sessionId,
+    `${mark.saved}, but what follows the save failed: ${errorMessage(error)}; ` +
+      "the session is safe: once that is fixed, a rebuild refreshes the views",
+  );
 }
 
 export function isPaleeError(error: unknown): error is PaleeError {

@@ -235,7 +235,13 @@ export class NodeStore implements SessionStore {
           throw inner;
         }
       }
-      await fs.unlink(absolute);
+      try {
+        await fs.unlink(absolute);
+      } catch (error) {
+        // The draft stays (e.g. not removable here): take its copy back, so each retry does not add one.
+        await fs.rm(target, { force: true });
+        throw error;
+      }
       return;
     }
     throw new Error(`could not find a free name in ${trashDir} for ${relative}`);

@@ -9,11 +9,13 @@ import {
   DEVICE,
   draftFiles,
   draftId,
+  expectCleanError,
   expectNearNow,
   indexLines,
   makeVault,
   palee,
   readRecord,
+  snapshot,
   trashFiles,
   utcCompact,
   writeDraft,
@@ -111,12 +113,13 @@ describe("end: the three tiers of the start time", () => {
     expect(ended.fields.started_at).toBe(started);
   });
 
-  it("tier 2 ignores hot.md when its active_topic is another topic: 0 min", () => {
+  it("tier 2 ignores hot.md when its active_topic is another topic: refused nothing_open, nothing written", () => {
     const vault = makeVault();
     writeHot(vault, { activeTopic: "T-b", startedAt: ago(40) });
-    const ended = end(vault, undefined, /no start was recorded for T-a/);
-    expectConsistent(ended, 0);
-    expectNearNow(ended.fields.started_at);
+    const before = snapshot(vault);
+    const run = palee(vault, ["end", "--topic", "T-a", "--json"]);
+    expectCleanError(run, 2, { json: true, code: "nothing_open" });
+    expect(snapshot(vault)).toEqual(before);
   });
 
   it("tier 2: hot.md started_at 30 s in the future is clamped to now: 0 min, started_at ≈ now", () => {
@@ -140,17 +143,14 @@ describe("end: the three tiers of the start time", () => {
     expect(Date.parse(String(ended.fields.started_at))).toBeLessThanOrEqual(Date.parse(String(ended.fields.ended_at)));
   });
 
-  it("tier 3: nothing (no draft, no hot.md) gives 0 min with started_at = ended_at ≈ now, and says so", () => {
+  it("tier 3 is refused: nothing (no draft, no hot.md) records nothing, even with --topic, and points to log", () => {
     const vault = makeVault();
-    const ended = end(
-      vault,
-      undefined,
-      /no start was recorded for T-a \(no draft, no open session\); saved as a 0-minute session/,
-    );
-    expectConsistent(ended, 0);
-    expectNearNow(ended.fields.started_at);
-    expect(ended.absorbed).toEqual([]);
-    expect(ended.fields.absorbed_drafts).toEqual([]);
+    const run = palee(vault, ["end", "--topic", "T-a"]);
+    expectCleanError(run, 2);
+    expect(run.stderr).toContain("no open session on T-a to end; nothing was written");
+    expect(run.stderr).toContain("palee session log --topic T-a");
+    expect(run.stderr).not.toContain("from now");
+    expect(snapshot(vault)).toEqual({});
   });
 });
 

@@ -226,11 +226,19 @@ const scenarios: Scenario[] = [
   },
   { name: "end --topic with the session open", vault: T_A_OPEN, run: (c) => c.end({ topic: "T-a", summary: "Done." }) },
   {
-    name: "end --topic with no session recorded",
+    // Contract §4 end, version 3: with nothing open and no draft, an explicit topic records nothing.
+    name: "end --topic with no session recorded (refused, nothing written)",
     vault: () => vault(),
-    run: (c) => c.end({ topic: "T-c", summary: "From now." }),
-    retry: false, // by contract §4 tier 3 each explicit end records a session from now
-    invariants: { newUnabsorbedAllowed: 1 },
+    run: (c) =>
+      c.end({ topic: "T-c", summary: "From now." }).then(
+        () => {
+          throw new Error("end recorded a session nobody studied");
+        },
+        (e: unknown) => {
+          if (!(e instanceof UsageError) || e.kind !== "nothing_open") throw e;
+        },
+      ),
+    writesNothing: true,
   },
   {
     name: "end leaving another device's live draft alone",
@@ -462,6 +470,7 @@ const NEXT_COMMANDS: Array<[string, (c: PaleeSessions) => Promise<unknown>, (cra
   // A pointer whose draft is gone (start crashed before writing it, discard before clearing it) still dates
   // a session: end records it from hot.md's started_at (architecture.md, end), once.
   ["end", (c) => c.end({ summary: "after the crash" }), (crashed) => (danglingPointer(crashed) ? 1 : 0)],
+  // Ends T-a's open session or its drafts' sitting, if any (else refused nothing_open): at most one session.
   ["end --topic T-a", (c) => c.end({ topic: "T-a", summary: "after the crash" }), () => 1],
   ["start --topic T-q", (c) => c.start({ topic: "T-q" }), () => 0],
 ];

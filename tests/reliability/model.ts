@@ -813,6 +813,12 @@ function checkEnded(
       fail(step, `started_at ${String(note.fields.started_at)} is not hot.md's start ${String(hotBefore.startedAt)}`);
     }
   }
+  // contract §4 end, version 3: end never invents a session (tier 3 is refused), and takes one sitting only.
+  if (starts.length === 0 && result.absorbedDrafts.length === 0) {
+    if (hotBefore.activeTopic !== note.fields.topic_id || hotBefore.startedAt === null)
+      fail(step, `recorded ${result.session.sessionId} with no draft and no open session (tier 3 invents)`);
+  }
+  checkOneSitting(step, result.absorbedDrafts, before);
   // contract §4 Devices: end never absorbs a draft that is alive on another device.
   for (const id of result.absorbedDrafts) {
     const draft = before.drafts.get(id);
@@ -822,6 +828,28 @@ function checkEnded(
     }
   }
   checkViews(step, after, true);
+}
+
+/**
+ * The drafts an end absorbed are one sitting (contract §4 end, version 3): sorted by start, each begins within
+ * the grace period of the latest sign of life before it. Raw recorded times: the core's spans lie inside them.
+ */
+function checkOneSitting(step: string, absorbed: readonly string[], before: View): void {
+  const spans = absorbed
+    .map((id) => {
+      const fields = before.drafts.get(id)?.fields;
+      const from = ms(fields?.started_at);
+      const last = ms(fields?.last_checkpoint_at);
+      const to = from === null ? last : last === null ? from : Math.max(from, last);
+      return to === null ? null : { from: Math.min(from ?? to, to), to };
+    })
+    .filter((span): span is { from: number; to: number } => span !== null)
+    .sort((a, b) => a.from - b.from);
+  let reach = spans[0]?.to ?? 0;
+  for (const span of spans.slice(1)) {
+    if (span.from > reach + DEFAULT_GRACE_MS) fail(step, `merged drafts of two sittings (a gap before ${span.from})`);
+    reach = Math.max(reach, span.to);
+  }
 }
 
 /** paused_at when it is usable (contract §2: a valid time, not before the start, at most a minute ahead); else null. */

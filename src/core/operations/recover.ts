@@ -4,7 +4,7 @@ import { EMPTY_HOT, isOpen } from "../hot-memory";
 import { DRAFT_ID_PATTERN } from "../ids";
 import { sessionPath } from "../layout";
 import type { ConfirmedSession, Draft } from "../records";
-import { copiesOf, previewSave, savedIn } from "../recovery";
+import { absorbedCopies, copiesOf, previewSave, savedDraft, savedIn } from "../recovery";
 import type { AwayBreak } from "../honest-time";
 import { awayUpdate, formatBreaks } from "../honest-time";
 import type { Scan } from "../scan";
@@ -44,7 +44,9 @@ export async function recover(ctx: SessionContext, draftId: string, action: Reco
   const hot = await readHot(ctx);
 
   const found = before.drafts.find((d) => d.draftId === draftId);
-  const finishedIn = savedIn(absorbed, draftId, found ? found.startedMs : null, ctx.offsetAt);
+  const finishedIn = found
+    ? savedDraft(absorbed, absorbedCopies(absorbed), found, ctx.offsetAt)
+    : savedIn(absorbed, draftId, null, ctx.offsetAt);
   if (finishedIn) {
     // Already saved by an earlier end or save (e.g. before a crash): never saved twice.
     // Reconcile has just moved it to the trash, as finished business.
