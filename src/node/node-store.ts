@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { BoundaryError, ConflictError, FileExistsError, LinkOutsideVaultError, PaleeError } from "../core/errors";
 import { UsageError, errorMessage } from "../core/errors";
 import type { ChangeReport, ModifiedAt, SessionStore } from "../core/ports";
+import { STALE_TEMP_MS } from "../core/temp-files";
 
 function isErrno(error: unknown, code: string): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
@@ -188,6 +189,26 @@ export class NodeStore implements SessionStore {
       if (isErrno(error, "ENOENT")) return [];
       throw withPath(this.root, folder, error);
     }
+  }
+
+  /**
+   * This store's own temp files for `name` (`.<name>.<8 hex>.tmp`, as tempPathFor makes them) directly in the
+   * store's folder, older than an hour: left by a killed write of `name`. Removed (not trashed): the export's
+   * --out folder, which is where this runs (before an export writes `name` there), has no trash, and such a
+   * file is a partial copy of data the vault still holds (contract §2 "Temporary files"). Returns their names.
+   */
+  async removeStaleTempFilesOf(name: string, now: number): Promise<string[]> {
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const pattern = new RegExp(`^\\.${escaped}\\.[0-9a-f]{8}\\.tmp$`);
+    const removed: string[] = [];
+    for (const entry of await fs.readdir(this.root, { withFileTypes: true })) {
+      if (!entry.isFile() || !pattern.test(entry.name)) continue;
+      const file = path.join(this.root, entry.name);
+      if (now - (await fs.lstat(file)).mtimeMs <= STALE_TEMP_MS) continue; // perhaps a write in progress
+      await fs.rm(file, { force: true });
+      removed.push(entry.name);
+    }
+    return removed.sort();
   }
 
   private tempPathFor(absolute: string): string {
