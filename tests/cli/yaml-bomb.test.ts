@@ -33,11 +33,14 @@ function bombVault(): string {
 }
 
 describe("a vault whose hot.md and one draft are alias bombs", () => {
-  it("start: started at once, hot.md rebuilt, the bomb draft skipped by name and kept", () => {
+  it("start: started at once, hot.md rebuilt and said so, the bomb draft skipped by name and kept", () => {
     const vault = bombVault();
     const run = quick(vault, ["start", "--topic", "T-rust"]);
     expect(run.status).toBe(0);
     expect(run.stderr).toMatch(new RegExp(`warning: skipped palee/sessions/${BOMB_DRAFT}\\.md: ${REASON.source}`));
+    expect(run.stderr).toMatch(
+      new RegExp(`warning: replaced palee/hot.md, which could not be read \\(${REASON.source}`),
+    );
     expect(readRecord(vault, "palee/hot.md").fields).toMatchObject({ palee_schema: 1, active_topic: "T-rust" });
     expect(readText(vault, `palee/sessions/${BOMB_DRAFT}.md`)).toBe(bomb(`${BOMB_DRAFT}.md`));
     expect(draftFiles(vault)).toHaveLength(2);
