@@ -9,7 +9,7 @@ import type { CommandContext } from "./commands/command";
 import { COMMANDS, findCommand } from "./commands/index";
 import { parse } from "./options";
 import type { CliIo } from "./output";
-import { Output } from "./output";
+import { Output, terminalIo } from "./output";
 import { USAGE, commandHelp } from "./usage";
 import { chooseVault } from "./vault";
 import { VERSION } from "./version";
@@ -25,7 +25,8 @@ const CORE_OPTIONS = { ...BOUNDED_VIEWS, tempFiles: trashStaleTempFiles };
  * It only parses, builds the commands' context, runs the command the table names and maps errors to exit
  * codes. A bare `palee` prints the usage on stderr and exits 2 like any other missing command.
  */
-export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+export async function run(argv: readonly string[], rawIo: CliIo): Promise<number> {
+  const io = terminalIo(rawIo); // text from notes never reaches the terminal raw (output.ts)
   // Until the arguments parse, a --json anywhere asks for the JSON error document.
   let out = new Output(io, argv.includes("--json"));
   try {

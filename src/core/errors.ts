@@ -13,6 +13,7 @@ export type ErrorKind =
   | "session_open_elsewhere"
   | "folder_missing"
   | "folder_outside_vault"
+  | "link_outside_vault"
   | "conflict"
   | "boundary"
   | "unexpected"
@@ -99,6 +100,21 @@ export class BoundaryError extends PaleeError {
   constructor(readonly path: string) {
     super("boundary", 5, `refused to remove ${path}: only drafts inside the sessions folder may be removed`);
     this.name = "BoundaryError";
+  }
+}
+
+/**
+ * A file (or the trash folder) that is a symbolic link leading out of the vault: never read, written or moved
+ * into (contract §3, §4 deletion boundary). Scans skip such a note by name; a command that needs it stops.
+ */
+export class LinkOutsideVaultError extends UsageError {
+  constructor(
+    readonly path: string,
+    message = `${path} is a symbolic link leading out of the vault: not followed ` +
+      "(remove the link, or put the file itself there)",
+  ) {
+    super(message, "link_outside_vault");
+    this.name = "LinkOutsideVaultError";
   }
 }
 

@@ -47,6 +47,16 @@ export type { RecoverAction, RecoverResult } from "./operations/recover";
 export type { StartOptions, StartResult } from "./operations/start";
 
 /**
+ * After a start or an end that wrote (and scanned the session folder): temp files of the tool's own pattern
+ * older than an hour, left by killed writes, go to the trash as rebuild sends them (contract §2), so they do
+ * not wait for a rebuild. Only where the face passes the sweep (the CLI). A sweep that fails changes nothing.
+ */
+async function withTempSweep<T extends { warnings: string[] }>(ctx: SessionContext, result: T): Promise<T> {
+  const swept = ctx.tempFiles ? await ctx.tempFiles(ctx.ports, ctx.layout).catch(() => []) : [];
+  return swept.length === 0 ? result : { ...result, warnings: [...result.warnings, ...swept] };
+}
+
+/**
  * The session operations, as both faces (CLI, plugin) call them; neither holds session rules. Each operation
  * lives in its own module under operations/; this façade only runs the ones that write one at a time, so a
  * double click cannot end a session twice. Every write goes through the store port: session notes
@@ -78,7 +88,10 @@ export class PaleeSessions {
   }
 
   start(options: StartOptions = {}): Promise<StartResult> {
-    return this.exclusive((ctx) => start(ctx, options));
+    return this.exclusive(async (ctx) => {
+      const result = await start(ctx, options);
+      return result.status === "started" ? withTempSweep(ctx, result) : result;
+    });
   }
 
   checkpoint(options: CheckpointOptions = {}): Promise<CheckpointResult> {
@@ -86,7 +99,7 @@ export class PaleeSessions {
   }
 
   end(options: EndOptions = {}): Promise<EndResult> {
-    return this.exclusive((ctx) => end(ctx, options));
+    return this.exclusive(async (ctx) => withTempSweep(ctx, await end(ctx, options)));
   }
 
   /** Records paused_at in the open session's draft (contract §4 honest time). */

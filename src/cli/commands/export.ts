@@ -20,7 +20,10 @@ async function writeNewFile(target: string, text: string): Promise<void> {
   if (fs.existsSync(target)) throw new UsageError(exists(target));
   try {
     // The store's create: a flushed temp file published whole, exclusive even against a racing writer.
-    await new NodeStore(path.dirname(target)).create(path.basename(target), text);
+    const folder = new NodeStore(path.dirname(target));
+    // Temp files of killed exports of this name, older than an hour, go first (contract §2; node-store.ts).
+    await folder.removeStaleTempFilesOf(path.basename(target), Date.now()).catch(() => []);
+    await folder.create(path.basename(target), text);
   } catch (error) {
     if (error instanceof FileExistsError) throw new UsageError(exists(target));
     throw error;

@@ -62,6 +62,11 @@ export async function writeViewWith<T>(
         const copy = await keepCopy(ctx, text);
         kept.add(text);
         warnings.push(`kept the text of ${path} (${lost}) in ${copy} before replacing it`);
+      } else {
+        // No text of the learner's to keep, but say that a damaged hot.md was replaced (e.g. a YAML bomb).
+        const read = classifyRecord(text);
+        if (read.state === "corrupt") warnings.push(`replaced ${path}, which could not be read (${read.reason})`);
+        kept.add(text);
       }
     }
     try {
