@@ -236,8 +236,8 @@ describe("times given as HH:MM", () => {
       expect(parseGivenTime("07:00", at("2026-03-29T06:00:00Z"), berlin)).toBe(at("2026-03-29T05:00:00Z"));
     });
 
-    it("takes a skipped wall time (02:30 on the day clocks go forward) from the day before", () => {
-      expect(mostRecentWallClock(2, 30, at("2026-03-29T10:00:00Z"), berlin)).toBe(at("2026-03-28T01:30:00Z"));
+    it("refuses a skipped wall time (02:30 on the day clocks go forward): the day before is a day off", () => {
+      expect(thrown(() => mostRecentWallClock(2, 30, at("2026-03-29T10:00:00Z"), berlin)).kind).toBe("invalid_time");
     });
 
     it("takes the later past one of a wall time that happened twice (clocks go back)", () => {
@@ -499,6 +499,7 @@ describe("a logged session's interval", () => {
       startMs: at("2026-08-14T12:00:00Z"),
       endMs: at("2026-08-14T13:30:00Z"),
       durationMinutes: 90,
+      when: "today 12:00–13:30",
     });
   });
 
@@ -517,9 +518,15 @@ describe("a logged session's interval", () => {
     });
   });
 
-  it.each([["-5"], ["abc"], ["0"], ["1.5"], ["1441"], [-5]])("refuses --minutes %p", (minutes) => {
+  it.each([["-5"], ["abc"], ["1.5"], [-5]])("refuses --minutes %p", (minutes) => {
     expect(expectRefusal(() => resolveLogInterval({ minutes }, [], now, utc), "usage").message).toMatch(
       /--minutes .* is not a whole number/,
+    );
+  });
+
+  it.each([["0"], ["1441"], [100000]])("refuses --minutes %p as out of range", (minutes) => {
+    expect(expectRefusal(() => resolveLogInterval({ minutes }, [], now, utc), "invalid_time").message).toMatch(
+      /^--minutes \d+ is out of range: a logged session lasts from 1 to 1440 minutes$/,
     );
   });
 
@@ -528,7 +535,7 @@ describe("a logged session's interval", () => {
       () => resolveLogInterval({ from: "2026-08-14T14:00:00Z", to: "2026-08-14T13:00:00Z" }, [], now, utc),
       "invalid_time",
     ).message;
-    expect(message).toBe("--from (14:00) must be before --to (13:00)");
+    expect(message).toBe("--from 14:00 starts after it ends (--to 13:00)");
   });
 
   it("refuses a session that ends in the future", () => {

@@ -371,7 +371,7 @@ describe("log a past session", () => {
 
     fill(modal, { from: "2026-08-14T11:40:00Z", to: "2026-08-14T11:20:00Z" });
     await logIt(modal);
-    expect(error()).toMatch(/^Start \(11:40\) must be before End \(11:20\)/);
+    expect(error()).toMatch(/^Start 11:40 starts after it ends \(End 11:20\)/);
 
     fill(modal, { from: "", to: "", minutes: "abc" });
     await logIt(modal);
