@@ -300,6 +300,26 @@ describe("the end dialog", () => {
     expect(endPreviewText()).toBe(`${TOPIC} · started 12:00 · 30 min`);
   });
 
+  it("shows a typed wall time the clocks skipped as a refusal in the preview, never an exception", async () => {
+    // Europe/Berlin on 2026-03-29: at 01:00 UTC the clocks went from 02:00 to 03:00 (+01:00 to +02:00).
+    const jump = Date.parse("2026-03-29T01:00:00Z");
+    jest.setSystemTime(Date.parse("2026-03-29T08:00:00Z"));
+    const berlin = jest.spyOn(Date.prototype, "getTimezoneOffset").mockImplementation(function (this: Date) {
+      return this.getTime() < jump ? -60 : -120;
+    });
+    try {
+      const { p } = await started();
+      await studyFor(10 * MINUTE);
+      await p.run("end-session");
+      chooseEnd("given");
+      type(endModal().contentEl.querySelector("input.palee-end-time"), "02:30");
+      expect(endModal().contentEl.querySelector(".palee-end-error")?.textContent).toMatch(/does not exist/);
+      expect(endConfirm().disabled).toBe(true);
+    } finally {
+      berlin.mockRestore();
+    }
+  });
+
   it("preselects now and shows no silence while the session was active", async () => {
     const { p } = await started({ checkpointMinutes: 0 });
     await studyFor(40 * MINUTE);

@@ -89,11 +89,12 @@ export function endPreview(ctx: FlowContext, open: OpenState): EndPreview {
     preselected: preselectedEnd(session, now, graceMs),
     preview: (kind, typed): EndPreviewResult => {
       const endAt = endAtOf(kind, typed);
-      if (endAt.kind === "given" && parseGivenTime(endAt.text, controller.now(), offsetAt) === null) {
-        const text = endAt.text;
-        return { error: text === "" ? "Type the time the session ended." : `"${text}" is not a time: type HH:MM.` };
-      }
       try {
+        // parseGivenTime refuses (invalid_time) a wall time the clocks skipped that day: shown like any refusal.
+        if (endAt.kind === "given" && parseGivenTime(endAt.text, controller.now(), offsetAt) === null) {
+          const text = endAt.text;
+          return { error: text === "" ? "Type the time the session ended." : `"${text}" is not a time: type HH:MM.` };
+        }
         // The preview is computed at the moment it is shown; the core decides again when confirmed.
         const result = resolveEndAt(endAt, session, controller.now(), graceMs, offsetAt);
         return { minutes: result.durationMinutes, endAt };
