@@ -166,9 +166,10 @@ async function save(
     nextAction: null,
     notes: bodies.join("\n\n"),
   });
-  for (const d of copies) await trashDraft(ctx, d);
-  const views = await afterSaving(session, () =>
-    writeViews(ctx, withSession(scan.confirmed, session), closingPointerTo(absorbedIds)),
-  );
+  // Trashing belongs after the save too: a failure there still says first that the session is saved.
+  const views = await afterSaving(session, async () => {
+    for (const d of copies) await trashDraft(ctx, d);
+    return writeViews(ctx, withSession(scan.confirmed, session), closingPointerTo(absorbedIds));
+  });
   return { session, warnings: [...plan.warnings, ...left, ...views] };
 }
