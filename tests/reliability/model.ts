@@ -340,7 +340,14 @@ function fail(step: string, message: string): never {
 /** Error kinds a refusal may carry, per operation (contract §4); anything else fails the property. */
 const REFUSALS: Record<OpKind, readonly string[]> = {
   start: ["topic_required"],
-  checkpoint: ["topic_required", "nothing_open", "session_open_elsewhere", "no_such_draft", "usage"],
+  checkpoint: [
+    "topic_required",
+    "nothing_open",
+    "session_open_elsewhere",
+    "other_session_open",
+    "no_such_draft",
+    "usage",
+  ],
   end: [
     "topic_required",
     "nothing_open",
@@ -560,6 +567,15 @@ export class Checkpoint extends Step {
         fail(this.label, `checkpointing this device's open session ${ownOpen} was refused: ${describe(out.error)}`);
       if (out.value.draft.draftId !== ownOpen || out.value.created)
         fail(this.label, `checkpointed ${out.value.draft.draftId} instead of the open ${ownOpen}`);
+    }
+    // Version 3: another topic while this device's session is open would be a parallel session (contract §4).
+    const openOther = this.topic === null ? null : ownOpenDraft(before, device, null, undefined);
+    if (!out.crashed && openOther !== null && pointerOf(before).activeTopic !== this.topic) {
+      if (!out.error || !(out.error instanceof PaleeError) || out.error.kind !== "other_session_open")
+        fail(
+          this.label,
+          `a checkpoint for ${this.topic} beside the open ${openOther} was not refused other_session_open`,
+        );
     }
     if (out.value) {
       stats.bump(stats.outcomes, `checkpoint ${out.value.created ? "created a draft" : "updated"}`);
