@@ -11,11 +11,12 @@ export interface VaultChoice {
   layout: Layout;
 }
 
-async function isDirectory(p: string): Promise<boolean> {
+/** What is at `p`, following links: a folder, something else (a file), or nothing. */
+async function kindOf(p: string): Promise<"folder" | "file" | "missing"> {
   try {
-    return (await fs.stat(p)).isDirectory();
+    return (await fs.stat(p)).isDirectory() ? "folder" : "file";
   } catch {
-    return false;
+    return "missing";
   }
 }
 
@@ -97,7 +98,14 @@ export async function chooseVault(
   }
   const given = options.vault ?? (env.PALEE_VAULT?.trim() ? env.PALEE_VAULT : undefined) ?? cwd;
   const root = path.resolve(cwd, given);
-  if (!(await isDirectory(root))) throw new UsageError(`vault folder does not exist: ${root}`, "folder_missing");
+  const kind = await kindOf(root);
+  if (kind === "file") {
+    throw new UsageError(
+      `the vault must be a folder, but ${root} is a file: give the vault's folder`,
+      "folder_missing",
+    );
+  }
+  if (kind === "missing") throw new UsageError(`vault folder does not exist: ${root}`, "folder_missing");
   const raw = options.folder ?? (await savedFolder(root)) ?? DEFAULT_SESSION_FOLDER;
   const folder = normalizeSessionFolder(raw, { allowDotFolders: true });
   await refuseEscapes(root, folder, raw);

@@ -173,6 +173,29 @@ describe("choosing the vault", () => {
     expect(run.status).toBe(2);
     expect(run.json()).toMatchObject({ status: "error", code: "folder_missing", exit_code: 2 });
   });
+
+  it("--vault <a file> says it is a file, not that the folder does not exist", () => {
+    const dir = makeTempDir();
+    const file = path.join(dir, "notes.md");
+    fs.writeFileSync(file, "# not a vault\n");
+    const run = runRaw(["session", "list", "--json", "--vault", file]);
+    expectCleanError(run, 2, { json: true, code: "folder_missing" });
+    expect(run.stderr).toMatch(/is a file: give the vault's folder/);
+    expect(run.stderr).not.toMatch(/does not exist/);
+  });
+
+  it.each([
+    ["a line break", "palee\nsessions", /line break/],
+    [".trash", ".trash", /inside \.trash, which is not the learner's: the trash/],
+    [".trash as a part", "Study/.Trash/palee", /inside \.Trash/],
+    [".obsidian", ".obsidian/palee", /inside \.obsidian, which is not the learner's: Obsidian's configuration/],
+  ])("--folder with %s is refused clearly, and nothing is written", (_what, folder, message) => {
+    const vault = makeVault();
+    const run = palee(vault, ["start", "--topic", "T-a", "--folder", folder, "--json"]);
+    expectCleanError(run, 2, { json: true, code: "usage" });
+    expect(run.stderr).toMatch(message);
+    expect(snapshot(vault)).toEqual({});
+  });
 });
 
 describe("TZ=Asia/Kolkata (+05:30)", () => {
