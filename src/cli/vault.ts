@@ -6,6 +6,9 @@ import { DEFAULT_SESSION_FOLDER, layoutFor, normalizeSessionFolder } from "../co
 
 export const PLUGIN_ID = "palee-sessions";
 
+/** Obsidian's configuration folder: the CLI runs outside Obsidian and cannot ask for app.vault.configDir. */
+const CONFIG_DIR = ".obsidian";
+
 export interface VaultChoice {
   root: string;
   layout: Layout;
@@ -22,8 +25,7 @@ async function kindOf(p: string): Promise<"folder" | "file" | "missing"> {
 
 /** The plugin's saved session folder (<vault>/.obsidian/plugins/palee-sessions/data.json), if any. */
 async function savedFolder(root: string): Promise<string | null> {
-  // The CLI runs outside Obsidian and cannot ask for app.vault.configDir; ".obsidian" is the default.
-  const file = path.join(root, ".obsidian", "plugins", PLUGIN_ID, "data.json");
+  const file = path.join(root, CONFIG_DIR, "plugins", PLUGIN_ID, "data.json");
   let text: string;
   try {
     text = await fs.readFile(file, "utf8");
@@ -107,7 +109,7 @@ export async function chooseVault(
   }
   if (kind === "missing") throw new UsageError(`vault folder does not exist: ${root}`, "folder_missing");
   const raw = options.folder ?? (await savedFolder(root)) ?? DEFAULT_SESSION_FOLDER;
-  const folder = normalizeSessionFolder(raw, { allowDotFolders: true });
+  const folder = normalizeSessionFolder(raw, { allowDotFolders: true, configDir: CONFIG_DIR });
   await refuseEscapes(root, folder, raw);
   const layout = layoutFor(folder);
   // Its sessions/ folder too: drafts and notes written through a symlink there would land outside the vault,

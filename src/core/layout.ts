@@ -11,15 +11,19 @@ export interface Layout {
 
 export const DEFAULT_SESSION_FOLDER = "palee";
 
-/** Folders a session folder may never be or lie in: the vault's trash and Obsidian's configuration folder. */
-const RESERVED_FOLDERS = [".trash", ".obsidian"];
-
 /**
  * Normalizes a session folder setting ("palee", "Study/palee/"). Refuses absolute paths and anything that
- * leaves the vault, control characters (a line break), and `.trash` or `.obsidian` as any part of it; other
+ * leaves the vault, control characters (a line break), and `.trash` or the configuration folder as any part; other
  * dot-folders are refused unless allowed (the CLI allows them: `--folder .palee`).
  */
-export function normalizeSessionFolder(raw: string, options: { allowDotFolders: boolean }): string {
+export function normalizeSessionFolder(
+  raw: string,
+  options: {
+    allowDotFolders: boolean;
+    /** Obsidian's configuration folder (`Vault#configDir`; the CLI passes the default name). */
+    configDir?: string;
+  },
+): string {
   const trimmed = raw.trim().replace(/\\/g, "/");
   if (trimmed === "") throw new UsageError("the session folder must not be empty");
   if (/\p{Cc}/u.test(trimmed)) {
@@ -38,7 +42,9 @@ export function normalizeSessionFolder(raw: string, options: { allowDotFolders: 
   if (parts.some((p) => p === "..")) {
     throw new UsageError(`session folder "${raw}" leaves the vault`, "folder_outside_vault");
   }
-  const reserved = parts.find((p) => RESERVED_FOLDERS.includes(p.toLowerCase()));
+  // Never the vault's trash (drafts are moved there) or Obsidian's configuration, as any part of the path.
+  const config = options.configDir?.toLowerCase();
+  const reserved = parts.find((p) => p.toLowerCase() === ".trash" || p.toLowerCase() === config);
   if (reserved !== undefined) {
     throw new UsageError(
       `session folder "${raw}" is inside ${reserved}, which is not the learner's: ` +

@@ -15,11 +15,13 @@ describe("session folder setting", () => {
     expect(() => normalizeSessionFolder(raw, { allowDotFolders: true })).toThrow(PaleeError);
   });
 
-  it.each(["palee\nsessions", "palee\r/x", "pa\tlee", ".trash", "x/.Trash/y", ".obsidian", "Study/.OBSIDIAN"])(
+  it.each(["palee\nsessions", "palee\r/x", "pa\tlee", ".trash", "x/.Trash/y", ".config", "Study/.CONFIG/x"])(
     "refuses %j for the CLI and the plugin alike (line breaks, the trash, Obsidian's configuration)",
     (raw) => {
       for (const allowDotFolders of [true, false]) {
-        expect(() => normalizeSessionFolder(raw, { allowDotFolders })).toThrow(/control character|not the learner's/);
+        expect(() => normalizeSessionFolder(raw, { allowDotFolders, configDir: ".config" })).toThrow(
+          /control character|not the learner's/,
+        );
       }
     },
   );
