@@ -45,7 +45,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     const device = deviceName(io.env);
     const store = new NodeStore(vault.root);
     const ports = { store, clock: systemClock, random: systemRandom, device };
-    const core = new PaleeSessions(ports, vault.layout, CORE_OPTIONS);
+    for (const w of vault.warnings) out.warn(w);
+    const core = new PaleeSessions(ports, vault.layout, { ...CORE_OPTIONS, graceMs: vault.graceMs });
     const offsetAt: OffsetAt = (instant) => systemClock.offsetMinutes(instant);
     const ctx: CommandContext = { core, out, io, device, store, clock: systemClock, offsetAt };
     return await command.run(ctx, values);

@@ -366,3 +366,37 @@ describe("a --folder that is not a folder", () => {
     },
   );
 });
+
+describe("the plugin's graceMinutes in data.json (contract §4 Devices)", () => {
+  /** This device's open session, started 4 h ago and last checkpointed 3 h ago. */
+  function silentSession(): string {
+    const vault = makeVault();
+    const id = draftId("0000c0de");
+    writeDraft(vault, { id, topic: "T-a", startedAt: ago(240), lastCheckpointAt: ago(180) });
+    writeHot(vault, { activeTopic: "T-a", startedAt: ago(240), openDraft: id, device: "test-device" });
+    return vault;
+  }
+
+  it("the CLI uses it: a 3-hour silence within a 5-hour grace period is no long silence", () => {
+    const refused = palee(silentSession(), ["end", "--json"]);
+    expect(refused.json()).toMatchObject({ code: "long_silence" }); // the default grace: 15 minutes
+    const vault = silentSession();
+    writePluginSettings(vault, { sessionFolder: "palee", graceMinutes: 300 });
+    const ended = palee(vault, ["end", "--json"]);
+    expect({ status: ended.status, stderr: ended.stderr }).toEqual({ status: 0, stderr: "" });
+    expect(ended.json()).toMatchObject({ status: "ended" });
+  });
+
+  it.each([[0], [-5], [2.5], ["soon"], [100000], [null]])(
+    "a bad graceMinutes (%j) is the default, with a warning naming it",
+    (value) => {
+      const vault = silentSession();
+      writePluginSettings(vault, { graceMinutes: value });
+      const run = palee(vault, ["end", "--json"]);
+      expect(run.json()).toMatchObject({ code: "long_silence" });
+      expect(run.stderr).toContain(
+        `warning: .obsidian/plugins/palee-sessions/data.json: graceMinutes ${JSON.stringify(value)} is not a whole`,
+      );
+    },
+  );
+});
