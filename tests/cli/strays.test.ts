@@ -68,3 +68,26 @@ describe("session files the scan cannot count are named", () => {
     );
   });
 });
+
+describe("warnings are capped (a large vault can flag a thousand notes)", () => {
+  it("prints the first 20 and sums up the rest in one line; --json keeps every file", () => {
+    const vault = makeVault();
+    for (let i = 0; i < 33; i++) writeFile(vault, `palee/sessions/note ${String(i).padStart(2, "0")}.md`, "mine\n");
+    const run = palee(vault, ["list"]);
+    expect(run.status).toBe(0);
+    const warnings = warningsOf(run.stderr);
+    expect(warnings).toHaveLength(21);
+    expect(warnings.slice(0, 20).every((w) => /^warning: skipped palee\/sessions\/note \d\d\.md/.test(w))).toBe(true);
+    expect(warnings[20]).toBe("warning: and 13 more warnings");
+    const doc = palee(vault, ["list", "--json"]).json() as { skipped: unknown[] };
+    expect(doc.skipped).toHaveLength(33);
+  });
+
+  it("prints 20 warnings as they are, with no summing-up line", () => {
+    const vault = makeVault();
+    for (let i = 0; i < 20; i++) writeFile(vault, `palee/sessions/note ${String(i).padStart(2, "0")}.md`, "mine\n");
+    const warnings = warningsOf(palee(vault, ["list"]).stderr);
+    expect(warnings).toHaveLength(20);
+    expect(warnings.some((w) => /more warning/.test(w))).toBe(false);
+  });
+});
