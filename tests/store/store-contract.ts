@@ -47,9 +47,9 @@ export function describeStoreContract(
       await store.create("palee/sessions/a.md", "a");
       await store.create("palee/sessions/old/c.md", "c");
       await store.create("palee/sessions/old/deeper/d.md", "d");
-      await expect(store.folders?.("palee/sessions")).resolves.toEqual(["old"]);
-      await expect(store.folders?.("palee/sessions/old")).resolves.toEqual(["deeper"]);
-      await expect(store.folders?.("palee/missing")).resolves.toEqual([]);
+      await expect(store.folders("palee/sessions")).resolves.toEqual(["old"]);
+      await expect(store.folders("palee/sessions/old")).resolves.toEqual(["deeper"]);
+      await expect(store.folders("palee/missing")).resolves.toEqual([]);
     });
 
     it("never overwrites on create: an existing file is a FileExistsError and keeps its content", async () => {

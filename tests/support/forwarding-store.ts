@@ -21,7 +21,7 @@ export class ForwardingStore<Inner extends SessionStore = SessionStore> implemen
   }
 
   folders(folder: string): Promise<string[]> {
-    return this.inner.folders ? this.inner.folders(folder) : Promise.resolve([]);
+    return this.inner.folders(folder);
   }
 
   create(path: string, content: string): Promise<void> {

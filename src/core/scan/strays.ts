@@ -19,14 +19,13 @@ export function placeholdersSkipped(layout: Layout, names: Iterable<string>): Sk
 
 /** Every draft or confirmed note in a subfolder of sessions/ (breadth first, bounded), one entry each. */
 export async function subfolderNotes(store: SessionStore, layout: Layout): Promise<Skipped[]> {
-  if (!store.folders) return [];
   const reason =
     `in a subfolder of ${layout.sessions}/, so list, index.md and stats do not count it: ` +
     `move it back into ${layout.sessions}/`;
   const found: Skipped[] = [];
   // Dot-folders are a sync tool's or the system's (e.g. .stversions keeps old copies), not moved notes.
   const inside = async (folder: string): Promise<string[]> =>
-    ((await store.folders?.(folder)) ?? []).filter((name) => !name.startsWith(".")).map((name) => `${folder}/${name}`);
+    (await store.folders(folder)).filter((name) => !name.startsWith(".")).map((name) => `${folder}/${name}`);
   let level = await inside(layout.sessions);
   let visited = 0;
   for (let depth = 1; depth <= MAX_DEPTH && level.length > 0; depth++) {
