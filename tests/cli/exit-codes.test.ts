@@ -375,6 +375,17 @@ describe("already_open and --if-open keep", () => {
   });
 });
 
+describe("other_session_open (contract §4 checkpoint)", () => {
+  it("draft --topic for another topic beside this device's open session exits 2 and writes nothing", () => {
+    const vault = makeVault();
+    expect(palee(vault, ["start", "--topic", "T-a"]).status).toBe(0);
+    const before = snapshot(vault);
+    const stderr = expectError(vault, ["draft", "--topic", "T-b", "--note", "x"], 2, "other_session_open");
+    expect(stderr).toMatch(/a session on T-a is open on this device \(started \d{4}-\d\d-\d\dT/);
+    expect(snapshot(vault)).toEqual(before);
+  });
+});
+
 describe("exit 4: conflict", () => {
   it("exits 4 with code conflict when hot.md keeps changing between read and write", async () => {
     // hot.md is a named pipe: every read by the CLI gets a different text, as if another device or a sync
