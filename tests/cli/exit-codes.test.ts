@@ -330,6 +330,7 @@ describe("already_open and --if-open keep", () => {
       last_checkpoint_at: started.started_at,
       paused_at: null,
       break_minutes: 0,
+      silence_seconds: expect.any(Number) as number,
     });
     expect(snapshot(vault, { mtimes: true })).toEqual(before);
   });
@@ -351,6 +352,7 @@ describe("already_open and --if-open keep", () => {
         last_checkpoint_at: started.started_at,
         paused_at: null,
         break_minutes: 0,
+        silence_seconds: expect.any(Number) as number,
       },
     });
     const text = palee(vault, ["start", "--if-open", "keep"]);

@@ -11,10 +11,9 @@ async function runStatus(ctx: CommandContext): Promise<Outcome> {
     out.warn(`${core.layout.hot} is ${hotState}; "palee session rebuild" regenerates it`);
   }
   if (out.json) {
-    // contract §5: O gains silence_seconds (since the last sign of life); saved_as when an end did not finish.
-    const silenceSeconds = open && Math.floor(Math.max(0, ctx.clock.now() - open.lastSignMs) / 1000);
+    // saved_as: the session an end saved before it stopped short of tidying hot.md (contract §4 Reconcile).
     out.doc({
-      open: open ? { ...openJson(open), silence_seconds: silenceSeconds } : null,
+      open: open ? openJson(open) : null,
       ...(savedAs !== null ? { saved_as: savedAs } : {}),
     });
   }
