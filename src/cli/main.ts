@@ -46,11 +46,15 @@ export async function run(argv: readonly string[], rawIo: CliIo): Promise<number
     const device = deviceName(io.env);
     const store = new NodeStore(vault.root);
     const ports = { store, clock: systemClock, random: systemRandom, device };
-    const core = new PaleeSessions(ports, vault.layout, CORE_OPTIONS);
+    for (const w of vault.warnings) out.warn(w);
+    const core = new PaleeSessions(ports, vault.layout, { ...CORE_OPTIONS, graceMs: vault.graceMs });
     const offsetAt: OffsetAt = (instant) => systemClock.offsetMinutes(instant);
     const ctx: CommandContext = { core, out, io, device, store, clock: systemClock, offsetAt };
-    return await command.run(ctx, values);
+    const code = await command.run(ctx, values);
+    out.finish();
+    return code;
   } catch (caught) {
+    out.finish();
     const error = toPaleeError(caught);
     // One line, whatever the message quotes (a value with a line break, a multi-line library message).
     const oneLine = error.message.replace(/\s*[\r\n]+\s*/g, " ").trim();

@@ -1,3 +1,4 @@
+import { WarningCap } from "./describe";
 import { jsonText, terminalSafe } from "./text";
 
 /** What a CLI invocation talks to, and its one way of printing: text, one JSON document, warnings, errors. */
@@ -25,8 +26,15 @@ export class Output {
   text(line: string): void {
     if (!this.json) this.io.stdout(`${line}\n`);
   }
+  private readonly cap = new WarningCap();
   warn(line: string): void {
-    this.io.stderr(`warning: ${line}\n`);
+    const shown = this.cap.take(line);
+    if (shown !== null) this.io.stderr(`warning: ${shown}\n`);
+  }
+  /** After the command: "and N more warnings" when the cap left some out (describe.ts WarningCap). */
+  finish(): void {
+    const rest = this.cap.rest();
+    if (rest !== null) this.io.stderr(`warning: ${rest}\n`);
   }
   error(line: string): void {
     this.io.stderr(`palee: ${line}\n`);

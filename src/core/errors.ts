@@ -11,6 +11,7 @@ export type ErrorKind =
   | "no_such_draft"
   | "nothing_open"
   | "session_open_elsewhere"
+  | "other_session_open"
   | "folder_missing"
   | "folder_outside_vault"
   | "link_outside_vault"

@@ -211,6 +211,16 @@ export class NodeStore implements SessionStore {
     return removed.sort();
   }
 
+  async folders(folder: string): Promise<string[]> {
+    try {
+      const entries = await fs.readdir(this.resolve(folder), { withFileTypes: true });
+      return entries.filter((e) => e.isDirectory()).map((e) => e.name);
+    } catch (error) {
+      if (isErrno(error, "ENOENT") || isErrno(error, "ENOTDIR")) return [];
+      throw withPath(this.root, folder, error);
+    }
+  }
+
   private tempPathFor(absolute: string): string {
     return path.join(path.dirname(absolute), `.${path.basename(absolute)}.${randomBytes(4).toString("hex")}.tmp`);
   }

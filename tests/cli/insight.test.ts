@@ -250,7 +250,8 @@ describe("palee session export", () => {
     const out = path.join(dir, "sessions.csv");
     const first = palee(vault, ["export", "--out", out, "--json"]);
     expect(first.status).toBe(0);
-    expect(first.json()).toMatchObject({ status: "exported", format: "csv", path: out, sessions: 5 });
+    // Outside the vault the path stays absolute (contract §5).
+    expect(first.json()).toMatchObject({ status: "exported", format: "csv", path: out, rows: 5, sessions: 5 });
     const written = fs.readFileSync(out, "utf8");
     expect(written.startsWith("session_id,")).toBe(true);
     const again = palee(vault, ["export", "--out", out, "--format", "json"]);
@@ -258,6 +259,48 @@ describe("palee session export", () => {
     expect(again.stderr).toMatch(/already exists/);
     expect(fs.readFileSync(out, "utf8")).toBe(written);
     expect(fs.readdirSync(dir)).toEqual(["sessions.csv"]);
+  });
+
+  it("--out inside the vault prints the path relative to the vault in JSON (contract §5)", () => {
+    const vault = history();
+    fs.mkdirSync(path.join(vault, "palee", "exports"));
+    const out = path.join(vault, "palee", "exports", "november.csv");
+    const run = palee(vault, ["export", "--out", out, "--json"]);
+    expect(run.status).toBe(0);
+    expect(run.json()).toMatchObject({ status: "exported", path: "palee/exports/november.csv", rows: 5 });
+    expect(fs.existsSync(out)).toBe(true);
+    // A relative --out is taken from the current folder, here the vault's own.
+    const relative = palee(vault, ["export", "--out", "december.csv", "--json"], { cwd: vault });
+    expect(relative.json()).toMatchObject({ status: "exported", path: "december.csv" });
+  });
+
+  it('--out "" and --out <a folder> say what is wrong, not "already exists"', () => {
+    const vault = history();
+    const empty = palee(vault, ["export", "--out", ""]);
+    expectCleanError(empty, 2);
+    expect(empty.stderr).toMatch(/--out is empty: give the name of a new file/);
+    expect(empty.stderr).not.toMatch(/already exists/);
+    const folder = palee(vault, ["export", "--out", makeTempDir()]);
+    expectCleanError(folder, 2);
+    expect(folder.stderr).toMatch(/is a folder: give the name of a new file/);
+  });
+
+  it("--out onto the tool's own files (a session-note name, hot.md, the sessions folder) is refused", () => {
+    const vault = history();
+    const before = fs.readdirSync(path.join(vault, "palee", "sessions")).sort();
+    for (const name of [
+      "palee/sessions/S-20261105T100000-0009.md",
+      "palee/sessions/DRAFT-S-0000beef.md",
+      "palee/sessions/notes.csv",
+      "palee/hot.md",
+      "palee/index.md",
+    ]) {
+      const run = palee(vault, ["export", "--out", path.join(vault, name), "--json"]);
+      expectCleanError(run, 2, { json: true, code: "usage" });
+      expect(run.json().message).toMatch(/inside the tool's own files/);
+    }
+    expect(fs.readdirSync(path.join(vault, "palee", "sessions")).sort()).toEqual(before);
+    expect(fs.existsSync(path.join(vault, "palee", "hot.md"))).toBe(false);
   });
 
   it("exports an empty vault as just the header", () => {

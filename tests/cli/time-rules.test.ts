@@ -226,7 +226,7 @@ describe("draft (checkpoint): when a new draft inherits hot.md's start", () => {
     expect(fields.started_at).toBe(started);
     expectNearNow(fields.last_checkpoint_at);
     expect(after.startsWith(body)).toBe(true);
-    expect(after.slice(body.length).trim()).toBe("appended");
+    expect(after.slice(body.length).trim()).toMatch(/^- \d\d:\d\d appended$/); // timed (contract §4 checkpoint)
   });
 });
 

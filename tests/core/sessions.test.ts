@@ -216,13 +216,14 @@ describe("checkpoint", () => {
     expect(draftPaths(store)).toHaveLength(1);
   });
 
-  it("appends notes to the draft body", async () => {
-    const { core, store } = harness();
+  it("appends notes to the draft body, each headed by the checkpoint's local time", async () => {
+    const { core, store, clock } = harness();
     const started = await core.start({ topic: "T-a" });
     if (started.status !== "started") throw new Error();
     await core.checkpoint({ notes: "first note" });
+    clock.advance(10);
     await core.checkpoint({ notes: "second note" });
-    expect(store.files.get(S(started.draftId))).toMatch(/---\nfirst note\n\nsecond note\n$/);
+    expect(store.files.get(S(started.draftId))).toMatch(/---\n- 12:00 first note\n\n- 12:10 second note\n$/);
   });
 
   it("creates a draft that inherits hot.md's start for the same topic within 24 h", async () => {
@@ -312,7 +313,7 @@ describe("end", () => {
     const note = store.files.get(result.session.path) ?? "";
     expect(note).toContain(
       `# Session: ${result.session.sessionId}\n\n## Summary\n\nOwnership and borrowing\n\n## ` +
-        `Next action\n\nLifetimes chapter\n\n## Notes\n\nBorrowing: one &mut or many &\n`,
+        `Next action\n\nLifetimes chapter\n\n## Notes\n\n- 12:00 Borrowing: one &mut or many &\n`,
     );
     expect(fields(store, result.session.path)).toMatchObject({
       status: "completed",

@@ -396,7 +396,14 @@ function fail(step: string, message: string): never {
 /** Error kinds a refusal may carry, per operation (contract §4); anything else fails the property. */
 const REFUSALS: Record<OpKind, readonly string[]> = {
   start: ["topic_required"],
-  checkpoint: ["topic_required", "nothing_open", "session_open_elsewhere", "no_such_draft", "usage"],
+  checkpoint: [
+    "topic_required",
+    "nothing_open",
+    "session_open_elsewhere",
+    "other_session_open",
+    "no_such_draft",
+    "usage",
+  ],
   end: [
     "topic_required",
     "nothing_open",
@@ -616,6 +623,15 @@ export class Checkpoint extends Step {
         fail(this.label, `checkpointing this device's open session ${ownOpen} was refused: ${describe(out.error)}`);
       if (out.value.draft.draftId !== ownOpen || out.value.created)
         fail(this.label, `checkpointed ${out.value.draft.draftId} instead of the open ${ownOpen}`);
+    }
+    // Version 3: another topic while this device's session is open would be a parallel session (contract §4).
+    const openOther = this.topic === null ? null : ownOpenDraft(before, device, null, undefined);
+    if (!out.crashed && openOther !== null && pointerOf(before).activeTopic !== this.topic) {
+      if (!out.error || !(out.error instanceof PaleeError) || out.error.kind !== "other_session_open")
+        fail(
+          this.label,
+          `a checkpoint for ${this.topic} beside the open ${openOther} was not refused other_session_open`,
+        );
     }
     if (out.value) {
       stats.bump(stats.outcomes, `checkpoint ${out.value.created ? "created a draft" : "updated"}`);
@@ -1171,8 +1187,16 @@ export class Read extends Step {
       const out = await operate(world, "read", this.label, (core) => core.status());
       if (!out.value) fail(this.label, "status failed");
       const hot = pointerOf(before);
-      if ((out.value.open?.draftId ?? null) !== (isOpenPointer(hot) ? hot.openDraft : null))
-        fail(this.label, "status does not report hot.md's open session");
+      const expected = isOpenPointer(hot) ? hot.openDraft : null;
+      // Version 3: an open session a confirmed note already saved (an end that stopped before it tidied hot.md)
+      // is reported as saved, as reconcile would close it (contract §4 Reconcile). A note of a reused draft ID
+      // from before this draft began does not count (absorbed.ts savedIn), so either answer names a real note.
+      const savers = expected === null ? [] : (absorbers(before).get(expected) ?? []);
+      const { open, savedAs } = out.value;
+      const reportedSaved = open === null && savedAs !== null && savers.includes(savedAs);
+      if (!reportedSaved && (open?.draftId ?? null) !== expected)
+        fail(this.label, `status does not report hot.md's open session (saved as ${String(savedAs)})`);
+      if (savedAs !== null && !reportedSaved) fail(this.label, `status names ${savedAs}, which saved no open draft`);
     }
     return { kind: "read", crashed: false, refused: false };
   }

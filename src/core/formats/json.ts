@@ -40,6 +40,7 @@ export function openJson(o: OpenSession) {
     last_checkpoint_at: o.lastCheckpointAt,
     paused_at: o.pausedAt,
     break_minutes: o.breakMinutes,
+    silence_seconds: o.silenceSeconds,
   };
 }
 

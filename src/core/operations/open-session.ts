@@ -23,6 +23,8 @@ export interface OpenSession {
   breaks: BreakInterval[];
   /** The last sign of life (the later of the start and the last checkpoint), epoch ms. */
   lastSignMs: number;
+  /** Seconds since the last sign of life, as of now (contract §5 O `silence_seconds`). */
+  silenceSeconds: number;
 }
 
 export function openSessionOf(ctx: SessionContext, hot: HotState, draft: Draft | null): OpenSession | null {
@@ -43,8 +45,15 @@ export function openSessionOf(ctx: SessionContext, hot: HotState, draft: Draft |
     pausedAt: draft?.pausedAt ?? null,
     breakMinutes,
     breaks: draft?.breaks ?? [],
-    lastSignMs:
+    ...signs(
       lastSignOfLife({ startedMs, lastCheckpointMs: draft?.lastCheckpointMs ?? null, breaks: draft?.breaks }, now) ??
+        now,
       now,
+    ),
   };
+}
+
+/** The last sign of life and the silence since, as of `now`. */
+function signs(lastSignMs: number, now: number): { lastSignMs: number; silenceSeconds: number } {
+  return { lastSignMs, silenceSeconds: Math.floor(Math.max(0, now - lastSignMs) / 1000) };
 }
