@@ -65,7 +65,10 @@ describe("a .trash that is a link leading out of the vault", () => {
     fs.symlinkSync(outside, path.join(vault, ".trash"));
     fs.rmSync(path.join(outside, "passwd"));
     const run = palee(vault, ["end", "--summary", "done", "--json"]);
-    expectCleanError(run, 2, { json: true, code: "link_outside_vault" });
+    // The note is written before the drafts are trashed: the refusal comes after the save and says so first.
+    expectCleanError(run, 5, { json: true, code: "saved_incomplete" });
+    expect(run.stderr).toMatch(/^palee: Saved S-\d{8}T\d{6}-[0-9a-f]{4} \(T-rust, /);
+    expect(confirmedFiles(vault)).toHaveLength(1);
     expect(run.stderr).toContain(
       `.trash is a symbolic link leading out of the vault: refused to move palee/sessions/${draft} there, ` +
         "so it stays where it is",
@@ -77,6 +80,7 @@ describe("a .trash that is a link leading out of the vault", () => {
     fs.symlinkSync(path.join(outside, "gone"), path.join(vault, ".trash"));
     expect(palee(vault, ["end", "--summary", "done"]).stderr).toContain(".trash is a symbolic link leading out");
     expect(draftFiles(vault)).toEqual([draft]);
+    expect(confirmedFiles(vault)).toHaveLength(1); // the retry saves nothing twice
     expect(fs.readdirSync(outside)).toEqual([]);
   });
 
