@@ -114,7 +114,32 @@ describe("ending at a chosen time subtracts only the breaks before it", () => {
     // The break is 11:10–11:55: an end at 11:30 subtracts its first 20 minutes only.
     const { session } = await core.end({ endAt: given("11:30") });
     expect(session).toMatchObject({ durationMinutes: 70, breakMinutes: 20 });
-    expect(fields(store, S(session.sessionId)).breaks).toEqual(["2026-08-14T11:10:00+00:00/2026-08-14T11:30:00+00:00"]);
+    const kept = "2026-08-14T11:10:00+00:00/2026-08-14T11:30:00+00:00";
+    expect(fields(store, S(session.sessionId)).breaks).toEqual([kept]);
+  });
+
+  it("a checkpoint of a draft of before version 3 writes its break as an interval: it stays put", async () => {
+    const { core, store, clock } = harness({ at: "2026-08-14T12:00:00Z" });
+    await core.start({ topic: "T-a" });
+    const draftId = (await core.status()).open?.draftId ?? "";
+    store.files.set(
+      S(draftId),
+      draftText({
+        session_id: draftId,
+        topic_id: "T-a",
+        started_at: "2026-08-14T10:00:00+00:00",
+        last_checkpoint_at: "2026-08-14T11:55:00+00:00",
+        break_minutes: 45,
+      }),
+    );
+    clock.ms = at("2026-08-14T12:05:00Z");
+    await core.checkpoint(); // read as 11:10–11:55; without `breaks` written it would slide to 11:20–12:05
+    expect(fields(store, S(draftId))).toMatchObject({
+      breaks: ["2026-08-14T11:10:00+00:00/2026-08-14T11:55:00+00:00"],
+      break_minutes: 45,
+    });
+    const { session } = await core.end({ endAt: given("11:30") });
+    expect(session).toMatchObject({ durationMinutes: 70, breakMinutes: 20 });
   });
 });
 

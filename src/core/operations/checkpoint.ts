@@ -1,4 +1,5 @@
 import { UsageError } from "../errors";
+import type { FieldValue } from "../frontmatter";
 import { classifyRecord, updateFrontmatterFields } from "../frontmatter";
 import type { HotState } from "../hot-memory";
 import { EMPTY_HOT, hotStateOf, isOpen } from "../hot-memory";
@@ -8,7 +9,7 @@ import { isAliveElsewhere, isThisDevice, savedIn } from "../recovery";
 import type { Scan } from "../scan";
 import { appendNotes, renderDraft } from "../session-note";
 import type { AwayBreak } from "../honest-time";
-import { awayUpdate } from "../honest-time";
+import { awayUpdate, breakFields } from "../honest-time";
 import { inheritedStart } from "../honest-time";
 import { localClock } from "../time";
 import type { SessionContext } from "./context";
@@ -236,6 +237,7 @@ async function checkpointDraft(
     const updated = updateFrontmatterFields(text, {
       last_checkpoint_at: nowText,
       device: ctx.ports.device,
+      ...legacyBreaks(text, current, ctx),
       ...(away ? awayUpdate(honestOf(current), away, ctx.offsetAt) : {}),
     });
     const read = classifyRecord(updated);
@@ -244,6 +246,17 @@ async function checkpointDraft(
     return { next: notes ? appendNotes(updated, notes, bodyIsEmpty) : updated, value: away };
   });
   return { draft: draftFromText(ctx, draft.path, written.text) ?? draft, away: written.value };
+}
+
+/**
+ * A draft of before version 3 has break_minutes but no `breaks`: it reads as one break ending at its last
+ * checkpoint (contract §2). The checkpoint moves that checkpoint, so it writes the break as the interval it was
+ * read as first; otherwise the break would slide forward with every checkpoint.
+ */
+function legacyBreaks(text: string, current: Draft, ctx: SessionContext): Record<string, FieldValue> {
+  const read = classifyRecord(text);
+  if (read.state !== "ok" || read.fields.breaks !== undefined || current.breaks.length === 0) return {};
+  return breakFields(current.breaks, ctx.offsetAt);
 }
 
 /**
