@@ -12,7 +12,6 @@
  *   not crash the operation, which is crash-safe on its own; the CLI warns once when it is done.
  */
 import * as path from "node:path";
-import { lock as properLock } from "proper-lockfile";
 import { BusyError, UsageError } from "../core/errors";
 import { vaultStateDir } from "./state-dir";
 
@@ -57,6 +56,8 @@ export async function lockVault(vaultRoot: string, env: NodeJS.ProcessEnv): Prom
   const dir = await vaultStateDir(vaultRoot, env);
   const lockPath = path.join(dir, LOCK_NAME);
   const deadline = Date.now() + waitMs;
+  // Loaded here, not at the top: the read-only actions never pay for the library (and its exit hook).
+  const { lock: properLock } = await import("proper-lockfile");
   let lost: string | null = null;
   for (;;) {
     try {
