@@ -118,6 +118,10 @@ export function testCacheDir(): string {
   return cacheDir;
 }
 
+// Also for the tests that spawn the CLI with an environment of their own, built from process.env (Jest gives
+// each test file its own copy of process.env, so this stays within the file).
+process.env.PALEE_CACHE_DIR = testCacheDir();
+
 afterAll(() => {
   if (cacheDir !== null) fs.rmSync(cacheDir, { recursive: true, force: true });
   cacheDir = null;
