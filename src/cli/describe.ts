@@ -47,3 +47,26 @@ export function recoveryJson(r: RecoverResult) {
   if (r.status === "resumed") return { status: "resumed", draft_id: r.draftId, open: openJson(r.open) };
   return { status: r.status, draft_id: r.draftId };
 }
+
+/** How many warnings a command prints before it sums up the rest (a large vault can flag a thousand notes). */
+export const WARNING_CAP = 20;
+
+/**
+ * Caps printed warnings: the first `cap` are shown, the rest counted, then summed up by `rest()` as one line
+ * ("and 1 280 more warnings…"). JSON documents keep every item (their lists are built apart from this).
+ */
+export class WarningCap {
+  private seen = 0;
+  constructor(private readonly cap = WARNING_CAP) {}
+  /** The line to print for this warning, or null when it is past the cap. */
+  take(line: string): string | null {
+    this.seen += 1;
+    return this.seen <= this.cap ? line : null;
+  }
+  /** The summing-up line once, when warnings were left out; null otherwise. */
+  rest(): string | null {
+    const more = this.seen - this.cap;
+    this.seen = Math.min(this.seen, this.cap);
+    return more > 0 ? `and ${more} more warning${more === 1 ? "" : "s"}` : null;
+  }
+}

@@ -18,6 +18,7 @@ const OPTIONS = {
   minutes: { type: "string" },
   interactive: { type: "boolean", short: "i" },
   "if-open": { type: "string" },
+  "if-none": { type: "string" },
   "ignore-pending": { type: "boolean" },
   draft: { type: "string" },
   action: { type: "string" },

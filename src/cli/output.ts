@@ -1,3 +1,6 @@
+import { WarningCap } from "./describe";
+import { jsonText, terminalSafe } from "./text";
+
 /** What a CLI invocation talks to, and its one way of printing: text, one JSON document, warnings, errors. */
 export interface CliIo {
   stdout: (text: string) => void;
@@ -18,15 +21,31 @@ export class Output {
     readonly json: boolean,
   ) {}
   doc(value: unknown): void {
-    this.io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+    this.io.stdout(jsonText(value));
   }
   text(line: string): void {
     if (!this.json) this.io.stdout(`${line}\n`);
   }
+  private readonly cap = new WarningCap();
   warn(line: string): void {
-    this.io.stderr(`warning: ${line}\n`);
+    const shown = this.cap.take(line);
+    if (shown !== null) this.io.stderr(`warning: ${shown}\n`);
+  }
+  /** After the command: "and N more warnings" when the cap left some out (describe.ts WarningCap). */
+  finish(): void {
+    const rest = this.cap.rest();
+    if (rest !== null) this.io.stderr(`warning: ${rest}\n`);
   }
   error(line: string): void {
     this.io.stderr(`palee: ${line}\n`);
   }
+}
+
+/**
+ * The io a command gets: its stdout and stderr pass every text through terminalSafe (text.ts), so no control
+ * sequence read from a note reaches the terminal, whichever command prints it (start, list, end, export to
+ * stdout, warnings, errors). JSON documents are unchanged by it: jsonText leaves no control character raw.
+ */
+export function terminalIo(io: CliIo): CliIo {
+  return { ...io, stdout: (text) => io.stdout(terminalSafe(text)), stderr: (text) => io.stderr(terminalSafe(text)) };
 }

@@ -12,6 +12,7 @@ export const USAGE = `Usage: palee session <${ACTIONS}> [options]
   --summary <text>     end, log: the summary
   --next <text>        end, log: the next action
   --at <now|last|HH:MM|ISO>  end: when the session ended (needed after a long silence)
+  --if-none <refuse|ignore>  end: what to do when no session is open (default refuse; ignore: succeed, write nothing)
   --from <time> --to <time> | --minutes <n> [--to <time>]   log: when the past session happened
   --note <text>        draft: notes to append
   -i, --interactive    start, recover: resolve drafts with [R]esume [S]ave [D]iscard [I]gnore prompts
@@ -44,6 +45,7 @@ const FLAGS: Record<OptionName, string> = {
   minutes: "--minutes <n>",
   interactive: "-i, --interactive",
   "if-open": "--if-open <refuse|keep>",
+  "if-none": "--if-none <refuse|ignore>",
   "ignore-pending": "--ignore-pending",
   draft: "--draft <id>",
   action: "--action <resume|save|discard|ignore>",

@@ -6,32 +6,67 @@ import { DEFAULT_SESSION_FOLDER, layoutFor, normalizeSessionFolder } from "../co
 
 export const PLUGIN_ID = "palee-sessions";
 
+/** Obsidian's configuration folder: the CLI runs outside Obsidian and cannot ask for app.vault.configDir. */
+const CONFIG_DIR = ".obsidian";
+
 export interface VaultChoice {
   root: string;
   layout: Layout;
+  /** The plugin's grace period (data.json `graceMinutes`), in ms; undefined: the default (contract §4 Devices). */
+  graceMs?: number;
+  /** What was wrong with the plugin's saved settings (a bad graceMinutes), to print as warnings. */
+  warnings: string[];
 }
 
-async function isDirectory(p: string): Promise<boolean> {
+/** The range the plugin's settings accept for graceMinutes (src/plugin/settings.ts LIMITS). */
+const GRACE_MINUTES = { min: 1, max: 24 * 60 };
+
+/** What the CLI takes from the plugin's data.json: the session folder and the grace period. */
+interface SavedSettings {
+  folder: string | null;
+  graceMs?: number;
+  warnings: string[];
+}
+
+/** graceMinutes as the plugin validates it (a whole number of minutes in range, or such a string). */
+function graceOf(value: unknown, file: string): { graceMs?: number; warnings: string[] } {
+  if (value === undefined) return { warnings: [] };
+  const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  if (typeof n === "number" && Number.isInteger(n) && n >= GRACE_MINUTES.min && n <= GRACE_MINUTES.max) {
+    return { graceMs: n * 60_000, warnings: [] };
+  }
+  return {
+    warnings: [
+      `${file}: graceMinutes ${JSON.stringify(value)} is not a whole number of minutes from ` +
+        `${GRACE_MINUTES.min} to ${GRACE_MINUTES.max}; using the default (15 minutes)`,
+    ],
+  };
+}
+
+/** What is at `p`, following links: a folder, something else (a file), or nothing. */
+async function kindOf(p: string): Promise<"folder" | "file" | "missing"> {
   try {
-    return (await fs.stat(p)).isDirectory();
+    return (await fs.stat(p)).isDirectory() ? "folder" : "file";
   } catch {
-    return false;
+    return "missing";
   }
 }
 
-/** The plugin's saved session folder (<vault>/.obsidian/plugins/palee-sessions/data.json), if any. */
-async function savedFolder(root: string): Promise<string | null> {
-  // The CLI runs outside Obsidian and cannot ask for app.vault.configDir; ".obsidian" is the default.
-  const file = path.join(root, ".obsidian", "plugins", PLUGIN_ID, "data.json");
+/** The plugin's saved settings (<vault>/.obsidian/plugins/palee-sessions/data.json), if any. */
+async function savedSettings(root: string): Promise<SavedSettings> {
+  const file = path.join(root, CONFIG_DIR, "plugins", PLUGIN_ID, "data.json");
   let text: string;
   try {
     text = await fs.readFile(file, "utf8");
   } catch {
-    return null;
+    return { folder: null, warnings: [] };
   }
   try {
-    const data = JSON.parse(text) as { sessionFolder?: unknown };
-    return typeof data.sessionFolder === "string" && data.sessionFolder.trim() !== "" ? data.sessionFolder : null;
+    const parsed = JSON.parse(text) as unknown;
+    const data = (typeof parsed === "object" && parsed !== null ? parsed : {}) as Record<string, unknown>;
+    const folder =
+      typeof data.sessionFolder === "string" && data.sessionFolder.trim() !== "" ? data.sessionFolder : null;
+    return { folder, ...graceOf(data.graceMinutes, path.relative(root, file).split(path.sep).join("/")) };
   } catch {
     throw new UsageError(`${file} is not valid JSON; fix it or pass --folder`);
   }
@@ -97,13 +132,21 @@ export async function chooseVault(
   }
   const given = options.vault ?? (env.PALEE_VAULT?.trim() ? env.PALEE_VAULT : undefined) ?? cwd;
   const root = path.resolve(cwd, given);
-  if (!(await isDirectory(root))) throw new UsageError(`vault folder does not exist: ${root}`, "folder_missing");
-  const raw = options.folder ?? (await savedFolder(root)) ?? DEFAULT_SESSION_FOLDER;
-  const folder = normalizeSessionFolder(raw, { allowDotFolders: true });
+  const kind = await kindOf(root);
+  if (kind === "file") {
+    throw new UsageError(
+      `the vault must be a folder, but ${root} is a file: give the vault's folder`,
+      "folder_missing",
+    );
+  }
+  if (kind === "missing") throw new UsageError(`vault folder does not exist: ${root}`, "folder_missing");
+  const saved = await savedSettings(root);
+  const raw = options.folder ?? saved.folder ?? DEFAULT_SESSION_FOLDER;
+  const folder = normalizeSessionFolder(raw, { allowDotFolders: true, configDir: CONFIG_DIR });
   await refuseEscapes(root, folder, raw);
   const layout = layoutFor(folder);
   // Its sessions/ folder too: drafts and notes written through a symlink there would land outside the vault,
   // where the deletion boundary then refuses every trash (each later end or start would fail with exit 5).
   await refuseEscapes(root, layout.sessions, raw, false);
-  return { root, layout };
+  return { root, layout, graceMs: saved.graceMs, warnings: saved.warnings };
 }

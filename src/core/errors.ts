@@ -11,11 +11,14 @@ export type ErrorKind =
   | "no_such_draft"
   | "nothing_open"
   | "session_open_elsewhere"
+  | "other_session_open"
   | "folder_missing"
   | "folder_outside_vault"
+  | "link_outside_vault"
   | "conflict"
   | "boundary"
   | "unexpected"
+  | "saved_incomplete"
   // Honest time (contract §4, version 2): refusals, all exit 2.
   | "already_paused"
   | "not_paused"
@@ -113,12 +116,67 @@ export class BoundaryError extends PaleeError {
   }
 }
 
+/**
+ * A file (or the trash folder) that is a symbolic link leading out of the vault: never read, written or moved
+ * into (contract §3, §4 deletion boundary). Scans skip such a note by name; a command that needs it stops.
+ */
+export class LinkOutsideVaultError extends UsageError {
+  constructor(
+    readonly path: string,
+    message = `${path} is a symbolic link leading out of the vault: not followed ` +
+      "(remove the link, or put the file itself there)",
+  ) {
+    super(message, "link_outside_vault");
+    this.name = "LinkOutsideVaultError";
+  }
+}
+
 /** Thrown by a store's create() when the file already exists (create is exclusive). */
 export class FileExistsError extends Error {
   constructor(readonly path: string) {
     super(`${path} already exists`);
     this.name = "FileExistsError";
   }
+}
+
+/**
+ * A failure after the confirmed note was written (a full disk on index.md, a draft that cannot be moved to the
+ * trash): the session is saved, and the message says so first. Exit 5, as any unexpected failure.
+ */
+export class AfterSaveError extends PaleeError {
+  constructor(
+    readonly savedSession: string,
+    message: string,
+  ) {
+    super("saved_incomplete", 5, message);
+    this.name = "AfterSaveError";
+  }
+}
+
+/** Errors thrown after a session note was written, with what was saved: marked, never wrapped or changed. */
+const savedBefore = new WeakMap<object, { sessionId: string; saved: string }>();
+
+/** Marks `error` as thrown after `sessionId` was saved (`saved`: "Saved S-… (T-…, 45 min)"); returns it. */
+export function markSaved(error: unknown, sessionId: string, saved: string): unknown {
+  if (typeof error === "object" && error !== null && !savedBefore.has(error)) {
+    savedBefore.set(error, { sessionId, saved });
+  }
+  return error;
+}
+
+/**
+ * A marked failure (markSaved) as the face reports it: what was saved first, then what failed; null for any
+ * other error and for a conflict, which says so itself.
+ */
+export function afterSaveError(error: unknown): AfterSaveError | null {
+  if (typeof error !== "object" || error === null || error instanceof ConflictError) return null;
+  const mark = savedBefore.get(error);
+  if (mark === undefined) return null;
+  return new AfterSaveError(
+    mark.sessionId,
+    `${mark.saved}, but what follows the save failed: ${errorMessage(error)}; ` +
+      "the session is safe: once that is fixed, a rebuild refreshes the views",
+  );
 }
 
 export function isPaleeError(error: unknown): error is PaleeError {

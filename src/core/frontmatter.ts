@@ -1,5 +1,6 @@
 import { errorMessage } from "./errors";
 import { parseYamlBlock, stringifyYamlBlock } from "./yaml";
+import { YamlBoundsError } from "./yaml-bounds";
 
 /** How a session file reads: the five states every reader tells apart. */
 export type ReadState = "ok" | "schema-invalid" | "no-frontmatter" | "corrupt" | "missing";
@@ -53,7 +54,8 @@ function splitFrontmatter(text: string): Split | "no-fences" | "unclosed" {
 
 /**
  * Classifies a record's text (null: the file does not exist). Timestamps stay strings (CORE_SCHEMA);
- * unknown keys are kept, never rejected; only palee_schema === 1 is "ok". Never throws.
+ * unknown keys are kept, never rejected; only palee_schema === 1 is "ok". Never throws, and never hangs: the
+ * codec is bounded (yaml-bounds.ts).
  */
 export function classifyRecord(text: string | null): ReadResult {
   if (text === null) return { state: "missing" };
@@ -64,6 +66,8 @@ export function classifyRecord(text: string | null): ReadResult {
   try {
     parsed = parseYamlBlock(split.yaml);
   } catch (error) {
+    // A hostile block (too large, aliases expanding too far) is corrupt too, never a hang (contract §3).
+    if (error instanceof YamlBoundsError) return { state: "corrupt", reason: error.message };
     const first = errorMessage(error).split("\n")[0] ?? "";
     return { state: "corrupt", reason: `frontmatter YAML does not parse (${first.trim()})` };
   }

@@ -13,11 +13,24 @@ export const DEFAULT_SESSION_FOLDER = "palee";
 
 /**
  * Normalizes a session folder setting ("palee", "Study/palee/"). Refuses absolute paths and anything that
- * leaves the vault; dot-folders are refused unless allowed (the CLI allows them: `--folder .palee`).
+ * leaves the vault, control characters (a line break), and `.trash` or the configuration folder as any part; other
+ * dot-folders are refused unless allowed (the CLI allows them: `--folder .palee`).
  */
-export function normalizeSessionFolder(raw: string, options: { allowDotFolders: boolean }): string {
+export function normalizeSessionFolder(
+  raw: string,
+  options: {
+    allowDotFolders: boolean;
+    /** Obsidian's configuration folder (`Vault#configDir`; the CLI passes the default name). */
+    configDir?: string;
+  },
+): string {
   const trimmed = raw.trim().replace(/\\/g, "/");
   if (trimmed === "") throw new UsageError("the session folder must not be empty");
+  if (/\p{Cc}/u.test(trimmed)) {
+    throw new UsageError(
+      `session folder ${JSON.stringify(raw)} holds a line break or another control character: give one plain path`,
+    );
+  }
   if (trimmed.startsWith("/") || /^[A-Za-z]:/.test(trimmed)) {
     throw new UsageError(
       `session folder "${raw}" must be a path inside the vault, not an absolute path`,
@@ -28,6 +41,15 @@ export function normalizeSessionFolder(raw: string, options: { allowDotFolders: 
   if (parts.length === 0) throw new UsageError("the session folder must not be the vault root itself");
   if (parts.some((p) => p === "..")) {
     throw new UsageError(`session folder "${raw}" leaves the vault`, "folder_outside_vault");
+  }
+  // Never the vault's trash (drafts are moved there) or Obsidian's configuration, as any part of the path.
+  const config = options.configDir?.toLowerCase();
+  const reserved = parts.find((p) => p.toLowerCase() === ".trash" || p.toLowerCase() === config);
+  if (reserved !== undefined) {
+    throw new UsageError(
+      `session folder "${raw}" is inside ${reserved}, which is not the learner's: ` +
+        (reserved.toLowerCase() === ".trash" ? "the trash (drafts are moved there)" : "Obsidian's configuration"),
+    );
   }
   if (!options.allowDotFolders && parts.some((p) => p.startsWith("."))) {
     throw new UsageError(

@@ -9,6 +9,11 @@ export interface SessionStore {
   /** Names (not paths) of the files directly inside `folder`; [] when the folder does not exist. */
   list(folder: string): Promise<string[]>;
   /**
+   * Names of the folders directly inside `folder`; [] when it does not exist. Scans use it to name session
+   * notes moved into a subfolder of sessions/ (never counted). Never writes.
+   */
+  folders(folder: string): Promise<string[]>;
+  /**
    * Creates a new file with its full content, creating parent folders first. Exclusive: throws
    * FileExistsError when the path exists; never overwrites. Never leaves a half-written file.
    */

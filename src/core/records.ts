@@ -1,6 +1,7 @@
 import type { Fields, ReadResult } from "./frontmatter";
 import { describeReadProblem } from "./frontmatter";
-import { readBreakMinutes } from "./honest-time/breaks";
+import type { BreakInterval } from "./honest-time/breaks";
+import { readBreakList, readBreakMinutes } from "./honest-time/breaks";
 import { readHonestFields } from "./honest-time/draft-fields";
 import { normalizeTopic } from "./ids";
 import { durationMinutes, parseTimestamp } from "./time";
@@ -17,6 +18,11 @@ export interface ConfirmedSession {
   durationMinutes: number;
   /** Pauses and time away inside the session (break_minutes; absent or damaged = 0). */
   breakMinutes: number;
+  /**
+   * The break intervals inside the span as recorded, "<from>/<to>" (version 3; empty when the note records none,
+   * or before version 3); damaged items are left out and reported.
+   */
+  breaks?: string[];
   outcome: string;
   absorbedDrafts: string[];
   topicNote: string | null;
@@ -48,7 +54,9 @@ export interface Draft {
   /** paused_at while the session is paused (null: running, or the value was damaged). */
   pausedAt: string | null;
   pausedMs: number | null;
-  /** Finished pauses and time away so far (break_minutes; absent or damaged = 0). */
+  /** Finished pauses and time away so far, oldest first (contract §2 `breaks`; honest-time readDraftBreaks). */
+  breaks: BreakInterval[];
+  /** The total of `breaks`, in whole minutes (break_minutes). */
   breakMinutes: number;
   /**
    * paused_at holds a valid timestamp that could not be used (ahead of this clock or before the start: a clock
@@ -56,7 +64,7 @@ export interface Draft {
    * this session is taken for time away.
    */
   pauseUnusable?: boolean;
-  /** Damaged paused_at / break_minutes, one line each naming the file; read as absent, reported by the scan. */
+  /** Damaged paused_at / breaks / break_minutes, one line each naming the file; reported by the scan. */
   fieldWarnings?: string[];
 }
 
@@ -106,6 +114,8 @@ export function interpretConfirmed(path: string, read: ReadResult, offsetAt: Off
     return { reason: "duration_minutes is not a whole number of minutes" };
   }
   const breaks = readBreakMinutes(f.break_minutes, path);
+  const intervals = readBreakList(f.breaks, path, offsetAt);
+  const fieldWarnings = [...(breaks.warning === null ? [] : [breaks.warning]), ...intervals.warnings];
   // A single draft ID written as text instead of a one-item list (a hand edit, another tool) still names the
   // draft this note absorbed: ignoring it would offer that draft for recovery and save the session twice.
   const absorbed = Array.isArray(f.absorbed_drafts)
@@ -123,11 +133,12 @@ export function interpretConfirmed(path: string, read: ReadResult, offsetAt: Off
       endedAt: ended.text,
       durationMinutes: duration,
       breakMinutes: breaks.breakMinutes,
+      ...(intervals.recorded.length > 0 ? { breaks: intervals.recorded } : {}),
       outcome: optionalString(f.outcome) ?? "completed",
       absorbedDrafts: absorbed,
       topicNote: optionalString(f.topic_note),
       body: read.body,
-      ...(breaks.warning === null ? {} : { fieldWarnings: [breaks.warning] }),
+      ...(fieldWarnings.length === 0 ? {} : { fieldWarnings }),
     },
   };
 }
@@ -171,6 +182,7 @@ export function interpretDraft(
       body: read.body,
       pausedAt: honest.pausedAt,
       pausedMs: honest.pausedMs,
+      breaks: honest.breaks,
       breakMinutes: honest.breakMinutes,
       ...(pauseUnusable ? { pauseUnusable } : {}),
       ...(honest.warnings.length === 0 ? {} : { fieldWarnings: honest.warnings }),

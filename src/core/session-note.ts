@@ -8,6 +8,8 @@ export interface ConfirmedNoteInput {
   durationMinutes: number;
   /** Pauses and time away inside the session; written only when > 0 (contract §2). */
   breakMinutes?: number;
+  /** The break intervals inside the span, "<from>/<to>" (version 3); written only when there are any. */
+  breaks?: readonly string[];
   outcome: "completed" | "interrupted" | "logged";
   absorbedDrafts: readonly string[];
   topicNote: string | null;
@@ -44,6 +46,7 @@ export function renderConfirmedNote(input: ConfirmedNoteInput): string {
     ["ended_at", input.endedAt],
     ["duration_minutes", input.durationMinutes],
     ...breakEntry(input.breakMinutes),
+    ...(input.breaks && input.breaks.length > 0 ? [["breaks", input.breaks] as const] : []),
     ["status", "completed"],
     ["outcome", input.outcome],
     ["absorbed_drafts", input.absorbedDrafts],

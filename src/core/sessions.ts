@@ -3,7 +3,7 @@ import type { CheckpointOptions, CheckpointResult } from "./operations/checkpoin
 import { checkpoint } from "./operations/checkpoint";
 import type { SessionContext, SessionsOptions } from "./operations/context";
 import { createSessionContext } from "./operations/context";
-import type { CountAwayBackOptions } from "./operations/away";
+import type { CountAwayBackOptions, CountAwayBackResult } from "./operations/away";
 import { countAwayBack } from "./operations/away";
 import type { EndOptions, EndResult } from "./operations/end";
 import type { ExportOptions, ExportResult } from "./operations/export";
@@ -30,7 +30,7 @@ import type { Draft } from "./records";
 import type { Scan } from "./scan";
 
 export type { AwayBreak } from "./honest-time";
-export type { CountAwayBackOptions } from "./operations/away";
+export type { CountAwayBackOptions, CountAwayBackResult } from "./operations/away";
 export type { CheckpointOptions, CheckpointResult, OpenRef } from "./operations/checkpoint";
 export type { SessionsOptions } from "./operations/context";
 export type { EndOptions, EndResult } from "./operations/end";
@@ -45,6 +45,16 @@ export type { ContinueResult, PauseOptions, PauseResult } from "./operations/pau
 export type { RebuildResult } from "./operations/rebuild";
 export type { RecoverAction, RecoverResult } from "./operations/recover";
 export type { StartOptions, StartResult } from "./operations/start";
+
+/**
+ * After a start or an end that wrote (and scanned the session folder): temp files of the tool's own pattern
+ * older than an hour, left by killed writes, go to the trash as rebuild sends them (contract §2), so they do
+ * not wait for a rebuild. Only where the face passes the sweep (the CLI). A sweep that fails changes nothing.
+ */
+async function withTempSweep<T extends { warnings: string[] }>(ctx: SessionContext, result: T): Promise<T> {
+  const swept = ctx.tempFiles ? await ctx.tempFiles(ctx.ports, ctx.layout).catch(() => []) : [];
+  return swept.length === 0 ? result : { ...result, warnings: [...result.warnings, ...swept] };
+}
 
 /**
  * The session operations, as both faces (CLI, plugin) call them; neither holds session rules. Each operation
@@ -78,7 +88,10 @@ export class PaleeSessions {
   }
 
   start(options: StartOptions = {}): Promise<StartResult> {
-    return this.exclusive((ctx) => start(ctx, options));
+    return this.exclusive(async (ctx) => {
+      const result = await start(ctx, options);
+      return result.status === "started" ? withTempSweep(ctx, result) : result;
+    });
   }
 
   checkpoint(options: CheckpointOptions = {}): Promise<CheckpointResult> {
@@ -86,7 +99,7 @@ export class PaleeSessions {
   }
 
   end(options: EndOptions = {}): Promise<EndResult> {
-    return this.exclusive((ctx) => end(ctx, options));
+    return this.exclusive(async (ctx) => withTempSweep(ctx, await end(ctx, options)));
   }
 
   /** Records paused_at in the open session's draft (contract §4 honest time). */
@@ -99,8 +112,8 @@ export class PaleeSessions {
     return this.exclusive((ctx) => continueSession(ctx, options));
   }
 
-  /** The learner chose to count a recorded time away after all. */
-  countAwayBack(options: CountAwayBackOptions): Promise<{ breakMinutes: number }> {
+  /** The learner chose to count a recorded time away after all: its interval leaves breaks. */
+  countAwayBack(options: CountAwayBackOptions): Promise<CountAwayBackResult> {
     return this.exclusive((ctx) => countAwayBack(ctx, options));
   }
 

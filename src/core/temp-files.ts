@@ -5,12 +5,13 @@ import type { CorePorts } from "./ports";
 import { MINUTE_MS } from "./time";
 
 /** A temp file of the tool's own pattern older than this was left by a killed write (contract §2). */
-const STALE_TEMP_MS = 60 * MINUTE_MS;
+export const STALE_TEMP_MS = 60 * MINUTE_MS;
 
 /**
  * Temp files of the tool's own pattern older than an hour (left by a killed write) go to the trash (contract §2):
  * the only exception to the deletion boundary. A younger one may belong to a write in progress. One that
- * cannot be moved is named, never fatal. Returns what to tell the user. Run by rebuild (SessionsOptions).
+ * cannot be moved is named, never fatal. Returns what to tell the user. Run by rebuild (SessionsOptions), and
+ * after a start or an end that wrote (sessions.ts).
  */
 export async function trashStaleTempFiles(ports: CorePorts, layout: Layout): Promise<string[]> {
   const { store } = ports;

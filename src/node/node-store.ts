@@ -1,11 +1,22 @@
 import { randomBytes } from "node:crypto";
-import { constants as fsConstants, promises as fs, readFileSync, statSync } from "node:fs";
+import { closeSync, constants as fsConstants, lstatSync, openSync, promises as fs, readFileSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
-import { BoundaryError, ConflictError, FileExistsError, PaleeError, UsageError, errorMessage } from "../core/errors";
+import { BoundaryError, ConflictError, FileExistsError, LinkOutsideVaultError, PaleeError } from "../core/errors";
+import { UsageError, errorMessage } from "../core/errors";
 import type { ChangeReport, ModifiedAt, SessionStore } from "../core/ports";
+import { STALE_TEMP_MS } from "../core/temp-files";
 
 function isErrno(error: unknown, code: string): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
+}
+
+/** open(2)'s flag that fails (ELOOP) on a symbolic link instead of following it; none on Windows. */
+const NO_FOLLOW: number | undefined = fsConstants.O_NOFOLLOW;
+
+/** Whether `real` (a real path) is the vault's real root or inside it. */
+function isInside(realRoot: string, real: string): boolean {
+  return real === realRoot || real.startsWith(realRoot + path.sep);
 }
 
 /** Runs a file-system operation; its unexpected errors name the vault path they concern. */
@@ -81,11 +92,49 @@ export class NodeStore implements SessionStore {
     try {
       // Synchronous on purpose: the CLI has nothing else to do while it scans, and fs.promises.readFile
       // costs five thread-pool round trips per file (about 3x the I/O floor at 10 000 sessions).
-      return Promise.resolve(readFileSync(this.resolve(relative), "utf8"));
+      return Promise.resolve(this.readText(relative, this.resolve(relative)));
     } catch (error) {
+      if (error instanceof PaleeError) return Promise.reject(error);
       if (isErrno(error, "ENOENT")) return Promise.resolve(null);
       return Promise.reject(withPath(this.root, relative, error));
     }
+  }
+
+  /**
+   * The file's text, never through a symbolic link that leads out of the vault (contract §3, version 3): such a
+   * link throws LinkOutsideVaultError, which scans report as "cannot be read" by name. A link that stays inside
+   * the vault is followed. Costs nothing extra on a plain file: the open itself refuses to follow a link.
+   */
+  private readText(relative: string, absolute: string): string {
+    if (NO_FOLLOW === undefined) {
+      if (lstatSync(absolute, { throwIfNoEntry: false })?.isSymbolicLink()) this.assertLinkInside(relative, absolute);
+      return readFileSync(absolute, "utf8");
+    }
+    let fd: number;
+    try {
+      fd = openSync(absolute, fsConstants.O_RDONLY | NO_FOLLOW);
+    } catch (error) {
+      if (!isErrno(error, "ELOOP") && !isErrno(error, "EMLINK")) throw error;
+      this.assertLinkInside(relative, absolute);
+      return readFileSync(absolute, "utf8");
+    }
+    try {
+      return readFileSync(fd, "utf8");
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Throws LinkOutsideVaultError when the link at `absolute` resolves outside the vault (a dangling one: not). */
+  private assertLinkInside(relative: string, absolute: string): void {
+    let real: string;
+    try {
+      real = realpathSync(absolute);
+    } catch (error) {
+      if (isErrno(error, "ENOENT")) return; // dangling: reads as missing
+      throw error;
+    }
+    if (!isInside(realpathSync(this.root), real)) throw new LinkOutsideVaultError(relative);
   }
 
   async modifiedAt(relative: string): Promise<ModifiedAt> {
@@ -129,10 +178,45 @@ export class NodeStore implements SessionStore {
 
   async list(folder: string): Promise<string[]> {
     try {
-      const entries = await fs.readdir(this.resolve(folder), { withFileTypes: true });
-      return entries.filter((e) => e.isFile()).map((e) => e.name);
+      const dir = this.resolve(folder);
+      const entries = await fs.readdir(dir, { withFileTypes: true });
+      // A symbolic link is listed unless it leads to a folder: a read then follows it inside the vault and
+      // refuses it by name when it leads out (scans skip it with a warning, never silently).
+      const linkToFolder = (name: string): boolean =>
+        statSync(path.join(dir, name), { throwIfNoEntry: false })?.isDirectory() === true;
+      return entries.filter((e) => e.isFile() || (e.isSymbolicLink() && !linkToFolder(e.name))).map((e) => e.name);
     } catch (error) {
       if (isErrno(error, "ENOENT")) return [];
+      throw withPath(this.root, folder, error);
+    }
+  }
+
+  /**
+   * This store's own temp files for `name` (`.<name>.<8 hex>.tmp`, as tempPathFor makes them) directly in the
+   * store's folder, older than an hour: left by a killed write of `name`. Removed (not trashed): the export's
+   * --out folder, which is where this runs (before an export writes `name` there), has no trash, and such a
+   * file is a partial copy of data the vault still holds (contract §2 "Temporary files"). Returns their names.
+   */
+  async removeStaleTempFilesOf(name: string, now: number): Promise<string[]> {
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const pattern = new RegExp(`^\\.${escaped}\\.[0-9a-f]{8}\\.tmp$`);
+    const removed: string[] = [];
+    for (const entry of await fs.readdir(this.root, { withFileTypes: true })) {
+      if (!entry.isFile() || !pattern.test(entry.name)) continue;
+      const file = path.join(this.root, entry.name);
+      if (now - (await fs.lstat(file)).mtimeMs <= STALE_TEMP_MS) continue; // perhaps a write in progress
+      await fs.rm(file, { force: true });
+      removed.push(entry.name);
+    }
+    return removed.sort();
+  }
+
+  async folders(folder: string): Promise<string[]> {
+    try {
+      const entries = await fs.readdir(this.resolve(folder), { withFileTypes: true });
+      return entries.filter((e) => e.isDirectory()).map((e) => e.name);
+    } catch (error) {
+      if (isErrno(error, "ENOENT") || isErrno(error, "ENOTDIR")) return [];
       throw withPath(this.root, folder, error);
     }
   }
@@ -214,9 +298,8 @@ export class NodeStore implements SessionStore {
     const realParent = await fs.realpath(path.dirname(absolute));
     const realRoot = await fs.realpath(this.root);
     // The folder may be reached through a symlink that stays inside the vault, never one that leaves it.
-    if (realParent !== realRoot && !realParent.startsWith(realRoot + path.sep)) throw new BoundaryError(relative);
-    const trashDir = path.join(this.root, ".trash");
-    await fs.mkdir(trashDir, { recursive: true });
+    if (!isInside(realRoot, realParent)) throw new BoundaryError(relative);
+    const trashDir = await this.trashFolder(relative, realRoot);
     // "DRAFT-S-….md" → "DRAFT-S-… 1.md"; a temp file ".hot.md.1a2b3c4d.tmp" keeps its ".tmp" the same way.
     const ext = path.extname(absolute);
     const base = path.basename(absolute, ext);
@@ -235,9 +318,37 @@ export class NodeStore implements SessionStore {
           throw inner;
         }
       }
-      await fs.unlink(absolute);
+      try {
+        await fs.unlink(absolute);
+      } catch (error) {
+        // The draft stays (e.g. not removable here): take its copy back, so each retry does not add one.
+        await fs.rm(target, { force: true });
+        throw error;
+      }
       return;
     }
     throw new Error(`could not find a free name in ${trashDir} for ${relative}`);
+  }
+
+  /**
+   * The vault's `.trash/`, made when missing. A `.trash` that is a symbolic link leading out of the vault (or
+   * nowhere) is refused: the file stays where it is (contract §4 deletion boundary). A file where the folder
+   * belongs is named as `.trash`, not as the file being moved.
+   */
+  private async trashFolder(relative: string, realRoot: string): Promise<string> {
+    const trashDir = path.join(this.root, ".trash");
+    if ((await fs.lstat(trashDir).catch(() => null))?.isSymbolicLink() === true) {
+      const real = await fs.realpath(trashDir).catch(() => null);
+      if (real === null || !isInside(realRoot, real)) {
+        throw new LinkOutsideVaultError(
+          ".trash",
+          `.trash is a symbolic link leading out of the vault: refused to move ${relative} there, ` +
+            "so it stays where it is (remove the link; the trash folder is then made inside the vault)",
+        );
+      }
+    }
+    const name = `.trash/${path.basename(relative)}`;
+    await naming(this.root, name, () => fs.mkdir(trashDir, { recursive: true }));
+    return trashDir;
   }
 }

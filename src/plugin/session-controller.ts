@@ -16,7 +16,7 @@ import type {
   VaultOpenResult,
 } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
-import type { ExportResult } from "../core/sessions";
+import type { CountAwayBackResult, ExportResult } from "../core/sessions";
 import { absorbedBy, checkpointedWithin, isThisDevice } from "../core/recovery";
 import type { Layout } from "../core/layout";
 import type { ConfirmedSession, Draft, Skipped } from "../core/records";
@@ -258,8 +258,8 @@ export class SessionController {
   }
 
   /** Counts a recorded time away as study time after all (the learner's explicit choice). */
-  countAwayBack(draftId: string, minutes: number): Promise<{ breakMinutes: number }> {
-    return this.onOpen(() => this.sessions.countAwayBack({ draftId, minutes }));
+  countAwayBack(draftId: string, away: { fromMs: number; toMs: number }): Promise<CountAwayBackResult> {
+    return this.onOpen(() => this.sessions.countAwayBack({ draftId, fromMs: away.fromMs, toMs: away.toMs }));
   }
 
   log(options: LogOptions): Promise<LogResult> {

@@ -2,6 +2,8 @@
  * `palee session end` run again after a crash or a conflict (contract §4 end): the session is reported as saved,
  * and the summary and next action are said to be lost only when the saved note lacks them.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import {
   ago,
   cleanupVaults,
@@ -14,6 +16,7 @@ import {
   writeConfirmed,
   writeHot,
   expectCleanError,
+  snapshot,
 } from "./support";
 
 afterEach(cleanupVaults);
@@ -71,6 +74,72 @@ describe("a second end of a session already ended", () => {
     const again = palee(vault, ["end", "--summary", "once"]);
     expectCleanError(again, 2);
     expect(again.stderr).toContain("no open session on T-a");
+    expect(confirmedFiles(vault)).toHaveLength(1);
+  });
+});
+
+describe("end with nothing open (contract §4 end, version 3)", () => {
+  it("refuses --topic too, writing nothing, and points to log instead of recording a session from now", () => {
+    const vault = makeVault();
+    expect(palee(vault, ["start", "--topic", "T-a"]).status).toBe(0);
+    expect(palee(vault, ["end", "--summary", "Borrowing"]).status).toBe(0);
+    const before = snapshot(vault);
+    for (let i = 0; i < 4; i++) {
+      const hook = palee(vault, ["end", "--topic", "T-a", "--json"]);
+      expectCleanError(hook, 2, { json: true, code: "nothing_open" });
+      expect(hook.stderr).toContain("palee session log --topic T-a");
+      expect(hook.stderr).not.toMatch(/from now/);
+    }
+    expect(snapshot(vault)).toEqual(before);
+  });
+
+  it("--if-none ignore is a success that writes nothing: exit 0, {status: nothing_open}, one plain line", () => {
+    const vault = makeVault();
+    const json = palee(vault, ["end", "--topic", "T-a", "--if-none", "ignore", "--json"]);
+    expect([json.status, json.stderr]).toEqual([0, ""]);
+    expect(json.json()).toEqual({ status: "nothing_open" });
+    const text = palee(vault, ["end", "--topic", "T-a", "--if-none", "ignore"]);
+    expect([text.status, text.stderr, text.stdout]).toEqual([
+      0,
+      "",
+      "No open session: nothing to end, nothing was written.\n",
+    ]);
+    expect(snapshot(vault)).toEqual({});
+  });
+
+  it("--if-none ignore still ends an open session, and --if-none refuse is the default", () => {
+    const vault = makeVault();
+    expect(palee(vault, ["start", "--topic", "T-a"]).status).toBe(0);
+    const ended = palee(vault, ["end", "--if-none", "ignore", "--json"]);
+    expect(ended.status).toBe(0);
+    expect(ended.json()).toMatchObject({ status: "ended", session: { topic_id: "T-a" } });
+    expectCleanError(palee(vault, ["end", "--if-none", "refuse", "--json"]), 2, { json: true, code: "nothing_open" });
+  });
+
+  it("refuses any other --if-none value, and only end takes it", () => {
+    const vault = makeVault();
+    const bad = palee(vault, ["end", "--topic", "T-a", "--if-none", "skip", "--json"]);
+    expectCleanError(bad, 2, { json: true, code: "usage" });
+    expect(bad.stderr).toContain("--if-none must be refuse or ignore");
+    expectCleanError(palee(vault, ["start", "--topic", "T-a", "--if-none", "ignore"]), 2);
+    expect(snapshot(vault)).toEqual({});
+  });
+
+  it("lists --if-none in the help", () => {
+    expect(palee(makeVault(), ["end", "--help"]).stdout).toMatch(/--if-none <refuse\|ignore>\s+with no open session/);
+  });
+});
+
+describe("a failure after the session note is saved", () => {
+  it("says first that the session is saved (index.md cannot be written: exit 5)", () => {
+    const vault = makeVault();
+    expect(palee(vault, ["start", "--topic", "T-a"]).status).toBe(0);
+    // A folder where index.md belongs: any write of it fails, as a full disk would.
+    fs.mkdirSync(path.join(vault, "palee", "index.md"), { recursive: true });
+    const run = palee(vault, ["end", "--summary", "done", "--json"]);
+    expectCleanError(run, 5, { json: true, code: "saved_incomplete" });
+    expect(run.stderr).toMatch(/^palee: Saved S-\d{8}T\d{6}-[0-9a-f]{4} \(T-a, 0 min\), but /);
+    expect(run.stderr).not.toContain("unexpected error");
     expect(confirmedFiles(vault)).toHaveLength(1);
   });
 });

@@ -330,6 +330,7 @@ describe("already_open and --if-open keep", () => {
       last_checkpoint_at: started.started_at,
       paused_at: null,
       break_minutes: 0,
+      silence_seconds: expect.any(Number) as number,
     });
     expect(snapshot(vault, { mtimes: true })).toEqual(before);
   });
@@ -351,6 +352,7 @@ describe("already_open and --if-open keep", () => {
         last_checkpoint_at: started.started_at,
         paused_at: null,
         break_minutes: 0,
+        silence_seconds: expect.any(Number) as number,
       },
     });
     const text = palee(vault, ["start", "--if-open", "keep"]);
@@ -372,6 +374,17 @@ describe("already_open and --if-open keep", () => {
       open: { device: "phone", draft_id: id, topic_id: "T-a" },
     });
     expect(snapshot(vault, { mtimes: true })).toEqual(before);
+  });
+});
+
+describe("other_session_open (contract §4 checkpoint)", () => {
+  it("draft --topic for another topic beside this device's open session exits 2 and writes nothing", () => {
+    const vault = makeVault();
+    expect(palee(vault, ["start", "--topic", "T-a"]).status).toBe(0);
+    const before = snapshot(vault);
+    const stderr = expectError(vault, ["draft", "--topic", "T-b", "--note", "x"], 2, "other_session_open");
+    expect(stderr).toMatch(/a session on T-a is open on this device \(started \d{4}-\d\d-\d\dT/);
+    expect(snapshot(vault)).toEqual(before);
   });
 });
 

@@ -11,7 +11,9 @@ import {
   draftId,
   draftText,
   expectCleanError,
+  iso,
   makeVault,
+  MINUTE,
   palee,
   readRecord,
   snapshot,
@@ -163,5 +165,117 @@ describe("damaged drafts", () => {
     const ended = palee(vault, ["end", "--json"]);
     expect(ended.status).toBe(0);
     expect(ended.json()).toMatchObject({ session: { duration_minutes: 40, break_minutes: 0 } });
+  });
+});
+
+describe("breaks as intervals (version 3)", () => {
+  /** The open session with these recorded times (one clock reading, so that --at can name them exactly). */
+  function sessionAt(startedAt: string, lastCheckpointAt: string, extra = ""): string {
+    const vault = makeVault();
+    const text = draftText({ id: ID, topic: "T-a", startedAt, lastCheckpointAt });
+    writeFile(vault, `palee/sessions/${ID}.md`, text.replace(/\n---\n$/, `\n${extra}---\n`));
+    writeHot(vault, { activeTopic: "T-a", startedAt, openDraft: ID, device: DEVICE });
+    return vault;
+  }
+
+  it("a night away after the chosen end takes nothing from it: 22:00–23:30, asleep until 07:05, 90 min", () => {
+    const now = Date.now();
+    const [at2200, at2330] = [iso(now - 545 * MINUTE), iso(now - 455 * MINUTE)]; // now is "07:05"
+    const vault = sessionAt(at2200, at2330);
+    const checkpoint = palee(vault, ["draft"]);
+    expect(checkpoint.status).toBe(0);
+    expect(checkpoint.stderr).toMatch(/^Away \d\d:\d\d–\d\d:\d\d, not counted \(7 h 35 min recorded as a break\)\.$/m);
+    const ended = palee(vault, ["end", "--at", at2330, "--json"]);
+    expect(ended.status).toBe(0);
+    expect(ended.json()).toMatchObject({ session: { duration_minutes: 90, break_minutes: 0 } });
+    const note = readRecord(vault, String((ended.json().session as { path: string }).path)).fields;
+    expect(note).toMatchObject({ duration_minutes: 90 });
+    expect(note).not.toHaveProperty("breaks");
+  });
+
+  it("away 23:10–07:05 and ended at 23:30: only its 20 minutes before 23:30 count as a break, 70 min", () => {
+    const now = Date.now();
+    const [at2200, at2310, at2330] = [545, 475, 455].map((m) => iso(now - m * MINUTE));
+    const vault = sessionAt(at2200, at2310);
+    expect(palee(vault, ["draft"]).status).toBe(0);
+    const ended = palee(vault, ["end", "--at", at2330, "--json"]);
+    expect(ended.json()).toMatchObject({
+      session: { duration_minutes: 70, break_minutes: 20, breaks: [`${at2310}/${at2330}`] },
+    });
+  });
+
+  it("pause 18:30, continue 19:30, ended at 18:40: 30 min, the pause up to 18:40 a break", () => {
+    const now = Date.now();
+    const [at1800, at1830, at1840] = [90, 60, 50].map((m) => iso(now - m * MINUTE)); // now is "19:30"
+    const vault = sessionAt(at1800, at1830, `paused_at: "${at1830}"\n`);
+    const continued = palee(vault, ["continue", "--json"]);
+    expect(continued.json()).toMatchObject({ status: "continued", break_minutes: 60 });
+    const draft = readRecord(vault, `palee/sessions/${ID}.md`).fields;
+    expect(draft).toMatchObject({ break_minutes: 60, breaks: [expect.stringMatching(/^.+\/.+$/)] });
+    const ended = palee(vault, ["end", "--at", at1840, "--json"]);
+    expect(ended.status).toBe(0);
+    expect(ended.json()).toMatchObject({ session: { duration_minutes: 30, break_minutes: 10 } });
+  });
+
+  it("reads a draft of before version 3 as one break ending at its last checkpoint", () => {
+    const now = Date.now();
+    const [started, checkpoint, end] = [120, 10, 30].map((m) => iso(now - m * MINUTE));
+    const vault = sessionAt(started, checkpoint, "break_minutes: 45\n"); // the break: 55 to 10 minutes ago
+    const ended = palee(vault, ["end", "--at", end, "--json"]);
+    expect(ended.json()).toMatchObject({ session: { duration_minutes: 65, break_minutes: 25 } });
+  });
+
+  it("names damaged breaks and still ends the session", () => {
+    const vault = openSession(40, 1, 'breaks:\n  - "soon/later"\n');
+    const ended = palee(vault, ["end", "--json"]);
+    expect(ended.status).toBe(0);
+    expect(ended.stderr).toMatch(/breaks item "soon\/later" is not "<from>\/<to>" \(two ISO 8601 times\); left out/);
+    expect(ended.json()).toMatchObject({ session: { duration_minutes: 40, break_minutes: 0 } });
+  });
+});
+
+describe("a clock that was ahead", () => {
+  it("a break recorded a day ahead ends at the next checkpoint after the clock was corrected", () => {
+    // Checkpoint 35 min ago, then one by a clock a day ahead (away until tomorrow), then one 20 min ago.
+    const extra = `breaks:\n  - "${ago(35)}/${ago(-1410)}"\nbreak_minutes: 1445\n`;
+    const vault = openSession(60, 20, extra);
+    const ended = palee(vault, ["end", "--json"]);
+    expect(ended.status).toBe(0);
+    expect(ended.stderr).toMatch(/reaches past the session's last sign of life .*a clock that was ahead/);
+    expect(ended.json()).toMatchObject({ session: { duration_minutes: 45, break_minutes: 15 } });
+  });
+
+  it("saving a draft whose last checkpoint is 30 days ahead ends it at most now, and says so", () => {
+    const vault = makeVault();
+    writeFile(
+      vault,
+      `palee/sessions/${ID}.md`,
+      draftText({ id: ID, topic: "T-a", startedAt: ago(60), lastCheckpointAt: ago(-30 * 24 * 60), device: DEVICE }),
+    );
+    const saved = palee(vault, ["recover", "--draft", ID, "--action", "save", "--json"]);
+    expect(saved.status).toBe(0);
+    const session = saved.json().session as { ended_at: string; duration_minutes: number };
+    expect(Date.parse(session.ended_at)).toBeLessThanOrEqual(Date.now());
+    expect(session.duration_minutes).toBe(0);
+    expect(saved.stderr).toMatch(/last_checkpoint_at .* is in the future \(a clock that was ahead\)/);
+  });
+});
+
+describe("recover resume", () => {
+  it('announces the time away it records with the same "Away … not counted" line as draft, and away in JSON', () => {
+    const lastCheckpointAt = ago(180);
+    const interrupted = (): string => {
+      const vault = makeVault();
+      const text = draftText({ id: ID, topic: "T-a", startedAt: ago(200), lastCheckpointAt, device: DEVICE });
+      writeFile(vault, `palee/sessions/${ID}.md`, text);
+      return vault;
+    };
+    const text = palee(interrupted(), ["recover", "--draft", ID, "--action", "resume"]);
+    expect(text.status).toBe(0);
+    expect(text.stderr).toMatch(/^Away \d\d:\d\d–\d\d:\d\d, not counted \(3 h recorded as a break\)\.$/m);
+    const json = palee(interrupted(), ["recover", "--draft", ID, "--action", "resume", "--json"]);
+    const doc = json.json();
+    expect(doc).toMatchObject({ status: "resumed", draft_id: ID, away: { from: lastCheckpointAt, minutes: 180 } });
+    expect(Date.parse(String((doc.away as { to: string }).to))).toBeLessThanOrEqual(Date.now());
   });
 });

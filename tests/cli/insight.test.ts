@@ -1,7 +1,16 @@
 /** CLI end-to-end: `palee session stats` and `palee session export` (contract §4a, §5). */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { cleanupVaults, expectCleanError, makeTempDir, makeVault, palee, writeConfirmed, writeFile } from "./support";
+import {
+  cleanupVaults,
+  expectCleanError,
+  indexLines,
+  makeTempDir,
+  makeVault,
+  palee,
+  writeConfirmed,
+  writeFile,
+} from "./support";
 
 afterEach(cleanupVaults);
 
@@ -100,22 +109,33 @@ describe("palee session stats", () => {
     expect(run.stdout).toMatch(/^ {2}2026-11-03\s+60\s+#+$/m);
   });
 
-  it("uses the local day of the CLI's time zone (New York, -05:00 in November)", () => {
-    const doc = palee(history(), ["stats", "--since", "2026-11-01", "--until", "2026-11-30", "--json"], {
-      tz: "America/New_York",
-    }).json();
-    // 23:30 UTC on 3 Nov is 18:30 in New York; 09:00 UTC on 2 Nov is 04:00 there: same days, but 10:00 UTC stays too.
-    expect((doc.by_day as Array<{ date: string }>).map((d) => d.date)).toEqual([
-      "2026-11-02",
-      "2026-11-03",
-      "2026-11-04",
-      "2026-11-05",
-    ]);
-    const tokyo = palee(history(), ["stats", "--since", "2026-11-01", "--until", "2026-11-30", "--json"], {
-      tz: "Asia/Tokyo",
-    }).json();
-    // 23:30 UTC on 3 Nov is 08:30 on 4 Nov in Tokyo.
-    expect(tokyo.by_day).toEqual(expect.arrayContaining([{ date: "2026-11-04", minutes: 90, sessions: 2 }]));
+  it("counts a session on the day recorded in its own offset, in every zone, as index.md does", () => {
+    const vault = history();
+    // 23:30 in India is 18:00 UTC, 13:00 in New York and 03:00 on the 8th in Tokyo: it stays on the 7th.
+    writeConfirmed(vault, {
+      id: "S-20261107T180000-0007",
+      topic: "T-go",
+      startedAt: "2026-11-07T23:30:00+05:30",
+      endedAt: "2026-11-08T00:10:00+05:30",
+      duration: 40,
+    });
+    const expected = ["2026-11-02", "2026-11-03", "2026-11-04", "2026-11-05", "2026-11-07"];
+    for (const tz of ["UTC", "America/New_York", "Asia/Tokyo", "Pacific/Kiritimati"]) {
+      const doc = palee(vault, ["stats", "--since", "2026-11-01", "--until", "2026-11-30", "--json"], { tz }).json();
+      expect({ tz, days: (doc.by_day as Array<{ date: string }>).map((d) => d.date) }).toEqual({ tz, days: expected });
+      const go = (doc.by_topic as Array<{ topic_id: string }>).find((t) => t.topic_id === "T-go");
+      expect({ tz, go }).toEqual({
+        tz,
+        go: { topic_id: "T-go", minutes: 40, sessions: 1, first: "2026-11-07", last: "2026-11-07" },
+      });
+      // --until 2026-11-07 keeps it, --since 2026-11-08 leaves it out, in every zone.
+      const until = palee(vault, ["stats", "--since", "2026-11-07", "--until", "2026-11-07", "--json"], { tz }).json();
+      expect({ tz, minutes: until.total_minutes }).toEqual({ tz, minutes: 40 });
+      const since = palee(vault, ["stats", "--since", "2026-11-08", "--until", "2026-11-30", "--json"], { tz }).json();
+      expect({ tz, minutes: since.total_minutes }).toEqual({ tz, minutes: 0 });
+    }
+    expect(palee(vault, ["rebuild"], { tz: "Asia/Tokyo" }).status).toBe(0);
+    expect(indexLines(vault)).toContain("- [[S-20261107T180000-0007]] - Topic: T-go (2026-11-07, 40 min)");
   });
 
   it("refuses a bad date or an empty range with a usage error", () => {
@@ -124,6 +144,63 @@ describe("palee session stats", () => {
       json: true,
     });
     expectCleanError(palee(history(), ["stats", "--format", "csv"]), 2);
+  });
+});
+
+/** The chart's rows of a stats text: "  2026-11-03  60  ####". */
+const chartDays = (stdout: string): string[] =>
+  [...stdout.matchAll(/^ {2}(\d{4}-\d{2}-\d{2})\s+\d+/gm)].map((m) => m[1]);
+const utcDay = (daysAgo: number): string => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+
+describe("palee session stats over --since/--until", () => {
+  it("leaves out Today, the weeks and the current streak of a range in the past, and charts only its days", () => {
+    const run = palee(history(), ["stats", "--since", "2026-11-03", "--until", "2026-11-05"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).not.toMatch(/Today|This week|Last week|now,/);
+    expect(run.stdout).toMatch(/^ {2}Total\s+2 h in 3 sessions$/m);
+    expect(run.stdout).toMatch(/^ {2}Streak\s+longest 3 days in the range$/m);
+    expect(run.stdout).toMatch(/^Days 2026-11-03 to 2026-11-05$/m);
+    expect(chartDays(run.stdout)).toEqual(["2026-11-03", "2026-11-04", "2026-11-05"]);
+    expect(run.stdout).toMatch(/^ {2}2026-11-03\s+60\s+#+$/m);
+    expect(run.stdout).toMatch(/^ {2}2026-11-05\s+30\s+#+$/m);
+    const doc = palee(history(), ["stats", "--since", "2026-11-03", "--until", "2026-11-05", "--json"]).json();
+    expect(doc).toMatchObject({ today: null, this_week: null, last_week: null, streak: { current: null, longest: 3 } });
+    expect((doc.by_day as Array<{ date: string }>).map((d) => d.date)).toEqual([
+      "2026-11-03",
+      "2026-11-04",
+      "2026-11-05",
+    ]);
+  });
+
+  it("charts at most the last 14 days of a longer range, never a day after it", () => {
+    const run = palee(history(), ["stats", "--since", "2026-10-01", "--until", "2026-11-06"]);
+    expect(run.stdout).toMatch(/^Days 2026-10-24 to 2026-11-06$/m);
+    const days = chartDays(run.stdout);
+    expect(days).toHaveLength(14);
+    expect([days[0], days[13]]).toEqual(["2026-10-24", "2026-11-06"]);
+  });
+
+  it("shows Today when the range holds it, and charts from its first day", () => {
+    const vault = makeVault();
+    expect(palee(vault, ["log", "--topic", "T-a", "--minutes", "20"]).status).toBe(0);
+    const since = utcDay(3);
+    const run = palee(vault, ["stats", "--since", since]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^ {2}Today\s+20 min \(1 session, \d{4}-\d{2}-\d{2}\)$/m);
+    expect(run.stdout).toMatch(/^ {2}Streak\s+1 day now, longest 1 day in the range$/m);
+    expect(run.stdout).toMatch(new RegExp(`^Days ${since} to \\d{4}-\\d{2}-\\d{2}$`, "m"));
+    expect(chartDays(run.stdout).filter((d) => d < since)).toEqual([]);
+    const doc = palee(vault, ["stats", "--since", since, "--json"]).json();
+    expect(doc.today).toMatchObject({ minutes: 20, sessions: 1 });
+    expect(doc.streak).toEqual({ current: 1, longest: 1 });
+  });
+
+  it("without a range shows every period, zeros included, and the last 14 days", () => {
+    const run = palee(history(), ["stats"]);
+    expect(run.stdout).toMatch(/^ {2}Today\s+0 min/m);
+    expect(run.stdout).toMatch(/^ {2}This week\s+/m);
+    expect(run.stdout).toMatch(/^ {2}Streak\s+0 days now, longest 4 days$/m);
+    expect(run.stdout).toMatch(/^Last 14 days \(to \d{4}-\d{2}-\d{2}\)$/m);
   });
 });
 
@@ -173,7 +250,8 @@ describe("palee session export", () => {
     const out = path.join(dir, "sessions.csv");
     const first = palee(vault, ["export", "--out", out, "--json"]);
     expect(first.status).toBe(0);
-    expect(first.json()).toMatchObject({ status: "exported", format: "csv", path: out, sessions: 5 });
+    // Outside the vault the path stays absolute (contract §5).
+    expect(first.json()).toMatchObject({ status: "exported", format: "csv", path: out, rows: 5, sessions: 5 });
     const written = fs.readFileSync(out, "utf8");
     expect(written.startsWith("session_id,")).toBe(true);
     const again = palee(vault, ["export", "--out", out, "--format", "json"]);
@@ -181,6 +259,48 @@ describe("palee session export", () => {
     expect(again.stderr).toMatch(/already exists/);
     expect(fs.readFileSync(out, "utf8")).toBe(written);
     expect(fs.readdirSync(dir)).toEqual(["sessions.csv"]);
+  });
+
+  it("--out inside the vault prints the path relative to the vault in JSON (contract §5)", () => {
+    const vault = history();
+    fs.mkdirSync(path.join(vault, "palee", "exports"));
+    const out = path.join(vault, "palee", "exports", "november.csv");
+    const run = palee(vault, ["export", "--out", out, "--json"]);
+    expect(run.status).toBe(0);
+    expect(run.json()).toMatchObject({ status: "exported", path: "palee/exports/november.csv", rows: 5 });
+    expect(fs.existsSync(out)).toBe(true);
+    // A relative --out is taken from the current folder, here the vault's own.
+    const relative = palee(vault, ["export", "--out", "december.csv", "--json"], { cwd: vault });
+    expect(relative.json()).toMatchObject({ status: "exported", path: "december.csv" });
+  });
+
+  it('--out "" and --out <a folder> say what is wrong, not "already exists"', () => {
+    const vault = history();
+    const empty = palee(vault, ["export", "--out", ""]);
+    expectCleanError(empty, 2);
+    expect(empty.stderr).toMatch(/--out is empty: give the name of a new file/);
+    expect(empty.stderr).not.toMatch(/already exists/);
+    const folder = palee(vault, ["export", "--out", makeTempDir()]);
+    expectCleanError(folder, 2);
+    expect(folder.stderr).toMatch(/is a folder: give the name of a new file/);
+  });
+
+  it("--out onto the tool's own files (a session-note name, hot.md, the sessions folder) is refused", () => {
+    const vault = history();
+    const before = fs.readdirSync(path.join(vault, "palee", "sessions")).sort();
+    for (const name of [
+      "palee/sessions/S-20261105T100000-0009.md",
+      "palee/sessions/DRAFT-S-0000beef.md",
+      "palee/sessions/notes.csv",
+      "palee/hot.md",
+      "palee/index.md",
+    ]) {
+      const run = palee(vault, ["export", "--out", path.join(vault, name), "--json"]);
+      expectCleanError(run, 2, { json: true, code: "usage" });
+      expect(run.json().message).toMatch(/inside the tool's own files/);
+    }
+    expect(fs.readdirSync(path.join(vault, "palee", "sessions")).sort()).toEqual(before);
+    expect(fs.existsSync(path.join(vault, "palee", "hot.md"))).toBe(false);
   });
 
   it("exports an empty vault as just the header", () => {

@@ -44,6 +44,7 @@ const O_KEYS = [
   "elapsed_seconds",
   "last_checkpoint_at",
   "paused_at",
+  "silence_seconds",
   "started_at",
   "topic_id",
 ];
@@ -127,7 +128,8 @@ describe("full lifecycle (text output)", () => {
     expect(body.startsWith(`# Session: ${id}\n`)).toBe(true);
     expect(section(body, "Summary")).toBe("Learned the borrow checker basics.");
     expect(section(body, "Next action")).toBe("Read chapter 5 on structs.");
-    expect(section(body, "Notes")).toBe("Borrowing rules: one &mut or many &.");
+    // Headed by the checkpoint's local time (contract §4 checkpoint).
+    expect(section(body, "Notes")).toMatch(/^- \d\d:\d\d Borrowing rules: one &mut or many &\.$/);
     const order = ["## Summary", "## Next action", "## Notes"].map((h) => body.indexOf(h));
     expect(order).toEqual([...order].sort((a, b) => a - b));
   });

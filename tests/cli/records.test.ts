@@ -446,7 +446,8 @@ describe("text from notes cannot break the derived views", () => {
   it("keeps hot.md's body within 250 words after a very long summary", () => {
     const vault = makeVault();
     const long = Array.from({ length: 400 }, (_, i) => `word${i}`).join(" ");
-    expect(palee(vault, ["end", "--topic", "T-a", "--summary", long, "--next", "next step"]).status).toBe(0);
+    expect(palee(vault, ["start", "--topic", "T-a"]).status).toBe(0);
+    expect(palee(vault, ["end", "--summary", long, "--next", "next step"]).status).toBe(0);
     const { body } = readRecord(vault, "palee/hot.md");
     expect(body.match(/\S+/g)?.length ?? 0).toBeLessThanOrEqual(250);
     expect(body.trimEnd()).toMatch(/Source: \[\[S-\d{8}T\d{6}-[0-9a-f]{4}\]\]$/);

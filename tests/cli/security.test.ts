@@ -89,7 +89,10 @@ describe("a sessions/ folder that is a symlink leading out of the vault", () => 
 });
 
 describe("hot.md and index.md that are symlinks to files outside the vault", () => {
-  it("never write through the link: the outside file keeps its content, the link is replaced inside the vault", () => {
+  // Before version 3 the link was replaced by a file of the vault, but only after start had read through it:
+  // hot.md -> /etc/passwd was printed as "Working memory" and copied into palee/hot-kept-*.md. Now the link
+  // is never followed: every command that needs the file refuses it by name (tests/cli/links.test.ts).
+  it("never read or write through the link: refused by name, the outside file keeps its content", () => {
     const vault = makeVault();
     const outside = makeTempDir();
     const secret = path.join(outside, "secret.md");
@@ -97,13 +100,15 @@ describe("hot.md and index.md that are symlinks to files outside the vault", () 
     fs.mkdirSync(path.join(vault, "palee", "sessions"), { recursive: true });
     fs.symlinkSync(secret, path.join(vault, "palee", "hot.md"));
     fs.symlinkSync(secret, path.join(vault, "palee", "index.md"));
-    expect(palee(vault, ["start", "--topic", "T-a"]).status).toBe(0);
-    expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
-    expect(palee(vault, ["rebuild"]).status).toBe(0);
+    for (const args of [["start", "--topic", "T-a"], ["rebuild"], ["status"]]) {
+      const run = palee(vault, [...args, "--json"]);
+      expectCleanError(run, 2, { json: true, code: "link_outside_vault" });
+      expect(run.stdout + run.stderr).not.toContain("not yours");
+    }
     expect(fs.readFileSync(secret, "utf8")).toBe("not yours\n");
     expect(fs.readdirSync(outside)).toEqual(["secret.md"]);
-    expect(fs.lstatSync(path.join(vault, "palee", "hot.md")).isSymbolicLink()).toBe(false);
-    expect(fs.lstatSync(path.join(vault, "palee", "index.md")).isSymbolicLink()).toBe(false);
+    expect(fs.readdirSync(path.join(vault, "palee")).sort()).toEqual(["hot.md", "index.md", "sessions"]);
+    expect(draftFiles(vault)).toEqual([]);
   });
 });
 

@@ -149,4 +149,17 @@ describe("already open on another device", () => {
     const run = palee(vault, ["start", "--topic", "T-b"]);
     expect(run.stderr).toContain('"palee session end" ends it now');
   });
+
+  it("next to a paused session, says that end ends it at the pause, not now (contract §4 pause)", () => {
+    const vault = makeVault();
+    expect(palee(vault, ["start", "--topic", "T-a"]).status).toBe(0);
+    expect(palee(vault, ["pause"]).status).toBe(0);
+    const pausedAt = readRecord(vault, `palee/sessions/${draftFiles(vault)[0]}`).fields.paused_at as string;
+    const run = palee(vault, ["start", "--topic", "T-b"]);
+    expectCleanError(run, 2);
+    expect(run.stderr).toContain(`paused since ${pausedAt}`);
+    expect(run.stderr).toContain(`"palee session end" ends it at the pause (${pausedAt})`);
+    expect(run.stderr).toContain(`--action save" ends it at the pause (${pausedAt})`);
+    expect(run.stderr).not.toContain("ends it now");
+  });
 });

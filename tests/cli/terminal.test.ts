@@ -87,7 +87,7 @@ describe("option values that begin with a dash are text", () => {
     expect(palee(vault, ["draft", "--topic", "T-a", "--note", "-x is negation"]).status).toBe(0);
     expect(palee(vault, ["draft", "--topic", "T-a", "--note=-y too"]).status).toBe(0);
     const { body } = readRecord(vault, `palee/sessions/${draftFiles(vault)[0]}`);
-    expect(body).toBe("-x is negation\n\n-y too\n");
+    expect(body).toMatch(/^- \d\d:\d\d -x is negation\n\n- \d\d:\d\d -y too\n$/);
   });
 
   it("a value that looks like an option is the value, not the option (--summary --json)", () => {

@@ -1,7 +1,8 @@
 /**
  * CLI end-to-end: the time rules of contract §4 against the real clock — the three tiers of `end`'s start time,
- * and when a new checkpoint (`draft`) inherits hot.md's start.
+ * when a new checkpoint (`draft`) inherits hot.md's start, and what `log` (and `end --at`) accept as a time.
  */
+import type { RunOptions } from "./support";
 import {
   ago,
   cleanupVaults,
@@ -9,11 +10,13 @@ import {
   DEVICE,
   draftFiles,
   draftId,
+  expectCleanError,
   expectNearNow,
   indexLines,
   makeVault,
   palee,
   readRecord,
+  snapshot,
   trashFiles,
   utcCompact,
   writeDraft,
@@ -111,12 +114,13 @@ describe("end: the three tiers of the start time", () => {
     expect(ended.fields.started_at).toBe(started);
   });
 
-  it("tier 2 ignores hot.md when its active_topic is another topic: 0 min", () => {
+  it("tier 2 ignores hot.md when its active_topic is another topic: refused nothing_open, nothing written", () => {
     const vault = makeVault();
     writeHot(vault, { activeTopic: "T-b", startedAt: ago(40) });
-    const ended = end(vault, undefined, /no start was recorded for T-a/);
-    expectConsistent(ended, 0);
-    expectNearNow(ended.fields.started_at);
+    const before = snapshot(vault);
+    const run = palee(vault, ["end", "--topic", "T-a", "--json"]);
+    expectCleanError(run, 2, { json: true, code: "nothing_open" });
+    expect(snapshot(vault)).toEqual(before);
   });
 
   it("tier 2: hot.md started_at 30 s in the future is clamped to now: 0 min, started_at ≈ now", () => {
@@ -140,17 +144,14 @@ describe("end: the three tiers of the start time", () => {
     expect(Date.parse(String(ended.fields.started_at))).toBeLessThanOrEqual(Date.parse(String(ended.fields.ended_at)));
   });
 
-  it("tier 3: nothing (no draft, no hot.md) gives 0 min with started_at = ended_at ≈ now, and says so", () => {
+  it("tier 3 is refused: nothing (no draft, no hot.md) records nothing, even with --topic, and points to log", () => {
     const vault = makeVault();
-    const ended = end(
-      vault,
-      undefined,
-      /no start was recorded for T-a \(no draft, no open session\); saved as a 0-minute session/,
-    );
-    expectConsistent(ended, 0);
-    expectNearNow(ended.fields.started_at);
-    expect(ended.absorbed).toEqual([]);
-    expect(ended.fields.absorbed_drafts).toEqual([]);
+    const run = palee(vault, ["end", "--topic", "T-a"]);
+    expectCleanError(run, 2);
+    expect(run.stderr).toContain("no open session on T-a to end; nothing was written");
+    expect(run.stderr).toContain("palee session log --topic T-a");
+    expect(run.stderr).not.toContain("from now");
+    expect(snapshot(vault)).toEqual({});
   });
 });
 
@@ -225,6 +226,103 @@ describe("draft (checkpoint): when a new draft inherits hot.md's start", () => {
     expect(fields.started_at).toBe(started);
     expectNearNow(fields.last_checkpoint_at);
     expect(after.startsWith(body)).toBe(true);
-    expect(after.slice(body.length).trim()).toBe("appended");
+    expect(after.slice(body.length).trim()).toMatch(/^- \d\d:\d\d appended$/); // timed (contract §4 checkpoint)
+  });
+});
+
+// ---- log (contract §4 log, version 3) ----------------------------------------------------------------------
+
+/** A refusal: exit 2 with `code` in JSON, one clean line on stderr, and the vault byte for byte unchanged. */
+function refused(vault: string, args: string[], code: string, options: RunOptions = {}): string {
+  const before = snapshot(vault, { mtimes: true });
+  const text = palee(vault, args, options);
+  expectCleanError(text, 2);
+  const json = palee(vault, [...args, "--json"], options);
+  expect(json.status).toBe(2);
+  expect(json.json()).toMatchObject({ status: "error", code, exit_code: 2 });
+  expect(snapshot(vault, { mtimes: true })).toEqual(before);
+  return text.stderr;
+}
+
+/** Logs on T-a and gives the JSON document. */
+function logged(vault: string, args: string[], options: RunOptions = {}): Record<string, unknown> {
+  const run = palee(vault, ["log", "--topic", "T-a", ...args, "--json"], options);
+  expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
+  return run.json();
+}
+
+const hhmm = (ms: number): string => new Date(ms).toISOString().slice(11, 16);
+
+describe("log: what a learner means", () => {
+  it("refuses --from 07:00 --to 06:30 (no 23.5-hour session) and takes --from 23:30 --to 00:30 as one hour", () => {
+    const vault = makeVault();
+    const stderr = refused(vault, ["log", "--topic", "T-a", "--from", "07:00", "--to", "06:30"], "invalid_time");
+    expect(stderr).toMatch(/--from 07:00 starts after it ends \(--to .*06:30\).*at most 12 h/);
+    const doc = logged(vault, ["--from", "23:30", "--to", "00:30"]);
+    expect(doc.session).toMatchObject({ duration_minutes: 60, outcome: "logged" });
+    const session = doc.session as { started_at: string; ended_at: string };
+    expect([session.started_at.slice(11, 16), session.ended_at.slice(11, 16)]).toEqual(["23:30", "00:30"]);
+    expect(String(doc.when)).toMatch(/^(yesterday|\d{4}-\d{2}-\d{2}) 23:30–(today|yesterday) 00:30$/);
+  });
+
+  it("refuses a span of five days and a 1999 date, and --minutes outside 1 to 1440", () => {
+    const vault = makeVault();
+    const days = ["--from", "2026-01-05T09:00", "--to", "2026-01-10T08:00"];
+    expect(refused(vault, ["log", "--topic", "T-a", ...days], "invalid_time")).toMatch(/lasts 119 h: .*1 to 1440/);
+    const old = ["--from", "1999-05-01T10:00", "--to", "1999-05-01T11:00"];
+    expect(refused(vault, ["log", "--topic", "T-a", ...old], "invalid_time")).toMatch(/is before 2000/);
+    refused(vault, ["log", "--topic", "T-a", "--minutes", "1441"], "invalid_time");
+    refused(vault, ["log", "--topic", "T-a", "--minutes", "0"], "invalid_time");
+    expect(confirmedFiles(vault)).toEqual([]);
+    expect(logged(vault, ["--minutes", "1440"]).session).toMatchObject({ duration_minutes: 1440 });
+  });
+
+  it("refuses a local time the clocks skipped (Berlin, 2026-03-29 02:30), naming the ISO forms to use", () => {
+    const vault = makeVault();
+    const args = ["log", "--topic", "T-a", "--from", "2026-03-29T02:30", "--to", "2026-03-29T03:30"];
+    const stderr = refused(vault, args, "invalid_time", { tz: "Europe/Berlin" });
+    expect(stderr).toMatch(/"2026-03-29T02:30" does not exist on 2026-03-29 here: the clocks went from 02:00 to 03:00/);
+    expect(stderr).toMatch(/2026-03-29T01:30:00\+01:00 or 2026-03-29T03:30:00\+02:00/);
+    // The form it names is taken: 03:30 CEST to 04:30 CEST is one hour.
+    const doc = logged(vault, ["--from", "2026-03-29T03:30:00+02:00", "--to", "2026-03-29T04:30"], {
+      tz: "Europe/Berlin",
+    });
+    expect(doc.session).toMatchObject({ duration_minutes: 60, started_at: "2026-03-29T03:30:00+02:00" });
+  });
+
+  it("takes the later of a local time that happened twice (Berlin, 2026-10-25 02:30)", () => {
+    const vault = makeVault();
+    const doc = logged(vault, ["--from", "2026-10-25T02:30", "--to", "2026-10-25T03:00"], { tz: "Europe/Berlin" });
+    expect(doc.session).toMatchObject({ duration_minutes: 30, started_at: "2026-10-25T02:30:00+01:00" });
+  });
+
+  it("names the day of an HH:MM that was not today", () => {
+    const vault = makeVault();
+    const now = Date.now();
+    const yesterday = new Date(now - 86_400_000).toISOString().slice(0, 10);
+    const iso = logged(vault, ["--from", "11:00", "--to", `${yesterday}T13:00`]);
+    expect(iso.when).toBe("yesterday 11:00–13:00");
+    const text = palee(vault, ["log", "--topic", "T-a", "--minutes", "10", "--to", `${yesterday}T15:00`]);
+    expect(text.stdout).toBe(
+      `Logged ${String(/S-\S+(?=:)/.exec(text.stdout)?.[0])}: T-a, 10 min, yesterday 14:50–15:00.\n`,
+    );
+    // Two HH:MM later today than now are yesterday's (skipped late in the day, when they would be today's).
+    const hour = new Date(now).getUTCHours();
+    if (hour < 21) {
+      const from = hhmm(now + 90 * 60_000).slice(0, 3) + "00";
+      const to = hhmm(now + 90 * 60_000).slice(0, 3) + "40";
+      expect(logged(makeVault(), ["--from", from, "--to", to]).when).toBe(`yesterday ${from}–${to}`);
+    }
+  });
+});
+
+describe("end --at: the same rule for a skipped local time", () => {
+  it("refuses an --at the clocks skipped (Berlin, 2026-03-29 02:30) and writes nothing", () => {
+    const vault = makeVault();
+    expect(palee(vault, ["start", "--topic", "T-a"], { tz: "Europe/Berlin" }).status).toBe(0);
+    const stderr = refused(vault, ["end", "--at", "2026-03-29T02:30"], "invalid_time", { tz: "Europe/Berlin" });
+    expect(stderr).toMatch(/"2026-03-29T02:30" does not exist on 2026-03-29 here/);
+    expect(draftFiles(vault)).toHaveLength(1);
+    expect(confirmedFiles(vault)).toEqual([]);
   });
 });

@@ -173,6 +173,29 @@ describe("choosing the vault", () => {
     expect(run.status).toBe(2);
     expect(run.json()).toMatchObject({ status: "error", code: "folder_missing", exit_code: 2 });
   });
+
+  it("--vault <a file> says it is a file, not that the folder does not exist", () => {
+    const dir = makeTempDir();
+    const file = path.join(dir, "notes.md");
+    fs.writeFileSync(file, "# not a vault\n");
+    const run = runRaw(["session", "list", "--json", "--vault", file]);
+    expectCleanError(run, 2, { json: true, code: "folder_missing" });
+    expect(run.stderr).toMatch(/is a file: give the vault's folder/);
+    expect(run.stderr).not.toMatch(/does not exist/);
+  });
+
+  it.each([
+    ["a line break", "palee\nsessions", /line break/],
+    [".trash", ".trash", /inside \.trash, which is not the learner's: the trash/],
+    [".trash as a part", "Study/.Trash/palee", /inside \.Trash/],
+    [".obsidian", ".obsidian/palee", /inside \.obsidian, which is not the learner's: Obsidian's configuration/],
+  ])("--folder with %s is refused clearly, and nothing is written", (_what, folder, message) => {
+    const vault = makeVault();
+    const run = palee(vault, ["start", "--topic", "T-a", "--folder", folder, "--json"]);
+    expectCleanError(run, 2, { json: true, code: "usage" });
+    expect(run.stderr).toMatch(message);
+    expect(snapshot(vault)).toEqual({});
+  });
 });
 
 describe("TZ=Asia/Kolkata (+05:30)", () => {
@@ -340,6 +363,40 @@ describe("a --folder that is not a folder", () => {
       const run = palee(vault, ["list"]);
       expectCleanError(run, 2);
       expect(run.stderr).toContain("is not a folder");
+    },
+  );
+});
+
+describe("the plugin's graceMinutes in data.json (contract §4 Devices)", () => {
+  /** This device's open session, started 4 h ago and last checkpointed 3 h ago. */
+  function silentSession(): string {
+    const vault = makeVault();
+    const id = draftId("0000c0de");
+    writeDraft(vault, { id, topic: "T-a", startedAt: ago(240), lastCheckpointAt: ago(180) });
+    writeHot(vault, { activeTopic: "T-a", startedAt: ago(240), openDraft: id, device: "test-device" });
+    return vault;
+  }
+
+  it("the CLI uses it: a 3-hour silence within a 5-hour grace period is no long silence", () => {
+    const refused = palee(silentSession(), ["end", "--json"]);
+    expect(refused.json()).toMatchObject({ code: "long_silence" }); // the default grace: 15 minutes
+    const vault = silentSession();
+    writePluginSettings(vault, { sessionFolder: "palee", graceMinutes: 300 });
+    const ended = palee(vault, ["end", "--json"]);
+    expect({ status: ended.status, stderr: ended.stderr }).toEqual({ status: 0, stderr: "" });
+    expect(ended.json()).toMatchObject({ status: "ended" });
+  });
+
+  it.each([[0], [-5], [2.5], ["soon"], [100000], [null]])(
+    "a bad graceMinutes (%j) is the default, with a warning naming it",
+    (value) => {
+      const vault = silentSession();
+      writePluginSettings(vault, { graceMinutes: value });
+      const run = palee(vault, ["end", "--json"]);
+      expect(run.json()).toMatchObject({ code: "long_silence" });
+      expect(run.stderr).toContain(
+        `warning: .obsidian/plugins/palee-sessions/data.json: graceMinutes ${JSON.stringify(value)} is not a whole`,
+      );
     },
   );
 });

@@ -217,3 +217,62 @@ describe("checkpoints do not re-read the whole history (contract §5: a checkpoi
     expect(history).toEqual([]);
   });
 });
+
+describe("a checkpoint for another topic while a session is open on this device (contract §4 checkpoint)", () => {
+  it("is refused other_session_open, naming the open session, and writes nothing", async () => {
+    const { core, store, clock } = harness();
+    const started = await core.start({ topic: TOPIC });
+    if (started.status !== "started") throw new Error(started.status);
+    clock.advance(20);
+    const before = new Map(store.files);
+    // The same minutes must not count twice: no parallel session on T-go.
+    await expect(core.checkpoint({ topic: "T-go", notes: "channels" })).rejects.toMatchObject({
+      kind: "other_session_open",
+      exitCode: 2,
+      message: expect.stringContaining(
+        `a session on ${TOPIC} is open on this device (started 2026-08-14T12:00`,
+      ) as string,
+    });
+    expect(store.files).toEqual(before);
+    expect(draftPaths(store)).toEqual([S(started.draftId)]);
+  });
+
+  it("a checkpoint of the open session's own topic still works, and one after it ended opens the other", async () => {
+    const { core, clock } = harness();
+    await core.start({ topic: TOPIC });
+    clock.advance(20);
+    await expect(core.checkpoint({ topic: TOPIC })).resolves.toMatchObject({ created: false });
+    await core.end({});
+    await expect(core.checkpoint({ topic: "T-go" })).resolves.toMatchObject({ created: true, opened: true });
+  });
+});
+
+describe("appended notes carry the checkpoint's local time (contract §4 checkpoint)", () => {
+  it("each note is headed '- HH:MM' in the local time, and the session note keeps them in order", async () => {
+    // 12:00 UTC at +02:00 is 14:00 local.
+    const { core, store, clock } = harness({ offset: 120 });
+    const started = await core.start({ topic: TOPIC });
+    if (started.status !== "started") throw new Error(started.status);
+    clock.advance(20);
+    await core.checkpoint({ notes: "lifetimes: elision rules" });
+    clock.advance(15);
+    await core.checkpoint({ notes: "borrowing\n\nwith two paragraphs" });
+    const body = store.files.get(S(started.draftId)) ?? "";
+    expect(body).toContain("- 14:20 lifetimes: elision rules\n");
+    expect(body).toContain("- 14:35 borrowing\n\n  with two paragraphs\n");
+    const ended = await core.end({});
+    const note = store.files.get(`palee/sessions/${ended.session.sessionId}.md`) ?? "";
+    expect(note.indexOf("- 14:20 lifetimes")).toBeGreaterThan(-1);
+    expect(note.indexOf("- 14:35 borrowing")).toBeGreaterThan(note.indexOf("- 14:20 lifetimes"));
+  });
+
+  it("a checkpoint that creates the draft times its notes too; a blank note adds nothing", async () => {
+    const { core, store, clock } = harness();
+    const made = await core.checkpoint({ topic: TOPIC, notes: "first thoughts" });
+    expect(store.files.get(made.draft.path)).toContain("- 12:00 first thoughts\n");
+    clock.advance(5);
+    const before = store.files.get(made.draft.path) ?? "";
+    await core.checkpoint({ notes: "   " });
+    expect(store.files.get(made.draft.path)?.split("\n---\n")[1]).toBe(before.split("\n---\n")[1]);
+  });
+});

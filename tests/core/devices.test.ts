@@ -3,11 +3,15 @@
  * whatever order sync delivers hot.md and the draft in, and hot.md names the device a session runs on.
  */
 import { UsageError } from "../../src/core/errors";
+import type { Draft } from "../../src/core/records";
+import { isAliveElsewhere } from "../../src/core/recovery";
+
 import { draftText, hotText } from "../support/builders";
 import { harness } from "../support/fakes";
 import { HOT, S, confirmedPaths, fields } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
 
+const MINUTE = 60_000;
 const TOPIC = "T-rust-ownership";
 
 describe("devices: end while the other device's draft is alive", () => {
@@ -137,5 +141,36 @@ describe("hot.md names the device a session runs on", () => {
     });
     expect(fields(store, HOT)).toMatchObject({ open_draft: started.draftId, device: "desktop" });
     expect((await desktop.core.status()).open).toMatchObject({ device: "desktop" });
+  });
+});
+
+describe("devices: a checkpoint in the future is no sign of life (contract §4 end, version 3)", () => {
+  const draft = (lastCheckpointMs: number | null): Draft => ({
+    draftId: "DRAFT-S-0000aaaa",
+    recordId: "DRAFT-S-0000aaaa",
+    path: S("DRAFT-S-0000aaaa"),
+    topicId: "T-rust-ownership",
+    startedAt: "2026-08-14T11:20:00+00:00",
+    startedMs: Date.parse("2026-08-14T11:20:00Z"),
+    lastCheckpointAt: null,
+    lastCheckpointMs,
+    device: "laptop",
+    topicNote: null,
+    body: "",
+    pausedAt: null,
+    pausedMs: null,
+    breaks: [],
+    breakMinutes: 0,
+  });
+  const now = Date.parse("2026-08-14T12:00:00Z");
+
+  it("a draft another device checkpointed 30 days ahead is not alive elsewhere", () => {
+    expect(isAliveElsewhere(draft(now + 30 * 24 * 60 * MINUTE), "desktop", now, 15 * MINUTE)).toBe(false);
+  });
+
+  it("one checkpointed a few minutes ago, or a few minutes ahead (a clock a little fast), is", () => {
+    expect(isAliveElsewhere(draft(now - 2 * MINUTE), "desktop", now, 15 * MINUTE)).toBe(true);
+    expect(isAliveElsewhere(draft(now + 2 * MINUTE), "desktop", now, 15 * MINUTE)).toBe(true);
+    expect(isAliveElsewhere(draft(now - 20 * MINUTE), "desktop", now, 15 * MINUTE)).toBe(false);
   });
 });

@@ -73,6 +73,7 @@ describe("hand-written text in hot.md", () => {
 
   it("end leaves a hot.md of another palee_schema alone (only start, resume and rebuild replace it)", async () => {
     const { store, core } = vault(SCHEMA_2);
+    store.files.set(S(DRAFT), draftText({ session_id: DRAFT }, "notes\n"));
     await core.end({ topic: "T-rust-ownership" });
     expect(store.files.get(HOT)).toBe(SCHEMA_2);
     expect(store.files.has(KEPT)).toBe(false);
@@ -89,6 +90,7 @@ describe("hand-written text in hot.md", () => {
   it("makes no copy of a hot.md the tool wrote, or of an empty one", async () => {
     for (const text of [hotText({ last_session: LAST }), "", "  \n"]) {
       const { store, core } = vault(text);
+      store.files.set(S(DRAFT), draftText({ session_id: DRAFT }, "notes\n"));
       await core.end({ topic: "T-rust-ownership" });
       expect([...store.files.keys()].filter((p) => p.includes("hot-kept"))).toEqual([]);
     }

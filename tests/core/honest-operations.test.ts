@@ -177,17 +177,22 @@ describe("time away", () => {
     expect((await core.checkpoint()).away).toMatchObject({ minutes: 121 });
   });
 
-  it("countAwayBack counts it after all, never below 0", async () => {
+  it("countAwayBack removes that interval from breaks, and only once", async () => {
     const { core, store, clock, draftId } = await started();
     clock.advance(60);
     const { away } = await core.checkpoint({ aliveAt: clock.ms - 60 * 60_000 });
     expect(away?.minutes).toBe(60);
-    await expect(core.countAwayBack({ draftId, minutes: 60 })).resolves.toEqual({ breakMinutes: 0 });
-    expect(fields(store, S(draftId))).toMatchObject({ break_minutes: 0 });
-    await expect(core.countAwayBack({ draftId, minutes: 5 })).resolves.toEqual({ breakMinutes: 0 });
-    await refusal(core.countAwayBack({ draftId, minutes: -5 }), "usage");
+    if (!away) return;
+    expect(fields(store, S(draftId))).toMatchObject({
+      breaks: ["2026-08-14T12:00:00+00:00/2026-08-14T13:00:00+00:00"],
+      break_minutes: 60,
+    });
+    await expect(core.countAwayBack({ draftId, ...away })).resolves.toEqual({ breakMinutes: 0, countedMinutes: 60 });
+    expect(fields(store, S(draftId))).toMatchObject({ breaks: [], break_minutes: 0 });
+    await expect(core.countAwayBack({ draftId, ...away })).resolves.toEqual({ breakMinutes: 0, countedMinutes: 0 });
+    await refusal(core.countAwayBack({ draftId, fromMs: away.toMs, toMs: away.fromMs }), "usage");
     await core.end();
-    await refusal(core.countAwayBack({ draftId, minutes: 5 }), "no_such_draft");
+    await refusal(core.countAwayBack({ draftId, ...away }), "no_such_draft");
   });
 
   it("save of an interrupted paused draft ends at paused_at with its breaks", async () => {

@@ -6,15 +6,14 @@ import {
   awayUpdate,
   countBackUpdate,
   continueUpdate,
-  countAwayBack,
   lastSignOfLife,
   nothingOpenError,
-  pauseMinutes,
   pauseUpdate,
   preselectedEnd,
   readBreakMinutes,
   readHonestFields,
-  recordAway,
+  toSecond,
+  totalBreakMinutes,
   endTimeOf,
   resolveEndAt,
   savedEnd,
@@ -80,9 +79,13 @@ describe("signs of life and studied time", () => {
     expect(studiedMinutes(start, start - 10 * MIN, 0)).toBe(0);
   });
 
-  it("counts the whole minutes of a pause ending now", () => {
-    expect(pauseMinutes(at("2026-08-14T20:00:00Z"), at("2026-08-14T20:12:40Z"))).toBe(13);
-    expect(pauseMinutes(at("2026-08-14T20:00:00Z"), at("2026-08-14T19:00:00Z"))).toBe(0);
+  it("counts the whole minutes of each break, summed", () => {
+    const pause = { fromMs: at("2026-08-14T20:00:00Z"), toMs: at("2026-08-14T20:12:40Z") };
+    expect(totalBreakMinutes([pause])).toBe(13);
+    expect(totalBreakMinutes([pause, { fromMs: at("2026-08-14T21:00:00Z"), toMs: at("2026-08-14T21:05:00Z") }])).toBe(
+      18,
+    );
+    expect(totalBreakMinutes([{ fromMs: pause.fromMs, toMs: pause.fromMs - HOUR }])).toBe(0);
   });
 
   it("freezes the timer at paused_at and leaves out breaks", () => {
@@ -102,6 +105,7 @@ describe("a draft's honest-time fields", () => {
     expect(readHonestFields(base, PATH, now, utc)).toEqual({
       pausedAt: null,
       pausedMs: null,
+      breaks: [],
       breakMinutes: 0,
       warnings: [],
     });
@@ -110,10 +114,17 @@ describe("a draft's honest-time fields", () => {
   });
 
   it("reads a valid pause and break", () => {
-    const fields = { ...base, paused_at: "2026-08-14T20:40:00+00:00", break_minutes: 5 };
+    const fields = {
+      ...base,
+      last_checkpoint_at: "2026-08-14T20:35:00+00:00",
+      paused_at: "2026-08-14T20:40:00+00:00",
+      breaks: ["2026-08-14T20:10:00+00:00/2026-08-14T20:15:00+00:00"],
+      break_minutes: 5,
+    };
     expect(readHonestFields(fields, PATH, now, utc)).toEqual({
       pausedAt: "2026-08-14T20:40:00+00:00",
       pausedMs: at("2026-08-14T20:40:00Z"),
+      breaks: [{ fromMs: at("2026-08-14T20:10:00Z"), toMs: at("2026-08-14T20:15:00Z") }],
       breakMinutes: 5,
       warnings: [],
     });
@@ -153,7 +164,8 @@ describe("a draft's honest-time fields", () => {
 });
 
 describe("pause and continue", () => {
-  const running: HonestFields = { pausedAt: null, pausedMs: null, breakMinutes: 4, warnings: [] };
+  const earlier = { fromMs: at("2026-08-14T20:10:00Z"), toMs: at("2026-08-14T20:14:00Z") };
+  const running: HonestFields = { pausedAt: null, pausedMs: null, breaks: [earlier], breakMinutes: 4, warnings: [] };
   const pausedMs = at("2026-08-14T20:30:00Z");
   const paused: HonestFields = { ...running, pausedAt: "2026-08-14T20:30:00+00:00", pausedMs };
 
@@ -172,6 +184,10 @@ describe("pause and continue", () => {
     expect(result.breakMinutes).toBe(21);
     expect(result.updates).toEqual({
       paused_at: null,
+      breaks: [
+        "2026-08-14T20:10:00+00:00/2026-08-14T20:14:00+00:00",
+        "2026-08-14T20:30:00+00:00/2026-08-14T20:47:00+00:00",
+      ],
       break_minutes: 21,
       last_checkpoint_at: "2026-08-14T20:47:00+00:00",
     });
@@ -220,8 +236,8 @@ describe("times given as HH:MM", () => {
       expect(parseGivenTime("07:00", at("2026-03-29T06:00:00Z"), berlin)).toBe(at("2026-03-29T05:00:00Z"));
     });
 
-    it("takes a skipped wall time (02:30 on the day clocks go forward) from the day before", () => {
-      expect(mostRecentWallClock(2, 30, at("2026-03-29T10:00:00Z"), berlin)).toBe(at("2026-03-28T01:30:00Z"));
+    it("refuses a skipped wall time (02:30 on the day clocks go forward): the day before is a day off", () => {
+      expect(thrown(() => mostRecentWallClock(2, 30, at("2026-03-29T10:00:00Z"), berlin)).kind).toBe("invalid_time");
     });
 
     it("takes the later past one of a wall time that happened twice (clocks go back)", () => {
@@ -239,16 +255,19 @@ describe("times given as HH:MM", () => {
 describe("when an ended session ended", () => {
   const startedMs = at("2026-08-13T20:00:00Z");
   const lastCheckpointMs = at("2026-08-13T20:30:00Z");
-  const session: EndAtSession = { startedMs, lastCheckpointMs, pausedMs: null, breakMinutes: 0 };
+  const session: EndAtSession = { startedMs, lastCheckpointMs, pausedMs: null, breaks: [] };
+  const fiveMinutes = [{ fromMs: at("2026-08-13T20:10:00Z"), toMs: at("2026-08-13T20:15:00Z") }];
   const morning = at("2026-08-14T09:00:00Z");
   const soon = at("2026-08-13T21:00:00Z");
 
   it("ends now by default when the session is alive", () => {
     expect(resolveEndAt(undefined, session, soon, GRACE, utc)).toEqual({
       endedMs: soon,
+      breaks: [],
       breakMinutes: 0,
       durationMinutes: 60,
       source: "now",
+      warnings: [],
     });
   });
 
@@ -299,17 +318,19 @@ describe("when an ended session ended", () => {
   });
 
   it("ends a paused session at paused_at, without the long-silence refusal", () => {
-    const paused = { ...session, pausedMs: at("2026-08-13T20:40:00Z"), breakMinutes: 5 };
+    const paused = { ...session, pausedMs: at("2026-08-13T20:40:00Z"), breaks: fiveMinutes };
     expect(resolveEndAt(undefined, paused, morning, GRACE, utc)).toEqual({
       endedMs: at("2026-08-13T20:40:00Z"),
+      breaks: fiveMinutes,
       breakMinutes: 5,
       durationMinutes: 35,
       source: "paused",
+      warnings: [],
     });
   });
 
   it("counts the pause as a break when a paused session is ended later on purpose", () => {
-    const paused = { ...session, pausedMs: at("2026-08-13T20:40:00Z"), breakMinutes: 5 };
+    const paused = { ...session, pausedMs: at("2026-08-13T20:40:00Z"), breaks: fiveMinutes };
     expect(resolveEndAt(endTimeOf("now"), paused, soon, GRACE, utc)).toMatchObject({
       breakMinutes: 25,
       durationMinutes: 35,
@@ -365,7 +386,7 @@ describe("when an ended session ended", () => {
         fc.integer({ min: 0, max: 10 * 24 * 60 }),
         fc.option(fc.integer({ min: -600, max: 10 * 24 * 60 })),
         fc.option(fc.integer({ min: -600, max: 10 * 24 * 60 })),
-        fc.integer({ min: 0, max: 100_000 }),
+        fc.tuple(fc.integer({ min: -600, max: 10 * 24 * 60 }), fc.integer({ min: 0, max: 100_000 })),
         fc.oneof(
           fc.constant(undefined),
           fc.constantFrom("now", "last", "25:99"),
@@ -373,7 +394,7 @@ describe("when an ended session ended", () => {
             .integer({ min: 0, max: 23 * 60 + 59 })
             .map((m) => `${Math.floor(m / 60)}:${String(m % 60).padStart(2, "0")}`),
         ),
-        (ageMinutes, checkpointAfter, pausedAfter, breakMinutes, given) => {
+        (ageMinutes, checkpointAfter, pausedAfter, [breakAfter, breakLength], given) => {
           const now = at("2026-08-14T09:00:00Z");
           const start = now - ageMinutes * MIN;
           const s: EndAtSession = {
@@ -383,14 +404,21 @@ describe("when an ended session ended", () => {
               pausedAfter === null || start + pausedAfter * MIN > now
                 ? null
                 : Math.max(start, start + pausedAfter * MIN),
-            breakMinutes,
+            breaks: [{ fromMs: start + breakAfter * MIN, toMs: start + (breakAfter + breakLength) * MIN }],
           };
           try {
             const end = resolveEndAt(given === undefined ? undefined : endTimeOf(given), s, now, GRACE, berlin);
+            const span = Math.round((end.endedMs - start) / MIN);
             expect(end.durationMinutes).toBeGreaterThanOrEqual(0);
             expect(end.endedMs).toBeGreaterThanOrEqual(start);
             expect(end.endedMs).toBeLessThanOrEqual(now);
-            expect(end.breakMinutes).toBeGreaterThanOrEqual(breakMinutes);
+            // Only breaks inside the span count, never more than the span (contract §2, version 3).
+            expect(end.breakMinutes).toBeLessThanOrEqual(span);
+            expect(end.durationMinutes + end.breakMinutes).toBe(span);
+            for (const b of end.breaks) {
+              expect(b.fromMs).toBeGreaterThanOrEqual(start);
+              expect(b.toMs).toBeLessThanOrEqual(end.endedMs);
+            }
           } catch (error) {
             expect(["invalid_time", "long_silence"]).toContain((error as PaleeError).kind);
           }
@@ -425,21 +453,38 @@ describe("time away", () => {
     );
   });
 
-  it("records the break and a checkpoint in one change, and takes only the break back", () => {
-    const current: HonestFields = { pausedAt: null, pausedMs: null, breakMinutes: 10, warnings: [] };
-    const away = { fromMs: last, toMs: now, minutes: 475 };
+  const pause = { fromMs: at("2026-08-13T20:00:00Z"), toMs: at("2026-08-13T20:10:00Z") };
+  const current: HonestFields = { pausedAt: null, pausedMs: null, breaks: [pause], breakMinutes: 10, warnings: [] };
+  const away = { fromMs: last, toMs: now, minutes: 475 };
+
+  it("appends the break to breaks and checkpoints, in one change", () => {
     expect(awayUpdate(current, away, utc)).toEqual({
+      breaks: [
+        "2026-08-13T20:00:00+00:00/2026-08-13T20:10:00+00:00",
+        "2026-08-13T21:10:00+00:00/2026-08-14T05:05:00+00:00",
+      ],
       break_minutes: 485,
       last_checkpoint_at: "2026-08-14T05:05:00+00:00",
     });
-    expect(countBackUpdate({ ...current, breakMinutes: 485 }, away)).toEqual({ break_minutes: 10 });
   });
 
-  it("counts it back after all", () => {
-    const away = { fromMs: last, toMs: now, minutes: 475 };
-    expect(recordAway(10, away)).toBe(485);
-    expect(countAwayBack(485, away)).toBe(10);
-    expect(countAwayBack(100, away)).toBe(0);
+  it("counting it back removes that interval only", () => {
+    const recorded = { ...current, breaks: [pause, away], breakMinutes: 485 };
+    expect(countBackUpdate(recorded, away, utc)).toEqual({
+      updates: { breaks: ["2026-08-13T20:00:00+00:00/2026-08-13T20:10:00+00:00"], break_minutes: 10 },
+      breakMinutes: 10,
+      countedMinutes: 475,
+    });
+    expect(countBackUpdate(current, away, utc)).toMatchObject({ breakMinutes: 10, countedMinutes: 0 });
+    expect(countBackUpdate(recorded, pause, utc).updates).toEqual({
+      breaks: ["2026-08-13T21:10:00+00:00/2026-08-14T05:05:00+00:00"],
+      break_minutes: 475,
+    });
+  });
+
+  it("writes its ends to the second, so the break reads back with the minutes announced", () => {
+    const ticked = timeAway(last + 999, last + 20 * MIN + 30_400, GRACE);
+    expect(ticked).toEqual({ fromMs: last, toMs: last + 20 * MIN + 30_000, minutes: 21 });
   });
 });
 
@@ -454,6 +499,7 @@ describe("a logged session's interval", () => {
       startMs: at("2026-08-14T12:00:00Z"),
       endMs: at("2026-08-14T13:30:00Z"),
       durationMinutes: 90,
+      when: "today 12:00–13:30",
     });
   });
 
@@ -472,9 +518,15 @@ describe("a logged session's interval", () => {
     });
   });
 
-  it.each([["-5"], ["abc"], ["0"], ["1.5"], ["1441"], [-5]])("refuses --minutes %p", (minutes) => {
+  it.each([["-5"], ["abc"], ["1.5"], [-5]])("refuses --minutes %p", (minutes) => {
     expect(expectRefusal(() => resolveLogInterval({ minutes }, [], now, utc), "usage").message).toMatch(
       /--minutes .* is not a whole number/,
+    );
+  });
+
+  it.each([["0"], ["1441"], [100000]])("refuses --minutes %p as out of range", (minutes) => {
+    expect(expectRefusal(() => resolveLogInterval({ minutes }, [], now, utc), "invalid_time").message).toMatch(
+      /^--minutes \d+ is out of range: a logged session lasts from 1 to 1440 minutes$/,
     );
   });
 
@@ -483,7 +535,7 @@ describe("a logged session's interval", () => {
       () => resolveLogInterval({ from: "2026-08-14T14:00:00Z", to: "2026-08-14T13:00:00Z" }, [], now, utc),
       "invalid_time",
     ).message;
-    expect(message).toBe("--from (14:00) must be before --to (13:00)");
+    expect(message).toBe("--from 14:00 starts after it ends (--to 13:00)");
   });
 
   it("refuses a session that ends in the future", () => {
@@ -555,10 +607,23 @@ describe("properties", () => {
         fc.nat(100_000),
         fc.integer({ min: 0, max: 2e12 }),
         fc.integer({ min: 1, max: 1e9 }),
-        (breaks, last, gap) => {
+        (pauseMinutes, last, gap) => {
+          const pause = { fromMs: toSecond(last) - (pauseMinutes + 1) * MIN, toMs: toSecond(last) - MIN };
+          const current: HonestFields = {
+            pausedAt: null,
+            pausedMs: null,
+            breaks: [pause],
+            breakMinutes: pauseMinutes,
+            warnings: [],
+          };
           const away = timeAway(last, last + GRACE + gap, GRACE);
           expect(away).not.toBeNull();
-          if (away) expect(countAwayBack(recordAway(breaks, away), away)).toBe(breaks);
+          if (away === null) return;
+          const recorded = readHonestFields({ ...awayUpdate(current, away, utc) }, PATH, Infinity, utc);
+          expect(recorded.breakMinutes).toBe(pauseMinutes + away.minutes);
+          const back = countBackUpdate(recorded, away, utc);
+          expect(back.breakMinutes).toBe(pauseMinutes);
+          expect(back.countedMinutes).toBe(away.minutes);
         },
       ),
     );

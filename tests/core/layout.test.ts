@@ -15,6 +15,17 @@ describe("session folder setting", () => {
     expect(() => normalizeSessionFolder(raw, { allowDotFolders: true })).toThrow(PaleeError);
   });
 
+  it.each(["palee\nsessions", "palee\r/x", "pa\tlee", ".trash", "x/.Trash/y", ".config", "Study/.CONFIG/x"])(
+    "refuses %j for the CLI and the plugin alike (line breaks, the trash, Obsidian's configuration)",
+    (raw) => {
+      for (const allowDotFolders of [true, false]) {
+        expect(() => normalizeSessionFolder(raw, { allowDotFolders, configDir: ".config" })).toThrow(
+          /control character|not the learner's/,
+        );
+      }
+    },
+  );
+
   it("refuses dot-folders for the plugin and explains why, but allows them for the CLI", () => {
     expect(() => normalizeSessionFolder(".palee", { allowDotFolders: false })).toThrow(
       /Obsidian does not index dot-folders/,

@@ -103,8 +103,10 @@ describe("save plans", () => {
       endedMs: ms("2026-08-14T11:30:00+00:00"),
       durationMinutes: 30,
       breakMinutes: 0,
+      breaks: [],
       startedAt: "2026-08-14T11:00:00+00:00",
       endedAt: "2026-08-14T11:30:00+00:00",
+      warnings: [],
     });
   });
 

@@ -21,6 +21,7 @@ function draft(id: string, fields: Partial<Draft> = {}): Draft {
     body: "",
     pausedAt: null,
     pausedMs: null,
+    breaks: [],
     breakMinutes: 0,
     ...fields,
   };

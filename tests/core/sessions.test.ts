@@ -216,13 +216,14 @@ describe("checkpoint", () => {
     expect(draftPaths(store)).toHaveLength(1);
   });
 
-  it("appends notes to the draft body", async () => {
-    const { core, store } = harness();
+  it("appends notes to the draft body, each headed by the checkpoint's local time", async () => {
+    const { core, store, clock } = harness();
     const started = await core.start({ topic: "T-a" });
     if (started.status !== "started") throw new Error();
     await core.checkpoint({ notes: "first note" });
+    clock.advance(10);
     await core.checkpoint({ notes: "second note" });
-    expect(store.files.get(S(started.draftId))).toMatch(/---\nfirst note\n\nsecond note\n$/);
+    expect(store.files.get(S(started.draftId))).toMatch(/---\n- 12:00 first note\n\n- 12:10 second note\n$/);
   });
 
   it("creates a draft that inherits hot.md's start for the same topic within 24 h", async () => {
@@ -312,7 +313,7 @@ describe("end", () => {
     const note = store.files.get(result.session.path) ?? "";
     expect(note).toContain(
       `# Session: ${result.session.sessionId}\n\n## Summary\n\nOwnership and borrowing\n\n## ` +
-        `Next action\n\nLifetimes chapter\n\n## Notes\n\nBorrowing: one &mut or many &\n`,
+        `Next action\n\nLifetimes chapter\n\n## Notes\n\n- 12:00 Borrowing: one &mut or many &\n`,
     );
     expect(fields(store, result.session.path)).toMatchObject({
       status: "completed",
@@ -375,17 +376,13 @@ describe("end", () => {
     expect(result.warnings.length).toBe(startedAt.endsWith("12:10:00+00:00") ? 1 : 0);
   });
 
-  it("falls back to now (tier 3) and rounds durations to whole minutes", async () => {
-    const { core } = harness({ at: "2026-08-14T12:00:00Z" });
-    const result = await core.end({ topic: "T-a" });
-    expect(result.session).toMatchObject({
-      startedAt: "2026-08-14T12:00:00+00:00",
-      durationMinutes: 0,
-      absorbedDrafts: [],
-    });
-    expect(result.warnings).toEqual([
-      "no start was recorded for T-a (no draft, no open session); saved as a 0-minute session",
-    ]);
+  it("refuses nothing_open when tier 3 would be the start, and rounds durations to whole minutes", async () => {
+    const { core, store } = harness({ at: "2026-08-14T12:00:00Z" });
+    // Version 3: an explicit topic does not invent a 0-minute session; the refusal points to log.
+    const refused = await expectError(core.end({ topic: "T-a" }), "nothing_open", 2);
+    expect(refused.message).toContain("palee session log --topic T-a");
+    expect(refused.message).not.toContain("from now");
+    expect(store.writes).toEqual([]);
     const h = harness({ at: "2026-08-14T12:00:00Z" });
     h.store.files.set(HOT, hotText({ active_topic: "T-a", started_at: "2026-08-14T11:59:30+00:00" }));
     expect((await h.core.end()).session.durationMinutes).toBe(1); // 30 s rounds up
@@ -403,9 +400,10 @@ describe("end", () => {
       last_checkpoint_at: "2026-08-14T11:58:00+00:00",
     });
     store.files.set(S("DRAFT-S-0000000f"), phoneDraft);
-    const result = await core.end({ topic: "T-a" });
-    expect(result.absorbedDrafts).toEqual([]);
-    expect(result.warnings.join("\n")).toContain("DRAFT-S-0000000f");
+    // Nothing of this device to end: the session runs on the phone, and is ended there.
+    const refused = await expectError(core.end({ topic: "T-a" }), "session_open_elsewhere", 2);
+    expect(refused.message).toContain("open on phone");
+    expect(confirmedPaths(store)).toEqual([]);
     expect(store.files.get(S("DRAFT-S-0000000f"))).toBe(phoneDraft);
   });
 
@@ -416,9 +414,9 @@ describe("end", () => {
       S("S-20260814T110000-aaaa"),
       confirmedText({ session_id: "S-20260814T110000-aaaa", topic_id: "T-a", absorbed_drafts: ["DRAFT-S-00000001"] }),
     );
-    const result = await core.end({ topic: "T-a" });
-    expect(result.absorbedDrafts).toEqual([]);
-    expect(store.files.get(result.session.path)).not.toContain("notes");
+    // Reconcile trashes the finished draft; then nothing is open, so nothing new is recorded.
+    await expectError(core.end({ topic: "T-a" }), "nothing_open", 2);
+    expect(confirmedPaths(store)).toEqual([S("S-20260814T110000-aaaa")]);
     expect(draftPaths(store)).toEqual([]);
   });
 
@@ -429,6 +427,9 @@ describe("end", () => {
     let calls = 0;
     const random = { bytes: (n: number) => new FixedRandom(calls++ === 0 ? 0xab : 0xcd).bytes(n) };
     const { core } = harness({ store, random, at: "2026-08-14T12:00:00Z" });
+    const now = "2026-08-14T12:00:00+00:00";
+    const draft = { session_id: "DRAFT-S-00000001", topic_id: "T-a", started_at: now, last_checkpoint_at: now };
+    store.files.set(S("DRAFT-S-00000001"), draftText(draft));
     const result = await core.end({ topic: "T-a" });
     expect(result.session.sessionId).toBe("S-20260814T120000-cdcd");
     expect(store.files.get(S("S-20260814T120000-abab"))).toBe(existing);
@@ -490,7 +491,8 @@ describe("end", () => {
 
   it("makes the ended topic the active one, so the next start needs no topic", async () => {
     const { core, store } = harness();
-    await core.end({ topic: "T-a", summary: "first" });
+    await core.start({ topic: "T-a" });
+    await core.end({ summary: "first" });
     expect(fields(store, HOT)).toMatchObject({ active_topic: "T-a", open_draft: null });
     await expect(core.start()).resolves.toMatchObject({ status: "started", topicId: "T-a" });
   });
@@ -498,7 +500,8 @@ describe("end", () => {
   it("keeps the hot.md body within 250 words for a huge summary", async () => {
     const { core, store } = harness();
     const summary = Array.from({ length: 100_000 }, (_, i) => `word${i}`).join(" ");
-    await core.end({ topic: "T-a", summary, nextAction: "next step" });
+    await core.start({ topic: "T-a" });
+    await core.end({ summary, nextAction: "next step" });
     const hot = classifyRecord(store.files.get(HOT) ?? null);
     if (hot.state !== "ok") throw new Error(hot.state);
     expect(countWords(hot.body)).toBeLessThanOrEqual(250);

@@ -80,15 +80,37 @@ describe("the tool's own temp files", () => {
     for (const path of [...LOOK_ALIKES, ...OURS]) expect(store.files.has(path)).toBe(true);
   });
 
-  it("no other operation removes them", async () => {
+  it("a start and an end that wrote also move them (the scans they make look there), and say so", async () => {
     const { store, core, clock } = harness();
+    const plant = (): void => {
+      for (const path of OURS) {
+        store.files.set(path, "half a write");
+        store.mtimes.set(path, clock.now() - 10 * HOUR);
+      }
+    };
+    plant();
+    const started = await core.start({ topic: "T-a" });
+    expect(started.status === "started" && started.warnings).toEqual(
+      expect.arrayContaining(OURS.map((p) => `moved ${p} (left by an interrupted write) to the trash`)),
+    );
+    expect(store.trashed.map((t) => t.path).sort()).toEqual([...OURS].sort());
+    plant();
+    const ended = await core.end({ summary: "s" });
+    expect(ended.warnings).toEqual(
+      expect.arrayContaining(OURS.map((p) => `moved ${p} (left by an interrupted write) to the trash`)),
+    );
+    for (const path of OURS) expect(store.files.has(path)).toBe(false);
+  });
+
+  it("no other operation removes them, nor a refused start", async () => {
+    const { store, core, clock } = harness();
+    await core.start({ topic: "T-a" });
     for (const path of OURS) {
       store.files.set(path, "half a write");
       store.mtimes.set(path, clock.now() - 10 * HOUR);
     }
-    await core.start({ topic: "T-a" });
+    expect((await core.start({ topic: "T-a" })).status).toBe("already_open");
     await core.checkpoint({ notes: "n" });
-    await core.end({ summary: "s" });
     await core.list();
     await core.status();
     expect(store.trashed.map((t) => t.path).filter((p) => p.endsWith(".tmp"))).toEqual([]);

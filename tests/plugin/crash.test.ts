@@ -131,6 +131,11 @@ async function running(h: ObsidianHarness): Promise<{ p: LoadedPlugin; draftId: 
 // ---- operations ---------------------------------------------------------------------------------------
 
 /** The notice of a write that failed for no reason the plugin knows (describeFailure); `what` is a pattern. */
+/** A write of the log that created a confirmed session note. */
+const writesNote = (write: string): boolean => /\/sessions\/S-[^/]+\.md$/.test(write);
+/** The notice of a failure after the session note was written: it says the session is saved first. */
+const savedThen = (): RegExp =>
+  new RegExp(`^Session saved as S-[0-9T]+-[0-9a-f]{4}, but updating the views failed \\(${CRASH_MESSAGE}\\)\\. `);
 const unexpected = (what: string): RegExp => new RegExp(`^Could not ${what}: unexpected error \\(${CRASH_MESSAGE}\\)$`);
 
 interface Prepared {
@@ -150,7 +155,7 @@ interface Operation {
   /** The notice of an uninterrupted run, when it gives one. */
   success?: RegExp;
   /** The notice of a crash at write k: what failed, in the learner's words. */
-  crashNotice: (k: number) => RegExp;
+  crashNotice: (k: number, before: readonly string[]) => RegExp;
   /** Drafts the operation may remove for good (a discard). */
   mayRemove?: (ready: Prepared) => string[];
   /** What the learner does again after coming back (finish the end, run the import again). */
@@ -181,7 +186,8 @@ function recovery(action: "resume" | "save" | "discard" | "ignore"): Operation {
       await recoverAction(ready.draftId ?? "", action);
       return p;
     },
-    crashNotice: () => unexpected(`${action} DRAFT-S-[0-9a-f]{8}`),
+    crashNotice: (_k, before) =>
+      action === "save" && before.some(writesNote) ? savedThen() : unexpected(`${action} DRAFT-S-[0-9a-f]{8}`),
     mayRemove: (ready) => (action === "discard" ? [ready.draftId ?? ""] : []),
   };
 }
@@ -243,7 +249,8 @@ const end: Operation = {
     return p;
   },
   success: /^Session on T-rust-ownership saved \(25 min\)\.$/,
-  crashNotice: () => unexpected("end the session"),
+  // A crash after the session note was written says the session is saved (afterSaveError), never only "could not".
+  crashNotice: (_k, before) => (before.some(writesNote) ? savedThen() : unexpected("end the session")),
   // Back in the app, the learner ends the session if it is still running (the crash came before the save).
   async retry(p) {
     if (!p.available("end-session")) return;
@@ -677,7 +684,7 @@ describe("a crash at every write of a plugin operation", () => {
           expect({ k, crashed: gate.crashed }).toEqual({ k, crashed: k < total });
           // Said at once, in words: not a silent failure.
           if (k < total) {
-            const expected = op.crashNotice(k);
+            const expected = op.crashNotice(k, gate.log.slice(0, k));
             expect({ k, noticesAfterCrash, said: noticesAfterCrash.some((n) => expected.test(n)) }).toMatchObject({
               k,
               said: true,

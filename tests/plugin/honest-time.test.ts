@@ -176,8 +176,11 @@ describe("time away", () => {
 
     click(noticeButton("Count it"));
     await settle();
-    expect(fieldsAt(h, draft).break_minutes).toBe(0);
+    expect(fieldsAt(h, draft)).toMatchObject({ break_minutes: 0, breaks: [] });
     expect(lastNotice()).toBe("Counted 8 h away as study time (breaks now 0 min).");
+    click(noticeButton("Count it"));
+    await settle();
+    expect(lastNotice()).toBe("That time away is no longer recorded as a break: nothing more to count.");
   });
 
   it(
@@ -263,6 +266,60 @@ describe("the end dialog", () => {
     expect(lastNotice()).toBe(`Session on ${TOPIC} saved (10 min).`);
   });
 
+  it("previews a typed time with only the part of each break before it, and records that part", async () => {
+    const { h, p, draft } = await started();
+    await studyFor(10 * MINUTE);
+    await sleepFor(8 * HOUR); // away 12:10–20:10, recorded at the first tick after waking
+    expect(fieldsAt(h, draft).breaks).toEqual([`${at(10)}/${at(490).replace(":00+", ":01+")}`]);
+    await p.run("end-session");
+    chooseEnd("given");
+    type(endModal().contentEl.querySelector("input.palee-end-time"), "12:05");
+    expect(endPreviewText()).toBe(`${TOPIC} · started 12:00 · 5 min`);
+    type(endModal().contentEl.querySelector("input.palee-end-time"), "16:00");
+    expect(endPreviewText()).toBe(`${TOPIC} · started 12:00 · 10 min`);
+    click(endConfirm());
+    await settle();
+    expect(fieldsAt(h, onlyConfirmed(h))).toMatchObject({
+      ended_at: at(240),
+      duration_minutes: 10,
+      break_minutes: 230,
+      breaks: [`${at(10)}/${at(240)}`],
+    });
+  });
+
+  it("previews an end typed inside a pause: the pause up to it is a break", async () => {
+    const { p } = await started();
+    await studyFor(30 * MINUTE);
+    await p.run("pause-session");
+    await studyFor(HOUR);
+    await p.run("continue-session");
+    await settle();
+    await p.run("end-session");
+    chooseEnd("given");
+    type(endModal().contentEl.querySelector("input.palee-end-time"), "12:40");
+    expect(endPreviewText()).toBe(`${TOPIC} · started 12:00 · 30 min`);
+  });
+
+  it("shows a typed wall time the clocks skipped as a refusal in the preview, never an exception", async () => {
+    // Europe/Berlin on 2026-03-29: at 01:00 UTC the clocks went from 02:00 to 03:00 (+01:00 to +02:00).
+    const jump = Date.parse("2026-03-29T01:00:00Z");
+    jest.setSystemTime(Date.parse("2026-03-29T08:00:00Z"));
+    const berlin = jest.spyOn(Date.prototype, "getTimezoneOffset").mockImplementation(function (this: Date) {
+      return this.getTime() < jump ? -60 : -120;
+    });
+    try {
+      const { p } = await started();
+      await studyFor(10 * MINUTE);
+      await p.run("end-session");
+      chooseEnd("given");
+      type(endModal().contentEl.querySelector("input.palee-end-time"), "02:30");
+      expect(endModal().contentEl.querySelector(".palee-end-error")?.textContent).toMatch(/does not exist/);
+      expect(endConfirm().disabled).toBe(true);
+    } finally {
+      berlin.mockRestore();
+    }
+  });
+
   it("preselects now and shows no silence while the session was active", async () => {
     const { p } = await started({ checkpointMinutes: 0 });
     await studyFor(40 * MINUTE);
@@ -334,7 +391,7 @@ describe("log a past session", () => {
 
     fill(modal, { from: "2026-08-14T11:40:00Z", to: "2026-08-14T11:20:00Z" });
     await logIt(modal);
-    expect(error()).toMatch(/^Start \(11:40\) must be before End \(11:20\)/);
+    expect(error()).toMatch(/^Start 11:40 starts after it ends \(End 11:20\)/);
 
     fill(modal, { from: "", to: "", minutes: "abc" });
     await logIt(modal);

@@ -71,6 +71,7 @@ describe("the incremental scan", () => {
         const truth: SessionStore = {
           read: (path) => plain.read(path),
           list: (folder) => plain.list(folder),
+          folders: (folder) => plain.folders(folder),
           create: (path, content) => plain.create(path, content),
           replace: (path, expected, content) => plain.replace(path, expected, content),
           trash: (path) => plain.trash(path),

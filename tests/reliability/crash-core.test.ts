@@ -226,11 +226,19 @@ const scenarios: Scenario[] = [
   },
   { name: "end --topic with the session open", vault: T_A_OPEN, run: (c) => c.end({ topic: "T-a", summary: "Done." }) },
   {
-    name: "end --topic with no session recorded",
+    // Contract §4 end, version 3: with nothing open and no draft, an explicit topic records nothing.
+    name: "end --topic with no session recorded (refused, nothing written)",
     vault: () => vault(),
-    run: (c) => c.end({ topic: "T-c", summary: "From now." }),
-    retry: false, // by contract §4 tier 3 each explicit end records a session from now
-    invariants: { newUnabsorbedAllowed: 1 },
+    run: (c) =>
+      c.end({ topic: "T-c", summary: "From now." }).then(
+        () => {
+          throw new Error("end recorded a session nobody studied");
+        },
+        (e: unknown) => {
+          if (!(e instanceof UsageError) || e.kind !== "nothing_open") throw e;
+        },
+      ),
+    writesNothing: true,
   },
   {
     name: "end leaving another device's live draft alone",
@@ -287,7 +295,13 @@ const scenarios: Scenario[] = [
   {
     name: "count time away back",
     vault: () => vault({ [HOT]: openPointer, [S(OPEN_A)]: withBreakA }),
-    run: (c) => c.countAwayBack({ draftId: OPEN_A, minutes: 30 }),
+    // A draft of before version 3: its 45 min are one break ending at its last checkpoint (11:10–11:55).
+    run: (c) =>
+      c.countAwayBack({
+        draftId: OPEN_A,
+        fromMs: Date.parse("2026-08-14T11:25:00Z"),
+        toMs: Date.parse("2026-08-14T11:55:00Z"),
+      }),
   },
   { name: "recover resume", vault: () => vault(pick(OLD_B)), run: (c) => c.recover(OLD_B, "resume") },
   { name: "recover save", vault: () => vault(pick(OLD_B)), run: (c) => c.recover(OLD_B, "save") },
@@ -456,6 +470,7 @@ const NEXT_COMMANDS: Array<[string, (c: PaleeSessions) => Promise<unknown>, (cra
   // A pointer whose draft is gone (start crashed before writing it, discard before clearing it) still dates
   // a session: end records it from hot.md's started_at (architecture.md, end), once.
   ["end", (c) => c.end({ summary: "after the crash" }), (crashed) => (danglingPointer(crashed) ? 1 : 0)],
+  // Ends T-a's open session or its drafts' sitting, if any (else refused nothing_open): at most one session.
   ["end --topic T-a", (c) => c.end({ topic: "T-a", summary: "after the crash" }), () => 1],
   ["start --topic T-q", (c) => c.start({ topic: "T-q" }), () => 0],
 ];

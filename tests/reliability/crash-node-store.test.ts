@@ -502,7 +502,9 @@ async function killEverywhere(scenario: Scenario): Promise<void> {
     const options = { discarded: scenario.discarded?.(files), allowExtra: movedAway };
     const allCreated = [...created, ...createdDraftsIn(next.log)];
     expect([label, invariantViolations(files, stateOf(run.root, allCreated), options)]).toEqual([label, []]);
-    await fresh.end({ topic: "T-a", summary: "After the crash." });
+    // A new session after the crash (an open one is kept and ended): end alone would refuse nothing_open.
+    await fresh.start({ topic: "T-a", ifOpen: "keep" });
+    await fresh.end({ summary: "After the crash." });
     const rebuilt = await fresh.rebuild();
     expect([label, rebuilt.skipped]).toEqual([label, []]);
     expect([
@@ -544,13 +546,15 @@ describe("the built CLI on a vault a kill left temp files in", () => {
     expect(list.status).toBe(0);
     expect(list.json().skipped).toEqual([]);
     expect(list.stdout).not.toMatch(/\.tmp/);
+    // Killed before the note existed: end saves the drafts' sitting; after: it reports the saved session.
     const end = palee(
       run.root,
       ["end", "--topic", "T-a", "--summary", "After the crash.", "--at", "now", "--json"],
       env,
     );
     expect([end.status, end.stderr]).toEqual([0, expect.any(String)]);
-    expect(end.json().status).toBe("ended");
+    expect(end.json()).toMatchObject({ status: "ended", ...(half ? {} : { already_saved: true }) });
+    expect(end.json().already_saved).toBe(half ? undefined : true);
     const rebuild = palee(run.root, ["rebuild", "--json"], env);
     expect(rebuild.status).toBe(0);
     expect(rebuild.json().skipped).toEqual([]);

@@ -151,11 +151,12 @@ describe("found by the model", () => {
       new Start("T-a", false, false),
       new Crash(1),
       new Recover(0, "discard"),
-      new ClockJump(1440),
+      new ClockJump(30),
       new End("T-a", "none", false),
     ]);
     const notes = [...real.store.files.entries()].filter(([p]) => /\/S-/.test(p)).map(([, text]) => text);
-    // The discard did not happen, so the draft is still the learner's: end --topic absorbs it (tier 1).
+    // The discard did not happen, so the draft is still the learner's: end --topic absorbs it (tier 1). (A day
+    // later, with no open session, it would be an interrupted session left for recovery: contract §4 end.)
     expect(notes.map((text) => /absorbed_drafts:\n {2}- DRAFT-S-/.test(text))).toEqual([true]);
   });
 

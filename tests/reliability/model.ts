@@ -281,6 +281,62 @@ const isOpenPointer = (p: HotPointer): p is HotPointer & { openDraft: string; st
   p.openDraft !== null && p.startedAt !== null;
 
 const ms = (value: unknown): number | null => parseTimestamp(value);
+const toSecond = (t: number): number => Math.floor(t / 1000) * 1000;
+
+// ---- breaks as intervals (contract §2 version 3), as the model reads them --------------------------
+
+interface Span {
+  from: number;
+  to: number;
+}
+
+/** Oldest first, overlapping spans joined, empty ones left out. */
+function union(spans: readonly Span[]): Span[] {
+  const sorted = spans.filter((s) => s.to > s.from).sort((a, b) => a.from - b.from);
+  const out: Span[] = [];
+  for (const s of sorted) {
+    const last = out[out.length - 1];
+    if (last && s.from <= last.to) last.to = Math.max(last.to, s.to);
+    else out.push({ ...s });
+  }
+  return out;
+}
+
+const clip = (spans: readonly Span[], from: number, to: number): Span[] =>
+  spans.map((s) => ({ from: Math.max(s.from, from), to: Math.min(s.to, to) })).filter((s) => s.to > s.from);
+
+/** break_minutes of spans: each one's rounded minutes, summed. */
+const minutesOf = (spans: readonly Span[]): number =>
+  spans.reduce((sum, s) => sum + Math.round((s.to - s.from) / MINUTE), 0);
+
+/**
+ * A draft's breaks: its `breaks` list (else, before version 3, break_minutes as one break ending at its last
+ * checkpoint), none reaching past its last checkpoint or now.
+ */
+function breaksOf(draft: FileView | null | undefined, now: number): Span[] {
+  if (!draft) return [];
+  const f = draft.fields;
+  const checkpoint = ms(f.last_checkpoint_at);
+  let spans: Span[] = [];
+  if (Array.isArray(f.breaks)) {
+    for (const item of f.breaks) {
+      const [from, to] = String(item).split("/").map(ms);
+      if (from != null && to != null && to >= from) spans.push({ from, to });
+    }
+  } else if (typeof f.break_minutes === "number" && f.break_minutes > 0 && checkpoint !== null) {
+    spans = [{ from: checkpoint - f.break_minutes * MINUTE, to: checkpoint }];
+  }
+  return union(clip(spans, -Infinity, Math.min(checkpoint ?? Infinity, now)));
+}
+
+/** contract §4: the last sign of life; a checkpoint more than a minute ahead of now is none. */
+function lastSignAt(draft: FileView, now: number, checkpoint = ms(draft.fields.last_checkpoint_at)): number | null {
+  const usable = checkpoint !== null && checkpoint - now <= 60_000 ? [Math.min(checkpoint, now)] : [];
+  const ends = breaksOf(draft, now).map((b) => Math.min(b.to, now));
+  const started = ms(draft.fields.started_at);
+  const signs = [...(started === null ? [] : [started]), ...usable, ...ends];
+  return signs.length === 0 ? null : Math.max(...signs);
+}
 
 // ---- the model ------------------------------------------------------------------------------------
 
@@ -340,7 +396,14 @@ function fail(step: string, message: string): never {
 /** Error kinds a refusal may carry, per operation (contract §4); anything else fails the property. */
 const REFUSALS: Record<OpKind, readonly string[]> = {
   start: ["topic_required"],
-  checkpoint: ["topic_required", "nothing_open", "session_open_elsewhere", "no_such_draft", "usage"],
+  checkpoint: [
+    "topic_required",
+    "nothing_open",
+    "session_open_elsewhere",
+    "other_session_open",
+    "no_such_draft",
+    "usage",
+  ],
   end: [
     "topic_required",
     "nothing_open",
@@ -561,6 +624,15 @@ export class Checkpoint extends Step {
       if (out.value.draft.draftId !== ownOpen || out.value.created)
         fail(this.label, `checkpointed ${out.value.draft.draftId} instead of the open ${ownOpen}`);
     }
+    // Version 3: another topic while this device's session is open would be a parallel session (contract §4).
+    const openOther = this.topic === null ? null : ownOpenDraft(before, device, null, undefined);
+    if (!out.crashed && openOther !== null && pointerOf(before).activeTopic !== this.topic) {
+      if (!out.error || !(out.error instanceof PaleeError) || out.error.kind !== "other_session_open")
+        fail(
+          this.label,
+          `a checkpoint for ${this.topic} beside the open ${openOther} was not refused other_session_open`,
+        );
+    }
     if (out.value) {
       stats.bump(stats.outcomes, `checkpoint ${out.value.created ? "created a draft" : "updated"}`);
       const after = viewOf(world);
@@ -577,11 +649,16 @@ export class Checkpoint extends Step {
       // period and 2 h is a break, recorded in the same write; a paused session records none.
       const old = before.drafts.get(draft.id);
       if (old && !out.value.created) {
-        const sign = Math.max(ms(old.fields.started_at) ?? 0, ms(old.fields.last_checkpoint_at) ?? 0);
+        // Version 3: the gap is an interval appended to breaks; a last checkpoint in the future is no sign of life.
+        const sign = lastSignAt(old, after.now) ?? 0;
         const gap = after.now - sign;
-        const away =
-          old.fields.paused_at == null && gap > Math.max(DEFAULT_GRACE_MS, 120 * MINUTE) ? Math.round(gap / MINUTE) : 0;
-        const expected = (typeof old.fields.break_minutes === "number" ? old.fields.break_minutes : 0) + away;
+        const span = { from: toSecond(sign), to: toSecond(after.now) };
+        const isAway = old.fields.paused_at == null && gap > Math.max(DEFAULT_GRACE_MS, 120 * MINUTE);
+        const away = isAway ? minutesOf([span]) : 0;
+        const recorded = typeof old.fields.break_minutes === "number" ? old.fields.break_minutes : 0;
+        const expected = isAway
+          ? minutesOf(union([...clip(breaksOf(old, after.now), -Infinity, span.to), span]))
+          : recorded;
         if ((draft.fields.break_minutes ?? 0) !== expected)
           fail(this.label, `break_minutes ${String(draft.fields.break_minutes)}, the model says ${expected}`);
         if ((out.value.away?.minutes ?? 0) !== away)
@@ -609,6 +686,10 @@ function ownOpenDraft(before: View, device: Device, topic: Topic | null, ui: Ope
 
 const LONG_SUMMARY = Array.from({ length: 320 }, (_, i) => `word${i}`).join(" ");
 
+/** When an end says the session ended: now, at its last sign of life, or 10 minutes ago (a chosen time). */
+type EndChoice = "now" | "last" | "earlier";
+const EARLIER_MS = 10 * MINUTE;
+
 export class End extends Step {
   constructor(
     readonly topic: Topic | null,
@@ -616,11 +697,11 @@ export class End extends Step {
     /** As the plugin does: name the open session its UI shows. */
     readonly pluginStyle: boolean,
     /** Version 2: when it ended. "now" is version 1's end; "unset" passes no `at` (the CLI default: long_silence). */
-    readonly atChoice: "now" | "last" | "unset" = "now",
+    readonly atChoice: EndChoice | "unset" = "now",
   ) {
     super();
   }
-  get at(): "now" | "last" | undefined {
+  get at(): EndChoice | undefined {
     return this.atChoice === "unset" ? undefined : this.atChoice;
   }
   get label(): string {
@@ -647,11 +728,19 @@ export class End extends Step {
         summary,
         nextAction: summary ? "Read on" : null,
         open,
-        endAt: this.at && { kind: this.at },
+        endAt:
+          this.at === "earlier"
+            ? { kind: "given", text: new Date(before.now - EARLIER_MS).toISOString() }
+            : this.at && { kind: this.at },
       }),
     );
     const ownOpen = ownOpenDraft(before, device, this.topic, open);
-    const silent = out.error instanceof PaleeError && out.error.kind === "long_silence" && this.at === undefined;
+    const refusal = out.error instanceof PaleeError ? out.error.kind : null;
+    const ownStart = ownOpen === null ? null : ms(before.drafts.get(ownOpen)?.fields.started_at);
+    // Version 3: an end 10 minutes ago is refused (invalid_time) only for a session started after it.
+    const tooEarly =
+      refusal === "invalid_time" && this.at === "earlier" && (ownStart === null || ownStart > before.now - EARLIER_MS);
+    const silent = (refusal === "long_silence" && this.at === undefined) || tooEarly;
     if (!out.crashed && !out.outOfIds && ownOpen !== null && !silent) {
       // Ending this device's own open session always works, and absorbs its draft.
       if (!out.value)
@@ -675,7 +764,7 @@ function checkEnded(
   after: View,
   summary: string | null,
   device: Device,
-  at: "now" | "last" | undefined,
+  at: EndChoice | undefined,
 ): void {
   const note = after.confirmed.get(result.session.sessionId);
   if (!note) fail(step, `ended as ${result.session.sessionId}, which does not exist`);
@@ -740,6 +829,12 @@ function checkEnded(
       fail(step, `started_at ${String(note.fields.started_at)} is not hot.md's start ${String(hotBefore.startedAt)}`);
     }
   }
+  // contract §4 end, version 3: end never invents a session (tier 3 is refused), and takes one sitting only.
+  if (starts.length === 0 && result.absorbedDrafts.length === 0) {
+    if (hotBefore.activeTopic !== note.fields.topic_id || hotBefore.startedAt === null)
+      fail(step, `recorded ${result.session.sessionId} with no draft and no open session (tier 3 invents)`);
+  }
+  checkOneSitting(step, result.absorbedDrafts, before);
   // contract §4 Devices: end never absorbs a draft that is alive on another device.
   for (const id of result.absorbedDrafts) {
     const draft = before.drafts.get(id);
@@ -749,6 +844,28 @@ function checkEnded(
     }
   }
   checkViews(step, after, true);
+}
+
+/**
+ * The drafts an end absorbed are one sitting (contract §4 end, version 3): sorted by start, each begins within
+ * the grace period of the latest sign of life before it. Raw recorded times: the core's spans lie inside them.
+ */
+function checkOneSitting(step: string, absorbed: readonly string[], before: View): void {
+  const spans = absorbed
+    .map((id) => {
+      const fields = before.drafts.get(id)?.fields;
+      const from = ms(fields?.started_at);
+      const last = ms(fields?.last_checkpoint_at);
+      const to = from === null ? last : last === null ? from : Math.max(from, last);
+      return to === null ? null : { from: Math.min(from ?? to, to), to };
+    })
+    .filter((span): span is { from: number; to: number } => span !== null)
+    .sort((a, b) => a.from - b.from);
+  let reach = spans[0]?.to ?? 0;
+  for (const span of spans.slice(1)) {
+    if (span.from > reach + DEFAULT_GRACE_MS) fail(step, `merged drafts of two sittings (a gap before ${span.from})`);
+    reach = Math.max(reach, span.to);
+  }
 }
 
 /** paused_at when it is usable (contract §2: a valid time, not before the start, at most a minute ahead); else null. */
@@ -770,28 +887,38 @@ function primaryOf(result: EndResult, before: View): FileView | null {
 }
 
 /** contract §4: where an end ends. null when the model cannot tell (several drafts without the open one). */
-function expectedEndOf(result: EndResult, before: View, now: number, at: "now" | "last" | undefined): number | null {
+function expectedEndOf(result: EndResult, before: View, now: number, at: EndChoice | undefined): number | null {
   const primary = primaryOf(result, before);
   if (result.absorbedDrafts.length > 0 && primary === null) return null;
   const paused = usablePause(primary, now);
   if (at === "now") return now;
+  if (at === "earlier") return now - EARLIER_MS;
   if (at === undefined && paused !== null) return Math.min(paused, now);
   if (at === undefined) return now;
-  const signs = result.absorbedDrafts
+  const checkpoints = result.absorbedDrafts
     .flatMap((id) => [ms(before.drafts.get(id)?.fields.last_checkpoint_at)])
     .filter((t): t is number => t !== null);
+  const latest = checkpoints.length === 0 ? null : Math.max(...checkpoints);
   const started = ms(result.session.startedAt) ?? now;
-  return Math.min(now, Math.max(started, ...signs));
+  const sign = primary
+    ? lastSignAt({ ...primary, fields: { ...primary.fields, started_at: null } }, now, latest)
+    : null;
+  const usable = latest !== null && latest - now <= 60_000 ? [Math.min(latest, now)] : [];
+  return Math.min(now, Math.max(started, ...usable, ...(sign === null ? [] : [sign])));
 }
 
-/** The model's break_minutes for an ended session: the draft's breaks plus its open pause up to the end. */
+/**
+ * The model's break_minutes for an ended session (version 3): the parts inside [start, end] of the draft's
+ * breaks and of its open pause, never more than the span.
+ */
 function expectedBreaksOf(result: EndResult, before: View, endedMs: number): number | null {
   const primary = primaryOf(result, before);
   if (result.absorbedDrafts.length > 0 && primary === null) return null;
-  const recorded = primary?.fields.break_minutes;
-  const base = typeof recorded === "number" ? recorded : 0;
   const paused = usablePause(primary, before.now);
-  return base + (paused !== null && paused < endedMs ? Math.round((endedMs - paused) / MINUTE) : 0);
+  const pause = paused !== null && paused < endedMs ? [{ from: paused, to: endedMs }] : [];
+  const started = ms(result.session.startedAt) ?? endedMs;
+  const inside = clip(union([...breaksOf(primary, before.now), ...pause]), started, endedMs);
+  return Math.min(minutesOf(inside), Math.max(0, Math.round((endedMs - started) / MINUTE)));
 }
 
 /** Version 2: pause or continue the open session (whichever device runs the step). */
@@ -817,8 +944,9 @@ export class PauseOrContinue extends Step {
         fail(this.label, `paused_at is ${String(after.fields.paused_at)}, not now`);
       if (this.what === "continue") {
         const paused = usablePause(draft, before.now);
-        const base = typeof draft.fields.break_minutes === "number" ? draft.fields.break_minutes : 0;
-        const expected = paused === null ? null : base + Math.max(0, Math.round((before.now - paused) / MINUTE));
+        const pause = paused === null ? [] : [{ from: paused, to: toSecond(before.now) }];
+        const earlier = clip(breaksOf(draft, before.now), -Infinity, before.now);
+        const expected = paused === null ? null : minutesOf(union([...earlier, ...pause]));
         if (after.fields.paused_at != null || after.fields.break_minutes !== expected) {
           fail(
             this.label,
@@ -918,11 +1046,14 @@ export class Recover extends Step {
           fail(step, `a saved draft has outcome ${String(note.fields.outcome)}`);
         // Save ends at the last checkpoint (a paused draft, version 2: at paused_at); a recorded start never
         // moves, so a checkpoint before the start (a clock set back) ends the session at its start, 0 minutes.
+        // Version 3: never after now; a last checkpoint more than a minute ahead is no sign of life.
+        const pausedMs = usablePause(draft, before.now);
         const [checkpointMs, startMs] = [
-          usablePause(draft, before.now) ?? ms(draft.fields.last_checkpoint_at),
+          pausedMs !== null ? Math.min(pausedMs, before.now) : lastSignAt(draft, before.now),
           ms(draft.fields.started_at),
         ];
-        const endsAt = checkpointMs !== null && startMs !== null ? Math.max(checkpointMs, startMs) : checkpointMs;
+        const last = checkpointMs !== null && startMs !== null ? Math.max(checkpointMs, startMs) : checkpointMs;
+        const endsAt = last === null ? null : toSecond(last);
         if (ms(note.fields.ended_at) !== endsAt) {
           fail(
             step,
@@ -1056,8 +1187,16 @@ export class Read extends Step {
       const out = await operate(world, "read", this.label, (core) => core.status());
       if (!out.value) fail(this.label, "status failed");
       const hot = pointerOf(before);
-      if ((out.value.open?.draftId ?? null) !== (isOpenPointer(hot) ? hot.openDraft : null))
-        fail(this.label, "status does not report hot.md's open session");
+      const expected = isOpenPointer(hot) ? hot.openDraft : null;
+      // Version 3: an open session a confirmed note already saved (an end that stopped before it tidied hot.md)
+      // is reported as saved, as reconcile would close it (contract §4 Reconcile). A note of a reused draft ID
+      // from before this draft began does not count (absorbed.ts savedIn), so either answer names a real note.
+      const savers = expected === null ? [] : (absorbers(before).get(expected) ?? []);
+      const { open, savedAs } = out.value;
+      const reportedSaved = open === null && savedAs !== null && savers.includes(savedAs);
+      if (!reportedSaved && (open?.draftId ?? null) !== expected)
+        fail(this.label, `status does not report hot.md's open session (saved as ${String(savedAs)})`);
+      if (savedAs !== null && !reportedSaved) fail(this.label, `status names ${savedAs}, which saved no open draft`);
     }
     return { kind: "read", crashed: false, refused: false };
   }
@@ -1364,6 +1503,15 @@ function checkConfirmed(step: string, model: Model, note: FileView, absorbed: Ma
       `${note.id} records ${duration} min for ${String(f.started_at)} → ${String(f.ended_at)} ` +
         `less ${breaks} min of breaks`,
     );
+  // Version 3: the breaks recorded lie inside the span, and break_minutes is their total (never above the span).
+  if ("breaks" in f) {
+    const spans = Array.isArray(f.breaks) ? breaksOf({ ...note, fields: { breaks: f.breaks } }, Infinity) : null;
+    if (spans === null || spans.length !== (f.breaks as unknown[]).length || spans.length === 0)
+      fail(step, `${note.id} has breaks ${JSON.stringify(f.breaks)}`);
+    if (spans.some((b) => b.from < started || b.to > ended)) fail(step, `${note.id} has breaks outside its span`);
+    const total = Math.min(minutesOf(spans), Math.round((ended - started) / MINUTE));
+    if (total !== breaks) fail(step, `${note.id} has break_minutes ${String(breaks)}, its breaks total ${total}`);
+  }
   for (const id of absorbedList(note)) {
     const session = model.sessions.get(id);
     if (!session) fail(step, `${note.id} absorbed ${id}, which no step ever created`);
@@ -1384,6 +1532,11 @@ function checkDraft(step: string, model: Model, draft: FileView): void {
   const breaks = f.break_minutes ?? 0;
   if (typeof breaks !== "number" || !Number.isInteger(breaks) || breaks < 0)
     fail(step, `draft ${draft.id} has break_minutes ${String(f.break_minutes)}`);
+  if ("breaks" in f) {
+    const spans = Array.isArray(f.breaks) ? breaksOf({ ...draft, fields: { breaks: f.breaks } }, Infinity) : null;
+    if (spans === null || spans.length !== (f.breaks as unknown[]).length || minutesOf(spans) !== breaks)
+      fail(step, `draft ${draft.id} has breaks ${JSON.stringify(f.breaks)} and break_minutes ${String(breaks)}`);
+  }
   for (const fragment of model.sessions.get(draft.id)?.fragments ?? []) {
     if (!draft.body.includes(fragment)) fail(step, `draft ${draft.id} lost the learner's text ${fragment}`);
   }
@@ -1429,7 +1582,7 @@ export const step: Arbitrary<Step> = fc.oneof(
         topic,
         fc.constantFrom("none" as const, "short" as const, "long" as const),
         fc.boolean(),
-        fc.constantFrom<"now" | "last" | "unset">("now", "last", "unset"),
+        fc.constantFrom<EndChoice | "unset">("now", "last", "earlier", "unset"),
       )
       .map(([t, s, plugin, at]) => new End(plugin ? null : t, s, plugin, at)),
   },

@@ -2,7 +2,7 @@ import { promises as nodeFs } from "node:fs";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { BoundaryError, ConflictError } from "../../src/core/errors";
+import { BoundaryError, ConflictError, LinkOutsideVaultError } from "../../src/core/errors";
 import { layoutFor } from "../../src/core/layout";
 import { PaleeSessions } from "../../src/core/sessions";
 import { trashStaleTempFiles } from "../../src/core/temp-files";
@@ -93,6 +93,30 @@ describe("Node store specifics", () => {
     await expect(store.read("../outside.md")).rejects.toBeInstanceOf(BoundaryError);
     await expect(store.create("palee/../../outside.md", "x")).rejects.toBeInstanceOf(BoundaryError);
     await expect(store.trash("/etc/passwd")).rejects.toBeInstanceOf(BoundaryError);
+  });
+
+  it("never reads, replaces or lists-as-folder through a symbolic link leading out of the vault", async () => {
+    const root = tempVault();
+    const outside = tempVault();
+    fs.writeFileSync(path.join(outside, "secret.md"), "not yours");
+    fs.mkdirSync(path.join(root, "palee", "sessions"), { recursive: true });
+    fs.mkdirSync(path.join(root, "Archive"));
+    fs.writeFileSync(path.join(root, "Archive", "kept.md"), "inside");
+    const at = (name: string): string => path.join(root, "palee", "sessions", name);
+    fs.symlinkSync(path.join(outside, "secret.md"), at("out.md"));
+    fs.symlinkSync(path.join(root, "Archive", "kept.md"), at("in.md"));
+    fs.symlinkSync(path.join(outside, "nothing.md"), at("dangling.md"));
+    fs.symlinkSync(path.join(root, "Archive"), at("folder"));
+    const store = new NodeStore(root);
+    await expect(store.read("palee/sessions/out.md")).rejects.toBeInstanceOf(LinkOutsideVaultError);
+    await expect(store.replace("palee/sessions/out.md", "not yours", "mine")).rejects.toBeInstanceOf(
+      LinkOutsideVaultError,
+    );
+    await expect(store.read("palee/sessions/in.md")).resolves.toBe("inside");
+    await expect(store.read("palee/sessions/dangling.md")).resolves.toBeNull();
+    // Links are listed (so a scan names the one it cannot read), except one that leads to a folder.
+    expect((await store.list("palee/sessions")).sort()).toEqual(["dangling.md", "in.md", "out.md"]);
+    expect(fs.readFileSync(path.join(outside, "secret.md"), "utf8")).toBe("not yours");
   });
 
   it("refuses to trash through a symlink, file or folder", async () => {

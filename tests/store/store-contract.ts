@@ -43,6 +43,15 @@ export function describeStoreContract(
       await expect(store.list("palee/sessions").then((n) => n.sort())).resolves.toEqual(["a.md", "b.md"]);
     });
 
+    it("lists the folders directly inside a folder, and none for a missing one", async () => {
+      await store.create("palee/sessions/a.md", "a");
+      await store.create("palee/sessions/old/c.md", "c");
+      await store.create("palee/sessions/old/deeper/d.md", "d");
+      await expect(store.folders("palee/sessions")).resolves.toEqual(["old"]);
+      await expect(store.folders("palee/sessions/old")).resolves.toEqual(["deeper"]);
+      await expect(store.folders("palee/missing")).resolves.toEqual([]);
+    });
+
     it("never overwrites on create: an existing file is a FileExistsError and keeps its content", async () => {
       await store.create("palee/sessions/S-1.md", "first");
       await expect(store.create("palee/sessions/S-1.md", "second")).rejects.toBeInstanceOf(FileExistsError);

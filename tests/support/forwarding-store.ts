@@ -20,6 +20,10 @@ export class ForwardingStore<Inner extends SessionStore = SessionStore> implemen
     return this.inner.list(folder);
   }
 
+  folders(folder: string): Promise<string[]> {
+    return this.inner.folders(folder);
+  }
+
   create(path: string, content: string): Promise<void> {
     return this.inner.create(path, content);
   }

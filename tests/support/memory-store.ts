@@ -41,6 +41,14 @@ export class MemoryStore implements SessionStore {
     return Promise.resolve(names);
   }
 
+  folders(folder: string): Promise<string[]> {
+    const prefix = `${folder}/`;
+    const names = [...this.files.keys()]
+      .filter((p) => p.startsWith(prefix) && p.slice(prefix.length).includes("/"))
+      .map((p) => p.slice(prefix.length).split("/")[0]);
+    return Promise.resolve([...new Set(names)]);
+  }
+
   create(path: string, content: string): Promise<void> {
     if (this.files.has(path)) return Promise.reject(new FileExistsError(path));
     this.files.set(path, content);

@@ -1,9 +1,10 @@
 /**
- * end, with --at. Without --at after a long silence the core refuses (long_silence); on a terminal (not
- * --json) the learner is asked instead: [L]ast activity, [N]ow, or a time they type. The rules live in the
- * core (contract §4, §5 version 2); this file only translates.
+ * end, with --at and --if-none. Without --at after a long silence the core refuses (long_silence); on a
+ * terminal (not --json) the learner is asked instead: [L]ast activity, [N]ow, or a time they type. With no open
+ * session the core refuses (nothing_open); --if-none ignore makes that a success that wrote nothing. The rules
+ * live in the core (contract §4, §5 version 2 and 3); this file only translates.
  */
-import { LongSilenceError, UsageError } from "../../core/errors";
+import { LongSilenceError, UsageError, afterSaveError, isPaleeError } from "../../core/errors";
 import { sessionJson } from "../../core/formats/json";
 import type { OffsetAt } from "../../core/time";
 import { formatDuration, localClock } from "../../core/time";
@@ -15,6 +16,27 @@ import { LineReader } from "../prompt";
 import type { Command, CommandContext } from "./command";
 
 async function runEnd(ctx: CommandContext, values: Values): Promise<Outcome> {
+  const { out } = ctx;
+  const ifNone = values["if-none"] ?? "refuse";
+  if (ifNone !== "refuse" && ifNone !== "ignore") {
+    throw new UsageError(`--if-none must be refuse or ignore (got "${ifNone}")`);
+  }
+  try {
+    reportEnd(await ended(ctx, values), out);
+  } catch (error) {
+    // Nothing open, nothing to end (contract §4 end step 2): with --if-none ignore, a success that wrote nothing.
+    if (ifNone === "ignore" && isPaleeError(error) && error.kind === "nothing_open") {
+      if (out.json) out.doc({ status: "nothing_open" });
+      out.text("No open session: nothing to end, nothing was written.");
+      return 0;
+    }
+    // A failure after the session note was written says first that the session is saved.
+    throw afterSaveError(error) ?? error;
+  }
+  return 0;
+}
+
+async function ended(ctx: CommandContext, values: Values): Promise<EndResult> {
   const { core, out, io } = ctx;
   const options: EndOptions = {
     topic: values.topic ?? null,
@@ -22,15 +44,12 @@ async function runEnd(ctx: CommandContext, values: Values): Promise<Outcome> {
     nextAction: values.next ?? null,
     endAt: values.at === undefined ? undefined : endTimeOf(values.at),
   };
-  let result: EndResult;
   try {
-    result = await core.end(options);
+    return await core.end(options);
   } catch (error) {
     if (!(error instanceof LongSilenceError) || !io.isTerminal || out.json || values.at !== undefined) throw error;
-    result = await core.end({ ...options, endAt: endTimeOf(await askEnd(error, io, ctx.offsetAt)) });
+    return core.end({ ...options, endAt: endTimeOf(await askEnd(error, io, ctx.offsetAt)) });
   }
-  reportEnd(result, out);
-  return 0;
 }
 
 async function askEnd(silence: LongSilenceError, io: CliIo, offsetAt: OffsetAt): Promise<string> {
@@ -89,6 +108,7 @@ export const end: Command = {
     summary: "the summary",
     next: "the next action",
     at: "when the session ended: now, last, HH:MM or ISO 8601 (needed after a long silence)",
+    "if-none": "with no open session: refuse (default, exit 2 nothing_open) or ignore (exit 0, nothing written)",
   },
   example: 'palee session end --summary "- lifetimes" --next "exercises 4.1-4.3"',
   run: runEnd,

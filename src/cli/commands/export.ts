@@ -20,11 +20,57 @@ async function writeNewFile(target: string, text: string): Promise<void> {
   if (fs.existsSync(target)) throw new UsageError(exists(target));
   try {
     // The store's create: a flushed temp file published whole, exclusive even against a racing writer.
-    await new NodeStore(path.dirname(target)).create(path.basename(target), text);
+    const folder = new NodeStore(path.dirname(target));
+    // Temp files of killed exports of this name, older than an hour, go first (contract §2; node-store.ts).
+    await folder.removeStaleTempFilesOf(path.basename(target), Date.now()).catch(() => []);
+    await folder.create(path.basename(target), text);
   } catch (error) {
     if (error instanceof FileExistsError) throw new UsageError(exists(target));
     throw error;
   }
+}
+
+/** `target` relative to the vault root with "/" when it lies inside the vault (also through a symlink), else null. */
+function vaultRelative(root: string, target: string): string | null {
+  const within = (base: string, file: string): string | null => {
+    const relative = path.relative(base, file);
+    if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return null;
+    return relative.split(path.sep).join("/");
+  };
+  const real = (p: string): string => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  return within(root, target) ?? within(real(root), path.join(real(path.dirname(target)), path.basename(target)));
+}
+
+/**
+ * The --out file, refused before any work: blank, an existing file or folder, or a file the tool owns inside
+ * the vault (hot.md, index.md, anything in the sessions folder: an export there would be scanned as a session).
+ */
+function outTarget(ctx: CommandContext, out: string): { target: string; relative: string | null } {
+  if (out.trim() === "") {
+    throw new UsageError("--out is empty: give the name of a new file (or leave --out out to print on stdout)");
+  }
+  const target = path.resolve(ctx.io.cwd, out);
+  if (fs.existsSync(target) && fs.statSync(target).isDirectory()) {
+    throw new UsageError(`${target} is a folder: give the name of a new file (e.g. ${path.join(out, "sessions.csv")})`);
+  }
+  if (fs.existsSync(target)) throw new UsageError(exists(target));
+  const relative = vaultRelative(ctx.store.root, target);
+  const { layout } = ctx.core;
+  const owned = [layout.hot, layout.index].map((p) => p.toLowerCase());
+  const lower = relative?.toLowerCase() ?? null;
+  if (lower !== null && (owned.includes(lower) || lower.startsWith(`${layout.sessions.toLowerCase()}/`))) {
+    throw new UsageError(
+      `--out ${relative} is inside the tool's own files (${layout.sessions}/, ${layout.hot}, ${layout.index}): ` +
+        `choose a file elsewhere, e.g. ${layout.folder}/exports/sessions.csv`,
+    );
+  }
+  return { target, relative };
 }
 
 async function runExport(ctx: CommandContext, values: Values): Promise<Outcome> {
@@ -35,8 +81,8 @@ async function runExport(ctx: CommandContext, values: Values): Promise<Outcome> 
   if (out.json && values.out === undefined && format === "csv") {
     throw new UsageError("--json prints the export as JSON: use --format json, or --out <file> for a CSV file");
   }
-  const target = values.out === undefined ? null : path.resolve(io.cwd, values.out);
-  if (target !== null && fs.existsSync(target)) throw new UsageError(exists(target)); // before any work
+  const chosen = values.out === undefined ? null : outTarget(ctx, values.out); // before any work
+  const target = chosen?.target ?? null;
   const { rows, skipped } = await ctx.core.exportRows(range);
   for (const s of skipped) out.warn(skippedWarning(s));
   const text =
@@ -51,7 +97,10 @@ async function runExport(ctx: CommandContext, values: Values): Promise<Outcome> 
     if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot write ${target}: ${errorMessage(error)}`);
   }
-  if (out.json) io.stdout(jsonText({ status: "exported", format, path: target, sessions: rows.length }));
+  // contract §5: the path relative to the vault when the file is inside it; `sessions` is the older name of `rows`.
+  const shown = chosen?.relative ?? target;
+  if (out.json)
+    io.stdout(jsonText({ status: "exported", format, path: shown, rows: rows.length, sessions: rows.length }));
   else io.stdout(`Exported ${plural(rows.length, "session")} to ${target} (${format}).\n`);
   return 0;
 }

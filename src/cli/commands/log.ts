@@ -14,11 +14,10 @@ async function runLog(ctx: CommandContext, values: Values): Promise<Outcome> {
     nextAction: values.next ?? null,
   });
   for (const w of r.warnings) ctx.out.warn(w);
-  if (ctx.out.json) ctx.out.doc({ status: "logged", session: sessionJson(r.session) });
+  if (ctx.out.json) ctx.out.doc({ status: "logged", when: r.when, session: sessionJson(r.session) });
   const s = r.session;
-  ctx.out.text(
-    `Logged ${s.sessionId}: ${s.topicId}, ${formatDuration(s.durationMinutes)} (${s.startedAt} → ${s.endedAt}).`,
-  );
+  // The day is named ("yesterday 11:00–13:00"): an HH:MM that was not today must be seen to be so (contract §4 log).
+  ctx.out.text(`Logged ${s.sessionId}: ${s.topicId}, ${formatDuration(s.durationMinutes)}, ${r.when}.`);
   return 0;
 }
 
@@ -27,9 +26,9 @@ export const log: Command = {
   summary: "Records a past session that was not timed (studied away from the vault).",
   options: {
     topic: "the topic (default: the one of the last session)",
-    from: "when it began (HH:MM today, or ISO 8601)",
-    to: "when it ended (default: now)",
-    minutes: "how long it lasted, instead of --from",
+    from: "when it began (HH:MM, the latest before --to; or ISO 8601)",
+    to: "when it ended (HH:MM or ISO 8601; default: now)",
+    minutes: "how long it lasted (1 to 1440), instead of --from",
     summary: "the summary",
     next: "the next action",
   },

@@ -1,4 +1,5 @@
 import { UsageError } from "../../core/errors";
+import { awayJson, awayLine } from "../../core/honest-time";
 import type { RecoverAction, RecoverResult } from "../../core/sessions";
 import { askAction } from "../ask-action";
 import { describePending, recoveryJson, recoveryLine } from "../describe";
@@ -11,6 +12,19 @@ function recoverAction(value: string | undefined): RecoverAction {
   if (value === "resume" || value === "save" || value === "discard" || value === "ignore") return value;
   const got = value === undefined ? "" : ` (got "${value}")`;
   throw new UsageError(`--action must be resume, save, discard or ignore${got}`);
+}
+
+/**
+ * A resumed session's time away (contract §4 recover): the same "Away … not counted" line as `draft`, on
+ * stderr (news, not data), and `away` in its JSON.
+ */
+function reportAway(ctx: CommandContext, r: RecoverResult): void {
+  if (r.status === "resumed" && r.away) ctx.io.stderr(`${awayLine(r.away, ctx.offsetAt)}\n`);
+}
+
+function resultJson(ctx: CommandContext, r: RecoverResult) {
+  const doc = recoveryJson(r);
+  return r.status === "resumed" && r.away ? { ...doc, away: awayJson(r.away, ctx.offsetAt) } : doc;
 }
 
 async function recoverEach(ctx: CommandContext): Promise<Outcome> {
@@ -28,12 +42,13 @@ async function recoverEach(ctx: CommandContext): Promise<Outcome> {
       const action = await askAction(reader, io, draft.draftId, describePending(draft));
       const done = await core.recover(draft.draftId, action);
       for (const w of done.warnings) out.warn(w);
+      reportAway(ctx, done);
       results.push(done);
     }
   } finally {
     reader.close();
   }
-  if (out.json) out.doc({ status: "recovered", results: results.map(recoveryJson) });
+  if (out.json) out.doc({ status: "recovered", results: results.map((r) => resultJson(ctx, r)) });
   for (const r of results) out.text(recoveryLine(r));
   return 0;
 }
@@ -45,7 +60,8 @@ async function runRecover(ctx: CommandContext, values: Values): Promise<Outcome>
   }
   const result = await ctx.core.recover(values.draft, recoverAction(values.action));
   for (const w of result.warnings) ctx.out.warn(w);
-  if (ctx.out.json) ctx.out.doc(recoveryJson(result));
+  reportAway(ctx, result);
+  if (ctx.out.json) ctx.out.doc(resultJson(ctx, result));
   ctx.out.text(recoveryLine(result));
   return 0;
 }

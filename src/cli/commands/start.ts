@@ -56,9 +56,12 @@ async function runStart(ctx: CommandContext, values: Values): Promise<Outcome> {
 
 /** What ends another session from this device: only what will work here (contract §4 Devices). */
 function howToEnd(o: OpenSession, device: string): string {
-  const saveHere = `"palee session recover --draft ${o.draftId} --action save" ends it at its last checkpoint`;
+  // A paused session ends (and is saved) at its pause, not now (contract §4 pause).
+  const where = o.pausedAt === null ? null : `at the pause (${o.pausedAt})`;
+  const saveHere =
+    `"palee session recover --draft ${o.draftId} --action save" ends it ` + (where ?? "at its last checkpoint");
   if (o.device === null || o.device === device) {
-    return `"palee session end" ends it now, ${saveHere}, --if-open keep leaves it`;
+    return `"palee session end" ends it ${where ?? "now"}, ${saveHere}, --if-open keep leaves it`;
   }
   // Another device's session: end refuses it here; Save of that very draft works once its draft has synced.
   const there = `end it on ${o.device}`;
@@ -104,6 +107,7 @@ function reportStart(result: StartResult, out: Output, device: string): Outcome 
       }
       out.error(
         `a session is already open: ${o.topicId} on ${o.device ?? "an unknown device"} since ${o.startedAt}, ` +
+          (o.pausedAt === null ? "" : `paused since ${o.pausedAt}, `) +
           `last checkpoint ${o.lastCheckpointAt ?? "unknown"} (${o.draftId}); ` +
           howToEnd(o, device),
       );

@@ -1,7 +1,7 @@
 /** `palee session stats` (contract §4a, §5): the CLI face of src/core/insight/stats. */
 import { skippedJson } from "../../core/formats/json";
-import type { DayTotal, SessionStats, Totals } from "../../core/insight/stats";
-import { computeStats, daySeries } from "../../core/insight/stats";
+import type { DayTotal, RangeAnswers, SessionStats, Totals } from "../../core/insight/stats";
+import { computeStats, daySeries, periodsInRange } from "../../core/insight/stats";
 import { formatDuration } from "../../core/time";
 import type { Skipped } from "../../core/records";
 import { skippedWarning } from "../../core/records";
@@ -14,16 +14,24 @@ import type { Command, CommandContext } from "./command";
 
 const totalsJson = (t: { minutes: number; sessions: number }) => ({ minutes: t.minutes, sessions: t.sessions });
 
-function statsJson(stats: SessionStats, range: DayRange, skipped: readonly Skipped[]) {
+/** Days a range's chart shows at most (the last ones up to today); without a range, the last 14 days. */
+const CHART_DAYS = 14;
+
+/** With --since/--until, a period outside the range is null, never 0 (core periodsInRange). */
+function statsJson(stats: SessionStats, range: DayRange, shows: RangeAnswers, skipped: readonly Skipped[]) {
   return {
     since: range.since,
     until: range.until,
     total_minutes: stats.total.minutes,
     total_sessions: stats.total.sessions,
-    today: { date: stats.today.date, ...totalsJson(stats.today) },
-    this_week: { week: stats.thisWeek.week, start: stats.thisWeek.start, ...totalsJson(stats.thisWeek) },
-    last_week: { week: stats.lastWeek.week, start: stats.lastWeek.start, ...totalsJson(stats.lastWeek) },
-    streak: { current: stats.streak.current, longest: stats.streak.longest },
+    today: shows.today ? { date: stats.today.date, ...totalsJson(stats.today) } : null,
+    this_week: shows.thisWeek
+      ? { week: stats.thisWeek.week, start: stats.thisWeek.start, ...totalsJson(stats.thisWeek) }
+      : null,
+    last_week: shows.lastWeek
+      ? { week: stats.lastWeek.week, start: stats.lastWeek.start, ...totalsJson(stats.lastWeek) }
+      : null,
+    streak: { current: shows.currentStreak ? stats.streak.current : null, longest: stats.streak.longest },
     by_day: stats.byDay.map((d) => ({ date: d.date, ...totalsJson(d) })),
     by_week: stats.byWeek.map((w) => ({ week: w.week, start: w.start, ...totalsJson(w) })),
     by_topic: stats.byTopic.map((t) => ({ topic_id: t.topicId, ...totalsJson(t), first: t.first, last: t.last })),
@@ -58,17 +66,20 @@ function periodText(totals: Totals, name: string): string {
   return `${formatDuration(totals.minutes)} (${plural(totals.sessions, "session")}, ${name})`;
 }
 
-function statsText(stats: SessionStats, range: DayRange): string[] {
-  const over =
-    range.since || range.until ? `${range.since ?? "the first session"} to ${range.until ?? "today"}` : "all sessions";
+function statsText(stats: SessionStats, range: DayRange, shows: RangeAnswers): string[] {
+  const ranged = Boolean(range.since || range.until);
+  const over = ranged ? `${range.since ?? "the first session"} to ${range.until ?? "today"}` : "all sessions";
   const lines = [
     `Study statistics (${over})`,
     `  Total       ${formatDuration(stats.total.minutes)} in ${plural(stats.total.sessions, "session")}`,
-    `  Today       ${periodText(stats.today, stats.today.date)}`,
-    `  This week   ${periodText(stats.thisWeek, stats.thisWeek.week)}`,
-    `  Last week   ${periodText(stats.lastWeek, stats.lastWeek.week)}`,
-    `  Streak      ${plural(stats.streak.current, "day")} now, longest ${plural(stats.streak.longest, "day")}`,
   ];
+  // Over a range, a period reaching outside it is left out: its sessions there would read as missing.
+  if (shows.today) lines.push(`  Today       ${periodText(stats.today, stats.today.date)}`);
+  if (shows.thisWeek) lines.push(`  This week   ${periodText(stats.thisWeek, stats.thisWeek.week)}`);
+  if (shows.lastWeek) lines.push(`  Last week   ${periodText(stats.lastWeek, stats.lastWeek.week)}`);
+  const longest = `longest ${plural(stats.streak.longest, "day")}${ranged ? " in the range" : ""}`;
+  const current = shows.currentStreak ? `${plural(stats.streak.current, "day")} now, ` : "";
+  lines.push(`  Streak      ${current}${longest}`);
   if (stats.byTopic.length > 0) {
     lines.push("", "By topic");
     const rows = stats.byTopic.map((t) => [
@@ -81,9 +92,12 @@ function statsText(stats: SessionStats, range: DayRange): string[] {
     const header = ["Topic", "Minutes", "Sessions", "First", "Last"];
     lines.push(...table(header, rows, [false, true, true, false, false]).map((l) => `  ${l}`));
   }
-  const days: DayTotal[] = daySeries(stats, range.until ?? stats.today.date, 14);
+  const days: DayTotal[] = daySeries(stats, shows.days.last, shows.days.count);
+  if (days.length === 0) return [...lines, "", "No day of the range has come yet."];
+  const first = days[0].date;
+  const last = days[days.length - 1].date;
+  lines.push("", ranged ? `Days ${first} to ${last}` : `Last ${days.length} days (to ${last})`);
   const most = Math.max(1, ...days.map((d) => d.minutes));
-  lines.push("", `Last 14 days (to ${days[days.length - 1]?.date ?? stats.today.date})`);
   lines.push(
     ...table(
       ["Day", "Minutes", ""],
@@ -99,10 +113,11 @@ async function runStats(ctx: CommandContext, values: Values): Promise<Outcome> {
   const range = dayRangeOf(values);
   const scan = await ctx.core.scan();
   const stats = computeStats(scan.confirmed, { now: ctx.clock.now(), offsetAt: ctx.offsetAt, ...range });
+  const shows = periodsInRange(stats, range, CHART_DAYS);
   for (const s of scan.skipped) out.warn(skippedWarning(s));
   for (const f of stats.flagged) out.warn(`${f.path}: ${printable(f.problem)}`);
-  if (out.json) io.stdout(jsonText(statsJson(stats, range, scan.skipped)));
-  else io.stdout(`${statsText(stats, range).join("\n")}\n`);
+  if (out.json) io.stdout(jsonText(statsJson(stats, range, shows, scan.skipped)));
+  else io.stdout(`${statsText(stats, range, shows).join("\n")}\n`);
   return 0;
 }
 

@@ -5,13 +5,20 @@ import type { Command, CommandContext } from "./command";
 
 async function runStatus(ctx: CommandContext): Promise<Outcome> {
   const { core, out } = ctx;
-  const { open, hotState, warnings } = await core.status();
+  const { open, savedAs, silence, hotState, warnings } = await core.status();
   for (const w of warnings) out.warn(w);
   if (hotState === "corrupt" || hotState === "schema-invalid") {
     out.warn(`${core.layout.hot} is ${hotState}; "palee session rebuild" regenerates it`);
   }
-  if (out.json) out.doc({ open: open ? openJson(open) : null });
-  if (!open) out.text("No open session.");
+  if (out.json) {
+    // saved_as: the session an end saved before it stopped short of tidying hot.md (contract §4 Reconcile).
+    out.doc({
+      open: open ? openJson(open) : null,
+      ...(savedAs !== null ? { saved_as: savedAs } : {}),
+    });
+  }
+  if (!open)
+    out.text(savedAs === null ? "No open session." : `No open session (the last one was saved as ${savedAs}).`);
   else {
     out.text(`Open session: ${open.topicId} on ${open.device ?? "unknown device"}, started ${open.startedAt}`);
     const studied = formatElapsed(open.elapsedSeconds * 1000);
@@ -19,6 +26,12 @@ async function runStatus(ctx: CommandContext): Promise<Outcome> {
     if (open.pausedAt !== null) out.text(`Paused since ${open.pausedAt} ("palee session continue" goes on)`);
     const checkpoint = open.lastCheckpointAt ?? "(none)";
     out.text(`Elapsed: ${studied}${breaks}; last checkpoint ${checkpoint}; draft ${open.draftId}`);
+    if (silence) {
+      const hint = silence.long
+        ? ': "palee session end" will ask when it ended (--at now, --at last or --at HH:MM)'
+        : "";
+      out.text(`${silence.text}${hint}`);
+    }
   }
   return 0;
 }

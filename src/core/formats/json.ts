@@ -13,6 +13,7 @@ export function sessionJson(s: ConfirmedSession) {
     ended_at: s.endedAt,
     duration_minutes: s.durationMinutes,
     break_minutes: s.breakMinutes,
+    ...(s.breaks && s.breaks.length > 0 ? { breaks: s.breaks } : {}),
     outcome: s.outcome,
     path: s.path,
   };
@@ -39,6 +40,7 @@ export function openJson(o: OpenSession) {
     last_checkpoint_at: o.lastCheckpointAt,
     paused_at: o.pausedAt,
     break_minutes: o.breakMinutes,
+    silence_seconds: o.silenceSeconds,
   };
 }
 

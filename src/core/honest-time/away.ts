@@ -1,8 +1,9 @@
 /** Time away: a gap with no sign of life, longer than the grace period, recorded as a break. */
 import type { FieldValue } from "../frontmatter";
 import type { OffsetAt } from "../time";
-import { describeSpan, durationMinutes, formatTimestamp } from "../time";
-import { countAwayBack, recordAway } from "./breaks";
+import { describeSpan, durationMinutes, formatDuration, formatTimestamp } from "../time";
+import type { BreakInterval } from "./breaks";
+import { breakFields, clipBreaks, toSecond, totalBreakMinutes, withoutSpan } from "./breaks";
 import type { HonestFields } from "./draft-fields";
 
 export interface AwayBreak {
@@ -14,28 +15,55 @@ export interface AwayBreak {
 /**
  * The gap since the last sign of life (the later of the draft's last sign and this app's previous tick) as
  * a break, when it is longer than the grace period; null otherwise, and for a paused session (its pause
- * already excludes the gap) or a sign of life in the future.
+ * already excludes the gap) or a sign of life in the future. Both ends are whole seconds, as written.
  */
 export function timeAway(lastSignMs: number, now: number, graceMs: number, paused = false): AwayBreak | null {
   if (paused || now - lastSignMs <= graceMs) return null;
-  return { fromMs: lastSignMs, toMs: now, minutes: durationMinutes(lastSignMs, now) };
+  const fromMs = toSecond(lastSignMs);
+  const toMs = toSecond(now);
+  return { fromMs, toMs, minutes: durationMinutes(fromMs, toMs) };
 }
 
 /**
- * The draft changes that record time away: the break, and a checkpoint now, in one write, so another device
- * (or the next tick) sees a recent sign of life and does not record the same gap again.
+ * The draft changes that record time away: the break appended to breaks (no recorded break reaching past it),
+ * and a checkpoint now, in one write, so another device (or the next tick) does not record the same gap again.
  */
 export function awayUpdate(current: HonestFields, away: AwayBreak, offsetAt: OffsetAt): Record<string, FieldValue> {
   const checkpointAt = formatTimestamp(away.toMs, offsetAt(away.toMs));
-  return { break_minutes: recordAway(current.breakMinutes, away), last_checkpoint_at: checkpointAt };
+  const earlier = clipBreaks(current.breaks, Number.NEGATIVE_INFINITY, away.toMs);
+  return { ...breakFields([...earlier, away], offsetAt), last_checkpoint_at: checkpointAt };
 }
 
-/** The draft change when the learner counts a recorded time away after all. */
-export function countBackUpdate(current: HonestFields, away: AwayBreak): Record<string, FieldValue> {
-  return { break_minutes: countAwayBack(current.breakMinutes, away) };
+/**
+ * The draft change when the learner counts a recorded time away after all: that interval leaves breaks (what
+ * of it is still recorded), and `countedMinutes` says how much that was.
+ */
+export function countBackUpdate(
+  current: HonestFields,
+  away: BreakInterval,
+  offsetAt: OffsetAt,
+): { updates: Record<string, FieldValue>; breakMinutes: number; countedMinutes: number } {
+  const breaks = withoutSpan(current.breaks, away);
+  const breakMinutes = totalBreakMinutes(breaks);
+  return {
+    updates: breakFields(breaks, offsetAt),
+    breakMinutes,
+    countedMinutes: Math.max(0, current.breakMinutes - breakMinutes),
+  };
 }
 
 /** "Away 23:10–07:05, not counted" (local times; with dates when the gap is a day or longer). */
 export function awayNotice(away: AwayBreak, offsetAt: OffsetAt): string {
   return `Away ${describeSpan(away.fromMs, away.toMs, offsetAt)}, not counted`;
+}
+
+/** The line the CLI prints after an action that recorded time away (draft, recover resume). */
+export function awayLine(away: AwayBreak, offsetAt: OffsetAt): string {
+  return `${awayNotice(away, offsetAt)} (${formatDuration(away.minutes)} recorded as a break).`;
+}
+
+/** `away` in the CLI's JSON answers: {"from","to","minutes"} (contract §5, version 3). */
+export function awayJson(away: AwayBreak, offsetAt: OffsetAt): { from: string; to: string; minutes: number } {
+  const from = formatTimestamp(away.fromMs, offsetAt(away.fromMs));
+  return { from, to: formatTimestamp(away.toMs, offsetAt(away.toMs)), minutes: away.minutes };
 }

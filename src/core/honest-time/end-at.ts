@@ -1,10 +1,17 @@
 /** end: when the session ended, given (now, last, HH:MM, ISO 8601) or not, and what it records. */
 import { UsageError } from "../errors";
 import type { OffsetAt } from "../time";
-import { FUTURE_SKEW_MS, describeInstant, parseGivenTime } from "../time";
-import { pauseMinutes, studiedMinutes } from "./breaks";
+import {
+  FUTURE_SKEW_MS,
+  describeInstant,
+  durationMinutes as spanMinutes,
+  formatDurationMs,
+  parseGivenTime,
+} from "../time";
+import type { BreakInterval } from "./breaks";
+import { clipBreaks, normalizeBreaks, studiedMinutes, toSecond, totalBreakMinutes } from "./breaks";
 import type { EndAtSession } from "./signs-of-life";
-import { lastSignOf } from "./signs-of-life";
+import { futureCheckpoint, lastSignOf } from "./signs-of-life";
 import { LONG_SILENCE_MS, longSilence } from "./silence";
 
 export type { EndAtSession } from "./signs-of-life";
@@ -33,17 +40,50 @@ export function endTimeOf(text: string): EndTime | undefined {
 
 export interface EndAt {
   endedMs: number;
-  /** break_minutes to record: the draft's, plus the part of an open pause that lies before the end. */
+  /**
+   * The breaks to record (contract §2): the parts inside [started, ended] of the draft's breaks and of an open
+   * pause (a break from paused_at to the end).
+   */
+  breaks: BreakInterval[];
+  /** break_minutes to record: the total of `breaks`, never more than the span. */
   breakMinutes: number;
   durationMinutes: number;
   source: "now" | "last" | "paused" | "given";
+  /** What the end left out and why (a last checkpoint in the future is not a sign of life). */
+  warnings: string[];
 }
 
-function endAtResult(session: EndAtSession, endedMs: number, source: EndAt["source"]): EndAt {
+/**
+ * What a session ended at `endedMs` records: only the part of each break inside [started, ended] is subtracted
+ * (contract §4, version 3), so a break after a chosen end takes nothing from the time studied before it.
+ */
+export function endAtResult(
+  session: EndAtSession,
+  endedMs: number,
+  source: EndAt["source"],
+  warnings: string[] = [],
+): EndAt {
   const paused = session.pausedMs;
-  const openPause = paused !== null && paused < endedMs ? pauseMinutes(paused, endedMs) : 0;
-  const breakMinutes = session.breakMinutes + openPause;
-  return { endedMs, breakMinutes, durationMinutes: studiedMinutes(session.startedMs, endedMs, breakMinutes), source };
+  const openPause = paused !== null && paused < endedMs ? [{ fromMs: paused, toMs: toSecond(endedMs) }] : [];
+  const breaks = clipBreaks(normalizeBreaks([...session.breaks, ...openPause]), session.startedMs, endedMs);
+  const breakMinutes = Math.min(totalBreakMinutes(breaks), spanMinutes(session.startedMs, endedMs));
+  const durationMinutes = studiedMinutes(session.startedMs, endedMs, breakMinutes);
+  return { endedMs, breaks, breakMinutes, durationMinutes, source, warnings };
+}
+
+/** The warning for a last checkpoint in the future, which an end or Save does not take as a sign of life. */
+export function futureCheckpointWarning(
+  session: EndAtSession,
+  now: number,
+  offsetAt: OffsetAt,
+  who = "the session",
+): string[] {
+  const ahead = futureCheckpoint(session, now);
+  if (ahead === null) return [];
+  return [
+    `${who}'s last checkpoint (${describeInstant(ahead, now, offsetAt)}) is ${formatDurationMs(ahead - now)} ` +
+      `in the future (a clock that was ahead): it is not a sign of life, and no session ends after now`,
+  ];
 }
 
 /**
@@ -59,19 +99,22 @@ export function resolveEndAt(
   graceMs: number,
   offsetAt: OffsetAt,
 ): EndAt {
-  const lastSign = lastSignOf(session);
+  const lastSign = lastSignOf(session, now);
+  const warnings = futureCheckpointWarning(session, now, offsetAt);
+  const result = (endedMs: number, source: EndAt["source"]): EndAt =>
+    endAtResult(session, Math.max(session.startedMs, Math.min(endedMs, now)), source, warnings);
   if (endAt === undefined) {
-    if (session.pausedMs !== null) return endAtResult(session, Math.min(session.pausedMs, now), "paused");
+    if (session.pausedMs !== null) return result(session.pausedMs, "paused");
     const silenceMs = now - lastSign;
     if (silenceMs > graceMs && silenceMs > LONG_SILENCE_MS) {
       throw longSilence(session.startedMs, lastSign, now, offsetAt);
     }
-    return endAtResult(session, now, "now");
+    return result(now, "now");
   }
-  if (endAt.kind === "now") return endAtResult(session, now, "now");
+  if (endAt.kind === "now") return result(now, "now");
   if (endAt.kind === "last") {
     const alive = endAt.aliveAt === undefined ? lastSign : Math.max(lastSign, endAt.aliveAt);
-    return endAtResult(session, Math.min(alive, now), "last");
+    return result(alive, "last");
   }
   const given = parseGivenTime(endAt.text, now, offsetAt);
   if (given === null) {
@@ -90,22 +133,24 @@ export function resolveEndAt(
   if (given - now > FUTURE_SKEW_MS) {
     throw new UsageError(`${describeInstant(given, now, offsetAt)} is in the future`, "invalid_time");
   }
-  return endAtResult(session, Math.min(given, now), "given");
+  return result(given, "given");
 }
 
 /** The end dialog's preselected choice: paused_at, or the last activity once the silence exceeds the grace period. */
 export function preselectedEnd(session: EndAtSession, now: number, graceMs: number): "paused" | "last" | "now" {
   if (session.pausedMs !== null) return "paused";
-  const lastSignMs = lastSignOf(session);
+  const lastSignMs = lastSignOf(session, now);
   return now - lastSignMs > graceMs ? "last" : "now";
 }
 
 /**
- * Where a saved (interrupted) draft ends: at paused_at when paused, else its last checkpoint (now if none),
- * with the part of an open pause before that end added to its breaks (contract §4).
+ * Where a saved (interrupted) draft ends: at paused_at when paused, else its last sign of life (now if it has no
+ * checkpoint), with the part of an open pause before that end added to its breaks (contract §4). Never after
+ * now: a last checkpoint in the future is not a sign of life (contract §4 end step 2, version 3).
  */
 export function savedEnd(session: EndAtSession, now: number): EndAt {
-  if (session.pausedMs !== null) return endAtResult(session, Math.min(session.pausedMs, now), "paused");
-  const last = session.lastCheckpointMs ?? now;
-  return endAtResult(session, Math.max(session.startedMs, last), "last");
+  const clamp = (ms: number) => Math.max(session.startedMs, Math.min(ms, now));
+  if (session.pausedMs !== null) return endAtResult(session, clamp(session.pausedMs), "paused");
+  const last = session.lastCheckpointMs === null ? now : lastSignOf(session, now);
+  return endAtResult(session, clamp(last), "last");
 }

@@ -2,19 +2,29 @@
 import { OverlapError, UsageError } from "../errors";
 import type { OffsetAt } from "../time";
 import {
+  EARLIEST_PLAUSIBLE_MS,
   FUTURE_SKEW_MS,
+  HOUR_MS,
   MINUTE_MS,
+  describeDaySpan,
   describeInstant,
   durationMinutes,
+  formatDuration,
   formatDurationMs,
+  formatTimestamp,
+  isWallClock,
   localClock,
+  localDay,
   parseGivenTime,
 } from "../time";
 
 /** A logged session may touch a neighbour by up to this much (contract §4 log: "by more than a minute"). */
 export const OVERLAP_TOLERANCE_MS = MINUTE_MS;
-/** Decision: a logged session is at most a day; a longer one is almost surely a typo. */
+/** A logged session lasts 1 to 1 440 minutes however it is given (contract §4 log). */
+export const MIN_LOG_MINUTES = 1;
 export const MAX_LOG_MINUTES = 24 * 60;
+/** An HH:MM `--from` later than `--to` means the day before only when the span is then at most this. */
+export const OVERNIGHT_MAX_MS = 12 * HOUR_MS;
 
 export interface LogRequest {
   from?: string;
@@ -34,14 +44,19 @@ export interface LogInterval {
   startMs: number;
   endMs: number;
   durationMinutes: number;
+  /** "yesterday 11:00–13:00": the interval with its day named (contract §4 log: the answer names the day). */
+  when: string;
 }
 
 function readMinutes(value: string | number): number {
   const text = String(value).trim();
   const n = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_LOG_MINUTES) {
-    const range = `from 1 to ${MAX_LOG_MINUTES}`;
+  const range = `from ${MIN_LOG_MINUTES} to ${MAX_LOG_MINUTES}`;
+  if (!Number.isSafeInteger(n)) {
     throw new UsageError(`--minutes ${JSON.stringify(text)} is not a whole number of minutes ${range}`);
+  }
+  if (n < MIN_LOG_MINUTES || n > MAX_LOG_MINUTES) {
+    throw new UsageError(`--minutes ${n} is out of range: a logged session lasts ${range} minutes`, "invalid_time");
   }
   return n;
 }
@@ -57,10 +72,12 @@ function readGiven(option: string, text: string, notAfter: number, offsetAt: Off
 
 /**
  * The interval of a logged session (contract §4 log): `from` and `to`, or `minutes` ending at `to` (default
- * now). HH:MM in `to` is its most recent past moment; in `from`, the most recent one at or before `to`, so
- * 23:30 to 00:30 is one hour. Refused: malformed input (`usage`, `invalid_time`), an end more than a minute
- * in the future or a start not before the end (`invalid_time`), and more than a minute of overlap with a
- * confirmed session or the open session (`overlap`, naming it; `others` holds both).
+ * now). HH:MM in `to` is its most recent past moment; in `from`, the most recent one at or before the end, and
+ * one later than the end's wall time means the day before only when the span is then at most 12 hours (23:30
+ * to 00:30 is one hour; 07:00 to 06:30 is refused). Refused: malformed input (`usage`, `invalid_time`), a
+ * local time the clocks skipped, an end more than a minute in the future, a start after the end or before
+ * 2000, a span outside 1 to 1 440 minutes (`invalid_time`), and more than a minute of overlap with a confirmed
+ * session or the open session (`overlap`, naming it; `others` holds both).
  */
 export function resolveLogInterval(
   request: LogRequest,
@@ -82,13 +99,58 @@ export function resolveLogInterval(
   const startMs = hasMinutes
     ? endMs - readMinutes(request.minutes as string | number) * MINUTE_MS
     : readGiven("--from", request.from as string, endMs, offsetAt);
-  if (startMs >= endMs) {
+  checkSpan(request, startMs, endMs, now, offsetAt);
+  checkOverlaps(startMs, endMs, others, now, offsetAt);
+  return {
+    startMs,
+    endMs,
+    durationMinutes: durationMinutes(startMs, endMs),
+    when: describeDaySpan(startMs, endMs, now, offsetAt),
+  };
+}
+
+/** The span rules of contract §4 log: not backwards, not overnight past 12 h, not before 2000, 1–1 440 min. */
+function checkSpan(request: LogRequest, startMs: number, endMs: number, now: number, offsetAt: OffsetAt): void {
+  const from = `--from ${describeInstant(startMs, now, offsetAt)}`;
+  const end =
+    request.to === undefined
+      ? `now, ${describeInstant(endMs, now, offsetAt)}`
+      : `--to ${describeInstant(endMs, now, offsetAt)}`;
+  const spanMs = endMs - startMs;
+  const wallClock = request.from !== undefined && isWallClock(request.from);
+  if (wallClock && localDay(startMs, offsetAt) < localDay(endMs, offsetAt) && spanMs > OVERNIGHT_MAX_MS) {
+    const iso = formatTimestamp(startMs, offsetAt(startMs)).slice(0, 16);
     throw new UsageError(
-      `--from (${describeInstant(startMs, now, offsetAt)}) must be before ` +
-        `--to (${describeInstant(endMs, now, offsetAt)})`,
+      `--from ${request.from?.trim()} starts after it ends (${end}): a start later than the end means the day ` +
+        `before only when the session is then at most 12 h (this would be ${formatDurationMs(spanMs)}); give ` +
+        `the day as ISO 8601 (--from ${iso}) if that is what you mean`,
       "invalid_time",
     );
   }
+  if (startMs > endMs) throw new UsageError(`${from} starts after it ends (${end})`, "invalid_time");
+  if (startMs < EARLIEST_PLAUSIBLE_MS) {
+    throw new UsageError(`${from} is before 2000: a logged session must start in 2000 or later`, "invalid_time");
+  }
+  const minutes = durationMinutes(startMs, endMs);
+  const range = `a logged session lasts 1 min to 24 h (${MIN_LOG_MINUTES} to ${MAX_LOG_MINUTES} minutes)`;
+  if (minutes < MIN_LOG_MINUTES) {
+    throw new UsageError(`${from} to ${end} is less than a minute: ${range}`, "invalid_time");
+  }
+  if (minutes > MAX_LOG_MINUTES) {
+    throw new UsageError(
+      `${from} to ${end} lasts ${formatDuration(minutes)}: ${range}; log each day on its own`,
+      "invalid_time",
+    );
+  }
+}
+
+function checkOverlaps(
+  startMs: number,
+  endMs: number,
+  others: readonly OtherSession[],
+  now: number,
+  offsetAt: OffsetAt,
+): void {
   for (const other of others) {
     const overlapMs = Math.min(endMs, other.endMs) - Math.max(startMs, other.startMs);
     if (overlapMs > OVERLAP_TOLERANCE_MS) {
@@ -100,5 +162,4 @@ export function resolveLogInterval(
       );
     }
   }
-  return { startMs, endMs, durationMinutes: durationMinutes(startMs, endMs) };
 }

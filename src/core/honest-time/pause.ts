@@ -3,7 +3,7 @@ import { UsageError } from "../errors";
 import type { FieldValue } from "../frontmatter";
 import type { OffsetAt } from "../time";
 import { formatTimestamp, localClock } from "../time";
-import { pauseMinutes } from "./breaks";
+import { breakFields, clipBreaks, normalizeBreaks, toSecond, totalBreakMinutes } from "./breaks";
 import type { HonestFields } from "./draft-fields";
 
 /** pause: records paused_at = now. Refused (`already_paused`) when the draft is paused. */
@@ -16,8 +16,8 @@ export function pauseUpdate(current: HonestFields, now: number, offsetAt: Offset
 }
 
 /**
- * continue: adds the pause to break_minutes, clears paused_at and is a checkpoint. Refused (`not_paused`)
- * when the draft is not paused.
+ * continue: appends the pause (paused_at/now) to breaks and their total to break_minutes, clears paused_at and
+ * is a checkpoint. Refused (`not_paused`) when the draft is not paused.
  */
 export function continueUpdate(
   current: HonestFields,
@@ -25,10 +25,15 @@ export function continueUpdate(
   offsetAt: OffsetAt,
 ): { updates: Record<string, FieldValue>; breakMinutes: number } {
   if (current.pausedMs === null) throw new UsageError("the session is not paused", "not_paused");
-  const breakMinutes = current.breakMinutes + pauseMinutes(current.pausedMs, now);
+  const pause = { fromMs: current.pausedMs, toMs: toSecond(now) };
+  const breaks = normalizeBreaks([...clipBreaks(current.breaks, Number.NEGATIVE_INFINITY, now), pause]);
   return {
-    updates: { paused_at: null, break_minutes: breakMinutes, last_checkpoint_at: formatTimestamp(now, offsetAt(now)) },
-    breakMinutes,
+    updates: {
+      paused_at: null,
+      ...breakFields(breaks, offsetAt),
+      last_checkpoint_at: formatTimestamp(now, offsetAt(now)),
+    },
+    breakMinutes: totalBreakMinutes(breaks),
   };
 }
 

@@ -19,7 +19,8 @@ export interface EndStart {
 /**
  * The start of a session being ended, three tiers: (1) the earliest valid start among the topic's drafts;
  * (2) hot.md's start when its active topic matches — no age limit, up to 60 s in the future clamped to
- * now, further ahead ignored; (3) now.
+ * now, further ahead ignored; (3) now. end (contract §4, version 3) refuses nothing_open instead of tier 3
+ * when it took no draft; `drafts` are the ones it took: one sitting (recovery/sittings.ts).
  */
 export function endStart(
   topicId: string,
@@ -52,7 +53,9 @@ export function endStart(
     const warning = `hot.md's started_at (${hot.startedAt}) ${why}; ignored, so this session has 0 minutes`;
     return { ms: now, text: null, tier: 3, warning: both(warning) };
   }
-  const warning = `no start was recorded for ${topicId} (no draft, no open session); saved as a 0-minute session`;
+  // end refuses before recording when no draft was taken either (nothing_open); here its drafts have no usable start.
+  const why = drafts.length === 0 ? "no draft, no open session" : "no draft has a usable start, no open session";
+  const warning = `no start was recorded for ${topicId} (${why}); saved as a 0-minute session`;
   return { ms: now, text: null, tier: 3, warning: both(warning) };
 }
 

@@ -14,7 +14,7 @@ export function silenceOf(
   now: number,
   offsetAt: OffsetAt,
 ): { lastSignMs: number; silenceMs: number; text: string } {
-  const lastSignMs = lastSignOf(session);
+  const lastSignMs = lastSignOf(session, now);
   const silenceMs = Math.max(0, now - lastSignMs);
   const text = `No activity since ${describeInstant(lastSignMs, now, offsetAt)}, ${formatDurationMs(silenceMs)} ago`;
   return { lastSignMs, silenceMs, text };

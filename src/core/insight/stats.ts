@@ -1,11 +1,23 @@
 /**
  * Study statistics over confirmed sessions (contract §4a). Pure: the faces pass the sessions, the instant "now"
- * and the local offset; nothing here reads a file. Days are the learner's local calendar days (the Clock's
- * offset at the session's start); weeks are ISO weeks, Monday first. A session counts on the day it started.
+ * and the local offset; nothing here reads a file. A session counts on the day it started as recorded in its
+ * started_at (sessionDay: its own offset, not the viewer's); "today" is the viewer's local day. Weeks are ISO
+ * weeks, Monday first.
  */
 import type { ConfirmedSession } from "../records";
 import type { OffsetAt } from "../time";
-import { MINUTE_MS, dailyOffsets, dayOf, dayText, isoWeekLabel, localDay, mondayOf, parseTimestamp } from "../time";
+import {
+  EARLIEST_PLAUSIBLE_MS,
+  MINUTE_MS,
+  dailyOffsets,
+  dayOf,
+  dayText,
+  isoWeekLabel,
+  localDay,
+  mondayOf,
+  parseTimestamp,
+  sessionDay,
+} from "../time";
 
 /**
  * The fields of a confirmed session that statistics and export use; `breakMinutes` (pauses and time away,
@@ -19,8 +31,6 @@ export type InsightSession = Pick<
 
 /** A session longer than this is counted as this long (and listed as needing a look). */
 export const MAX_COUNTED_MINUTES = 24 * 60;
-/** Starts before this are taken for a broken clock or a typo (1970 is epoch zero), not study. */
-const EARLIEST_PLAUSIBLE_MS = Date.UTC(2000, 0, 1);
 
 export interface Totals {
   minutes: number;
@@ -218,7 +228,7 @@ export function computeStats(sessions: readonly InsightSession[], options: Stats
   const total: Totals = { minutes: 0, sessions: 0 };
 
   for (const session of sessions) {
-    const day = Number.isFinite(session.startedMs) ? localDay(session.startedMs, offsetAt) : Number.NaN;
+    const day = sessionDay(session, offsetAt);
     if ((since !== null && !(day >= since)) || (until !== null && !(day <= until))) continue;
     const { minutes, problem, counted } = countedMinutes(session, now, offsetAt);
     if (problem) {
@@ -264,6 +274,47 @@ function streaks(days: ReadonlySet<number>, today: number): { current: number; l
   return { current, longest };
 }
 
+/** Which answers of a stats over a --since/--until range are answers about that range (periodsInRange). */
+export interface RangeAnswers {
+  today: boolean;
+  thisWeek: boolean;
+  lastWeek: boolean;
+  /** The current streak counts back from today: today inside the range, and every day it looked at too. */
+  currentStreak: boolean;
+  /** The days a chart of the range shows (at most `maxDays`, the last ones up to today), oldest first. */
+  days: { last: string; count: number };
+}
+
+/**
+ * What a stats over --since/--until may show (decision, docs/decisions.md "stats over a range"): a period is
+ * shown only when it lies inside the range up to today (days after today have no sessions yet); one that
+ * does not would show sessions outside the range as missing, so it is left out, never given as 0. The chart
+ * shows the range's own days. Without a range everything is shown and the chart ends today.
+ */
+export function periodsInRange(
+  stats: SessionStats,
+  range: { since?: string | null; until?: string | null },
+  maxDays: number,
+): RangeAnswers {
+  const today = dayOf(stats.today.date) as number;
+  const since = range.since ? dayOf(range.since) : null;
+  const until = range.until ? dayOf(range.until) : null;
+  const inside = (first: number, last: number) =>
+    (since === null || since <= first) && (until === null || last <= until);
+  const monday = mondayOf(today);
+  const last = until === null ? today : Math.min(until, today);
+  const first = Math.max(since ?? last - maxDays + 1, last - maxDays + 1);
+  return {
+    today: inside(today, today),
+    thisWeek: inside(monday, today),
+    lastWeek: inside(monday - 7, monday - 1),
+    // The streak looked back from today (or yesterday, when today has no session) to the first day without one.
+    currentStreak:
+      inside(today, today) && inside((stats.today.sessions > 0 ? today : today - 1) - stats.streak.current, today),
+    days: { last: dayText(last), count: Math.max(0, last - first + 1) },
+  };
+}
+
 /** Every day of the `count` days ending on `lastDay` (YYYY-MM-DD), zeros included: a chart's series. */
 export function daySeries(stats: SessionStats, lastDay: string, count: number): DayTotal[] {
   const end = dayOf(lastDay);
@@ -295,7 +346,7 @@ export function inRange(
   until?: string | null,
 ): boolean {
   if (!since && !until) return true;
-  const day = Number.isFinite(session.startedMs) ? localDay(session.startedMs, offsetAt) : Number.NaN;
+  const day = sessionDay(session, offsetAt);
   const from = since ? dayOf(since) : null;
   const to = until ? dayOf(until) : null;
   return (from === null || day >= from) && (to === null || day <= to);

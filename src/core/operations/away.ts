@@ -7,21 +7,26 @@ import { readDraft } from "./reading";
 export interface CountAwayBackOptions {
   /** The draft whose recorded time away is counted after all (the notice's session). */
   draftId: string;
-  /** The minutes of that time away, as recorded (CheckpointResult.away.minutes, RecoverResult.away.minutes). */
-  minutes: number;
+  /** That time away as recorded (CheckpointResult.away, RecoverResult.away): epoch ms, from ≤ to. */
+  fromMs: number;
+  toMs: number;
+}
+
+export interface CountAwayBackResult {
+  /** break_minutes after counting it. */
+  breakMinutes: number;
+  /** The minutes that left breaks (0: that time away was no longer recorded, e.g. counted already). */
+  countedMinutes: number;
 }
 
 /**
- * The learner chose to count a recorded time away after all: its minutes come off break_minutes (never
- * below 0), in one write. Refused when the session is no longer a draft (ended or saved meanwhile).
+ * The learner chose to count a recorded time away after all: that interval leaves breaks (contract §4 time
+ * away), in one write. Refused when the session is no longer a draft (ended or saved meanwhile).
  */
-export async function countAwayBack(
-  ctx: SessionContext,
-  options: CountAwayBackOptions,
-): Promise<{ breakMinutes: number }> {
-  const { draftId, minutes } = options;
-  if (!Number.isSafeInteger(minutes) || minutes < 0) {
-    throw new UsageError(`${JSON.stringify(minutes)} is not a whole number of minutes ≥ 0`);
+export async function countAwayBack(ctx: SessionContext, options: CountAwayBackOptions): Promise<CountAwayBackResult> {
+  const { draftId, fromMs, toMs } = options;
+  if (!Number.isFinite(fromMs) || !Number.isFinite(toMs) || toMs < fromMs) {
+    throw new UsageError(`${JSON.stringify({ fromMs, toMs })} is not a time away (from, then to)`);
   }
   const draft = await readDraft(ctx, draftId);
   if (!draft) {
@@ -33,8 +38,11 @@ export async function countAwayBack(
       "no_such_draft",
     );
   }
-  const updated = await updateDraft(ctx, draft, (current) =>
-    countBackUpdate(honestOf(current), { fromMs: 0, toMs: 0, minutes }),
-  );
-  return { breakMinutes: updated.breakMinutes };
+  let countedMinutes = 0;
+  const updated = await updateDraft(ctx, draft, (current) => {
+    const change = countBackUpdate(honestOf(current), { fromMs, toMs }, ctx.offsetAt);
+    countedMinutes = change.countedMinutes;
+    return change.updates;
+  });
+  return { breakMinutes: updated.breakMinutes, countedMinutes };
 }

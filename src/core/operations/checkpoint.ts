@@ -10,6 +10,7 @@ import { appendNotes, renderDraft } from "../session-note";
 import type { AwayBreak } from "../honest-time";
 import { awayUpdate } from "../honest-time";
 import { inheritedStart } from "../honest-time";
+import { localClock } from "../time";
 import type { SessionContext } from "./context";
 import { awayOf, honestOf } from "./draft-fields";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
@@ -103,6 +104,7 @@ async function checkpointAfterReconcile(
     await claimPointer(ctx, hotAfter.state, draft);
     return { created: false, opened: false, draft, away, warnings };
   }
+  if (open && isThisDevice(open.device, ctx.ports.device)) refuseOtherTopic(open, topicId);
   // Reconcile closed a pointer to a vanished draft of this device; any other unusable open draft is refused.
   if (isOpen(hotAfter.state) && open === null) refuseUnusableOpenDraft(ctx, hotAfter.state, scan);
 
@@ -124,6 +126,19 @@ async function checkpointAfterReconcile(
     warnings.push(...made.warnings);
   }
   return { created: !current, opened, draft, away, warnings };
+}
+
+/**
+ * A checkpoint for another topic while this device's session is open would start a parallel session that
+ * counts the same minutes twice (contract §4 checkpoint): refused, naming the open session.
+ */
+function refuseOtherTopic(open: Draft, topicId: string): never {
+  throw new UsageError(
+    `a session on ${open.topicId} is open on this device (started ${open.startedAt ?? "at an unknown time"}); ` +
+      `end it first ("palee session end") before a checkpoint for ${topicId}, ` +
+      `or checkpoint it ("palee session draft --topic ${open.topicId}")`,
+    "other_session_open",
+  );
 }
 
 /**
@@ -175,7 +190,7 @@ async function createDraft(
     lastCheckpointAt: nowText,
     device: ctx.ports.device,
     topicNote: null,
-    notes: notes ?? "",
+    notes: notes ? timedNotes(notes, now, ctx) : "",
   });
   await ctx.ports.store.create(path, content);
   const written = draftFromText(ctx, path, content);
@@ -225,9 +240,22 @@ async function checkpointDraft(
     });
     const read = classifyRecord(updated);
     const bodyIsEmpty = read.state === "ok" && read.body.trim() === "";
-    return { next: options.notes ? appendNotes(updated, options.notes, bodyIsEmpty) : updated, value: away };
+    const notes = options.notes ? timedNotes(options.notes, now, ctx) : "";
+    return { next: notes ? appendNotes(updated, notes, bodyIsEmpty) : updated, value: away };
   });
   return { draft: draftFromText(ctx, draft.path, written.text) ?? draft, away: written.value };
+}
+
+/**
+ * Notes headed by the checkpoint's local time, "- 18:20 …" (contract §4 checkpoint), so the session note shows
+ * when each was written; the lines after the first are indented into the same list item. Blank notes: "".
+ */
+export function timedNotes(notes: string, now: number, ctx: Pick<SessionContext, "offsetAt">): string {
+  const lines = notes.trim().split(/\r?\n/);
+  if (lines.length === 1 && lines[0] === "") return "";
+  const [first, ...rest] = lines;
+  const indented = rest.map((line) => (line.trim() === "" ? "" : `  ${line}`));
+  return [`- ${localClock(now, ctx.offsetAt)} ${first}`, ...indented].join("\n");
 }
 
 /** Makes `draft` the open session, unless another usable session took the pointer meanwhile. */

@@ -29,9 +29,10 @@ export async function updateDraft(
   return result;
 }
 
-/** A draft's paused_at and break_minutes, as the rules of honest-time.ts take them. */
+/** A draft's paused_at and breaks, as the rules of honest-time take them. */
 export function honestOf(draft: Draft): HonestFields {
-  return { pausedAt: draft.pausedAt, pausedMs: draft.pausedMs, breakMinutes: draft.breakMinutes, warnings: [] };
+  const { pausedAt, pausedMs, breaks, breakMinutes } = draft;
+  return { pausedAt, pausedMs, breaks, breakMinutes, warnings: [] };
 }
 
 /**
@@ -47,7 +48,10 @@ export function awayOf(
   watch: { aliveAt?: number; watched: boolean },
 ): AwayBreak | null {
   const { aliveAt } = watch;
-  const signs = [lastSignOfLife(draft), aliveAt ?? null].filter((s): s is number => s !== null && Number.isFinite(s));
+  // A last checkpoint in the future is not a sign of life (contract §4): it neither hides a gap nor starts one.
+  const signs = [lastSignOfLife(draft, now), aliveAt ?? null].filter(
+    (s): s is number => s !== null && Number.isFinite(s),
+  );
   if (signs.length === 0) return null;
   const thresholdMs = watch.watched ? ctx.graceMs : Math.max(ctx.graceMs, LONG_SILENCE_MS);
   return timeAway(Math.max(...signs), now, thresholdMs, draft.pausedMs !== null || draft.pauseUnusable === true);

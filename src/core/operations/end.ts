@@ -1,18 +1,17 @@
 import { UsageError } from "../errors";
 import type { HotState } from "../hot-memory";
 import { EMPTY_HOT, isOpen } from "../hot-memory";
-import { normalizeTopic } from "../ids";
 import type { ConfirmedSession, Draft } from "../records";
-import { isAliveElsewhere, isThisDevice, savedIn } from "../recovery";
+import { chooseSitting, isAliveElsewhere, isThisDevice, savedIn } from "../recovery";
 import type { Scan } from "../scan";
 import { withBody } from "../scan";
 import { unrecordedWarning } from "../session-note";
-import { endStart } from "../honest-time";
+import { LONG_SILENCE_MS, endStart } from "../honest-time";
 import type { EndAtSession } from "../honest-time";
 import type { OpenRef } from "./checkpoint";
 import type { SessionContext } from "./context";
 import type { EndTime } from "../honest-time";
-import { resolveEndAt } from "../honest-time";
+import { formatBreaks, resolveEndAt } from "../honest-time";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
 import { readHot, resolveTopic, skippedWarnings, stamp, startOf } from "./reading";
 import { reconcile, scanForReconcile, startRecord } from "./reconcile";
@@ -84,7 +83,10 @@ export async function end(ctx: SessionContext, options: EndOptions): Promise<End
   const dating = startRecord(ctx, hotBefore.state, hotAfter.state, closed);
   const recorded = await recordEnd(ctx, { ...taken, topicId, dating, now, options });
   const { session } = recorded;
-  const views = await afterSaving(session, () => writeViewsAfter(ctx, session, closeEnded(taken, topicId), scan));
+  const views = await afterSaving(session, async () => {
+    for (const d of taken.absorbed) await trashDraft(ctx, d);
+    return writeViewsAfter(ctx, session, closeEnded(taken, topicId), scan);
+  });
   warnings.push(...taken.leftAlone, ...recorded.warnings, ...views);
   const absorbedDrafts = taken.absorbed.map((d) => d.draftId);
   return { session, absorbedDrafts, alreadySaved: false, warnings: [...warnings, ...skipped] };
@@ -114,10 +116,11 @@ interface Taken {
 }
 
 /**
- * The topic's drafts this end takes: all but those alive on another device and, when a session of the topic
- * is open, those that started before it (interrupted sessions the learner chose to leave alone). When hot.md
- * cannot tell (damaged, missing), the caller's open session (the plugin's timer) dates it, and only that
- * session is ended: never, for want of it, every older draft of the topic.
+ * The topic's drafts this end takes: the open session's sitting (recovery/sittings.ts), without the drafts
+ * alive on another device and, when a session of the topic is open, those that started before it
+ * (interrupted sessions the learner chose to leave alone). When hot.md cannot tell (damaged, missing), the
+ * caller's open session (the plugin's timer) anchors the sitting, else the newest sitting while it may still
+ * be running: never, for want of a pointer, every older draft of the topic (contract §4 end, version 3).
  */
 function takeDrafts(
   ctx: SessionContext,
@@ -143,45 +146,67 @@ function takeDrafts(
   const openOfTopic = isOpen(hot) && hot.activeTopic === topicId;
   const openStart = openOfTopic ? startOf(ctx, hot) : (callerDraft?.startedMs ?? null);
   const openId = isOpen(hot) ? hot.openDraft : (callerDraft?.draftId ?? null);
-  const absorbed = ofTopic.filter(
-    (d) =>
-      !elsewhere.includes(d) &&
-      (openStart === null || d.draftId === openId || (d.startedMs !== null && d.startedMs >= openStart)),
-  );
+  const here = ofTopic.filter((d) => !elsewhere.includes(d));
+  const afterOpen = (d: Draft): boolean =>
+    openStart === null || d.draftId === openId || (d.startedMs !== null && d.startedMs >= openStart);
+  const aliveMs = openOfTopic ? Number.POSITIVE_INFINITY : Math.max(ctx.graceMs, LONG_SILENCE_MS);
+  const anchor = here.find((d) => d.draftId === openId) ?? null;
+  const choice = chooseSitting(here.filter(afterOpen), anchor, { now: at.now, graceMs: ctx.graceMs, aliveMs });
   const leftAlone = [
     ...elsewhere.map((d) => `left ${d.draftId} alone: it is open on ${d.device ?? "another device"}`),
-    ...ofTopic
-      .filter((d) => !elsewhere.includes(d) && !absorbed.includes(d))
+    ...here
+      .filter((d) => !afterOpen(d))
       .map((d) => `left ${d.draftId} alone: it started before the open session (recover it separately)`),
+    ...choice.separate.map((d) => separateWarning(d, anchor !== null || openOfTopic)),
+    ...choice.timeless.map((d) => `left ${d.draftId} alone: its times cannot be read (recover it separately)`),
   ];
   if (openOfTopic && !scan.drafts.some((d) => d.draftId === hot.openDraft)) refuseUnusableOpenDraft(ctx, hot, scan);
   // Nothing of this device to end, and the topic's session is open on another device (alive, or its draft
   // not synced here yet): recording it here would count that sitting twice.
   const takenOver = elsewhere.find((d) => d.draftId === hot.openDraft);
   const openHere = isThisDevice(hot.device, ctx.ports.device) && !takenOver;
-  if (absorbed.length === 0 && openOfTopic && !openHere) {
-    const device = takenOver?.device ?? hot.device ?? "another device";
+  if (choice.taken.length === 0 && ((openOfTopic && !openHere) || (!openOfTopic && elsewhere.length > 0))) {
+    const device = takenOver?.device ?? (openOfTopic ? hot.device : elsewhere[0]?.device) ?? "another device";
     throw new UsageError(`the session on ${topicId} is open on ${device}; end it there`, "session_open_elsewhere");
   }
-  return { absorbed, elsewhere, seenOpen: isOpen(hot) ? hot.openDraft : null, leftAlone };
+  return { absorbed: choice.taken, elsewhere, seenOpen: isOpen(hot) ? hot.openDraft : null, leftAlone };
 }
 
-/** Writes the confirmed note (step 1) and trashes the drafts it absorbed (step 2). */
+/** Why a draft of another sitting was left alone: it went silent before the open one began, or long ago. */
+function separateWarning(draft: Draft, anchored: boolean): string {
+  const last = draft.lastCheckpointAt ?? draft.startedAt ?? "?";
+  const why = anchored
+    ? `a separate, interrupted session (no activity since ${last}, longer than the grace period before this one)`
+    : `an interrupted session (no activity since ${last}, and no session is open)`;
+  return `left ${draft.draftId} alone: it is ${why}; recover it separately`;
+}
+
+/**
+ * The refusal when tier 3 would be the start (contract §4 end, version 3): nothing was studied that the tool
+ * knows of, so nothing is recorded, not even with an explicit topic. `--if-none ignore` turns it into success.
+ */
+export function nothingOpen(topicId: string | null, leftAlone: readonly string[] = []): UsageError {
+  const on = topicId === null ? "" : ` on ${topicId}`;
+  const more = leftAlone.length > 3 ? [`and ${leftAlone.length - 3} more`] : [];
+  const left = leftAlone.length === 0 ? "" : ` (${[...leftAlone.slice(0, 3), ...more].join("; ")})`;
+  const log = `palee session log${topicId === null ? "" : ` --topic ${topicId}`} --from HH:MM --to HH:MM`;
+  return new UsageError(
+    `no open session${on} to end; nothing was written${left}. ` +
+      `A session studied without the timer is recorded with: ${log}`,
+    "nothing_open",
+  );
+}
+
+/** Writes the confirmed note (step 1); the caller trashes the drafts it absorbed (step 2). */
 async function recordEnd(
   ctx: SessionContext,
   at: Taken & { topicId: string; dating: HotState; now: number; options: EndOptions },
 ): Promise<{ session: ConfirmedSession; warnings: string[] }> {
   const { absorbed, topicId, dating, now, options } = at;
   const start = endStart(topicId, absorbed, dating, now, ctx.offsetAt);
-  // Nothing records a start (no draft, no open session): only an explicit topic records a session from now,
-  // so a repeated end (a double click, a retry) does not add a 0-minute session.
-  const nothingRecorded = absorbed.length === 0 && !(dating.activeTopic === topicId && dating.startedAt !== null);
-  if (nothingRecorded && normalizeTopic(options.topic) === null) {
-    throw new UsageError(
-      `no open session on ${topicId} to end; pass --topic ${topicId} to record one from now anyway`,
-      "nothing_open",
-    );
-  }
+  // Tier 3 would be the start: no draft, no open session. Nothing was studied that the tool knows of.
+  const hotDates = dating.activeTopic === topicId && dating.startedAt !== null;
+  if (absorbed.length === 0 && !hotDates) throw nothingOpen(topicId, at.leftAlone);
   const ending = endingSession(absorbed, at.seenOpen, start.ms);
   const ended = resolveEndAt(options.endAt, ending, now, ctx.graceMs, ctx.offsetAt);
   const session = await writeConfirmed(ctx, start.ms, {
@@ -190,18 +215,16 @@ async function recordEnd(
     endedAt: stamp(ctx, ended.endedMs),
     durationMinutes: ended.durationMinutes,
     breakMinutes: ended.breakMinutes,
+    breaks: formatBreaks(ended.breaks, ctx.offsetAt),
     outcome: "completed",
     absorbedDrafts: absorbed.map((d) => d.draftId),
     topicNote: absorbed.find((d) => d.topicNote !== null)?.topicNote ?? null,
     summary: options.summary ?? null,
     nextAction: options.nextAction ?? null,
-    notes: absorbed
-      .map((d) => d.body.trim())
-      .filter((b) => b !== "")
-      .join("\n\n"),
+    // A sync copy identical to its draft carries the same notes: merged once, as Save does.
+    notes: [...new Set(absorbed.map((d) => d.body.trim()).filter((b) => b !== ""))].join("\n\n"),
   });
-  for (const d of absorbed) await trashDraft(ctx, d);
-  return { session, warnings: start.warning ? [start.warning] : [] };
+  return { session, warnings: [...(start.warning ? [start.warning] : []), ...ended.warnings] };
 }
 
 /**
@@ -213,25 +236,27 @@ function endingSession(absorbed: readonly Draft[], seenOpen: string | null, star
   const lastCheckpointMs = checkpoints.length === 0 ? null : Math.max(...checkpoints);
   const primary =
     absorbed.find((d) => d.draftId === seenOpen) ?? absorbed.find((d) => d.lastCheckpointMs === lastCheckpointMs);
-  return { startedMs, lastCheckpointMs, pausedMs: primary?.pausedMs ?? null, breakMinutes: primary?.breakMinutes ?? 0 };
+  return { startedMs, lastCheckpointMs, pausedMs: primary?.pausedMs ?? null, breaks: primary?.breaks ?? [] };
 }
 
 /**
  * hot.md's pointer after an end (step 3). The open session is over if its draft was absorbed, or if it is this
  * topic's session this end found open and not alive on another device (its draft may be unreadable or gone: it
- * must not stay "open" forever). A pointer that appeared meanwhile (another device's start) is kept. The ended
- * topic becomes the active one, so the next start resumes it by default.
+ * must not stay "open" forever). A pointer that appeared meanwhile (another device's start) is kept. The
+ * active topic becomes the newest session's, as a rebuild sets it (ties by session_id, contract §2 ordering):
+ * the ended one's, unless another session started in the same second sorts after it.
  */
-function closeEnded(taken: Taken, topicId: string): (current: HotState) => HotState {
+function closeEnded(taken: Taken, topicId: string): (current: HotState, newest: ConfirmedSession | null) => HotState {
   const finished = new Set(taken.absorbed.map((d) => d.draftId));
   const openElsewhere = new Set(taken.elsewhere.map((d) => d.draftId));
-  return (current) => {
+  return (current, newest) => {
     const closes =
       !isOpen(current) ||
       finished.has(current.openDraft) ||
       (current.activeTopic === topicId &&
         current.openDraft === taken.seenOpen &&
         !openElsewhere.has(current.openDraft));
-    return closes ? { ...current, activeTopic: topicId, startedAt: null, openDraft: null, device: null } : current;
+    const activeTopic = newest?.topicId ?? topicId;
+    return closes ? { ...current, activeTopic, startedAt: null, openDraft: null, device: null } : current;
   };
 }

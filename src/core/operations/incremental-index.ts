@@ -63,7 +63,11 @@ export async function indexWith(
   if (text === null || parsed === null || !scan.partial) return null;
   const { lines, links } = parsed;
   const addedLink = added && linkOf(added.path);
-  if (!listsExactly(links, scan.partial.names, addedLink) || !agreesWithScan(parsed, scan, ctx.indexLine)) return null;
+  if (
+    !listsExactly(links, scan.partial.names, addedLink) ||
+    !agreesWithScan(parsed, scan, ctx.indexLine, ctx.layout.sessions)
+  )
+    return null;
   let at = 0;
   if (added && addedLink !== null) {
     at = positionOf(links, addedLink);
@@ -114,8 +118,11 @@ function agreesWithScan(
   index: { lines: readonly string[]; links: readonly string[] },
   scan: Scan,
   lineOf: (session: ConfirmedSession) => string,
+  sessions: string,
 ): boolean {
-  if (scan.skipped.some((s) => kindOf(`${linkOf(s.path)}.md`) === "confirmed")) return false;
+  // Only the folder's own notes count here: one moved into a subfolder is named by the scan, never indexed.
+  const own = (path: string): boolean => path.slice(0, path.lastIndexOf("/")) === sessions;
+  if (scan.skipped.some((s) => own(s.path) && kindOf(`${linkOf(s.path)}.md`) === "confirmed")) return false;
   return scan.confirmed.every((s) => {
     const link = linkOf(s.path);
     const at = positionOf(index.links, link);

@@ -6,6 +6,10 @@ import type { SessionContext } from "./context";
 import type { OpenSession } from "./open-session";
 import { openSessionOf } from "./open-session";
 import { damagedPointerWarnings, readDraft, readHot } from "./reading";
+import { LONG_SILENCE_MS } from "../honest-time";
+import { savedIn } from "../recovery";
+import { describeInstant, formatDurationMs, parseTimestamp } from "../time";
+import { scanForReconcile } from "./reconcile";
 
 export interface ListResult {
   /** The open session's draft, as hot.md names it (null when none is open). */
@@ -23,6 +27,13 @@ export type RecentList = (ctx: SessionContext, hot: HotState) => Promise<ListRes
 
 export interface StatusResult {
   open: OpenSession | null;
+  /**
+   * The confirmed session that already saved hot.md's open session (an end or Save stopped before it tidied
+   * hot.md): status answers as reconcile would, open null, without writing (contract §4 Reconcile).
+   */
+  savedAs: string | null;
+  /** How long the open, unpaused session has shown no sign of life; `long`: end without --at refuses. */
+  silence: { seconds: number; text: string; long: boolean } | null;
   hotState: ReadResult["state"];
   /** What is wrong with hot.md's pointer (a damaged open_draft), to tell the user. */
   warnings: string[];
@@ -53,6 +64,41 @@ export async function list(
 /** The open session, or null: absence is an answer, not an error. Never writes. */
 export async function status(ctx: SessionContext): Promise<StatusResult> {
   const hot = await readHot(ctx);
-  const open = isOpen(hot.state) ? openSessionOf(ctx, hot.state, await readDraft(ctx, hot.state.openDraft)) : null;
-  return { open, hotState: hot.read.state, warnings: damagedPointerWarnings(ctx, hot.state) };
+  const warnings = damagedPointerWarnings(ctx, hot.state);
+  const answer = { open: null, savedAs: null, silence: null, hotState: hot.read.state, warnings };
+  if (!isOpen(hot.state)) return answer;
+  const draft = await readDraft(ctx, hot.state.openDraft);
+  const saved = await savedOpenSession(ctx, hot.state, draft);
+  if (saved) {
+    warnings.push(
+      `the open session ${hot.state.openDraft} was already saved as ${saved.sessionId} (an end stopped before ` +
+        `it tidied ${ctx.layout.hot}); the next start, end or rebuild tidies it`,
+    );
+    return { ...answer, savedAs: saved.sessionId };
+  }
+  const open = openSessionOf(ctx, hot.state, draft);
+  return { ...answer, open, silence: open && silenceOfOpen(ctx, open) };
+}
+
+/** The confirmed note that absorbed hot.md's open draft, if one did (reconcile.ts would close the pointer). */
+async function savedOpenSession(
+  ctx: SessionContext,
+  hot: HotState & { openDraft: string },
+  draft: Draft | null,
+): Promise<ConfirmedSession | undefined> {
+  const scan = await scanForReconcile(ctx, hot);
+  const startedMs = draft?.startedMs ?? parseTimestamp(hot.startedAt, ctx.offsetAt);
+  return savedIn(ctx.absorbedIn(scan.confirmed), hot.openDraft, startedMs, ctx.offsetAt);
+}
+
+/** Silence of an unpaused open session (a paused one is not silent: it ends at its pause). */
+function silenceOfOpen(ctx: SessionContext, open: OpenSession): StatusResult["silence"] {
+  if (open.pausedAt !== null) return null;
+  const now = ctx.ports.clock.now();
+  const silenceMs = Math.max(0, now - open.lastSignMs);
+  if (silenceMs <= ctx.graceMs) return null;
+  const since = describeInstant(open.lastSignMs, now, ctx.offsetAt);
+  const text = `No activity since ${since}, ${formatDurationMs(silenceMs)} ago`;
+  const long = silenceMs > LONG_SILENCE_MS;
+  return { seconds: Math.floor(silenceMs / 1000), text, long };
 }

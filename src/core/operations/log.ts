@@ -25,6 +25,8 @@ export interface LogOptions {
 
 export interface LogResult {
   session: ConfirmedSession;
+  /** The interval with its day named, "yesterday 11:00–13:00" (contract §4 log: the answer names the day). */
+  when: string;
   warnings: string[];
 }
 
@@ -56,7 +58,7 @@ export async function log(ctx: SessionContext, options: LogOptions): Promise<Log
   const warnings = await afterSaving(session, () =>
     writeViews(ctx, sessions, activeWhenNewest(sessions[0] === session, topicId)),
   );
-  return { session, warnings: [...warnings, ...skippedWarnings(scan)] };
+  return { session, when: interval.when, warnings: [...warnings, ...skippedWarnings(scan)] };
 }
 
 /** Like rebuild: with no session open, the newest session's topic becomes the active one. */

@@ -1,3 +1,4 @@
+import type { BreakInterval } from "../honest-time";
 import { lastSignOfLife, studiedMs } from "../honest-time";
 import type { HotState } from "../hot-memory";
 import { isOpen } from "../hot-memory";
@@ -18,8 +19,12 @@ export interface OpenSession {
   pausedAt: string | null;
   /** Finished pauses and time away so far. */
   breakMinutes: number;
+  /** Those breaks as intervals, oldest first (the end dialog previews an end at a chosen time with them). */
+  breaks: BreakInterval[];
   /** The last sign of life (the later of the start and the last checkpoint), epoch ms. */
   lastSignMs: number;
+  /** Seconds since the last sign of life, as of now (contract §5 O `silence_seconds`). */
+  silenceSeconds: number;
 }
 
 export function openSessionOf(ctx: SessionContext, hot: HotState, draft: Draft | null): OpenSession | null {
@@ -39,6 +44,16 @@ export function openSessionOf(ctx: SessionContext, hot: HotState, draft: Draft |
     lastCheckpointAt: draft?.lastCheckpointAt ?? null,
     pausedAt: draft?.pausedAt ?? null,
     breakMinutes,
-    lastSignMs: lastSignOfLife({ startedMs, lastCheckpointMs: draft?.lastCheckpointMs ?? null }) ?? now,
+    breaks: draft?.breaks ?? [],
+    ...signs(
+      lastSignOfLife({ startedMs, lastCheckpointMs: draft?.lastCheckpointMs ?? null, breaks: draft?.breaks }, now) ??
+        now,
+      now,
+    ),
   };
+}
+
+/** The last sign of life and the silence since, as of `now`. */
+function signs(lastSignMs: number, now: number): { lastSignMs: number; silenceSeconds: number } {
+  return { lastSignMs, silenceSeconds: Math.floor(Math.max(0, now - lastSignMs) / 1000) };
 }

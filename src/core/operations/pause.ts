@@ -35,8 +35,9 @@ export async function pause(ctx: SessionContext, options: PauseOptions): Promise
 }
 
 /**
- * continue: adds the pause to break_minutes, clears paused_at and checkpoints, in one write. Like a
- * checkpoint it moves a session whose device went silent to this device; one alive elsewhere keeps its device.
+ * continue: appends the pause to breaks (their total to break_minutes), clears paused_at and checkpoints, in one
+ * write. Like a checkpoint it moves a session whose device went silent to this device; one alive elsewhere keeps
+ * its device.
  */
 export async function continueSession(ctx: SessionContext, options: PauseOptions): Promise<ContinueResult> {
   const draft = await openDraftFor(ctx, "continue", options.topic);

@@ -1,5 +1,5 @@
 import type { ReconcilePlan } from "../recovery";
-import { isThisDevice, planReconcile } from "../recovery";
+import { absorbedCopies, isThisDevice, planReconcile, savedDraft } from "../recovery";
 import type { HotState } from "../hot-memory";
 import { isOpen } from "../hot-memory";
 import type { Scan } from "../scan";
@@ -30,9 +30,10 @@ export async function reconcile(ctx: SessionContext, scan: Scan, hotRead: HotRea
     offsetAt: ctx.offsetAt,
   });
   const warnings: string[] = [];
+  const copies = absorbedCopies(absorbed);
   for (const draft of plan.trash) {
     await trashDraft(ctx, draft);
-    const savedIn = absorbed.get(draft.draftId)?.sessionId ?? "?";
+    const savedIn = savedDraft(absorbed, copies, draft, ctx.offsetAt)?.sessionId ?? "?";
     warnings.push(`${draft.path} was already saved in ${savedIn}; moved it to the trash`);
   }
   // Work left by an interrupted end or save: its views still describe the history before that session, so

@@ -4,9 +4,9 @@ import { EMPTY_HOT, isOpen } from "../hot-memory";
 import { DRAFT_ID_PATTERN } from "../ids";
 import { sessionPath } from "../layout";
 import type { ConfirmedSession, Draft } from "../records";
-import { copiesOf, previewSave, savedIn } from "../recovery";
+import { absorbedCopies, copiesOf, previewSave, savedDraft, savedIn } from "../recovery";
 import type { AwayBreak } from "../honest-time";
-import { awayUpdate } from "../honest-time";
+import { awayUpdate, formatBreaks } from "../honest-time";
 import type { Scan } from "../scan";
 import type { SessionContext } from "./context";
 import { awayOf, honestOf } from "./draft-fields";
@@ -44,7 +44,9 @@ export async function recover(ctx: SessionContext, draftId: string, action: Reco
   const hot = await readHot(ctx);
 
   const found = before.drafts.find((d) => d.draftId === draftId);
-  const finishedIn = savedIn(absorbed, draftId, found ? found.startedMs : null, ctx.offsetAt);
+  const finishedIn = found
+    ? savedDraft(absorbed, absorbedCopies(absorbed), found, ctx.offsetAt)
+    : savedIn(absorbed, draftId, null, ctx.offsetAt);
   if (finishedIn) {
     // Already saved by an earlier end or save (e.g. before a crash): never saved twice.
     // Reconcile has just moved it to the trash, as finished business.
@@ -156,6 +158,7 @@ async function save(
     endedAt: plan.endedAt ?? stamp(ctx, plan.endedMs),
     durationMinutes: plan.durationMinutes,
     breakMinutes: plan.breakMinutes,
+    breaks: formatBreaks(plan.breaks, ctx.offsetAt),
     outcome: "interrupted",
     absorbedDrafts: absorbedIds,
     topicNote: draft.topicNote ?? copies.find((d) => d.topicNote !== null)?.topicNote ?? null,
@@ -163,9 +166,10 @@ async function save(
     nextAction: null,
     notes: bodies.join("\n\n"),
   });
-  for (const d of copies) await trashDraft(ctx, d);
-  const views = await afterSaving(session, () =>
-    writeViews(ctx, withSession(scan.confirmed, session), closingPointerTo(absorbedIds)),
-  );
-  return { session, warnings: [...left, ...views] };
+  // Trashing belongs after the save too: a failure there still says first that the session is saved.
+  const views = await afterSaving(session, async () => {
+    for (const d of copies) await trashDraft(ctx, d);
+    return writeViews(ctx, withSession(scan.confirmed, session), closingPointerTo(absorbedIds));
+  });
+  return { session, warnings: [...plan.warnings, ...left, ...views] };
 }

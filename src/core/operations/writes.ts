@@ -1,4 +1,4 @@
-import { ConflictError, FileExistsError } from "../errors";
+import { ConflictError, FileExistsError, markSaved } from "../errors";
 import { classifyRecord } from "../frontmatter";
 import { handWrittenHot, keptCopyPath } from "../hand-written";
 import { newDraftId, newSessionId } from "../ids";
@@ -62,6 +62,11 @@ export async function writeViewWith<T>(
         const copy = await keepCopy(ctx, text);
         kept.add(text);
         warnings.push(`kept the text of ${path} (${lost}) in ${copy} before replacing it`);
+      } else {
+        // No text of the learner's to keep, but say that a damaged hot.md was replaced (e.g. a YAML bomb).
+        const read = classifyRecord(text);
+        if (read.state === "corrupt") warnings.push(`replaced ${path}, which could not be read (${read.reason})`);
+        kept.add(text);
       }
     }
     try {
@@ -154,12 +159,19 @@ export async function trashDraft(ctx: SessionContext, draft: Draft): Promise<voi
   }
 }
 
-/** A conflict on the views after a session note was written says that the session itself is safe. */
+/**
+ * What follows a session note's write (its drafts to the trash, the views): a conflict says that the session
+ * itself is safe (exit 4); any other failure (a full disk) is marked as coming after the save (errors.ts
+ * markSaved), so a face can say first that the session is saved.
+ */
 export async function afterSaving<T>(session: ConfirmedSession, updateViews: () => Promise<T>): Promise<T> {
   try {
     return await updateViews();
   } catch (error) {
-    if (!(error instanceof ConflictError)) throw error;
+    if (!(error instanceof ConflictError)) {
+      const minutes = `${session.durationMinutes} min`;
+      throw markSaved(error, session.sessionId, `Saved ${session.sessionId} (${session.topicId}, ${minutes})`);
+    }
     throw new ConflictError(
       error.path,
       `${session.sessionId} is saved, but ${error.path} changed while it was being updated; ` +

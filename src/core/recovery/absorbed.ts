@@ -1,4 +1,5 @@
-import type { ConfirmedSession } from "../records";
+import type { ConfirmedSession, Draft } from "../records";
+import { lastSignOfLife } from "../honest-time";
 import { parseTimestamp } from "../time";
 import type { OffsetAt } from "../time";
 
@@ -75,4 +76,52 @@ export function duplicateSaves(confirmed: readonly ConfirmedSession[], offsetAt:
     );
   }
   return warnings.sort();
+}
+
+/** The draft ID a sync tool's copy name starts with (`DRAFT-S-… 2`, `DRAFT-S-… (conflict …)`), or null. */
+function copiedId(draftId: string): string | null {
+  const space = draftId.indexOf(" ");
+  return space > 0 ? draftId.slice(0, space) : null;
+}
+
+/**
+ * The notes that absorbed a sync tool's copy of a draft, by the ID the copy's name starts with: a note that
+ * saved `DRAFT-S-x 2` saved the sitting of `DRAFT-S-x` too (savedDraft).
+ */
+export function absorbedCopies(absorbed: ReadonlyMap<string, ConfirmedSession>): Map<string, ConfirmedSession[]> {
+  const copies = new Map<string, ConfirmedSession[]>();
+  for (const [id, session] of absorbed) {
+    const original = copiedId(id);
+    if (original !== null) copies.set(original, [...(copies.get(original) ?? []), session]);
+  }
+  return copies;
+}
+
+/**
+ * The note that saved `draft` (contract §4 reconcile): the one naming its file's ID (savedIn), or one that saved
+ * the same session under another name. A sync tool's conflict copy keeps the original's session_id under
+ * another file name (`DRAFT-S-x 2.md`); it is the same session as a note that names that session_id — or
+ * another copy of it — when it is of the same topic and its whole span lies inside that note's: its recorded
+ * start (a copy keeps the original's; the note starts at its earliest draft) and its last sign of life (a copy
+ * that went on after the note ended holds time the note lacks). A copy whose start cannot be read is not
+ * taken for it: it is offered, and saving it at worst warns "saved twice".
+ */
+export function savedDraft(
+  absorbed: ReadonlyMap<string, ConfirmedSession>,
+  copies: ReadonlyMap<string, readonly ConfirmedSession[]>,
+  draft: Pick<Draft, "draftId" | "recordId" | "topicId" | "startedMs" | "lastCheckpointMs">,
+  offsetAt: OffsetAt,
+): ConfirmedSession | undefined {
+  const own = savedIn(absorbed, draft.draftId, draft.startedMs, offsetAt);
+  const started = draft.startedMs;
+  if (own || started === null) return own;
+  const lastSign = lastSignOfLife(draft) ?? started;
+  const sameSitting = (note: ConfirmedSession | undefined): boolean =>
+    note !== undefined &&
+    note.topicId === draft.topicId &&
+    note.startedMs <= started &&
+    lastSign <= endedMs(note, offsetAt);
+  const ids = new Set([draft.recordId, copiedId(draft.draftId) ?? draft.draftId, copiedId(draft.recordId)]);
+  const candidates = [...ids].flatMap((id) => (id === null ? [] : [absorbed.get(id), ...(copies.get(id) ?? [])]));
+  return candidates.find(sameSitting);
 }

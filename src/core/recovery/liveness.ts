@@ -13,7 +13,8 @@ export function isThisDevice(recorded: string | null, device: string): boolean {
  */
 export function isAliveElsewhere(draft: Draft, device: string, now: number, graceMs: number): boolean {
   if (isThisDevice(draft.device, device)) return false;
-  return draft.lastCheckpointMs !== null && now - draft.lastCheckpointMs <= graceMs;
+  // A checkpoint far in the future (a clock that was ahead) is no sign of life (contract §4 end, version 3).
+  return checkpointedWithin(draft.lastCheckpointMs, now, graceMs);
 }
 
 /**

@@ -2,13 +2,13 @@ import type { HotState } from "../hot-memory";
 import { isOpen } from "../hot-memory";
 import type { ConfirmedSession, Draft } from "../records";
 import { parseTimestamp } from "../time";
-import { savedIn } from "./absorbed";
+import { absorbedCopies, savedDraft, savedIn } from "./absorbed";
 import { isThisDevice } from "./liveness";
 import type { OffsetAt } from "../time";
 
 /** What reconcile would do; decided here, performed by the caller (operations/reconcile.ts). */
 export interface ReconcilePlan {
-  /** Drafts already named in a confirmed note's absorbed_drafts: finished business, to the trash. */
+  /** Drafts already saved in a confirmed note (named in absorbed_drafts, or a sync copy of one): to the trash. */
   trash: Draft[];
   /** hot.md names an open session that is finished (its draft was absorbed) or whose draft is gone. */
   closeOpen: null | { draftId: string; reason: "absorbed" | "missing" };
@@ -30,7 +30,8 @@ export function planReconcile(
   context: ReconcileContext,
 ): ReconcilePlan {
   const { offsetAt } = context;
-  const trash = drafts.filter((d) => savedIn(absorbed, d.draftId, d.startedMs, offsetAt));
+  const copies = absorbedCopies(absorbed);
+  const trash = drafts.filter((d) => savedDraft(absorbed, copies, d, offsetAt));
   let closeOpen: ReconcilePlan["closeOpen"] = null;
   if (isOpen(hot)) {
     const started = parseTimestamp(hot.startedAt, offsetAt);
@@ -53,6 +54,7 @@ export function pendingDrafts(
   ignored: ReadonlySet<string> = new Set(),
 ): Draft[] {
   const open = isOpen(hot) ? hot.openDraft : null;
-  const saved = (d: Draft): boolean => savedIn(absorbed, d.draftId, d.startedMs, offsetAt) !== undefined;
+  const copies = absorbedCopies(absorbed);
+  const saved = (d: Draft): boolean => savedDraft(absorbed, copies, d, offsetAt) !== undefined;
   return drafts.filter((d) => !saved(d) && d.draftId !== open && !ignored.has(d.draftId));
 }

@@ -1,6 +1,7 @@
 import type { Draft } from "../records";
 import { compareDraftsOldestFirst } from "../records";
-import { savedEnd } from "../honest-time";
+import type { BreakInterval } from "../honest-time";
+import { futureCheckpoint, lastSignOfLife, savedEnd } from "../honest-time";
 import { isCanonicalTimestamp } from "../time";
 import { checkpointedWithin, isAliveElsewhere } from "./liveness";
 
@@ -12,23 +13,38 @@ export interface SavePlan {
   startedMs: number;
   endedMs: number;
   durationMinutes: number;
-  /** break_minutes to record (finished pauses, time away, and an open pause up to the end). */
+  /** break_minutes to record (finished pauses, time away, and an open pause up to the end), inside the span. */
   breakMinutes: number;
+  /** The breaks inside the span, to record as `breaks`. */
+  breaks: BreakInterval[];
   /** The recorded timestamps to keep as written; null where the instant must be written afresh. */
   startedAt: string | null;
   endedAt: string | null;
+  /** What Save did not take as recorded, and why (a time in the future), one line each naming the draft. */
+  warnings: string[];
 }
 
 /**
  * What Save would record for the copies of one sitting (see copiesOf): it starts at the earliest valid start
- * and ends where honest-time.ts savedEnd says: at paused_at when the most recently checkpointed copy is
- * paused, else at the latest last checkpoint (now if none has one); its breaks are that copy's. A recorded
- * start never moves: a last checkpoint before it (a clock set back) ends the session at its start, 0 minutes.
+ * and ends where honest-time savedEnd says: at paused_at when the most recently checkpointed copy is paused,
+ * else at the latest last checkpoint (now if none has one); its breaks are that copy's. A recorded start never
+ * moves: a last checkpoint before it (a clock set back) ends the session at its start, 0 minutes. Nothing ends
+ * after now (contract §4 end step 2): a last checkpoint in the future is not a sign of life, so the session
+ * ends at its last sign of life before now (never before its start).
  */
 export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
+  const warnings: string[] = [];
+  const ahead = copies.filter((d) => futureCheckpoint(d, now) !== null);
+  for (const d of ahead) {
+    warnings.push(
+      `${d.draftId}: last_checkpoint_at ${d.lastCheckpointAt ?? "?"} is in the future (a clock that was ahead): ` +
+        "not a sign of life, so the session ends at its last one before now",
+    );
+  }
+  const usable = (d: Draft): number | null => (ahead.includes(d) ? null : d.lastCheckpointMs);
   const last = pick(
     copies,
-    (d) => d.lastCheckpointMs,
+    usable,
     (d) => d.lastCheckpointAt,
     (a, b) => a > b,
   );
@@ -38,12 +54,16 @@ export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
     (d) => d.startedAt,
     (a, b) => a < b,
   );
-  let lastEnd = last ?? { ms: now, text: null };
+  let lastEnd = last === null ? { ms: now, text: null } : last.ms > now ? { ms: now, text: null } : last;
+  if (last === null && ahead.length > 0) {
+    const signs = copies.map((d) => lastSignOfLife({ ...d, lastCheckpointMs: usable(d) }, now) ?? -Infinity);
+    lastEnd = { ms: Math.min(now, Math.max(first?.ms ?? now, ...signs)), text: null };
+  }
   if (first !== null && first.ms > lastEnd.ms) lastEnd = first;
   const startedMs = first?.ms ?? lastEnd.ms;
-  const latest = copies.find((d) => d.lastCheckpointMs === (last?.ms ?? null)) ?? copies[0];
-  const breakMinutes = latest?.breakMinutes ?? 0;
-  const session = { startedMs, lastCheckpointMs: lastEnd.ms, pausedMs: latest?.pausedMs ?? null, breakMinutes };
+  const latest = copies.find((d) => last !== null && usable(d) === last.ms) ?? copies[0];
+  const breaks = latest?.breaks ?? [];
+  const session = { startedMs, lastCheckpointMs: lastEnd.ms, pausedMs: latest?.pausedMs ?? null, breaks };
   const end = savedEnd(session, now);
   const endedMs = Math.max(startedMs, end.endedMs);
   return {
@@ -51,8 +71,10 @@ export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
     endedMs,
     durationMinutes: end.durationMinutes,
     breakMinutes: end.breakMinutes,
+    breaks: end.breaks,
     startedAt: first?.text ?? null,
-    endedAt: end.source === "last" ? lastEnd.text : null,
+    endedAt: end.source === "last" && end.endedMs === lastEnd.ms ? lastEnd.text : null,
+    warnings,
   };
 }
 

@@ -40,8 +40,15 @@ export function assemble(outcomes: Iterable<ConfirmedSession | Skipped>): Assemb
 }
 
 /** The scan from the confirmed notes' outcomes, the drafts read, and the names that are not session files. */
-export function scanOf(layout: Layout, assembled: Assembled, read: DraftsRead, otherNames: Iterable<string>): Scan {
-  const skipped = [...assembled.skipped, ...read.skipped];
+export function scanOf(
+  layout: Layout,
+  assembled: Assembled,
+  read: DraftsRead,
+  otherNames: Iterable<string>,
+  /** Session files named by strays.ts: placeholders not downloaded, notes moved into a subfolder. */
+  strays: readonly Skipped[] = [],
+): Scan {
+  const skipped = [...assembled.skipped, ...read.skipped, ...strays];
   for (const name of otherNames) skipped.push({ path: sessionPath(layout, name), reason: NOT_A_SESSION });
   return {
     confirmed: assembled.confirmed,

@@ -5,6 +5,7 @@ import { kindOf } from "./names";
 import { readDrafts, readNotes } from "./read";
 import type { Scan } from "./scan";
 import { ScanCache } from "./scan-cache";
+import { placeholdersSkipped, subfolderNotes } from "./strays";
 
 /** Files of one folder that changed since the last scan (exists: still there), or null: look at everything. */
 type Changes = ReadonlyArray<{ name: string; exists: boolean }> | null;
@@ -29,7 +30,8 @@ export async function scanSessions(
   if (changedConfirmed.length > 0) cache.assembled = null;
   const assembled = cache.assembled ?? (cache.assembled = assemble(cache.confirmed.values()));
   const drafts = await readDrafts(store, layout, offsetAt, [...cache.draftNames], now);
-  return scanOf(layout, assembled, drafts, cache.otherNames);
+  const strays = [...placeholdersSkipped(layout, cache.placeholderNames), ...(await subfolderNotes(store, layout))];
+  return scanOf(layout, assembled, drafts, cache.otherNames, strays);
 }
 
 /** Brings the cache's file names up to date; returns the confirmed notes to look at (again). */
@@ -46,6 +48,7 @@ async function takeChanges(store: SessionStore, layout: Layout, cache: ScanCache
       const kind = kindOf(name);
       if (kind === "draft") cache.draftNames.add(name);
       else if (kind === "other") cache.otherNames.add(name);
+      else if (kind === "placeholder") cache.placeholderNames.add(name);
     }
     return names.filter((name) => kindOf(name) === "confirmed");
   }
@@ -53,11 +56,13 @@ async function takeChanges(store: SessionStore, layout: Layout, cache: ScanCache
   for (const { name, exists } of changes) {
     cache.draftNames.delete(name);
     cache.otherNames.delete(name);
+    cache.placeholderNames.delete(name);
     if (cache.confirmed.delete(name)) cache.assembled = null;
     if (!exists) continue;
     const kind = kindOf(name);
     if (kind === "draft") cache.draftNames.add(name);
     else if (kind === "other") cache.otherNames.add(name);
+    else if (kind === "placeholder") cache.placeholderNames.add(name);
     else if (kind === "confirmed") changedConfirmed.push(name);
   }
   return changedConfirmed;

@@ -2,10 +2,23 @@ import { CONFIRMED_FILE_PATTERN, DRAFT_FILE_PATTERN } from "../ids";
 
 export const NOT_A_SESSION = "not a session file name (expected S-….md or DRAFT-S-….md)";
 
-/** What a file name in the sessions folder is: a draft, a confirmed note, another note, or no note at all. */
-export type NameKind = "draft" | "confirmed" | "other" | "ignored";
+/** An iCloud placeholder of a session file that is not downloaded yet: `.S-….md.icloud`, `.DRAFT-S-….md.icloud`. */
+const PLACEHOLDER = /^\.(.+\.md)\.icloud$/;
+
+export const NOT_DOWNLOADED = "not downloaded (an iCloud placeholder): not counted until iCloud downloads it";
+
+/**
+ * What a file name in the sessions folder is: a draft, a confirmed note, another note, a session file that
+ * is not downloaded yet (an iCloud placeholder), or no note at all.
+ */
+export type NameKind = "draft" | "confirmed" | "other" | "placeholder" | "ignored";
 
 export function kindOf(name: string): NameKind {
+  const inner = PLACEHOLDER.exec(name)?.[1];
+  if (inner !== undefined && !inner.startsWith(".")) {
+    const kind = kindOf(inner);
+    if (kind === "draft" || kind === "confirmed") return "placeholder";
+  }
   if (name.startsWith(".") || !name.toLowerCase().endsWith(".md")) return "ignored"; // not a note (e.g. a temp file)
   if (DRAFT_FILE_PATTERN.test(name)) return "draft";
   if (CONFIRMED_FILE_PATTERN.test(name)) return "confirmed";

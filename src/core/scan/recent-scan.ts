@@ -6,6 +6,7 @@ import { assemble, scanOf } from "./assemble";
 import type { NameKind } from "./names";
 import { kindOf } from "./names";
 import { readDrafts, readNotes } from "./read";
+import { placeholdersSkipped, subfolderNotes } from "./strays";
 import type { Scan } from "./scan";
 
 /**
@@ -22,7 +23,7 @@ export async function scanRecentSessions(
   offsetAt: (at: number) => number,
   at: { now: number; starts: ReadonlyArray<number | null>; required: readonly string[] },
 ): Promise<Scan | null> {
-  const names: Record<NameKind, string[]> = { draft: [], confirmed: [], other: [], ignored: [] };
+  const names: Record<NameKind, string[]> = { draft: [], confirmed: [], other: [], placeholder: [], ignored: [] };
   for (const name of await store.list(layout.sessions)) names[kindOf(name)].push(name);
   const read = await readDrafts(store, layout, offsetAt, names.draft, at.now);
   const ids = read.drafts.map((d) => d.draftId);
@@ -40,6 +41,7 @@ export async function scanRecentSessions(
     offsetAt,
     confirmed.filter((n) => n >= from || changed.has(n)),
   );
-  const scan = scanOf(layout, assemble(notes.map(([, outcome]) => outcome)), read, names.other);
+  const strays = [...placeholdersSkipped(layout, names.placeholder), ...(await subfolderNotes(store, layout))];
+  const scan = scanOf(layout, assemble(notes.map(([, outcome]) => outcome)), read, names.other, strays);
   return { ...scan, partial: { names: confirmed } };
 }

@@ -13,6 +13,8 @@ export class ScanCache {
   readonly draftNames = new Set<string>();
   /** Names that are not session files (reported as skipped). */
   readonly otherNames = new Set<string>();
+  /** iCloud placeholders of session files (reported as skipped: not downloaded). */
+  readonly placeholderNames = new Set<string>();
   /** Each confirmed note's outcome at the last scan, by file name. */
   readonly confirmed = new Map<string, ConfirmedSession | Skipped>();
   /** Interpreted sessions by the metadata cache's frontmatter object (same object: same content). */
@@ -23,6 +25,7 @@ export class ScanCache {
   clear(): void {
     this.draftNames.clear();
     this.otherNames.clear();
+    this.placeholderNames.clear();
     this.confirmed.clear();
     this.assembled = null;
   }

@@ -5,6 +5,7 @@
  */
 import type { OffsetAt } from "./instants";
 import { HOUR_MS, MINUTE_MS } from "./instants";
+import { dayText, localDay } from "./local-days";
 import { formatTimestamp, pad } from "./render-iso";
 
 /** "0 min", "59 min", "1 h", "1 h 5 min", "20 h 35 min": whole minutes, rounded down, never negative. */
@@ -62,4 +63,22 @@ export function describeRecorded(recorded: string | null, today: string): string
 export function describeSpan(fromMs: number, toMs: number, offsetAt: OffsetAt): string {
   const show = toMs - fromMs >= 24 * HOUR_MS ? localDateTime : localClock;
   return `${show(fromMs, offsetAt)}–${show(toMs, offsetAt)}`;
+}
+
+/** "today", "yesterday", else the local date ("2026-11-28") of an instant, seen from `now`. */
+export function dayWord(instant: number, now: number, offsetAt: OffsetAt): string {
+  const day = localDay(instant, offsetAt);
+  const today = localDay(now, offsetAt);
+  return day === today ? "today" : day === today - 1 ? "yesterday" : dayText(day);
+}
+
+/**
+ * A span with its day named, so a time typed as HH:MM that was not today is seen to be so: "today
+ * 14:00–15:10", "yesterday 11:00–13:00", "yesterday 23:30–today 00:30", "2026-11-28 11:00–13:00".
+ */
+export function describeDaySpan(fromMs: number, toMs: number, now: number, offsetAt: OffsetAt): string {
+  const fromDay = dayWord(fromMs, now, offsetAt);
+  const toDay = dayWord(toMs, now, offsetAt);
+  const from = `${fromDay} ${localClock(fromMs, offsetAt)}`;
+  return fromDay === toDay ? `${from}–${localClock(toMs, offsetAt)}` : `${from}–${toDay} ${localClock(toMs, offsetAt)}`;
 }

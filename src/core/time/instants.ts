@@ -12,6 +12,11 @@ export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
 /** A checkpoint inherits hot.md's start only if it is at most this old (docs/architecture.md, checkpoint). */
 export const INHERIT_MAX_AGE_MS = DAY_MS;
+/**
+ * Starts before this are taken for a broken clock or a typo (1970 is epoch zero), not study: stats does not
+ * count them and log refuses them (docs/decisions.md, "very old dates").
+ */
+export const EARLIEST_PLAUSIBLE_MS = Date.UTC(2000, 0, 1);
 /** end clamps a hot.md start up to this far in the future to now; further ahead it is ignored. */
 export const FUTURE_SKEW_MS = 60_000;
 

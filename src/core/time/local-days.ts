@@ -4,6 +4,7 @@
  */
 import type { OffsetAt } from "./instants";
 import { DAY_MS, MINUTE_MS } from "./instants";
+import { recordedDate } from "./parse-iso";
 import { pad } from "./render-iso";
 
 /** The local day number of an instant. */
@@ -25,6 +26,23 @@ export function dayOf(text: string): number | null {
   const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
   const day = Math.floor(ms / DAY_MS);
   return dayText(day) === text.trim() ? day : null;
+}
+
+/** A timestamp that names its own numeric offset ("…+05:30", "…+00:00"), not UTC's "Z" or none. */
+const OWN_OFFSET = /^\d{4}-\d{2}-\d{2}T[^Z]*[+-]\d{2}(:?\d{2})?$/;
+
+/**
+ * The local day a session started on (contract §4a "the day it started"): the date written in its started_at
+ * when that names the offset it was written in (every record this tool writes does), so a session at
+ * 23:30+05:30 is on its own day in stats, streaks, the history chart and --since/--until, on every device, as
+ * in index.md. A UTC time ("…Z", the original tool's records) or one without an offset says nothing of the
+ * learner's day: the viewer's local day of its instant (NaN when it has none).
+ */
+export function sessionDay(session: { startedAt: string; startedMs: number }, offsetAt: OffsetAt): number {
+  const text = session.startedAt.trim();
+  const recorded = OWN_OFFSET.test(text) ? dayOf(recordedDate(text)) : null;
+  if (recorded !== null) return recorded;
+  return Number.isFinite(session.startedMs) ? localDay(session.startedMs, offsetAt) : Number.NaN;
 }
 
 /** The Monday of a day's ISO week (1970-01-01, day 0, was a Thursday). */

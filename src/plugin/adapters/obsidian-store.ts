@@ -114,6 +114,12 @@ export class ObsidianStore implements SessionStore {
     return Promise.resolve(found.children.filter((child): child is TFile => child instanceof TFile).map((f) => f.name));
   }
 
+  folders(folder: string): Promise<string[]> {
+    const found = this.app.vault.getAbstractFileByPath(normalizePath(folder));
+    if (!(found instanceof TFolder)) return Promise.resolve([]);
+    return Promise.resolve(found.children.filter((child) => child instanceof TFolder).map((f) => f.name));
+  }
+
   async create(path: string, content: string): Promise<void> {
     const target = normalizePath(path);
     await this.ensureParent(target);

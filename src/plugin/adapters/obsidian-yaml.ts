@@ -1,14 +1,20 @@
 import { parseYaml, stringifyYaml } from "obsidian";
+import { assertYamlTextBounded, assertYamlValueBounded } from "../../core/yaml-bounds";
 
 /**
  * Replaces src/core/yaml.ts in main.js and in the plugin tests: Obsidian's own YAML instead of js-yaml
  * (docs/adr/0003-plugin-yaml.md). Timestamps stay text: any Date the parser makes is turned back into ISO 8601.
+ * Bounded like the CLI's codec (yaml-bounds.ts, contract §3): the value is checked before datesAsText copies it.
  */
 export function parseYamlBlock(text: string): unknown {
-  return datesAsText(parseYaml(text));
+  assertYamlTextBounded(text);
+  const value: unknown = parseYaml(text);
+  assertYamlValueBounded(value);
+  return datesAsText(value);
 }
 
 export function stringifyYamlBlock(fields: Record<string, unknown>): string {
+  assertYamlValueBounded(fields);
   const yaml = stringifyYaml(fields);
   return yaml.endsWith("\n") ? yaml : `${yaml}\n`;
 }

@@ -13,10 +13,15 @@ export function announceAway(ctx: FlowContext, draftId: string, away: AwayBreak 
   ctx.notifyAction(awayNotice(away, ctx.controller.offsetAt), "Count it", () => void countBack(ctx, draftId, away));
 }
 
+/** Counting it removes that interval from the breaks (what of it is still recorded there). */
 async function countBack(ctx: FlowContext, draftId: string, away: AwayBreak): Promise<void> {
   try {
-    const { breakMinutes } = await ctx.controller.countAwayBack(draftId, away.minutes);
-    const span = formatDuration(away.minutes);
+    const { breakMinutes, countedMinutes } = await ctx.controller.countAwayBack(draftId, away);
+    if (countedMinutes === 0) {
+      ctx.notify("That time away is no longer recorded as a break: nothing more to count.");
+      return;
+    }
+    const span = formatDuration(countedMinutes);
     ctx.notify(`Counted ${span} away as study time (breaks now ${formatDuration(breakMinutes)}).`);
   } catch (error) {
     fail(ctx, "count the time away", error);

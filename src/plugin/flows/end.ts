@@ -54,7 +54,7 @@ export function endAtSession(ctx: FlowContext, open: OpenState): EndAtSession {
     startedMs: open.startedMs,
     lastCheckpointMs: ticks.lastSign(open.lastCheckpointMs ?? open.startedMs, ctx.controller.now()),
     pausedMs: open.pausedMs,
-    breakMinutes: open.session.breakMinutes,
+    breaks: open.session.breaks,
   };
 }
 
@@ -89,11 +89,12 @@ export function endPreview(ctx: FlowContext, open: OpenState): EndPreview {
     preselected: preselectedEnd(session, now, graceMs),
     preview: (kind, typed): EndPreviewResult => {
       const endAt = endAtOf(kind, typed);
-      if (endAt.kind === "given" && parseGivenTime(endAt.text, controller.now(), offsetAt) === null) {
-        const text = endAt.text;
-        return { error: text === "" ? "Type the time the session ended." : `"${text}" is not a time: type HH:MM.` };
-      }
       try {
+        // parseGivenTime refuses (invalid_time) a wall time the clocks skipped that day: shown like any refusal.
+        if (endAt.kind === "given" && parseGivenTime(endAt.text, controller.now(), offsetAt) === null) {
+          const text = endAt.text;
+          return { error: text === "" ? "Type the time the session ended." : `"${text}" is not a time: type HH:MM.` };
+        }
         // The preview is computed at the moment it is shown; the core decides again when confirmed.
         const result = resolveEndAt(endAt, session, controller.now(), graceMs, offsetAt);
         return { minutes: result.durationMinutes, endAt };

@@ -1,4 +1,4 @@
-import { ConflictError, PaleeError, errorMessage } from "../../core/errors";
+import { ConflictError, PaleeError, afterSaveError, errorMessage } from "../../core/errors";
 import type { FlowContext } from "./context";
 
 /** Notices stay up longer when they carry something to act on. */
@@ -17,6 +17,14 @@ export function describeFailure(what: string, error: unknown): string {
     return (
       `Session saved as ${error.savedSession}, but ${error.path} changed on another device or in an editor ` +
       `while it was being updated. Run "Rebuild working memory and index" to refresh it.`
+    );
+  }
+  // A failure after the session note was written (a full disk on index.md): the session is safe, say so first.
+  const saved = afterSaveError(error);
+  if (saved !== null) {
+    return (
+      `Session saved as ${saved.savedSession}, but updating the views failed (${errorMessage(error)}). ` +
+      `Run "Rebuild working memory and index" once that is fixed.`
     );
   }
   if (error instanceof ConflictError) {
