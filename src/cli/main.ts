@@ -1,5 +1,5 @@
 import type { OffsetAt } from "../core/time";
-import { LongSilenceError, toPaleeError } from "../core/errors";
+import { LongSilenceError, afterSaveError, toPaleeError } from "../core/errors";
 import { PaleeSessions } from "../core/sessions";
 import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
@@ -11,7 +11,7 @@ import type { VaultLock } from "./lock";
 import { lockVault } from "./lock";
 import { parse } from "./options";
 import type { CliIo } from "./output";
-import { Output } from "./output";
+import { Output, terminalIo } from "./output";
 import { USAGE, commandHelp } from "./usage";
 import { chooseVault } from "./vault";
 import { VERSION } from "./version";
@@ -27,7 +27,8 @@ const CORE_OPTIONS = { ...BOUNDED_VIEWS, tempFiles: trashStaleTempFiles };
  * It only parses, builds the commands' context, runs the command the table names and maps errors to exit
  * codes. A bare `palee` prints the usage on stderr and exits 2 like any other missing command.
  */
-export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+export async function run(argv: readonly string[], rawIo: CliIo): Promise<number> {
+  const io = terminalIo(rawIo); // text from notes never reaches the terminal raw (output.ts)
   // Until the arguments parse, a --json anywhere asks for the JSON error document.
   let out = new Output(io, argv.includes("--json"));
   let lock: VaultLock | null = null;
@@ -50,12 +51,17 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     const device = deviceName(io.env);
     const store = new NodeStore(vault.root);
     const ports = { store, clock: systemClock, random: systemRandom, device };
-    const core = new PaleeSessions(ports, vault.layout, CORE_OPTIONS);
+    for (const w of vault.warnings) out.warn(w);
+    const core = new PaleeSessions(ports, vault.layout, { ...CORE_OPTIONS, graceMs: vault.graceMs });
     const offsetAt: OffsetAt = (instant) => systemClock.offsetMinutes(instant);
     const ctx: CommandContext = { core, out, io, device, store, clock: systemClock, offsetAt };
-    return await command.run(ctx, values);
+    const code = await command.run(ctx, values);
+    out.finish();
+    return code;
   } catch (caught) {
-    const error = toPaleeError(caught);
+    out.finish();
+    // A failure after a session note was written says first what was saved (saved_incomplete), for every action.
+    const error = toPaleeError(afterSaveError(caught) ?? caught);
     // One line, whatever the message quotes (a value with a line break, a multi-line library message).
     const oneLine = error.message.replace(/\s*[\r\n]+\s*/g, " ").trim();
     const message = error.kind === "unexpected" ? `unexpected error: ${oneLine}` : oneLine;
