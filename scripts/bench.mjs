@@ -196,7 +196,14 @@ function runNode(ctx, args) {
     const child = spawn(command, commandArgs, {
       cwd: ctx.tmp,
       detached: true, // its own process group, so that an interrupted run can stop it (and /usr/bin/time's child)
-      env: { ...process.env, PALEE_DEVICE: "bench-device", PALEE_VAULT: "", PALEE_DEBUG: "1" },
+      // The vault lock's cache folder (src/cli/state-dir.ts) in the temp folder, not the real ~/.cache.
+      env: {
+        ...process.env,
+        PALEE_DEVICE: "bench-device",
+        PALEE_VAULT: "",
+        PALEE_DEBUG: "1",
+        PALEE_CACHE_DIR: path.join(ctx.tmp, "cache"),
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     const out = [];

@@ -49,7 +49,13 @@ writeFileSync(
   ].join("\n"),
 );
 
-const baseEnv = { ...process.env, PALEE_VAULT: vault, PALEE_DEVICE: DEVICE };
+// The vault lock's cache folder (src/cli/state-dir.ts) beside the vault, not the real ~/.cache.
+const baseEnv = {
+  ...process.env,
+  PALEE_VAULT: vault,
+  PALEE_DEVICE: DEVICE,
+  PALEE_CACHE_DIR: path.join(workDir, "cache"),
+};
 delete baseEnv.PALEE_DEBUG;
 delete baseEnv.PALEE_DEMO_NOW;
 

@@ -1,12 +1,14 @@
 import type { OffsetAt } from "../core/time";
-import { LongSilenceError, toPaleeError } from "../core/errors";
+import { LongSilenceError, afterSaveError, toPaleeError } from "../core/errors";
 import { PaleeSessions } from "../core/sessions";
 import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
 import { trashStaleTempFiles } from "../core/temp-files";
 import { BOUNDED_VIEWS } from "../core/bounded";
 import type { CommandContext } from "./commands/command";
-import { COMMANDS, findCommand } from "./commands/index";
+import { COMMANDS, findCommand, writes } from "./commands/index";
+import type { VaultLock } from "./lock";
+import { lockVault } from "./lock";
 import { parse } from "./options";
 import type { CliIo } from "./output";
 import { Output, terminalIo } from "./output";
@@ -29,6 +31,7 @@ export async function run(argv: readonly string[], rawIo: CliIo): Promise<number
   const io = terminalIo(rawIo); // text from notes never reaches the terminal raw (output.ts)
   // Until the arguments parse, a --json anywhere asks for the JSON error document.
   let out = new Output(io, argv.includes("--json"));
+  let lock: VaultLock | null = null;
   try {
     if (argv.length === 0) io.stderr(`${USAGE}\n\n`);
     const { action, values, help, version } = parse(argv, COMMANDS);
@@ -43,6 +46,8 @@ export async function run(argv: readonly string[], rawIo: CliIo): Promise<number
       return 0;
     }
     const vault = await chooseVault({ vault: values.vault, folder: values.folder }, io.env, io.cwd);
+    // Contract §4 "One at a time": after the arguments and the vault are known, before anything is written.
+    lock = writes(command) ? await lockVault(vault.root, io.env) : null;
     const device = deviceName(io.env);
     const store = new NodeStore(vault.root);
     const ports = { store, clock: systemClock, random: systemRandom, device };
@@ -55,7 +60,8 @@ export async function run(argv: readonly string[], rawIo: CliIo): Promise<number
     return code;
   } catch (caught) {
     out.finish();
-    const error = toPaleeError(caught);
+    // A failure after a session note was written says first what was saved (saved_incomplete), for every action.
+    const error = toPaleeError(afterSaveError(caught) ?? caught);
     // One line, whatever the message quotes (a value with a line break, a multi-line library message).
     const oneLine = error.message.replace(/\s*[\r\n]+\s*/g, " ").trim();
     const message = error.kind === "unexpected" ? `unexpected error: ${oneLine}` : oneLine;
@@ -64,6 +70,18 @@ export async function run(argv: readonly string[], rawIo: CliIo): Promise<number
     out.error(message);
     if (io.env.PALEE_DEBUG && caught instanceof Error && caught.stack) io.stderr(`${caught.stack}\n`);
     return error.exitCode;
+  } finally {
+    await releaseLock(lock, out);
+  }
+}
+
+/** Releases the vault lock on every way out; says so when it was lost while held (never a stack trace). */
+async function releaseLock(lock: VaultLock | null, out: Output): Promise<void> {
+  if (lock === null) return;
+  await lock.release();
+  const lost = lock.compromised();
+  if (lost !== null) {
+    out.warn(`the vault lock was lost while writing (${lost}): another palee process may have written meanwhile`);
   }
 }
 

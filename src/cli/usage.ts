@@ -27,7 +27,11 @@ export const USAGE = `Usage: palee session <${ACTIONS}> [options]
   --version            the version of palee
 
 Exit codes: 0 success, 2 usage (also: topic required, drafts pending, already open, no such draft),
-4 conflict (a file changed underneath a write), 5 unexpected error.`;
+4 conflict (a file changed underneath a write) or busy (another palee process kept writing to this vault for
+10 s), 5 unexpected error.
+
+Writing actions hold a lock of the vault, kept outside it in $PALEE_CACHE_DIR (default: the platform's cache
+folder, e.g. ~/.cache/palee); list, status and stats take none.`;
 
 /** How each option is written on the command line, with its value. */
 const FLAGS: Record<OptionName, string> = {

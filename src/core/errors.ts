@@ -1,5 +1,5 @@
 /**
- * Typed errors. Each carries the CLI exit code it maps to: usage 2, conflict 4, unexpected 5.
+ * Typed errors. Each carries the CLI exit code it maps to: usage 2, conflict and busy 4, unexpected 5.
  * The faces only translate them (exit status, notice); they never decide policy from the message text.
  */
 export type ExitCode = 2 | 4 | 5;
@@ -24,7 +24,11 @@ export type ErrorKind =
   | "not_paused"
   | "invalid_time"
   | "overlap"
-  | "long_silence";
+  | "long_silence"
+  // One at a time (contract §4, version 3): another process holds the vault lock (exit 4); the device's cache
+  // folder, where the lock lives, cannot be used (exit 2).
+  | "busy"
+  | "cache_dir";
 
 export class PaleeError extends Error {
   constructor(
@@ -93,6 +97,14 @@ export class ConflictError extends PaleeError {
   ) {
     super("conflict", 4, message ?? `${path} changed while it was being written; try again`);
     this.name = "ConflictError";
+  }
+}
+
+/** Another palee process held the vault's lock for the whole wait (contract §4 "One at a time"): nothing written. */
+export class BusyError extends PaleeError {
+  constructor(message = "another palee process is writing to this vault; try again") {
+    super("busy", 4, message);
+    this.name = "BusyError";
   }
 }
 

@@ -2,6 +2,7 @@
  * CLI end-to-end: recovery of interrupted drafts (contract §4 recover, reconcile) through `recover --draft
  * --action` and through `start -i` with answers on stdin.
  */
+import * as fs from "node:fs";
 import {
   ago,
   cleanupVaults,
@@ -10,6 +11,7 @@ import {
   draftFiles,
   draftId,
   draftText,
+  expectCleanError,
   expectNearNow,
   indexLines,
   makeVault,
@@ -474,5 +476,18 @@ describe("drafts on other devices and recover -i", () => {
     });
     expect(draftFiles(vault)).toEqual([`${ID}.md`]);
     expect(trashFiles(vault)).toEqual([`${second}.md`]);
+  });
+});
+
+describe("recover --action save when what follows the save fails", () => {
+  it("says first that the session is saved (saved_incomplete, exit 5), never only 'unexpected error'", () => {
+    const { vault } = interrupted();
+    // A folder where index.md belongs: any write of it fails, as a full disk would.
+    fs.mkdirSync(`${vault}/palee/index.md`, { recursive: true });
+    const run = palee(vault, ["recover", "--draft", ID, "--action", "save", "--json"]);
+    expectCleanError(run, 5, { json: true, code: "saved_incomplete" });
+    expect(run.stderr).toMatch(/^palee: Saved S-\d{8}T\d{6}-[0-9a-f]{4} \(T-a, 60 min\), but /);
+    expect(run.stderr).not.toContain("unexpected error");
+    expect(confirmedFiles(vault)).toHaveLength(1);
   });
 });

@@ -105,9 +105,37 @@ export interface RunResult {
   json: () => Record<string, unknown>;
 }
 
+let cacheDir: string | null = null;
+
+/**
+ * The palee cache folder (PALEE_CACHE_DIR, where the vault lock lives: contract §4 "One at a time") of every CLI
+ * run of this test file: a fresh temp folder outside every vault and outside the vaults' parents (so "nothing
+ * written beside the vault" still holds), never the machine's real ~/.cache. Each vault has its own folder in
+ * it (vaults/<hash of its path>). Made on first use, removed after the file's tests.
+ */
+export function testCacheDir(): string {
+  cacheDir ??= fs.mkdtempSync(path.join(os.tmpdir(), "palee-e2e-cache-"));
+  return cacheDir;
+}
+
+// Also for the tests that spawn the CLI with an environment of their own, built from process.env (Jest gives
+// each test file its own copy of process.env, so this stays within the file).
+process.env.PALEE_CACHE_DIR = testCacheDir();
+
+afterAll(() => {
+  if (cacheDir !== null) fs.rmSync(cacheDir, { recursive: true, force: true });
+  cacheDir = null;
+});
+
 function environment(options: RunOptions): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, PALEE_DEVICE: DEVICE, TZ: options.tz ?? "UTC" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PALEE_DEVICE: DEVICE,
+    TZ: options.tz ?? "UTC",
+    PALEE_CACHE_DIR: testCacheDir(),
+  };
   delete env.PALEE_VAULT;
+  delete env.PALEE_LOCK_WAIT_MS;
   delete env.PALEE_DEBUG;
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];

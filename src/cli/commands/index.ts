@@ -35,3 +35,14 @@ export const COMMANDS: readonly Command[] = [
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);
 }
+
+/**
+ * The actions that only read (contract §4 "One at a time": they take no lock). Every other action writes (a
+ * draft, a note, a view, an export file) and holds the vault lock for its whole operation; a new command is a
+ * writer until it is named here.
+ */
+const READ_ONLY: ReadonlySet<string> = new Set(["list", "status", "stats"]);
+
+export function writes(command: Command): boolean {
+  return !READ_ONLY.has(command.name);
+}
