@@ -1,14 +1,13 @@
-import { formatDuration } from "../../core/time";
 import { draftJson } from "../../core/formats/json";
 import type { AwayBreak } from "../../core/honest-time";
-import { awayNotice } from "../../core/honest-time";
+import { awayLine } from "../../core/honest-time";
 import type { Values } from "../options";
 import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
 
 /** "Away 23:10–07:05, not counted" after a checkpoint that recorded time away (stderr: it is news, not data). */
 function reportAway(away: AwayBreak | null, ctx: CommandContext): void {
-  if (away) ctx.io.stderr(`${awayNotice(away, ctx.offsetAt)} (${formatDuration(away.minutes)} recorded as a break).\n`);
+  if (away) ctx.io.stderr(`${awayLine(away, ctx.offsetAt)}\n`);
 }
 
 async function runDraft(ctx: CommandContext, values: Values): Promise<Outcome> {
