@@ -13,9 +13,15 @@ export function isThisDevice(recorded: string | null, device: string): boolean {
  */
 export function isAliveElsewhere(draft: Draft, device: string, now: number, graceMs: number): boolean {
   if (isThisDevice(draft.device, device)) return false;
-  // A checkpoint far in the future (a clock that was ahead) is no sign of life (contract §4 end, version 3).
-  return checkpointedWithin(draft.lastCheckpointMs, now, graceMs);
+  if (draft.lastCheckpointMs === null) return false;
+  const age = now - draft.lastCheckpointMs;
+  // Ahead of this clock: another device's clock may be hours off while it runs (a phone 6 h ahead), so such a
+  // draft is left alone; a checkpoint more than a day ahead is no sign of life (contract §4 end, version 3).
+  return age <= graceMs && age >= -AHEAD_ALIVE_MS;
 }
+
+/** How far ahead of this clock another device's checkpoint may lie and still mean "running there". */
+export const AHEAD_ALIVE_MS = 24 * 60 * 60_000;
 
 /**
  * Whether a session checkpointed at `lastCheckpointMs` still counts as running: its last checkpoint is within
