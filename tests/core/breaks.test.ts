@@ -97,20 +97,18 @@ describe("ending at a chosen time subtracts only the breaks before it", () => {
     });
   });
 
+  /** An open session whose draft was written before version 3: 45 break minutes, no `breaks`. */
+  async function legacyDraft() {
+    const h = harness({ at: "2026-08-14T12:00:00Z" });
+    await h.core.start({ topic: "T-a" });
+    const draftId = (await h.core.status()).open?.draftId ?? "";
+    const legacy = { started_at: "2026-08-14T10:00:00+00:00", last_checkpoint_at: "2026-08-14T11:55:00+00:00" };
+    h.store.files.set(S(draftId), draftText({ session_id: draftId, topic_id: "T-a", ...legacy, break_minutes: 45 }));
+    return { ...h, draftId };
+  }
+
   it("reads a draft of before version 3 as one break ending at its last checkpoint", async () => {
-    const { core, store } = harness({ at: "2026-08-14T12:00:00Z" });
-    await core.start({ topic: "T-a" });
-    const draftId = (await core.status()).open?.draftId ?? "";
-    store.files.set(
-      S(draftId),
-      draftText({
-        session_id: draftId,
-        topic_id: "T-a",
-        started_at: "2026-08-14T10:00:00+00:00",
-        last_checkpoint_at: "2026-08-14T11:55:00+00:00",
-        break_minutes: 45,
-      }),
-    );
+    const { core, store } = await legacyDraft();
     // The break is 11:10–11:55: an end at 11:30 subtracts its first 20 minutes only.
     const { session } = await core.end({ endAt: given("11:30") });
     expect(session).toMatchObject({ durationMinutes: 70, breakMinutes: 20 });
@@ -119,19 +117,7 @@ describe("ending at a chosen time subtracts only the breaks before it", () => {
   });
 
   it("a checkpoint of a draft of before version 3 writes its break as an interval: it stays put", async () => {
-    const { core, store, clock } = harness({ at: "2026-08-14T12:00:00Z" });
-    await core.start({ topic: "T-a" });
-    const draftId = (await core.status()).open?.draftId ?? "";
-    store.files.set(
-      S(draftId),
-      draftText({
-        session_id: draftId,
-        topic_id: "T-a",
-        started_at: "2026-08-14T10:00:00+00:00",
-        last_checkpoint_at: "2026-08-14T11:55:00+00:00",
-        break_minutes: 45,
-      }),
-    );
+    const { core, store, clock, draftId } = await legacyDraft();
     clock.ms = at("2026-08-14T12:05:00Z");
     await core.checkpoint(); // read as 11:10–11:55; without `breaks` written it would slide to 11:20–12:05
     expect(fields(store, S(draftId))).toMatchObject({
