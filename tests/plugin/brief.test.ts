@@ -44,6 +44,30 @@ describe("copy-tutor-brief", () => {
     expect(lastNotice()).toBe("Tutor brief of T-rust-ownership copied to the clipboard.");
   });
 
+  it("reads in full only the notes the brief needs: the topic's newest, until the words are full", async () => {
+    const files: Array<[string, string]> = [];
+    for (let day = 1; day <= 28; day++) {
+      const d = `2026-07-${String(day).padStart(2, "0")}`;
+      const id = `S-202607${String(day).padStart(2, "0")}T100000-${String(day).padStart(4, "0")}`;
+      files.push(
+        note(id, day % 2 === 0 ? "T-rust" : "T-sql", d, `Summary ${day} ${"word ".repeat(60)}`, `Next ${day}`),
+      );
+    }
+    const h = harness({ files: Object.fromEntries(files) });
+    const p = await loadPlugin(h, { device: "laptop" });
+    h.catchUpCache();
+    h.resetLogs();
+    await p.run("copy-tutor-brief");
+    const text = writeText.mock.calls[0][0];
+    expect(text).toMatch(/^# Tutor brief: T-rust\n/);
+    expect(text).toContain("14 sessions, 7 h studied, from 2026-07-02 to 2026-07-28.");
+    const read = h.reads.paths().filter((path) => /\/S-[^/]+\.md$/.test(path));
+    // 400 words hold about six 64-word summaries: those notes are read, no T-sql note and no older T-rust one.
+    expect(read.length).toBeGreaterThan(0);
+    expect(read.length).toBeLessThanOrEqual(8);
+    expect(read.every((path) => Number(/S-202607(\d\d)/.exec(path)?.[1]) % 2 === 0)).toBe(true);
+  });
+
   it("says so when there is nothing to brief, and leaves the clipboard alone", async () => {
     const p = await loadPlugin(harness(), { device: "laptop" });
     await p.run("copy-tutor-brief");
