@@ -184,3 +184,54 @@ describe("context over a vault", () => {
     expect(await h.core.latest("T-none")).toBeNull();
   });
 });
+
+describe("context and latest from a trusted index.md (the CLI's bounded reads)", () => {
+  function bigVault() {
+    const h = harness({ at: "2026-08-15T09:30:00Z", bounded: true });
+    for (let i = 0; i < 60; i++) {
+      const day = `2026-06-${String((i % 30) + 1).padStart(2, "0")}`;
+      const hour = String(8 + Math.floor(i / 30)).padStart(2, "0");
+      const id = `S-${day.replace(/-/g, "")}T${hour}0000-${String(i).padStart(4, "0")}`;
+      h.store.files.set(
+        `${DIR}/${id}.md`,
+        confirmedText(
+          {
+            session_id: id,
+            topic_id: i % 3 === 0 ? "T-rust" : "T-sql",
+            started_at: `${day}T${hour}:00:00+00:00`,
+            ended_at: `${day}T${hour}:30:00+00:00`,
+            duration_minutes: 30,
+          },
+          { summary: `Summary ${i} ${"w ".repeat(50)}`, next: `Next ${i}` },
+        ),
+      );
+    }
+    return h;
+  }
+
+  it("gives what a full scan gives, reading only the notes shown", async () => {
+    const h = bigVault();
+    await h.core.rebuild();
+    const full = await harness({ at: "2026-08-15T09:30:00Z", store: h.store }).core.brief({ topic: "T-rust" });
+    const reads = jest.spyOn(h.store, "read");
+    const quick = await h.core.brief({ topic: "T-rust" });
+    expect(quick).toEqual(full);
+    expect(quick.totals).toEqual({ sessions: 20, minutes: 600, first: "2026-06-01", last: "2026-06-28" });
+    const notes = reads.mock.calls.map(([p]) => p).filter((p) => /\/S-[^/]+\.md$/.test(p));
+    expect(notes.length).toBeLessThanOrEqual(10);
+    const latest = await h.core.latest("T-sql");
+    expect(latest?.kind === "session" && latest.session.session.topicId).toBe("T-sql");
+  });
+
+  it("falls back to every note when a note it reads no longer agrees with its index line", async () => {
+    const h = bigVault();
+    await h.core.rebuild();
+    // The newest T-rust note (i = 57, read by every brief of T-rust) edited by hand to another topic.
+    const path = `${DIR}/S-20260628T090000-0057.md`;
+    h.store.files.set(path, (h.store.files.get(path) ?? "").replace("topic_id: T-rust", "topic_id: T-go"));
+    const r = await h.core.brief({ topic: "T-rust" });
+    expect(r.totals).toEqual({ sessions: 19, minutes: 570, first: "2026-06-01", last: "2026-06-28" });
+    expect(r.text).not.toContain("Summary 57 ");
+    expect((await h.core.latest("T-rust"))?.kind === "session").toBe(true);
+  });
+});

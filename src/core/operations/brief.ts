@@ -4,7 +4,7 @@
  * for the sessions needed: the brief reads its topic's sessions newest first until its words are full and the
  * next action is known (a record from the metadata cache is read then; the CLI's scan already holds bodies).
  */
-import type { Brief, BriefNextAction, BriefSession, BriefTotals } from "../brief";
+import type { BriefNextAction, BriefSession, BriefTotals } from "../brief";
 import { NO_TOPIC_BRIEF, briefTotals, carriedNextAction, plainSection, renderBrief } from "../brief";
 import { UsageError } from "../errors";
 import { countWords, isOpen, truncateWords } from "../hot-memory";
@@ -18,6 +18,8 @@ import { extractSection } from "../session-note";
 import type { SessionContext } from "./context";
 import type { OpenSession } from "./open-session";
 import { openSessionOf } from "./open-session";
+import type { TopicHistory } from "./topic-history";
+import { IndexDisagrees, historyOf } from "./topic-history";
 import { readDraft, readHot } from "./reading";
 
 /** A confirmed session ID as the tool writes it (contract §2); the original PALEE's have the same shape. */
@@ -58,18 +60,41 @@ export async function sessionDetails(ctx: SessionContext, sessions: readonly Con
   return out;
 }
 
-export async function context(ctx: SessionContext, options: ContextOptions = {}): Promise<ContextResult> {
+/** The topic's history from the face's bounded source when it can tell, else from a full scan. */
+async function historyFor(ctx: SessionContext, topicId: string | null, bounded: boolean): Promise<TopicHistory> {
+  const quick = bounded && ctx.topicHistory ? await ctx.topicHistory(ctx, topicId) : null;
+  if (quick) return quick;
+  const { confirmed } = await ctx.scan();
+  return historyOf(topicId === null ? confirmed : confirmed.filter((s) => s.topicId === topicId));
+}
+
+/** Runs `read` over the bounded source, and again over a full scan when a note disagrees with index.md. */
+async function withHistory<T>(read: (bounded: boolean) => Promise<T>): Promise<T> {
+  try {
+    return await read(true);
+  } catch (error) {
+    if (!(error instanceof IndexDisagrees)) throw error;
+    return read(false);
+  }
+}
+
+export function context(ctx: SessionContext, options: ContextOptions = {}): Promise<ContextResult> {
+  return withHistory((bounded) => contextFrom(ctx, options, bounded));
+}
+
+async function contextFrom(ctx: SessionContext, options: ContextOptions, bounded: boolean): Promise<ContextResult> {
   const words = options.words ?? 400;
   const explicit = normalizeTopic(options.topic);
   const hot = (await readHot(ctx)).state;
-  const scan = await ctx.scan();
-  const topicId = explicit !== null ? validateNewTopicId(explicit) : (hot.activeTopic ?? scan.confirmed[0]?.topicId);
-  const totals = briefTotals([]);
-  if (topicId === undefined || topicId === null) {
-    const none = { topicId: null, topicNote: null, totals, open: null, nextAction: null, sessions: [] };
-    return { ...none, text: `${truncateWords(NO_TOPIC_BRIEF, words)}\n` };
+  const topicId =
+    explicit !== null
+      ? validateNewTopicId(explicit)
+      : (hot.activeTopic ?? (await (await historyFor(ctx, null, bounded)).at(0))?.topicId ?? null);
+  if (topicId === null) {
+    const none = { topicId: null, topicNote: null, totals: briefTotals([]), open: null, nextAction: null };
+    return { ...none, sessions: [], text: `${truncateWords(NO_TOPIC_BRIEF, words)}\n` };
   }
-  const ofTopic = scan.confirmed.filter((s) => s.topicId === topicId);
+  const history = await historyFor(ctx, topicId, bounded);
   let open: OpenSession | null = null;
   let draft: Draft | null = null;
   if (isOpen(hot)) {
@@ -80,34 +105,20 @@ export async function context(ctx: SessionContext, options: ContextOptions = {})
   // Bodies newest first, until the summaries read fill the budget and a next action is known.
   const read: BriefSession[] = [];
   let used = 0;
-  for (const s of ofTopic) {
-    if (used > words && read.some((r) => r.nextAction !== null)) break;
-    const one = await detailed(ctx, s);
+  for (let i = 0; !(used > words && read.some((r) => r.nextAction !== null)); i++) {
+    const session = await history.at(i);
+    if (session === null) break;
+    const one = await detailed(ctx, session);
     read.push(one);
     used += countWords(one.summary ?? "") + 4;
   }
-  const topicNote = ofTopic.find((s) => s.topicNote !== null)?.topicNote ?? (open ? draft?.topicNote : null) ?? null;
+  const topicNote = history.topicNote() ?? (open ? draft?.topicNote : null) ?? null;
   const nextAction = carriedNextAction(read);
   const notes = open ? draft?.body.trim() || null : null;
   const briefOpen = open && { startedAt: open.startedAt, elapsedSeconds: open.elapsedSeconds, notes };
-  const brief: Brief = renderBrief({
-    topicId,
-    topicNote,
-    totals: briefTotals(ofTopic),
-    open: briefOpen,
-    nextAction,
-    sessions: read,
-    words,
-  });
-  return {
-    topicId,
-    topicNote,
-    totals: briefTotals(ofTopic),
-    open,
-    nextAction,
-    sessions: read.slice(0, brief.shown),
-    text: brief.text,
-  };
+  const totals = history.totals;
+  const brief = renderBrief({ topicId, topicNote, totals, open: briefOpen, nextAction, sessions: read, words });
+  return { topicId, topicNote, totals, open, nextAction, sessions: read.slice(0, brief.shown), text: brief.text };
 }
 
 export type ShowResult =
@@ -145,12 +156,13 @@ export async function show(ctx: SessionContext, id: string): Promise<ShowResult>
 }
 
 /** The newest confirmed session (of the topic when given), whole as show gives it; null when there is none. */
-export async function latest(ctx: SessionContext, topic?: string | null): Promise<ShowResult | null> {
+export function latest(ctx: SessionContext, topic?: string | null): Promise<ShowResult | null> {
   const given = normalizeTopic(topic);
   const topicId = given === null ? null : validateNewTopicId(given);
-  const scan = await ctx.scan();
-  const newest = scan.confirmed.find((s) => topicId === null || s.topicId === topicId);
-  if (!newest) return null;
-  const session = await detailed(ctx, newest);
-  return { kind: "session", session, notes: extractSection(session.session.body, "Notes") };
+  return withHistory(async (bounded) => {
+    const newest = await (await historyFor(ctx, topicId, bounded)).at(0);
+    if (!newest) return null;
+    const session = await detailed(ctx, newest);
+    return { kind: "session", session, notes: extractSection(session.session.body, "Notes") };
+  });
 }
