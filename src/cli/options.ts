@@ -27,6 +27,8 @@ const OPTIONS = {
   until: { type: "string" },
   format: { type: "string" },
   out: { type: "string" },
+  words: { type: "string" },
+  id: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },

@@ -8,7 +8,7 @@ export const USAGE = `Usage: palee session <${ACTIONS}> [options]
 
   --vault <dir>        vault root (default: $PALEE_VAULT, else the current directory)
   --folder <path>      session folder inside the vault (default: the plugin's setting, else "palee")
-  --topic <id>         explicit topic (start, draft, end, pause, continue, log)
+  --topic <id>         explicit topic (start, draft, end, pause, continue, log, context, latest)
   --summary <text>     end, log: the summary
   --next <text>        end, log: the next action
   --at <now|last|HH:MM|ISO>  end: when the session ended (needed after a long silence)
@@ -22,16 +22,18 @@ export const USAGE = `Usage: palee session <${ACTIONS}> [options]
   --all                list: every confirmed session
   --since <YYYY-MM-DD> --until <YYYY-MM-DD>   stats, export: local days, inclusive
   --format <csv|json>  export (default csv);  --out <file>: a new file (never overwritten)
+  --words <n>          context: the brief's length in words, 50 to 5000 (default 400)
+  --id <session id>    show: the session (S-…) or draft (DRAFT-S-…) to print
   --json               one JSON document on stdout
   -h, --help           this help (after an action: that action's own help too)
   --version            the version of palee
 
-Exit codes: 0 success, 2 usage (also: topic required, drafts pending, already open, no such draft),
+Exit codes: 0 success, 2 usage (also: topic required, drafts pending, already open, no such draft or session),
 4 conflict (a file changed underneath a write) or busy (another palee process kept writing to this vault for
 10 s), 5 unexpected error.
 
 Writing actions hold a lock of the vault, kept outside it in $PALEE_CACHE_DIR (default: the platform's cache
-folder, e.g. ~/.cache/palee); list, status and stats take none.`;
+folder, e.g. ~/.cache/palee); list, status, stats, context, show and latest take none.`;
 
 /** How each option is written on the command line, with its value. */
 const FLAGS: Record<OptionName, string> = {
@@ -54,6 +56,8 @@ const FLAGS: Record<OptionName, string> = {
   until: "--until <YYYY-MM-DD>",
   format: "--format <csv|json>",
   out: "--out <file>",
+  words: "--words <n>",
+  id: "--id <session id>",
 };
 
 /**

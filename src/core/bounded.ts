@@ -1,10 +1,11 @@
 import { insertIntoViews } from "./operations/incremental-index";
 import { recentList } from "./operations/list-recent";
+import { indexedHistory } from "./operations/topic-history";
 
 /**
- * What a face without a metadata cache (the CLI) passes to PaleeSessions, so that list and the views after a
- * new session cost what changed, not the history (docs/architecture.md, "Cost that does not grow with
- * history"): list and the views from a trusted index.md. main.js does not carry them: the plugin's scan cache
- * already costs only what changed.
+ * What a face without a metadata cache (the CLI) passes to PaleeSessions, so that list, the views after a new
+ * session, the brief and latest cost what changed or what they show, not the history (docs/architecture.md,
+ * "Cost that does not grow with history"): they work from a trusted index.md. main.js does not carry them: the
+ * plugin's scan cache already costs only what changed.
  */
-export const BOUNDED_VIEWS = { recentList, viewsAfter: insertIntoViews };
+export const BOUNDED_VIEWS = { recentList, viewsAfter: insertIntoViews, topicHistory: indexedHistory };

@@ -9,6 +9,8 @@ export type ErrorKind =
   | "topic_required"
   | "invalid_topic"
   | "no_such_draft"
+  // show (contract §4b, version 3): an ID that names no readable session or draft (exit 2).
+  | "no_such_session"
   | "nothing_open"
   | "session_open_elsewhere"
   | "other_session_open"

@@ -1,4 +1,5 @@
 import type { Plugin } from "obsidian";
+import { copyBrief } from "./flows/brief";
 import { checkpoint } from "./flows/checkpoint";
 import type { FlowContext } from "./flows/context";
 import { end } from "./flows/end";
@@ -40,6 +41,7 @@ export function registerCommands(plugin: Plugin, ctx: FlowContext): void {
   add({ id: "open-working-memory", name: "Open working memory", callback: always(openHot) });
   add({ id: "open-session-note", name: "Open current session note", checkCallback: whenOpen(openSessionNote, false) });
   add({ id: "copy-working-memory", name: "Copy working memory to the clipboard", callback: always(copyHot) });
+  add({ id: "copy-tutor-brief", name: "Copy tutor brief to the clipboard", callback: always(copyBrief) });
   add({ id: "rebuild-views", name: "Rebuild working memory and index", callback: always(rebuild) });
   add({ id: "import-palee-folder", name: "Import a .palee folder", callback: always(importFolder) });
 }

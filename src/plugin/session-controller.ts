@@ -16,7 +16,7 @@ import type {
   VaultOpenResult,
 } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
-import type { CountAwayBackResult, ExportResult } from "../core/sessions";
+import type { ContextResult, CountAwayBackResult, ExportResult } from "../core/sessions";
 import { absorbedBy, checkpointedWithin, isThisDevice } from "../core/recovery";
 import type { Layout } from "../core/layout";
 import type { ConfirmedSession, Draft, Skipped } from "../core/records";
@@ -364,6 +364,11 @@ export class SessionController {
   /** Every confirmed session as an export row (oldest first, with its summary), and the skipped files. */
   exportRows(): Promise<ExportResult> {
     return this.sessions.exportRows();
+  }
+
+  /** The tutor brief of the active topic (else the newest session's), at the default length (contract §4b). */
+  brief(): Promise<ContextResult> {
+    return this.exclusive(() => this.sessions.brief());
   }
 
   /** hot.md's text, or null when there is none yet. */

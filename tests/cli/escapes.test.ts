@@ -92,6 +92,20 @@ describe("text from notes reaches the terminal without its control characters", 
     expect(fs.readFileSync(out, "utf8")).toContain(CLEAR);
   });
 
+  it("context, show and latest (version 3): the brief and the record cleaned, JSON exact", () => {
+    const vault = vaultWithHostileNote();
+    for (const args of [["context"], ["latest"], ["show", "--id", "S-20260801T090000-a001"]]) {
+      for (const json of [[], ["--json"]]) {
+        const run = palee(vault, [...args, ...json]);
+        expect(run.status).toBe(0);
+        expectSafe(run);
+      }
+    }
+    expect(palee(vault, ["context"]).stdout).toContain("Lifetimes ?[2J?[H");
+    const latest = palee(vault, ["latest", "--json"]).json() as { session: { summary: string; next_action: string } };
+    expect(latest.session).toMatchObject({ summary: SUMMARY, next_action: NEXT });
+  });
+
   it("--json: no raw control character, and the document gives back the text exactly", () => {
     const vault = vaultWithHostileNote();
     for (const args of [

@@ -259,7 +259,9 @@ describe("full lifecycle (--json)", () => {
 
     const list = palee(vault, ["list", "--json"]);
     expect(list.status).toBe(0);
-    expect(list.json()).toEqual({ confirmed: [session], drafts: [], total_confirmed: 1, total_drafts: 0, skipped: [] });
+    // Version 3: list's S add the note's summary and next action (contract §5).
+    const listed = { ...session, summary: "Joins", next_action: null };
+    expect(list.json()).toEqual({ confirmed: [listed], drafts: [], total_confirmed: 1, total_drafts: 0, skipped: [] });
 
     expect(palee(vault, ["status", "--json"]).json()).toEqual({ open: null });
     const rebuilt = palee(vault, ["rebuild", "--json"]);
@@ -298,7 +300,7 @@ describe("--help", () => {
       expect(run.stdout).toMatch(
         new RegExp(
           /^Usage: palee session <start\|draft\|end\|list\|status\|recover\|rebuild\|/.source +
-            /pause\|continue\|log\|stats\|export> \[options\]/.source,
+            /pause\|continue\|log\|stats\|export\|context\|show\|latest> \[options\]/.source,
         ),
       );
       for (const option of [

@@ -396,7 +396,7 @@ describe("the vault lock", () => {
         expect(waited).toBeLessThan(12_000);
         expect(snapshot(vault, { mtimes: true })).toEqual(before);
         expect(fs.existsSync(lockPath(vault))).toBe(true); // the refused writer left the holder's lock alone
-        for (const read of [["status"], ["list"], ["stats"]]) {
+        for (const read of [["status"], ["list"], ["stats"], ["context"], ["latest"]]) {
           expect(palee(vault, [...read, "--json"], { env: { PALEE_LOCK_WAIT_MS: "0" } }).status).toBe(0);
         }
       } finally {

@@ -26,6 +26,7 @@ const STABLE_COMMAND_IDS = [
   "open-working-memory",
   "open-session-note",
   "copy-working-memory",
+  "copy-tutor-brief",
   "rebuild-views",
   "import-palee-folder",
   "open-history",

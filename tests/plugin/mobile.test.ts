@@ -49,6 +49,7 @@ describe("the plugin on mobile", () => {
         "open-working-memory",
         "open-session-note",
         "copy-working-memory",
+        "copy-tutor-brief",
         "rebuild-views",
         "import-palee-folder",
         "open-history",

@@ -4,6 +4,7 @@
  * help (usage.ts) is written from it.
  */
 import type { Command } from "./command";
+import { context } from "./context";
 import { continueCommand } from "./continue";
 import { draft } from "./draft";
 import { end } from "./end";
@@ -14,6 +15,8 @@ import { pause } from "./pause";
 import { rebuild } from "./rebuild";
 import { recover } from "./recover";
 import { start } from "./start";
+import { latest } from "./latest";
+import { show } from "./show";
 import { stats } from "./stats";
 import { status } from "./status";
 
@@ -30,6 +33,9 @@ export const COMMANDS: readonly Command[] = [
   log,
   stats,
   exportCommand,
+  context,
+  show,
+  latest,
 ];
 
 export function findCommand(name: string): Command | undefined {
@@ -41,7 +47,7 @@ export function findCommand(name: string): Command | undefined {
  * draft, a note, a view, an export file) and holds the vault lock for its whole operation; a new command is a
  * writer until it is named here.
  */
-const READ_ONLY: ReadonlySet<string> = new Set(["list", "status", "stats"]);
+const READ_ONLY: ReadonlySet<string> = new Set(["list", "status", "stats", "context", "show", "latest"]);
 
 export function writes(command: Command): boolean {
   return !READ_ONLY.has(command.name);

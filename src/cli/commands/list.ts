@@ -1,5 +1,5 @@
 import { formatDuration } from "../../core/time";
-import { draftJson, sessionJson, skippedJson } from "../../core/formats/json";
+import { detailedSessionJson, draftJson, skippedJson } from "../../core/formats/json";
 import { skippedWarning } from "../../core/records";
 import { describeDraft } from "../describe";
 import type { Values } from "../options";
@@ -13,7 +13,8 @@ async function runList(ctx: CommandContext, values: Values): Promise<Outcome> {
   for (const w of r.warnings) out.warn(w);
   if (out.json) {
     out.doc({
-      confirmed: r.confirmed.map(sessionJson),
+      // S + summary and next_action (contract §5 version 3): the bodies of the listed sessions only.
+      confirmed: (await ctx.core.sessionDetails(r.confirmed)).map(detailedSessionJson),
       drafts: r.drafts.map(draftJson),
       total_confirmed: r.totalConfirmed,
       total_drafts: r.totalDrafts,

@@ -47,3 +47,12 @@ export function openJson(o: OpenSession) {
 export function skippedJson(s: Skipped) {
   return { path: s.path, reason: s.reason };
 }
+
+/** S + summary and next_action (contract §5 version 3: list --json, show, latest). */
+export function detailedSessionJson(d: {
+  session: ConfirmedSession;
+  summary: string | null;
+  nextAction: string | null;
+}) {
+  return { ...sessionJson(d.session), summary: d.summary, next_action: d.nextAction };
+}

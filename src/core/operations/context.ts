@@ -7,6 +7,7 @@ import { ScanCache, scanSessions } from "../scan";
 import type { HotState } from "../hot-memory";
 import { renderIndexLine } from "../session-index";
 import type { OffsetAt } from "../time";
+import type { TopicHistorySource } from "./topic-history";
 
 export interface SessionsOptions {
   /** How long a silent session still counts as running on its device; default 15 minutes. */
@@ -22,6 +23,11 @@ export interface SessionsOptions {
    * plugin's scan cache keeps at the cost of what changed (main.js does not carry it).
    */
   viewsAfter?: ViewsAfter;
+  /**
+   * How the brief and latest read one topic's sessions without reading every note: `indexedHistory`
+   * (topic-history.ts), from a trusted index.md, for the CLI. Without it they read a full scan.
+   */
+  topicHistory?: TopicHistorySource;
 }
 
 /** The views after one session was written, or null when they must be derived from every note. */
@@ -44,6 +50,8 @@ export interface SessionContext {
   readonly tempFiles?: (ports: CorePorts, layout: Layout) => Promise<string[]>;
   /** The incremental views update (SessionsOptions.viewsAfter), if this face passes one. */
   readonly viewsAfter?: ViewsAfter;
+  /** The brief's bounded read of one topic (SessionsOptions.topicHistory), if this face passes one. */
+  readonly topicHistory?: TopicHistorySource;
   /** Whether a full scan costs only what changed since the last one (the store follows changes, and has). */
   readonly scanIsWarm: () => boolean;
   /** The local UTC offset at an instant, in minutes: how timestamps are read and written. */
@@ -68,6 +76,7 @@ export function createSessionContext(ports: CorePorts, layout: Layout, options: 
     graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
     tempFiles: options.tempFiles,
     viewsAfter: options.viewsAfter,
+    topicHistory: options.topicHistory,
     scanIsWarm: () => cache.token !== null,
     offsetAt,
     scan: () => {

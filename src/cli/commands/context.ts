@@ -1,0 +1,48 @@
+import { BRIEF_WORDS_DEFAULT, BRIEF_WORDS_MAX, BRIEF_WORDS_MIN } from "../../core/brief";
+import { UsageError } from "../../core/errors";
+import { detailedSessionJson, openJson } from "../../core/formats/json";
+import type { Values } from "../options";
+import type { Outcome } from "../output";
+import type { Command, CommandContext } from "./command";
+
+/** --words: a whole number within the allowed range (contract §5), else one clear refusal (exit 2). */
+export function parseWords(value: string | undefined): number {
+  if (value === undefined) return BRIEF_WORDS_DEFAULT;
+  const n = /^\s*\d{1,6}\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < BRIEF_WORDS_MIN || n > BRIEF_WORDS_MAX) {
+    const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+    throw new UsageError(`--words must be a whole number from ${BRIEF_WORDS_MIN} to ${BRIEF_WORDS_MAX} (got ${shown})`);
+  }
+  return n;
+}
+
+async function runContext(ctx: CommandContext, values: Values): Promise<Outcome> {
+  const { out } = ctx;
+  const words = parseWords(values.words);
+  const r = await ctx.core.brief({ topic: values.topic ?? null, words });
+  if (out.json) {
+    out.doc({
+      topic_id: r.topicId,
+      topic_note: r.topicNote,
+      totals: r.totals,
+      open: r.open ? openJson(r.open) : null,
+      next_action: r.nextAction?.text ?? null,
+      sessions: r.sessions.map(detailedSessionJson),
+      text: r.text,
+    });
+    return 0;
+  }
+  ctx.io.stdout(r.text);
+  return 0;
+}
+
+export const context: Command = {
+  name: "context",
+  summary: "Prints the tutor brief of a topic (default: the active one) in Markdown, within --words words.",
+  options: {
+    topic: "the topic to brief (default: the active topic, else the newest session's)",
+    words: `the brief's length in words, ${BRIEF_WORDS_MIN} to ${BRIEF_WORDS_MAX} (default ${BRIEF_WORDS_DEFAULT})`,
+  },
+  example: "palee session context --topic T-rust-ownership --words 300",
+  run: runContext,
+};

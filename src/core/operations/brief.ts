@@ -1,0 +1,168 @@
+/**
+ * The read-only operations of contract §4b: context (the tutor brief), show (one record, whole) and latest, and
+ * the Summary / Next action of listed sessions. They take no lock and write nothing. Note bodies are read only
+ * for the sessions needed: the brief reads its topic's sessions newest first until its words are full and the
+ * next action is known (a record from the metadata cache is read then; the CLI's scan already holds bodies).
+ */
+import type { BriefNextAction, BriefSession, BriefTotals } from "../brief";
+import { NO_TOPIC_BRIEF, briefTotals, carriedNextAction, plainSection, renderBrief } from "../brief";
+import { UsageError } from "../errors";
+import { countWords, isOpen, truncateWords } from "../hot-memory";
+import { DRAFT_ID_PATTERN, normalizeTopic, validateNewTopicId } from "../ids";
+import { sessionPath } from "../layout";
+import { classifyRecord } from "../frontmatter";
+import type { ConfirmedSession, Draft } from "../records";
+import { interpretConfirmed, interpretDraft } from "../records";
+import { withBody } from "../scan";
+import { extractSection } from "../session-note";
+import type { SessionContext } from "./context";
+import type { OpenSession } from "./open-session";
+import { openSessionOf } from "./open-session";
+import type { TopicHistory } from "./topic-history";
+import { IndexDisagrees, historyOf } from "./topic-history";
+import { readDraft, readHot } from "./reading";
+
+/** A confirmed session ID as the tool writes it (contract §2); the original PALEE's have the same shape. */
+export const SESSION_ID_PATTERN = /^S-\d{8}T\d{6}-[0-9a-f]{4}$/;
+
+export interface ContextOptions {
+  /** A topic ID (validated as new input); absent: the active topic, else the newest session's. */
+  topic?: string | null;
+  words?: number;
+}
+
+export interface ContextResult {
+  /** null: no topic at all (no active topic, no session). */
+  topicId: string | null;
+  topicNote: string | null;
+  totals: BriefTotals;
+  open: OpenSession | null;
+  nextAction: BriefNextAction | null;
+  /** The sessions the text shows, newest first. */
+  sessions: BriefSession[];
+  text: string;
+}
+
+/** A session with its Summary and Next action read from its body. */
+async function detailed(ctx: SessionContext, session: ConfirmedSession): Promise<BriefSession> {
+  const full = await withBody(ctx.ports.store, session, ctx.offsetAt);
+  return {
+    session: full,
+    summary: plainSection(full.body, "Summary"),
+    nextAction: plainSection(full.body, "Next action"),
+  };
+}
+
+/** The Summary and Next action of each session (list --json), in the order given. */
+export async function sessionDetails(ctx: SessionContext, sessions: readonly ConfirmedSession[]) {
+  const out: BriefSession[] = [];
+  for (const s of sessions) out.push(await detailed(ctx, s));
+  return out;
+}
+
+/** The topic's history from the face's bounded source when it can tell, else from a full scan. */
+async function historyFor(ctx: SessionContext, topicId: string | null, bounded: boolean): Promise<TopicHistory> {
+  const quick = bounded && ctx.topicHistory ? await ctx.topicHistory(ctx, topicId) : null;
+  if (quick) return quick;
+  const { confirmed } = await ctx.scan();
+  return historyOf(topicId === null ? confirmed : confirmed.filter((s) => s.topicId === topicId));
+}
+
+/** Runs `read` over the bounded source, and again over a full scan when a note disagrees with index.md. */
+async function withHistory<T>(read: (bounded: boolean) => Promise<T>): Promise<T> {
+  try {
+    return await read(true);
+  } catch (error) {
+    if (!(error instanceof IndexDisagrees)) throw error;
+    return read(false);
+  }
+}
+
+export function context(ctx: SessionContext, options: ContextOptions = {}): Promise<ContextResult> {
+  return withHistory((bounded) => contextFrom(ctx, options, bounded));
+}
+
+async function contextFrom(ctx: SessionContext, options: ContextOptions, bounded: boolean): Promise<ContextResult> {
+  const words = options.words ?? 400;
+  const explicit = normalizeTopic(options.topic);
+  const hot = (await readHot(ctx)).state;
+  const topicId =
+    explicit !== null
+      ? validateNewTopicId(explicit)
+      : (hot.activeTopic ?? (await (await historyFor(ctx, null, bounded)).at(0))?.topicId ?? null);
+  if (topicId === null) {
+    const none = { topicId: null, topicNote: null, totals: briefTotals([]), open: null, nextAction: null };
+    return { ...none, sessions: [], text: `${truncateWords(NO_TOPIC_BRIEF, words)}\n` };
+  }
+  const history = await historyFor(ctx, topicId, bounded);
+  let open: OpenSession | null = null;
+  let draft: Draft | null = null;
+  if (isOpen(hot)) {
+    draft = await readDraft(ctx, hot.openDraft);
+    const candidate = openSessionOf(ctx, hot, draft);
+    if (candidate && candidate.topicId === topicId) open = candidate;
+  }
+  // Bodies newest first, until the summaries read fill the budget and a next action is known.
+  const read: BriefSession[] = [];
+  let used = 0;
+  for (let i = 0; !(used > words && read.some((r) => r.nextAction !== null)); i++) {
+    const session = await history.at(i);
+    if (session === null) break;
+    const one = await detailed(ctx, session);
+    read.push(one);
+    used += countWords(one.summary ?? "") + 4;
+  }
+  const topicNote = history.topicNote() ?? (open ? draft?.topicNote : null) ?? null;
+  const nextAction = carriedNextAction(read);
+  const notes = open ? draft?.body.trim() || null : null;
+  const briefOpen = open && { startedAt: open.startedAt, elapsedSeconds: open.elapsedSeconds, notes };
+  const totals = history.totals;
+  const brief = renderBrief({ topicId, topicNote, totals, open: briefOpen, nextAction, sessions: read, words });
+  return { topicId, topicNote, totals, open, nextAction, sessions: read.slice(0, brief.shown), text: brief.text };
+}
+
+export type ShowResult =
+  | { kind: "session"; session: BriefSession; notes: string | null }
+  | { kind: "draft"; draft: Draft; notes: string | null };
+
+function noSuchSession(id: string, why: string): UsageError {
+  const shown = JSON.stringify(id.length > 60 ? `${id.slice(0, 60)}…` : id);
+  return new UsageError(`no such session ${shown}: ${why}`, "no_such_session");
+}
+
+/**
+ * One record, whole. The ID must have the shape the tool writes (S-… or DRAFT-S-…): anything else is refused
+ * before it comes near a path (`../../etc/passwd` is an unknown ID, never a file name).
+ */
+export async function show(ctx: SessionContext, id: string): Promise<ShowResult> {
+  const trimmed = id.trim();
+  const isDraft = DRAFT_ID_PATTERN.test(trimmed);
+  if (!isDraft && !SESSION_ID_PATTERN.test(trimmed)) {
+    throw noSuchSession(trimmed, "a session ID is S-<YYYYMMDDTHHMMSS>-<4 hex> or DRAFT-S-<8 hex>");
+  }
+  const path = sessionPath(ctx.layout, `${trimmed}.md`);
+  const text = await ctx.ports.store.read(path);
+  if (text === null) throw noSuchSession(trimmed, `${path} does not exist`);
+  const read = classifyRecord(text);
+  if (isDraft) {
+    const result = interpretDraft(path, read, ctx.offsetAt, ctx.ports.clock.now());
+    if (!("record" in result)) throw noSuchSession(trimmed, `${path} cannot be read: ${result.reason}`);
+    return { kind: "draft", draft: result.record, notes: result.record.body.trim() || null };
+  }
+  const result = interpretConfirmed(path, read, ctx.offsetAt);
+  if (!("record" in result)) throw noSuchSession(trimmed, `${path} cannot be read: ${result.reason}`);
+  const session = await detailed(ctx, result.record);
+  return { kind: "session", session, notes: extractSection(session.session.body, "Notes") };
+}
+
+/** The newest confirmed session (of the topic when given), whole as show gives it; null when there is none. */
+export function latest(ctx: SessionContext, topic?: string | null): Promise<ShowResult | null> {
+  const given = normalizeTopic(topic);
+  const topicId = given === null ? null : validateNewTopicId(given);
+  return withHistory(async (bounded) => {
+    const newest = await (await historyFor(ctx, topicId, bounded)).at(0);
+    if (!newest) return null;
+    const session = await detailed(ctx, newest);
+    return { kind: "session", session, notes: extractSection(session.session.body, "Notes") };
+  });
+}

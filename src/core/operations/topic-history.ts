@@ -1,0 +1,69 @@
+/**
+ * One topic's confirmed sessions, newest first, as the brief and latest read them (contract §4b): from a full
+ * scan, or, for the CLI (which has no metadata cache), from a trusted index.md without reading every note
+ * (incremental-index.ts: the same trust check as the bounded list). From the index, the totals come from the
+ * topic's lines and only the notes asked for are read, each checked against its line.
+ */
+import type { BriefTotals } from "../brief";
+import { briefTotals } from "../brief";
+import { renderTopic } from "../ids";
+import type { ConfirmedSession } from "../records";
+import { scanRecentSessions } from "../scan";
+import type { SessionContext } from "./context";
+import { indexWith, sessionOfLine } from "./incremental-index";
+
+export interface TopicHistory {
+  totals: BriefTotals;
+  /** The topic's i-th newest session; null past the last. */
+  at: (i: number) => Promise<ConfirmedSession | null>;
+  /** The topic note a note of the topic records, among those read (the full scan: among all). */
+  topicNote: () => string | null;
+}
+
+/** A note the index named no longer agrees with its line: the caller starts again from every note. */
+export class IndexDisagrees extends Error {}
+
+/** A topic's history (every confirmed session when `topicId` is null), or null when this source cannot tell. */
+export type TopicHistorySource = (ctx: SessionContext, topicId: string | null) => Promise<TopicHistory | null>;
+
+export function historyOf(sessions: readonly ConfirmedSession[]): TopicHistory {
+  return {
+    totals: briefTotals(sessions),
+    at: (i) => Promise.resolve(sessions[i] ?? null),
+    topicNote: () => sessions.find((s) => s.topicNote !== null)?.topicNote ?? null,
+  };
+}
+
+const LINE = /^- \[\[[^\]]+\]\] - Topic: (.*) \((\d{4}-\d{2}-\d{2}), (\d+) min\)$/;
+
+/** From a trusted index.md (renderIndexLine's lines), or null when it cannot be trusted. */
+export const indexedHistory: TopicHistorySource = async (ctx, topicId) => {
+  const now = ctx.ports.clock.now();
+  const scan = await scanRecentSessions(ctx.ports.store, ctx.layout, ctx.offsetAt, { now, starts: [], required: [] });
+  const index = scan && (await indexWith(ctx, null, scan));
+  if (!index) return null;
+  const topic = topicId === null ? null : renderTopic(topicId);
+  const mine: number[] = [];
+  const days: string[] = [];
+  let minutes = 0;
+  for (let i = 0; i < index.lines.length; i++) {
+    const m = LINE.exec(index.lines[i]);
+    if (!m) return null;
+    if (topic !== null && m[1] !== topic) continue;
+    mine.push(i);
+    days.push(m[2]);
+    minutes += Number(m[3]);
+  }
+  const read: ConfirmedSession[] = [];
+  return {
+    totals: { sessions: mine.length, minutes, first: days.sort()[0] ?? null, last: days[days.length - 1] ?? null },
+    at: async (i) => {
+      if (i >= mine.length) return null;
+      const session = await sessionOfLine(ctx, index.links[mine[i]], index.lines[mine[i]]);
+      if (!session || (topicId !== null && session.topicId !== topicId)) throw new IndexDisagrees();
+      read[i] = session;
+      return session;
+    },
+    topicNote: () => read.find((s) => s !== undefined && s.topicNote !== null)?.topicNote ?? null,
+  };
+};
