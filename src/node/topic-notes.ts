@@ -5,7 +5,7 @@
  * symbolic link, and files that are links leading out of the vault. Synchronous on purpose, like NodeStore.read:
  * the CLI has nothing else to do meanwhile, and a thread-pool round trip per file would cost more than the read.
  */
-import { closeSync, constants as fsConstants, openSync, readSync, readdirSync, realpathSync } from "node:fs";
+import { closeSync, constants as fsConstants, openSync, readSync, readdirSync, realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
 import type { TopicNote } from "../core/topics/resolve";
 import { topicNoteOf } from "../core/topics/resolve";
@@ -16,6 +16,8 @@ const FIRST_READ = 4096;
 const MAX_HEAD_BYTES = MAX_FRONTMATTER_CHARS * 4 + 16;
 const NO_FOLLOW: number = fsConstants.O_NOFOLLOW ?? 0;
 const PALEE_ID = Buffer.from("palee_id");
+/** Non-blocking, so that a named pipe swapped in for a note cannot hold the command (a regular file ignores it). */
+const READ_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
 
 /** Where the closing fence line ("---" or "...") ends in `head`, or -1 when it is not there yet. */
 function closingFenceEnd(head: Buffer, length: number): number {
@@ -52,7 +54,7 @@ function readHead(fd: number): string | null {
 /** Opens a Markdown file for reading, never through a link leading out of the vault (then null). */
 function openInside(absolute: string, realRoot: string): number | null {
   try {
-    return openSync(absolute, fsConstants.O_RDONLY | NO_FOLLOW);
+    return openSync(absolute, READ_FLAGS | NO_FOLLOW);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code !== "ELOOP" && code !== "EMLINK") return null;
@@ -60,7 +62,8 @@ function openInside(absolute: string, realRoot: string): number | null {
   try {
     const real = realpathSync(absolute);
     if (real !== realRoot && !real.startsWith(realRoot + path.sep)) return null;
-    return openSync(real, fsConstants.O_RDONLY);
+    if (!statSync(real).isFile()) return null; // a link to a pipe or a device would block or never end
+    return openSync(real, READ_FLAGS);
   } catch {
     return null; // dangling, or unreadable: not a topic note here
   }

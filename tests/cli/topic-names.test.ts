@@ -2,6 +2,7 @@
  * Contract §4 "finding a topic by name" through the CLI: names, aliases and paths of topic notes recorded as
  * their palee_id; ambiguous_topic / unknown_topic refusals that write nothing; the new-topic notice; bad input.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
@@ -160,6 +161,15 @@ describe("which notes are topic notes", () => {
       expectCleanError(run, 2, { json: true, code: "unknown_topic", extraKeys: ["closest"] });
     }
     expect(draftFiles(vault)).toEqual([]);
+  });
+
+  it("never hangs on a named pipe, nor on a link to one, among the notes", () => {
+    const vault = topicVault();
+    const fifo = path.join(vault, "Pipe.md");
+    if (spawnSync("mkfifo", [fifo]).status !== 0) throw new Error("mkfifo is not available");
+    fs.symlinkSync(fifo, path.join(vault, "Link to pipe.md"));
+    const run = palee(vault, ["start", "--topic", "Rust ownership", "--json"]); // hanging: killed after 20 s
+    expect({ status: run.status, topic: run.json().topic_id }).toEqual({ status: 0, topic: "T-rust-ownership" });
   });
 
   it("follows a link that stays inside the vault, and reads a note whose frontmatter is long", () => {
