@@ -630,7 +630,13 @@ async function measureTopicNames(ctx, core, reps) {
     for (const [kind, fn] of Object.entries(kinds)) samples[kind].push(await fn());
   }
   log(`  topics by name: ${reps} repetitions done`);
-  rmSync(vault, { recursive: true, force: true });
+  if (process.env.BENCH_KEEP_VAULT) {
+    const kept = path.join(process.env.BENCH_KEEP_VAULT, "vault-names");
+    rmSync(kept, { recursive: true, force: true });
+    mkdirSync(path.dirname(kept), { recursive: true });
+    renameSync(vault, kept);
+    log(`  kept the vault in ${kept}`);
+  } else rmSync(vault, { recursive: true, force: true });
   const summary = (list) => ({ ms: median(list.map((s) => s.ms)), cpuMs: median(list.map((s) => s.cpuMs)) });
   return { reps, byName: summary(samples.byName), byId: summary(samples.byId) };
 }
