@@ -5,6 +5,10 @@
 //
 //   npm run bench                      (builds dist/cli.js first)
 //   node scripts/bench.mjs [--sizes 100,1000] [--reps N] [--rss auto|time|preload] [--cli path/to/cli.js]
+//                          [--names on|off|only]
+//
+// Issue 19 (--names, on by default; "only" skips the history sizes): `start --topic "<a topic note's name>"`
+// against `start --topic T-<id>` in a vault of 5 000 notes (some of them topic notes) beside 1 000 sessions.
 //   BENCH_KEEP_VAULT=/tmp/dir keeps each generated vault there (for profiling one operation by hand).
 //
 // --cli benchmarks another build of the CLI (default dist/cli.js). The CLI is copied into the temp folder
@@ -58,13 +62,14 @@ const TIME_FORMAT = `${USAGE_MARKER}%M %U %S`;
 function usage(message) {
   if (message) console.error(`bench: ${message}`);
   console.error(
-    "usage: node scripts/bench.mjs [--sizes 100,1000,10000] [--reps N] [--rss auto|time|preload] [--cli dist/cli.js]",
+    "usage: node scripts/bench.mjs [--sizes 100,1000,10000] [--reps N] [--rss auto|time|preload] [--cli dist/cli.js] " +
+      "[--names on|off|only]",
   );
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const options = { sizes: DEFAULT_SIZES, reps: null, rss: "auto", cli: DEFAULT_CLI };
+  const options = { sizes: DEFAULT_SIZES, reps: null, rss: "auto", cli: DEFAULT_CLI, names: "on" };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s, 2) : [arg, undefined];
@@ -90,6 +95,10 @@ function parseArgs(argv) {
       const rss = value();
       if (!["auto", "time", "preload"].includes(rss)) usage("--rss is auto, time or preload");
       options.rss = rss;
+    } else if (flag === "--names") {
+      const names = value();
+      if (!["on", "off", "only"].includes(names)) usage("--names is on, off or only");
+      options.names = names;
     } else if (flag === "--cli") {
       options.cli = path.resolve(value());
     } else if (flag === "-h" || flag === "--help") {
@@ -492,7 +501,9 @@ async function measureSize(ctx, core, size, reps) {
       ["draft", draft],
       ["end", r],
     ]) {
-      if (x.stderr.trim() !== "") throw new Error(`session ${name} warned:\n${x.stderr}`);
+      // T-bench is new in every repetition (its session is removed): start says so (contract §4, version 3).
+      const expected = name === "start" ? `new topic ${BENCH_TOPIC}` : "";
+      if (x.stderr.trim() !== expected) throw new Error(`session ${name} warned:\n${x.stderr}`);
     }
     return { start, draft, end: r };
   };
@@ -549,9 +560,108 @@ async function measureSize(ctx, core, size, reps) {
   return result;
 }
 
+// ---- topics by name (issue 19) -----------------------------------------------------------------------
+
+const NAMES_NOTES = 5000;
+const NAMES_SESSIONS = 1000;
+const NAMES_TARGET_RATIO = 2;
+const NAMED_TOPIC = "Rust ownership";
+const NAMED_ID = "T-rust-ownership";
+
+/** A note name for a topic ID: "T-rust-ownership" → "Rust ownership". */
+const noteNameOf = (topicId) => {
+  const words = topicId.slice(2).replace(/[._-]+/g, " ");
+  return words[0].toUpperCase() + words.slice(1);
+};
+
+/**
+ * Writes `count` Markdown notes outside the session folder, in 50 folders two levels deep: one topic note per
+ * topic of TOPICS (palee_id and an alias, under Topics/), and the rest ordinary notes of ~250 words, half of
+ * them with properties (tags, created, a long description), a few with a palee_id-free frontmatter block
+ * longer than the first read. Also an .obsidian folder of 200 notes, which the lookup must skip.
+ */
+function generateNotes(vault, count, seed) {
+  const rand = prng(seed);
+  for (const topicId of TOPICS) {
+    const file = path.join(vault, "Topics", `${noteNameOf(topicId)}.md`);
+    mkdirSync(path.dirname(file), { recursive: true });
+    const front = `---\npalee_id: ${topicId}\naliases:\n  - ${topicId.slice(2)}\ntags: [topic]\n---\n`;
+    writeFileSync(file, `${front}# ${noteNameOf(topicId)}\n\n${paragraph(rand, 200)}\n`);
+  }
+  for (let i = TOPICS.length; i < count; i++) {
+    const dir = path.join(vault, `Area ${i % 5}`, `Folder ${i % 50}`);
+    mkdirSync(dir, { recursive: true });
+    const long = i % 97 === 0 ? `description: "${sentence(rand, 900)}"\n` : "";
+    const front =
+      i % 2 === 0
+        ? `---\ntags: [note, n${i % 13}]\ncreated: 2025-01-${String(1 + (i % 28)).padStart(2, "0")}\n${long}---\n`
+        : "";
+    writeFileSync(path.join(dir, `Note ${i}.md`), `${front}# Note ${i}\n\n${paragraph(rand, 250)}\n`);
+  }
+  const config = path.join(vault, ".obsidian", "snippets");
+  mkdirSync(config, { recursive: true });
+  for (let i = 0; i < 200; i++) writeFileSync(path.join(config, `c${i}.md`), "---\npalee_id: T-hidden\n---\n");
+}
+
+/** `start --topic <name>` against `start --topic <ID>`, each reset afterwards so every run starts alike. */
+async function measureTopicNames(ctx, core, reps) {
+  const vault = path.join(ctx.tmp, "vault-names");
+  generateSessions(core, vault, NAMES_SESSIONS, 0x7091c);
+  generateNotes(vault, NAMES_NOTES, 0x7091d);
+  await cli(ctx, vault, "rebuild");
+  const hotPath = path.join(vault, FOLDER, "hot.md");
+  const indexPath = path.join(vault, FOLDER, "index.md");
+  const startOn = async (topic) => {
+    const views = [readFileSync(indexPath, "utf8"), readFileSync(hotPath, "utf8")];
+    const r = await cli(ctx, vault, "start", "--topic", topic);
+    const draft = /\(draft (DRAFT-S-[0-9a-f]{8})\)/.exec(r.stdout);
+    if (!draft || !r.stdout.startsWith(`Started a session on ${NAMED_ID} `) || r.stderr.trim() !== "") {
+      throw new Error(`start --topic ${topic} did not start ${NAMED_ID} quietly:\n${r.stdout}${r.stderr}`);
+    }
+    rmSync(path.join(vault, FOLDER, "sessions", `${draft[1]}.md`));
+    writeFileSync(indexPath, views[0]);
+    writeFileSync(hotPath, views[1]);
+    return r;
+  };
+  const kinds = { byName: () => startOn(NAMED_TOPIC), byId: () => startOn(NAMED_ID) };
+  for (const fn of Object.values(kinds)) await fn();
+  const samples = { byName: [], byId: [] };
+  for (let rep = 1; rep <= reps; rep++) {
+    for (const [kind, fn] of Object.entries(kinds)) samples[kind].push(await fn());
+  }
+  log(`  topics by name: ${reps} repetitions done`);
+  if (process.env.BENCH_KEEP_VAULT) {
+    const kept = path.join(process.env.BENCH_KEEP_VAULT, "vault-names");
+    rmSync(kept, { recursive: true, force: true });
+    mkdirSync(path.dirname(kept), { recursive: true });
+    renameSync(vault, kept);
+    log(`  kept the vault in ${kept}`);
+  } else rmSync(vault, { recursive: true, force: true });
+  const summary = (list) => ({ ms: median(list.map((s) => s.ms)), cpuMs: median(list.map((s) => s.cpuMs)) });
+  return { reps, byName: summary(samples.byName), byId: summary(samples.byId) };
+}
+
+function reportTopicNames(names) {
+  console.log(
+    `\nTopics by name (issue 19): \`start --topic "${NAMED_TOPIC}"\` against \`start --topic ${NAMED_ID}\` in a ` +
+      `vault of ${fmtInt(NAMES_NOTES)} notes (${TOPICS.length} topic notes) and ${fmtInt(NAMES_SESSIONS)} sessions; ` +
+      `wall ms median (CPU ms median) of ${names.reps} repetitions.\n`,
+  );
+  console.log("| by ID | by name | by name / by ID |");
+  console.log("|---:|---:|---:|");
+  const ratio = names.byName.ms / names.byId.ms;
+  console.log(
+    `| ${fmtMs(names.byId.ms)} (${fmtMs(names.byId.cpuMs)}) | ${fmtMs(names.byName.ms)} ` +
+      `(${fmtMs(names.byName.cpuMs)}) | ${fmtRatio(ratio)} |`,
+  );
+  const ok = ratio <= NAMES_TARGET_RATIO;
+  console.log(`\n- ${ok ? "PASS" : "FAIL"} start by name ≤ ${NAMES_TARGET_RATIO}× start by ID: ${fmtRatio(ratio)}`);
+  return ok;
+}
+
 // ---- report ------------------------------------------------------------------------------------------
 
-function report(results, rssMethod, cliPath) {
+function report(results, rssMethod, cliPath, names) {
   const cpus = os.cpus();
   console.log("## PALEE CLI benchmark\n");
   console.log(
@@ -619,7 +729,8 @@ function report(results, rssMethod, cliPath) {
     );
   }
 
-  reportGrowth(results);
+  if (results.length > 0) reportGrowth(results);
+  const namesOk = names === null || reportTopicNames(names);
 
   console.log(
     `\nTargets at ${fmtInt(TARGET_SIZE)} sessions: end and rebuild each within ` +
@@ -628,7 +739,7 @@ function report(results, rssMethod, cliPath) {
   const at = results.find((r) => r.size === TARGET_SIZE);
   if (!at) {
     console.log(`NOT MEASURED: ${fmtInt(TARGET_SIZE)} is not among --sizes.`);
-    return true;
+    return namesOk;
   }
   const checks = [
     [
@@ -656,7 +767,7 @@ function report(results, rssMethod, cliPath) {
     [`rebuild peak < ${TARGET_PEAK_MB} MB`, at.rebuild.rssKb / 1024 < TARGET_PEAK_MB, `${fmtMb(at.rebuild.rssKb)} MB`],
   ];
   for (const [name, ok, detail] of checks) console.log(`- ${ok ? "PASS" : "FAIL"} ${name}: ${detail}`);
-  return checks.every(([, ok]) => ok);
+  return namesOk && checks.every(([, ok]) => ok);
 }
 
 /** Issue 13: the operations of every session, and list, against history size and the names floor. */
@@ -748,12 +859,18 @@ async function main() {
     );
 
     const results = [];
-    for (const size of options.sizes) {
+    for (const size of options.names === "only" ? [] : options.sizes) {
       const reps = repsFor(size, options.reps);
       log(`bench: ${fmtInt(size)} sessions, ${reps} repetitions`);
       results.push(await measureSize(ctx, core, size, reps));
     }
-    const ok = report(results, ctx.rssMethod, options.cli);
+    let names = null;
+    if (options.names !== "off") {
+      const reps = options.reps ?? 9;
+      log(`bench: topics by name, ${fmtInt(NAMES_NOTES)} notes, ${reps} repetitions`);
+      names = await measureTopicNames(ctx, core, reps);
+    }
+    const ok = report(results, ctx.rssMethod, options.cli, names);
     if (!ok) process.exitCode = 1;
   } finally {
     cleanup();

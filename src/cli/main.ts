@@ -1,5 +1,5 @@
 import type { OffsetAt } from "../core/time";
-import { LongSilenceError, afterSaveError, toPaleeError } from "../core/errors";
+import { LongSilenceError, TopicLookupError, afterSaveError, toPaleeError } from "../core/errors";
 import { PaleeSessions } from "../core/sessions";
 import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
@@ -54,8 +54,9 @@ export async function run(argv: readonly string[], rawIo: CliIo): Promise<number
     for (const w of vault.warnings) out.warn(w);
     const core = new PaleeSessions(ports, vault.layout, { ...CORE_OPTIONS, graceMs: vault.graceMs });
     const offsetAt: OffsetAt = (instant) => systemClock.offsetMinutes(instant);
-    const ctx: CommandContext = { core, out, io, device, store, clock: systemClock, offsetAt };
+    const ctx: CommandContext = { core, out, io, device, store, clock: systemClock, offsetAt, notices: [] };
     const code = await command.run(ctx, values);
+    if (code === 0) for (const notice of ctx.notices) io.stderr(`${notice}\n`);
     out.finish();
     return code;
   } catch (caught) {
@@ -65,7 +66,7 @@ export async function run(argv: readonly string[], rawIo: CliIo): Promise<number
     // One line, whatever the message quotes (a value with a line break, a multi-line library message).
     const oneLine = error.message.replace(/\s*[\r\n]+\s*/g, " ").trim();
     const message = error.kind === "unexpected" ? `unexpected error: ${oneLine}` : oneLine;
-    const details = error instanceof LongSilenceError ? error.details : {};
+    const details = error instanceof LongSilenceError || error instanceof TopicLookupError ? error.details : {};
     if (out.json) out.doc({ status: "error", code: error.kind, exit_code: error.exitCode, message, ...details });
     out.error(message);
     if (io.env.PALEE_DEBUG && caught instanceof Error && caught.stack) io.stderr(`${caught.stack}\n`);

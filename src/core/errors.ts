@@ -30,7 +30,10 @@ export type ErrorKind =
   // One at a time (contract §4, version 3): another process holds the vault lock (exit 4); the device's cache
   // folder, where the lock lives, cannot be used (exit 2).
   | "busy"
-  | "cache_dir";
+  | "cache_dir"
+  // Finding a topic by name (contract §4, version 3): several topic notes match, or none does (exit 2).
+  | "ambiguous_topic"
+  | "unknown_topic";
 
 export class PaleeError extends Error {
   constructor(
@@ -74,6 +77,21 @@ export class LongSilenceError extends UsageError {
       session_seconds: Math.floor(this.sessionMs / 1000),
       last_activity_at: this.lastSignAt,
     };
+  }
+}
+
+/**
+ * A topic name that matches several topic notes (`ambiguous_topic`) or none (`unknown_topic`), contract §4
+ * "finding a topic by name". `details` is added to the CLI's JSON error document as it is.
+ */
+export class TopicLookupError extends UsageError {
+  constructor(
+    kind: "ambiguous_topic" | "unknown_topic",
+    message: string,
+    readonly details: Record<string, unknown>,
+  ) {
+    super(message, kind);
+    this.name = "TopicLookupError";
   }
 }
 

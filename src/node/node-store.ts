@@ -6,6 +6,8 @@ import { BoundaryError, ConflictError, FileExistsError, LinkOutsideVaultError, P
 import { UsageError, errorMessage } from "../core/errors";
 import type { ChangeReport, ModifiedAt, SessionStore } from "../core/ports";
 import { STALE_TEMP_MS } from "../core/temp-files";
+import type { TopicNote } from "../core/topics/resolve";
+import { readTopicNotes } from "./topic-notes";
 
 function isErrno(error: unknown, code: string): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
@@ -164,6 +166,14 @@ export class NodeStore implements SessionStore {
       }
     }
     return Promise.resolve(changed);
+  }
+
+  /**
+   * The vault's topic notes from their frontmatter blocks only (topic-notes.ts), outside the `skip` folders
+   * (the session folder) and dot-folders; never through a link leading out of the vault.
+   */
+  topicNotes(skip: readonly string[]): TopicNote[] {
+    return readTopicNotes(this.root, skip);
   }
 
   /** The CLI has no metadata cache: every note is read. */

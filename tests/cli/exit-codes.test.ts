@@ -37,10 +37,10 @@ function expectError(
   args: string[],
   exitCode: number,
   code: string,
-  options: { jsonOnly?: boolean } = {},
+  options: { jsonOnly?: boolean; extraKeys?: string[] } = {},
 ): string {
   const json = palee(vault, [...args, "--json"]);
-  expectCleanError(json, exitCode, { json: true, code });
+  expectCleanError(json, exitCode, { json: true, code, extraKeys: options.extraKeys });
   if (options.jsonOnly) return json.stderr;
   const text = palee(vault, args);
   expectCleanError(text, exitCode);
@@ -109,7 +109,7 @@ describe("exit 2: usage errors", () => {
     expect(snapshot(vault)).toEqual({});
   });
 
-  it('exits 2 with invalid_topic for --topic "T-../x" in start, draft and end, and for "foo", writing nothing', () => {
+  it('exits 2 with invalid_topic for --topic "T-../x" in start, draft and end, unknown_topic for "foo"', () => {
     const vault = makeVault();
     for (const action of ["start", "draft", "end"]) {
       const stderr = expectError(vault, [action, "--topic=T-../x"], 2, "invalid_topic", {
@@ -117,7 +117,10 @@ describe("exit 2: usage errors", () => {
       });
       expect(stderr).toContain("invalid topic ID");
     }
-    expect(expectError(vault, ["start", "--topic", "foo"], 2, "invalid_topic")).toContain('"foo"');
+    // Version 3: a value that is not an ID is a name (contract §4 "finding a topic by name"), and no note has it.
+    expect(expectError(vault, ["start", "--topic", "foo"], 2, "unknown_topic", { extraKeys: ["closest"] })).toContain(
+      '"foo"',
+    );
     expect(snapshot(vault)).toEqual({});
   });
 

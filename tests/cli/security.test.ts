@@ -113,14 +113,17 @@ describe("hot.md and index.md that are symlinks to files outside the vault", () 
 });
 
 describe("hostile --topic values (the core's property test covers many more)", () => {
-  it("refuses each with invalid_topic (exit 2) for start, draft and end, and creates no file", () => {
+  it("refuses each (invalid_topic; a path no note has: unknown_topic) for start, draft, end; writes nothing", () => {
     const vault = makeVault();
     writeFile(vault, "Notes/keep.md", "keep\n");
     const before = snapshot(vault);
     for (const topic of ["T-../../x", "T-a\\b", "T-[[x]]|#", "/etc/passwd", `T-${"a".repeat(122)}`]) {
       for (const action of ["start", "draft", "end"]) {
         const run = palee(vault, [action, "--topic", topic, "--json"]);
-        expectCleanError(run, 2, { json: true, code: "invalid_topic" });
+        // Version 3: "/etc/passwd" is not an ID, so it is looked up as a topic note's path (contract §4).
+        if (topic === "/etc/passwd")
+          expectCleanError(run, 2, { json: true, code: "unknown_topic", extraKeys: ["closest"] });
+        else expectCleanError(run, 2, { json: true, code: "invalid_topic" });
       }
     }
     expect(snapshot(vault)).toEqual(before);

@@ -216,12 +216,12 @@ export function lines(text: string): string[] {
 
 /**
  * The error contract of contract §5: exactly one line on stderr, no stack trace. With `json`, stdout is one
- * {"status":"error","code","exit_code","message"} document whose exit_code is the process's.
+ * {"status":"error","code","exit_code","message"} document (plus `extraKeys`) whose exit_code is the process's.
  */
 export function expectCleanError(
   run: RunResult,
   exitCode: number,
-  options: { json?: boolean; code?: string } = {},
+  options: { json?: boolean; code?: string; extraKeys?: string[] } = {},
 ): void {
   expect({ status: run.status, stderr: run.stderr }).toEqual({
     status: exitCode,
@@ -232,7 +232,9 @@ export function expectCleanError(
   expect(run.stderr.trim()).not.toBe("");
   if (options.json) {
     const doc = run.json();
-    expect(Object.keys(doc).sort()).toEqual(["code", "exit_code", "message", "status"]);
+    // extraKeys: what a refusal adds, e.g. `matches` with ambiguous_topic (contract §5).
+    const keys = ["code", "exit_code", "message", "status", ...(options.extraKeys ?? [])];
+    expect(Object.keys(doc).sort()).toEqual(keys.sort());
     expect(doc.status).toBe("error");
     expect(doc.exit_code).toBe(exitCode);
     expect(typeof doc.code).toBe("string");

@@ -46,7 +46,8 @@ describe("output into a pipe the reader closed (palee session list | head -1)", 
     const vault = makeVault();
     // Observed before the fix: a Node stack trace ("Error: write EPIPE") and exit 1, although the session started.
     const run = await intoClosedPipe(vault, ["start", "--topic", "T-a"]);
-    expect(run).toMatchObject({ status: 0, stderr: "" });
+    // The one line on stderr is the new-topic notice (contract §4 "finding a topic by name").
+    expect(run).toMatchObject({ status: 0, stderr: "new topic T-a\n" });
     expect(draftFiles(vault)).toHaveLength(1);
   });
 

@@ -158,7 +158,11 @@ describe("end: the three tiers of the start time", () => {
 describe("draft (checkpoint): when a new draft inherits hot.md's start", () => {
   function checkpoint(vault: string, topic = "T-a"): Record<string, unknown> {
     const run = palee(vault, ["draft", "--topic", topic, "--json"]);
-    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
+    // Nothing on stderr but, for a topic seen for the first time, the new-topic notice (contract §4).
+    expect({ status: run.status, stderr: run.stderr.replace(`new topic ${topic}\n`, "") }).toEqual({
+      status: 0,
+      stderr: "",
+    });
     const doc = run.json();
     expect(doc.status).toBe("checkpointed");
     expect(doc.created).toBe(true);
@@ -247,7 +251,8 @@ function refused(vault: string, args: string[], code: string, options: RunOption
 /** Logs on T-a and gives the JSON document. */
 function logged(vault: string, args: string[], options: RunOptions = {}): Record<string, unknown> {
   const run = palee(vault, ["log", "--topic", "T-a", ...args, "--json"], options);
-  expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
+  // Nothing on stderr but, for the first session on T-a, the new-topic notice (contract §4).
+  expect({ status: run.status, stderr: run.stderr.replace("new topic T-a\n", "") }).toEqual({ status: 0, stderr: "" });
   return run.json();
 }
 

@@ -17,6 +17,8 @@ export interface CommandContext {
   clock: Clock;
   /** The local time zone's offset from UTC, in minutes, at an instant. */
   offsetAt: OffsetAt;
+  /** Notices said on stderr once the command succeeded (exit 0), e.g. "new topic T-…" (src/cli/topic.ts). */
+  notices: string[];
 }
 
 export type OptionName = Exclude<keyof Values, "vault" | "folder" | "json" | "help" | "version">;

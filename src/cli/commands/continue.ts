@@ -2,9 +2,10 @@ import { formatDuration } from "../../core/time";
 import type { Values } from "../options";
 import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
+import { topicOption } from "../topic";
 
 async function runContinue(ctx: CommandContext, values: Values): Promise<Outcome> {
-  const r = await ctx.core.continueSession({ topic: values.topic ?? null });
+  const r = await ctx.core.continueSession({ topic: await topicOption(ctx, values.topic, "acts on the open session") });
   if (ctx.out.json) ctx.out.doc({ status: "continued", draft_id: r.draftId, break_minutes: r.breakMinutes });
   ctx.out.text(`Continued the session (${r.draftId}); breaks so far: ${formatDuration(r.breakMinutes)}, not counted.`);
   return 0;

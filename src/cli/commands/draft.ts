@@ -4,6 +4,7 @@ import { awayLine } from "../../core/honest-time";
 import type { Values } from "../options";
 import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
+import { topicOption } from "../topic";
 
 /** "Away 23:10–07:05, not counted" after a checkpoint that recorded time away (stderr: it is news, not data). */
 function reportAway(away: AwayBreak | null, ctx: CommandContext): void {
@@ -12,7 +13,7 @@ function reportAway(away: AwayBreak | null, ctx: CommandContext): void {
 
 async function runDraft(ctx: CommandContext, values: Values): Promise<Outcome> {
   const { core, out } = ctx;
-  const checkpoint = { topic: values.topic ?? null, notes: values.note ?? null };
+  const checkpoint = { topic: await topicOption(ctx, values.topic, "begins"), notes: values.note ?? null };
   const { created, opened, draft, away, warnings } = await core.checkpoint(checkpoint);
   for (const w of warnings) out.warn(w);
   reportAway(away, ctx);

@@ -14,6 +14,7 @@ import type { Values } from "../options";
 import type { CliIo, Outcome, Output } from "../output";
 import { LineReader } from "../prompt";
 import type { Command, CommandContext } from "./command";
+import { topicOption } from "../topic";
 
 async function runEnd(ctx: CommandContext, values: Values): Promise<Outcome> {
   const { out } = ctx;
@@ -38,11 +39,12 @@ async function runEnd(ctx: CommandContext, values: Values): Promise<Outcome> {
 
 async function ended(ctx: CommandContext, values: Values): Promise<EndResult> {
   const { core, out, io } = ctx;
+  const endAt = values.at === undefined ? undefined : endTimeOf(values.at);
   const options: EndOptions = {
-    topic: values.topic ?? null,
+    topic: await topicOption(ctx, values.topic, "acts on the open session"),
     summary: values.summary ?? null,
     nextAction: values.next ?? null,
-    endAt: values.at === undefined ? undefined : endTimeOf(values.at),
+    endAt,
   };
   try {
     return await core.end(options);

@@ -3,10 +3,11 @@ import { sessionJson } from "../../core/formats/json";
 import type { Values } from "../options";
 import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
+import { topicOption } from "../topic";
 
 async function runLog(ctx: CommandContext, values: Values): Promise<Outcome> {
   const r = await ctx.core.log({
-    topic: values.topic ?? null,
+    topic: await topicOption(ctx, values.topic, "begins"),
     from: values.from,
     to: values.to,
     minutes: values.minutes,

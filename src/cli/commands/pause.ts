@@ -1,9 +1,10 @@
 import type { Values } from "../options";
 import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
+import { topicOption } from "../topic";
 
 async function runPause(ctx: CommandContext, values: Values): Promise<Outcome> {
-  const r = await ctx.core.pause({ topic: values.topic ?? null });
+  const r = await ctx.core.pause({ topic: await topicOption(ctx, values.topic, "acts on the open session") });
   if (ctx.out.json) ctx.out.doc({ status: "paused", draft_id: r.draftId, paused_at: r.pausedAt });
   ctx.out.text(`Paused the session (${r.draftId}) at ${r.pausedAt}; "palee session continue" goes on.`);
   return 0;

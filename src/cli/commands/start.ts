@@ -7,6 +7,7 @@ import type { Values } from "../options";
 import type { Outcome, Output } from "../output";
 import { LineReader } from "../prompt";
 import type { Command, CommandContext } from "./command";
+import { topicOption } from "../topic";
 
 async function runStart(ctx: CommandContext, values: Values): Promise<Outcome> {
   const { core, out, io, device } = ctx;
@@ -14,16 +15,18 @@ async function runStart(ctx: CommandContext, values: Values): Promise<Outcome> {
   if (ifOpen !== "refuse" && ifOpen !== "keep") {
     throw new UsageError(`--if-open must be refuse or keep (got "${ifOpen}")`);
   }
+  const topic = await topicOption(ctx, values.topic, "begins"); // contract §4 "finding a topic by name"
   const ignored = new Set<string>();
   let reader: LineReader | null = null;
   try {
     for (;;) {
       const result: StartResult = await core.start({
-        topic: values.topic ?? null,
+        topic,
         ifOpen,
         ignoreDrafts: ignored,
         ignorePending: values["ignore-pending"] === true,
       });
+      if (result.status === "kept") ctx.notices.length = 0; // nothing was started on the topic typed
       const interactive = values.interactive === true;
       const asks = result.status === "drafts_pending" || result.status === "already_open";
       if (!interactive || !asks) return reportStart(result, out, device);
