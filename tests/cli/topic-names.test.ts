@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
+  ago,
   cleanupVaults,
   confirmedFiles,
   draftFiles,
@@ -61,6 +62,30 @@ describe("a topic note's name, alias, path or unique part records its palee_id",
     const log = palee(vault, ["log", "--topic", "Lifetimes", "--minutes", "30", "--json"]);
     expect(log.json()).toMatchObject({ status: "logged", session: { topic_id: "T-rust-lifetimes" } });
     expect(confirmedFiles(vault)).toHaveLength(2);
+  });
+});
+
+describe("the read-only actions take names too", () => {
+  it("context and latest resolve a topic note's name to its palee_id", () => {
+    const vault = topicVault();
+    expect(palee(vault, ["log", "--topic", "T-rust-ownership", "--minutes", "30", "--summary", "moves"]).status).toBe(
+      0,
+    );
+    expect(
+      palee(vault, ["log", "--topic", "T-linear-algebra", "--minutes", "20", "--to", ago(60), "--summary", "rank"])
+        .status,
+    ).toBe(0);
+    const context = palee(vault, ["context", "--topic", "Ownership", "--json"]);
+    expect(context.status).toBe(0);
+    expect(context.json()).toMatchObject({ topic_id: "T-rust-ownership" });
+    expect(String(context.json().text)).not.toContain("rank");
+    const latest = palee(vault, ["latest", "--topic", "rust ownership", "--json"]);
+    expect(latest.json()).toMatchObject({ session: { topic_id: "T-rust-ownership", summary: "moves" } });
+    expectCleanError(palee(vault, ["latest", "--topic", "Rust", "--json"]), 2, {
+      json: true,
+      code: "ambiguous_topic",
+      extraKeys: ["matches"],
+    });
   });
 });
 

@@ -2,6 +2,7 @@ import { BRIEF_WORDS_DEFAULT, BRIEF_WORDS_MAX, BRIEF_WORDS_MIN } from "../../cor
 import { UsageError } from "../../core/errors";
 import { detailedSessionJson, openJson } from "../../core/formats/json";
 import type { Values } from "../options";
+import { topicOption } from "../topic";
 import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
 
@@ -19,7 +20,9 @@ export function parseWords(value: string | undefined): number {
 async function runContext(ctx: CommandContext, values: Values): Promise<Outcome> {
   const { out } = ctx;
   const words = parseWords(values.words);
-  const r = await ctx.core.brief({ topic: values.topic ?? null, words });
+  // A topic note's name, alias or path works too (contract §4 "finding a topic by name").
+  const topic = await topicOption(ctx, values.topic, "acts on the open session");
+  const r = await ctx.core.brief({ topic, words });
   if (out.json) {
     out.doc({
       topic_id: r.topicId,

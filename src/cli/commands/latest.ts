@@ -1,14 +1,18 @@
 import type { Values } from "../options";
+import { topicOption } from "../topic";
 import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
 import { printRecord, recordJson } from "./show";
 
 async function runLatest(ctx: CommandContext, values: Values): Promise<Outcome> {
   const { out } = ctx;
-  const r = await ctx.core.latest(values.topic ?? null);
+  const topic = await topicOption(ctx, values.topic, "acts on the open session");
+  const r = await ctx.core.latest(topic);
   if (r === null) {
     if (out.json) out.doc({ session: null });
-    out.text(values.topic ? `No confirmed session on ${values.topic.trim()} yet.` : "No confirmed session yet.");
+    out.text(
+      values.topic ? `No confirmed session on ${topic ?? values.topic.trim()} yet.` : "No confirmed session yet.",
+    );
     return 0;
   }
   if (out.json) out.doc(recordJson(r));
