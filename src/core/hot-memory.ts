@@ -1,8 +1,10 @@
 import type { Fields, ReadResult } from "./frontmatter";
 import { renderFrontmatter } from "./frontmatter";
-import { isDraftId, normalizeTopic } from "./ids";
+import { isDraftId, normalizeTopic, renderTopic } from "./ids";
 import type { ConfirmedSession } from "./records";
+import { linkOf } from "./session-index";
 import { extractSection } from "./session-note";
+import { recordedDate } from "./time";
 
 /** hot.md's body (frontmatter excluded) never exceeds this many words. */
 export const HOT_WORD_LIMIT = 250;
@@ -81,18 +83,70 @@ export function truncateWords(text: string, limit: number): string {
 }
 
 /**
- * The working-memory body: the newest confirmed session's Summary and Next action, within the word limit,
- * ending with its source link. With no sessions, one line saying so.
+ * The working memory of one topic (contract §2 hot.md, version 3): its newest session, and the older session
+ * whose next action is carried forward when the newest has none (null: the newest's own, or none at all).
  */
-export function renderHotBody(newest: ConfirmedSession | null): string {
-  if (!newest) return `${NO_HISTORY_TEXT}\n`;
-  const link = newest.path.slice(newest.path.lastIndexOf("/") + 1).replace(/\.md$/, "");
-  const source = `Source: [[${link}]]`;
+export interface TopicMemory {
+  topicId: string;
+  newest: ConfirmedSession | null;
+  carried: ConfirmedSession | null;
+}
+
+/** A session's own Next action, or null when it has none (an empty section is none). */
+export function nextActionOf(session: ConfirmedSession): string | null {
+  return extractSection(session.body, "Next action");
+}
+
+/** The words the topic line may take at most (a long legacy topic or note name is cut): the rest is memory. */
+const TOPIC_LINE_WORDS = 40;
+
+/**
+ * A topic note link as hot.md shows it, `[[Name]]`, or null when `topicNote` names nothing a link can safely
+ * hold (contract §2: no stray `[[`, `]]`, `|` or line breaks): the topic is then named by its ID only.
+ */
+export function topicNoteLink(topicNote: string | null): string | null {
+  if (topicNote === null) return null;
+  const inner = /^\s*\[\[([^\]]*)\]\]\s*$/.exec(topicNote)?.[1] ?? topicNote;
+  const target = inner.split("|")[0].trim();
+  if (target === "" || target.length > 200 || /[[\]|#^\p{Cc}\u2028\u2029]/u.test(target)) return null;
+  return countWords(target) > TOPIC_LINE_WORDS / 2 ? null : `[[${target}]]`;
+}
+
+/** The topic as hot.md names it: its ID rendered safely, cut when long, then its note's link when it has one. */
+function topicName(memory: TopicMemory): string {
+  const rendered = renderTopic(memory.topicId);
+  const id = truncateWords(rendered.length > 200 ? `${rendered.slice(0, 200)}…` : rendered, TOPIC_LINE_WORDS / 2);
+  const link = topicNoteLink(memory.newest?.topicNote ?? memory.carried?.topicNote ?? null);
+  return link === null ? id : `${id} (${link})`;
+}
+
+/** The one line of a topic with no session yet. */
+export function noSessionsText(topicId: string): string {
+  const name = topicName({ topicId, newest: null, carried: null });
+  return `No sessions on ${name} yet: end a session on it to start its working memory.`;
+}
+
+/**
+ * The working-memory body of `memory`'s topic: the topic and the day of its newest session, that session's
+ * Summary, the topic's next action (carried forward from an older session, with its day, when the newest has
+ * none), within the word limit, then a source link for each session used. With no topic at all (null): one
+ * line saying there is no history; with no session on the topic: one line saying so.
+ */
+export function renderHotBody(memory: TopicMemory | null): string {
+  if (memory === null) return `${NO_HISTORY_TEXT}\n`;
+  const newest = memory.newest;
+  if (newest === null) return `${noSessionsText(memory.topicId)}\n`;
+  const used = memory.carried ? [newest, memory.carried] : [newest];
+  const sources = used.map((s) => `Source: [[${linkOf(s.path)}]]`).join("\n");
+  const header = `Topic: ${topicName(memory)}, newest session ${recordedDate(newest.startedAt)}`;
   const summary = extractSection(newest.body, "Summary");
-  const next = extractSection(newest.body, "Next action");
+  const next = memory.carried ? nextActionOf(memory.carried) : nextActionOf(newest);
+  const nextHeading = memory.carried
+    ? `## Next action (from ${recordedDate(memory.carried.startedAt)})`
+    : "## Next action";
   // A session saved after a crash has no summary: its notes are then the best memory of where it stopped.
   const notes = summary === null && next === null ? extractSection(newest.body, "Notes") : null;
-  let budget = HOT_WORD_LIMIT - countWords(source);
+  let budget = HOT_WORD_LIMIT - countWords(sources) - countWords(header);
   const fit = (heading: string, value: string | null): string | null => {
     if (!value || budget - countWords(heading) <= 0) return null;
     const kept = truncateWords(value, budget - countWords(heading));
@@ -101,10 +155,10 @@ export function renderHotBody(newest: ConfirmedSession | null): string {
   };
   // The words are shared: the next action, the most useful line for the next session, gets its words first,
   // so a long summary is cut before it (it is still shown first).
-  const nextPart = fit("## Next action", next);
+  const nextPart = fit(nextHeading, next);
   const parts = [fit("## Summary", summary), nextPart, fit("## Notes", notes)].filter((p): p is string => p !== null);
   if (parts.length === 0) parts.push("No summary was recorded for the last session.\n");
-  return `${parts.join("\n")}\n${source}\n`;
+  return `${header}\n\n${parts.join("\n")}\n${sources}\n`;
 }
 
 export function renderHotFrontmatter(state: HotState, today: string): string {
@@ -120,6 +174,6 @@ export function renderHotFrontmatter(state: HotState, today: string): string {
   ]);
 }
 
-export function renderHot(state: HotState, newest: ConfirmedSession | null, today: string): string {
-  return renderHotFrontmatter(state, today) + renderHotBody(newest);
+export function renderHot(state: HotState, memory: TopicMemory | null, today: string): string {
+  return renderHotFrontmatter(state, today) + renderHotBody(memory);
 }

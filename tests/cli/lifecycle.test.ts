@@ -81,7 +81,7 @@ describe("full lifecycle (text output)", () => {
       /^Started a session on T-rust-ownership at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00 \(draft DRAFT-S-[0-9a-f]{8}\)\./,
     );
     expect(out.start.stdout).toContain("Last session: none");
-    expect(out.start.stdout).toContain("No history yet");
+    expect(out.start.stdout).toContain("No sessions on T-rust-ownership yet");
   });
 
   it("draft updates the open session's draft and says so", () => {

@@ -58,17 +58,17 @@ describe("hot.md variants at start", () => {
     ["schema 2", "---\npalee_schema: 2\nmemory_id: H-active\nactive_topic: T-zzz\n---\nFrom the future.\n"],
     ["schema missing", "---\nactive_topic: T-a\n---\nbody\n"],
     ['schema "1" as a string', '---\npalee_schema: "1"\nactive_topic: T-a\n---\nbody\n'],
-  ])("rebuilds a hot.md with %s: frontmatter palee_schema 1, body from the newest session", (_name, content) => {
+  ])("rebuilds a hot.md with %s: frontmatter palee_schema 1, body the started topic's memory", (_name, content) => {
     const vault = withHistory();
     writeFile(vault, "palee/hot.md", content);
-    const run = palee(vault, ["start", "--topic", "T-b", "--json"]);
+    const run = palee(vault, ["start", "--topic", "T-a", "--json"]);
     expect(run.status).toBe(0);
     const doc = run.json();
     const { fields, body } = readRecord(vault, "palee/hot.md");
     expect(fields).toMatchObject({
       palee_schema: 1,
       memory_id: "H-active",
-      active_topic: "T-b",
+      active_topic: "T-a",
       open_draft: doc.draft_id,
       started_at: doc.started_at,
       device: DEVICE,

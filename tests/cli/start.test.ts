@@ -163,3 +163,51 @@ describe("already open on another device", () => {
     expect(run.stderr).not.toContain("ends it now");
   });
 });
+
+describe("start shows the started topic's working memory (contract §2 hot.md, version 3)", () => {
+  /** Three topics, the newest session SQL's; Rust's own newest session was logged without summary or next. */
+  function threeTopics(): string {
+    const vault = makeVault();
+    const log = (topic: string, from: number, extra: string[]): void => {
+      const run = palee(vault, ["log", "--topic", topic, "--from", ago(from), "--to", ago(from - 30), ...extra]);
+      expect(run.status).toBe(0);
+    };
+    log("T-rust", 600, ["--summary", "Borrowing rules", "--next", "Read chapter 5 on structs"]);
+    log("T-sql", 500, ["--summary", "Joins", "--next", "Practise LEFT JOIN"]);
+    log("T-rust", 400, []);
+    log("T-go", 300, ["--summary", "Goroutines", "--next", "Channels"]);
+    log("T-sql", 200, ["--summary", "Indexes"]);
+    return vault;
+  }
+
+  it("in text: the Rust memory with its carried next action, none of SQL's", () => {
+    const vault = threeTopics();
+    const run = palee(vault, ["start", "--topic", "T-rust"]);
+    expect(run.status).toBe(0);
+    const memory = run.stdout.slice(run.stdout.indexOf("Working memory:\n") + "Working memory:\n".length);
+    expect(memory).toMatch(/^Topic: T-rust, newest session \d{4}-\d{2}-\d{2}\n/);
+    expect(memory).toMatch(/## Next action \(from \d{4}-\d{2}-\d{2}\)\n\nRead chapter 5 on structs\n/);
+    expect(memory).not.toMatch(/Joins|Indexes|LEFT JOIN|Goroutines/);
+    expect(memory.match(/^Source: \[\[S-/gm)).toHaveLength(2);
+  });
+
+  it("in JSON: working_memory is the started topic's, last_session the newest overall", () => {
+    const vault = threeTopics();
+    const newest = palee(vault, ["list", "--json"]).json();
+    const run = palee(vault, ["start", "--topic", "T-rust", "--json"]);
+    expect(run.status).toBe(0);
+    const doc = run.json();
+    expect(String(doc.working_memory)).toMatch(/^Topic: T-rust, /);
+    expect(String(doc.working_memory)).toContain("Read chapter 5 on structs");
+    expect(String(doc.working_memory)).not.toContain("Indexes");
+    const sessions = newest.confirmed as Array<{ session_id: string; topic_id: string }>;
+    expect(sessions[0].topic_id).toBe("T-sql");
+    expect(doc.last_session).toBe(sessions[0].session_id);
+  });
+
+  it("a topic with no session yet: one line naming it", () => {
+    const vault = threeTopics();
+    const doc = palee(vault, ["start", "--topic", "T-new", "--json"]).json();
+    expect(doc.working_memory).toBe("No sessions on T-new yet: end a session on it to start its working memory.");
+  });
+});

@@ -39,7 +39,9 @@ function vault(h: Harness, hot: Record<string, string | null>): void {
         duration_minutes: 80,
         absorbed_drafts: [OLD, YOUNG],
       },
-      { summary: "saved on the desk", notes: "desk notes" },
+      // With a next action, the working memory needs no older note (contract §2 hot.md carries one forward
+      // otherwise, reading the topic's notes back to it: tests/core/topic-memory.test.ts pins that cost).
+      { summary: "saved on the desk", next: "review the desk notes", notes: "desk notes" },
     ),
   );
   h.store.mtimes.set(S(NOTE), Date.parse("2026-08-14T11:00:00Z")); // written an hour ago

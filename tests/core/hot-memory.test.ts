@@ -29,6 +29,13 @@ function session(
   return result.record;
 }
 
+/** The body of `s`'s topic when `s` is its only session. */
+function bodyOf(s: ConfirmedSession): string {
+  return renderHotBody({ topicId: s.topicId, newest: s, carried: null });
+}
+
+const HEADER = "Topic: T-rust-ownership, newest session 2026-08-13\n\n";
+
 describe("working memory body", () => {
   it("says there is no history when there are no sessions", () => {
     expect(renderHotBody(null)).toMatch(/^No history yet/);
@@ -36,11 +43,10 @@ describe("working memory body", () => {
   });
 
   it("carries the newest summary and next action and ends with the source link", () => {
-    const body = renderHotBody(
-      session("S-20260814T120000-abcd", { summary: "Borrowing rules", next: "Read chapter 5" }),
-    );
+    const body = bodyOf(session("S-20260814T120000-abcd", { summary: "Borrowing rules", next: "Read chapter 5" }));
     expect(body).toBe(
-      "## Summary\n\nBorrowing rules\n\n## Next action\n\nRead chapter 5\n\nSource: [[S-20260814T120000-abcd]]\n",
+      HEADER +
+        "## Summary\n\nBorrowing rules\n\n## Next action\n\nRead chapter 5\n\nSource: [[S-20260814T120000-abcd]]\n",
     );
   });
 
@@ -50,25 +56,23 @@ describe("working memory body", () => {
     ["both long", { summary: "a ".repeat(300), next: "b ".repeat(300) }],
     ["exactly at the limit", { summary: "a ".repeat(HOT_WORD_LIMIT - 3) }],
   ])("stays within the word limit with %s", (_name, sections) => {
-    const body = renderHotBody(session("S-20260814T120000-abcd", sections));
+    const body = bodyOf(session("S-20260814T120000-abcd", sections));
     expect(countWords(body)).toBeLessThanOrEqual(HOT_WORD_LIMIT);
     expect(body.trimEnd().endsWith("Source: [[S-20260814T120000-abcd]]")).toBe(true);
   });
 
   it("falls back to the notes of a session saved without a summary, within the limit", () => {
-    const body = renderHotBody(session("S-20260814T120000-abcd", { notes: "where I stopped " + "w ".repeat(400) }));
-    expect(body.startsWith("## Notes\n\nwhere I stopped")).toBe(true);
+    const body = bodyOf(session("S-20260814T120000-abcd", { notes: "where I stopped " + "w ".repeat(400) }));
+    expect(body.startsWith(`${HEADER}## Notes\n\nwhere I stopped`)).toBe(true);
     expect(countWords(body)).toBeLessThanOrEqual(HOT_WORD_LIMIT);
-    expect(renderHotBody(session("S-20260814T120000-abcd", {}))).toBe(
-      "No summary was recorded for the last session.\n\nSource: [[S-20260814T120000-abcd]]\n",
+    expect(bodyOf(session("S-20260814T120000-abcd", {}))).toBe(
+      HEADER + "No summary was recorded for the last session.\n\nSource: [[S-20260814T120000-abcd]]\n",
     );
   });
 
   it("does not take a Summary heading the learner wrote inside their notes for the session's summary", () => {
-    const body = renderHotBody(
-      session("S-20260814T120000-abcd", { notes: "## Summary\n\nchapter outline\n\nmore notes" }),
-    );
-    expect(body.startsWith("## Notes\n\n## Summary\n\nchapter outline")).toBe(true);
+    const body = bodyOf(session("S-20260814T120000-abcd", { notes: "## Summary\n\nchapter outline\n\nmore notes" }));
+    expect(body.startsWith(`${HEADER}## Notes\n\n## Summary\n\nchapter outline`)).toBe(true);
   });
 
   it("cuts at a word boundary and marks the cut", () => {
@@ -127,19 +131,17 @@ describe("index", () => {
 
 describe("sharing the 250 words between summary and next action", () => {
   it("keeps the whole next action after a long summary, cutting the summary instead", () => {
-    const body = renderHotBody(
+    const body = bodyOf(
       session("S-20260814T120000-abcd", { summary: "long ".repeat(400), next: "Read chapter 5 of the book" }),
     );
     expect(body).toContain("## Next action\n\nRead chapter 5 of the book\n");
-    expect(body.startsWith("## Summary\n\nlong long")).toBe(true);
+    expect(body.startsWith(`${HEADER}## Summary\n\nlong long`)).toBe(true);
     expect(body).toContain("long…\n");
     expect(countWords(body)).toBe(HOT_WORD_LIMIT);
   });
 
   it("gives a next action longer than the limit every word it can, within the limit", () => {
-    const body = renderHotBody(
-      session("S-20260814T120000-abcd", { summary: "short summary", next: "step ".repeat(400) }),
-    );
+    const body = bodyOf(session("S-20260814T120000-abcd", { summary: "short summary", next: "step ".repeat(400) }));
     expect(body).toContain("## Next action\n\nstep step");
     expect(countWords(body)).toBeLessThanOrEqual(HOT_WORD_LIMIT);
     expect(body.trimEnd().endsWith("Source: [[S-20260814T120000-abcd]]")).toBe(true);

@@ -45,7 +45,9 @@ describe("start", () => {
       last_checkpoint_at: "2026-08-14T12:00:00+00:00",
       device: "laptop",
     });
-    expect(result.hotBody).toContain("No history yet");
+    expect(result.hotBody).toBe(
+      "No sessions on T-rust-ownership yet: end a session on it to start its working memory.",
+    );
   });
 
   it("reports the last session and its working memory", async () => {
@@ -144,11 +146,12 @@ describe("start", () => {
       confirmedText({ session_id: "S-20260813T100000-aaaa" }, { summary: "Newest summary" }),
     );
     await expectError(core.start(), "topic_required", 2);
-    const result = await core.start({ topic: "T-a" });
+    // The started topic's memory (contract §2 hot.md): the newest session is on it.
+    const result = await core.start({ topic: "T-rust-ownership" });
     expect(result.status).toBe("started");
     expect(fields(store, HOT)).toMatchObject({
       palee_schema: 1,
-      active_topic: "T-a",
+      active_topic: "T-rust-ownership",
       last_session: "S-20260813T100000-aaaa",
     });
     expect(store.files.get(HOT)).toContain("Newest summary");

@@ -554,7 +554,11 @@ function checkVault(
   const newest = newestFirst[0]?.sessionId ?? null;
   if (hot.fields.last_session !== newest)
     fail(`hot.md names ${String(hot.fields.last_session)} as the last session, not ${String(newest)}`);
-  if (newest && !hot.body.includes(`Source: [[${newest}]]`)) fail(`hot.md's body is not from ${newest}`);
+  // The body is the memory of the active topic (none: the newest session's), contract §2 hot.md version 3.
+  const topic = typeof hot.fields.active_topic === "string" ? hot.fields.active_topic : newestFirst[0]?.topicId;
+  const ofTopic = newestFirst.find((s) => s.topicId === topic)?.sessionId ?? null;
+  if (ofTopic && !hot.body.includes(`Source: [[${ofTopic}]]`)) fail(`hot.md's body is not from ${ofTopic}`);
+  if (!ofTopic && topic && !hot.body.startsWith("No sessions on ")) fail(`hot.md's body is not ${topic}'s`);
   const openDraft = hot.fields.open_draft;
   if (openDraft !== null && !drafts.some((d) => d.draftId === openDraft))
     fail(`hot.md's open session ${JSON.stringify(openDraft)} has no draft`);

@@ -216,7 +216,9 @@ describe("a damaged or foreign hot.md", () => {
       last_session: null,
       updated_at: "2026-08-14",
     });
-    expect(bodyAt(h, HOT)).toBe("No history yet: end a session to start the working memory.\n");
+    expect(bodyAt(h, HOT)).toBe(
+      "No sessions on T-rust-ownership yet: end a session on it to start its working memory.\n",
+    );
     expect(fieldsAt(h, draft)).toMatchObject({ topic_id: "T-rust-ownership", started_at: at(0), device: "laptop" });
     expect(p.statusBar()?.textContent).toBe("T-rust-ownership 0:00:00");
   });

@@ -165,7 +165,8 @@ describe("study history view", () => {
     ) as HTMLButtonElement;
     end.click();
     await settle();
-    await submitEnd("Lifetimes", "");
+    // With a next action, the end's working memory needs no older note of the topic (contract §2 hot.md).
+    await submitEnd("Lifetimes", "Chapter 10");
     h.catchUpCache();
     await waitForRefresh();
     expect(view.contentEl.textContent).toContain("No session is open.");

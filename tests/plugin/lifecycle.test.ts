@@ -297,7 +297,8 @@ describe("ending a session", () => {
         last_session: sessionId,
       });
       expect(body(h, HOT)).toBe(
-        `## Summary\n\nBorrowing rules and moves\n\n## Next action\n\nRead the lifetimes ` +
+        "Topic: T-rust-ownership, newest session 2026-08-14\n\n" +
+          `## Summary\n\nBorrowing rules and moves\n\n## Next action\n\nRead the lifetimes ` +
           `chapter\n\nSource: [[${sessionId}]]\n`,
       );
       expect(lastNotice()).toBe("Session on T-rust-ownership saved (45 min).");

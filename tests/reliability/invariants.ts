@@ -54,6 +54,7 @@ interface Confirmed {
   sessionId: string;
   startedMs: number;
   absorbed: string[];
+  topicId: unknown;
 }
 
 const DRAFT_NAME = /^DRAFT-S-[0-9a-f]{8}\.md$/;
@@ -131,7 +132,7 @@ export function invariantViolations(
       problems.push(`${path} is not a complete confirmed session`);
       continue;
     }
-    confirmed.push({ path, sessionId: idOf(path), startedMs, absorbed });
+    confirmed.push({ path, sessionId: idOf(path), startedMs, absorbed, topicId: f.topic_id });
   }
 
   // (b) No confirmed note that existed before was changed or removed.
@@ -231,8 +232,13 @@ export function invariantViolations(
     const newest = newestFirst[0]?.sessionId ?? null;
     if ((f.last_session ?? null) !== newest)
       problems.push(`${hotPath} last_session is ${String(f.last_session)}, newest is ${String(newest)}`);
-    if (newest !== null && !hot.body.includes(`[[${newest}]]`))
-      problems.push(`${hotPath} body does not cite ${newest}`);
+    // The body is the memory of the active topic (none active: the newest session's), contract §2 hot.md.
+    const newestTopic = newestFirst[0]?.topicId;
+    const topic =
+      typeof f.active_topic === "string" ? f.active_topic : typeof newestTopic === "string" ? newestTopic : null;
+    const ofTopic = newestFirst.find((s) => s.topicId === topic)?.sessionId ?? null;
+    if (ofTopic !== null && !hot.body.includes(`[[${ofTopic}]]`))
+      problems.push(`${hotPath} body does not cite ${ofTopic}, the newest session of ${topic ?? "none"}`);
     if (countWords(hot.body) > HOT_WORD_LIMIT) problems.push(`${hotPath} body has more than ${HOT_WORD_LIMIT} words`);
     const open = f.open_draft ?? null;
     if (open !== null && typeof open !== "string") {

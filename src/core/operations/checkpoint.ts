@@ -18,6 +18,7 @@ import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./g
 import type { HotRead } from "./reading";
 import { damagedPointerWarnings, draftFromText, draftStart, readHot, resolveTopic, stamp } from "./reading";
 import { reconcile, scanForReconcile, startRecord } from "./reconcile";
+import { memoryForScan } from "./incremental-index";
 import { newestWithBody, pointHotAt } from "./views";
 import type { ViewChange } from "./writes";
 import { pickFreeDraftId, writeView, writeViewWith } from "./writes";
@@ -285,8 +286,12 @@ async function openWith(
     device: ctx.ports.device,
   };
   const newest = await newestWithBody(ctx, scan.confirmed);
+  // The draft's topic becomes the active one: hot.md's body becomes its memory, as start writes it (contract §2).
+  const memory = await memoryForScan(ctx, draft.topicId, scan);
   const { pointed, warnings } = await pointHotAt(ctx, pointer, {
     newest,
+    memory,
+    replaceBody: true,
     accept: (read) => {
       const current = hotStateOf(read);
       if (read.state === "schema-invalid") return false;

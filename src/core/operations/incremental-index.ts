@@ -7,7 +7,11 @@ import { kindOf, readConfirmed, withBody } from "../scan";
 import type { IndexState } from "../session-index";
 import { linkOf, parseIndex, renderIndexLine, renderIndexOfLines } from "../session-index";
 import type { SessionContext, ViewsAfter } from "./context";
-import { today } from "./reading";
+import type { TopicMemory } from "../hot-memory";
+import { renderTopic } from "../ids";
+import { everyNote, today } from "./reading";
+import type { SessionLoad } from "./topic-memory";
+import { memoryCache, memoryFrom, memoryOfList } from "./topic-memory";
 import { newestWithBody, withSession, writeHotView } from "./views";
 
 /*
@@ -34,12 +38,61 @@ export const insertIntoViews: ViewsAfter = async (ctx, added, pointer, scan) => 
     return null; // another writer (a sync, another device): derive both views from the notes as they are
   }
   let newest = index.newest;
-  const refresh = async (): Promise<void> => {
+  // The topic's memory from the index's lines of that topic; from every note once the index proves untrustworthy.
+  let every: readonly ConfirmedSession[] | null = null;
+  const everyNote = async (): Promise<readonly ConfirmedSession[]> => {
     const others = (await ctx.scan()).confirmed.filter((s) => s.path !== added?.path);
-    newest = await newestWithBody(ctx, added ? withSession(others, added) : others);
+    return added ? withSession(others, added) : others;
   };
-  return writeHotView(ctx, () => newest, pointer, {}, refresh);
+  const memories = memoryCache(async (topicId) => {
+    const fromIndex = every ? null : await memoryFrom(topicId, indexLoads(ctx, index, topicId, added));
+    return fromIndex ?? memoryOfList(ctx, topicId, (every ??= await everyNote()));
+  });
+  const refresh = async (): Promise<void> => {
+    every = await everyNote();
+    newest = await newestWithBody(ctx, every);
+    memories.clear();
+  };
+  return writeHotView(ctx, () => newest, memories, pointer, {}, refresh);
 };
+
+/**
+ * The loads of `topicId`'s sessions from a trusted index's lines (newest first): only lines naming the topic,
+ * each note read when needed; a note that does not read as its line says makes the index untrustworthy (null).
+ */
+function indexLoads(
+  ctx: SessionContext,
+  index: { lines: readonly string[]; links: readonly string[] },
+  topicId: string,
+  added: ConfirmedSession | null,
+): SessionLoad[] {
+  const topic = renderTopic(topicId);
+  const addedLink = added && linkOf(added.path);
+  return index.links.flatMap((link, i) => {
+    const line = index.lines[i];
+    if (!line.startsWith(`- [[${link}]] - Topic: ${topic} (`)) return [];
+    return [
+      async () => {
+        if (added && link === addedLink) return added;
+        const session = await sessionOfLine(ctx, link, line);
+        return session && withBody(ctx.ports.store, session, ctx.offsetAt);
+      },
+    ];
+  });
+}
+
+/**
+ * `topicId`'s memory for an operation that writes no session (start): from the index's lines of the topic
+ * after a bounded scan when the index can be trusted, else from every note.
+ */
+export async function memoryForScan(ctx: SessionContext, topicId: string, scan: Scan): Promise<TopicMemory> {
+  if (scan.partial) {
+    const index = await indexWith(ctx, null, scan);
+    const memory = index && (await memoryFrom(topicId, indexLoads(ctx, index, topicId, null)));
+    if (memory) return memory;
+  }
+  return memoryOfList(ctx, topicId, await everyNote(ctx, scan));
+}
 
 /** The session a line links to, if it reads as a usable note whose line is exactly this one. */
 export async function sessionOfLine(ctx: SessionContext, link: string, line: string): Promise<ConfirmedSession | null> {

@@ -15,6 +15,7 @@ import { openSessionOf } from "./open-session";
 import type { HotRead } from "./reading";
 import { draftFromText, draftStart, readDraft, readHot, stamp } from "./reading";
 import { reconcile } from "./reconcile";
+import { memoryForScan } from "./incremental-index";
 import { closePointerTo, closingPointerTo, pointHotAt, withSession, writeViews } from "./views";
 import type { ViewChange } from "./writes";
 import { afterSaving, trashDraft, writeConfirmed, writeViewWith } from "./writes";
@@ -119,8 +120,10 @@ async function resume(
   const pointer = { activeTopic: draft.topicId, startedAt, openDraft: draftId, device: ctx.ports.device };
   let warnings: string[] = [];
   if (hot.read.state === "ok") {
-    // Only the pointer fields change: a valid hot.md holds no hand-written text to keep.
-    await pointHotAt(ctx, pointer, { newest: null });
+    // The pointer fields change, and the body becomes the resumed topic's memory (contract §2 hot.md): a
+    // valid hot.md holds no hand-written text to keep.
+    const memory = await memoryForScan(ctx, draft.topicId, scan);
+    await pointHotAt(ctx, pointer, { newest: null, memory, replaceBody: true });
   } else {
     // The learner chose this draft: its pointer must be written, even over a hot.md of another schema.
     warnings = await writeViews(ctx, scan.confirmed, () => ({ ...EMPTY_HOT, ...pointer }), { replaceForeign: true });

@@ -11,6 +11,7 @@ import type { OpenSession } from "./open-session";
 import { openSessionOf } from "./open-session";
 import { everyNote, readDraft, readHot, resolveTopic, skippedWarnings, stamp } from "./reading";
 import { reconcile, scanForReconcile } from "./reconcile";
+import { memoryForScan } from "./incremental-index";
 import { newestWithBody, pointHotAt } from "./views";
 import { pickFreeDraftId } from "./writes";
 
@@ -68,13 +69,17 @@ export async function start(ctx: SessionContext, options: StartOptions): Promise
   const topicId = resolveTopic(options.topic, [options.activeNoteTopic ?? null, hot.state.activeTopic]);
   const startedAt = stamp(ctx, ctx.ports.clock.now());
   const draftId = await pickFreeDraftId(ctx, scan);
-  // hot.md's body comes from the newest session only when hot.md must be rebuilt; a bounded scan may not hold it.
+  // last_session comes from the newest session only when hot.md must be rebuilt; a bounded scan may not hold it.
+  // The body is the memory of the topic being started (contract §2 hot.md, version 3), whichever was active.
   const known = !scan.partial || hot.read.state !== "ok";
   const newest = known ? await newestWithBody(ctx, await everyNote(ctx, scan)) : null;
+  const memory = await memoryForScan(ctx, topicId, scan);
   const pointer = { activeTopic: topicId, startedAt, openDraft: draftId, device: ctx.ports.device };
 
   const written = await pointHotAt(ctx, pointer, {
     newest,
+    memory,
+    replaceBody: true,
     stampUpdated: true,
     accept: (read) => {
       const current = hotStateOf(read);
@@ -89,10 +94,8 @@ export async function start(ctx: SessionContext, options: StartOptions): Promise
   }
 
   const draft = { draftId, topicId, startedAt, lastCheckpointAt: startedAt, device: ctx.ports.device };
-  await ctx.ports.store.create(
-    sessionPath(ctx.layout, `${draftId}.md`),
-    renderDraft({ ...draft, topicNote: options.topicNote ?? null, notes: "" }),
-  );
+  const draftText = renderDraft({ ...draft, topicNote: options.topicNote ?? null, notes: "" });
+  await ctx.ports.store.create(sessionPath(ctx.layout, `${draftId}.md`), draftText);
   // The working memory as written (not read back: a cache may lag behind the write).
   const after = classifyRecord(written.text);
   return {

@@ -1,7 +1,7 @@
 import type { ReadResult } from "../frontmatter";
-import { classifyRecord, updateFrontmatterFields } from "../frontmatter";
-import type { HotState } from "../hot-memory";
-import { hotStateOf, renderHot, renderHotFrontmatter } from "../hot-memory";
+import { bodyAfterFrontmatter, classifyRecord, updateFrontmatterFields } from "../frontmatter";
+import type { HotState, TopicMemory } from "../hot-memory";
+import { hotStateOf, renderHot, renderHotBody, renderHotFrontmatter } from "../hot-memory";
 import type { ConfirmedSession } from "../records";
 import { compareNewestFirst } from "../records";
 import { withBody } from "../scan";
@@ -9,6 +9,7 @@ import type { Scan } from "../scan";
 import { renderIndexOfLines } from "../session-index";
 import type { SessionContext } from "./context";
 import { everyNote, today } from "./reading";
+import { memoryCache, memoryOfList } from "./topic-memory";
 import type { ViewChange } from "./writes";
 import { writeView, writeViewWith } from "./writes";
 
@@ -29,8 +30,9 @@ export async function newestWithBody(
 }
 
 /**
- * Points hot.md at an open session: in a valid hot.md only the pointer fields change; text without
- * frontmatter keeps its body and gains frontmatter; anything else is rebuilt (body from `newest`).
+ * Points hot.md at an open session: in a valid hot.md only the pointer fields change, and the body too with
+ * `replaceBody` (start: the memory of the topic started, contract §2 hot.md); text without frontmatter keeps
+ * its body and gains frontmatter; anything else is rebuilt (body from `memory`, last_session from `newest`).
  * `accept` sees hot.md as it is at write time and may leave it alone (`pointed` is then false).
  */
 export async function pointHotAt(
@@ -38,6 +40,8 @@ export async function pointHotAt(
   pointer: Pointer,
   options: {
     newest: ConfirmedSession | null;
+    memory: TopicMemory | null;
+    replaceBody?: boolean;
     accept?: (read: ReadResult) => boolean;
     stampUpdated?: boolean;
   },
@@ -51,17 +55,19 @@ export async function pointHotAt(
   const pointedText = (current: string | null, read: ReadResult): string => {
     const date = today(ctx);
     if (read.state === "ok") {
-      return updateFrontmatterFields(current ?? "", {
+      const updated = updateFrontmatterFields(current ?? "", {
         active_topic: pointer.activeTopic,
         started_at: pointer.startedAt,
         open_draft: pointer.openDraft,
         device: pointer.device,
         ...(options.stampUpdated ? { updated_at: date } : {}),
       });
+      if (!options.replaceBody) return updated;
+      return updated.slice(0, updated.length - bodyAfterFrontmatter(updated).length) + renderHotBody(options.memory);
     }
     const state = { ...pointer, lastSession: options.newest?.sessionId ?? null };
     if (read.state === "no-frontmatter") return renderHotFrontmatter(state, date) + read.body;
-    return renderHot(state, options.newest, date);
+    return renderHot(state, options.memory, date);
   };
   const { text, value, warnings } = await writeViewWith(ctx, ctx.layout.hot, write);
   return { text, ...value, warnings };
@@ -87,7 +93,7 @@ export function closingPointerTo(draftIds: readonly string[]): (current: HotStat
 /**
  * Rewrites index.md, then hot.md, from the confirmed sessions. hot.md comes last: clearing the pointer is the
  * final write, so a crash or conflict before it leaves the evidence a retry needs. `pointer` decides the
- * open-session fields from hot.md as it is at write time; the body comes from the newest session. A hot.md
+ * open-session fields from hot.md as it is at write time; the body is the active topic's memory. A hot.md
  * of another palee_schema is rewritten only with `replaceForeign` (rebuild, resume); else it is reported.
  */
 export async function writeViews(
@@ -98,6 +104,7 @@ export async function writeViews(
 ): Promise<string[]> {
   let sessions = confirmed;
   let newest = await newestWithBody(ctx, sessions);
+  const memories = memoryCache((topicId) => memoryOfList(ctx, topicId, sessions));
   // After a conflict (another device's end or rebuild, synced meanwhile) the retry derives the view from the
   // session notes as they are now, so a session the other writer added is not dropped from it again.
   const refresh = async (): Promise<void> => {
@@ -107,15 +114,23 @@ export async function writeViews(
       .filter((s) => !known.has(s.path))
       .reduce<readonly ConfirmedSession[]>((list, s) => withSession(list, s), fresh);
     newest = await newestWithBody(ctx, sessions);
+    memories.clear();
   };
   await writeView(ctx, ctx.layout.index, () => renderIndexOfLines(sessions.map(ctx.indexLine), today(ctx)), refresh);
-  return writeHotView(ctx, () => newest, pointer, options, refresh);
+  return writeHotView(ctx, () => newest, memories, pointer, options, refresh);
 }
 
-/** hot.md from the newest session (the views' second write); `refresh` runs before a retry after a conflict. */
+/**
+ * hot.md (the views' second write): last_session from the newest session, the body the memory of the topic
+ * the pointer leaves active (no active topic: the newest session's; contract §2 hot.md). That topic is known
+ * only at write time, so its memory is read first and the write computed again with it (`memories` keeps
+ * what was read: each miss adds a topic, so the misses end). `refresh` runs before a retry after a conflict
+ * (and clears `memories`).
+ */
 export async function writeHotView(
   ctx: SessionContext,
   newest: () => ConfirmedSession | null,
+  memories: Pick<ReturnType<typeof memoryCache>, "get" | "load">,
   pointer: (current: HotState, newest: ConfirmedSession | null) => HotState,
   options: { replaceForeign?: boolean },
   refresh: () => Promise<void>,
@@ -134,7 +149,12 @@ export async function writeHotView(
       }
       const last = newest();
       const state = { ...pointer(hotStateOf(read), last), lastSession: last?.sessionId ?? null };
-      return { next: renderHot(state, last, date), value: null };
+      // The topic whose memory the body is; null: no topic and no session at all (the "no history" line).
+      const topic = state.activeTopic ?? last?.topicId ?? null;
+      const memory = topic === null ? null : memories.get(topic);
+      if (topic !== null && memory === undefined)
+        return { next: null, value: null, before: () => memories.load(topic) };
+      return { next: renderHot(state, memory ?? null, date), value: null };
     },
     refresh,
   );

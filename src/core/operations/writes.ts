@@ -18,6 +18,8 @@ const ID_ATTEMPTS = 20;
 export interface ViewChange<T> {
   next: string | null;
   value: T;
+  /** Something to read before the file's text can be computed (a topic's memory): then computed again. */
+  before?: () => Promise<void>;
 }
 
 /** A view written: the text the file now holds, the last `compute`'s value, and what to tell the user. */
@@ -52,9 +54,13 @@ export async function writeViewWith<T>(
 ): Promise<ViewWritten<T>> {
   const kept = new Set<string>();
   const warnings: string[] = [];
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1; ;) {
     const text = await ctx.ports.store.read(path);
-    const { next, value } = compute(text);
+    const { next, value, before } = compute(text);
+    if (before) {
+      await before(); // what `compute` needs read first: then it computes again, from a fresh read
+      continue;
+    }
     if (next === null || next === text) return { text, value, warnings };
     if (path === ctx.layout.hot && text !== null && !kept.has(text)) {
       const lost = handWrittenHot(text);
@@ -74,6 +80,7 @@ export async function writeViewWith<T>(
       return { text: next, value, warnings };
     } catch (error) {
       if (!(error instanceof ConflictError) || attempt >= 2) throw error;
+      attempt++;
       await refresh?.();
     }
   }

@@ -1,0 +1,53 @@
+import type { TopicMemory } from "../hot-memory";
+import { nextActionOf } from "../hot-memory";
+import type { ConfirmedSession } from "../records";
+import { withBody } from "../scan";
+import type { SessionContext } from "./context";
+
+/*
+ * The working memory of one topic (contract §2 hot.md, version 3), found by reading as few notes as it can:
+ * the topic's sessions newest first, each read (body included) only until one has a Next action. A topic
+ * whose newest session has one costs one read; a session ended without one costs one more per such session.
+ */
+
+/** One of a topic's sessions, read when needed (with its body); null: the source turned out untrustworthy. */
+export type SessionLoad = () => Promise<ConfirmedSession | null>;
+
+/** `topicId`'s memory from its sessions (newest first); null when a load said its source cannot be trusted. */
+export async function memoryFrom(topicId: string, loads: readonly SessionLoad[]): Promise<TopicMemory | null> {
+  let newest: ConfirmedSession | null = null;
+  for (const load of loads) {
+    const session = await load();
+    if (session === null) return null;
+    if (session.topicId !== topicId) continue; // another topic rendered alike (a legacy ID): not this one
+    newest ??= session;
+    if (nextActionOf(session) !== null) return { topicId, newest, carried: session === newest ? null : session };
+  }
+  return { topicId, newest, carried: null };
+}
+
+/** `topicId`'s memory from every confirmed session, newest first (a full scan: bodies read only if pending). */
+export async function memoryOfList(
+  ctx: SessionContext,
+  topicId: string,
+  newestFirst: readonly ConfirmedSession[],
+): Promise<TopicMemory> {
+  const loads = newestFirst
+    .filter((s) => s.topicId === topicId)
+    .map((s) => () => withBody(ctx.ports.store, s, ctx.offsetAt));
+  return (await memoryFrom(topicId, loads)) ?? { topicId, newest: null, carried: null };
+}
+
+/** Memories by topic for one view write: each topic's loaded once, until `clear` (a retry after a conflict). */
+export function memoryCache(load: (topicId: string) => Promise<TopicMemory>): {
+  get: (topicId: string) => TopicMemory | undefined;
+  load: (topicId: string) => Promise<void>;
+  clear: () => void;
+} {
+  const known = new Map<string, TopicMemory>();
+  return {
+    get: (topicId) => known.get(topicId),
+    load: async (topicId) => void known.set(topicId, await load(topicId)),
+    clear: () => known.clear(),
+  };
+}
