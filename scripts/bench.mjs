@@ -578,7 +578,7 @@ const noteNameOf = (topicId) => {
  * Writes `count` Markdown notes outside the session folder, in 50 folders two levels deep: one topic note per
  * topic of TOPICS (palee_id and an alias, under Topics/), and the rest ordinary notes of ~250 words, half of
  * them with properties (tags, created, a long description), a few with a palee_id-free frontmatter block
- * longer than the first read. Also an .obsidian folder of 200 notes, which the lookup must skip.
+ * longer than the first read. Also a dot-folder (.sync) of 200 notes, which the lookup must skip.
  */
 function generateNotes(vault, count, seed) {
   const rand = prng(seed);
@@ -598,7 +598,8 @@ function generateNotes(vault, count, seed) {
         : "";
     writeFileSync(path.join(dir, `Note ${i}.md`), `${front}# Note ${i}\n\n${paragraph(rand, 250)}\n`);
   }
-  const config = path.join(vault, ".obsidian", "snippets");
+  // Notes in a dot-folder (a configuration or sync folder): the walk skips every dot-folder, so they cost nothing.
+  const config = path.join(vault, ".sync", "snippets");
   mkdirSync(config, { recursive: true });
   for (let i = 0; i < 200; i++) writeFileSync(path.join(config, `c${i}.md`), "---\npalee_id: T-hidden\n---\n");
 }

@@ -7,7 +7,7 @@ import { ScanCache, scanSessions } from "../scan";
 import type { HotState } from "../hot-memory";
 import { renderIndexLine } from "../session-index";
 import type { OffsetAt } from "../time";
-import type { TopicHistorySource } from "./topic-history";
+import type { BriefTotals } from "../brief";
 
 export interface SessionsOptions {
   /** How long a silent session still counts as running on its device; default 15 minutes. */
@@ -29,6 +29,18 @@ export interface SessionsOptions {
    */
   topicHistory?: TopicHistorySource;
 }
+
+/** One topic's confirmed sessions, newest first, as the brief and latest read them (topic-history.ts). */
+export interface TopicHistory {
+  totals: BriefTotals;
+  /** The topic's i-th newest session; null past the last. */
+  at: (i: number) => Promise<ConfirmedSession | null>;
+  /** The topic note a note of the topic records, among those read (the full scan: among all). */
+  topicNote: () => string | null;
+}
+
+/** A topic's history (every confirmed session when `topicId` is null), or null when this source cannot tell. */
+export type TopicHistorySource = (ctx: SessionContext, topicId: string | null) => Promise<TopicHistory | null>;
 
 /** The views after one session was written, or null when they must be derived from every note. */
 export type ViewsAfter = (

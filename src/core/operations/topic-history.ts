@@ -4,27 +4,18 @@
  * (incremental-index.ts: the same trust check as the bounded list). From the index, the totals come from the
  * topic's lines and only the notes asked for are read, each checked against its line.
  */
-import type { BriefTotals } from "../brief";
 import { briefTotals } from "../brief";
 import { renderTopic } from "../ids";
 import type { ConfirmedSession } from "../records";
 import { scanRecentSessions } from "../scan";
-import type { SessionContext } from "./context";
+import type { TopicHistory, TopicHistorySource } from "./context";
 import { indexWith, sessionOfLine } from "./incremental-index";
 
-export interface TopicHistory {
-  totals: BriefTotals;
-  /** The topic's i-th newest session; null past the last. */
-  at: (i: number) => Promise<ConfirmedSession | null>;
-  /** The topic note a note of the topic records, among those read (the full scan: among all). */
-  topicNote: () => string | null;
-}
+// Defined beside SessionContext (context.ts), which holds a source, so the two files do not import each other.
+export type { TopicHistory, TopicHistorySource } from "./context";
 
 /** A note the index named no longer agrees with its line: the caller starts again from every note. */
 export class IndexDisagrees extends Error {}
-
-/** A topic's history (every confirmed session when `topicId` is null), or null when this source cannot tell. */
-export type TopicHistorySource = (ctx: SessionContext, topicId: string | null) => Promise<TopicHistory | null>;
 
 export function historyOf(sessions: readonly ConfirmedSession[]): TopicHistory {
   return {
