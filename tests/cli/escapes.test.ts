@@ -49,7 +49,8 @@ describe("text from notes reaches the terminal without its control characters", 
   it("start: the working memory keeps its lines, the escapes show as ?", () => {
     const vault = vaultWithHostileNote();
     expect(palee(vault, ["rebuild"]).status).toBe(0);
-    const run = palee(vault, ["start", "--topic", "T-rust"]);
+    // No --topic: the rebuild made the hostile legacy topic the active one, so start shows its memory.
+    const run = palee(vault, ["start"]);
     expect(run.status).toBe(0);
     expectSafe(run);
     expect(run.stdout).toContain("Lifetimes ?[2J?[H?]0;pwned??]52;c;cm0gLXJmIH4=??31m?fake line done");

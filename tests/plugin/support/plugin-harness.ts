@@ -48,6 +48,8 @@ export const MINUTE = 60_000;
 
 const openModals: Modal[] = [];
 const notices: string[] = [];
+/** Plugins loaded and not yet unloaded: the harness unloads them after each test. */
+const live: LoadedPlugin[] = [];
 const menus: Menu[] = [];
 
 type ModalInternals = { onOpen(): void; onClose(): void; open(): void; close(): void };
@@ -131,6 +133,9 @@ export function installPluginTestEnvironment(): void {
     });
   });
   afterEach(() => {
+    // A plugin left loaded by a test keeps its real timers (the saved-twice check 2 s after start-up): unloaded
+    // here, so none of them acts, or notifies, during a later test.
+    for (const p of live.splice(0)) p.unload();
     noticeSpy?.mockRestore();
     menuSpy?.mockRestore();
     jest.useRealTimers();
@@ -238,6 +243,9 @@ export async function loadPlugin(h: ObsidianHarness, options: LoadOptions = {}):
     },
     saved: () => mock.data__,
     unload() {
+      const at = live.indexOf(loaded);
+      if (at === -1) return; // already unloaded
+      live.splice(at, 1);
       while (openModals.length > 0) openModals[openModals.length - 1].close();
       plugin.unload();
     },
@@ -246,6 +254,7 @@ export async function loadPlugin(h: ObsidianHarness, options: LoadOptions = {}):
       await settle();
     },
   };
+  live.push(loaded);
   if (options.layoutReady !== false) await loaded.layoutReady();
   return loaded;
 }
