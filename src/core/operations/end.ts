@@ -218,6 +218,7 @@ function endNotes(ctx: SessionContext, absorbed: readonly Draft[], note: string 
   // A sync copy identical to its draft carries the same notes: merged once, as Save does.
   const merged = [...new Set(absorbed.map((d) => d.body.trim()).filter((b) => b !== ""))].join("\n\n");
   const last = note ? timedNotes(note, now, ctx) : "";
+  // As a checkpoint appends to a draft body (session-note.ts appendNotes): a paragraph break before it.
   return last === "" ? merged : appendNotes(merged, last, merged === "").trim();
 }
 
