@@ -77,6 +77,7 @@ describe("an agent's own session", () => {
     const status = palee(vault, ["status", "--json"]).json().open as Record<string, unknown>;
     expect(status.agent).toBe(AGENT);
     expect(status.draft_path).toBe(`palee/sessions/${draft}`);
+    expect(palee(vault, ["status"]).stdout).toContain(`\nOpened by agent ${AGENT}\n`);
     const run = palee(vault, ["end", "--agent", AGENT, "--outcome", "interrupted", "--json"]);
     expect(run.status).toBe(0);
     const session = run.json().session as Record<string, unknown>;
@@ -94,6 +95,7 @@ describe("an agent's own session", () => {
     const open = palee(vault, ["status", "--json"]).json().open as Record<string, unknown>;
     expect(open.agent).toBeNull();
     expect(open.draft_path).toBe(`palee/sessions/${draftFiles(vault)[0]}`);
+    expect(palee(vault, ["status"]).stdout).not.toContain("Opened by agent");
   });
 
   it("end --note adds a timed last note to the Notes", () => {
