@@ -142,6 +142,35 @@ describe("end --agent never ends a session the agent did not open", () => {
   });
 });
 
+describe("end --agent run again after a crash", () => {
+  it("reports its session saved when the end was cut after trashing the draft, before tidying hot.md", async () => {
+    const { core, store, clock } = harness();
+    await core.start({ topic: TOPIC, agent: AGENT });
+    clock.advance(20);
+    const pointer = store.files.get(HOT) ?? "";
+    const first = await core.end({ agent: AGENT, summary: "- done" });
+    // The crash: hot.md still names the open session, whose draft is already in the trash.
+    store.files.set(HOT, pointer);
+    const confirmed = confirmedPaths(store);
+    const again = await core.end({ agent: AGENT, summary: "- done" });
+    expect(again.alreadySaved).toBe(true);
+    expect(again.session.sessionId).toBe(first.session.sessionId);
+    expect(confirmedPaths(store)).toEqual(confirmed);
+  });
+
+  it("a learner's session whose draft is gone is still not this agent's", async () => {
+    const { core, store } = harness();
+    const started = await core.start({ topic: TOPIC });
+    if (started.status !== "started") throw new Error(started.status);
+    store.files.delete(S(started.draftId));
+    const before = store.snapshot();
+    const error = await refusal(core.end({ agent: AGENT }));
+    expect(error.kind).toBe("not_this_agent");
+    expect(error.message).toMatch(/its draft cannot be read/);
+    expect(store.snapshot()).toEqual(before);
+  });
+});
+
 describe("end --outcome and --note", () => {
   it("records outcome interrupted", async () => {
     const { core, store } = harness();

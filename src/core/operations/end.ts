@@ -238,7 +238,16 @@ async function requireAgentsSession(ctx: SessionContext, hot: HotState, agent: s
   if (!isOpen(hot)) throw nothingOpen(null);
   const draft = await readDraft(ctx, hot.openDraft);
   if ((draft?.agent ?? null) === agent) return;
-  const by = draft?.agent ? `by ${draft.agent}` : "by the learner";
+  // Its draft is gone: an end of this agent's that was cut short after saving it. The end goes on and reports
+  // the saved session (never saves it twice); any other missing draft proves no one's session.
+  const saved = draft === null ? ctx.absorbedIn((await ctx.scan()).confirmed).get(hot.openDraft) : undefined;
+  if (saved !== undefined && saved.agent === agent) return;
+  const by =
+    draft === null
+      ? "by someone else (its draft cannot be read)"
+      : draft.agent
+        ? `by ${draft.agent}`
+        : "by the learner";
   throw new UsageError(
     `the open session (${hot.openDraft} on ${hot.activeTopic ?? "?"}) was opened ${by}, not ${agent}: ` +
       "it was left alone and nothing was written",
