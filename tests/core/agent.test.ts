@@ -166,7 +166,7 @@ describe("end --agent run again after a crash", () => {
     const before = store.snapshot();
     const error = await refusal(core.end({ agent: AGENT }));
     expect(error.kind).toBe("not_this_agent");
-    expect(error.message).toMatch(/its draft cannot be read/);
+    expect(error.message).toMatch(/its draft is missing or unreadable/);
     expect(store.snapshot()).toEqual(before);
   });
 });

@@ -980,7 +980,11 @@ export class AgentEnd extends Step {
         `expected not_this_agent for ${openDraft.id} (agent ${String(openAgent)}), got ${String(refusal)}`,
       );
     if (out.value) {
-      for (const id of out.value.absorbedDrafts) {
+      // A retry of an end cut short after saving reports that note (its drafts are gone): it is this agent's.
+      const saved = viewOf(world).confirmed.get(out.value.session.sessionId)?.fields.agent;
+      if (out.value.alreadySaved && saved !== this.agent)
+        fail(this.label, `reported ${out.value.session.sessionId} as its own, a note of ${String(saved)}`);
+      for (const id of out.value.alreadySaved ? [] : out.value.absorbedDrafts) {
         const agent = before.drafts.get(id)?.fields.agent;
         if (agent !== this.agent)
           fail(this.label, `absorbed ${id}, opened by ${typeof agent === "string" ? agent : "the learner"}`);

@@ -244,7 +244,7 @@ async function requireAgentsSession(ctx: SessionContext, hot: HotState, agent: s
   if (saved !== undefined && saved.agent === agent) return;
   const by =
     draft === null
-      ? "by someone else (its draft cannot be read)"
+      ? "by someone else (its draft is missing or unreadable)"
       : draft.agent
         ? `by ${draft.agent}`
         : "by the learner";
