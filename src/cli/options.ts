@@ -29,6 +29,8 @@ const OPTIONS = {
   out: { type: "string" },
   words: { type: "string" },
   id: { type: "string" },
+  agent: { type: "string" },
+  outcome: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },

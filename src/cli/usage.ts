@@ -9,12 +9,14 @@ export const USAGE = `Usage: palee session <${ACTIONS}> [options]
   --vault <dir>        vault root (default: $PALEE_VAULT, else the current directory)
   --folder <path>      session folder inside the vault (default: the plugin's setting, else "palee")
   --topic <id>         explicit topic (start, draft, end, pause, continue, log, context, latest)
-  --summary <text>     end, log: the summary
-  --next <text>        end, log: the next action
+  --summary <text>     end, log: the summary (end: "-" reads it from standard input)
+  --next <text>        end, log: the next action (end: "-" reads it from standard input)
   --at <now|last|HH:MM|ISO>  end: when the session ended (needed after a long silence)
   --if-none <refuse|ignore>  end: what to do when no session is open (default refuse; ignore: succeed, write nothing)
   --from <time> --to <time> | --minutes <n> [--to <time>]   log: when the past session happened
-  --note <text>        draft: notes to append
+  --note <text>        draft: notes to append; end: a last note, merged into the session's Notes
+  --agent <id>         start: who opens the session (an agent host); end: end only a session this agent opened
+  --outcome <completed|interrupted>  end: how the session ended (default completed)
   -i, --interactive    start, recover: resolve drafts with [R]esume [S]ave [D]iscard [I]gnore prompts
   --if-open <refuse|keep>  start: what to do when a session is already open (default refuse)
   --ignore-pending     start: start even though other drafts are pending, leaving them as they are
@@ -58,6 +60,8 @@ const FLAGS: Record<OptionName, string> = {
   out: "--out <file>",
   words: "--words <n>",
   id: "--id <session id>",
+  agent: "--agent <id>",
+  outcome: "--outcome <completed|interrupted>",
 };
 
 /**

@@ -12,6 +12,8 @@ export type ErrorKind =
   // show (contract §4b, version 3): an ID that names no readable session or draft (exit 2).
   | "no_such_session"
   | "nothing_open"
+  // Agent-safe options (contract §4b, version 3): end --agent found a session this agent did not open (exit 2).
+  | "not_this_agent"
   | "session_open_elsewhere"
   | "other_session_open"
   | "folder_missing"

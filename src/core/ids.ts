@@ -80,3 +80,24 @@ export function topicIdForNote(noteName: string, now: number, random: RandomSour
   const candidate = `T-${slug}`;
   return TOPIC_ID_PATTERN.test(candidate) ? candidate : `T-${formatUtcCompact(now)}-${hex(random, 2)}`;
 }
+
+/** The longest agent ID accepted (contract §4b `--agent`). */
+export const AGENT_ID_MAX = 200;
+
+/** An agent ID: a letter or digit, then letters, digits and `._:@/-` (e.g. `claude-code:5f1c…`). */
+const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9._:@/-]*$/;
+
+/**
+ * Who opened a session, when it was not the learner by hand (contract §2 `agent`, §4b): non-empty, at most
+ * AGENT_ID_MAX characters, one line of the characters AGENT_ID allows. Anything else is refused (exit 2).
+ */
+export function validateAgentId(value: string): string {
+  if (value.length === 0 || value.length > AGENT_ID_MAX || !AGENT_ID.test(value)) {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+    throw new UsageError(
+      `invalid agent ID ${JSON.stringify(shown)}: 1 to ${AGENT_ID_MAX} characters, a letter or digit first, ` +
+        "then letters, digits and . _ : @ / - (e.g. claude-code:<session id>)",
+    );
+  }
+  return value;
+}

@@ -26,6 +26,8 @@ export interface ConfirmedSession {
   outcome: string;
   absorbedDrafts: string[];
   topicNote: string | null;
+  /** Who opened the session when it was not the learner by hand (contract §2 `agent`, version 3), else null. */
+  agent?: string | null;
   body: string;
   /** True when the record came from the app's metadata cache: `body` is empty until the file is read. */
   bodyPending?: boolean;
@@ -50,6 +52,8 @@ export interface Draft {
   lastCheckpointMs: number | null;
   device: string | null;
   topicNote: string | null;
+  /** Who opened the session when it was not the learner by hand (contract §2 `agent`, version 3), else null. */
+  agent?: string | null;
   body: string;
   /** paused_at while the session is paused (null: running, or the value was damaged). */
   pausedAt: string | null;
@@ -137,6 +141,7 @@ export function interpretConfirmed(path: string, read: ReadResult, offsetAt: Off
       outcome: optionalString(f.outcome) ?? "completed",
       absorbedDrafts: absorbed,
       topicNote: optionalString(f.topic_note),
+      agent: optionalString(f.agent)?.trim() ?? null,
       body: read.body,
       ...(fieldWarnings.length === 0 ? {} : { fieldWarnings }),
     },
@@ -179,6 +184,7 @@ export function interpretDraft(
       lastCheckpointMs: checkpoint?.ms ?? null,
       device: optionalString(f.device),
       topicNote: optionalString(f.topic_note),
+      agent: optionalString(f.agent)?.trim() ?? null,
       body: read.body,
       pausedAt: honest.pausedAt,
       pausedMs: honest.pausedMs,

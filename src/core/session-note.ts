@@ -13,6 +13,8 @@ export interface ConfirmedNoteInput {
   outcome: "completed" | "interrupted" | "logged";
   absorbedDrafts: readonly string[];
   topicNote: string | null;
+  /** Who opened the session (contract §2 `agent`, version 3): copied from the draft; written only when set. */
+  agent?: string | null;
   summary: string | null;
   nextAction: string | null;
   notes: string | null;
@@ -51,6 +53,7 @@ export function renderConfirmedNote(input: ConfirmedNoteInput): string {
     ["outcome", input.outcome],
     ["absorbed_drafts", input.absorbedDrafts],
     ...(input.topicNote ? [["topic_note", input.topicNote] as const] : []),
+    ...(input.agent ? [["agent", input.agent] as const] : []),
   ]);
   const sections = [
     section("Summary", escapeHeadings(input.summary)),
@@ -67,6 +70,8 @@ export interface DraftInput {
   lastCheckpointAt: string;
   device: string;
   topicNote: string | null;
+  /** Who opened the session when it was not the learner by hand (contract §2 `agent`); written only when set. */
+  agent?: string | null;
   notes: string;
   /** While paused: paused_at, else omitted. */
   pausedAt?: string | null;
@@ -88,6 +93,7 @@ export function renderDraft(input: DraftInput): string {
     ...(input.pausedAt ? [["paused_at", input.pausedAt] as const] : []),
     ...breakEntry(input.breakMinutes),
     ...(input.topicNote ? [["topic_note", input.topicNote] as const] : []),
+    ...(input.agent ? [["agent", input.agent] as const] : []),
   ]);
   const notes = input.notes.trim();
   return notes ? `${front}${notes}\n` : front;

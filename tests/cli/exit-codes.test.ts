@@ -83,7 +83,7 @@ describe("exit 2: usage errors", () => {
     for (const [args, option] of [
       [["status", "--all"], "--all"],
       [["start", "--topic", "T-a", "--summary", "x"], "--summary"],
-      [["end", "--topic", "T-a", "--note", "x"], "--note"],
+      [["end", "--topic", "T-a", "--all"], "--all"],
       [["draft", "--topic", "T-a", "--if-open", "keep"], "--if-open"],
       [["rebuild", "--draft", "DRAFT-S-00000000"], "--draft"],
     ] as const) {
@@ -334,6 +334,8 @@ describe("already_open and --if-open keep", () => {
       paused_at: null,
       break_minutes: 0,
       silence_seconds: expect.any(Number) as number,
+      agent: null,
+      draft_path: `palee/sessions/${String(started.draft_id)}.md`,
     });
     expect(snapshot(vault, { mtimes: true })).toEqual(before);
   });
@@ -356,6 +358,8 @@ describe("already_open and --if-open keep", () => {
         paused_at: null,
         break_minutes: 0,
         silence_seconds: expect.any(Number) as number,
+        agent: null,
+        draft_path: `palee/sessions/${String(started.draft_id)}.md`,
       },
     });
     const text = palee(vault, ["start", "--if-open", "keep"]);

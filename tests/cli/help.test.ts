@@ -14,10 +14,12 @@ describe("per-action help", () => {
     expect(run.stdout).toMatch(USAGE_LINE);
     const own = run.stdout.slice(run.stdout.indexOf("\npalee session end: "));
     expect(own).toMatch(/^\npalee session end: Ends the open session/);
-    for (const option of ["--topic <id>", "--summary <text>", "--next <text>", "--at <now|last|HH:MM|ISO>"]) {
+    const options = ["--topic <id>", "--summary <text>", "--next <text>", "--at <now|last|HH:MM|ISO>", "--note <text>"];
+    for (const option of [...options, "--agent <id>", "--outcome <completed|interrupted>"]) {
       expect(own).toContain(`  ${option}`);
     }
-    expect(own).not.toContain("--note");
+    // Only the options end takes (contract §4b): not start's.
+    expect(own).not.toContain("--interactive");
     expect(own).toMatch(/\nExample:\n {2}palee session end --summary .*\n$/);
   });
 

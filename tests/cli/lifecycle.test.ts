@@ -38,9 +38,11 @@ const S_KEYS = [
 ];
 const D_KEYS = ["device", "draft_id", "last_checkpoint_at", "path", "started_at", "topic_id"];
 const O_KEYS = [
+  "agent",
   "break_minutes",
   "device",
   "draft_id",
+  "draft_path",
   "elapsed_seconds",
   "last_checkpoint_at",
   "paused_at",

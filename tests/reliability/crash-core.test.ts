@@ -130,6 +130,9 @@ const pausedA = (drafts[S(OPEN_A)] ?? "").replace(
   "\nstatus: draft\n",
   '\nstatus: draft\npaused_at: "2026-08-14T11:50:00+00:00"\nbreak_minutes: 5\n',
 );
+/** The open session of T-a as an agent host opened it (contract §4b `start --agent`). */
+const AGENT = "claude-code:5f1c";
+const agentsA = (drafts[S(OPEN_A)] ?? "").replace("\nstatus: draft\n", `\nstatus: draft\nagent: "${AGENT}"\n`);
 const earlyA = (drafts[S(OPEN_A)] ?? "").replace("11:55:00", "10:55:00");
 const withBreakA = (drafts[S(OPEN_A)] ?? "").replace("\nstatus: draft\n", "\nstatus: draft\nbreak_minutes: 45\n");
 const openPointer = hotText({
@@ -250,6 +253,26 @@ const scenarios: Scenario[] = [
     name: "end with hot.md damaged (caller names its session)",
     vault: () => vault({ [HOT]: "---\n: [\n---\n", ...pick(OPEN_A) }),
     run: (c) => c.end({ open: { draftId: OPEN_A, topicId: "T-a" } }),
+  },
+  // Version 3 (contract §4b): an agent's end of its own session, and of the learner's (refused).
+  {
+    name: "end --agent of the agent's own session, with outcome and a last note",
+    vault: () => vault({ [HOT]: openPointer, [S(OPEN_A)]: agentsA }),
+    run: (c) => c.end({ agent: AGENT, outcome: "interrupted", note: "cut short", summary: "Done." }),
+  },
+  {
+    name: "end --agent with the learner's session open (refused, nothing written)",
+    vault: T_A_OPEN,
+    run: (c) =>
+      c.end({ agent: AGENT, summary: "Not mine." }).then(
+        () => {
+          throw new Error("an agent ended the learner's session");
+        },
+        (e: unknown) => {
+          if (!(e instanceof UsageError) || e.kind !== "not_this_agent") throw e;
+        },
+      ),
+    writesNothing: true,
   },
   // recover
   // Version 2, honest time (issue 11): each new operation, cut before every write.

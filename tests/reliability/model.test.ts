@@ -91,6 +91,7 @@ describe("the reference model", () => {
         "start",
         "checkpoint",
         "end",
+        "agent-end",
         "recover-resume",
         "recover-save",
         "recover-discard",
@@ -124,6 +125,8 @@ describe("the reference model", () => {
       // Version 2 (honest time): pause, continue, log, and an end refused for a long silence.
       for (const kind of ["pause", "continue", "log"]) expect([kind, (steps[kind] ?? 0) > 0]).toEqual([kind, true]);
       reached.push("pause done", "continue done", "log logged", "log refused: overlap", "end refused: long_silence");
+      // Version 3 (contract §4b): agents' ends save their own sessions and leave the others alone.
+      reached.push("agent end saved", "agent end not_this_agent", "agent end nothing_open");
       if (reached.some((outcome) => !stats.outcomes.get(outcome)) && SEED !== COVERING_SEED)
         await holds(1000, COVERING_SEED);
       const now = Object.fromEntries(stats.outcomes);

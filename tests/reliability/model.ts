@@ -34,6 +34,9 @@ import { HOT, INDEX } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
 
 export const DEVICES = ["laptop", "phone", "tablet"] as const;
+/** Agent hosts' IDs (contract §4b `--agent`): two, so that one agent meets the other's session too. */
+export const AGENTS = ["claude-code:a1", "claude-code:b2"] as const;
+export type Agent = (typeof AGENTS)[number];
 export const TOPICS = ["T-a", "T-b", "T-c"] as const;
 export type Device = (typeof DEVICES)[number];
 export type Topic = (typeof TOPICS)[number];
@@ -408,6 +411,8 @@ const REFUSALS: Record<OpKind, readonly string[]> = {
   end: [
     "topic_required",
     "nothing_open",
+    // Version 3 (contract §4b): end --agent and the open session is not that agent's.
+    "not_this_agent",
     "session_open_elsewhere",
     "no_such_draft",
     "usage",
@@ -521,6 +526,8 @@ export class Start extends Step {
     readonly keep: boolean,
     /** As the plugin does after the recovery modal: the drafts still pending are ignored for this start. */
     readonly ignorePending: boolean,
+    /** Version 3 (contract §4b): an agent host's start (`--agent`), else the learner's own. */
+    readonly agent: Agent | null = null,
   ) {
     super();
   }
@@ -529,6 +536,7 @@ export class Start extends Step {
       this.topic ?? "no topic",
       this.keep ? "if-open keep" : "",
       this.ignorePending ? "ignoring pending drafts" : "",
+      this.agent === null ? "" : `agent ${this.agent}`,
     ];
     return `start(${parts.filter(Boolean).join(", ")})`;
   }
@@ -536,14 +544,19 @@ export class Start extends Step {
     const ignore = this.ignorePending ? new Set(before.drafts.keys()) : undefined;
     const device = world.device;
     const out = await operate(world, "start", this.label, (core) =>
-      core.start({ topic: this.topic, ifOpen: this.keep ? "keep" : "refuse", ignoreDrafts: ignore }),
+      core.start({ topic: this.topic, ifOpen: this.keep ? "keep" : "refuse", ignoreDrafts: ignore, agent: this.agent }),
     );
     if (!out.crashed && !out.outOfIds) {
       const expected = expectedStart(before, device, this.topic, this.keep, ignore ?? new Set());
       const got = out.value ? out.value.status : out.error instanceof PaleeError ? out.error.kind : "?";
       stats.bump(stats.outcomes, `start ${got}`);
       if (got !== expected) fail(this.label, `expected ${expected} (contract §4 start), got ${got}`);
-      if (out.value?.status === "started") checkStarted(this.label, out.value, viewOf(world), device);
+      if (out.value?.status === "started") {
+        checkStarted(this.label, out.value, viewOf(world), device);
+        // The draft records who opened it (contract §2 `agent`): the agent, or no key for the learner.
+        const agent = viewOf(world).drafts.get(out.value.draftId)?.fields.agent;
+        if (agent !== (this.agent ?? undefined)) fail(this.label, `the new draft's agent is ${String(agent)}`);
+      }
     }
     return { kind: "start", crashed: out.crashed, refused: out.value?.status !== "started" && !out.crashed };
   }
@@ -925,6 +938,65 @@ function expectedBreaksOf(result: EndResult, before: View, endedMs: number): num
 }
 
 /** Version 2: pause or continue the open session (whichever device runs the step). */
+/**
+ * An agent host's end (contract §4b `end --agent`): it ends only a session that agent opened. The learner's
+ * session, or another agent's, is left alone (not_this_agent, nothing written), and an end that saves absorbs
+ * only that agent's drafts: an agent never ends or absorbs the learner's session.
+ */
+export class AgentEnd extends Step {
+  constructor(
+    readonly agent: Agent,
+    readonly note: boolean,
+  ) {
+    super();
+  }
+  get label(): string {
+    return `end(agent ${this.agent}${this.note ? ", last note" : ""})`;
+  }
+  group(): string {
+    return "agent-end";
+  }
+  protected async act(model: Model, world: World, before: View): Promise<Effects> {
+    const device = world.device;
+    const out = await operate(world, "end", this.label, (core) =>
+      core.end({
+        agent: this.agent,
+        summary: "Agent summary",
+        endAt: { kind: "now" },
+        note: this.note ? "agent's last note" : null,
+      }),
+    );
+    const hot = pointerOf(before);
+    const openDraft = isOpenPointer(hot) ? before.drafts.get(hot.openDraft) : undefined;
+    const openAgent = openDraft?.fields.agent;
+    const refusal = out.error instanceof PaleeError ? out.error.kind : null;
+    if (!out.crashed) stats.bump(stats.outcomes, `agent end ${out.value ? "saved" : String(refusal)}`);
+    if (refusal === "not_this_agent" && !sameFiles(before.files, viewOf(world).files))
+      fail(this.label, "an end refused with not_this_agent wrote something");
+    // The open session is the learner's (no agent) or another agent's: it must be left alone.
+    if (!out.crashed && openDraft !== undefined && openAgent !== this.agent && refusal !== "not_this_agent")
+      fail(
+        this.label,
+        `expected not_this_agent for ${openDraft.id} (agent ${String(openAgent)}), got ${String(refusal)}`,
+      );
+    if (out.value) {
+      // A retry of an end cut short after saving reports that note (its drafts are gone): it is this agent's.
+      const saved = viewOf(world).confirmed.get(out.value.session.sessionId)?.fields.agent;
+      if (out.value.alreadySaved && saved !== this.agent)
+        fail(this.label, `reported ${out.value.session.sessionId} as its own, a note of ${String(saved)}`);
+      for (const id of out.value.alreadySaved ? [] : out.value.absorbedDrafts) {
+        const agent = before.drafts.get(id)?.fields.agent;
+        if (agent !== this.agent)
+          fail(this.label, `absorbed ${id}, opened by ${typeof agent === "string" ? agent : "the learner"}`);
+      }
+      if (out.value.absorbedDrafts.length === 0 && !out.value.alreadySaved)
+        fail(this.label, "an agent's end recorded a session without a draft of its own");
+      checkEnded(this.label, model, out.value, before, viewOf(world), "Agent summary", device, "now");
+    }
+    return { kind: "end", crashed: out.crashed, refused: !out.crashed && !out.value };
+  }
+}
+
 export class PauseOrContinue extends Step {
   constructor(readonly what: "pause" | "continue") {
     super();
@@ -1571,6 +1643,17 @@ export const step: Arbitrary<Step> = fc.oneof(
   {
     weight: 5,
     arbitrary: fc.tuple(topic, fc.boolean(), fc.boolean()).map(([t, keep, ignore]) => new Start(t, keep, ignore)),
+  },
+  // Version 3 (contract §4b): agent hosts start and end sessions interleaved with the learner's own.
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(topic, fc.boolean(), fc.constantFrom<Agent>(...AGENTS))
+      .map(([t, keep, agent]) => new Start(t, keep, false, agent)),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.constantFrom<Agent>(...AGENTS), fc.boolean()).map(([a, note]) => new AgentEnd(a, note)),
   },
   {
     weight: 5,

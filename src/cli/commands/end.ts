@@ -15,6 +15,8 @@ import type { CliIo, Outcome, Output } from "../output";
 import { LineReader } from "../prompt";
 import type { Command, CommandContext } from "./command";
 import { topicOption } from "../topic";
+import { validateAgentId } from "../../core/ids";
+import { endTexts } from "../stdin-text";
 
 async function runEnd(ctx: CommandContext, values: Values): Promise<Outcome> {
   const { out } = ctx;
@@ -31,6 +33,12 @@ async function runEnd(ctx: CommandContext, values: Values): Promise<Outcome> {
       out.text("No open session: nothing to end, nothing was written.");
       return 0;
     }
+    // end --agent and the open session is not this agent's (contract §4b): left alone; ignore makes it exit 0.
+    if (ifNone === "ignore" && isPaleeError(error) && error.kind === "not_this_agent") {
+      if (out.json) out.doc({ status: "not_this_agent" });
+      out.text(`${error.message}.`);
+      return 0;
+    }
     // A failure after the session note was written says first that the session is saved.
     throw afterSaveError(error) ?? error;
   }
@@ -40,11 +48,19 @@ async function runEnd(ctx: CommandContext, values: Values): Promise<Outcome> {
 async function ended(ctx: CommandContext, values: Values): Promise<EndResult> {
   const { core, out, io } = ctx;
   const endAt = values.at === undefined ? undefined : endTimeOf(values.at);
+  const outcome = values.outcome;
+  if (outcome !== undefined && outcome !== "completed" && outcome !== "interrupted") {
+    throw new UsageError(`--outcome must be completed or interrupted (got ${JSON.stringify(outcome)})`);
+  }
+  if (values.agent !== undefined) validateAgentId(values.agent);
+  const topic = await topicOption(ctx, values.topic, "acts on the open session");
   const options: EndOptions = {
-    topic: await topicOption(ctx, values.topic, "acts on the open session"),
-    summary: values.summary ?? null,
-    nextAction: values.next ?? null,
+    topic,
+    ...(await endTexts(io.stdin, values)),
     endAt,
+    agent: values.agent ?? null,
+    outcome,
+    note: values.note ?? null,
   };
   try {
     return await core.end(options);
@@ -107,10 +123,14 @@ export const end: Command = {
   summary: "Ends the open session and saves it as a session note; hot.md and index.md follow.",
   options: {
     topic: "the session's topic (refused if the open session is on another)",
-    summary: "the summary",
-    next: "the next action",
+    summary: 'the summary ("-": read it from standard input)',
+    next: 'the next action ("-": read it from standard input)',
     at: "when the session ended: now, last, HH:MM or ISO 8601 (needed after a long silence)",
-    "if-none": "with no open session: refuse (default, exit 2 nothing_open) or ignore (exit 0, nothing written)",
+    "if-none":
+      "with no open session (or, with --agent, none of this agent's): refuse (default, exit 2) or ignore (exit 0)",
+    note: "a last note, merged into the session's Notes as a checkpoint's",
+    agent: "end only a session this agent opened; any other is left alone (not_this_agent)",
+    outcome: "completed (default) or interrupted: the episode was cut short",
   },
   example: 'palee session end --summary "- lifetimes" --next "exercises 4.1-4.3"',
   run: runEnd,

@@ -25,6 +25,7 @@ async function runStart(ctx: CommandContext, values: Values): Promise<Outcome> {
         ifOpen,
         ignoreDrafts: ignored,
         ignorePending: values["ignore-pending"] === true,
+        agent: values.agent ?? null,
       });
       if (result.status === "kept") ctx.notices.length = 0; // nothing was started on the topic typed
       const interactive = values.interactive === true;
@@ -127,6 +128,7 @@ export const start: Command = {
     interactive: "resolve pending drafts with [R]esume [S]ave [D]iscard [I]gnore prompts",
     "if-open": "what to do when a session is already open: refuse (default) or keep",
     "ignore-pending": "start even though other drafts are pending, leaving them as they are",
+    agent: "who opens the session when it is not the learner by hand, e.g. claude-code:<session id>",
   },
   example: "palee session start --topic T-rust",
   run: runStart,

@@ -21,6 +21,8 @@ async function runStatus(ctx: CommandContext): Promise<Outcome> {
     out.text(savedAs === null ? "No open session." : `No open session (the last one was saved as ${savedAs}).`);
   else {
     out.text(`Open session: ${open.topicId} on ${open.device ?? "unknown device"}, started ${open.startedAt}`);
+    // Who opened it, when an agent host did (contract §4b): the learner sees why an agent's end may close it.
+    if (open.agent !== null) out.text(`Opened by agent ${open.agent}`);
     const studied = formatElapsed(open.elapsedSeconds * 1000);
     const breaks = open.breakMinutes > 0 ? ` studied, ${formatDuration(open.breakMinutes)} of breaks not counted` : "";
     if (open.pausedAt !== null) out.text(`Paused since ${open.pausedAt} ("palee session continue" goes on)`);

@@ -15,6 +15,7 @@ export function sessionJson(s: ConfirmedSession) {
     break_minutes: s.breakMinutes,
     ...(s.breaks && s.breaks.length > 0 ? { breaks: s.breaks } : {}),
     outcome: s.outcome,
+    ...(s.agent ? { agent: s.agent } : {}),
     path: s.path,
   };
 }
@@ -26,6 +27,7 @@ export function draftJson(d: Draft) {
     started_at: d.startedAt,
     last_checkpoint_at: d.lastCheckpointAt,
     device: d.device,
+    ...(d.agent ? { agent: d.agent } : {}),
     path: d.path,
   };
 }
@@ -41,6 +43,8 @@ export function openJson(o: OpenSession) {
     paused_at: o.pausedAt,
     break_minutes: o.breakMinutes,
     silence_seconds: o.silenceSeconds,
+    agent: o.agent,
+    draft_path: o.draftPath,
   };
 }
 

@@ -5,7 +5,7 @@ import type { ConfirmedSession, Draft } from "../records";
 import { chooseSitting, isAliveElsewhere, isThisDevice, savedIn } from "../recovery";
 import type { Scan } from "../scan";
 import { withBody } from "../scan";
-import { unrecordedWarning } from "../session-note";
+import { appendNotes, unrecordedWarning } from "../session-note";
 import { LONG_SILENCE_MS, endStart } from "../honest-time";
 import type { EndAtSession } from "../honest-time";
 import type { OpenRef } from "./checkpoint";
@@ -13,7 +13,9 @@ import type { SessionContext } from "./context";
 import type { EndTime } from "../honest-time";
 import { formatBreaks, resolveEndAt } from "../honest-time";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
-import { readHot, resolveTopic, skippedWarnings, stamp, startOf } from "./reading";
+import { readDraft, readHot, resolveTopic, skippedWarnings, stamp, startOf } from "./reading";
+import { timedNotes } from "./checkpoint";
+import { validateAgentId } from "../ids";
 import { reconcile, scanForReconcile, startRecord } from "./reconcile";
 import { writeViewsAfter } from "./views";
 import { afterSaving, trashDraft, writeConfirmed } from "./writes";
@@ -30,6 +32,15 @@ export interface EndOptions {
   nextAction?: string | null;
   /** When the session ended (EndTime). Not given: at the pause, or now unless after a long silence. */
   endAt?: EndTime;
+  /**
+   * Who asks (CLI --agent, contract §4b): only a session this agent opened is ended; any other open session is
+   * left alone (not_this_agent), and no draft another opened is absorbed.
+   */
+  agent?: string | null;
+  /** completed (default) or interrupted: an agent that knows the episode was cut short says so (contract §4b). */
+  outcome?: "completed" | "interrupted";
+  /** A last note, merged into the session's Notes as a checkpoint's is ("- HH:MM …", contract §4b). */
+  note?: string | null;
 }
 
 export interface EndResult {
@@ -42,7 +53,9 @@ export interface EndResult {
 
 /** Ends the topic's session: (1) the confirmed note, (2) the drafts to the trash, (3) index.md, then hot.md. */
 export async function end(ctx: SessionContext, options: EndOptions): Promise<EndResult> {
+  validateEndOptions(options);
   const hotBefore = await readHot(ctx);
+  if (options.agent != null) await requireAgentsSession(ctx, hotBefore.state, options.agent);
   const expected = options.open;
   if (
     expected &&
@@ -75,7 +88,8 @@ export async function end(ctx: SessionContext, options: EndOptions): Promise<End
     warnings.push(...(await writeViewsAfter(ctx, null, (current) => current, scan)));
     return saved(finishedIn, [...warnings, ...(await lostDetails(ctx, options, finishedIn)), ...skipped]);
   }
-  const taken = takeDrafts(ctx, { scan, before, hot: hotAfter.state, topicId, now, expected });
+  const agent = options.agent ?? null;
+  const taken = takeDrafts(ctx, { scan, before, hot: hotAfter.state, topicId, now, expected, agent });
   if ("savedIn" in taken) {
     return saved(taken.savedIn, [...warnings, ...(await lostDetails(ctx, options, taken.savedIn))]);
   }
@@ -131,10 +145,12 @@ function takeDrafts(
     topicId: string;
     now: number;
     expected: OpenRef | undefined;
+    agent: string | null;
   },
 ): Taken | { savedIn: ConfirmedSession } {
   const { scan, hot, topicId, expected } = at;
-  const ofTopic = scan.drafts.filter((d) => d.topicId === topicId);
+  // An agent's end takes only the drafts it opened: never the learner's, never another agent's (contract §4b).
+  const ofTopic = scan.drafts.filter((d) => d.topicId === topicId && (at.agent === null || d.agent === at.agent));
   const elsewhere = ofTopic.filter((d) => isAliveElsewhere(d, ctx.ports.device, at.now, ctx.graceMs));
   const callerDraft = expected && !isOpen(hot) ? (ofTopic.find((d) => d.draftId === expected.draftId) ?? null) : null;
   if (expected && !isOpen(hot) && callerDraft === null) {
@@ -197,6 +213,48 @@ export function nothingOpen(topicId: string | null, leftAlone: readonly string[]
   );
 }
 
+/** The Notes of the ended session: the drafts' bodies, then the end's own note, timed as a checkpoint's. */
+function endNotes(ctx: SessionContext, absorbed: readonly Draft[], note: string | null | undefined, now: number) {
+  // A sync copy identical to its draft carries the same notes: merged once, as Save does.
+  const merged = [...new Set(absorbed.map((d) => d.body.trim()).filter((b) => b !== ""))].join("\n\n");
+  const last = note ? timedNotes(note, now, ctx) : "";
+  // As a checkpoint appends to a draft body (session-note.ts appendNotes): a paragraph break before it.
+  return last === "" ? merged : appendNotes(merged, last, merged === "").trim();
+}
+
+function validateEndOptions(options: EndOptions): void {
+  if (options.agent != null) validateAgentId(options.agent);
+  const outcome = options.outcome;
+  if (outcome !== undefined && outcome !== "completed" && outcome !== "interrupted") {
+    throw new UsageError(`outcome must be completed or interrupted (got ${JSON.stringify(outcome)})`);
+  }
+}
+
+/**
+ * end --agent (contract §4b): the open session must be one this agent opened. Nothing open: nothing_open; a
+ * session the learner or another agent opened: not_this_agent. Either way nothing is written.
+ */
+async function requireAgentsSession(ctx: SessionContext, hot: HotState, agent: string): Promise<void> {
+  if (!isOpen(hot)) throw nothingOpen(null);
+  const draft = await readDraft(ctx, hot.openDraft);
+  if ((draft?.agent ?? null) === agent) return;
+  // Its draft is gone: an end of this agent's that was cut short after saving it. The end goes on and reports
+  // the saved session (never saves it twice); any other missing draft proves no one's session.
+  const saved = draft === null ? ctx.absorbedIn((await ctx.scan()).confirmed).get(hot.openDraft) : undefined;
+  if (saved !== undefined && saved.agent === agent) return;
+  const by =
+    draft === null
+      ? "by someone else (its draft is missing or unreadable)"
+      : draft.agent
+        ? `by ${draft.agent}`
+        : "by the learner";
+  throw new UsageError(
+    `the open session (${hot.openDraft} on ${hot.activeTopic ?? "?"}) was opened ${by}, not ${agent}: ` +
+      "it was left alone and nothing was written",
+    "not_this_agent",
+  );
+}
+
 /** Writes the confirmed note (step 1); the caller trashes the drafts it absorbed (step 2). */
 async function recordEnd(
   ctx: SessionContext,
@@ -216,13 +274,13 @@ async function recordEnd(
     durationMinutes: ended.durationMinutes,
     breakMinutes: ended.breakMinutes,
     breaks: formatBreaks(ended.breaks, ctx.offsetAt),
-    outcome: "completed",
+    outcome: options.outcome ?? "completed",
     absorbedDrafts: absorbed.map((d) => d.draftId),
     topicNote: absorbed.find((d) => d.topicNote !== null)?.topicNote ?? null,
+    agent: absorbed.find((d) => d.agent)?.agent ?? null,
     summary: options.summary ?? null,
     nextAction: options.nextAction ?? null,
-    // A sync copy identical to its draft carries the same notes: merged once, as Save does.
-    notes: [...new Set(absorbed.map((d) => d.body.trim()).filter((b) => b !== ""))].join("\n\n"),
+    notes: endNotes(ctx, absorbed, options.note, now),
   });
   return { session, warnings: [...(start.warning ? [start.warning] : []), ...ended.warnings] };
 }

@@ -3,6 +3,7 @@ import { lastSignOfLife, studiedMs } from "../honest-time";
 import type { HotState } from "../hot-memory";
 import { isOpen } from "../hot-memory";
 import type { Draft } from "../records";
+import { sessionPath } from "../layout";
 import { parseTimestamp } from "../time";
 import type { SessionContext } from "./context";
 
@@ -25,6 +26,10 @@ export interface OpenSession {
   lastSignMs: number;
   /** Seconds since the last sign of life, as of now (contract §5 O `silence_seconds`). */
   silenceSeconds: number;
+  /** Who opened it when it was not the learner by hand (the draft's `agent`, contract §4b), else null. */
+  agent: string | null;
+  /** The open draft's path, relative to the vault (contract §5 O `draft_path`). */
+  draftPath: string;
 }
 
 export function openSessionOf(ctx: SessionContext, hot: HotState, draft: Draft | null): OpenSession | null {
@@ -45,6 +50,8 @@ export function openSessionOf(ctx: SessionContext, hot: HotState, draft: Draft |
     pausedAt: draft?.pausedAt ?? null,
     breakMinutes,
     breaks: draft?.breaks ?? [],
+    agent: draft?.agent ?? null,
+    draftPath: draft?.path ?? sessionPath(ctx.layout, `${hot.openDraft}.md`),
     ...signs(
       lastSignOfLife({ startedMs, lastCheckpointMs: draft?.lastCheckpointMs ?? null, breaks: draft?.breaks }, now) ??
         now,

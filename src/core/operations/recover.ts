@@ -165,6 +165,7 @@ async function save(
     outcome: "interrupted",
     absorbedDrafts: absorbedIds,
     topicNote: draft.topicNote ?? copies.find((d) => d.topicNote !== null)?.topicNote ?? null,
+    agent: draft.agent ?? null,
     summary: null,
     nextAction: null,
     notes: bodies.join("\n\n"),

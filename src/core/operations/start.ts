@@ -1,7 +1,7 @@
 import { classifyRecord } from "../frontmatter";
 import type { HotState } from "../hot-memory";
 import { hotStateOf, isOpen } from "../hot-memory";
-import { normalizeTopic, validateNewTopicId } from "../ids";
+import { normalizeTopic, validateAgentId, validateNewTopicId } from "../ids";
 import { sessionPath } from "../layout";
 import type { Draft } from "../records";
 import { SAVED_WITHIN_MS, pendingDrafts } from "../recovery";
@@ -42,6 +42,8 @@ export interface StartOptions {
   ignorePending?: boolean;
   /** Optional wikilink to the topic note, recorded in the draft and later in the confirmed note. */
   topicNote?: string | null;
+  /** Who opens the session when it is not the learner by hand (CLI --agent, contract §4b): kept in the draft. */
+  agent?: string | null;
 }
 
 /**
@@ -49,9 +51,7 @@ export interface StartOptions {
  * pointer to a missing draft, which the next reconcile closes: nothing to lose.
  */
 export async function start(ctx: SessionContext, options: StartOptions): Promise<StartResult> {
-  // Bad input is refused first, also when the answer would be drafts_pending, already_open or kept.
-  const explicit = normalizeTopic(options.topic);
-  if (explicit !== null) validateNewTopicId(explicit);
+  validateStartInput(options);
   const hotBefore = await readHot(ctx);
   // The notes written in the last SAVED_WITHIN_MS too: a new draft's ID must be none they saved (savedIn).
   const before = await scanForReconcile(ctx, hotBefore.state, [], [ctx.ports.clock.now() - SAVED_WITHIN_MS]);
@@ -93,7 +93,8 @@ export async function start(ctx: SessionContext, options: StartOptions): Promise
     if (kept) return kept;
   }
 
-  const draft = { draftId, topicId, startedAt, lastCheckpointAt: startedAt, device: ctx.ports.device };
+  const agent = options.agent ?? null;
+  const draft = { draftId, topicId, startedAt, lastCheckpointAt: startedAt, device: ctx.ports.device, agent };
   const draftText = renderDraft({ ...draft, topicNote: options.topicNote ?? null, notes: "" });
   await ctx.ports.store.create(sessionPath(ctx.layout, `${draftId}.md`), draftText);
   // The working memory as written (not read back: a cache may lag behind the write).
@@ -107,6 +108,13 @@ export async function start(ctx: SessionContext, options: StartOptions): Promise
     hotBody: after.state === "ok" || after.state === "no-frontmatter" ? after.body.trim() : "",
     warnings: [...warnings, ...skippedWarnings(scan)],
   };
+}
+
+/** Bad input is refused first, also when the answer would be drafts_pending, already_open or kept. */
+function validateStartInput(options: StartOptions): void {
+  const explicit = normalizeTopic(options.topic);
+  if (explicit !== null) validateNewTopicId(explicit);
+  if (options.agent != null) validateAgentId(options.agent);
 }
 
 /** The session `hot` names, reported as already open (or kept), or null when there is none. */

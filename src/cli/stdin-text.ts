@@ -1,0 +1,41 @@
+/**
+ * `--summary -` / `--next -` (contract §4b): the text read from standard input, so an agent host can pass any
+ * text without quoting it on a command line. Bounded: more than STDIN_TEXT_MAX bytes is refused (nothing is
+ * written); empty or blank input is no text, as if the option had not been given.
+ */
+import { UsageError } from "../core/errors";
+
+export const STDIN_TEXT_MAX = 100 * 1024;
+
+export async function readStdinText(stdin: NodeJS.ReadableStream, option: string): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+    size += bytes.length;
+    if (size > STDIN_TEXT_MAX) {
+      throw new UsageError(
+        `--${option} -: standard input holds more than ${STDIN_TEXT_MAX / 1024} KB; nothing was written`,
+      );
+    }
+    chunks.push(bytes);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  return text.trim() === "" ? null : text;
+}
+
+/**
+ * The values of --summary and --next, with `-` read from standard input; at most one of them may be `-`
+ * (standard input is read once).
+ */
+export async function endTexts(
+  stdin: NodeJS.ReadableStream,
+  values: { summary?: string; next?: string },
+): Promise<{ summary: string | null; nextAction: string | null }> {
+  if (values.summary === "-" && values.next === "-") {
+    throw new UsageError("--summary - and --next - cannot both read standard input: give one of them as text");
+  }
+  const read = async (value: string | undefined, option: string): Promise<string | null> =>
+    value === "-" ? readStdinText(stdin, option) : (value ?? null);
+  return { summary: await read(values.summary, "summary"), nextAction: await read(values.next, "next") };
+}
