@@ -4,7 +4,6 @@
  * Resume / Save / Discard / Ignore does what the spec says and nothing else.
  */
 import { confirmedText, draftText, hotText } from "../support/builders";
-import { SAVED_TWICE_DELAY_MS } from "../../src/plugin/flows/recovery";
 import type { ObsidianHarness } from "./support/obsidian-harness";
 import type { LoadedPlugin } from "./support/plugin-harness";
 import {
@@ -35,6 +34,7 @@ import {
   modals,
   noticeLog,
   pickTopic,
+  runDeferredChecks,
   recoverAction,
   recoveryModal,
   recoveryRows,
@@ -567,8 +567,7 @@ describe("start-up: sessions saved twice", () => {
     expect(h.reads.paths()).toEqual([HOT]);
     const named = `${S(notes[0])} and ${S(notes[1])} both record the session ${twice}`;
     expect(noticeLog().join("\n")).not.toContain(named); // not by the start-up check itself
-    await new Promise((resolve) => setTimeout(resolve, SAVED_TWICE_DELAY_MS + 50)); // the deferred scan
-    await settle();
+    await runDeferredChecks(); // the deferred scan, SAVED_TWICE_DELAY_MS after start-up
     expect(noticeLog().filter((n) => n.includes(named))).toHaveLength(1);
     expect(h.reads.paths()).toEqual([HOT]);
     p.unload();

@@ -23,6 +23,7 @@ import {
 } from "obsidian-test-mocks/obsidian";
 import PaleeSessionsPlugin from "../../../src/main";
 import { DEVICE_STORAGE_KEY } from "../../../src/plugin/adapters/device";
+import { SAVED_TWICE_DELAY_MS } from "../../../src/plugin/flows/recovery";
 import { EndSessionModal } from "../../../src/plugin/ui/end-modal";
 import { RecoveryModal } from "../../../src/plugin/ui/recovery-modal";
 import { TopicPickerModal } from "../../../src/plugin/ui/topic-picker";
@@ -48,6 +49,13 @@ export const MINUTE = 60_000;
 
 const openModals: Modal[] = [];
 const notices: string[] = [];
+/**
+ * The plugin's one real timer, the saved-twice check SAVED_TWICE_DELAY_MS after start-up, held here instead of
+ * firing on the wall clock: under load it fired in the middle of a later step and added its notice there. A
+ * test that checks it runs it with runDeferredChecks.
+ */
+const deferredChecks: Array<() => void> = [];
+let timeoutSpy: jest.SpyInstance | null = null;
 /** Plugins loaded and not yet unloaded: the harness unloads them after each test. */
 const live: LoadedPlugin[] = [];
 const menus: Menu[] = [];
@@ -127,6 +135,16 @@ export function installPluginTestEnvironment(): void {
       .mockImplementation((message: string | DocumentFragment) => {
         notices.push(typeof message === "string" ? message : (message.textContent ?? ""));
       });
+    const realSetTimeout = window.setTimeout.bind(window) as (h: unknown, ms?: number, ...a: unknown[]) => number;
+    timeoutSpy = jest.spyOn(window, "setTimeout").mockImplementation(((
+      handler: (...args: unknown[]) => void,
+      ms?: number,
+      ...args: unknown[]
+    ) => {
+      if (ms !== SAVED_TWICE_DELAY_MS) return realSetTimeout(handler, ms, ...args);
+      deferredChecks.push(() => handler(...args));
+      return 0;
+    }) as unknown as typeof window.setTimeout);
     menuSpy = jest.spyOn(Menu.prototype, "showAtMouseEvent").mockImplementation(function (this: Menu) {
       menus.push(this);
       return this;
@@ -136,11 +154,19 @@ export function installPluginTestEnvironment(): void {
     // A plugin left loaded by a test keeps its real timers (the saved-twice check 2 s after start-up): unloaded
     // here, so none of them acts, or notifies, during a later test.
     for (const p of live.splice(0)) p.unload();
+    deferredChecks.length = 0;
+    timeoutSpy?.mockRestore();
     noticeSpy?.mockRestore();
     menuSpy?.mockRestore();
     jest.useRealTimers();
     Object.assign(Platform, platform);
   });
+}
+
+/** Runs the timers the harness held (the saved-twice check after start-up), then lets their work finish. */
+export async function runDeferredChecks(): Promise<void> {
+  for (const check of deferredChecks.splice(0)) check();
+  await settle();
 }
 
 /** Waits until every promise chain the plugin started has finished (none of them waits on a timer). */
