@@ -19,6 +19,7 @@ import {
   palee,
   paleeAsync,
   readText,
+  runRaw,
   snapshot,
   testCacheDir,
 } from "./support";
@@ -88,6 +89,19 @@ describe("palee mcp: what it offers", () => {
     expect(r.status).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr.trim().split("\n")).toEqual([`palee: vault folder does not exist: ${missing}`]);
+  });
+
+  it("says how to run it in the general help and in its own", () => {
+    expect(runRaw(["--help"]).stdout.split("\n")[1]).toMatch(/^ +palee mcp \[--vault <dir>\] \[--folder <path>\]/);
+    const own = runRaw(["mcp", "--help"]);
+    expect(own.status).toBe(0);
+    expect(own.stdout).toMatch(/^Usage: palee mcp \[--vault <dir>\] \[--folder <path>\]\n/);
+    const wrong = runRaw(["mcp", "--topic", "T-a"]);
+    expect([wrong.status, wrong.stdout, wrong.stderr.trim()]).toEqual([
+      2,
+      "",
+      expect.stringMatching(/^palee: .*--topic/),
+    ]);
   });
 
   it("puts only protocol messages on stdout", () => {
