@@ -215,6 +215,20 @@ describe("palee mcp: refusals and bad input", () => {
     const badAt = await call(client, "log_session", { topic: "T-a", from: "25:99" });
     expect(badAt).toMatchObject({ isError: true, doc: { code: "invalid_time" } });
     await expect(client.readResource({ uri: "palee://session/S-nope" })).rejects.toThrow(/no_such_session/);
+    await expect(client.readResource({ uri: "palee://session/..%2F..%2Fhot" })).rejects.toThrow(/no_such_session/);
+  });
+
+  it("offers confirmed sessions as resources, never a draft", async () => {
+    const vault = makeVault();
+    const { client } = await serve(vault);
+    const started = await call(client, "start_session", { topic: "T-rust" });
+    const draftId = started.doc.draft_id as string;
+    expect((await call(client, "show_session", { id: draftId })).doc).toMatchObject({ draft: { draft_id: draftId } });
+    await expect(client.readResource({ uri: `palee://session/${draftId}` })).rejects.toThrow(
+      /no_such_session: .* is a draft, not a confirmed session/,
+    );
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(["palee://working-memory"]);
   });
 
   it("refuses arguments of the wrong type, unknown, missing or huge, writes nothing, and keeps serving", async () => {
