@@ -3,7 +3,7 @@
  * shortcuts, and the app's own command line (`palee-sessions:start topic=…` and the others) on Obsidian 1.12.2
  * and later. Each runs the commands' flows: the status bar follows, refusals are notices or text answers.
  */
-import { confirmedText } from "../support/builders";
+import { confirmedText, draftText } from "../support/builders";
 import { cliCommands, followLink, protocolActions, runCli } from "./support/doors";
 import type { LoadedPlugin } from "./support/plugin-harness";
 import {
@@ -213,6 +213,16 @@ describe("the app's command line (Obsidian 1.12.2 and later)", () => {
       /^A session on T-rust-ownership is already open/,
     );
     expect(draftPaths(p.h)).toHaveLength(1);
+  });
+
+  it("says a dialog is waiting when the start must first recover an interrupted session", async () => {
+    // T0 is 12:00; this draft's last checkpoint is 11:30, past the grace period: interrupted, offered first.
+    const p = await vault({ [S("DRAFT-S-0a0b0c0d")]: draftText({ session_id: "DRAFT-S-0a0b0c0d" }) });
+    const before = p.h.files();
+    const answer = await runCli(p, "palee-sessions:start", { topic: "T-rust-ownership" });
+    expect(answer).toBe("A dialog is open in Obsidian: answer it there.");
+    expect(openModals()).toContain("RecoveryModal");
+    expect(p.h.files()).toEqual(before);
   });
 
   it("answers a call made while the plugin is unloading, doing nothing", async () => {
