@@ -16,6 +16,10 @@ const PLUGIN_ENTRY = "src/main.ts";
 const PLUGIN_OUT = "main.js";
 const CLI_ENTRY = "src/cli/main.ts";
 const CLI_OUT = "dist/cli.js";
+// `palee mcp` (src/cli/mcp/) with the MCP SDK and zod: its own file beside the CLI, loaded only by `palee mcp`,
+// so the other actions do not parse a megabyte they never run.
+const MCP_ENTRY = "src/cli/mcp/command.ts";
+const MCP_OUT = "dist/mcp.js";
 const SHEBANG = "#!/usr/bin/env node";
 /** `palee --version` prints it (src/cli/version.ts). */
 const VERSION = JSON.parse(readFileSync("package.json", "utf8")).version;
@@ -99,6 +103,25 @@ const cliExecutable = {
   },
 };
 
+/**
+ * In dist/cli.js the import of the MCP command becomes a plain `require("./mcp.js")` of dist/mcp.js, built on
+ * its own below (a require: Node's import() of a CommonJS file lexes all of it first, hundreds of ms here).
+ * @type {import("esbuild").Plugin}
+ */
+const mcpApart = {
+  name: "mcp-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/mcp\/command$/ }, (args) =>
+      args.importer.endsWith(path.join("src", "cli", "main.ts")) ? { path: "mcp", namespace: "mcp-apart" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "mcp-apart" }, () => ({
+      contents: 'module.exports = require("./mcp.js");',
+      loader: "js",
+    }));
+    build.onResolve({ filter: /^\.\/mcp\.js$/, namespace: "mcp-apart" }, () => ({ path: "./mcp.js", external: true }));
+  },
+};
+
 /** @type {import("esbuild").BuildOptions} */
 const cliOptions = {
   entryPoints: [CLI_ENTRY],
@@ -111,12 +134,28 @@ const cliOptions = {
   define: { PALEE_VERSION: JSON.stringify(VERSION) },
   sourcemap: production ? false : "inline",
   logLevel: "info",
-  plugins: [cliExecutable],
+  plugins: [cliExecutable, mcpApart],
+};
+
+/** @type {import("esbuild").BuildOptions} */
+const mcpOptions = {
+  entryPoints: [MCP_ENTRY],
+  outfile: MCP_OUT,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  // Minified: start-up is what an assistant waits for, and parsing is most of it (scripts/bench-mcp.mjs).
+  minify: production,
+  define: { PALEE_VERSION: JSON.stringify(VERSION) },
+  sourcemap: production ? false : "inline",
+  logLevel: "info",
 };
 
 const targets = [
   { name: "plugin", entry: PLUGIN_ENTRY, out: PLUGIN_OUT, options: pluginOptions },
   { name: "CLI", entry: CLI_ENTRY, out: CLI_OUT, options: cliOptions },
+  { name: "MCP server", entry: MCP_ENTRY, out: MCP_OUT, options: mcpOptions },
 ];
 
 const missing = targets.filter((t) => !existsSync(t.entry));

@@ -28,6 +28,7 @@ import {
   readdirSync,
   renameSync,
   rmSync,
+  statSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
@@ -38,6 +39,7 @@ import path from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import esbuild from "esbuild";
+import { measureMcp, reportMcp } from "./bench-mcp.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DEFAULT_CLI = path.join(ROOT, "dist", "cli.js");
@@ -822,6 +824,23 @@ function reportGrowth(results) {
   }
 }
 
+// ---- palee mcp (issue 20) ----------------------------------------------------------------------------
+
+const MCP_SIZE = 10000;
+
+/** `palee mcp` on a vault of 10 000 sessions (scripts/bench-mcp.mjs); BENCH_MCP=off skips it. */
+async function mcpSection(ctx, core, reps) {
+  const vault = path.join(ctx.tmp, "vault-mcp");
+  generateSessions(core, vault, MCP_SIZE, 0x3c9);
+  await cli(ctx, vault, "rebuild");
+  log(`bench: palee mcp, ${fmtInt(MCP_SIZE)} sessions, ${reps} servers`);
+  const env = { PALEE_CACHE_DIR: path.join(ctx.tmp, "mcp-cache"), TZ: process.env.TZ ?? "UTC" };
+  const result = await measureMcp({ cli: ctx.cli, vault, size: MCP_SIZE, topic: TOPICS[0], reps, env });
+  rmSync(vault, { recursive: true, force: true });
+  const sizes = { cli: statSync(ctx.cli).size, mcp: statSync(path.join(path.dirname(ctx.cli), "mcp.js")).size };
+  return reportMcp(result, sizes);
+}
+
 // ---- main --------------------------------------------------------------------------------------------
 
 async function main() {
@@ -848,6 +867,8 @@ async function main() {
       rssMethod: "preload",
     };
     copyFileSync(options.cli, ctx.cli);
+    // palee mcp lives beside the CLI (esbuild.config.mjs): dist/cli.js loads ./mcp.js.
+    copyFileSync(path.join(path.dirname(options.cli), "mcp.js"), path.join(tmp, "mcp.js"));
     writeFileSync(ctx.preloadPath, PRELOAD);
     writeFileSync(ctx.floorAsyncPath, FLOOR_ASYNC);
     writeFileSync(ctx.floorSyncPath, FLOOR_SYNC);
@@ -872,7 +893,8 @@ async function main() {
       names = await measureTopicNames(ctx, core, reps);
     }
     const ok = report(results, ctx.rssMethod, options.cli, names);
-    if (!ok) process.exitCode = 1;
+    const mcpOk = process.env.BENCH_MCP === "off" ? true : await mcpSection(ctx, core, options.reps ?? 7);
+    if (!ok || !mcpOk) process.exitCode = 1;
   } finally {
     cleanup();
   }

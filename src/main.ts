@@ -9,6 +9,7 @@ import { statusBarClick, toggle } from "./plugin/flows/ribbon-and-status-bar";
 import { ticker } from "./plugin/flows/time-away";
 import { ObsidianStore } from "./plugin/adapters/obsidian-store";
 import { registerInsight } from "./plugin/flows/insight";
+import { registerDoors } from "./plugin/doors";
 import { SessionController } from "./plugin/session-controller";
 import type { PaleeSettings } from "./plugin/settings";
 import { settingsFrom, toSaved } from "./plugin/settings";
@@ -48,6 +49,7 @@ export default class PaleeSessionsPlugin extends Plugin {
 
     registerCommands(this, flows);
     registerInsight(this, flows);
+    registerDoors(this, flows);
     this.addRibbonIcon("timer", "Start or end a study session", () => void toggle(flows));
     if (!Platform.isMobile) {
       const item = this.addStatusBarItem();

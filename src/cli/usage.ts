@@ -5,6 +5,7 @@ import { COMMANDS } from "./commands/index";
 const ACTIONS = COMMANDS.map((c) => c.name).join("|");
 
 export const USAGE = `Usage: palee session <${ACTIONS}> [options]
+       palee mcp [--vault <dir>] [--folder <path>]   an MCP server for AI assistants (palee mcp --help)
 
   --vault <dir>        vault root (default: $PALEE_VAULT, else the current directory)
   --folder <path>      session folder inside the vault (default: the plugin's setting, else "palee")

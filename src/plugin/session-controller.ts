@@ -240,11 +240,11 @@ export class SessionController {
    * Every checkpoint tells the core this app's last tick before any gap (`aliveAt`, read when it runs): the
    * core records a gap since the later of it and the draft's last sign beyond the grace period as a break.
    */
-  checkpoint(): Promise<CheckpointResult> {
+  checkpoint(notes: string | null = null): Promise<CheckpointResult> {
     return this.onOpen(async ({ session: { draftId, topicId, lastSignMs } }) => {
       // Before its first tick this app vouches for nothing, but it is watching: the grace period applies.
       const aliveAt = this.ticks.aliveAt() ?? lastSignMs;
-      const result = await this.sessions.checkpoint({ open: { draftId, topicId }, aliveAt });
+      const result = await this.sessions.checkpoint({ open: { draftId, topicId }, aliveAt, notes });
       this.ticks.settled();
       return result;
     });
@@ -366,9 +366,9 @@ export class SessionController {
     return this.sessions.exportRows();
   }
 
-  /** The tutor brief of the active topic (else the newest session's), at the default length (contract §4b). */
-  brief(): Promise<ContextResult> {
-    return this.exclusive(() => this.sessions.brief());
+  /** The tutor brief of `topic` (default: the active topic, else the newest session's), at the default length. */
+  brief(topic: string | null = null): Promise<ContextResult> {
+    return this.exclusive(() => this.sessions.brief(topic === null ? {} : { topic }));
   }
 
   /** hot.md's text, or null when there is none yet. */

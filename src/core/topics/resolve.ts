@@ -80,7 +80,7 @@ export function topicNoteOf(path: string, head: string): TopicNote | null {
 export type NameMatch =
   | { kind: "found"; note: TopicNote; by: "path" | "name" | "part" }
   | { kind: "ambiguous"; matches: TopicNote[] }
-  | { kind: "unknown"; closest: TopicNote[] };
+  | { kind: "unknown" };
 
 /** Notes matched, as one topic when they all carry the same ID; several topics otherwise (one note each). */
 function decide(found: readonly TopicNote[], by: "name" | "part"): NameMatch | null {
@@ -117,11 +117,12 @@ export function findTopicByName(name: string, notes: readonly TopicNote[]): Name
     notes.filter((n) => namesOf(n).some((candidate) => candidate.includes(wanted))),
     "part",
   );
-  return part ?? { kind: "unknown", closest: closestNotes(wanted, notes) };
+  // The closest names are for the refusal (topicIdForName), computed only there: main.js need not carry them.
+  return part ?? { kind: "unknown" };
 }
 
 /** The notes whose names are nearest to `wanted` (folded), nearest first, one per topic. */
-function closestNotes(wanted: string, notes: readonly TopicNote[]): TopicNote[] {
+export function closestNotes(wanted: string, notes: readonly TopicNote[]): TopicNote[] {
   const scored = notes.map((note) => ({
     note,
     distance: Math.min(...namesOf(note).map((n) => editDistance(wanted, n, MAX_TOPIC_NAME_CHARS))),
@@ -162,15 +163,14 @@ export function topicIdForName(name: string, notes: readonly TopicNote[]): strin
     );
   }
   if (looksLikeId(name)) validateNewTopicId(name); // throws: "T-a/b" is a broken ID, not a name
+  const near = closestNotes(fold(name), notes);
   const closest =
-    match.closest.length === 0
-      ? "no note in the vault has a palee_id yet"
-      : `the closest: ${match.closest.map(described).join("; ")}`;
+    near.length === 0 ? "no note in the vault has a palee_id yet" : `the closest: ${near.map(described).join("; ")}`;
   throw new TopicLookupError(
     "unknown_topic",
     `no topic note is named ${shown(name)} (${closest}); pass a topic ID (T-…) to start a new topic, ` +
       "or add palee_id: T-… to a note's properties",
-    { closest: match.closest.map(asJson) },
+    { closest: near.map(asJson) },
   );
 }
 

@@ -8,10 +8,10 @@ import { LONG_NOTICE_MS, describeFailure, fail, warn } from "./notices";
 /** After a failed automatic checkpoint, the next try waits this long rather than come on every tick. */
 const AUTO_RETRY_MS = 60_000;
 
-export async function checkpoint(ctx: FlowContext): Promise<void> {
+export async function checkpoint(ctx: FlowContext, notes: string | null = null): Promise<void> {
   const { controller } = ctx;
   try {
-    const result = await controller.checkpoint();
+    const result = await controller.checkpoint(notes);
     const open = controller.open;
     const elapsed = open ? ` · ${formatElapsed(studiedSoFar(open, controller.now()), false)}` : "";
     ctx.notify(`Checkpoint saved (${result.draft.topicId}${elapsed}).`);

@@ -1,0 +1,86 @@
+/**
+ * One action, run the way every face of the CLI runs it: `palee session …` (main.ts) and each tool of
+ * `palee mcp` (mcp/call.ts) call `invoke`, so both hold the same lock, build the same context and reach the
+ * same command code; `errorReport` turns a failure into the one line and the JSON error document both print.
+ */
+import type { OffsetAt } from "../core/time";
+import type { PaleeError } from "../core/errors";
+import { LongSilenceError, TopicLookupError, afterSaveError, toPaleeError } from "../core/errors";
+import { PaleeSessions } from "../core/sessions";
+import { NodeStore } from "../node/node-store";
+import { deviceName, systemClock, systemRandom } from "../node/system-ports";
+import { trashStaleTempFiles } from "../core/temp-files";
+import { BOUNDED_VIEWS } from "../core/bounded";
+import type { Command, CommandContext } from "./commands/command";
+import { writes } from "./commands/index";
+import type { VaultLock } from "./lock";
+import { lockVault } from "./lock";
+import type { Values } from "./options";
+import type { CliIo, Output } from "./output";
+import type { VaultChoice } from "./vault";
+
+/** What the CLI does without a metadata cache: bounded list and views (issue 13), and rebuild's temp sweep. */
+const CORE_OPTIONS = { ...BOUNDED_VIEWS, tempFiles: trashStaleTempFiles };
+
+/** A fresh core on the vault, as one CLI invocation builds it. */
+export function coreFor(vault: VaultChoice, env: NodeJS.ProcessEnv): { core: PaleeSessions; store: NodeStore } {
+  const store = new NodeStore(vault.root);
+  const ports = { store, clock: systemClock, random: systemRandom, device: deviceName(env) };
+  return { core: new PaleeSessions(ports, vault.layout, { ...CORE_OPTIONS, graceMs: vault.graceMs }), store };
+}
+
+/**
+ * Runs `command` on the chosen vault: takes the vault lock when it writes (contract §4 "One at a time"),
+ * before anything is written, and releases it on every way out. Returns the command's exit code; a refusal
+ * or failure is thrown for the caller to report (`errorReport`).
+ */
+export async function invoke(
+  command: Command,
+  values: Values,
+  vault: VaultChoice,
+  io: CliIo,
+  out: Output,
+): Promise<number> {
+  const lock = writes(command) ? await lockVault(vault.root, io.env) : null;
+  try {
+    for (const w of vault.warnings) out.warn(w);
+    const { core, store } = coreFor(vault, io.env);
+    const offsetAt: OffsetAt = (instant) => systemClock.offsetMinutes(instant);
+    const device = deviceName(io.env);
+    const ctx: CommandContext = { core, out, io, device, store, clock: systemClock, offsetAt, notices: [] };
+    const code = await command.run(ctx, values);
+    if (code === 0) for (const notice of ctx.notices) io.stderr(`${notice}\n`);
+    return code;
+  } finally {
+    await releaseLock(lock, out);
+  }
+}
+
+/** Releases the vault lock on every way out; says so when it was lost while held (never a stack trace). */
+async function releaseLock(lock: VaultLock | null, out: Output): Promise<void> {
+  if (lock === null) return;
+  await lock.release();
+  const lost = lock.compromised();
+  if (lost !== null) {
+    out.warn(`the vault lock was lost while writing (${lost}): another palee process may have written meanwhile`);
+  }
+}
+
+export interface ErrorReport {
+  error: PaleeError;
+  /** One line, for stderr. */
+  message: string;
+  /** The `--json` error document: `{"status":"error","code","exit_code","message",…details}`. */
+  doc: Record<string, unknown>;
+}
+
+/** A failure as the CLI reports it; a failure after a session note was written says first what was saved. */
+export function errorReport(caught: unknown): ErrorReport {
+  const error = toPaleeError(afterSaveError(caught) ?? caught);
+  // One line, whatever the message quotes (a value with a line break, a multi-line library message).
+  const oneLine = error.message.replace(/\s*[\r\n]+\s*/g, " ").trim();
+  const message = error.kind === "unexpected" ? `unexpected error: ${oneLine}` : oneLine;
+  const details = error instanceof LongSilenceError || error instanceof TopicLookupError ? error.details : {};
+  const doc = { status: "error", code: error.kind, exit_code: error.exitCode, message, ...details };
+  return { error, message, doc };
+}

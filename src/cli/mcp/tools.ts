@@ -1,0 +1,209 @@
+/**
+ * The tools of `palee mcp` (contract §5): each names the CLI action it runs and turns its arguments (the CLI's
+ * options in snake case) into that action's option values. No rule lives here: the action decides and refuses.
+ */
+import * as z from "zod";
+import { BRIEF_WORDS_MAX, BRIEF_WORDS_MIN } from "../../core/brief";
+import { UsageError } from "../../core/errors";
+import type { Values } from "../options";
+import { STDIN_TEXT_MAX } from "../stdin-text";
+
+/** Bounds on what a client may send, so a huge argument is refused before any action reads it. */
+const TEXT_MAX = STDIN_TEXT_MAX;
+const SHORT_MAX = 200;
+
+const topic = z
+  .string()
+  .max(SHORT_MAX)
+  .describe("a topic ID (T-…) or a topic note's name or path; default: the active topic")
+  .optional();
+const text = (what: string) => z.string().max(TEXT_MAX).describe(what).optional();
+const time = (what: string) => z.string().max(64).describe(what).optional();
+const day = (what: string) => z.string().max(32).describe(`${what} (YYYY-MM-DD, local day, inclusive)`).optional();
+
+export type ToolArgs = Record<string, unknown>;
+
+export interface ToolSpec {
+  name: string;
+  title: string;
+  description: string;
+  /** The `palee session` action it runs (src/cli/commands/index.ts). */
+  action: string;
+  /** Whether it only reads (the action is read-only: no lock, nothing written). */
+  readOnly: boolean;
+  input: z.ZodObject;
+  values: (args: ToolArgs) => Values;
+  /** What the tool makes of the action's JSON document; default: the document as it is. */
+  result?: (doc: Record<string, unknown>, args: ToolArgs) => Record<string, unknown>;
+}
+
+/** How many confirmed sessions `list` shows without --all (src/core/operations/list.ts). */
+const LIST_NEWEST = 10;
+
+/** list_sessions `limit`: the newest `limit` of what list printed (with --all when it needs more than ten). */
+function limited(doc: Record<string, unknown>, args: ToolArgs): Record<string, unknown> {
+  const { limit } = args;
+  if (typeof limit !== "number" || !Array.isArray(doc.confirmed)) return doc;
+  return { ...doc, confirmed: doc.confirmed.slice(0, limit) };
+}
+
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const num = (v: unknown): string | undefined => (typeof v === "number" ? String(v) : undefined);
+
+/**
+ * `-` stands for standard input on the command line; a tool has none, so a text of just `-` is refused rather
+ * than read as empty.
+ */
+function literal(v: unknown, name: string): string | undefined {
+  const s = str(v);
+  if (s === "-") throw new UsageError(`${name} "-" reads standard input on the command line; pass the text itself`);
+  return s;
+}
+
+const strict = <S extends z.ZodRawShape>(shape: S) => z.object(shape).strict();
+
+export const TOOLS: readonly ToolSpec[] = [
+  {
+    name: "status",
+    title: "Session status",
+    description:
+      "Whether a study session is open: topic, device, time studied, last checkpoint (palee session status).",
+    action: "status",
+    readOnly: true,
+    input: strict({}),
+    values: () => ({}),
+  },
+  {
+    name: "context",
+    title: "Tutor brief",
+    description:
+      "The tutor brief of a topic: totals, the next action, the recent sessions and a Markdown text " +
+      "(palee session context). Call it before tutoring.",
+    action: "context",
+    readOnly: true,
+    input: strict({
+      topic,
+      words: z.number().int().min(BRIEF_WORDS_MIN).max(BRIEF_WORDS_MAX).describe("the brief's length").optional(),
+    }),
+    values: (a) => ({ topic: str(a.topic), words: num(a.words) }),
+  },
+  {
+    name: "list_sessions",
+    title: "List sessions",
+    description: "The confirmed sessions, newest first, and the drafts (palee session list).",
+    action: "list",
+    readOnly: true,
+    input: strict({
+      all: z.boolean().describe("every confirmed session, not only the newest").optional(),
+      limit: z.number().int().min(1).max(100_000).describe("at most this many confirmed sessions").optional(),
+    }),
+    values: (a) => ({
+      all: a.all === true || (typeof a.limit === "number" && a.limit > LIST_NEWEST) ? true : undefined,
+    }),
+    result: limited,
+  },
+  {
+    name: "show_session",
+    title: "Show a session",
+    description: "One confirmed session or draft, whole: fields, summary, next action, notes (palee session show).",
+    action: "show",
+    readOnly: true,
+    input: strict({ id: z.string().max(SHORT_MAX).describe("S-… or DRAFT-S-…") }),
+    values: (a) => ({ id: str(a.id) }),
+  },
+  {
+    name: "stats",
+    title: "Study statistics",
+    description: "Totals, today, this and last week, the streak, minutes per day and per topic (palee session stats).",
+    action: "stats",
+    readOnly: true,
+    input: strict({ since: day("from"), until: day("to") }),
+    values: (a) => ({ since: str(a.since), until: str(a.until) }),
+  },
+  {
+    name: "start_session",
+    title: "Start a session",
+    description:
+      "Starts a study session on a topic and returns its working memory (palee session start). Refused when a " +
+      "session is already open or drafts are pending.",
+    action: "start",
+    readOnly: false,
+    input: strict({ topic }),
+    values: (a) => ({ topic: str(a.topic) }),
+  },
+  {
+    name: "checkpoint",
+    title: "Save a checkpoint",
+    description: "Checkpoints the open session, appending notes to its draft (palee session draft).",
+    action: "draft",
+    readOnly: false,
+    input: strict({ topic, note: text("notes to append (Markdown)") }),
+    values: (a) => ({ topic: str(a.topic), note: str(a.note) }),
+  },
+  {
+    name: "pause",
+    title: "Pause the session",
+    description: "Pauses the open session; the time until continue is a break, not counted (palee session pause).",
+    action: "pause",
+    readOnly: false,
+    input: strict({ topic }),
+    values: (a) => ({ topic: str(a.topic) }),
+  },
+  {
+    name: "continue_session",
+    title: "Continue the session",
+    description: "Goes on with a paused session (palee session continue).",
+    action: "continue",
+    readOnly: false,
+    input: strict({ topic }),
+    values: (a) => ({ topic: str(a.topic) }),
+  },
+  {
+    name: "end_session",
+    title: "End the session",
+    description:
+      "Ends the open session and saves it as a session note (palee session end). After a long silence it " +
+      "refuses (long_silence) until `at` says when it ended: now, last, HH:MM or ISO 8601.",
+    action: "end",
+    readOnly: false,
+    input: strict({
+      topic,
+      summary: text("what was learned (Markdown)"),
+      next_action: text("the next step"),
+      note: text("a last note, merged into the session's Notes"),
+      at: time("when it ended: now, last, HH:MM or ISO 8601"),
+      outcome: z.enum(["completed", "interrupted"]).optional(),
+    }),
+    values: (a) => ({
+      topic: str(a.topic),
+      summary: literal(a.summary, "summary"),
+      next: literal(a.next_action, "next_action"),
+      note: str(a.note),
+      at: str(a.at),
+      outcome: str(a.outcome),
+    }),
+  },
+  {
+    name: "log_session",
+    title: "Log a past session",
+    description: "Records a past session that was not timed (palee session log): from and to, or minutes.",
+    action: "log",
+    readOnly: false,
+    input: strict({
+      topic,
+      from: time("when it began: HH:MM or ISO 8601"),
+      to: time("when it ended: HH:MM or ISO 8601 (default now)"),
+      minutes: z.number().int().min(1).max(1440).describe("how long, instead of from").optional(),
+      summary: text("what was learned (Markdown)"),
+      next_action: text("the next step"),
+    }),
+    values: (a) => ({
+      topic: str(a.topic),
+      from: str(a.from),
+      to: str(a.to),
+      minutes: num(a.minutes),
+      summary: str(a.summary),
+      next: str(a.next_action),
+    }),
+  },
+];
