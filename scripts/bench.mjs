@@ -69,7 +69,7 @@ function usage(message) {
 }
 
 function parseArgs(argv) {
-  const options = { sizes: DEFAULT_SIZES, reps: null, rss: "auto", cli: DEFAULT_CLI, names: "on" };
+  const options = { sizes: DEFAULT_SIZES, reps: null, rss: "auto", cli: DEFAULT_CLI, names: "on", only: null };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s, 2) : [arg, undefined];
@@ -99,6 +99,14 @@ function parseArgs(argv) {
       const names = value();
       if (!["on", "off", "only"].includes(names)) usage("--names is on, off or only");
       options.names = names;
+    } else if (flag === "--only") {
+      const only = value()
+        .split(",")
+        .map((k) => k.trim())
+        .filter((k) => k !== "");
+      const unknown = only.filter((k) => !KINDS.includes(k));
+      if (only.length === 0 || unknown.length > 0) usage(`--only takes some of ${KINDS.join(", ")}`);
+      options.only = new Set(only);
     } else if (flag === "--cli") {
       options.cli = path.resolve(value());
     } else if (flag === "-h" || flag === "--help") {
@@ -109,6 +117,9 @@ function parseArgs(argv) {
   }
   return options;
 }
+
+/** What one size measures (--only picks some; every one by default). "cycle": start, draft, end with the cache. */
+const KINDS = ["cycle", "list", "listAll", "rebuild", "stats", "exportCsv", "floorNames", "floorAsync", "floorSync"];
 
 const repsFor = (size, override) => override ?? (size >= 30000 ? 3 : size >= 10000 ? 5 : 7);
 
@@ -520,12 +531,14 @@ async function measureSize(ctx, core, size, reps) {
   const list = () => cli(ctx, vault, "list");
   const listAll = () => cli(ctx, vault, "list", "--all");
   const floorNames = () => runNode(ctx, [ctx.floorNamesPath, sessionsDir]);
-  const kinds = { cycle, list, listAll, rebuild, stats, exportCsv, floorNames, floorAsync, floorSync };
+  const every = { cycle, list, listAll, rebuild, stats, exportCsv, floorNames, floorAsync, floorSync };
+  const kinds = Object.fromEntries(Object.entries(every).filter(([k]) => ctx.only === null || ctx.only.has(k)));
 
   // One discarded warm-up of each (page cache, Node's compile cache), then the repetitions interleaved so
   // that a drift of the machine affects every kind alike.
   for (const fn of Object.values(kinds)) await fn();
-  const names = [...Object.keys(kinds).filter((k) => k !== "cycle"), "start", "draft", "end"];
+  const steps = (kind) => (kind === "cycle" ? ["start", "draft", "end"] : [kind]);
+  const names = Object.keys(kinds).flatMap(steps);
   const samples = Object.fromEntries(names.map((k) => [k, []]));
   for (let rep = 1; rep <= reps; rep++) {
     for (const [kind, fn] of Object.entries(kinds)) {
@@ -555,8 +568,10 @@ async function measureSize(ctx, core, size, reps) {
   });
   const result = { size, reps, bytes };
   for (const kind of names) result[kind] = summarize(samples[kind]);
-  result.floorKind = result.floorSync.ms < result.floorAsync.ms ? "sync" : "async";
-  result.floor = result.floorSync.ms < result.floorAsync.ms ? result.floorSync : result.floorAsync;
+  if (result.floorSync && result.floorAsync) {
+    result.floorKind = result.floorSync.ms < result.floorAsync.ms ? "sync" : "async";
+    result.floor = result.floorSync.ms < result.floorAsync.ms ? result.floorSync : result.floorAsync;
+  }
   return result;
 }
 
@@ -822,6 +837,26 @@ function reportGrowth(results) {
   }
 }
 
+/** With --only: the kinds measured, each size a row (wall ms median (CPU ms median) peak MB). */
+function reportOnly(results) {
+  const kinds = Object.keys(results[0] ?? {}).filter((k) => typeof results[0][k] === "object" && "ms" in results[0][k]);
+  const cpus = os.cpus();
+  console.log(
+    `## PALEE CLI benchmark (--only)\n\nMachine: ${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ` +
+      `Node ${process.version}; load average at the end ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(", ")}\n`,
+  );
+  console.log(`| sessions | ${kinds.join(" | ")} |`);
+  console.log(`|---:|${kinds.map(() => "---").join("|")}|`);
+  for (const r of results) {
+    const cells = kinds.map((k) => `${fmtMs(r[k].ms)} (${fmtMs(r[k].cpuMs)}) ${fmtMb(r[k].maxRssKb)} MB`);
+    console.log(`| ${fmtInt(r.size)} | ${cells.join(" | ")} |`);
+  }
+  return true;
+}
+
 // ---- main --------------------------------------------------------------------------------------------
 
 async function main() {
@@ -846,6 +881,7 @@ async function main() {
       floorSyncPath: path.join(tmp, "floor-sync.cjs"),
       floorNamesPath: path.join(tmp, "floor-names.cjs"),
       rssMethod: "preload",
+      only: options.only,
     };
     copyFileSync(options.cli, ctx.cli);
     writeFileSync(ctx.preloadPath, PRELOAD);
@@ -871,7 +907,7 @@ async function main() {
       log(`bench: topics by name, ${fmtInt(NAMES_NOTES)} notes, ${reps} repetitions`);
       names = await measureTopicNames(ctx, core, reps);
     }
-    const ok = report(results, ctx.rssMethod, options.cli, names);
+    const ok = options.only ? reportOnly(results) : report(results, ctx.rssMethod, options.cli, names);
     if (!ok) process.exitCode = 1;
   } finally {
     cleanup();

@@ -7,6 +7,8 @@ import { trashStaleTempFiles } from "../core/temp-files";
 import { BOUNDED_VIEWS } from "../core/bounded";
 import type { CommandContext } from "./commands/command";
 import { COMMANDS, findCommand, writes } from "./commands/index";
+import type { CliCache } from "./cache";
+import { openCache } from "./cache";
 import type { VaultLock } from "./lock";
 import { lockVault } from "./lock";
 import { parse } from "./options";
@@ -32,6 +34,7 @@ export async function run(argv: readonly string[], rawIo: CliIo): Promise<number
   // Until the arguments parse, a --json anywhere asks for the JSON error document.
   let out = new Output(io, argv.includes("--json"));
   let lock: VaultLock | null = null;
+  let cache: CliCache | null = null;
   try {
     if (argv.length === 0) io.stderr(`${USAGE}\n\n`);
     const { action, values, help, version } = parse(argv, COMMANDS);
@@ -50,9 +53,13 @@ export async function run(argv: readonly string[], rawIo: CliIo): Promise<number
     lock = writes(command) ? await lockVault(vault.root, io.env) : null;
     const device = deviceName(io.env);
     const store = new NodeStore(vault.root);
-    const ports = { store, clock: systemClock, random: systemRandom, device };
+    // The device-local scan cache beside the lock (issue 22): saved only by a writer, before the lock goes.
+    const use = { writes: lock !== null, fresh: command.name === "rebuild", now: () => systemClock.now() };
+    cache = await openCache(store, vault.layout, io.env, use);
+    const ports = { store: cache.store, clock: systemClock, random: systemRandom, device };
     for (const w of vault.warnings) out.warn(w);
-    const core = new PaleeSessions(ports, vault.layout, { ...CORE_OPTIONS, graceMs: vault.graceMs });
+    const options = { ...CORE_OPTIONS, tempFiles: cache.sweep(trashStaleTempFiles), graceMs: vault.graceMs };
+    const core = new PaleeSessions(ports, vault.layout, options);
     const offsetAt: OffsetAt = (instant) => systemClock.offsetMinutes(instant);
     const ctx: CommandContext = { core, out, io, device, store, clock: systemClock, offsetAt, notices: [] };
     const code = await command.run(ctx, values);
@@ -72,6 +79,7 @@ export async function run(argv: readonly string[], rawIo: CliIo): Promise<number
     if (io.env.PALEE_DEBUG && caught instanceof Error && caught.stack) io.stderr(`${caught.stack}\n`);
     return error.exitCode;
   } finally {
+    await cache?.finish();
     await releaseLock(lock, out);
   }
 }

@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { BoundaryError, ConflictError, FileExistsError, LinkOutsideVaultError, PaleeError } from "../core/errors";
 import { UsageError, errorMessage } from "../core/errors";
 import type { ChangeReport, ModifiedAt, SessionStore } from "../core/ports";
+import type { TimeOf } from "../core/scan/remembered-times";
 import { STALE_TEMP_MS } from "../core/temp-files";
 import type { TopicNote } from "../core/topics/resolve";
 import { readTopicNotes } from "./topic-notes";
@@ -166,6 +167,24 @@ export class NodeStore implements SessionStore {
       }
     }
     return Promise.resolve(changed);
+  }
+
+  /**
+   * Each name's modification time, as changedAmong reads it (following a link; "untold" when it cannot be
+   * told, "missing" when it is gone): what the device-local scan cache remembers (src/cli/cache-file.ts).
+   */
+  modifiedTimes(folder: string, names: readonly string[]): Promise<Map<string, TimeOf>> {
+    const dir = this.resolve(folder);
+    const times = new Map<string, TimeOf>();
+    for (const name of names) {
+      try {
+        const stat = statSync(path.join(dir, name), { throwIfNoEntry: false });
+        times.set(name, stat ? stat.mtimeMs : "missing");
+      } catch {
+        times.set(name, "untold");
+      }
+    }
+    return Promise.resolve(times);
   }
 
   /**
