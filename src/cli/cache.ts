@@ -54,6 +54,7 @@ export async function openCache(
     layout.sessions,
     (folder, names) => store.modifiedTimes(folder, names),
     known?.times ?? null,
+    (folder) => store.listing(folder),
   );
   return {
     store: remembered,

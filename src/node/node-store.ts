@@ -206,6 +206,15 @@ export class NodeStore implements SessionStore {
   }
 
   async list(folder: string): Promise<string[]> {
+    return (await this.listing(folder)).files;
+  }
+
+  /**
+   * `list` of a folder and, from the same reading of it, its subfolders (as `folders` names them): a scan needs
+   * both, and the session folder can hold 30 000 notes (the scan cache's store, core/scan/remembered-times.ts,
+   * reads it once). Throws as `list` does.
+   */
+  async listing(folder: string): Promise<{ files: string[]; folders: string[] }> {
     try {
       const dir = this.resolve(folder);
       const entries = await fs.readdir(dir, { withFileTypes: true });
@@ -213,9 +222,15 @@ export class NodeStore implements SessionStore {
       // refuses it by name when it leads out (scans skip it with a warning, never silently).
       const linkToFolder = (name: string): boolean =>
         statSync(path.join(dir, name), { throwIfNoEntry: false })?.isDirectory() === true;
-      return entries.filter((e) => e.isFile() || (e.isSymbolicLink() && !linkToFolder(e.name))).map((e) => e.name);
+      const files: string[] = [];
+      const folders: string[] = [];
+      for (const e of entries) {
+        if (e.isFile() || (e.isSymbolicLink() && !linkToFolder(e.name))) files.push(e.name);
+        else if (e.isDirectory()) folders.push(e.name);
+      }
+      return { files, folders };
     } catch (error) {
-      if (isErrno(error, "ENOENT")) return [];
+      if (isErrno(error, "ENOENT")) return { files: [], folders: [] };
       throw withPath(this.root, folder, error);
     }
   }

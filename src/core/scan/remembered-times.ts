@@ -14,6 +14,9 @@ export type TimeOf = number | "missing" | "untold";
 /** How the face asks for the modification times of names directly inside a folder, following links. */
 export type TimesOf = (folder: string, names: readonly string[]) => Promise<Map<string, TimeOf>>;
 
+/** A folder's files (as SessionStore.list) and subfolders (as SessionStore.folders) from one reading of it. */
+export type Listing = (folder: string) => Promise<{ files: string[]; folders: string[] }>;
+
 /**
  * A SessionStore that answers `changedAmong` for the session folder from remembered times, asking `timesOf`
  * only about names it does not know; every other call goes to `inner`. Sound because a note that saves a draft
@@ -27,6 +30,8 @@ export class RememberedTimes implements SessionStore {
   private listed: Set<string> | null = null;
   /** While set, `list` of the folder answers from `listed` (the temp sweep after an operation: no new listing). */
   private reuse = false;
+  /** The session folder's subfolders from the latest listing, until `folders` takes them. */
+  private subfolders: string[] | null = null;
   /** Whether a time was learned or forgotten since `begin`. */
   private changed = false;
 
@@ -36,6 +41,8 @@ export class RememberedTimes implements SessionStore {
     readonly folder: string,
     private readonly timesOf: TimesOf,
     known: Map<string, number> | null = null,
+    /** When given, the folder's subfolders come from the listing's own reading (once per listing). */
+    private readonly listing?: Listing,
   ) {
     this.begin(known);
   }
@@ -44,6 +51,7 @@ export class RememberedTimes implements SessionStore {
   begin(known: Map<string, number> | null): void {
     this.times = known ?? new Map<string, number>();
     this.listed = null;
+    this.subfolders = null;
     this.changed = false;
   }
 
@@ -102,9 +110,20 @@ export class RememberedTimes implements SessionStore {
   async list(folder: string): Promise<string[]> {
     if (folder !== this.folder) return this.inner.list(folder);
     if (this.reuse && this.listed !== null) return [...this.listed];
-    const names = await this.inner.list(folder);
+    let names: string[];
+    if (this.listing) {
+      const read = await this.listing(folder);
+      names = read.files;
+      this.subfolders = read.folders;
+    } else names = await this.inner.list(folder);
     this.listed = new Set(names);
     return names;
+  }
+
+  folders(folder: string): Promise<string[]> {
+    const read = folder === this.folder ? this.subfolders : null;
+    this.subfolders = null; // once: a later scan reads the folder again
+    return read ? Promise.resolve(read) : this.inner.folders(folder);
   }
 
   /** The name in the session folder that `path` is, or null for a path elsewhere. */
@@ -147,10 +166,6 @@ export class RememberedTimes implements SessionStore {
 
   read(path: string): Promise<string | null> {
     return this.inner.read(path);
-  }
-
-  folders(folder: string): Promise<string[]> {
-    return this.inner.folders(folder);
   }
 
   modifiedAt(path: string): Promise<ModifiedAt> {
