@@ -19,7 +19,7 @@ import { vaultStatePath } from "./state-dir";
 import { VERSION } from "./version";
 
 /** An unchanged cache is saved again after this long, so that it never ages past CACHE_MAX_AGE_MS in use. */
-const RESAVE_MS = 3600 * 1000;
+export const RESAVE_MS = 3600 * 1000;
 
 export interface CliCache {
   /** The store the core works on: the vault's, with the remembered times. */
@@ -63,11 +63,12 @@ export async function openCache(
       if (!use.writes || file === null || owner === null) return;
       try {
         if (use.fresh) await remembered.learnAll();
-        const kept = remembered.remembered();
         const now = use.now();
-        // Unchanged: saved again only once an hour, to stay within its day (CACHE_MAX_AGE_MS).
-        const fresh = known !== null && !kept?.changed && now - known.savedAt < RESAVE_MS;
-        if (kept !== null && !fresh) await saveScanCache(file, owner, kept.times, now);
+        // Nothing learned: saved again only once an hour, to stay within its day (CACHE_MAX_AGE_MS). A name gone
+        // from the folder meanwhile keeps its time until the next save; it is never asked about while it is gone.
+        if (known !== null && !remembered.learned() && now - known.savedAt < RESAVE_MS) return;
+        const kept = remembered.remembered();
+        if (kept !== null) await saveScanCache(file, owner, kept.times, now);
       } catch {
         // the next call learns afresh
       }

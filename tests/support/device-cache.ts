@@ -1,4 +1,5 @@
-import type { CacheOwner } from "../../src/cli/cache-file";
+import { RESAVE_MS } from "../../src/cli/cache";
+import type { CacheOwner, Remembered } from "../../src/cli/cache-file";
 import { parseScanCache, renderScanCache } from "../../src/cli/cache-file";
 import type { SessionStore } from "../../src/core/ports";
 import type { TimeOf, TimesOf } from "../../src/core/scan/remembered-times";
@@ -31,6 +32,8 @@ export function memoryTimes(memory: MemoryStore): TimesOf {
  */
 export class DeviceCache {
   text: string | null = null;
+  /** The cache as the current call read it (null: not trusted). */
+  private began: Remembered | null = null;
   /** Every text saved, oldest first: a stale cache is one of them. */
   readonly saved: string[] = [];
   remembered!: RememberedTimes;
@@ -62,12 +65,15 @@ export class DeviceCache {
   begin(now: number): boolean {
     const read = this.text === null ? null : parseScanCache(this.text, OWNER, now);
     this.remembered.begin(read?.times ?? null);
+    this.began = read;
     this.counts[read === null ? "cold" : "warm"] += 1;
     return read !== null;
   }
 
-  /** A writing call ends (under the lock): what it learned is saved. */
+  /** A writing call ends (under the lock): what it learned is saved, as src/cli/cache.ts `finish` does. */
   save(now: number): void {
+    const trusted = this.began;
+    if (trusted !== null && !this.remembered.learned() && now - trusted.savedAt < RESAVE_MS) return;
     const kept = this.remembered.remembered();
     if (kept === null) return;
     this.text = renderScanCache(OWNER, kept.times, now);

@@ -55,6 +55,11 @@ export class RememberedTimes implements SessionStore {
     this.changed = false;
   }
 
+  /** Whether a time was learned or forgotten since `begin` (names gone from the folder are not counted here). */
+  learned(): boolean {
+    return this.changed;
+  }
+
   /**
    * The times to keep: every name of the latest listing whose time is known, and whether they differ from those
    * `begin` was given (a time learned or forgotten, a name gone); null when this store never listed the folder.
