@@ -8,6 +8,7 @@ import type { ChangeReport, ModifiedAt, SessionStore } from "../core/ports";
 import type { TimeOf } from "../core/scan/remembered-times";
 import { STALE_TEMP_MS } from "../core/temp-files";
 import type { TopicNote } from "../core/topics/resolve";
+import { readListing, statTimes } from "./folder-reading";
 import { readTopicNotes } from "./topic-notes";
 
 function isErrno(error: unknown, code: string): boolean {
@@ -173,18 +174,8 @@ export class NodeStore implements SessionStore {
    * Each name's modification time, as changedAmong reads it (following a link; "untold" when it cannot be
    * told, "missing" when it is gone): what the device-local scan cache remembers (src/cli/cache-file.ts).
    */
-  modifiedTimes(folder: string, names: readonly string[]): Promise<Map<string, TimeOf>> {
-    const dir = this.resolve(folder);
-    const times = new Map<string, TimeOf>();
-    for (const name of names) {
-      try {
-        const stat = statSync(path.join(dir, name), { throwIfNoEntry: false });
-        times.set(name, stat ? stat.mtimeMs : "missing");
-      } catch {
-        times.set(name, "untold");
-      }
-    }
-    return Promise.resolve(times);
+  modifiedTimes(folder: string, names: readonly string[]): Promise<TimeOf[]> {
+    return Promise.resolve(statTimes(this.resolve(folder), names));
   }
 
   /**
@@ -211,24 +202,11 @@ export class NodeStore implements SessionStore {
 
   /**
    * `list` of a folder and, from the same reading of it, its subfolders (as `folders` names them): a scan needs
-   * both, and the session folder can hold 30 000 notes (the scan cache's store, core/scan/remembered-times.ts,
-   * reads it once). Throws as `list` does.
+   * both, and the session folder can hold 30 000 notes (folder-reading.ts). Throws as `list` does.
    */
   async listing(folder: string): Promise<{ files: string[]; folders: string[] }> {
     try {
-      const dir = this.resolve(folder);
-      const entries = await fs.readdir(dir, { withFileTypes: true });
-      // A symbolic link is listed unless it leads to a folder: a read then follows it inside the vault and
-      // refuses it by name when it leads out (scans skip it with a warning, never silently).
-      const linkToFolder = (name: string): boolean =>
-        statSync(path.join(dir, name), { throwIfNoEntry: false })?.isDirectory() === true;
-      const files: string[] = [];
-      const folders: string[] = [];
-      for (const e of entries) {
-        if (e.isFile() || (e.isSymbolicLink() && !linkToFolder(e.name))) files.push(e.name);
-        else if (e.isDirectory()) folders.push(e.name);
-      }
-      return { files, folders };
+      return await readListing(this.resolve(folder));
     } catch (error) {
       if (isErrno(error, "ENOENT")) return { files: [], folders: [] };
       throw withPath(this.root, folder, error);

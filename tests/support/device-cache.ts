@@ -15,14 +15,13 @@ export const CACHE_TROUBLES: readonly CacheTrouble[] = ["delete", "corrupt", "st
 
 /** The modification times of an in-memory store, as NodeStore.modifiedTimes tells them. */
 export function memoryTimes(memory: MemoryStore): TimesOf {
-  return (folder, names) => {
-    const times = new Map<string, TimeOf>();
-    for (const name of names) {
-      const path = `${folder}/${name}`;
-      times.set(name, memory.files.has(path) ? (memory.mtimes.get(path) ?? "untold") : "missing");
-    }
-    return Promise.resolve(times);
-  };
+  return (folder, names) =>
+    Promise.resolve(
+      names.map((name): TimeOf => {
+        const path = `${folder}/${name}`;
+        return memory.files.has(path) ? (memory.mtimes.get(path) ?? "untold") : "missing";
+      }),
+    );
 }
 
 /**

@@ -11,8 +11,8 @@ import { kindOf } from "./names";
 /** A name's modification time (epoch ms), or: no such file, or the store cannot tell (then it is read). */
 export type TimeOf = number | "missing" | "untold";
 
-/** How the face asks for the modification times of names directly inside a folder, following links. */
-export type TimesOf = (folder: string, names: readonly string[]) => Promise<Map<string, TimeOf>>;
+/** How the face asks for the modification times of names directly inside a folder (following links), in order. */
+export type TimesOf = (folder: string, names: readonly string[]) => Promise<TimeOf[]>;
 
 /** A folder's files (as SessionStore.list) and subfolders (as SessionStore.folders) from one reading of it. */
 export type Listing = (folder: string) => Promise<{ files: string[]; folders: string[] }>;
@@ -94,22 +94,26 @@ export class RememberedTimes implements SessionStore {
 
   async changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
     if (folder !== this.folder) return this.inner.changedAmong(folder, names, since);
-    const told = await this.learn(names.filter((name) => !this.times.has(name)));
+    const missing = await this.learn(names.filter((name) => !this.times.has(name)));
     return names.filter((name) => {
-      const at = this.times.get(name) ?? told.get(name) ?? "untold";
-      return at === "untold" || (at !== "missing" && at >= since);
+      const at = this.times.get(name);
+      return at === undefined ? !missing.has(name) : at >= since; // a time not told: read it
     });
   }
 
-  private async learn(names: readonly string[]): Promise<Map<string, TimeOf>> {
-    if (names.length === 0) return new Map();
+  /** Learns the times of `names`; returns those that no longer exist. */
+  private async learn(names: readonly string[]): Promise<Set<string>> {
+    const missing = new Set<string>();
+    if (names.length === 0) return missing;
     const told = await this.timesOf(this.folder, names);
-    for (const [name, at] of told) {
-      if (typeof at !== "number") continue;
+    names.forEach((name, i) => {
+      const at = told[i];
+      if (at === "missing") missing.add(name);
+      if (typeof at !== "number") return;
       this.times.set(name, at);
       this.changed = true;
-    }
-    return told;
+    });
+    return missing;
   }
 
   async list(folder: string): Promise<string[]> {
