@@ -9,6 +9,9 @@
 //
 // Issue 19 (--names, on by default; "only" skips the history sizes): `start --topic "<a topic note's name>"`
 // against `start --topic T-<id>` in a vault of 5 000 notes (some of them topic notes) beside 1 000 sessions.
+// Issue 22 (the device-local scan cache): start, draft and end with the cache, and with it deleted before each
+// call ("cold"), against the names floor; `--baseline old/cli.js` also runs them on another build (the figures
+// before the cache). `--only cycle,cold,baseline,floorNames` measures just those. Targets at 30 000 sessions.
 //   BENCH_KEEP_VAULT=/tmp/dir keeps each generated vault there (for profiling one operation by hand).
 //
 // --cli benchmarks another build of the CLI (default dist/cli.js). The CLI is copied into the temp folder
@@ -65,13 +68,21 @@ function usage(message) {
   if (message) console.error(`bench: ${message}`);
   console.error(
     "usage: node scripts/bench.mjs [--sizes 100,1000,10000] [--reps N] [--rss auto|time|preload] [--cli dist/cli.js] " +
-      "[--names on|off|only]",
+      "[--names on|off|only] [--only cycle,cold,baseline,floorNames,…] [--baseline old/cli.js]",
   );
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const options = { sizes: DEFAULT_SIZES, reps: null, rss: "auto", cli: DEFAULT_CLI, names: "on" };
+  const options = {
+    sizes: DEFAULT_SIZES,
+    reps: null,
+    rss: "auto",
+    cli: DEFAULT_CLI,
+    names: "on",
+    only: null,
+    baseline: null,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s, 2) : [arg, undefined];
@@ -101,6 +112,16 @@ function parseArgs(argv) {
       const names = value();
       if (!["on", "off", "only"].includes(names)) usage("--names is on, off or only");
       options.names = names;
+    } else if (flag === "--only") {
+      const only = value()
+        .split(",")
+        .map((k) => k.trim())
+        .filter((k) => k !== "");
+      const unknown = only.filter((k) => !KINDS.includes(k));
+      if (only.length === 0 || unknown.length > 0) usage(`--only takes some of ${KINDS.join(", ")}`);
+      options.only = new Set(only);
+    } else if (flag === "--baseline") {
+      options.baseline = path.resolve(value());
     } else if (flag === "--cli") {
       options.cli = path.resolve(value());
     } else if (flag === "-h" || flag === "--help") {
@@ -111,6 +132,22 @@ function parseArgs(argv) {
   }
   return options;
 }
+
+/** What one size measures (--only picks some; every one by default). "cycle": start, draft, end with the cache. */
+// "cold": the same cycle with the scan cache deleted before each call; "baseline": the cycle on --baseline's CLI.
+const KINDS = [
+  "cycle",
+  "cold",
+  "baseline",
+  "list",
+  "listAll",
+  "rebuild",
+  "stats",
+  "exportCsv",
+  "floorNames",
+  "floorAsync",
+  "floorSync",
+];
 
 const repsFor = (size, override) => override ?? (size >= 30000 ? 3 : size >= 10000 ? 5 : 7);
 
@@ -476,19 +513,23 @@ async function measureSize(ctx, core, size, reps) {
 
   // One session: start, draft, end, each its own process and each measured.
   const hotPath = path.join(vault, FOLDER, "hot.md");
-  const cycle = async () => {
+  // Issue 22: `cold` deletes the device-local scan cache before each call (what a first call, or one after a
+  // version change, costs); `cliPath` runs another build (--baseline: the figures before the cache).
+  const makeCycle = (cold, cliPath) => async () => {
+    const call = (...args) => {
+      if (cold) rmSync(path.join(ctx.tmp, "cache", "vaults"), { recursive: true, force: true });
+      return runNode(ctx, [cliPath, "session", ...args, "--vault", vault]);
+    };
     const views = [readFileSync(indexPath, "utf8"), readFileSync(hotPath, "utf8")];
-    const start = await cli(ctx, vault, "start", "--topic", BENCH_TOPIC);
-    const draft = await cli(
-      ctx,
-      vault,
+    const start = await call("start", "--topic", BENCH_TOPIC);
+    const draft = await call(
       "draft",
       "--topic",
       BENCH_TOPIC,
       "--note",
       "Checkpoint: finished the first exercise, stuck on the second.",
     );
-    const r = await cli(ctx, vault, "end", "--topic", BENCH_TOPIC, "--summary", SUMMARY, "--next", NEXT);
+    const r = await call("end", "--topic", BENCH_TOPIC, "--summary", SUMMARY, "--next", NEXT);
     // Reset: remove the session this end added and the trashed draft, so every repetition runs on
     // exactly `size` sessions…
     const saved = /^Saved (S-[^:\s]+):/m.exec(r.stdout);
@@ -522,18 +563,26 @@ async function measureSize(ctx, core, size, reps) {
   const list = () => cli(ctx, vault, "list");
   const listAll = () => cli(ctx, vault, "list", "--all");
   const floorNames = () => runNode(ctx, [ctx.floorNamesPath, sessionsDir]);
-  const kinds = { cycle, list, listAll, rebuild, stats, exportCsv, floorNames, floorAsync, floorSync };
+  const cycle = makeCycle(false, ctx.cli);
+  const cold = makeCycle(true, ctx.cli);
+  const baseline = makeCycle(false, ctx.baselineCli ?? ctx.cli);
+  const every = { cycle, cold, baseline, list, listAll, rebuild, stats, exportCsv, floorNames, floorAsync, floorSync };
+  const wanted = (k) => (ctx.only === null ? k !== "baseline" || ctx.baselineCli !== null : ctx.only.has(k));
+  const kinds = Object.fromEntries(Object.entries(every).filter(([k]) => wanted(k)));
+  if (kinds.baseline && !ctx.baselineCli) throw new Error("--only baseline needs --baseline path/to/cli.js");
 
   // One discarded warm-up of each (page cache, Node's compile cache), then the repetitions interleaved so
   // that a drift of the machine affects every kind alike.
   for (const fn of Object.values(kinds)) await fn();
-  const names = [...Object.keys(kinds).filter((k) => k !== "cycle"), "start", "draft", "end"];
+  const CYCLES = { cycle: "", cold: "Cold", baseline: "Baseline" };
+  const steps = (kind) => (kind in CYCLES ? ["start", "draft", "end"].map((op) => op + CYCLES[kind]) : [kind]);
+  const names = Object.keys(kinds).flatMap(steps);
   const samples = Object.fromEntries(names.map((k) => [k, []]));
   for (let rep = 1; rep <= reps; rep++) {
     for (const [kind, fn] of Object.entries(kinds)) {
       const r = await fn();
-      if (kind !== "cycle") samples[kind].push(r);
-      else for (const step of ["start", "draft", "end"]) samples[step].push(r[step]);
+      if (!(kind in CYCLES)) samples[kind].push(r);
+      else for (const op of ["start", "draft", "end"]) samples[op + CYCLES[kind]].push(r[op]);
     }
     log(`  ${fmtInt(size)}: repetition ${rep}/${reps} done`);
   }
@@ -557,8 +606,10 @@ async function measureSize(ctx, core, size, reps) {
   });
   const result = { size, reps, bytes };
   for (const kind of names) result[kind] = summarize(samples[kind]);
-  result.floorKind = result.floorSync.ms < result.floorAsync.ms ? "sync" : "async";
-  result.floor = result.floorSync.ms < result.floorAsync.ms ? result.floorSync : result.floorAsync;
+  if (result.floorSync && result.floorAsync) {
+    result.floorKind = result.floorSync.ms < result.floorAsync.ms ? "sync" : "async";
+    result.floor = result.floorSync.ms < result.floorAsync.ms ? result.floorSync : result.floorAsync;
+  }
   return result;
 }
 
@@ -733,7 +784,7 @@ function report(results, rssMethod, cliPath, names) {
   }
 
   if (results.length > 0) reportGrowth(results);
-  const namesOk = names === null || reportTopicNames(names);
+  const namesOk = (names === null || reportTopicNames(names)) && reportCache(results);
 
   console.log(
     `\nTargets at ${fmtInt(TARGET_SIZE)} sessions: end and rebuild each within ` +
@@ -841,6 +892,82 @@ async function mcpSection(ctx, core, reps) {
   return reportMcp(result, sizes);
 }
 
+// Issue 22: start, draft and end with the device-local scan cache, against the names floor and 1 000 sessions.
+const CACHE_FLOOR_RATIO = 2;
+const CACHE_GROWTH_RATIO = 1.5;
+const CACHE_PEAK_MB = 80;
+
+/** Issue 22's table and targets, from whatever of the cycles and the names floor was measured. */
+function reportCache(results) {
+  const has = (r, k) => r[k] !== undefined;
+  const rows = results.filter((r) => has(r, "start"));
+  if (rows.length === 0) return true;
+  const cell = (x) => (x ? `${fmtMs(x.ms)} (${fmtMs(x.cpuMs)}) ${fmtMb(x.maxRssKb)} MB` : "–");
+  console.log(
+    "\nScan cache (issue 22): wall ms median (CPU ms median) highest peak MB. The machine (2 vCPU) is shared " +
+      "with other work: wall times vary with its load, CPU times less.\n",
+  );
+  console.log("| sessions | op | with cache | cold (no cache) | baseline | names floor |");
+  console.log("|---:|---|---|---|---|---|");
+  for (const r of rows) {
+    for (const op of ["start", "draft", "end"]) {
+      console.log(
+        `| ${fmtInt(r.size)} | ${op} | ${cell(r[op])} | ${cell(r[`${op}Cold`])} | ${cell(r[`${op}Baseline`])} | ` +
+          `${cell(r.floorNames)} |`,
+      );
+    }
+  }
+  const small = rows.find((r) => r.size === GROWTH_SMALL);
+  const large = rows.find((r) => r.size === GROWTH_LARGE);
+  if (!small || !large) {
+    console.log(`\nNOT MEASURED: the issue 22 targets need sizes ${GROWTH_SMALL} and ${GROWTH_LARGE}.`);
+    return true;
+  }
+  let ok = true;
+  const check = (pass, text) => {
+    ok &&= pass;
+    console.log(`- ${pass ? "PASS" : "FAIL"} ${text}`);
+  };
+  console.log(`\nTargets (issue 22) at ${fmtInt(GROWTH_LARGE)} sessions:\n`);
+  for (const op of ["start", "draft", "end"]) {
+    const x = large[op];
+    if (large.floorNames) {
+      const ratio = x.ms / large.floorNames.ms;
+      check(ratio <= CACHE_FLOOR_RATIO, `${op} ≤ ${CACHE_FLOOR_RATIO}× names floor: ${fmtRatio(ratio)}`);
+    }
+    const growth = x.ms / small[op].ms;
+    check(growth <= CACHE_GROWTH_RATIO, `${op} ≤ ${CACHE_GROWTH_RATIO}× ${fmtInt(GROWTH_SMALL)}: ${fmtRatio(growth)}`);
+    check(x.maxRssKb / 1024 <= CACHE_PEAK_MB, `${op} peak ≤ ${CACHE_PEAK_MB} MB: ${fmtMb(x.maxRssKb)} MB`);
+    const cold = large[`${op}Cold`];
+    const before = large[`${op}Baseline`];
+    if (cold && before) {
+      const ratio = cold.ms / before.ms;
+      check(ratio <= 1, `${op} cold ≤ baseline: ${fmtMs(cold.ms)} vs ${fmtMs(before.ms)} ms (${fmtRatio(ratio)})`);
+    }
+  }
+  return ok;
+}
+
+/** With --only: the kinds measured, each size a row (wall ms median (CPU ms median) peak MB). */
+function reportOnly(results) {
+  const kinds = Object.keys(results[0] ?? {}).filter((k) => typeof results[0][k] === "object" && "ms" in results[0][k]);
+  const cpus = os.cpus();
+  console.log(
+    `## PALEE CLI benchmark (--only)\n\nMachine: ${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ` +
+      `Node ${process.version}; load average at the end ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(", ")}\n`,
+  );
+  console.log(`| sessions | ${kinds.join(" | ")} |`);
+  console.log(`|---:|${kinds.map(() => "---").join("|")}|`);
+  for (const r of results) {
+    const cells = kinds.map((k) => `${fmtMs(r[k].ms)} (${fmtMs(r[k].cpuMs)}) ${fmtMb(r[k].maxRssKb)} MB`);
+    console.log(`| ${fmtInt(r.size)} | ${cells.join(" | ")} |`);
+  }
+  return reportCache(results);
+}
+
 // ---- main --------------------------------------------------------------------------------------------
 
 async function main() {
@@ -865,10 +992,13 @@ async function main() {
       floorSyncPath: path.join(tmp, "floor-sync.cjs"),
       floorNamesPath: path.join(tmp, "floor-names.cjs"),
       rssMethod: "preload",
+      only: options.only,
+      baselineCli: null,
     };
     copyFileSync(options.cli, ctx.cli);
     // palee mcp lives beside the CLI (esbuild.config.mjs): dist/cli.js loads ./mcp.js.
     copyFileSync(path.join(path.dirname(options.cli), "mcp.js"), path.join(tmp, "mcp.js"));
+    if (options.baseline) copyFileSync(options.baseline, (ctx.baselineCli = path.join(tmp, "cli-baseline.js")));
     writeFileSync(ctx.preloadPath, PRELOAD);
     writeFileSync(ctx.floorAsyncPath, FLOOR_ASYNC);
     writeFileSync(ctx.floorSyncPath, FLOOR_SYNC);
@@ -892,8 +1022,9 @@ async function main() {
       log(`bench: topics by name, ${fmtInt(NAMES_NOTES)} notes, ${reps} repetitions`);
       names = await measureTopicNames(ctx, core, reps);
     }
-    const ok = report(results, ctx.rssMethod, options.cli, names);
-    const mcpOk = process.env.BENCH_MCP === "off" ? true : await mcpSection(ctx, core, options.reps ?? 7);
+    const ok = options.only ? reportOnly(results) : report(results, ctx.rssMethod, options.cli, names);
+    const mcpOk =
+      options.only || process.env.BENCH_MCP === "off" ? true : await mcpSection(ctx, core, options.reps ?? 7);
     if (!ok || !mcpOk) process.exitCode = 1;
   } finally {
     cleanup();

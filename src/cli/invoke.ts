@@ -13,6 +13,8 @@ import { trashStaleTempFiles } from "../core/temp-files";
 import { BOUNDED_VIEWS } from "../core/bounded";
 import type { Command, CommandContext } from "./commands/command";
 import { writes } from "./commands/index";
+import type { CliCache } from "./cache";
+import { openCache } from "./cache";
 import type { VaultLock } from "./lock";
 import { lockVault } from "./lock";
 import type { Values } from "./options";
@@ -42,16 +44,24 @@ export async function invoke(
   out: Output,
 ): Promise<number> {
   const lock = writes(command) ? await lockVault(vault.root, io.env) : null;
+  let cache: CliCache | null = null;
   try {
     for (const w of vault.warnings) out.warn(w);
-    const { core, store } = coreFor(vault, io.env);
-    const offsetAt: OffsetAt = (instant) => systemClock.offsetMinutes(instant);
     const device = deviceName(io.env);
+    const store = new NodeStore(vault.root);
+    // The device-local scan cache beside the lock (issue 22): saved only by a writer, before the lock goes.
+    const use = { writes: lock !== null, fresh: command.name === "rebuild", now: () => systemClock.now() };
+    cache = await openCache(store, vault.layout, io.env, use);
+    const ports = { store: cache.store, clock: systemClock, random: systemRandom, device };
+    const options = { ...CORE_OPTIONS, tempFiles: cache.sweep(trashStaleTempFiles), graceMs: vault.graceMs };
+    const core = new PaleeSessions(ports, vault.layout, options);
+    const offsetAt: OffsetAt = (instant) => systemClock.offsetMinutes(instant);
     const ctx: CommandContext = { core, out, io, device, store, clock: systemClock, offsetAt, notices: [] };
     const code = await command.run(ctx, values);
     if (code === 0) for (const notice of ctx.notices) io.stderr(`${notice}\n`);
     return code;
   } finally {
+    await cache?.finish();
     await releaseLock(lock, out);
   }
 }

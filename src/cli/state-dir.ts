@@ -1,8 +1,8 @@
 /**
  * Where the CLI keeps what belongs to this device and one vault, never to the vault itself (contract §4 "One at
  * a time"): the vault syncs to other devices, a lock or a device-local cache must not. One folder per vault,
- * under the platform's cache folder; the vault lock (lock.ts) lives there, and any later device-local cache of a
- * vault belongs beside it (call `vaultStateDir`).
+ * under the platform's cache folder; the vault lock (lock.ts) lives there, and beside it the scan cache
+ * (cache.ts, `scan-cache.txt`).
  *
  *   Linux and others  $XDG_CACHE_HOME/palee (an absolute one), else ~/.cache/palee
  *   macOS             ~/Library/Caches/palee
@@ -69,10 +69,13 @@ async function realPathOfPossiblyMissing(p: string): Promise<string> {
 }
 
 /**
- * The state folder of the vault at `vaultRoot` (absolute), created (owner only) when missing. Refused when it
- * would lie inside the vault (it would sync), or cannot be created.
+ * Where the state folder of the vault at `vaultRoot` (absolute) is, and the vault's real path; not created.
+ * Refused when it would lie inside the vault (it would sync).
  */
-export async function vaultStateDir(vaultRoot: string, env: NodeJS.ProcessEnv): Promise<string> {
+export async function vaultStatePath(
+  vaultRoot: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ dir: string; realVault: string }> {
   const realVault = await fs.realpath(vaultRoot);
   const root = cacheRoot(env);
   const dir = path.join(root, "vaults", createHash("sha256").update(realVault).digest("hex").slice(0, 16));
@@ -83,6 +86,15 @@ export async function vaultStateDir(vaultRoot: string, env: NodeJS.ProcessEnv): 
       "cache_dir",
     );
   }
+  return { dir, realVault };
+}
+
+/**
+ * The state folder of the vault at `vaultRoot` (absolute), created (owner only) when missing. Refused when it
+ * would lie inside the vault (it would sync), or cannot be created.
+ */
+export async function vaultStateDir(vaultRoot: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const { dir } = await vaultStatePath(vaultRoot, env);
   try {
     await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (error) {

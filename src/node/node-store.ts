@@ -5,8 +5,10 @@ import * as path from "node:path";
 import { BoundaryError, ConflictError, FileExistsError, LinkOutsideVaultError, PaleeError } from "../core/errors";
 import { UsageError, errorMessage } from "../core/errors";
 import type { ChangeReport, ModifiedAt, SessionStore } from "../core/ports";
+import type { TimeOf } from "../core/scan/remembered-times";
 import { STALE_TEMP_MS } from "../core/temp-files";
 import type { TopicNote } from "../core/topics/resolve";
+import { readListing, statTimes } from "./folder-reading";
 import { readTopicNotes } from "./topic-notes";
 
 function isErrno(error: unknown, code: string): boolean {
@@ -169,6 +171,14 @@ export class NodeStore implements SessionStore {
   }
 
   /**
+   * Each name's modification time, as changedAmong reads it (following a link; "untold" when it cannot be
+   * told, "missing" when it is gone): what the device-local scan cache remembers (src/cli/cache-file.ts).
+   */
+  modifiedTimes(folder: string, names: readonly string[]): Promise<TimeOf[]> {
+    return Promise.resolve(statTimes(this.resolve(folder), names));
+  }
+
+  /**
    * The vault's topic notes from their frontmatter blocks only (topic-notes.ts), outside the `skip` folders
    * (the session folder) and dot-folders; never through a link leading out of the vault.
    */
@@ -187,16 +197,18 @@ export class NodeStore implements SessionStore {
   }
 
   async list(folder: string): Promise<string[]> {
+    return (await this.listing(folder)).files;
+  }
+
+  /**
+   * `list` of a folder and, from the same reading of it, its subfolders (as `folders` names them): a scan needs
+   * both, and the session folder can hold 30 000 notes (folder-reading.ts). Throws as `list` does.
+   */
+  async listing(folder: string): Promise<{ files: string[]; folders: string[] }> {
     try {
-      const dir = this.resolve(folder);
-      const entries = await fs.readdir(dir, { withFileTypes: true });
-      // A symbolic link is listed unless it leads to a folder: a read then follows it inside the vault and
-      // refuses it by name when it leads out (scans skip it with a warning, never silently).
-      const linkToFolder = (name: string): boolean =>
-        statSync(path.join(dir, name), { throwIfNoEntry: false })?.isDirectory() === true;
-      return entries.filter((e) => e.isFile() || (e.isSymbolicLink() && !linkToFolder(e.name))).map((e) => e.name);
+      return await readListing(this.resolve(folder));
     } catch (error) {
-      if (isErrno(error, "ENOENT")) return [];
+      if (isErrno(error, "ENOENT")) return { files: [], folders: [] };
       throw withPath(this.root, folder, error);
     }
   }

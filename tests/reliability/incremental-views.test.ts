@@ -2,12 +2,15 @@
  * Property test (issue 13): the views an operation updates incrementally (end inserts its line into index.md;
  * list answers from it) are exactly what a full rebuild writes, after random sequences of sessions, notes
  * arriving by sync (some in the same second, some under a name that does not match their start), notes
- * deleted, renamed or damaged by hand, and index.md deleted, damaged or edited by hand.
+ * deleted, renamed or damaged by hand, and index.md deleted, damaged or edited by hand. As `palee` runs it: with
+ * the device-local scan cache (issue 22), loaded before and saved after each call, deleted, corrupted, left
+ * stale or dated in the future at random steps, and notes synced with their old file times.
  *
  *   INCREMENTAL_RUNS (default 200)
  */
 import fc from "fast-check";
 import { layoutFor } from "../../src/core/layout";
+import { BOUNDED_VIEWS } from "../../src/core/bounded";
 import { PaleeSessions } from "../../src/core/sessions";
 import { formatTimestamp, formatUtcCompact } from "../../src/core/time";
 import { confirmedText } from "../support/builders";
@@ -15,13 +18,16 @@ import { FakeClock, SeededRandom, harness } from "../support/fakes";
 import type { Harness } from "../support/fakes";
 import { HOT, INDEX, S } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
+import type { CacheTrouble } from "../support/device-cache";
+import { CACHE_TROUBLES, DeviceCache } from "../support/device-cache";
 
 const RUNS = Number(process.env.INCREMENTAL_RUNS ?? 200);
 const SESSIONS = "palee/sessions/";
 
 type Action =
   | { op: "session"; topic: string; minutes: number; summary: boolean }
-  | { op: "sync"; daysBack: number; seconds: number; offset: number; hex: number; lie: number }
+  | { op: "sync"; daysBack: number; seconds: number; offset: number; hex: number; lie: number; keepsTime?: boolean }
+  | { op: "cache"; trouble: CacheTrouble; pick: number }
   | { op: "delete" | "rename-away" | "rename-lying"; pick: number }
   | { op: "index"; edit: "delete" | "garbage" | "drop line" | "swap lines" | "total" | "stale line" | "retitle" }
   | { op: "clock"; minutes: number };
@@ -45,6 +51,16 @@ const action: fc.Arbitrary<Action> = fc.oneof(
       offset: fc.constantFrom(0, 60, -300, 330, 780, -600),
       hex: fc.integer({ min: 0, max: 0xffff }),
       lie: fc.constantFrom(0, 0, 0, -3600, 86_400, 1),
+      // Issue 22: a sync tool that keeps the other device's file time (when the note was written there).
+      keepsTime: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant("cache" as const),
+      trouble: fc.constantFrom(...CACHE_TROUBLES),
+      pick: fc.nat(),
     }),
   },
   {
@@ -95,10 +111,14 @@ function sync(h: Harness, a: Extract<Action, { op: "sync" }>): void {
     { summary: `from the phone ${a.hex}` },
   );
   h.store.files.set(S(id), text);
-  h.store.mtimes.set(S(id), h.clock.now()); // arrives now, whatever it records
+  // Arrives now, whatever it records; or with the time it was written on the phone, when the session ended.
+  h.store.mtimes.set(S(id), a.keepsTime === true ? Math.min(h.clock.now(), start + 1_800_000) : h.clock.now());
 }
 
-function handEdit(h: Harness, a: Extract<Action, { op: "delete" | "rename-away" | "rename-lying" }>): void {
+function handEdit(
+  h: Harness & { cache?: DeviceCache },
+  a: Extract<Action, { op: "delete" | "rename-away" | "rename-lying" }>,
+): void {
   const names = confirmedNames(h.store);
   if (names.length === 0) return;
   const path = names[a.pick % names.length];
@@ -111,6 +131,7 @@ function handEdit(h: Harness, a: Extract<Action, { op: "delete" | "rename-away" 
         ? `${SESSIONS}S-20200101T000000-${(a.pick % 0xffff).toString(16)}.md`
         : null;
   if (renamed === null) return;
+  if (h.store.files.has(renamed)) h.cache?.rewritten.add(renamed.slice(SESSIONS.length));
   h.store.files.set(renamed, text);
   h.store.mtimes.set(renamed, h.clock.now()); // a rename changes the file's status time
 }
@@ -136,6 +157,26 @@ function editIndex(h: Harness, edit: Extract<Action, { op: "index" }>["edit"]): 
   h.store.files.set(INDEX, lines.join("\n"));
 }
 
+/** The core as `palee` runs it: bounded views, and the scan cache of this device between calls (issue 22). */
+interface Cached extends Harness {
+  cache: DeviceCache;
+}
+
+function cachedHarness(): Cached {
+  const h = harness({ bounded: true });
+  const cache = new DeviceCache(h.store, h.store);
+  const ports = { ...h.ports, store: cache.store };
+  return { ...h, ports, cache, core: new PaleeSessions(ports, layoutFor("palee"), BOUNDED_VIEWS) };
+}
+
+/** One `palee` call: the cache read when it begins, saved when it ends (`writes`: it holds the lock). */
+async function call<T>(h: Cached, writes: boolean, run: () => Promise<T>): Promise<T> {
+  h.cache.begin(h.clock.now());
+  const result = await run();
+  if (writes) h.cache.save(h.clock.now());
+  return result;
+}
+
 /** What a full rebuild writes, on a copy of the vault at the same instant. */
 async function rebuilt(h: Harness): Promise<{ index: string | undefined; hot: string | undefined }> {
   const copy = new MemoryStore(Object.fromEntries(h.store.files));
@@ -147,11 +188,11 @@ async function rebuilt(h: Harness): Promise<{ index: string | undefined; hot: st
   return { index: copy.files.get(INDEX), hot: copy.files.get(HOT) };
 }
 
-async function session(h: Harness, a: Extract<Action, { op: "session" }>, step: string): Promise<void> {
-  const started = await h.core.start({ topic: a.topic, ignorePending: true });
+async function session(h: Cached, a: Extract<Action, { op: "session" }>, step: string): Promise<void> {
+  const started = await call(h, true, () => h.core.start({ topic: a.topic, ignorePending: true }));
   if (started.status !== "started") throw new Error(`${step}: start ${started.status}`);
   h.clock.advance(a.minutes);
-  await h.core.end({ summary: a.summary ? `summary ${step}` : null });
+  await call(h, true, () => h.core.end({ summary: a.summary ? `summary ${step}` : null }));
   const expected = await rebuilt(h);
   expect([step, h.store.files.get(INDEX)]).toEqual([step, expected.index]);
   // active_topic is state, not derived: end makes the ended topic active, a rebuild the newest session's.
@@ -160,9 +201,9 @@ async function session(h: Harness, a: Extract<Action, { op: "session" }>, step: 
 }
 
 /** list (newest ten, from the index when it can be trusted) agrees with the full list. */
-async function listAgrees(h: Harness, step: string): Promise<void> {
-  const fast = await h.core.list();
-  const full = await h.core.list({ all: true });
+async function listAgrees(h: Cached, step: string): Promise<void> {
+  const fast = await call(h, false, () => h.core.list());
+  const full = await call(h, false, () => h.core.list({ all: true }));
   const ids = (r: typeof fast): string[] => r.confirmed.map((s) => s.path);
   expect([step, ids(fast), fast.totalConfirmed, fast.drafts.length]).toEqual([
     step,
@@ -173,11 +214,14 @@ async function listAgrees(h: Harness, step: string): Promise<void> {
   expect([step, fast.skipped]).toEqual([step, full.skipped]);
 }
 
+const cacheRuns: Array<DeviceCache["counts"]> = [];
+
 describe("incremental views", () => {
   it(`end leaves index.md and hot.md exactly as a rebuild writes them (${RUNS} runs)`, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(action, { maxLength: 25 }), async (actions) => {
-        const h = harness({ bounded: true });
+        const h = cachedHarness();
+        cacheRuns.push(h.cache.counts);
         for (const [i, a] of [
           ...actions,
           { op: "session", topic: "T-a", minutes: 5, summary: true } as const,
@@ -187,11 +231,15 @@ describe("incremental views", () => {
           else if (a.op === "sync") sync(h, a);
           else if (a.op === "index") editIndex(h, a.edit);
           else if (a.op === "clock") h.clock.advance(a.minutes);
+          else if (a.op === "cache") h.cache.trouble(a.trouble, a.pick, h.clock.now());
           else handEdit(h, a);
           await listAgrees(h, step);
         }
       }),
       { numRuns: RUNS },
     );
+    // The cache was trusted in some calls, learned afresh in others, and answered bounded scans.
+    const total = (key: "warm" | "cold" | "answered"): number => cacheRuns.reduce((n, c) => n + c[key], 0);
+    expect([total("warm") > 0, total("cold") > 0, total("answered") > 0]).toEqual([true, true, true]);
   }, 300_000);
 });

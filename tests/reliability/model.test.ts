@@ -101,10 +101,13 @@ describe("the reference model", () => {
         "list",
         "status",
       ];
-      for (const kind of [...kinds, "crash", ...EDITS, "clock forward", "clock back", "DST change", "device switch"]) {
+      const world = ["clock forward", "clock back", "DST change", "device switch", "cache", "sync keeps time"];
+      for (const kind of [...kinds, "crash", ...EDITS, ...world]) {
         expect([kind, (steps[kind] ?? 0) > 0]).toEqual([kind, true]);
       }
       const reached = [
+        "scan cache trusted",
+        "scan cache learned afresh",
         "crash fired",
         "start started",
         "start drafts_pending",

@@ -32,6 +32,8 @@ import { BOUNDED_VIEWS } from "../../src/core/bounded";
 import { FakeClock, SeededRandom } from "../support/fakes";
 import { HOT, INDEX } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
+import type { CacheTrouble } from "../support/device-cache";
+import { CACHE_TROUBLES, DeviceCache } from "../support/device-cache";
 
 export const DEVICES = ["laptop", "phone", "tablet"] as const;
 /** Agent hosts' IDs (contract §4b `--agent`): two, so that one agent meets the other's session too. */
@@ -140,10 +142,12 @@ export class World {
         this.randoms.set(device, (random = device === this.fewIdsOn ? new FewIdsRandom(seeded) : seeded));
       }
       const gate = new CrashGate(this.store);
-      // As `palee` runs the core: reconcile, list and the views bounded by what changed (issue 13).
+      // As `palee` runs the core: reconcile, list and the views bounded by what changed (issue 13), with this
+      // device's scan cache between calls (issue 22).
+      const store = this.cacheOf(device).rewire(gate);
       found = {
         gate,
-        core: new PaleeSessions({ store: gate, clock: this.clock, random, device }, LAYOUT, BOUNDED_VIEWS),
+        core: new PaleeSessions({ store, clock: this.clock, random, device }, LAYOUT, BOUNDED_VIEWS),
       };
       this.instances.set(device, found);
     }
@@ -155,6 +159,14 @@ export class World {
    * Refreshed from an ok hot.md after each operation of that device; kept while hot.md is damaged or gone.
    */
   readonly ui = new Map<Device, OpenRef>();
+
+  /** Each device's scan cache (issue 22): device-local, kept across restarts like the CLI's file. */
+  private readonly caches = new Map<Device, DeviceCache>();
+  cacheOf(device: Device = this.device): DeviceCache {
+    let cache = this.caches.get(device);
+    if (!cache) this.caches.set(device, (cache = new DeviceCache(this.store, this.store)));
+    return cache;
+  }
 
   /** The app on `device` stops (crash, quit): its next operation runs on a fresh instance, with no UI state. */
   restart(device: Device): void {
@@ -443,6 +455,8 @@ async function operate<T>(
     world.armed = null;
   }
   let outcome: Outcome<T>;
+  const cache = world.cacheOf(device);
+  stats.bump(stats.outcomes, cache.begin(world.clock.now()) ? "scan cache trusted" : "scan cache learned afresh");
   try {
     outcome = { value: await run(core), crashed: false };
   } catch (error) {
@@ -450,6 +464,8 @@ async function operate<T>(
   } finally {
     gate.disarm();
   }
+  // A writing call saves the cache under its lock, also after a refusal; a crashed one never does.
+  if (writes && !gate.fired) cache.save(world.clock.now());
   if (gate.fired) {
     world.restart(device);
     if (!("error" in outcome)) fail(step, "the operation reported success although one of its writes failed");
@@ -1371,6 +1387,48 @@ export class ClockJump extends Step {
 }
 
 /** A daylight-saving change: the instant goes on, the local offset moves by an hour. */
+/** Issue 22: this device's scan cache is deleted, corrupted, left stale or dated in the future between calls. */
+export class CacheMishap extends Step {
+  constructor(
+    readonly trouble: CacheTrouble,
+    readonly pick: number,
+  ) {
+    super();
+  }
+  get label(): string {
+    return `the scan cache is ${this.trouble === "future" ? "dated in the future" : `${this.trouble}d`}`;
+  }
+  group(): string {
+    return "cache";
+  }
+  protected act(_model: Model, world: World): Promise<Effects> {
+    world.cacheOf().trouble(this.trouble, this.pick, world.clock.now());
+    return Promise.resolve({ kind: "external", crashed: false, refused: false });
+  }
+}
+
+/**
+ * Issue 22: a sync tool keeps the time a note was written on its device: the note's file time becomes its
+ * recorded end (never later than it was). Its bytes do not change.
+ */
+export class SyncKeepsTime extends Step {
+  constructor(readonly pick: number) {
+    super();
+  }
+  readonly label = "a note's file time becomes its recorded end";
+  group(): string {
+    return "sync keeps time";
+  }
+  protected act(_model: Model, world: World, before: View): Promise<Effects> {
+    const notes = [...before.confirmed.values()];
+    const note = notes[this.pick % Math.max(1, notes.length)];
+    const ended = note && typeof note.fields.ended_at === "string" ? parseTimestamp(note.fields.ended_at) : null;
+    const written = note ? world.store.mtimes.get(note.path) : undefined;
+    if (note && ended !== null && written !== undefined) world.store.mtimes.set(note.path, Math.min(written, ended));
+    return Promise.resolve({ kind: "external", crashed: false, refused: false });
+  }
+}
+
 export class DstChange extends Step {
   constructor(readonly delta: 60 | -60) {
     super();
@@ -1699,6 +1757,11 @@ export const step: Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: minutes.map((m) => new ClockJump(m)) },
   { weight: 1, arbitrary: fc.constantFrom(60 as const, -60 as const).map((d) => new DstChange(d)) },
   { weight: 2, arbitrary: fc.constantFrom<Device>(...DEVICES).map((d) => new SwitchDevice(d)) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.constantFrom(...CACHE_TROUBLES), fc.nat()).map(([t, n]) => new CacheMishap(t, n)),
+  },
+  { weight: 1, arbitrary: fc.nat().map((n) => new SyncKeepsTime(n)) },
 );
 
 // ---- a run: setup, the steps, the next start-up ----------------------------------------------------

@@ -66,11 +66,12 @@ function indexLoads(
   topicId: string,
   added: ConfirmedSession | null,
 ): SessionLoad[] {
-  const topic = renderTopic(topicId);
+  // Each line is `- [[<link>]] - Topic: <topic> (`…: its topic is checked in place (no string made per line).
+  const tail = `]] - Topic: ${renderTopic(topicId)} (`;
   const addedLink = added && linkOf(added.path);
   return index.links.flatMap((link, i) => {
     const line = index.lines[i];
-    if (!line.startsWith(`- [[${link}]] - Topic: ${topic} (`)) return [];
+    if (!line.startsWith(tail, link.length + 4) || !line.startsWith("- [[") || !line.startsWith(link, 4)) return [];
     return [
       async () => {
         if (added && link === addedLink) return added;

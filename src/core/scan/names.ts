@@ -14,7 +14,7 @@ export const NOT_DOWNLOADED = "not downloaded (an iCloud placeholder): not count
 export type NameKind = "draft" | "confirmed" | "other" | "placeholder" | "ignored";
 
 export function kindOf(name: string): NameKind {
-  const inner = PLACEHOLDER.exec(name)?.[1];
+  const inner = name.startsWith(".") ? PLACEHOLDER.exec(name)?.[1] : undefined; // most names: no regex run
   if (inner !== undefined && !inner.startsWith(".")) {
     const kind = kindOf(inner);
     if (kind === "draft" || kind === "confirmed") return "placeholder";

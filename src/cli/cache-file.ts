@@ -1,0 +1,125 @@
+/**
+ * The device-local scan cache (issue 22): the modification times of the session folder's confirmed notes as
+ * this device last saw them, kept beside the vault lock in the vault's state folder (state-dir.ts), never in the
+ * vault. With it a bounded scan lists the folder and asks the file system only about names it has not seen
+ * (core/scan/remembered-times.ts; the soundness argument is in docs/performance.md).
+ *
+ * Plain and derived, safe to delete. A file that is missing, damaged (its checksum, its shape), of another
+ * format or tool version, of another vault path or session folder, saved more than a day ago or in the future
+ * is not trusted: the call learns every time afresh, as without a cache. Written atomically (temp file and
+ * rename), and only by a writing action, under the vault lock; `rebuild` ignores it and writes it anew.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+
+/** The cache file's name in the vault's state folder, beside write.lock. */
+export const CACHE_NAME = "scan-cache.txt";
+/** The first line: this format and its version. */
+const MAGIC = "palee scan cache 2";
+/** A cache older than this is rebuilt: what a same-name rewrite could hide is seen within a day. */
+export const CACHE_MAX_AGE_MS = 24 * 3600 * 1000;
+
+/** What a cache must say about itself to be used: whose it is. */
+export interface CacheOwner {
+  /** The tool's version (version.ts): a cache of another version is rebuilt. */
+  tool: string;
+  /** The vault's real path, and the session folder inside it. */
+  vault: string;
+  folder: string;
+}
+
+interface Header extends CacheOwner {
+  saved_at: number;
+  sha256: string;
+}
+
+/** The remembered times and when they were saved. */
+export interface Remembered {
+  times: Map<string, number>;
+  savedAt: number;
+}
+
+const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+/**
+ * The cache's text for `times`, saved at `now`: the magic line, a JSON header (whose cache it is, when, the
+ * SHA-256 of the body), and the body: one JSON line of the names and one of their times, in the same order
+ * (JSON.parse reads 30 000 of each in a few milliseconds).
+ */
+export function renderScanCache(owner: CacheOwner, times: ReadonlyMap<string, number>, now: number): string {
+  const body = `${JSON.stringify([...times.keys()])}\n${JSON.stringify([...times.values()])}\n`;
+  const header: Header = { ...owner, saved_at: now, sha256: sha256(body) };
+  return `${MAGIC}\n${JSON.stringify(header)}\n${body}`;
+}
+
+/** The times a cache's text holds, or null when it is not to be trusted (see the file's comment). */
+export function parseScanCache(text: string, owner: CacheOwner, now: number): Remembered | null {
+  const first = text.indexOf("\n");
+  const second = first < 0 ? -1 : text.indexOf("\n", first + 1);
+  if (second < 0 || text.slice(0, first) !== MAGIC) return null;
+  const header = headerOf(text.slice(first + 1, second));
+  if (header === null || header.tool !== owner.tool || header.vault !== owner.vault) return null;
+  if (header.folder !== owner.folder || !(header.saved_at <= now && now - header.saved_at <= CACHE_MAX_AGE_MS)) {
+    return null;
+  }
+  const body = text.slice(second + 1);
+  if (sha256(body) !== header.sha256) return null;
+  const third = body.indexOf("\n");
+  const names = jsonOrNull(body.slice(0, third));
+  const ats = jsonOrNull(body.slice(third + 1));
+  if (!Array.isArray(names) || !Array.isArray(ats) || names.length !== ats.length) return null;
+  const times = new Map<string, number>();
+  for (let i = 0; i < names.length; i++) {
+    const name: unknown = names[i];
+    const at: unknown = ats[i];
+    if (typeof name !== "string" || typeof at !== "number" || !Number.isFinite(at)) return null;
+    times.set(name, at);
+  }
+  return { times, savedAt: header.saved_at };
+}
+
+function jsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function headerOf(line: string): Header | null {
+  const parsed = jsonOrNull(line);
+  if (typeof parsed !== "object" || parsed === null) return null;
+  const h = parsed as Record<string, unknown>;
+  const strings = ["tool", "vault", "folder", "sha256"].every((key) => typeof h[key] === "string");
+  return strings && typeof h.saved_at === "number" ? (parsed as Header) : null;
+}
+
+/** The cache at `file`, or null (missing, unreadable, not trusted). Never throws. */
+export async function loadScanCache(file: string, owner: CacheOwner, now: number): Promise<Remembered | null> {
+  try {
+    return parseScanCache(await fs.readFile(file, "utf8"), owner, now);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Writes the cache atomically: a temp file beside it, renamed over it, so a reader sees the old cache or the new
+ * one, never a part. Unflushed on purpose: a cache cut by a power loss fails its checksum and is rebuilt. A cache
+ * that cannot be written is left out quietly (the next call learns afresh); never throws.
+ */
+export async function saveScanCache(
+  file: string,
+  owner: CacheOwner,
+  times: ReadonlyMap<string, number>,
+  now: number,
+): Promise<void> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    await fs.writeFile(temp, renderScanCache(owner, times, now), { encoding: "utf8", mode: 0o600, flag: "wx" });
+    await fs.rename(temp, file);
+  } catch {
+    await fs.rm(temp, { force: true }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * One CLI invocation's use of the device-local scan cache (cache-file.ts): load it before the command, hand the
+ * core a store that answers from it (core/scan/remembered-times.ts), and save what the call learned afterwards.
+ *
+ * - A writing action saves, under the vault lock it holds (main.ts calls `finish` before releasing it).
+ * - A read-only action reads the cache if there is one and never writes it: it holds no lock, and what it learns
+ *   (a stat or two of names new since) is cheap to learn again.
+ * - `rebuild` ignores the cache, and saves one made afresh from every confirmed note's time.
+ * - A cache that cannot be found, read or written never fails the command: the call learns afresh.
+ */
+import * as path from "node:path";
+import type { CorePorts } from "../core/ports";
+import type { Layout } from "../core/layout";
+import { RememberedTimes } from "../core/scan/remembered-times";
+import type { NodeStore } from "../node/node-store";
+import type { CacheOwner } from "./cache-file";
+import { CACHE_NAME, loadScanCache, saveScanCache } from "./cache-file";
+import { vaultStatePath } from "./state-dir";
+import { VERSION } from "./version";
+
+/** An unchanged cache is saved again after this long, so that it never ages past CACHE_MAX_AGE_MS in use. */
+export const RESAVE_MS = 3600 * 1000;
+
+export interface CliCache {
+  /** The store the core works on: the vault's, with the remembered times. */
+  store: RememberedTimes;
+  /** The temp-file sweep after a start or an end, run on the listing the operation already made. */
+  sweep: (sweepOn: (ports: CorePorts, layout: Layout) => Promise<string[]>) => typeof sweepOn;
+  /** Saves what the call learned (a writing action only); never throws. */
+  finish: () => Promise<void>;
+}
+
+export interface CacheUse {
+  /** Whether the action writes (and so holds the lock): only then is the cache saved. */
+  writes: boolean;
+  /** rebuild: the cache is ignored and saved anew from every note. */
+  fresh: boolean;
+  now: () => number;
+}
+
+/** The cache of the vault `store` is on (`layout`'s session folder), as `use` says. Never throws. */
+export async function openCache(
+  store: NodeStore,
+  layout: Layout,
+  env: NodeJS.ProcessEnv,
+  use: CacheUse,
+): Promise<CliCache> {
+  const where = await vaultStatePath(store.root, env).catch(() => null);
+  const owner: CacheOwner | null = where && { tool: VERSION, vault: where.realVault, folder: layout.sessions };
+  const file = where && path.join(where.dir, CACHE_NAME);
+  const known = file && owner && !use.fresh ? await loadScanCache(file, owner, use.now()) : null;
+  const remembered = new RememberedTimes(
+    store,
+    layout.sessions,
+    (folder, names) => store.modifiedTimes(folder, names),
+    known?.times ?? null,
+    (folder) => store.listing(folder),
+  );
+  return {
+    store: remembered,
+    sweep: (sweepOn) => (ports, l) => remembered.reusingListing(() => sweepOn(ports, l)),
+    finish: async () => {
+      if (!use.writes || file === null || owner === null) return;
+      try {
+        if (use.fresh) await remembered.learnAll();
+        const now = use.now();
+        // Nothing learned: saved again only once an hour, to stay within its day (CACHE_MAX_AGE_MS). A name gone
+        // from the folder meanwhile keeps its time until the next save; it is never asked about while it is gone.
+        if (known !== null && !remembered.learned() && now - known.savedAt < RESAVE_MS) return;
+        const kept = remembered.remembered();
+        if (kept !== null) await saveScanCache(file, owner, kept.times, now);
+      } catch {
+        // the next call learns afresh
+      }
+    },
+  };
+}

@@ -1,0 +1,191 @@
+import type { ChangeReport, ModifiedAt, SessionStore } from "../ports";
+import { kindOf } from "./names";
+
+/**
+ * The modification times of the session folder's confirmed notes as a device last saw them, so that a bounded
+ * scan (recent-scan.ts) asks the file system only about names it has not seen (docs/performance.md "A
+ * device-local cache"). The face keeps them between its processes (the CLI: src/cli/cache-file.ts, outside the
+ * vault); this file only diffs names against them. Pure: no file system here.
+ */
+
+/** A name's modification time (epoch ms), or: no such file, or the store cannot tell (then it is read). */
+export type TimeOf = number | "missing" | "untold";
+
+/** How the face asks for the modification times of names directly inside a folder (following links), in order. */
+export type TimesOf = (folder: string, names: readonly string[]) => Promise<TimeOf[]>;
+
+/** A folder's files (as SessionStore.list) and subfolders (as SessionStore.folders) from one reading of it. */
+export type Listing = (folder: string) => Promise<{ files: string[]; folders: string[] }>;
+
+/**
+ * A SessionStore that answers `changedAmong` for the session folder from remembered times, asking `timesOf`
+ * only about names it does not know; every other call goes to `inner`. Sound because a note that saves a draft
+ * is created whole under a new name (create-only; a sync tool delivers it under that name), so a name already
+ * seen keeps the time that bounds it. It follows its own writes (a name created, replaced or trashed forgets
+ * its time) and the latest listing of the folder, which `remembered` keeps: what the face may save.
+ */
+export class RememberedTimes implements SessionStore {
+  private times = new Map<string, number>();
+  /** The folder's names as last listed, with this store's writes since; null before the first listing. */
+  private listed: Set<string> | null = null;
+  /** While set, `list` of the folder answers from `listed` (the temp sweep after an operation: no new listing). */
+  private reuse = false;
+  /** The session folder's subfolders from the latest listing, until `folders` takes them. */
+  private subfolders: string[] | null = null;
+  /** Whether a time was learned or forgotten since `begin`. */
+  private changed = false;
+
+  constructor(
+    readonly inner: SessionStore,
+    /** The session folder (Layout.sessions), vault-relative. */
+    readonly folder: string,
+    private readonly timesOf: TimesOf,
+    known: Map<string, number> | null = null,
+    /** When given, the folder's subfolders come from the listing's own reading (once per listing). */
+    private readonly listing?: Listing,
+  ) {
+    this.begin(known);
+  }
+
+  /** Starts afresh from `known` (null: nothing known, every name is asked about once). Takes ownership of it. */
+  begin(known: Map<string, number> | null): void {
+    this.times = known ?? new Map<string, number>();
+    this.listed = null;
+    this.subfolders = null;
+    this.changed = false;
+  }
+
+  /** Whether a time was learned or forgotten since `begin` (names gone from the folder are not counted here). */
+  learned(): boolean {
+    return this.changed;
+  }
+
+  /**
+   * The times to keep: every name of the latest listing whose time is known, and whether they differ from those
+   * `begin` was given (a time learned or forgotten, a name gone); null when this store never listed the folder.
+   */
+  remembered(): { times: Map<string, number>; changed: boolean } | null {
+    const listed = this.listed;
+    if (listed === null) return null;
+    let changed = this.changed;
+    for (const name of this.times.keys()) {
+      if (listed.has(name)) continue;
+      this.times.delete(name); // gone from the folder (deleting the current key is safe while iterating a Map)
+      changed = true;
+    }
+    return { times: this.times, changed };
+  }
+
+  /** Lists the folder and learns the time of every confirmed note in it (rebuild refreshes the whole cache). */
+  async learnAll(): Promise<void> {
+    const names = (await this.list(this.folder)).filter((name) => kindOf(name) === "confirmed");
+    await this.learn(names.filter((name) => !this.times.has(name)));
+  }
+
+  /** Runs `fn` with listings of the folder answered from the latest one (and this store's writes since). */
+  async reusingListing<T>(fn: () => Promise<T>): Promise<T> {
+    this.reuse = true;
+    try {
+      return await fn();
+    } finally {
+      this.reuse = false;
+    }
+  }
+
+  async changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
+    if (folder !== this.folder) return this.inner.changedAmong(folder, names, since);
+    const missing = await this.learn(names.filter((name) => !this.times.has(name)));
+    return names.filter((name) => {
+      const at = this.times.get(name);
+      return at === undefined ? !missing.has(name) : at >= since; // a time not told: read it
+    });
+  }
+
+  /** Learns the times of `names`; returns those that no longer exist. */
+  private async learn(names: readonly string[]): Promise<Set<string>> {
+    const missing = new Set<string>();
+    if (names.length === 0) return missing;
+    const told = await this.timesOf(this.folder, names);
+    names.forEach((name, i) => {
+      const at = told[i];
+      if (at === "missing") missing.add(name);
+      if (typeof at !== "number") return;
+      this.times.set(name, at);
+      this.changed = true;
+    });
+    return missing;
+  }
+
+  async list(folder: string): Promise<string[]> {
+    if (folder !== this.folder) return this.inner.list(folder);
+    if (this.reuse && this.listed !== null) return [...this.listed];
+    let names: string[];
+    if (this.listing) {
+      const read = await this.listing(folder);
+      names = read.files;
+      this.subfolders = read.folders;
+    } else names = await this.inner.list(folder);
+    this.listed = new Set(names);
+    return names;
+  }
+
+  folders(folder: string): Promise<string[]> {
+    const read = folder === this.folder ? this.subfolders : null;
+    this.subfolders = null; // once: a later scan reads the folder again
+    return read ? Promise.resolve(read) : this.inner.folders(folder);
+  }
+
+  /** The name in the session folder that `path` is, or null for a path elsewhere. */
+  private own(path: string): string | null {
+    const prefix = `${this.folder}/`;
+    return path.startsWith(prefix) && !path.slice(prefix.length).includes("/") ? path.slice(prefix.length) : null;
+  }
+
+  private wrote(path: string, exists: boolean): void {
+    const name = this.own(path);
+    if (name === null) return;
+    if (this.times.delete(name)) this.changed = true;
+    if (exists) this.listed?.add(name);
+    else this.listed?.delete(name);
+  }
+
+  async create(path: string, content: string): Promise<void> {
+    try {
+      await this.inner.create(path, content);
+    } finally {
+      this.wrote(path, true); // also after a failure: the time is forgotten, and a wrong listing costs one stat
+    }
+  }
+
+  async replace(path: string, expected: string | null, content: string): Promise<void> {
+    try {
+      await this.inner.replace(path, expected, content);
+    } finally {
+      this.wrote(path, true);
+    }
+  }
+
+  async trash(path: string): Promise<void> {
+    try {
+      await this.inner.trash(path);
+    } finally {
+      this.wrote(path, false);
+    }
+  }
+
+  read(path: string): Promise<string | null> {
+    return this.inner.read(path);
+  }
+
+  modifiedAt(path: string): Promise<ModifiedAt> {
+    return this.inner.modifiedAt(path);
+  }
+
+  cachedFields(path: string): Record<string, unknown> | undefined {
+    return this.inner.cachedFields(path);
+  }
+
+  changesSince(folder: string, since: number | null): ChangeReport {
+    return this.inner.changesSince(folder, since);
+  }
+}

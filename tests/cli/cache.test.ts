@@ -1,0 +1,196 @@
+/**
+ * The device-local scan cache (issue 22): each confirmed note's file time, kept beside the vault lock outside the
+ * vault, so that a bounded scan stats only the names it has not seen. Its format (src/cli/cache-file.ts) and how
+ * the CLI uses it, on real files.
+ */
+import * as fs from "node:fs";
+import path from "node:path";
+import { createHash } from "node:crypto";
+import { CACHE_MAX_AGE_MS, parseScanCache, renderScanCache } from "../../src/cli/cache-file";
+import {
+  ago,
+  cleanupVaults,
+  draftId,
+  makeVault,
+  palee,
+  sessionFiles,
+  sessionIdFor,
+  testCacheDir,
+  trashFiles,
+  writeConfirmed,
+  writeDraft,
+  writeHot,
+} from "./support";
+
+afterEach(cleanupVaults);
+
+const OWNER = { tool: "1.2.3", vault: "/home/me/vault", folder: "palee/sessions" };
+const NOW = Date.parse("2026-12-02T04:00:00Z");
+const DAY = 24 * 60;
+
+describe("the scan cache's file", () => {
+  const times = new Map([
+    ["S-20260101T090000-ab12.md", 1767258000000.125],
+    ["S-20251201T090000-cd34.md", 1764579600000],
+  ]);
+  const text = renderScanCache(OWNER, times, NOW);
+
+  it("reads back the times it was saved with", () => {
+    expect(parseScanCache(text, OWNER, NOW + 1000)).toEqual({ times, savedAt: NOW });
+    expect(parseScanCache(renderScanCache(OWNER, new Map(), NOW), OWNER, NOW)).toEqual({
+      times: new Map(),
+      savedAt: NOW,
+    });
+  });
+
+  it.each([
+    ["another tool version", text, { ...OWNER, tool: "1.2.4" }, NOW],
+    ["another vault path", text, { ...OWNER, vault: "/home/me/other" }, NOW],
+    ["another session folder", text, { ...OWNER, folder: "study/sessions" }, NOW],
+    ["saved more than a day ago", text, OWNER, NOW + CACHE_MAX_AGE_MS + 1],
+    ["saved in the future", text, OWNER, NOW - 1],
+    ["one digit of a time changed", text.replace("1764579600000", "1764579600001"), OWNER, NOW],
+    ["cut short", text.slice(0, -10), OWNER, NOW],
+    ["another format", text.replace("palee scan cache 2", "palee scan cache 9"), OWNER, NOW],
+    ["a header that is not JSON", text.replace(/\{.*\}/, "{oops"), OWNER, NOW],
+    ["empty", "", OWNER, NOW],
+  ])("is not trusted when %s", (_what, damaged, owner, now) => {
+    expect(parseScanCache(damaged, owner, now)).toBeNull();
+  });
+
+  it("is not trusted when its checksum holds but a time is not a number", () => {
+    const body = `${JSON.stringify(["S-20260101T090000-ab12.md"])}\n${JSON.stringify(["soon"])}\n`;
+    const sha256 = createHash("sha256").update(body).digest("hex");
+    const forged = `palee scan cache 2\n${JSON.stringify({ ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
+    expect(parseScanCache(forged, OWNER, NOW)).toBeNull();
+  });
+});
+
+/** The vault's state folder in the test cache folder (one per vault), and its cache file. */
+function cacheFile(vault: string): string {
+  const real = fs.realpathSync(vault);
+  const hash = createHash("sha256").update(real).digest("hex").slice(0, 16);
+  return path.join(testCacheDir(), "vaults", hash, "scan-cache.txt");
+}
+
+/** A note of long ago, its file time when its session ended. Returns its vault-relative path. */
+function writeOld(vault: string, minutesAgo: number, absorbed: string[] = []): string {
+  const started = ago(minutesAgo);
+  const id = sessionIdFor(Date.parse(started), (minutesAgo % 0xffff).toString(16).padStart(4, "0"));
+  const rel = writeConfirmed(vault, {
+    id,
+    topic: "T-old",
+    startedAt: started,
+    endedAt: ago(minutesAgo - 30),
+    duration: 30,
+    absorbed,
+  });
+  const ended = (Date.now() - (minutesAgo - 30) * 60_000) / 1000;
+  fs.utimesSync(path.join(vault, rel), ended, ended);
+  return rel;
+}
+
+/** A vault of 20 old notes after a rebuild (which writes the cache), and one of its notes. */
+function oldVault(): { vault: string; probe: string } {
+  const vault = makeVault();
+  for (let day = 30; day >= 12; day--) writeOld(vault, day * DAY);
+  const probe = writeOld(vault, 11 * DAY);
+  expect(palee(vault, ["rebuild"]).status).toBe(0);
+  return { vault, probe };
+}
+
+/**
+ * A remembered note rewritten in place with damaged text and a new file time: a scan that stats it reads it and
+ * names it; one that trusts the cache does not read it (the cache's one blind spot, docs/performance.md).
+ */
+function rewriteInPlace(vault: string, rel: string): void {
+  fs.writeFileSync(path.join(vault, rel), "---\npalee_schema: 1\nsession_id: [broken\n---\n");
+}
+
+describe("the CLI with its scan cache", () => {
+  it("keeps it beside the vault lock, outside the vault, naming the vault's real path", () => {
+    const { vault } = oldVault();
+    const before = sessionFiles(vault);
+    expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
+    const text = fs.readFileSync(cacheFile(vault), "utf8");
+    expect(text.split("\n")[0]).toBe("palee scan cache 2");
+    expect(JSON.parse(text.split("\n")[1])).toMatchObject({ vault: fs.realpathSync(vault), folder: "palee/sessions" });
+    // Nothing new in the vault but the draft start wrote.
+    expect(sessionFiles(vault).filter((f) => !before.includes(f))).toEqual([expect.stringMatching(/^DRAFT-S-/)]);
+  });
+
+  it("asks only about names it has not seen, until the cache is deleted or damaged", () => {
+    const { vault, probe } = oldVault();
+    rewriteInPlace(vault, probe);
+    const name = path.basename(probe);
+    const warm = palee(vault, ["start", "--topic", "T-old"]);
+    expect([warm.status, warm.stderr.includes(name)]).toEqual([0, false]);
+    expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
+
+    const saved = fs.readFileSync(cacheFile(vault), "utf8");
+    const last = saved.search(/\d\D*$/); // the last digit of the last time, changed
+    fs.writeFileSync(
+      cacheFile(vault),
+      `${saved.slice(0, last)}${(Number(saved[last]) + 1) % 10}${saved.slice(last + 1)}`,
+    );
+    const damaged = palee(vault, ["start", "--topic", "T-old"]);
+    expect([damaged.status, damaged.stderr.includes(name)]).toEqual([0, true]);
+    expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
+
+    fs.rmSync(cacheFile(vault));
+    const deleted = palee(vault, ["start", "--topic", "T-old"]);
+    expect([deleted.status, deleted.stderr.includes(name)]).toEqual([0, true]);
+  });
+
+  it("finds a note that saved a draft here, synced under a new name with an old file time", () => {
+    const { vault } = oldVault();
+    const young = draftId("0000b1b1");
+    const started = ago(10 * DAY);
+    const note = writeConfirmed(vault, {
+      id: sessionIdFor(Date.parse(started), "abcd"),
+      topic: "T-a",
+      startedAt: started,
+      endedAt: ago(60),
+      duration: 90,
+      absorbed: [draftId("0000a0a0"), young],
+      summary: "saved on the desk",
+    });
+    const written = (Date.now() - 60 * 60_000) / 1000; // the desk wrote it an hour ago; the sync kept that time
+    fs.utimesSync(path.join(vault, note), written, written);
+    writeDraft(vault, { id: young, topic: "T-a", startedAt: ago(180), lastCheckpointAt: ago(70), body: "young\n" });
+    writeHot(vault, { activeTopic: "T-a" });
+    expect(fs.existsSync(cacheFile(vault))).toBe(true);
+    const run = palee(vault, ["start", "--topic", "T-b"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain(`${young}.md was already saved in`);
+    expect(trashFiles(vault)).toEqual([`${young}.md`]);
+  });
+
+  it("is never written by a read-only action, and made anew by rebuild", () => {
+    const { vault, probe } = oldVault();
+    fs.rmSync(cacheFile(vault));
+    for (const action of [["list"], ["status"], ["list", "--all"], ["stats"]]) {
+      expect(palee(vault, action).status).toBe(0);
+    }
+    expect(fs.existsSync(cacheFile(vault))).toBe(false);
+    expect(palee(vault, ["rebuild"]).status).toBe(0);
+    expect(fs.existsSync(cacheFile(vault))).toBe(true);
+    // rebuild learns the time of every note afresh: a note rewritten since is read by the next bounded scan.
+    rewriteInPlace(vault, probe);
+    const stale = palee(vault, ["start", "--topic", "T-old"]);
+    expect(stale.stderr.includes(path.basename(probe))).toBe(false);
+    expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
+    const rebuilt = palee(vault, ["rebuild"]);
+    expect(rebuilt.stderr).toContain(path.basename(probe));
+    const after = palee(vault, ["start", "--topic", "T-old"]);
+    expect([after.status, after.stderr.includes(path.basename(probe))]).toEqual([0, true]);
+  });
+
+  it("is ignored when it cannot be read, and the action still succeeds", () => {
+    const { vault } = oldVault();
+    fs.rmSync(cacheFile(vault));
+    fs.mkdirSync(cacheFile(vault)); // a folder where the file belongs: neither read nor written
+    expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
+    expect(fs.statSync(cacheFile(vault)).isDirectory()).toBe(true);
+  });
+});
