@@ -25,13 +25,47 @@ export function renderIndex(
 
 /** index.md from its lines, newest first (what renderIndex writes). */
 export function renderIndexOfLines(lines: readonly string[], today: string): string {
+  return renderIndexOfJoined(lines.join("\n"), lines.length, today);
+}
+
+/** index.md from its `count` lines joined by line breaks (renderIndexOfLines without the join). */
+export function renderIndexOfJoined(joined: string, count: number, today: string): string {
   const front = renderFrontmatter([
     ["palee_schema", 1],
     ["type", "session_index"],
     ["updated_at", today],
   ]);
-  const list = lines.length ? `\n${lines.join("\n")}\n` : "";
-  return `${front}# PALEE session index\n\nTotal sessions: ${lines.length}\n${list}`;
+  const list = count > 0 ? `\n${joined}\n` : "";
+  return `${front}# PALEE session index\n\nTotal sessions: ${count}\n${list}`;
+}
+
+/**
+ * `list.map(lineOf).join("\n")` when `list` is `before` with records inserted (the same records otherwise, in
+ * the same order) and `joined` is that text for `before`: the new lines spliced in, the rest sliced from
+ * `joined`, so one end costs a copy of the text, not a line per session. Null when `list` is not such a list.
+ */
+export function joinedAfter(
+  before: readonly ConfirmedSession[],
+  joined: string,
+  list: readonly ConfirmedSession[],
+  lineOf: (session: ConfirmedSession) => string,
+): string | null {
+  const parts: string[] = [];
+  let j = 0;
+  let at = 0; // where before[j]'s line starts in `joined`
+  let from = 0; // the start of the lines of `before` not yet copied
+  for (const session of list) {
+    if (j < before.length && session === before[j]) {
+      at += lineOf(before[j++]).length + 1;
+      continue;
+    }
+    if (at > from) parts.push(joined.slice(from, at - 1));
+    from = at;
+    parts.push(lineOf(session));
+  }
+  if (j !== before.length) return null;
+  if (at > from) parts.push(joined.slice(from));
+  return parts.join("\n");
 }
 
 /** index.md after one session was inserted into it (operations/incremental-index.ts). */

@@ -5,6 +5,7 @@
  * learner types, and redrawing on each would snap open tables shut and take focus off Pause or End.
  */
 import type { PaneType, TAbstractFile } from "obsidian";
+import { statsMemo } from "../../core/insight/stats";
 import { kindOf } from "../../core/scan";
 import type { FlowContext } from "./context";
 import { end } from "./end";
@@ -17,6 +18,7 @@ import { historyModel, openSessionModel } from "../ui/history-view";
 export function historySource(deps: FlowContext): HistorySource {
   const { app, controller } = deps;
   const sourcePath = (): string => controller.layout.index;
+  const memo = statsMemo();
   return {
     async load() {
       const { confirmed, skipped } = await controller.confirmedSessions();
@@ -27,6 +29,7 @@ export function historySource(deps: FlowContext): HistorySource {
         offsetAt: controller.offsetAt,
         open: controller.open,
         showSeconds: deps.settings().showSeconds,
+        memo,
       });
     },
     openSession: () => openSessionModel(controller.open),

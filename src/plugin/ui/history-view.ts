@@ -6,7 +6,14 @@
  */
 import { ItemView } from "obsidian";
 import type { HoverParent, HoverPopover, PaneType, WorkspaceLeaf } from "obsidian";
-import type { DayTotal, FlaggedSession, InsightSession, SessionStats, WeekTotal } from "../../core/insight/stats";
+import type {
+  DayTotal,
+  FlaggedSession,
+  InsightSession,
+  SessionStats,
+  StatsMemo,
+  WeekTotal,
+} from "../../core/insight/stats";
 import { computeStats, countedMinutes, daySeries, weekSeries } from "../../core/insight/stats";
 import type { Skipped } from "../../core/records";
 import { studiedMs } from "../../core/honest-time";
@@ -68,6 +75,8 @@ export interface HistoryInput {
   offsetAt: OffsetAt;
   open: OpenState | null;
   showSeconds: boolean;
+  /** Kept by the view between loads: each session is counted once, not on every refresh (stats.ts). */
+  memo?: StatsMemo;
 }
 
 /** "2026-12-01T14:02:00+01:00" → "2026-12-01 14:02": the learner's wall clock as recorded. */
@@ -75,7 +84,7 @@ const recordedWhen = (timestamp: string): string => `${timestamp.slice(0, 10)} $
 
 export function historyModel(input: HistoryInput): HistoryModel {
   const { confirmed, now, offsetAt } = input;
-  const stats = computeStats(confirmed, { now, offsetAt });
+  const stats = computeStats(confirmed, { now, offsetAt, memo: input.memo });
   const flaggedIds = new Set(stats.flagged.map((f: FlaggedSession) => f.sessionId));
   const recent = confirmed.slice(0, RECENT_COUNT).map((s) => ({
     path: s.path,
