@@ -50,22 +50,38 @@ export function joinedAfter(
   list: readonly ConfirmedSession[],
   lineOf: (session: ConfirmedSession) => string,
 ): string | null {
-  const parts: string[] = [];
+  // Pieces are concatenated, not joined: the long runs of old lines stay slices of `joined`, uncopied here.
+  let text: string | null = null;
+  const add = (piece: string): void => {
+    text = text === null ? piece : `${text}\n${piece}`;
+  };
   let j = 0;
-  let at = 0; // where before[j]'s line starts in `joined`
-  let from = 0; // the start of the lines of `before` not yet copied
+  let from = 0; // where the lines of `before` not yet copied start in `joined`
+  let first = 0; // the index in `before` of the first of those lines
   for (const session of list) {
-    if (j < before.length && session === before[j]) {
-      at += lineOf(before[j++]).length + 1;
+    // The same record, or another record of the same file with the same line (a scan's record of a note that
+    // the operation before had inserted itself).
+    if (j < before.length && (session === before[j] || sameLine(session, before[j], lineOf))) {
+      j++;
       continue;
     }
-    if (at > from) parts.push(joined.slice(from, at - 1));
-    from = at;
-    parts.push(lineOf(session));
+    // Only here the kept lines are measured: a new note, as the newest, usually goes first (nothing to measure).
+    if (j > first) {
+      let at = from;
+      for (let k = first; k < j; k++) at += lineOf(before[k]).length + 1;
+      add(joined.slice(from, at - 1));
+      from = at;
+      first = j;
+    }
+    add(lineOf(session));
   }
   if (j !== before.length) return null;
-  if (at > from) parts.push(joined.slice(from));
-  return parts.join("\n");
+  if (j > first) add(from === 0 ? joined : joined.slice(from));
+  return text ?? "";
+}
+
+function sameLine(a: ConfirmedSession, b: ConfirmedSession, lineOf: (session: ConfirmedSession) => string): boolean {
+  return a.path === b.path && lineOf(a) === lineOf(b);
 }
 
 /** index.md after one session was inserted into it (operations/incremental-index.ts). */

@@ -42,10 +42,12 @@ describe("absorbedAfter", () => {
   it("gives what absorbedBy of the whole list gives, or declines (a tie the list order settles)", () => {
     let compared = 0;
     fc.assert(
-      fc.property(sessions, fc.array(fc.boolean(), { maxLength: 14 }), (list, isNew) => {
+      fc.property(sessions, fc.array(fc.boolean(), { maxLength: 14 }), fc.boolean(), (list, isNew, copiedBefore) => {
         const before = list.filter((_, i) => !isNew[i]);
         const added = list.filter((_, i) => isNew[i]);
-        const incremental = absorbedAfter(absorbedBy(before, offsetAt), added, offsetAt);
+        const previous = absorbedBy(before, offsetAt);
+        if (copiedBefore) absorbedCopies(previous); // worked out already: the new map may take them over
+        const incremental = absorbedAfter(previous, added, offsetAt);
         if (incremental === null) return;
         const full = absorbedBy(list, offsetAt);
         expect(entries(incremental)).toEqual(entries(full));

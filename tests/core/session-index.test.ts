@@ -49,8 +49,9 @@ describe("parseIndex", () => {
 });
 
 describe("joinedAfter (the plugin's index after one end)", () => {
-  const record = (id: string): ConfirmedSession => ({ sessionId: id }) as ConfirmedSession;
-  const lineOf = (s: ConfirmedSession): string => `- [[${s.sessionId}]] - line of ${s.sessionId}`;
+  const record = (id: string, minutes = 30): ConfirmedSession =>
+    ({ sessionId: id, path: `palee/sessions/${id}.md`, durationMinutes: minutes }) as ConfirmedSession;
+  const lineOf = (s: ConfirmedSession): string => `- [[${s.sessionId}]] - ${s.durationMinutes} min`;
 
   it("splices new lines into the last text exactly as joining every line would", () => {
     fc.assert(
@@ -64,12 +65,18 @@ describe("joinedAfter (the plugin's index after one end)", () => {
     );
   });
 
-  it("declines a list that lost, reordered or replaced one of the earlier records", () => {
-    const [a, b, c] = ["S-a", "S-b", "S-c"].map(record);
+  it("declines a list that lost, reordered or changed one of the earlier records", () => {
+    const [a, b, c] = ["S-a", "S-b", "S-c"].map((id) => record(id));
     const joined = [a, b].map(lineOf).join("\n");
     expect(joinedAfter([a, b], joined, [a], lineOf)).toBeNull();
     expect(joinedAfter([a, b], joined, [b, a], lineOf)).toBeNull();
-    expect(joinedAfter([a, b], joined, [a, record("S-b")], lineOf)).toBeNull();
+    expect(joinedAfter([a, b], joined, [a, record("S-b", 45)], lineOf)).toBeNull();
     expect(joinedAfter([a, b], joined, [c, a, b], lineOf)).toBe([c, a, b].map(lineOf).join("\n"));
+  });
+
+  it("takes another record of the same note with the same line (a scan's record of a note just written)", () => {
+    const [a, b, c] = ["S-a", "S-b", "S-c"].map((id) => record(id));
+    const joined = [a, b].map(lineOf).join("\n");
+    expect(joinedAfter([a, b], joined, [c, record("S-a"), b], lineOf)).toBe([c, a, b].map(lineOf).join("\n"));
   });
 });

@@ -51,14 +51,19 @@ export function absorbedAfter(
   offsetAt: OffsetAt,
 ): Map<string, ConfirmedSession> | null {
   const map = new Absorbed(previous);
+  let copyChanged = false;
   for (const session of added) {
     for (const id of session.absorbedDrafts) {
       const other = map.get(id);
       const ended = endedMs(session, offsetAt);
       if (other && ended === endedMs(other, offsetAt)) return null;
-      if (!other || ended > endedMs(other, offsetAt)) map.set(id, session);
+      if (other && ended < endedMs(other, offsetAt)) continue;
+      map.set(id, session);
+      copyChanged ||= copiedId(id) !== null;
     }
   }
+  // No sync-tool copy's ID changed hands: the copies are the previous map's (absorbedCopies).
+  if (!copyChanged && previous instanceof Absorbed) map.copies = previous.copies;
   return map;
 }
 
