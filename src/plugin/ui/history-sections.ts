@@ -9,7 +9,7 @@ import type { PaneType } from "obsidian";
 import type { SessionStats } from "../../core/insight/stats";
 import { formatDuration } from "../../core/time";
 import { plural } from "./history-chart";
-import type { HistoryModel, OpenSessionModel, RecentSession } from "./history-view";
+import type { HistoryModel, OpenSessionModel, RecentSession } from "./history-model";
 
 export interface HistoryActions {
   /** Opens a vault path (a note the view lists as to check). */
