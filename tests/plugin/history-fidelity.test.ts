@@ -153,6 +153,19 @@ describe("study history view in the real app", () => {
     expect(scans).toHaveBeenCalled();
     expect(view.contentEl.querySelectorAll("svg.palee-history-svg")).toHaveLength(2);
   });
+
+  it("draws nothing and reads nothing when closed before layout ready", async () => {
+    const p = await loadPlugin(harness({ files: files() }), { device: "laptop", layoutReady: false });
+    const controller = (p.plugin as unknown as { controller: { confirmedSessions(): Promise<unknown> } }).controller;
+    const scans = jest.spyOn(controller, "confirmedSessions");
+    const view = createView(p);
+    await view.onOpen();
+    await view.onClose();
+    await p.layoutReady();
+    await settle();
+    expect(scans).not.toHaveBeenCalled();
+    expect(view.contentEl.childElementCount).toBe(0);
+  });
 });
 
 describe("study history links", () => {

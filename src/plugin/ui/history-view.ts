@@ -127,6 +127,7 @@ export class HistoryView extends ItemView implements HoverParent {
   /** The open session as last drawn (JSON): the box is redrawn only when it differs. */
   private openKey = "";
   private ready = false;
+  private closed = false;
   private loading: Promise<void> | null = null;
   private again = false;
   private pending: number | null = null;
@@ -179,6 +180,7 @@ export class HistoryView extends ItemView implements HoverParent {
     this.contentEl.empty();
     this.contentEl.createEl("p", { text: "Loading the study history…", cls: "palee-history-muted" });
     this.app.workspace.onLayoutReady(() => {
+      if (this.closed) return; // closed before the workspace was ready: nothing to draw
       this.ready = true;
       void this.refresh();
     });
@@ -188,6 +190,7 @@ export class HistoryView extends ItemView implements HoverParent {
     if (this.pending !== null) window.clearTimeout(this.pending);
     this.pending = null;
     this.ready = false;
+    this.closed = true;
     this.contentEl.empty();
     return Promise.resolve();
   }
