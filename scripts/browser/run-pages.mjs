@@ -1,7 +1,8 @@
 // Loads HTML pages in headless chromium and reports on them. A separate Node process, because
 // playwright-core does not load inside jest's jsdom environment (where the plugin's DOM is rendered).
 //
-// stdin: {"pages": [{"name", "html", "width", "height"?, "screenshot"?: png path, "bars"?: CSS selector}]}
+// stdin: {"pages": [{"name", "html", "width", "height"?, "screenshot"?: png path, "bars"?: CSS selector,
+//   "clip"?: true to photograph only the viewport (a picture of exactly width × height), not the whole page}]}
 // stdout: {"pages": [{"name", "overflow": [...], "cramped": [...], "bars"?: [heights in px]}]}
 //   overflow: elements whose box reaches past the viewport's right edge, or that scroll sideways;
 //   cramped: setting labels (.setting-item-info with text) squeezed under 8em by their controls.
@@ -115,7 +116,7 @@ try {
         els.map((el) => Math.round(el.getBoundingClientRect().height * 100) / 100),
       );
     }
-    if (job.screenshot) writeFileSync(job.screenshot, await page.screenshot({ fullPage: true }));
+    if (job.screenshot) writeFileSync(job.screenshot, await page.screenshot({ fullPage: !job.clip }));
     results.push(result);
     await page.close();
   }

@@ -3,7 +3,8 @@
  * the incremental index (operations/incremental-index.ts) trusts an index only when this reads it.
  */
 import fc from "fast-check";
-import { parseIndex, renderIndexOfLines } from "../../src/core/session-index";
+import type { ConfirmedSession } from "../../src/core/records";
+import { joinedAfter, parseIndex, renderIndexOfLines } from "../../src/core/session-index";
 
 const line = fc
   .tuple(fc.stringMatching(/^S-[0-9A-Za-z-]{1,20}$/), fc.stringMatching(/^[^\n\]]{0,30}$/))
@@ -44,5 +45,38 @@ describe("parseIndex", () => {
   it("reads an empty index, and refuses none at all", () => {
     expect(parseIndex(renderIndexOfLines([], "2026-08-14"))).toEqual({ lines: [], links: [] });
     expect(parseIndex(null)).toBeNull();
+  });
+});
+
+describe("joinedAfter (the plugin's index after one end)", () => {
+  const record = (id: string, minutes = 30): ConfirmedSession =>
+    ({ sessionId: id, path: `palee/sessions/${id}.md`, durationMinutes: minutes }) as ConfirmedSession;
+  const lineOf = (s: ConfirmedSession): string => `- [[${s.sessionId}]] - ${s.durationMinutes} min`;
+
+  it("splices new lines into the last text exactly as joining every line would", () => {
+    fc.assert(
+      fc.property(fc.array(fc.boolean(), { maxLength: 30 }), (isNew) => {
+        const list = isNew.map((_, i) => record(`S-${i}`));
+        const before = list.filter((_, i) => !isNew[i]);
+        const joined = before.map(lineOf).join("\n");
+        expect(joinedAfter(before, joined, list, lineOf)).toBe(list.map(lineOf).join("\n"));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("declines a list that lost, reordered or changed one of the earlier records", () => {
+    const [a, b, c] = ["S-a", "S-b", "S-c"].map((id) => record(id));
+    const joined = [a, b].map(lineOf).join("\n");
+    expect(joinedAfter([a, b], joined, [a], lineOf)).toBeNull();
+    expect(joinedAfter([a, b], joined, [b, a], lineOf)).toBeNull();
+    expect(joinedAfter([a, b], joined, [a, record("S-b", 45)], lineOf)).toBeNull();
+    expect(joinedAfter([a, b], joined, [c, a, b], lineOf)).toBe([c, a, b].map(lineOf).join("\n"));
+  });
+
+  it("takes another record of the same note with the same line (a scan's record of a note just written)", () => {
+    const [a, b, c] = ["S-a", "S-b", "S-c"].map((id) => record(id));
+    const joined = [a, b].map(lineOf).join("\n");
+    expect(joinedAfter([a, b], joined, [c, record("S-a"), b], lineOf)).toBe([c, a, b].map(lineOf).join("\n"));
   });
 });

@@ -265,14 +265,14 @@ describe("export-sessions and create-sessions-base", () => {
   it("exports a CSV to <folder>/exports, a new name each time, and says where", async () => {
     const { h, p } = await loaded(history());
     await p.run("export-sessions");
-    expect(lastNotice()).toBe("Exported 5 session(s) to palee/exports/sessions-2026-08-14.csv.");
+    expect(lastNotice()).toMatch(/^Exported 5 session\(s\) to palee\/exports\/sessions-2026-08-14\.csv\. /);
     const csv = textAt(h, "palee/exports/sessions-2026-08-14.csv");
     expect(csv.split("\r\n")[0]).toBe(
       "session_id,topic_id,started_at,ended_at,duration_minutes,hours,break_minutes,outcome,summary,path",
     );
     expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
     await p.run("export-sessions");
-    expect(lastNotice()).toMatch(/to palee\/exports\/sessions-2026-08-14-2\.csv\.$/);
+    expect(lastNotice()).toMatch(/to palee\/exports\/sessions-2026-08-14-2\.csv\. /);
     expect(textAt(h, "palee/exports/sessions-2026-08-14.csv")).toBe(csv);
   });
 

@@ -31,6 +31,7 @@ const STABLE_COMMAND_IDS = [
   "import-palee-folder",
   "open-history",
   "export-sessions",
+  "copy-sessions-csv",
   "create-sessions-base",
   "pause-session",
   "continue-session",

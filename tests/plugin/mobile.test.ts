@@ -54,6 +54,7 @@ describe("the plugin on mobile", () => {
         "import-palee-folder",
         "open-history",
         "export-sessions",
+        "copy-sessions-csv",
         "create-sessions-base",
         "pause-session",
         "continue-session",

@@ -23,6 +23,7 @@ function view(scan: Scan): unknown {
     drafts: scan.drafts.map((d) => [d.path, d.lastCheckpointAt, d.body]),
     draftFiles: [...scan.draftFiles].sort(),
     skipped: scan.skipped,
+    warnings: scan.warnings,
   };
 }
 
@@ -98,7 +99,17 @@ describe("the incremental scan", () => {
         for (const s of steps) {
           switch (s.op) {
             case "sync-write-confirmed":
-              h.write(S(`${ids[s.id]}.md`), confirmedText({ session_id: ids[s.id], duration_minutes: s.minutes }));
+              // Starts an hour apart by the minutes, so new notes land before, between and after the others.
+              h.write(
+                S(`${ids[s.id]}.md`),
+                confirmedText({
+                  session_id: ids[s.id],
+                  duration_minutes: s.minutes,
+                  started_at: `2026-08-1${s.minutes % 3}T0${s.minutes % 10}:00:00+00:00`,
+                  ended_at: "2026-08-13T23:00:00+00:00",
+                  ...(s.minutes % 7 === 0 ? { break_minutes: "lots" } : {}),
+                }),
+              );
               break;
             case "store-create-confirmed":
               await tracked

@@ -1,8 +1,12 @@
 /**
- * The `.base` file for a session folder (contract §4a): Obsidian Bases, core plugin of Obsidian 1.9+, documented
- * at help.obsidian.md/bases/syntax (filters, formulas, properties, views with sort, groupBy and summaries).
- * Pure text; the plugin writes it once, create-only.
+ * The `.base` file for a session folder (contract §4a): Obsidian Bases, documented at help.obsidian.md/bases
+ * (syntax: filters, formulas, properties, views with sort, groupBy and summaries; functions). Bases came in
+ * Obsidian 1.9; grouping and summaries, which every view here uses, in 1.10. Pure text; the plugin writes it
+ * once, create-only.
  */
+
+/** The first Obsidian version whose Bases can show this file (groupBy and summaries). */
+export const BASES_MIN_VERSION = "1.10.0";
 
 /** A text literal inside a Bases expression: double-quoted, backslashes and quotes escaped. */
 function expressionString(text: string): string {
@@ -14,23 +18,44 @@ function yamlQuoted(text: string): string {
   return `'${text.replace(/[\r\n]+/g, " ").replace(/'/g, "''")}'`;
 }
 
+/**
+ * A timestamp property as a Bases date, whichever type the vault gives the property: a date already when it
+ * is typed as date or datetime; else its text ("2026-08-14T09:00:00+01:00", or the original tool's
+ * "2026-08-09T13:19:29.192Z") cut to the recorded wall-clock time in the form date() documents
+ * ("YYYY-MM-DD HH:mm:ss"). The recorded local day is then the day shown, as in the history view.
+ */
+function asDate(property: string): string {
+  const id = `note.${property}`;
+  return `if(${id}.isType("date"), ${id}, date(${id}.toString().replace("T", " ").slice(0, 19)))`;
+}
+
+/**
+ * Minutes studied: duration_minutes where the note has it; the original tool's notes have none, so theirs is
+ * ended_at − started_at (a date difference is in milliseconds), rounded as the core rounds it.
+ */
+const MINUTES = `if(note.duration_minutes.isType("number"), note.duration_minutes, ((${asDate("ended_at")} - ${asDate(
+  "started_at",
+)}) / 60000).round())`;
+
 /** The header comment and the filter: confirmed notes of the sessions folder only. */
 function filterSection(sessionsFolder: string): string {
   const folder = yamlQuoted(`file.folder == ${expressionString(sessionsFolder)}`);
-  return `# PALEE Sessions: every confirmed study session. Needs Obsidian 1.9 or later (core plugin Bases).
-# Written once by the command "Create sessions base"; edit it freely, the plugin never rewrites it.
+  return `# PALEE Sessions: every confirmed study session. Needs Obsidian 1.10 or later (core plugin Bases,
+# with grouping and summaries). Written once by the command "Create sessions base"; edit it freely, the
+# plugin never rewrites it.
 filters:
   and:
     - ${folder}
     - 'file.ext == "md"'
-    - 'status == "completed"'
+    - 'note.status == "completed"'
 `;
 }
 
 const FORMULAS = `formulas:
-  hours: '(duration_minutes / 60).toFixed(2)'
-  day: 'date(started_at.slice(0, 10))'
-  week: 'date(started_at.slice(0, 10)).format("GGGG-[W]WW")'
+  minutes: ${yamlQuoted(MINUTES)}
+  hours: ${yamlQuoted(`(formula.minutes / 60).toFixed(2)`)}
+  day: ${yamlQuoted(`${asDate("started_at")}.format("YYYY-MM-DD")`)}
+  week: ${yamlQuoted(`${asDate("started_at")}.format("GGGG-[W]WW")`)}
 `;
 
 const PROPERTIES = `properties:
@@ -38,10 +63,10 @@ const PROPERTIES = `properties:
     displayName: Topic
   note.started_at:
     displayName: Started
-  note.duration_minutes:
-    displayName: Minutes
   note.outcome:
     displayName: Outcome
+  formula.minutes:
+    displayName: Minutes
   formula.hours:
     displayName: Hours
   formula.day:
@@ -50,12 +75,12 @@ const PROPERTIES = `properties:
     displayName: Week
 `;
 
-/** What every view ends with: newest first, minutes summed. */
+/** What every view ends with: newest first, minutes summed (the original tool's notes included). */
 const NEWEST_FIRST_SUMMED = `    sort:
-      - property: started_at
+      - property: note.started_at
         direction: DESC
     summaries:
-      duration_minutes: Sum
+      formula.minutes: Sum
 `;
 
 const VIEWS = `views:
@@ -63,20 +88,20 @@ const VIEWS = `views:
     name: Sessions
     order:
       - file.name
-      - topic_id
-      - started_at
-      - duration_minutes
+      - note.topic_id
+      - note.started_at
+      - formula.minutes
       - formula.hours
-      - outcome
+      - note.outcome
 ${NEWEST_FIRST_SUMMED}  - type: table
     name: By topic
     groupBy:
-      property: topic_id
+      property: note.topic_id
       direction: ASC
     order:
       - file.name
       - formula.day
-      - duration_minutes
+      - formula.minutes
       - formula.hours
 ${NEWEST_FIRST_SUMMED}  - type: table
     name: This week
@@ -85,9 +110,9 @@ ${NEWEST_FIRST_SUMMED}  - type: table
         - 'formula.week == today().format("GGGG-[W]WW")'
     order:
       - file.name
-      - topic_id
+      - note.topic_id
       - formula.day
-      - duration_minutes
+      - formula.minutes
 ${NEWEST_FIRST_SUMMED}`;
 
 /**

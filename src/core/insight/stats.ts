@@ -89,6 +89,35 @@ export interface StatsOptions {
   /** Local days, inclusive (YYYY-MM-DD); sessions outside are not counted at all. */
   since?: string | null;
   until?: string | null;
+  /** What was worked out per session by earlier calls (a view recounting after each end); see statsMemo. */
+  memo?: StatsMemo;
+}
+
+/** A session's day and counted minutes, as computeStats worked them out. */
+interface Counted {
+  day: number;
+  counted: ReturnType<typeof countedMinutes>;
+}
+
+/**
+ * Per-session results of computeStats, kept by its caller between calls (no module state): the same record
+ * (the scan hands out the same records while their notes do not change) gets the same day and minutes for the
+ * same `offsetAt`. A session that started after "now" is worked out afresh each time (it is not counted yet).
+ */
+export interface StatsMemo {
+  offsetAt: OffsetAt | null;
+  known: WeakMap<InsightSession, Counted>;
+}
+
+export const statsMemo = (): StatsMemo => ({ offsetAt: null, known: new WeakMap() });
+
+function countedWith(session: InsightSession, now: number, offsetAt: OffsetAt, memo: StatsMemo | undefined): Counted {
+  const past = session.startedMs <= now;
+  const known = past ? memo?.known.get(session) : undefined;
+  if (known) return known;
+  const result = { day: sessionDay(session, offsetAt), counted: countedMinutes(session, now, offsetAt) };
+  if (past) memo?.known.set(session, result);
+  return result;
 }
 
 // ---- counting ------------------------------------------------------------------------------------------
@@ -226,11 +255,13 @@ export function computeStats(sessions: readonly InsightSession[], options: Stats
   const topics = new Map<string, TopicBucket>();
   const flagged: FlaggedSession[] = [];
   const total: Totals = { minutes: 0, sessions: 0 };
+  const memo = options.memo;
+  if (memo && memo.offsetAt !== options.offsetAt) Object.assign(memo, statsMemo(), { offsetAt: options.offsetAt });
 
   for (const session of sessions) {
-    const day = sessionDay(session, offsetAt);
+    const { day, counted: result } = countedWith(session, now, offsetAt, memo);
     if ((since !== null && !(day >= since)) || (until !== null && !(day <= until))) continue;
-    const { minutes, problem, counted } = countedMinutes(session, now, offsetAt);
+    const { minutes, problem, counted } = result;
     if (problem) {
       flagged.push({ sessionId: session.sessionId, path: session.path, problem, countedMinutes: minutes, counted });
     }

@@ -1,11 +1,11 @@
 import type { Layout } from "../layout";
 import type { CorePorts } from "../ports";
 import type { ConfirmedSession } from "../records";
-import { DEFAULT_GRACE_MS, absorbedBy } from "../recovery";
+import { DEFAULT_GRACE_MS, absorbedAfter, absorbedBy } from "../recovery";
 import type { Scan } from "../scan";
 import { ScanCache, scanSessions } from "../scan";
 import type { HotState } from "../hot-memory";
-import { renderIndexLine } from "../session-index";
+import { joinedAfter, renderIndexLine } from "../session-index";
 import type { OffsetAt } from "../time";
 import type { BriefTotals } from "../brief";
 
@@ -74,6 +74,8 @@ export interface SessionContext {
   readonly absorbedIn: (confirmed: readonly ConfirmedSession[]) => Map<string, ConfirmedSession>;
   /** index.md's line for a session, once per record (the scan memo hands out the same records). */
   readonly indexLine: (session: ConfirmedSession) => string;
+  /** index.md's lines of a list, joined: spliced into the last text when the list is the last one plus notes. */
+  readonly indexLines: (newestFirst: readonly ConfirmedSession[]) => string;
 }
 
 export function createSessionContext(ports: CorePorts, layout: Layout, options: SessionsOptions = {}): SessionContext {
@@ -81,7 +83,15 @@ export function createSessionContext(ports: CorePorts, layout: Layout, options: 
   const cache = new ScanCache();
   let scans: Promise<unknown> = Promise.resolve();
   const absorbed = new WeakMap<readonly ConfirmedSession[], Map<string, ConfirmedSession>>();
+  // The last list worked out: a scan after one end hands out that list with the new note inserted.
+  let last: { list: readonly ConfirmedSession[]; map: Map<string, ConfirmedSession> } | null = null;
   const lines = new WeakMap<ConfirmedSession, string>();
+  const indexLine = (session: ConfirmedSession): string => {
+    let line = lines.get(session);
+    if (line === undefined) lines.set(session, (line = renderIndexLine(session)));
+    return line;
+  };
+  let lastIndex: { list: readonly ConfirmedSession[]; joined: string } | null = null;
   return {
     ports,
     layout,
@@ -98,13 +108,39 @@ export function createSessionContext(ports: CorePorts, layout: Layout, options: 
     },
     absorbedIn: (confirmed) => {
       let map = absorbed.get(confirmed);
-      if (!map) absorbed.set(confirmed, (map = absorbedBy(confirmed, offsetAt)));
+      if (!map) {
+        const added = last && insertedInto(last.list, confirmed);
+        map = (last && added && absorbedAfter(last.map, added, offsetAt)) ?? absorbedBy(confirmed, offsetAt);
+        absorbed.set(confirmed, map);
+      }
+      last = { list: confirmed, map };
       return map;
     },
-    indexLine: (session) => {
-      let line = lines.get(session);
-      if (line === undefined) lines.set(session, (line = renderIndexLine(session)));
-      return line;
+    indexLine,
+    indexLines: (newestFirst) => {
+      const joined =
+        (lastIndex && joinedAfter(lastIndex.list, lastIndex.joined, newestFirst, indexLine)) ??
+        newestFirst.map(indexLine).join("\n");
+      lastIndex = { list: newestFirst, joined };
+      return joined;
     },
   };
+}
+
+/**
+ * The records of `list` that are not in `before` when `list` is `before` with records inserted (same records,
+ * same order otherwise), else null. Compares references: a scan shares its unchanged records.
+ */
+function insertedInto(
+  before: readonly ConfirmedSession[],
+  list: readonly ConfirmedSession[],
+): ConfirmedSession[] | null {
+  if (list.length < before.length) return null;
+  const added: ConfirmedSession[] = [];
+  let j = 0;
+  for (const session of list) {
+    if (j < before.length && session === before[j]) j++;
+    else added.push(session);
+  }
+  return j === before.length ? added : null;
 }

@@ -14,7 +14,7 @@ import type { SessionContext } from "./context";
 export type SessionLoad = () => Promise<ConfirmedSession | null>;
 
 /** `topicId`'s memory from its sessions (newest first); null when a load said its source cannot be trusted. */
-export async function memoryFrom(topicId: string, loads: readonly SessionLoad[]): Promise<TopicMemory | null> {
+export async function memoryFrom(topicId: string, loads: Iterable<SessionLoad>): Promise<TopicMemory | null> {
   let newest: ConfirmedSession | null = null;
   for (const load of loads) {
     const session = await load();
@@ -32,10 +32,11 @@ export async function memoryOfList(
   topicId: string,
   newestFirst: readonly ConfirmedSession[],
 ): Promise<TopicMemory> {
-  const loads = newestFirst
-    .filter((s) => s.topicId === topicId)
-    .map((s) => () => withBody(ctx.ports.store, s, ctx.offsetAt));
-  return (await memoryFrom(topicId, loads)) ?? { topicId, newest: null, carried: null };
+  // Lazily: the walk usually stops at the topic's newest session, long before the end of a long history.
+  function* loads(): Generator<SessionLoad> {
+    for (const s of newestFirst) if (s.topicId === topicId) yield () => withBody(ctx.ports.store, s, ctx.offsetAt);
+  }
+  return (await memoryFrom(topicId, loads())) ?? { topicId, newest: null, carried: null };
 }
 
 /** Memories by topic for one view write: each topic's loaded once, until `clear` (a retry after a conflict). */

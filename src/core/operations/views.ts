@@ -6,7 +6,7 @@ import type { ConfirmedSession } from "../records";
 import { compareNewestFirst } from "../records";
 import { withBody } from "../scan";
 import type { Scan } from "../scan";
-import { renderIndexOfLines } from "../session-index";
+import { renderIndexOfJoined } from "../session-index";
 import type { SessionContext } from "./context";
 import { everyNote, today } from "./reading";
 import { memoryCache, memoryOfList } from "./topic-memory";
@@ -116,7 +116,8 @@ export async function writeViews(
     newest = await newestWithBody(ctx, sessions);
     memories.clear();
   };
-  await writeView(ctx, ctx.layout.index, () => renderIndexOfLines(sessions.map(ctx.indexLine), today(ctx)), refresh);
+  const index = (): string => renderIndexOfJoined(ctx.indexLines(sessions), sessions.length, today(ctx));
+  await writeView(ctx, ctx.layout.index, index, refresh);
   return writeHotView(ctx, () => newest, memories, pointer, options, refresh);
 }
 
@@ -177,8 +178,23 @@ export async function writeViewsAfter(
   const inserted = scan.partial && ctx.viewsAfter ? await ctx.viewsAfter(ctx, added, pointer, scan) : null;
   if (inserted) return inserted;
   const confirmed = await everyNote(ctx, scan);
-  const known = added === null || confirmed.some((s) => s.path === added.path);
+  const known = added === null || listed(confirmed, added);
   return writeViews(ctx, known ? confirmed : withSession(confirmed, added), pointer);
+}
+
+/** Whether `newestFirst` holds a record of `session`'s file: looked up where it sorts, not by a walk. */
+function listed(newestFirst: readonly ConfirmedSession[], session: ConfirmedSession): boolean {
+  let lo = 0;
+  let hi = newestFirst.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareNewestFirst(newestFirst[mid], session) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < newestFirst.length && compareNewestFirst(newestFirst[i], session) === 0; i++) {
+    if (newestFirst[i].path === session.path) return true;
+  }
+  return false;
 }
 
 /** `newestFirst` with `session` inserted in its place (newest first): a copy, the input is shared. */

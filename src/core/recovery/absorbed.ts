@@ -1,4 +1,5 @@
 import type { ConfirmedSession, Draft } from "../records";
+import { compareNewestFirst } from "../records";
 import { lastSignOfLife } from "../honest-time";
 import { parseTimestamp } from "../time";
 import type { OffsetAt } from "../time";
@@ -25,13 +26,44 @@ function endedMs(session: ConfirmedSession, offsetAt: OffsetAt): number {
  * last, the only one that can have saved a draft begun after the others (savedIn).
  */
 export function absorbedBy(confirmed: readonly ConfirmedSession[], offsetAt: OffsetAt): Map<string, ConfirmedSession> {
-  const map = new Map<string, ConfirmedSession>();
+  const map = new Absorbed();
   for (const session of confirmed) {
     for (const id of session.absorbedDrafts) {
       const other = map.get(id);
       if (!other || endedMs(session, offsetAt) > endedMs(other, offsetAt)) map.set(id, session);
     }
   }
+  return map;
+}
+
+/** absorbedBy's map, which keeps its absorbedCopies once worked out (it is never changed after it is made). */
+class Absorbed extends Map<string, ConfirmedSession> {
+  copies: Map<string, ConfirmedSession[]> | null = null;
+}
+
+/**
+ * absorbedBy of a list that is `previous`'s list with `added` inserted, from `previous` (a copy, not a walk of
+ * the whole history); null when a tie in ended time, which the list's order settles, needs the whole list.
+ */
+export function absorbedAfter(
+  previous: ReadonlyMap<string, ConfirmedSession>,
+  added: readonly ConfirmedSession[],
+  offsetAt: OffsetAt,
+): Map<string, ConfirmedSession> | null {
+  const map = new Absorbed(previous);
+  let copyChanged = false;
+  for (const session of added) {
+    for (const id of session.absorbedDrafts) {
+      const other = map.get(id);
+      const ended = endedMs(session, offsetAt);
+      if (other && ended === endedMs(other, offsetAt)) return null;
+      if (other && ended < endedMs(other, offsetAt)) continue;
+      map.set(id, session);
+      copyChanged ||= copiedId(id) !== null;
+    }
+  }
+  // No sync-tool copy's ID changed hands: the copies are the previous map's (absorbedCopies).
+  if (!copyChanged && previous instanceof Absorbed) map.copies = previous.copies;
   return map;
 }
 
@@ -88,12 +120,18 @@ function copiedId(draftId: string): string | null {
  * The notes that absorbed a sync tool's copy of a draft, by the ID the copy's name starts with: a note that
  * saved `DRAFT-S-x 2` saved the sitting of `DRAFT-S-x` too (savedDraft).
  */
-export function absorbedCopies(absorbed: ReadonlyMap<string, ConfirmedSession>): Map<string, ConfirmedSession[]> {
+export function absorbedCopies(
+  absorbed: ReadonlyMap<string, ConfirmedSession>,
+): ReadonlyMap<string, readonly ConfirmedSession[]> {
+  if (absorbed instanceof Absorbed && absorbed.copies) return absorbed.copies;
   const copies = new Map<string, ConfirmedSession[]>();
   for (const [id, session] of absorbed) {
     const original = copiedId(id);
     if (original !== null) copies.set(original, [...(copies.get(original) ?? []), session]);
   }
+  // Newest first, whatever order the map was built in (absorbedAfter appends what absorbedBy would list first).
+  for (const list of copies.values()) list.sort(compareNewestFirst);
+  if (absorbed instanceof Absorbed) absorbed.copies = copies;
   return copies;
 }
 

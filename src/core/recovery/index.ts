@@ -4,6 +4,7 @@ export { DEFAULT_GRACE_MS, checkpointedWithin, isAliveElsewhere, isThisDevice } 
 export {
   CLOCK_BEHIND_MS,
   SAVED_WITHIN_MS,
+  absorbedAfter,
   absorbedBy,
   absorbedCopies,
   duplicateSaves,

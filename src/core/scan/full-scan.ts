@@ -1,9 +1,11 @@
 import type { Layout } from "../layout";
 import type { SessionStore } from "../ports";
+import type { ConfirmedSession, Skipped } from "../records";
+import { compareNewestFirst } from "../records";
 import { assemble, scanOf } from "./assemble";
 import { kindOf } from "./names";
 import { readDrafts, readNotes } from "./read";
-import type { Scan } from "./scan";
+import type { Assembled, Scan } from "./scan";
 import { ScanCache } from "./scan-cache";
 import { placeholdersSkipped, subfolderNotes } from "./strays";
 
@@ -24,11 +26,15 @@ export async function scanSessions(
   now = Number.POSITIVE_INFINITY,
 ): Promise<Scan> {
   const changedConfirmed = await takeChanges(store, layout, cache);
-  for (const [name, outcome] of await readNotes(store, layout, offsetAt, changedConfirmed, cache.memo)) {
-    cache.confirmed.set(name, outcome);
+  const read = await readNotes(store, layout, offsetAt, changedConfirmed, cache.memo);
+  for (const [name, outcome] of read) cache.confirmed.set(name, outcome);
+  // Only new notes (takeChanges dropped the list for a changed or removed one): inserted where they sort.
+  if (read.length > 0 && cache.assembled) cache.assembled = withNewNotes(cache.assembled, cache.ids, read);
+  if (!cache.assembled) {
+    cache.assembled = assemble(cache.confirmed.values());
+    cache.ids = new Set(cache.assembled.confirmed.map((s) => s.sessionId));
   }
-  if (changedConfirmed.length > 0) cache.assembled = null;
-  const assembled = cache.assembled ?? (cache.assembled = assemble(cache.confirmed.values()));
+  const assembled = cache.assembled;
   const drafts = await readDrafts(store, layout, offsetAt, [...cache.draftNames], now);
   const strays = [...placeholdersSkipped(layout, cache.placeholderNames), ...(await subfolderNotes(store, layout))];
   return scanOf(layout, assembled, drafts, cache.otherNames, strays);
@@ -66,4 +72,41 @@ async function takeChanges(store: SessionStore, layout: Layout, cache: ScanCache
     else if (kind === "confirmed") changedConfirmed.push(name);
   }
   return changedConfirmed;
+}
+
+/**
+ * `assembled` with new notes inserted in their places (newest first): what assemble would give for the lot,
+ * at the cost of a copy instead of a sort. Null (assemble everything) when a note is unusable or shares a
+ * session_id with another, whose winner assemble decides. `ids` (every ID in `assembled`) gains the new ones.
+ */
+function withNewNotes(
+  assembled: Assembled,
+  ids: Set<string>,
+  read: ReadonlyArray<readonly [string, ConfirmedSession | Skipped]>,
+): Assembled | null {
+  const added: ConfirmedSession[] = [];
+  for (const [, outcome] of read) {
+    if ("reason" in outcome || ids.has(outcome.sessionId) || added.some((s) => s.sessionId === outcome.sessionId)) {
+      return null;
+    }
+    added.push(outcome);
+  }
+  const confirmed = assembled.confirmed.slice();
+  for (const session of added) {
+    let lo = 0;
+    let hi = confirmed.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareNewestFirst(confirmed[mid], session) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    confirmed.splice(lo, 0, session);
+    ids.add(session.sessionId);
+  }
+  const warned = added.some((s) => (s.fieldWarnings ?? []).length > 0);
+  return {
+    confirmed,
+    skipped: assembled.skipped,
+    warnings: warned ? confirmed.flatMap((s) => s.fieldWarnings ?? []) : assembled.warnings,
+  };
 }

@@ -21,6 +21,8 @@ export class ScanCache {
   readonly memo: ScanMemo = new WeakMap();
   /** The confirmed list and its duplicate-ID skips as of the last scan; null when it must be rebuilt. */
   assembled: Assembled | null = null;
+  /** Every session_id in `assembled` (new notes are inserted into it only when their ID is new). */
+  ids = new Set<string>();
 
   clear(): void {
     this.draftNames.clear();
@@ -28,5 +30,6 @@ export class ScanCache {
     this.placeholderNames.clear();
     this.confirmed.clear();
     this.assembled = null;
+    this.ids = new Set();
   }
 }

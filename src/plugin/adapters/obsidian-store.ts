@@ -25,6 +25,8 @@ export class ObsidianStore implements SessionStore {
   /** The change number of the last folder created, renamed or deleted. */
   private foldersChangedAt = 0;
   private readonly changes = new Map<string, Map<string, number>>();
+  /** Subfolder names by folder, as of a folder change number (see `folders`). */
+  private readonly subfolders = new Map<string, { at: number; names: string[] }>();
 
   constructor(private readonly app: App) {}
 
@@ -115,9 +117,14 @@ export class ObsidianStore implements SessionStore {
   }
 
   folders(folder: string): Promise<string[]> {
-    const found = this.app.vault.getAbstractFileByPath(normalizePath(folder));
-    if (!(found instanceof TFolder)) return Promise.resolve([]);
-    return Promise.resolve(found.children.filter((child) => child instanceof TFolder).map((f) => f.name));
+    const target = normalizePath(folder);
+    // While folder events are followed, a folder's subfolders change only with one (every scan asks).
+    const known = this.tracking ? this.subfolders.get(target) : undefined;
+    if (known && known.at === this.foldersChangedAt) return Promise.resolve(known.names.slice());
+    const found = this.app.vault.getAbstractFileByPath(target);
+    const names = found instanceof TFolder ? found.children.filter((c) => c instanceof TFolder).map((f) => f.name) : [];
+    if (this.tracking) this.subfolders.set(target, { at: this.foldersChangedAt, names });
+    return Promise.resolve(names.slice());
   }
 
   async create(path: string, content: string): Promise<void> {

@@ -3,80 +3,36 @@
  * `export-sessions` and `create-sessions-base`. The plugin keeps no reference to the view: Obsidian owns it
  * and finds it by type.
  */
-import type { App, Plugin, TAbstractFile, WorkspaceLeaf } from "obsidian";
-import { FileExistsError, errorMessage } from "../../core/errors";
-import { renderExportCsv } from "../../core/insight/export";
-import { renderSessionsBase } from "../../core/formats/bases";
+import type { App, Plugin, WorkspaceLeaf } from "obsidian";
 import type { FlowContext } from "./context";
-import { end } from "./end";
-import { continueSession, pause } from "./pause";
-import { openFile } from "./open-session";
-import { recoverDrafts } from "./recovery";
-import type { HistorySource } from "../ui/history-view";
-import { HISTORY_VIEW, HistoryView, historyModel } from "../ui/history-view";
+import { copySessionsCsv, exportSessions } from "./export";
+import { historySource } from "./history-source";
+import { createSessionsBase } from "./sessions-base";
+import { HISTORY_VIEW, HistoryView } from "../ui/history-view";
 
 /** Insight works with the flows' context: the app, the controller, the store, the settings and notices. */
 export type InsightDeps = FlowContext;
 
 export function registerInsight(plugin: Plugin, deps: InsightDeps): void {
-  const notify = (message: string): void => deps.notify(message, 8000);
   plugin.registerView(HISTORY_VIEW.type, (leaf) => new HistoryView(leaf, historySource(deps)));
+  // Its links preview on hover like any note's (Page preview core plugin); Mod-hover, as in the sidebars.
+  plugin.registerHoverLinkSource(HISTORY_VIEW.type, { display: "PALEE Sessions", defaultMod: true });
   plugin.addCommand({ id: "open-history", name: "Open study history", callback: () => void openHistory(deps.app) });
   plugin.addCommand({
     id: "export-sessions",
     name: "Export sessions to CSV",
-    callback: () => void exportSessions(deps, notify),
+    callback: () => void exportSessions(deps),
+  });
+  plugin.addCommand({
+    id: "copy-sessions-csv",
+    name: "Copy sessions as CSV",
+    callback: () => void copySessionsCsv(deps),
   });
   plugin.addCommand({
     id: "create-sessions-base",
     name: "Create sessions base",
-    callback: () => void createSessionsBase(deps, notify),
+    callback: () => void createSessionsBase(deps),
   });
-}
-
-/** What the view reads: confirmed sessions through the scan cache (metadata cache first), and the open session. */
-export function historySource(deps: InsightDeps): HistorySource {
-  const { app, controller } = deps;
-  return {
-    async load() {
-      const { confirmed, skipped } = await controller.confirmedSessions();
-      return historyModel({
-        confirmed,
-        skipped,
-        now: controller.now(),
-        offsetAt: controller.offsetAt,
-        open: controller.open,
-        showSeconds: deps.settings().showSeconds,
-      });
-    },
-    onChange(listener) {
-      const concerns = (path: string): boolean => path.startsWith(`${controller.layout.sessions}/`);
-      const refs = [
-        app.metadataCache.on("changed", (file) => concerns(file.path) && listener()),
-        app.vault.on("delete", (file: TAbstractFile) => concerns(file.path) && listener()),
-        app.vault.on(
-          "rename",
-          (file: TAbstractFile, oldPath: string) => (concerns(file.path) || concerns(oldPath)) && listener(),
-        ),
-      ];
-      const off = controller.onChange(listener);
-      return () => {
-        off();
-        app.metadataCache.offref(refs[0]);
-        app.vault.offref(refs[1]);
-        app.vault.offref(refs[2]);
-      };
-    },
-    now: () => controller.now(),
-    actions: {
-      openPath: (path) => void openFile(app, path),
-      openLink: (linktext) => void app.workspace.openLinkText(linktext, controller.layout.sessions, false),
-      end: () => void end(deps),
-      pause: () => void pause(deps),
-      continueSession: () => void continueSession(deps),
-      recover: () => void recoverDrafts(deps),
-    },
-  };
 }
 
 /** Shows the view in the right sidebar (the one already open, else a new one). */
@@ -86,57 +42,4 @@ export async function openHistory(app: App): Promise<void> {
   if (!leaf) return;
   if (!existing) await leaf.setViewState({ type: HISTORY_VIEW.type, active: true });
   await app.workspace.revealLeaf(leaf);
-}
-
-/** `<folder>/exports/sessions-<today>.csv`, or `…-2.csv`, `…-3.csv` when taken: never replaces a file. */
-export async function exportSessions(deps: InsightDeps, notify: (message: string) => void): Promise<string | null> {
-  const { controller, store } = deps;
-  try {
-    const { rows, skipped } = await controller.exportRows();
-    const csv = renderExportCsv(rows);
-    const base = `${controller.layout.folder}/exports/sessions-${controller.today()}`;
-    for (let n = 1; n < 1000; n++) {
-      const path = `${base}${n === 1 ? "" : `-${n}`}.csv`;
-      try {
-        await store.create(path, csv);
-      } catch (error) {
-        if (error instanceof FileExistsError) continue;
-        throw error;
-      }
-      const left =
-        skipped.length > 0 ? ` ${skipped.length} unreadable note(s) left out: the history view lists them.` : "";
-      notify(`Exported ${rows.length} session(s) to ${path}.${left}`);
-      return path;
-    }
-    notify(`Could not export: ${base}.csv and 998 numbered copies already exist.`);
-  } catch (error) {
-    console.error("PALEE Sessions: export", error);
-    notify(`Could not export the sessions: ${errorMessage(error)}`);
-  }
-  return null;
-}
-
-/** Writes `<folder>/sessions.base` once; when it exists (the learner may have edited it), opens it as it is. */
-export async function createSessionsBase(deps: InsightDeps, notify: (message: string) => void): Promise<string | null> {
-  const { app, controller, store } = deps;
-  const path = `${controller.layout.folder}/sessions.base`;
-  try {
-    let created = false;
-    if (!app.vault.getFileByPath(path)) {
-      try {
-        await store.create(path, renderSessionsBase(controller.layout.sessions));
-        created = true;
-      } catch (error) {
-        if (!(error instanceof FileExistsError)) throw error;
-      }
-    }
-    const opened = await openFile(app, path);
-    if (created) notify(`Created ${path} (needs Obsidian 1.9 or later with the Bases core plugin).`);
-    else notify(opened ? `Opened ${path}.` : `${path} exists.`);
-    return path;
-  } catch (error) {
-    console.error("PALEE Sessions: sessions base", error);
-    notify(`Could not create ${path}: ${errorMessage(error)}`);
-    return null;
-  }
 }

@@ -17,7 +17,11 @@ export interface Bar {
 
 const CHART = { width: 280, height: 110, label: 14, gap: 3 };
 
-export function renderChart(el: HTMLElement, caption: string, bars: readonly Bar[]): void {
+/**
+ * Draws one chart into `el`. `tableOpen`: its "Show as a table" was open before a redraw, so it opens filled
+ * (the view keeps the learner's open tables open; `data-chart` names each chart's table).
+ */
+export function renderChart(el: HTMLElement, caption: string, bars: readonly Bar[], tableOpen = false): void {
   const figure = el.createDiv({ cls: "palee-history-chart" });
   const total = bars.reduce((sum, b) => sum + b.minutes, 0);
   const top = bars.reduce((best, b) => (b.minutes > best.minutes ? b : best), bars[0] ?? { minutes: 0, title: "" });
@@ -69,7 +73,7 @@ export function renderChart(el: HTMLElement, caption: string, bars: readonly Bar
   figure.createDiv({ text: totals, cls: "palee-history-muted palee-history-chart-totals" });
   // The same numbers as text, for screen readers and for anyone who prefers a table.
   // Built when first opened: the chart's aria-label already carries the summary.
-  const details = figure.createEl("details", { cls: "palee-history-chart-text" });
+  const details = figure.createEl("details", { cls: "palee-history-chart-text", attr: { "data-chart": caption } });
   details.createEl("summary", { text: "Show as a table" });
   const fill = (): void => {
     details.removeEventListener("toggle", fill);
@@ -85,5 +89,18 @@ export function renderChart(el: HTMLElement, caption: string, bars: readonly Bar
       row.createEl("td", { text: String(bar.sessions) });
     }
   };
-  details.addEventListener("toggle", fill);
+  if (tableOpen) {
+    fill();
+    details.open = true;
+  } else details.addEventListener("toggle", fill);
+}
+
+/** The captions of the charts whose table is open in `el` (read before a redraw). */
+export function openTables(el: HTMLElement): Set<string> {
+  const open = new Set<string>();
+  el.querySelectorAll("details[data-chart]").forEach((d) => {
+    const caption = d.getAttribute("data-chart");
+    if ((d as HTMLDetailsElement).open && caption !== null) open.add(caption);
+  });
+  return open;
 }

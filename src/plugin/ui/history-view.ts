@@ -5,286 +5,152 @@
  * view only loads data and refreshes. Every recorded text is set as text, never as HTML.
  */
 import { ItemView } from "obsidian";
-import type { WorkspaceLeaf } from "obsidian";
-import type { DayTotal, FlaggedSession, InsightSession, SessionStats, WeekTotal } from "../../core/insight/stats";
-import { computeStats, countedMinutes, daySeries, weekSeries } from "../../core/insight/stats";
-import type { Skipped } from "../../core/records";
+import type { HoverParent, HoverPopover, PaneType, WorkspaceLeaf } from "obsidian";
 import { studiedMs } from "../../core/honest-time";
-import type { OffsetAt } from "../../core/time";
-import { formatDuration, formatElapsed } from "../../core/time";
-import { plural, renderChart } from "./history-chart";
-import type { OpenState } from "../session-controller";
+import { formatElapsed } from "../../core/time";
+import { openTables, renderChart } from "./history-chart";
+import type { HistoryActions } from "./history-sections";
+import { renderOpenBox, renderProblems, renderRecent, renderSummary, renderTopics } from "./history-sections";
+import type { HistoryModel, OpenSessionModel } from "./history-model";
+
+export type { HistoryInput, HistoryModel, OpenSessionModel, RecentSession } from "./history-model";
+export { historyModel, openSessionModel } from "./history-model";
+export type { HistoryActions } from "./history-sections";
+export { linkTarget } from "./history-sections";
 
 /** One constant for the view: its type (saved in workspaces), its name and its icon. */
 export const HISTORY_VIEW = { type: "palee-history", name: "Study history", icon: "bar-chart-3" } as const;
 
-const RECENT_COUNT = 10;
-const DAY_BARS = 14;
-const WEEK_BARS = 12;
-
-export interface RecentSession {
-  path: string;
-  sessionId: string;
-  topicId: string;
-  /** "2026-12-01 14:02", the recorded local time. */
-  when: string;
-  minutes: number;
-  flagged: boolean;
+/** What a drawn view can update in place: the timer's text, the open session's box, the history below it. */
+export interface HistoryHandle {
+  tick(now: number): void;
+  /** Redraws only the open session's box (the history below stays as drawn). */
+  setOpen(open: OpenSessionModel | null): void;
+  /** Redraws the history below the open session's box, keeping open tables open. */
+  setHistory(model: HistoryModel): void;
 }
 
-export interface OpenSessionModel {
-  topicId: string;
-  startedMs: number;
-  /** The timer shows the time studied: breaks excluded, frozen at the pause. */
-  pausedMs: number | null;
-  breakMinutes: number;
-  device: string | null;
-  /** Whether this device runs it (only then can it be paused, continued or ended here). */
-  endable: boolean;
-  interrupted: boolean;
-}
-
-export interface HistoryModel {
-  stats: SessionStats;
-  days: DayTotal[];
-  weeks: WeekTotal[];
-  recent: RecentSession[];
-  /** Notes to look at: skipped files and sessions whose values were clamped or left out. */
-  problems: Array<{ path: string; text: string }>;
-  open: OpenSessionModel | null;
-  showSeconds: boolean;
-}
-
-export interface HistoryInput {
-  /** Newest first, as scans give them. */
-  confirmed: readonly InsightSession[];
-  skipped: readonly Skipped[];
-  now: number;
-  offsetAt: OffsetAt;
-  open: OpenState | null;
-  showSeconds: boolean;
-}
-
-/** "2026-12-01T14:02:00+01:00" → "2026-12-01 14:02": the learner's wall clock as recorded. */
-const recordedWhen = (timestamp: string): string => `${timestamp.slice(0, 10)} ${timestamp.slice(11, 16)}`.trim();
-
-export function historyModel(input: HistoryInput): HistoryModel {
-  const { confirmed, now, offsetAt } = input;
-  const stats = computeStats(confirmed, { now, offsetAt });
-  const flaggedIds = new Set(stats.flagged.map((f: FlaggedSession) => f.sessionId));
-  const recent = confirmed.slice(0, RECENT_COUNT).map((s) => ({
-    path: s.path,
-    sessionId: s.sessionId,
-    topicId: s.topicId,
-    when: recordedWhen(s.startedAt),
-    minutes: countedMinutes(s, now, offsetAt).minutes,
-    flagged: flaggedIds.has(s.sessionId),
-  }));
-  const open = input.open
-    ? {
-        topicId: input.open.session.topicId,
-        startedMs: input.open.startedMs,
-        pausedMs: input.open.pausedMs,
-        breakMinutes: input.open.session.breakMinutes,
-        device: input.open.session.device,
-        endable: input.open.mine && input.open.running,
-        interrupted: !input.open.running,
-      }
-    : null;
-  return {
-    stats,
-    days: daySeries(stats, stats.today.date, DAY_BARS),
-    weeks: weekSeries(stats, stats.today.date, WEEK_BARS),
-    recent,
-    problems: [
-      ...input.skipped.map((s) => ({ path: s.path, text: s.reason })),
-      ...stats.flagged.map((f) => ({ path: f.path, text: f.problem })),
-    ],
-    open,
-    showSeconds: input.showSeconds,
-  };
-}
-
-export interface HistoryActions {
-  /** Opens a vault path (a session note). */
-  openPath(path: string): void;
-  /** Opens a wikilink's target (a topic note). */
-  openLink(linktext: string): void;
-  end(): void;
-  pause(): void;
-  continueSession(): void;
-  recover(): void;
-}
-
-/** "[[Rust ownership|Rust]]" → "Rust ownership"; null when it is not one wikilink. */
-export function linkTarget(topicNote: string | null): string | null {
-  const m = topicNote ? /^\s*\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]\s*$/.exec(topicNote) : null;
-  return m ? m[1].trim() : null;
-}
-
-function link(parent: HTMLElement, text: string, onOpen: () => void): HTMLElement {
-  const a = parent.createEl("a", { text, cls: "palee-history-link", href: "#" });
-  a.addEventListener("click", (event) => {
-    event.preventDefault();
-    onOpen();
-  });
-  return a;
-}
-
-/** Draws the model into `el` (emptied first). `tick` updates only the timer text. */
-export function renderHistory(
-  el: HTMLElement,
-  model: HistoryModel,
-  actions: HistoryActions,
-): { tick(now: number): void } {
+/**
+ * Draws the model into `el` (emptied first): the open session's box, then the history. The handle updates
+ * either part in place, so a redraw of one never disturbs the other (focus on Pause or End, open tables).
+ */
+export function renderHistory(el: HTMLElement, model: HistoryModel, actions: HistoryActions): HistoryHandle {
   el.empty();
   el.addClass("palee-history");
-  const timer = renderOpen(el, model, actions);
+  const box = el.createDiv({ cls: "palee-history-open" });
+  const body = el.createDiv({ cls: "palee-history-body" });
+  let open = model.open;
+  let showSeconds = model.showSeconds;
+  let timer: HTMLElement | null = null;
+  const handle: HistoryHandle = {
+    tick(now) {
+      if (timer && open) timer.setText(formatElapsed(studiedMs(open, now), showSeconds));
+    },
+    setOpen(next) {
+      const focused = focusedButton(box);
+      open = next;
+      timer = renderOpenBox(box, next, actions);
+      if (focused !== null) (box.querySelectorAll("button")[focused] as HTMLElement | undefined)?.focus();
+    },
+    setHistory(next) {
+      const tables = openTables(body);
+      showSeconds = next.showSeconds;
+      body.empty();
+      renderBody(body, next, actions, tables);
+    },
+  };
+  handle.setOpen(open);
+  renderBody(body, model, actions, new Set());
+  return handle;
+}
+
+/** The index of the focused button inside `box`, or null (so a redraw of the box can give focus back). */
+function focusedButton(box: HTMLElement): number | null {
+  const active = box.ownerDocument.activeElement;
+  if (!active || !box.contains(active)) return null;
+  const index = Array.from(box.querySelectorAll("button")).indexOf(active as HTMLButtonElement);
+  return index < 0 ? null : index;
+}
+
+function renderBody(el: HTMLElement, model: HistoryModel, actions: HistoryActions, tables: Set<string>): void {
   renderSummary(el, model.stats);
-  renderChart(
-    el,
-    "Minutes per day, last 14 days",
-    model.days.map((d) => ({
-      key: d.date,
-      label: d.date.slice(8),
-      title: d.date,
-      minutes: d.minutes,
-      sessions: d.sessions,
-    })),
-  );
-  renderChart(
-    el,
-    "Minutes per week, last 12 weeks",
-    model.weeks.map((w) => ({
-      key: w.week,
-      label: w.week.slice(6),
-      title: `${w.week}, from ${w.start}`,
-      minutes: w.minutes,
-      sessions: w.sessions,
-    })),
-  );
+  const dayCaption = "Minutes per day, last 14 days";
+  const dayBars = model.days.map((d) => ({
+    key: d.date,
+    label: d.date.slice(8),
+    title: d.date,
+    minutes: d.minutes,
+    sessions: d.sessions,
+  }));
+  renderChart(el, dayCaption, dayBars, tables.has(dayCaption));
+  const weekCaption = "Minutes per week, last 12 weeks";
+  const weekBars = model.weeks.map((w) => ({
+    key: w.week,
+    label: w.week.slice(6),
+    title: `${w.week}, from ${w.start}`,
+    minutes: w.minutes,
+    sessions: w.sessions,
+  }));
+  renderChart(el, weekCaption, weekBars, tables.has(weekCaption));
   renderTopics(el, model.stats, actions);
   renderRecent(el, model.recent, actions);
   renderProblems(el, model.problems, actions);
-  return {
-    tick(now: number) {
-      if (timer && model.open) timer.setText(formatElapsed(studiedMs(model.open, now), model.showSeconds));
-    },
-  };
-}
-
-function renderOpen(el: HTMLElement, model: HistoryModel, actions: HistoryActions): HTMLElement | null {
-  const box = el.createDiv({ cls: "palee-history-open" });
-  const open = model.open;
-  if (!open) {
-    box.createEl("p", { text: "No session is open.", cls: "palee-history-muted" });
-    return null;
-  }
-  box.createDiv({ text: open.topicId, cls: "palee-history-open-topic" });
-  const timer = box.createDiv({ cls: "palee-history-timer", attr: { role: "timer", "aria-live": "off" } });
-  if (open.interrupted) {
-    box.createDiv({ text: "Interrupted: recover it to continue or save it.", cls: "palee-history-muted" });
-  } else if (!open.endable) {
-    box.createDiv({ text: `Running on ${open.device ?? "another device"}.`, cls: "palee-history-muted" });
-  }
-  const buttons = box.createDiv({ cls: "palee-history-open-actions" });
-  const button = (text: string, action: () => void, cls?: string): void => {
-    buttons.createEl("button", { text, cls }).addEventListener("click", action);
-  };
-  if (open.endable) {
-    if (open.pausedMs !== null) button("Continue", () => actions.continueSession());
-    else button("Pause", () => actions.pause());
-    button("End", () => actions.end(), "mod-cta");
-  } else if (open.interrupted) button("Recover", () => actions.recover());
-  return timer;
-}
-
-function renderSummary(el: HTMLElement, stats: SessionStats): void {
-  const grid = el.createDiv({ cls: "palee-history-summary" });
-  const cell = (label: string, value: string, detail: string): void => {
-    const c = grid.createDiv({ cls: "palee-history-stat" });
-    c.createDiv({ text: label, cls: "palee-history-stat-label" });
-    c.createDiv({ text: value, cls: "palee-history-stat-value" });
-    c.createDiv({ text: detail, cls: "palee-history-muted" });
-  };
-  cell("Today", formatDuration(stats.today.minutes), plural(stats.today.sessions, "session"));
-  const diff = stats.thisWeek.minutes - stats.lastWeek.minutes;
-  const change = `${diff >= 0 ? "+" : "−"}${formatDuration(Math.abs(diff))}`;
-  const lastWeek = formatDuration(stats.lastWeek.minutes);
-  cell("This week", formatDuration(stats.thisWeek.minutes), `${change} on last week (${lastWeek})`);
-  cell("Streak", plural(stats.streak.current, "day"), `longest ${plural(stats.streak.longest, "day")}`);
-}
-
-function renderTopics(el: HTMLElement, stats: SessionStats, actions: HistoryActions): void {
-  el.createDiv({ text: "Topics", cls: "palee-history-heading" });
-  if (stats.byTopic.length === 0) {
-    el.createEl("p", { text: "No sessions yet: end a session to see your topics here.", cls: "palee-history-muted" });
-    return;
-  }
-  const table = el.createEl("table", { cls: "palee-history-topics" });
-  const head = table.createEl("tr");
-  for (const title of ["Topic", "Total", "Sessions", "Last studied"]) head.createEl("th", { text: title });
-  for (const topic of stats.byTopic) {
-    const row = table.createEl("tr");
-    const name = row.createEl("td");
-    const target = linkTarget(topic.topicNote);
-    if (target) link(name, topic.topicId, () => actions.openLink(target)).setAttr("title", target);
-    else name.setText(topic.topicId);
-    row.createEl("td", { text: formatDuration(topic.minutes) });
-    row.createEl("td", { text: String(topic.sessions) });
-    row.createEl("td", { text: topic.last });
-  }
-}
-
-function renderRecent(el: HTMLElement, recent: readonly RecentSession[], actions: HistoryActions): void {
-  el.createDiv({ text: "Recent sessions", cls: "palee-history-heading" });
-  const list = el.createEl("ul", { cls: "palee-history-recent" });
-  for (const s of recent) {
-    const item = list.createEl("li");
-    link(item, `${s.when} · ${s.topicId}`, () => actions.openPath(s.path)).setAttr("title", s.sessionId);
-    item.createSpan({
-      text: ` · ${formatDuration(s.minutes)}${s.flagged ? " (see below)" : ""}`,
-      cls: "palee-history-muted",
-    });
-  }
-}
-
-function renderProblems(el: HTMLElement, problems: HistoryModel["problems"], actions: HistoryActions): void {
-  if (problems.length === 0) return;
-  el.createDiv({ text: `Notes to check (${problems.length})`, cls: "palee-history-heading" });
-  const list = el.createEl("ul", { cls: "palee-history-problems" });
-  for (const p of problems) {
-    const item = list.createEl("li");
-    link(item, p.path.slice(p.path.lastIndexOf("/") + 1), () => actions.openPath(p.path));
-    item.createSpan({ text: `: ${p.text}`, cls: "palee-history-muted" });
-  }
 }
 
 // ---- the view ------------------------------------------------------------------------------------------
 
+/** What changed: "history", a confirmed note or another file of the folder (not a draft); "open", the open session. */
+export type HistoryChange = "history" | "open";
+
 export interface HistorySource {
   /** The data to show now: loads through the metadata cache, never reading the whole folder again. */
   load(): Promise<HistoryModel>;
-  /** Calls back when a session may have changed (open session, a session file); returns an unsubscribe. */
-  onChange(listener: () => void): () => void;
+  /** The open session as shown, from memory (no file access): compared on each change and tick. */
+  openSession(): OpenSessionModel | null;
+  /**
+   * Calls back when what the view shows may have changed; returns an unsubscribe. A draft's autosave (every
+   * ~2 s while the learner types) is not a "history" change: only the open session's state can follow from it.
+   */
+  onChange(listener: (what: HistoryChange) => void): () => void;
   now(): number;
+  /** Where the view's links resolve from (a note of the session folder). */
+  sourcePath(): string;
   actions: HistoryActions;
 }
 
 /** Debounce for bursts of file events (a sync landing many files): one refresh for the lot. */
 const REFRESH_DELAY_MS = 200;
 
-export class HistoryView extends ItemView {
-  private tickTimer: { tick(now: number): void } | null = null;
+export class HistoryView extends ItemView implements HoverParent {
+  hoverPopover: HoverPopover | null = null;
+  private drawn: HistoryHandle | null = null;
+  /** The open session as last drawn (JSON): the box is redrawn only when it differs. */
+  private openKey = "";
+  private ready = false;
+  private closed = false;
   private loading: Promise<void> | null = null;
   private again = false;
   private pending: number | null = null;
+  private readonly actions: HistoryActions;
 
   constructor(
     leaf: WorkspaceLeaf,
     private readonly source: HistorySource,
   ) {
     super(leaf);
+    this.actions = {
+      ...source.actions,
+      openLink: (linktext: string, newLeaf: PaneType | boolean) => source.actions.openLink(linktext, newLeaf),
+      hoverLink: (event, targetEl, linktext) =>
+        this.app.workspace.trigger("hover-link", {
+          event,
+          source: HISTORY_VIEW.type,
+          hoverParent: this,
+          targetEl,
+          linktext,
+          sourcePath: source.sourcePath(),
+        }),
+    };
   }
 
   getViewType(): string {
@@ -299,21 +165,56 @@ export class HistoryView extends ItemView {
     return HISTORY_VIEW.icon;
   }
 
+  /**
+   * A view restored with the workspace opens before layout ready: it reads nothing until then (the first
+   * load scans the session folder), and shows a line saying so.
+   */
   async onOpen(): Promise<void> {
-    this.register(this.source.onChange(() => this.scheduleRefresh()));
-    this.registerInterval(window.setInterval(() => this.tickTimer?.tick(this.source.now()), 1000));
-    await this.refresh();
+    this.register(this.source.onChange((what) => (what === "open" ? this.openChanged() : this.scheduleRefresh())));
+    this.registerInterval(window.setInterval(() => this.tick(), 1000));
+    if (this.app.workspace.layoutReady) {
+      this.ready = true;
+      await this.refresh();
+      return;
+    }
+    this.contentEl.empty();
+    this.contentEl.createEl("p", { text: "Loading the study history…", cls: "palee-history-muted" });
+    this.app.workspace.onLayoutReady(() => {
+      if (this.closed) return; // closed before the workspace was ready: nothing to draw
+      this.ready = true;
+      void this.refresh();
+    });
   }
 
   async onClose(): Promise<void> {
     if (this.pending !== null) window.clearTimeout(this.pending);
     this.pending = null;
+    this.ready = false;
+    this.closed = true;
     this.contentEl.empty();
     return Promise.resolve();
   }
 
+  private tick(): void {
+    if (!this.drawn) return;
+    // Another device's session can go quiet without any event: its box follows on the next tick.
+    this.openChanged();
+    this.drawn.tick(this.source.now());
+  }
+
+  /** The open session's box, redrawn in place only when what it shows changed (never the history below). */
+  private openChanged(): void {
+    if (!this.drawn) return;
+    const open = this.source.openSession();
+    const key = JSON.stringify(open);
+    if (key === this.openKey) return;
+    this.openKey = key;
+    this.drawn.setOpen(open);
+    this.drawn.tick(this.source.now());
+  }
+
   private scheduleRefresh(): void {
-    if (this.pending !== null) return;
+    if (!this.ready || this.pending !== null) return;
     this.pending = window.setTimeout(() => {
       this.pending = null;
       void this.refresh();
@@ -330,11 +231,10 @@ export class HistoryView extends ItemView {
       do {
         this.again = false;
         try {
-          const model = await this.source.load();
-          this.tickTimer = renderHistory(this.contentEl, model, this.source.actions);
-          this.tickTimer.tick(this.source.now());
+          this.draw(await this.source.load());
         } catch (error) {
           console.error("PALEE Sessions: history view", error);
+          this.drawn = null;
           this.contentEl.empty();
           this.contentEl.createEl("p", {
             text: "Could not read the study history. See the developer console for details.",
@@ -345,5 +245,19 @@ export class HistoryView extends ItemView {
       this.loading = null;
     });
     return this.loading;
+  }
+
+  /** The first time (or after a failure) draws everything; later, the history in place and the box if it changed. */
+  private draw(model: HistoryModel): void {
+    const scroll = this.contentEl.scrollTop;
+    if (this.drawn) {
+      this.drawn.setHistory(model);
+      this.openChanged();
+    } else {
+      this.drawn = renderHistory(this.contentEl, model, this.actions);
+      this.openKey = JSON.stringify(model.open);
+    }
+    this.contentEl.scrollTop = scroll;
+    this.drawn.tick(this.source.now());
   }
 }

@@ -18,6 +18,8 @@ export interface PageJob {
   scale?: number;
   /** Where to write a full-page PNG. */
   screenshot?: string;
+  /** Photograph only the viewport: a picture of exactly width × height (times scale), the rest cut off. */
+  clip?: boolean;
   /** CSS selector of chart bars whose rendered heights are wanted. */
   bars?: string;
   /** CSS selectors of boxes nothing may escape: no descendant wider than its box, none drawn outside it. */

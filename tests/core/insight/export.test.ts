@@ -1,7 +1,7 @@
 import { exportRows, renderExportCsv, summaryOf } from "../../../src/core/insight/export";
 import type { ExportSession } from "../../../src/core/insight/export";
 import { csvField, renderCsv } from "../../../src/core/formats/csv";
-import { renderSessionsBase } from "../../../src/core/formats/bases";
+import { BASES_MIN_VERSION, renderSessionsBase } from "../../../src/core/formats/bases";
 import { parseFrontmatterYaml } from "./yaml-support";
 
 function session(id: string, startedAt: string, minutes: number, body = ""): ExportSession {
@@ -86,23 +86,63 @@ describe("export rows", () => {
 });
 
 describe("sessions base", () => {
+  type Parsed = {
+    filters: { and: string[] };
+    views: Array<{
+      type: string;
+      name: string;
+      order: string[];
+      groupBy?: { property: string };
+      summaries: Record<string, string>;
+      sort: unknown[];
+    }>;
+    formulas: Record<string, string>;
+    properties: Record<string, unknown>;
+  };
+  const parsed = (): Parsed => parseFrontmatterYaml(renderSessionsBase('Study/pal\'ee "x"/sessions')) as Parsed;
+
   it("is YAML with the three documented views", () => {
-    const parsed = parseFrontmatterYaml(renderSessionsBase('Study/pal\'ee "x"/sessions')) as {
-      filters: { and: string[] };
-      views: Array<{
-        type: string;
-        name: string;
-        groupBy?: { property: string };
-        summaries: Record<string, string>;
-        sort: unknown[];
-      }>;
-      formulas: Record<string, string>;
-    };
-    expect(parsed.filters.and[0]).toBe('file.folder == "Study/pal\'ee \\"x\\"/sessions"');
-    expect(parsed.views.map((v) => v.name)).toEqual(["Sessions", "By topic", "This week"]);
-    expect(parsed.views.every((v) => v.type === "table" && v.summaries.duration_minutes === "Sum")).toBe(true);
-    expect(parsed.views[0].sort).toEqual([{ property: "started_at", direction: "DESC" }]);
-    expect(parsed.views[1].groupBy).toEqual({ property: "topic_id", direction: "ASC" });
-    expect(Object.keys(parsed.formulas)).toEqual(["hours", "day", "week"]);
+    const base = parsed();
+    expect(base.filters.and[0]).toBe('file.folder == "Study/pal\'ee \\"x\\"/sessions"');
+    expect(base.views.map((v) => v.name)).toEqual(["Sessions", "By topic", "This week"]);
+    expect(base.views.every((v) => v.type === "table" && v.summaries["formula.minutes"] === "Sum")).toBe(true);
+    expect(base.views[0].sort).toEqual([{ property: "note.started_at", direction: "DESC" }]);
+    expect(base.views[1].groupBy).toEqual({ property: "note.topic_id", direction: "ASC" });
+    expect(Object.keys(base.formulas)).toEqual(["minutes", "hours", "day", "week"]);
+  });
+
+  it("says it needs Obsidian 1.10 (grouping and summaries), not 1.9", () => {
+    const text = renderSessionsBase("palee/sessions");
+    expect(text).toMatch(/Needs Obsidian 1\.10 or later/);
+    expect(text).not.toMatch(/1\.9/);
+    expect(BASES_MIN_VERSION).toBe("1.10.0");
+  });
+
+  it("names every note property with note., as Obsidian writes them", () => {
+    const base = parsed();
+    const ids = [
+      ...base.views.flatMap((v) => [...v.order, ...Object.keys(v.summaries), v.groupBy?.property ?? "file.name"]),
+      ...base.views.flatMap((v) => (v.sort as Array<{ property: string }>).map((s) => s.property)),
+      ...Object.keys(base.properties),
+    ];
+    expect(ids.every((id) => /^(note|file|formula)\./.test(id))).toBe(true);
+    expect(base.filters.and).toContain('note.status == "completed"');
+  });
+
+  it("sums minutes that the original tool's notes (no duration_minutes) derive from their timestamps", () => {
+    const { minutes, hours } = parsed().formulas;
+    expect(minutes).toMatch(/^if\(note\.duration_minutes\.isType\("number"\), note\.duration_minutes, /);
+    expect(minutes).toContain(" - ");
+    expect(minutes).toMatch(/\/ 60000\)\.round\(\)\)$/);
+    expect(hours).toBe("(formula.minutes / 60).toFixed(2)");
+  });
+
+  it("reads started_at as a date whether the vault types it as a date or as text", () => {
+    const { day, week } = parsed().formulas;
+    const asDate = 'if(note.started_at.isType("date"), note.started_at, date(note.started_at.toString()';
+    expect(day.startsWith(asDate)).toBe(true);
+    expect(week.startsWith(asDate)).toBe(true);
+    expect(day.endsWith('.format("YYYY-MM-DD")')).toBe(true);
+    expect(week.endsWith('.format("GGGG-[W]WW")')).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { computeStats, countedMinutes, daySeries, weekSeries } from "../../../src/core/insight/stats";
+import { computeStats, countedMinutes, daySeries, statsMemo, weekSeries } from "../../../src/core/insight/stats";
 import type { InsightSession } from "../../../src/core/insight/stats";
 import type { OffsetAt } from "../../../src/core/time";
 import { dayOf, isoWeekLabel, mondayOf, parseTimestamp } from "../../../src/core/time";
@@ -158,5 +158,25 @@ describe("stats on absurd records", () => {
     expect(countedMinutes(session("2026-12-01T08:00:00Z", 10, { durationMinutes: Number.NaN }), now, utc).minutes).toBe(
       0,
     );
+  });
+});
+
+describe("stats with a memo (the history view recounting after each end)", () => {
+  it("counts exactly as without one, as time passes, sessions come and the offsets change", () => {
+    const memo = statsMemo();
+    const sessions = [
+      session("2026-12-02T09:00:00Z", 30),
+      session("2026-12-02T19:00:00Z", 25), // after the first "now": not counted until later
+      session("2026-11-30T23:30:00+01:00", 90_000), // longer than a day: flagged
+      session("2026-07-01T22:30:00", 40), // a local time: its day depends on the offset
+      session("1999-12-31T09:00:00Z", 10), // before 2000: not counted
+    ];
+    const nows = [Date.parse("2026-12-02T18:00:00Z"), Date.parse("2026-12-03T08:00:00Z")];
+    for (const offsetAt of [utc, berlin, berlin, utc]) {
+      for (const at of nows) {
+        const list = at === nows[1] ? [session("2026-12-03T07:00:00Z", 15), ...sessions] : sessions;
+        expect(computeStats(list, { now: at, offsetAt, memo })).toEqual(computeStats(list, { now: at, offsetAt }));
+      }
+    }
   });
 });

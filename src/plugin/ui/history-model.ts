@@ -1,0 +1,109 @@
+/**
+ * What the study history view shows, as data (contract §5): `historyModel` turns the confirmed sessions and the
+ * open session into it; history-view.ts and history-sections.ts draw it. No DOM, no file access.
+ */
+import type {
+  DayTotal,
+  FlaggedSession,
+  InsightSession,
+  SessionStats,
+  StatsMemo,
+  WeekTotal,
+} from "../../core/insight/stats";
+import { computeStats, countedMinutes, daySeries, weekSeries } from "../../core/insight/stats";
+import type { Skipped } from "../../core/records";
+import type { OffsetAt } from "../../core/time";
+import type { OpenState } from "../session-controller";
+
+const RECENT_COUNT = 10;
+const DAY_BARS = 14;
+const WEEK_BARS = 12;
+
+export interface RecentSession {
+  path: string;
+  sessionId: string;
+  topicId: string;
+  /** "2026-12-01 14:02", the recorded local time. */
+  when: string;
+  minutes: number;
+  flagged: boolean;
+}
+
+export interface OpenSessionModel {
+  topicId: string;
+  startedMs: number;
+  /** The timer shows the time studied: breaks excluded, frozen at the pause. */
+  pausedMs: number | null;
+  breakMinutes: number;
+  device: string | null;
+  /** Whether this device runs it (only then can it be paused, continued or ended here). */
+  endable: boolean;
+  interrupted: boolean;
+}
+
+export interface HistoryModel {
+  stats: SessionStats;
+  days: DayTotal[];
+  weeks: WeekTotal[];
+  recent: RecentSession[];
+  /** Notes to look at: skipped files and sessions whose values were clamped or left out. */
+  problems: Array<{ path: string; text: string }>;
+  open: OpenSessionModel | null;
+  showSeconds: boolean;
+}
+
+export interface HistoryInput {
+  /** Newest first, as scans give them. */
+  confirmed: readonly InsightSession[];
+  skipped: readonly Skipped[];
+  now: number;
+  offsetAt: OffsetAt;
+  open: OpenState | null;
+  showSeconds: boolean;
+  /** Kept by the view between loads: each session is counted once, not on every refresh (stats.ts). */
+  memo?: StatsMemo;
+}
+
+/** "2026-12-01T14:02:00+01:00" → "2026-12-01 14:02": the learner's wall clock as recorded. */
+const recordedWhen = (timestamp: string): string => `${timestamp.slice(0, 10)} ${timestamp.slice(11, 16)}`.trim();
+
+export function historyModel(input: HistoryInput): HistoryModel {
+  const { confirmed, now, offsetAt } = input;
+  const stats = computeStats(confirmed, { now, offsetAt, memo: input.memo });
+  const flaggedIds = new Set(stats.flagged.map((f: FlaggedSession) => f.sessionId));
+  const recent = confirmed.slice(0, RECENT_COUNT).map((s) => ({
+    path: s.path,
+    sessionId: s.sessionId,
+    topicId: s.topicId,
+    when: recordedWhen(s.startedAt),
+    minutes: countedMinutes(s, now, offsetAt).minutes,
+    flagged: flaggedIds.has(s.sessionId),
+  }));
+  return {
+    stats,
+    days: daySeries(stats, stats.today.date, DAY_BARS),
+    weeks: weekSeries(stats, stats.today.date, WEEK_BARS),
+    recent,
+    problems: [
+      ...input.skipped.map((s) => ({ path: s.path, text: s.reason })),
+      ...stats.flagged.map((f) => ({ path: f.path, text: f.problem })),
+    ],
+    open: openSessionModel(input.open),
+    showSeconds: input.showSeconds,
+  };
+}
+
+/** The open session as the view shows it (from memory: no file access). */
+export function openSessionModel(open: OpenState | null): OpenSessionModel | null {
+  return open
+    ? {
+        topicId: open.session.topicId,
+        startedMs: open.startedMs,
+        pausedMs: open.pausedMs,
+        breakMinutes: open.session.breakMinutes,
+        device: open.session.device,
+        endable: open.mine && open.running,
+        interrupted: !open.running,
+      }
+    : null;
+}

@@ -1,0 +1,160 @@
+/**
+ * The sections of the study history view (history-view.ts): the open session's box, the summary, the topics,
+ * the newest sessions and the notes to check. Session and topic links are Obsidian internal links
+ * (`internal-link`, `data-href`): hovering previews the note (Page preview), Mod-click or a middle click
+ * opens it in a new tab. Every recorded text is set as text, never as HTML.
+ */
+import { Keymap } from "obsidian";
+import type { PaneType } from "obsidian";
+import type { SessionStats } from "../../core/insight/stats";
+import { formatDuration } from "../../core/time";
+import { plural } from "./history-chart";
+import type { HistoryModel, OpenSessionModel, RecentSession } from "./history-model";
+
+export interface HistoryActions {
+  /** Opens a vault path (a note the view lists as to check). */
+  openPath(path: string): void;
+  /** Opens an internal link's target (a session or topic note): in a new tab when `newLeaf` says so. */
+  openLink(linktext: string, newLeaf: PaneType | boolean): void;
+  /** Hovering an internal link: the view triggers Obsidian's `hover-link` (the page preview). */
+  hoverLink?(event: MouseEvent, targetEl: HTMLElement, linktext: string): void;
+  end(): void;
+  pause(): void;
+  continueSession(): void;
+  recover(): void;
+}
+
+/** "[[Rust ownership|Rust]]" → "Rust ownership"; null when it is not one wikilink. */
+export function linkTarget(topicNote: string | null): string | null {
+  const m = topicNote ? /^\s*\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]\s*$/.exec(topicNote) : null;
+  return m ? m[1].trim() : null;
+}
+
+/** A session note's link text: its vault path without ".md", which names exactly that note. */
+export const sessionLinktext = (path: string): string => path.replace(/\.md$/, "");
+
+/** An Obsidian internal link to `linktext`, as the app draws them in notes. */
+function internalLink(parent: HTMLElement, text: string, linktext: string, actions: HistoryActions): HTMLElement {
+  const a = parent.createEl("a", {
+    text,
+    cls: "internal-link palee-history-link",
+    href: linktext,
+    attr: { "data-href": linktext, title: linktext, target: "_blank", rel: "noopener" },
+  });
+  a.addEventListener("click", (event) => {
+    event.preventDefault();
+    actions.openLink(linktext, Keymap.isModEvent(event));
+  });
+  // A middle click fires auxclick, not click: it opens a new tab, as on every Obsidian link.
+  a.addEventListener("auxclick", (event) => {
+    if (event.button !== 1) return;
+    event.preventDefault();
+    actions.openLink(linktext, "tab");
+  });
+  a.addEventListener("mouseover", (event) => actions.hoverLink?.(event, a, linktext));
+  return a;
+}
+
+/** A link that opens a path through a handler (the notes to check: any file of the folder). */
+function pathLink(parent: HTMLElement, text: string, onOpen: () => void): HTMLElement {
+  const a = parent.createEl("a", { text, cls: "palee-history-link", href: "#" });
+  a.addEventListener("click", (event) => {
+    event.preventDefault();
+    onOpen();
+  });
+  return a;
+}
+
+/**
+ * Fills `box` (emptied first) with the open session, its timer and its buttons; returns the timer element
+ * (null when no session is open). Redrawn on its own when only the open session changed.
+ */
+export function renderOpenBox(
+  box: HTMLElement,
+  open: OpenSessionModel | null,
+  actions: HistoryActions,
+): HTMLElement | null {
+  box.empty();
+  if (!open) {
+    box.createEl("p", { text: "No session is open.", cls: "palee-history-muted" });
+    return null;
+  }
+  box.createDiv({ text: open.topicId, cls: "palee-history-open-topic" });
+  const timer = box.createDiv({ cls: "palee-history-timer", attr: { role: "timer", "aria-live": "off" } });
+  if (open.interrupted) {
+    box.createDiv({ text: "Interrupted: recover it to continue or save it.", cls: "palee-history-muted" });
+  } else if (!open.endable) {
+    box.createDiv({ text: `Running on ${open.device ?? "another device"}.`, cls: "palee-history-muted" });
+  }
+  const buttons = box.createDiv({ cls: "palee-history-open-actions" });
+  const button = (text: string, action: () => void, cls?: string): void => {
+    buttons.createEl("button", { text, cls }).addEventListener("click", action);
+  };
+  if (open.endable) {
+    if (open.pausedMs !== null) button("Continue", () => actions.continueSession());
+    else button("Pause", () => actions.pause());
+    button("End", () => actions.end(), "mod-cta");
+  } else if (open.interrupted) button("Recover", () => actions.recover());
+  return timer;
+}
+
+export function renderSummary(el: HTMLElement, stats: SessionStats): void {
+  const grid = el.createDiv({ cls: "palee-history-summary" });
+  const cell = (label: string, value: string, detail: string): void => {
+    const c = grid.createDiv({ cls: "palee-history-stat" });
+    c.createDiv({ text: label, cls: "palee-history-stat-label" });
+    c.createDiv({ text: value, cls: "palee-history-stat-value" });
+    c.createDiv({ text: detail, cls: "palee-history-muted" });
+  };
+  cell("Today", formatDuration(stats.today.minutes), plural(stats.today.sessions, "session"));
+  const diff = stats.thisWeek.minutes - stats.lastWeek.minutes;
+  const change = `${diff >= 0 ? "+" : "−"}${formatDuration(Math.abs(diff))}`;
+  const lastWeek = formatDuration(stats.lastWeek.minutes);
+  cell("This week", formatDuration(stats.thisWeek.minutes), `${change} on last week (${lastWeek})`);
+  cell("Streak", plural(stats.streak.current, "day"), `longest ${plural(stats.streak.longest, "day")}`);
+}
+
+export function renderTopics(el: HTMLElement, stats: SessionStats, actions: HistoryActions): void {
+  el.createDiv({ text: "Topics", cls: "palee-history-heading" });
+  if (stats.byTopic.length === 0) {
+    el.createEl("p", { text: "No sessions yet: end a session to see your topics here.", cls: "palee-history-muted" });
+    return;
+  }
+  const table = el.createEl("table", { cls: "palee-history-topics" });
+  const head = table.createEl("tr");
+  for (const title of ["Topic", "Total", "Sessions", "Last studied"]) head.createEl("th", { text: title });
+  for (const topic of stats.byTopic) {
+    const row = table.createEl("tr");
+    const name = row.createEl("td");
+    const target = linkTarget(topic.topicNote);
+    if (target) internalLink(name, topic.topicId, target, actions);
+    else name.setText(topic.topicId);
+    row.createEl("td", { text: formatDuration(topic.minutes) });
+    row.createEl("td", { text: String(topic.sessions) });
+    row.createEl("td", { text: topic.last });
+  }
+}
+
+export function renderRecent(el: HTMLElement, recent: readonly RecentSession[], actions: HistoryActions): void {
+  el.createDiv({ text: "Recent sessions", cls: "palee-history-heading" });
+  const list = el.createEl("ul", { cls: "palee-history-recent" });
+  for (const s of recent) {
+    const item = list.createEl("li");
+    internalLink(item, `${s.when} · ${s.topicId}`, sessionLinktext(s.path), actions);
+    item.createSpan({
+      text: ` · ${formatDuration(s.minutes)}${s.flagged ? " (see below)" : ""}`,
+      cls: "palee-history-muted",
+    });
+  }
+}
+
+export function renderProblems(el: HTMLElement, problems: HistoryModel["problems"], actions: HistoryActions): void {
+  if (problems.length === 0) return;
+  el.createDiv({ text: `Notes to check (${problems.length})`, cls: "palee-history-heading" });
+  const list = el.createEl("ul", { cls: "palee-history-problems" });
+  for (const p of problems) {
+    const item = list.createEl("li");
+    pathLink(item, p.path.slice(p.path.lastIndexOf("/") + 1), () => actions.openPath(p.path));
+    item.createSpan({ text: `: ${p.text}`, cls: "palee-history-muted" });
+  }
+}
