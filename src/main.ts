@@ -95,6 +95,7 @@ export default class PaleeSessionsPlugin extends Plugin {
     if (this.unloaded) return; // disabled before the workspace was ready: nothing to start
     // From here on the store follows file events, so scans only look again at files that changed.
     store.track((ref) => this.registerEvent(ref));
+    this.flows.quiet.restart();
     // Registered before any await, so an unload during the start-up check still removes them.
     // Ticks read only memory: the timer from the recorded start, the checkpoint rule from the last checkpoint.
     this.registerInterval(window.setInterval(() => this.tick(), TICK_MS));
@@ -104,7 +105,9 @@ export default class PaleeSessionsPlugin extends Plugin {
     // Sync, the user or another window changed hot.md or a session file: show the session it now records.
     const watch = (path: string): void => {
       const { hot, sessions } = this.controller.layout;
-      if (path === hot || path.startsWith(`${sessions}/`)) this.controller.requestRefresh();
+      if (path !== hot && !path.startsWith(`${sessions}/`)) return;
+      this.flows.quiet.changed();
+      this.controller.requestRefresh();
     };
     this.registerEvent(this.app.vault.on("create", (file) => file instanceof TFile && watch(file.path)));
     this.registerEvent(this.app.vault.on("modify", (file) => file instanceof TFile && watch(file.path)));

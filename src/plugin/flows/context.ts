@@ -3,6 +3,7 @@ import { Notice } from "obsidian";
 import type { ObsidianStore } from "../adapters/obsidian-store";
 import type { SessionController } from "../session-controller";
 import { DailyNoteLog } from "./daily-note";
+import { FolderQuiet } from "./sync-quiet";
 import type { PaleeSettings } from "../settings";
 
 /**
@@ -19,6 +20,8 @@ export interface FlowContext {
   readonly notifyAction: (message: string, label: string, action: () => void) => void;
   /** After end, recovery Save and log: the daily-note line, if the setting is on. Never throws. */
   readonly dailyNote: DailyNoteLog;
+  /** Whether the session folder has settled since the vault opened (sync delivers after layout ready). */
+  readonly quiet: FolderQuiet;
   /** An end is on screen (the end modal) or being saved: a second click must not end twice. */
   ending: boolean;
   /** The plugin was unloaded: an operation still running must not open modals or notices afterwards. */
@@ -35,7 +38,9 @@ export function flowContext(
   },
 ): FlowContext {
   const dailyNote = new DailyNoteLog(app, settings, notify);
-  return { app, controller, store, settings, notify, notifyAction, dailyNote, ending: false, disposed: false };
+  const quiet = new FolderQuiet(() => controller.now());
+  const ending = false;
+  return { app, controller, store, settings, notify, notifyAction, dailyNote, quiet, ending, disposed: false };
 }
 
 /** The message is plain text; the button is built element by element, never from HTML. */

@@ -24,6 +24,7 @@ import {
 import PaleeSessionsPlugin from "../../../src/main";
 import { DEVICE_STORAGE_KEY } from "../../../src/plugin/adapters/device";
 import { SAVED_TWICE_DELAY_MS } from "../../../src/plugin/flows/recovery";
+import { QUIET_MS } from "../../../src/plugin/flows/sync-quiet";
 import { EndSessionModal } from "../../../src/plugin/ui/end-modal";
 import { RecoveryModal } from "../../../src/plugin/ui/recovery-modal";
 import { TopicPickerModal } from "../../../src/plugin/ui/topic-picker";
@@ -183,6 +184,12 @@ export interface LoadOptions {
   mobile?: boolean;
   /** Run onLayoutReady right after onload (default true). */
   layoutReady?: boolean;
+  /**
+   * Whether sync had delivered by the time the test looks (default true): layout ready is dated QUIET_MS
+   * earlier, with nothing changed since, so other devices' drafts are offered at once. false: layout ready is
+   * now, and the folder must stay quiet for QUIET_MS of ticks first (`syncSettles`).
+   */
+  syncSettled?: boolean;
 }
 
 export interface LoadedPlugin {
@@ -220,6 +227,8 @@ export async function loadPlugin(h: ObsidianHarness, options: LoadOptions = {}):
     ribbonCallback = callback;
     return createDiv();
   };
+  // A plugin loaded again on the same vault is the app opened again: its layout becomes ready after onload.
+  (h.mock.workspace as unknown as { layoutReady: boolean }).layoutReady = false;
   plugin.load();
   await settle();
   const loaded: LoadedPlugin = {
@@ -276,7 +285,11 @@ export async function loadPlugin(h: ObsidianHarness, options: LoadOptions = {}):
       plugin.unload();
     },
     async layoutReady() {
+      // onLayoutReady dates the start of the quiet synchronously; its work runs after the clock is back.
+      const now = Date.now();
+      if (options.syncSettled !== false) jest.setSystemTime(now - QUIET_MS);
       h.mock.workspace.setLayoutReady__();
+      jest.setSystemTime(now);
       await settle();
     },
   };
@@ -391,6 +404,14 @@ export async function tickFor(ms: number): Promise<void> {
     jest.advanceTimersByTime(1000);
     await settle();
   }
+}
+
+/**
+ * Lets the session folder stay quiet long enough after layout ready for the plugin to take sync as
+ * delivered: the ticks of QUIET_MS go by with no file changed (other devices' drafts are offered then).
+ */
+export async function syncSettles(): Promise<void> {
+  await tickFor(QUIET_MS);
 }
 
 /** The plugin's one settings tab. */
