@@ -3,6 +3,7 @@ import { registerCommands } from "./plugin/commands";
 import { loadDeviceName, saveDeviceName } from "./plugin/adapters/device";
 import type { FlowContext } from "./plugin/flows/context";
 import { flowContext } from "./plugin/flows/context";
+import { externalSettingsArrived } from "./plugin/flows/external-settings";
 import { noteRenamed } from "./plugin/flows/open-session";
 import { onVaultOpen } from "./plugin/flows/recovery";
 import { statusBarClick, toggle } from "./plugin/flows/ribbon-and-status-bar";
@@ -125,6 +126,19 @@ export default class PaleeSessionsPlugin extends Plugin {
   private tick(): void {
     this.timer?.render();
     void this.onTick();
+  }
+
+  /** data.json changed on disk (another device, through sync): in force at once, never written back over. */
+  async onExternalSettingsChange(): Promise<void> {
+    if (this.unloaded || !this.flows) return;
+    const saved: unknown = await this.loadData();
+    const before = this.settings;
+    const after = settingsFrom(saved);
+    await externalSettingsArrived(this.flows, before, after, () => {
+      this.saved = saved;
+      this.settings = after;
+    });
+    this.timer?.render();
   }
 
   private async updateSettings(change: Partial<PaleeSettings>): Promise<void> {

@@ -205,6 +205,8 @@ export interface LoadedPlugin {
   /** The items of the last menu shown (title → click). */
   lastMenu(): Array<{ title: string; click: () => Promise<void> }>;
   saved(): unknown;
+  /** data.json replaced from outside (another device, through sync), then Obsidian's notification of it. */
+  settingsChangedElsewhere(data: unknown): Promise<void>;
   unload(): void;
   layoutReady(): Promise<void>;
 }
@@ -277,6 +279,11 @@ export async function loadPlugin(h: ObsidianHarness, options: LoadOptions = {}):
       }));
     },
     saved: () => mock.data__,
+    async settingsChangedElsewhere(data) {
+      mock.data__ = data;
+      await plugin.onExternalSettingsChange();
+      await settle();
+    },
     unload() {
       const at = live.indexOf(loaded);
       if (at === -1) return; // already unloaded
