@@ -89,7 +89,7 @@ export default class PaleeSessionsPlugin extends Plugin {
 
   onunload(): void {
     this.unloaded = true;
-    if (this.flows) this.flows.disposed = true;
+    if (this.flows) this.flows.dispose();
   }
 
   private async onLayoutReady(store: ObsidianStore): Promise<void> {

@@ -26,6 +26,8 @@ export interface FlowContext {
   ending: boolean;
   /** The plugin was unloaded: an operation still running must not open modals or notices afterwards. */
   disposed: boolean;
+  /** On unload: marks the context disposed and takes down the notices whose buttons would act. */
+  dispose(): void;
 }
 
 export function flowContext(
@@ -39,18 +41,39 @@ export function flowContext(
 ): FlowContext {
   const dailyNote = new DailyNoteLog(app, settings, notify);
   const quiet = new FolderQuiet(() => controller.now());
-  const ending = false;
-  return { app, controller, store, settings, notify, notifyAction, dailyNote, quiet, ending, disposed: false };
+  const withButtons = new Set<Notice>();
+  const ctx: FlowContext = {
+    app,
+    controller,
+    store,
+    settings,
+    notify,
+    dailyNote,
+    quiet,
+    notifyAction: (message, label, action) => {
+      if (!ctx.disposed) actionNotice(withButtons, message, label, () => ctx.disposed || action());
+    },
+    ending: false,
+    disposed: false,
+    dispose() {
+      ctx.disposed = true;
+      for (const notice of withButtons) notice.hide();
+      withButtons.clear();
+    },
+  };
+  return ctx;
 }
 
 /** The message is plain text; the button is built element by element, never from HTML. */
-function notifyAction(message: string, label: string, action: () => void): void {
+function actionNotice(shown: Set<Notice>, message: string, label: string, action: () => void): void {
   const notice = new Notice(message, 0);
+  shown.add(notice);
   const button = notice.messageEl.createEl("button", { text: label, cls: "palee-notice-action" });
   button.addEventListener("click", (event) => {
     event.stopPropagation();
     button.disabled = true;
     notice.hide();
+    shown.delete(notice);
     action();
   });
 }
