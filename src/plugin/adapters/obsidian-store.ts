@@ -131,8 +131,9 @@ export class ObsidianStore implements SessionStore {
     try {
       await this.awaitingCacheOf(target, content, () => this.app.vault.create(target, content));
     } catch (error) {
-      // Another writer (sync, a second window) created it between the check and the create.
-      if (this.app.vault.getAbstractFileByPath(target)) throw new FileExistsError(target);
+      // Another writer (sync, a second window) created it between the check and the create; the vault may
+      // not list a file sync has just written yet, but refuses to create it: the caller draws another name.
+      if (this.app.vault.getAbstractFileByPath(target) || saysItExists(error)) throw new FileExistsError(target);
       throw error;
     }
   }
@@ -257,6 +258,11 @@ export class ObsidianStore implements SessionStore {
       }
     }
   }
+}
+
+/** Vault.create's refusal of a path that exists ("File already exists."; EEXIST from the file system). */
+function saysItExists(error: unknown): boolean {
+  return error instanceof Error && /already exists|EEXIST/i.test(error.message);
 }
 
 function asFields(frontmatter: unknown): Record<string, unknown> | null {

@@ -1,7 +1,8 @@
 /**
- * Sync delivers after layout ready (contract §5, fidelity to the app): another device's draft is offered for
- * recovery only once the session folder has been quiet for a few seconds, and a Save pressed before then waits
- * for it, so a session that device already ended is never recorded twice.
+ * Sync delivers after layout ready and writes while the plugin does (contract §5, fidelity to the app):
+ * another device's draft is offered for recovery only once the session folder has been quiet for a few
+ * seconds, a Save pressed before then waits for it (a session that device already ended is never recorded
+ * twice), and a name sync takes at the moment the plugin creates it is drawn again.
  */
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { QUIET_MS } from "../../src/plugin/flows/sync-quiet";
@@ -11,6 +12,7 @@ import {
   installPluginTestEnvironment,
   loadPlugin,
   noticeLog,
+  pickTopic,
   recoverAction,
   recoveryRows,
   settle,
@@ -93,5 +95,31 @@ describe("another device's draft at start-up", () => {
     });
     await loadPlugin(h, { device: "laptop", syncSettled: false });
     expect(recoveryRows().map((r) => r.draftId)).toEqual([D]);
+  });
+});
+
+describe("a name sync takes at the same moment", () => {
+  it("draws another session ID when sync writes the same path while a session is saved", async () => {
+    const h = harness();
+    const p = await loadPlugin(h, { device: "laptop", data: { askForSummary: false } });
+    await p.ribbon();
+    await pickTopic("T-rust-ownership");
+    const vault = h.app.vault;
+    const create = vault.create.bind(vault);
+    let taken = "";
+    vault.create = (path, data, opts) => {
+      if (taken === "" && path.includes("/sessions/S-")) {
+        taken = path;
+        h.arrivesOnDisk(path, "another device's session\n");
+      }
+      return create(path, data, opts);
+    };
+    await p.run("end-session");
+    expect(taken).not.toBe("");
+    expect(noticeLog().join("\n")).not.toMatch(/Could not|unexpected/);
+    expect(h.adapter.readSync__(taken)).toBe("another device's session\n");
+    const saved = confirmedIds(h).map((id) => S(id));
+    expect(saved.filter((path) => path !== taken)).toHaveLength(1);
+    expect(draftIds(h)).toEqual([]);
   });
 });
