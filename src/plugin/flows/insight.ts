@@ -21,7 +21,11 @@ export type InsightDeps = FlowContext;
 export function registerInsight(plugin: Plugin, deps: InsightDeps): void {
   const notify = (message: string): void => deps.notify(message, 8000);
   plugin.registerView(HISTORY_VIEW.type, (leaf) => new HistoryView(leaf, historySource(deps)));
-  plugin.addCommand({ id: "open-history", name: "Open study history", callback: () => void openHistory(deps.app) });
+  plugin.addCommand({
+    id: "open-history",
+    name: "Open study history",
+    callback: () => void openHistory(deps.app, notify),
+  });
   plugin.addCommand({
     id: "export-sessions",
     name: "Export sessions to CSV",
@@ -70,7 +74,8 @@ export function historySource(deps: InsightDeps): HistorySource {
     now: () => controller.now(),
     actions: {
       openPath: (path) => void openFile(app, path),
-      openLink: (linktext) => void app.workspace.openLinkText(linktext, controller.layout.sessions, false),
+      // The source is a note (the index, which holds the same links), never a folder.
+      openLink: (linktext) => void app.workspace.openLinkText(linktext, controller.layout.index, false),
       end: () => void end(deps),
       pause: () => void pause(deps),
       continueSession: () => void continueSession(deps),
@@ -79,13 +84,21 @@ export function historySource(deps: InsightDeps): HistorySource {
   };
 }
 
-/** Shows the view in the right sidebar (the one already open, else a new one). */
-export async function openHistory(app: App): Promise<void> {
-  const existing = app.workspace.getLeavesOfType(HISTORY_VIEW.type)[0] as WorkspaceLeaf | undefined;
-  const leaf = existing ?? app.workspace.getRightLeaf(false);
-  if (!leaf) return;
-  if (!existing) await leaf.setViewState({ type: HISTORY_VIEW.type, active: true });
-  await app.workspace.revealLeaf(leaf);
+/** Shows the view in the right sidebar (the one already open, else a new one); a failure is a notice. */
+export async function openHistory(app: App, notify: (message: string) => void): Promise<void> {
+  try {
+    const existing = app.workspace.getLeavesOfType(HISTORY_VIEW.type)[0] as WorkspaceLeaf | undefined;
+    const leaf = existing ?? app.workspace.getRightLeaf(false);
+    if (!leaf) {
+      notify("Could not open the study history: there is no sidebar to show it in.");
+      return;
+    }
+    if (!existing) await leaf.setViewState({ type: HISTORY_VIEW.type, active: true });
+    await app.workspace.revealLeaf(leaf);
+  } catch (error) {
+    console.error("PALEE Sessions: study history", error);
+    notify(`Could not open the study history: ${errorMessage(error)}`);
+  }
 }
 
 /** `<folder>/exports/sessions-<today>.csv`, or `…-2.csv`, `…-3.csv` when taken: never replaces a file. */

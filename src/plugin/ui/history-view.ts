@@ -16,7 +16,7 @@ import { plural, renderChart } from "./history-chart";
 import type { OpenState } from "../session-controller";
 
 /** One constant for the view: its type (saved in workspaces), its name and its icon. */
-export const HISTORY_VIEW = { type: "palee-history", name: "Study history", icon: "bar-chart-3" } as const;
+export const HISTORY_VIEW = { type: "palee-history", name: "Study history", icon: "chart-column" } as const;
 
 const RECENT_COUNT = 10;
 const DAY_BARS = 14;
