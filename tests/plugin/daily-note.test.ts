@@ -1,7 +1,8 @@
 /**
- * The daily-note line (contract §5): after an end or a recovery Save, one line under the heading of the daily note
- * of the session's start day, through Vault.process (the editor when the note is open); off by default; one notice when daily notes are not
- * set up; a failure never fails the end.
+ * The daily-note line (contract §5): after an end or a recovery Save, one line under the heading of the daily
+ * note of the session's start day, through Vault.process (the editor when the note is open); only the real
+ * daily note, never a same-named note elsewhere; off by default; one notice when daily notes are not set up;
+ * a failure never fails the end.
  */
 import { confirmedIds, S, startOn, fieldsAt as fields, HOT, textAt as text } from "./support/session-files";
 import { DAILY_TEMPLATE, installDailyNotes, uninstallDailyNotes } from "./support/daily-notes-stub";
