@@ -69,6 +69,7 @@ describe("another device's draft at start-up", () => {
     expect(openModals()).toEqual([]);
     await tickFor(1000);
     expect(recoveryRows().map((r) => r.draftId)).toEqual([D]);
+    expect(recoveryRows()[0].text).not.toContain("may not be synced yet");
   });
 
   it("waits for the folder to settle before a Save pressed early, so an end synced meanwhile is kept", async () => {
@@ -76,6 +77,7 @@ describe("another device's draft at start-up", () => {
     const p = await loadPlugin(h, { device: "laptop", syncSettled: false });
     await p.run("recover-drafts"); // the learner does not wait for the start-up dialog
     expect(recoveryRows().map((r) => r.draftId)).toEqual([D]);
+    expect(recoveryRows()[0].text).toMatch(/Save records 10 min · may not be synced yet$/);
     await recoverAction(D, "save");
     expect(confirmedIds(h)).toEqual([]);
     expect(noticeLog().join("\n")).toMatch(/Waiting for sync to settle before you save T-rust-ownership/);

@@ -126,6 +126,7 @@ export function recoveryRows(ctx: FlowContext, drafts: readonly Draft[]): Recove
       lastSeenText: describeRecorded(draft.lastCheckpointAt, today),
       saveMinutes: preview.plan.durationMinutes,
       aliveElsewhere: preview.aliveElsewhere,
+      unsynced: !ctx.quiet.hasSettled() && !isThisDevice(draft.device, controller.device),
     };
   });
 }
