@@ -108,7 +108,8 @@ export class ObsidianStore implements SessionStore {
   async read(path: string): Promise<string | null> {
     const file = this.fileAt(path);
     if (!file) return null;
-    await saveEditors(this.app, file);
+    const saving = saveEditors(this.app, file);
+    if (saving instanceof Promise) await saving;
     return this.app.vault.read(file);
   }
 

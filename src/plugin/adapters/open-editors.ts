@@ -15,9 +15,16 @@ export function editorsOf(app: App, file: TFile): MarkdownView[] {
   return views;
 }
 
-/** Saves every editor showing the file (a view with nothing unsaved writes nothing). */
-export async function saveEditors(app: App, file: TFile): Promise<MarkdownView[]> {
+/**
+ * Saves every editor showing the file (a view with nothing unsaved writes nothing). Without one, nothing is
+ * awaited: scans read thousands of files, almost none of them open.
+ */
+export function saveEditors(app: App, file: TFile): Promise<MarkdownView[]> | MarkdownView[] {
   const views = editorsOf(app, file);
+  return views.length === 0 ? views : saveAll(views);
+}
+
+async function saveAll(views: MarkdownView[]): Promise<MarkdownView[]> {
   for (const view of views) await view.save();
   return views;
 }
