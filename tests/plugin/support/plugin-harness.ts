@@ -57,6 +57,8 @@ const notices: string[] = [];
  */
 const deferredChecks: Array<() => void> = [];
 let timeoutSpy: jest.SpyInstance | null = null;
+/** Whether the fake clock is installed (plugin tests); the benchmark loads plugins on the real one. */
+let fakeClock = false;
 /** Plugins loaded and not yet unloaded: the harness unloads them after each test. */
 const live: LoadedPlugin[] = [];
 const menus: Menu[] = [];
@@ -128,6 +130,7 @@ export function installPluginTestEnvironment(): void {
       now: T0,
       doNotFake: ["setTimeout", "clearTimeout", "setImmediate", "queueMicrotask", "nextTick"],
     });
+    fakeClock = true;
     openModals.length = 0;
     notices.length = 0;
     menus.length = 0;
@@ -160,6 +163,7 @@ export function installPluginTestEnvironment(): void {
     noticeSpy?.mockRestore();
     menuSpy?.mockRestore();
     jest.useRealTimers();
+    fakeClock = false;
     Object.assign(Platform, platform);
   });
 }
@@ -294,9 +298,10 @@ export async function loadPlugin(h: ObsidianHarness, options: LoadOptions = {}):
     async layoutReady() {
       // onLayoutReady dates the start of the quiet synchronously; its work runs after the clock is back.
       const now = Date.now();
-      if (options.syncSettled !== false) jest.setSystemTime(now - QUIET_MS);
+      const dated = fakeClock && options.syncSettled !== false;
+      if (dated) jest.setSystemTime(now - QUIET_MS);
       h.mock.workspace.setLayoutReady__();
-      jest.setSystemTime(now);
+      if (dated) jest.setSystemTime(now);
       await settle();
     },
   };
