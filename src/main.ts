@@ -3,6 +3,7 @@ import { registerCommands } from "./plugin/commands";
 import { loadDeviceName, saveDeviceName } from "./plugin/adapters/device";
 import type { FlowContext } from "./plugin/flows/context";
 import { flowContext } from "./plugin/flows/context";
+import { externalSettingsArrived } from "./plugin/flows/external-settings";
 import { noteRenamed } from "./plugin/flows/open-session";
 import { onVaultOpen } from "./plugin/flows/recovery";
 import { statusBarClick, toggle } from "./plugin/flows/ribbon-and-status-bar";
@@ -90,13 +91,14 @@ export default class PaleeSessionsPlugin extends Plugin {
 
   onunload(): void {
     this.unloaded = true;
-    if (this.flows) this.flows.disposed = true;
+    if (this.flows) this.flows.dispose();
   }
 
   private async onLayoutReady(store: ObsidianStore): Promise<void> {
     if (this.unloaded) return; // disabled before the workspace was ready: nothing to start
     // From here on the store follows file events, so scans only look again at files that changed.
     store.track((ref) => this.registerEvent(ref));
+    this.flows.quiet.restart();
     // Registered before any await, so an unload during the start-up check still removes them.
     // Ticks read only memory: the timer from the recorded start, the checkpoint rule from the last checkpoint.
     this.registerInterval(window.setInterval(() => this.tick(), TICK_MS));
@@ -106,7 +108,9 @@ export default class PaleeSessionsPlugin extends Plugin {
     // Sync, the user or another window changed hot.md or a session file: show the session it now records.
     const watch = (path: string): void => {
       const { hot, sessions } = this.controller.layout;
-      if (path === hot || path.startsWith(`${sessions}/`)) this.controller.requestRefresh();
+      if (path !== hot && !path.startsWith(`${sessions}/`)) return;
+      this.flows.quiet.changed();
+      this.controller.requestRefresh();
     };
     this.registerEvent(this.app.vault.on("create", (file) => file instanceof TFile && watch(file.path)));
     this.registerEvent(this.app.vault.on("modify", (file) => file instanceof TFile && watch(file.path)));
@@ -124,6 +128,19 @@ export default class PaleeSessionsPlugin extends Plugin {
   private tick(): void {
     this.timer?.render();
     void this.onTick();
+  }
+
+  /** data.json changed on disk (another device, through sync): in force at once, never written back over. */
+  async onExternalSettingsChange(): Promise<void> {
+    if (this.unloaded || !this.flows) return;
+    const saved: unknown = await this.loadData();
+    const before = this.settings;
+    const after = settingsFrom(saved);
+    await externalSettingsArrived(this.flows, before, after, () => {
+      this.saved = saved;
+      this.settings = after;
+    });
+    this.timer?.render();
   }
 
   private async updateSettings(change: Partial<PaleeSettings>): Promise<void> {

@@ -1,10 +1,12 @@
 /**
- * The daily-note line (contract §5): after an end or a recovery Save, one line under the heading of the daily note
- * of the session's start day, through Vault.process only; off by default; one notice when daily notes are not
- * set up; a failure never fails the end.
+ * The daily-note line (contract §5): after an end or a recovery Save, one line under the heading of the daily
+ * note of the session's start day, through Vault.process (the editor when the note is open); only the real
+ * daily note, never a same-named note elsewhere; off by default; one notice when daily notes are not set up;
+ * a failure never fails the end.
  */
 import { confirmedIds, S, startOn, fieldsAt as fields, HOT, textAt as text } from "./support/session-files";
 import { DAILY_TEMPLATE, installDailyNotes, uninstallDailyNotes } from "./support/daily-notes-stub";
+import { openInEditor } from "./support/editor-model";
 import type { ObsidianHarness } from "./support/obsidian-harness";
 import type { LoadedPlugin } from "./support/plugin-harness";
 import {
@@ -176,5 +178,40 @@ describe("the daily-note line", () => {
     expect(text(h, DAY)).toContain(`- 12:00–12:20 T-rust-ownership, 20 min [[${id}]]`);
     expect(h.app.vault.getFileByPath("journal/2026-08-15.md")).toBeNull();
     expect(h.app.vault.getFileByPath(DAILY_TEMPLATE)).not.toBeNull();
+  });
+});
+
+describe("which note gets the daily-note line", () => {
+  it("never takes a same-named note outside the daily folder when the folder is the vault root", async () => {
+    const h = harness({ files: { "Meetings/2026-08-14.md": "Standup\n" } });
+    installDailyNotes(h, { core: {} });
+    const p = await loadPlugin(h, { device: "laptop", data: ON });
+    const id = await studyAndEnd(p);
+    expect(text(h, "Meetings/2026-08-14.md")).toBe("Standup\n");
+    expect(text(h, "2026-08-14.md")).toContain(`- 12:00–12:42 T-rust-ownership, 42 min [[${id}]]`);
+  });
+
+  it("never takes a note in the daily folder whose name only looks like the day in another format", async () => {
+    const h = harness({ files: { "journal/old/14-08-2026.md": "Other\n" } });
+    installDailyNotes(h, { core: { folder: "journal", format: "YYYY-MM-DD" } });
+    const p = await loadPlugin(h, { device: "laptop", data: ON });
+    await studyAndEnd(p);
+    expect(text(h, "journal/old/14-08-2026.md")).toBe("Other\n");
+    expect(text(h, DAY)).toContain("## Study sessions");
+  });
+
+  it("inserts through the editor when the daily note is open, keeping the learner's unsaved typing", async () => {
+    const h = harness({ files: { [DAY]: "# Friday\n" } });
+    installDailyNotes(h, { core: { folder: "journal" } });
+    const p = await loadPlugin(h, { device: "laptop", data: ON });
+    const editor = openInEditor(h, DAY);
+    editor.typeAtEnd("Call the dentist\n");
+    const process = processSpy(h);
+    const id = await studyAndEnd(p);
+    const line = `- 12:00–12:42 T-rust-ownership, 42 min [[${id}]]`;
+    expect(editor.buffer()).toBe(`# Friday\nCall the dentist\n\n## Study sessions\n${line}\n`);
+    expect(text(h, DAY)).toBe(editor.buffer());
+    expect(editor.reloads()).toBe(0);
+    expect(process.mock.calls.filter(([file]) => (file as { path: string }).path === DAY)).toHaveLength(0);
   });
 });

@@ -12,6 +12,7 @@ import type { LoadedPlugin } from "./support/plugin-harness";
 import {
   MINUTE,
   buttonByText,
+  clearNotices,
   click,
   endModal,
   harness,
@@ -181,6 +182,22 @@ describe("time away", () => {
     click(noticeButton("Count it"));
     await settle();
     expect(lastNotice()).toBe("That time away is no longer recorded as a break: nothing more to count.");
+  });
+
+  it("takes the 'Count it' notice down when the plugin is unloaded, and its button does nothing then", async () => {
+    const { h, p, draft } = await started();
+    await studyFor(10 * MINUTE);
+    await sleepFor(8 * HOUR);
+    const button = noticeButton("Count it");
+    const hide = jest.spyOn(Notice.prototype, "hide");
+    const before = textAt(h, draft);
+    clearNotices();
+    p.unload();
+    expect(hide).toHaveBeenCalledTimes(1);
+    click(button);
+    await settle();
+    expect(textAt(h, draft)).toBe(before);
+    expect(noticeLog()).toEqual([]);
   });
 
   it(

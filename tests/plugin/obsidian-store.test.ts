@@ -28,6 +28,13 @@ describeStoreContract("Obsidian (in-memory app, immediate metadata cache)", () =
 });
 
 describe("Obsidian store specifics", () => {
+  it("reports a file sync has just written, not yet listed by the vault, as existing", async () => {
+    const { h, store } = setup();
+    h.arrivesOnDisk(S1, "from the phone\n");
+    await expect(store.create(S1, "mine\n")).rejects.toBeInstanceOf(FileExistsError);
+    expect(h.adapter.readSync__(S1)).toBe("from the phone\n");
+  });
+
   it("does not trust the cache for a file it just created until the cache has seen that content", async () => {
     const { h, store } = setup();
     await store.create(S1, confirmedText({ session_id: "S-20260813T100000-aaaa" }));

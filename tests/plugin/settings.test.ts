@@ -99,9 +99,11 @@ function row(tab: PluginSettingTab, name: string): Row {
   return { el, input, error };
 }
 
+/** Types `value` into the row's field and leaves the field (which commits a session folder). */
 async function typeInto(tab: PluginSettingTab, name: string, value: string): Promise<Row> {
   const r = row(tab, name);
   type(r.input, value);
+  r.input.dispatchEvent(new Event("change", { bubbles: true }));
   await settle();
   return r;
 }
@@ -264,6 +266,24 @@ describe("the session folder in the settings tab", () => {
     const draft = onlyDraft(h, "study/palee");
     expect(fieldsAt(h, "study/palee/hot.md").open_draft).toBe(draft.slice(draft.lastIndexOf("/") + 1, -3));
     expect(Object.keys(h.files()).filter((path) => path.startsWith("palee/"))).toEqual([]);
+  });
+
+  it("saves the folder on Enter or on leaving the field, never a half-typed one on each keystroke", async () => {
+    const { tab, p } = await opened();
+    const r = row(tab, "Session folder");
+    for (const partial of ["s", "st", "study", "study/"]) type(r.input, partial);
+    await settle();
+    expect(p.saved()).toEqual({}); // nothing written to data.json yet
+    type(r.input, "study/palee");
+    r.input.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }));
+    await settle();
+    expect((p.saved() as Record<string, unknown>).sessionFolder).toBe("study/palee");
+    type(r.input, "school");
+    await settle();
+    expect((p.saved() as Record<string, unknown>).sessionFolder).toBe("study/palee");
+    r.input.dispatchEvent(new Event("change"));
+    await settle();
+    expect((p.saved() as Record<string, unknown>).sessionFolder).toBe("school");
   });
 
   it("clears an earlier explanation once the folder is valid", async () => {

@@ -2,6 +2,7 @@ import type { App, CachedMetadata, EventRef, TAbstractFile } from "obsidian";
 import { TFile, TFolder, normalizePath } from "obsidian";
 import { ConflictError, FileExistsError } from "../../core/errors";
 import type { ChangeReport, ModifiedAt, SessionStore } from "../../core/ports";
+import { saveEditors, writeThroughEditor } from "./open-editors";
 
 /**
  * The session store on Obsidian's Vault / FileManager API, so every write is seen by sync, links and the
@@ -105,9 +106,13 @@ export class ObsidianStore implements SessionStore {
     return Promise.resolve(changed.map((file) => file.name));
   }
 
+  /** An editor showing the file is saved first: what the learner typed is part of what is read. */
   async read(path: string): Promise<string | null> {
     const file = this.fileAt(path);
-    return file ? this.app.vault.read(file) : null;
+    if (!file) return null;
+    const saving = saveEditors(this.app, file);
+    if (saving instanceof Promise) await saving;
+    return this.app.vault.read(file);
   }
 
   list(folder: string): Promise<string[]> {
@@ -134,8 +139,9 @@ export class ObsidianStore implements SessionStore {
     try {
       await this.awaitingCacheOf(target, content, () => this.app.vault.create(target, content));
     } catch (error) {
-      // Another writer (sync, a second window) created it between the check and the create.
-      if (this.app.vault.getAbstractFileByPath(target)) throw new FileExistsError(target);
+      // Another writer (sync, a second window) created it between the check and the create; the vault may
+      // not list a file sync has just written yet, but refuses to create it: the caller draws another name.
+      if (this.app.vault.getAbstractFileByPath(target) || saysItExists(error)) throw new FileExistsError(target);
       throw error;
     }
   }
@@ -172,6 +178,15 @@ export class ObsidianStore implements SessionStore {
       return;
     }
     if (!(existing instanceof TFile) || expected === null) throw new ConflictError(target);
+    const [view] = await saveEditors(this.app, existing);
+    const disk = view ? await this.app.vault.read(existing) : null;
+    if (view && view.editor.getValue() === disk) {
+      // Open in an editor that holds what is on disk: changed through it (from here on with no await before
+      // the edit), so the cursor stays and only the lines that differ move (a checkpoint: the frontmatter).
+      if (disk !== expected) throw new ConflictError(target);
+      await this.awaitingCacheOf(target, content, () => writeThroughEditor(view, expected, content));
+      return;
+    }
     // Vault.process reads and writes in one step of the vault's queue: the comparison and the write
     // cannot be separated by another write through the app.
     await this.awaitingCacheOf(target, content, () =>
@@ -251,6 +266,11 @@ export class ObsidianStore implements SessionStore {
       }
     }
   }
+}
+
+/** Vault.create's refusal of a path that exists ("File already exists."; EEXIST from the file system). */
+function saysItExists(error: unknown): boolean {
+  return error instanceof Error && /already exists|EEXIST/i.test(error.message);
 }
 
 function asFields(frontmatter: unknown): Record<string, unknown> | null {

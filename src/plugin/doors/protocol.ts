@@ -26,7 +26,7 @@ const LINKS: Record<string, (ctx: FlowContext, params: ObsidianProtocolData) => 
   end: (ctx) => end(ctx),
   pause: (ctx) => pauseOrContinue(ctx, "pause"),
   continue: (ctx) => pauseOrContinue(ctx, "continue"),
-  history: (ctx) => openHistory(ctx.app),
+  history: (ctx) => openHistory(ctx.app, (message) => ctx.notify(message, 8000)),
 };
 
 const known = (verb: unknown): verb is string =>

@@ -3,6 +3,7 @@ import { Notice } from "obsidian";
 import type { ObsidianStore } from "../adapters/obsidian-store";
 import type { SessionController } from "../session-controller";
 import { DailyNoteLog } from "./daily-note";
+import { FolderQuiet } from "./sync-quiet";
 import type { PaleeSettings } from "../settings";
 
 /**
@@ -19,10 +20,14 @@ export interface FlowContext {
   readonly notifyAction: (message: string, label: string, action: () => void) => void;
   /** After end, recovery Save and log: the daily-note line, if the setting is on. Never throws. */
   readonly dailyNote: DailyNoteLog;
+  /** Whether the session folder has settled since the vault opened (sync delivers after layout ready). */
+  readonly quiet: FolderQuiet;
   /** An end is on screen (the end modal) or being saved: a second click must not end twice. */
   ending: boolean;
   /** The plugin was unloaded: an operation still running must not open modals or notices afterwards. */
   disposed: boolean;
+  /** On unload: marks the context disposed and takes down the notices whose buttons would act. */
+  dispose(): void;
 }
 
 export function flowContext(
@@ -35,17 +40,40 @@ export function flowContext(
   },
 ): FlowContext {
   const dailyNote = new DailyNoteLog(app, settings, notify);
-  return { app, controller, store, settings, notify, notifyAction, dailyNote, ending: false, disposed: false };
+  const quiet = new FolderQuiet(() => controller.now());
+  const withButtons = new Set<Notice>();
+  const ctx: FlowContext = {
+    app,
+    controller,
+    store,
+    settings,
+    notify,
+    dailyNote,
+    quiet,
+    notifyAction: (message, label, action) => {
+      if (!ctx.disposed) actionNotice(withButtons, message, label, () => ctx.disposed || action());
+    },
+    ending: false,
+    disposed: false,
+    dispose() {
+      ctx.disposed = true;
+      for (const notice of withButtons) notice.hide();
+      withButtons.clear();
+    },
+  };
+  return ctx;
 }
 
 /** The message is plain text; the button is built element by element, never from HTML. */
-function notifyAction(message: string, label: string, action: () => void): void {
+function actionNotice(shown: Set<Notice>, message: string, label: string, action: () => void): void {
   const notice = new Notice(message, 0);
+  shown.add(notice);
   const button = notice.messageEl.createEl("button", { text: label, cls: "palee-notice-action" });
   button.addEventListener("click", (event) => {
     event.stopPropagation();
     button.disabled = true;
     notice.hide();
+    shown.delete(notice);
     action();
   });
 }

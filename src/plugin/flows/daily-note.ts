@@ -6,6 +6,7 @@ import { insertUnderHeading, normalizeHeading, renderDailyNoteLine, sessionLinkT
 import { errorMessage } from "../../core/errors";
 import type { ConfirmedSession } from "../../core/records";
 import { recordedDate } from "../../core/time";
+import { saveEditors, writeThroughEditor } from "../adapters/open-editors";
 
 /** Obsidian's bundled moment (kept external: main.js does not ship its own); typed as the call it is. */
 const parseDay = moment as unknown as (text: string, format: string, strict: boolean) => Moment;
@@ -49,7 +50,8 @@ export class DailyNoteLog {
       if (!file) throw new Error("the daily note could not be created");
       const line = renderDailyNoteLine(session);
       const heading = normalizeHeading(settings.dailyNoteHeading);
-      await this.app.vault.process(file, (text) => insertUnderHeading(text, heading, line, sessionLinkTarget(session)));
+      const insert = (text: string): string => insertUnderHeading(text, heading, line, sessionLinkTarget(session));
+      await this.append(file, insert);
     } catch (error) {
       this.notify(
         `Session on ${session.topicId} saved, but it could not be added to the daily note: ${errorMessage(error)}`,
@@ -58,7 +60,18 @@ export class DailyNoteLog {
     }
   }
 
-  /** The note at the configured path when it is there (cheap), else the library's search, else a new one. */
+  /**
+   * Through the editor when the note is open in one (the learner may be typing in it: their unsaved text
+   * and cursor stay), else in one step with Vault.process.
+   */
+  private async append(file: TFile, insert: (text: string) => string): Promise<void> {
+    const [view] = await saveEditors(this.app, file);
+    const disk = view ? await this.app.vault.read(file) : null;
+    if (view && disk !== null && view.editor.getValue() === disk) return writeThroughEditor(view, disk, insert(disk));
+    await this.app.vault.process(file, insert);
+  }
+
+  /** The note at the configured path when it is there (cheap), else one moved in the daily folder, else a new one. */
   private async dailyNoteOf(day: string): Promise<TFile | null> {
     const date = parseDay(day, "YYYY-MM-DD", true);
     if (!date.isValid()) throw new Error(`the session's start day "${day}" is not a date`);
@@ -66,11 +79,21 @@ export class DailyNoteLog {
     const path = normalizePath(`${folder}/${date.format(format)}.md`);
     const direct = this.app.vault.getFileByPath(path);
     if (direct) return direct;
-    // A note of that name moved elsewhere in the daily folder. (The library's own search, getAllDailyNotes,
-    // costs 2.5 KB of main.js, over the size budget; this covers the same case by name.)
-    const name = path.slice(path.lastIndexOf("/") + 1);
-    const inFolder = folder === "" ? "" : `${normalizePath(folder)}/`;
-    const moved = this.app.vault.getMarkdownFiles().find((f) => f.name === name && f.path.startsWith(inFolder));
+    // (The library's own search, getAllDailyNotes, costs 2.5 KB of main.js, over the size budget.)
+    const moved = this.app.vault.getMarkdownFiles().find((f) => isDailyNoteOf(f, day, folder, format));
     return moved ?? (await createDailyNote(date)) ?? null;
   }
+}
+
+/**
+ * A daily note moved within the daily folder: its name parses with the daily format (strictly) as `day`, and
+ * it lies in the folder, in a subfolder of it only when the folder is not the vault root (where a same-named
+ * note elsewhere, say Meetings/2026-08-14.md, is some other note).
+ */
+export function isDailyNoteOf(file: TFile, day: string, folder: string, format: string): boolean {
+  const root = normalizePath(folder).replace(/^\/+|\/+$/g, "");
+  const inFolder = root === "" ? !file.path.includes("/") : file.path.startsWith(`${root}/`);
+  if (!inFolder) return false;
+  const date = parseDay(file.basename, format.slice(format.lastIndexOf("/") + 1), true);
+  return date.isValid() && date.format("YYYY-MM-DD") === day;
 }

@@ -1,5 +1,5 @@
 import type { Draft } from "../../core/records";
-import { previewSave } from "../../core/recovery";
+import { isThisDevice, previewSave } from "../../core/recovery";
 import type { RecoverAction, RecoverResult } from "../../core/sessions";
 import type { RecoveryRow } from "../ui/recovery-modal";
 import { RecoveryModal } from "../ui/recovery-modal";
@@ -27,7 +27,7 @@ export async function onVaultOpen(ctx: FlowContext): Promise<void> {
       ctx.notify(`A session on ${openElsewhere.topicId} is open on ${where} (since ${since}).`);
     }
     warn(ctx, result.warnings);
-    if (result.pending.length > 0) openRecovery(ctx, result.pending);
+    if (result.pending.length > 0) void offerWhenSynced(ctx, result.pending);
   } catch (error) {
     fail(ctx, "check for interrupted sessions", error);
   }
@@ -40,6 +40,29 @@ export async function onVaultOpen(ctx: FlowContext): Promise<void> {
       (error) => fail(ctx, "check for sessions saved twice", error),
     );
   }, SAVED_TWICE_DELAY_MS);
+}
+
+/**
+ * The start-up recovery dialog. Drafts of other devices may be ended there and not synced here yet: they are
+ * offered once the session folder has been quiet for a while, as they are then (sorted again).
+ */
+async function offerWhenSynced(ctx: FlowContext, pending: readonly Draft[]): Promise<void> {
+  const others = pending.filter((d) => !isThisDevice(d.device, ctx.controller.device)).length;
+  if (others === 0 || ctx.quiet.hasSettled()) return openRecovery(ctx, pending);
+  ctx.notify(
+    `${others === 1 ? "A session" : `${others} sessions`} from another device may not be synced yet: ` +
+      "the recovery dialog opens once the session folder has been quiet for a few seconds.",
+  );
+  await ctx.quiet.whenSettled();
+  if (ctx.disposed) return;
+  try {
+    const result = await ctx.controller.triageOnOpen();
+    if (ctx.disposed) return;
+    warn(ctx, result.warnings);
+    if (result.pending.length > 0) openRecovery(ctx, result.pending);
+  } catch (error) {
+    fail(ctx, "check for interrupted sessions", error);
+  }
 }
 
 /** Recover interrupted sessions (the command, and after an import that brought drafts). */
@@ -103,6 +126,7 @@ export function recoveryRows(ctx: FlowContext, drafts: readonly Draft[]): Recove
       lastSeenText: describeRecorded(draft.lastCheckpointAt, today),
       saveMinutes: preview.plan.durationMinutes,
       aliveElsewhere: preview.aliveElsewhere,
+      unsynced: !ctx.quiet.hasSettled() && !isThisDevice(draft.device, controller.device),
     };
   });
 }
@@ -122,6 +146,13 @@ export function openRecovery(
     recoveryRows(ctx, drafts),
     async (row, action) => {
       try {
+        if (action !== "ignore" && !ctx.quiet.hasSettled() && !isThisDevice(row.device, controller.device)) {
+          // Sync may still be delivering its end: decided on the folder once it has settled (the core
+          // reconciles again when recovering, so a draft ended there is never saved twice).
+          ctx.notify(`Waiting for sync to settle before you ${action} ${row.topicId}…`);
+          await ctx.quiet.whenSettled();
+          if (ctx.disposed) return null;
+        }
         if (action !== "ignore" && !row.aliveElsewhere) {
           // The modal may have been open for a while: another device may have taken the draft up since.
           const now = await controller.draft(row.draftId);

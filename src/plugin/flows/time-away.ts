@@ -14,6 +14,7 @@ export function ticker(ctx: FlowContext): () => Promise<void> {
   return async () => {
     const { controller } = ctx;
     const now = controller.now();
+    ctx.quiet.tick();
     controller.ticks.tick(now);
     if (awayDue(ctx, now) === null) {
       controller.ticks.settled();

@@ -47,9 +47,14 @@ function topicOfNote(ctx: FlowContext, file: TFile): string | null {
   return normalizeTopic((frontmatter as Record<string, unknown>).palee_id);
 }
 
+/**
+ * A link to the note, as written into session notes: resolved from a note of the sessions folder (the API
+ * wants a file path as the source; the draft's own name is not drawn yet).
+ */
 export function linkTo(ctx: FlowContext, path: string): string | null {
   const file = ctx.app.vault.getFileByPath(path);
-  return file ? `[[${ctx.app.metadataCache.fileToLinktext(file, "", true)}]]` : null;
+  const from = `${ctx.controller.layout.sessions}/session.md`;
+  return file ? `[[${ctx.app.metadataCache.fileToLinktext(file, from, true)}]]` : null;
 }
 
 /**

@@ -19,7 +19,7 @@ export type { HistoryActions } from "./history-sections";
 export { linkTarget } from "./history-sections";
 
 /** One constant for the view: its type (saved in workspaces), its name and its icon. */
-export const HISTORY_VIEW = { type: "palee-history", name: "Study history", icon: "bar-chart-3" } as const;
+export const HISTORY_VIEW = { type: "palee-history", name: "Study history", icon: "chart-column" } as const;
 
 /** What a drawn view can update in place: the timer's text, the open session's box, the history below it. */
 export interface HistoryHandle {

@@ -14,6 +14,8 @@ export interface RecoveryRow {
   saveMinutes: number;
   /** Alive on another device right now: shown so the learner does not take it over by accident. */
   aliveElsewhere: boolean;
+  /** Another device's draft while sync may still be delivering (after start-up): its end may be on the way. */
+  unsynced: boolean;
 }
 
 /**
@@ -68,7 +70,8 @@ export class RecoveryModal extends Modal {
       .setName(row.topicId)
       .setDesc(
         `${row.aliveElsewhere ? "Open right now on" : "On"} ${row.device} · started ${row.startedText} · ` +
-          `last seen ${row.lastSeenText} · Save records ${formatDuration(row.saveMinutes)}`,
+          `last seen ${row.lastSeenText} · Save records ${formatDuration(row.saveMinutes)}` +
+          (row.unsynced ? " · may not be synced yet" : ""),
       );
     const actions: Array<[RecoverAction, string]> = [
       ["resume", "Resume"],

@@ -77,21 +77,36 @@ export class PaleeSettingTab extends PluginSettingTab {
         desc: "Where sessions, hot.md and index.md are kept, inside this vault. Hidden (dot) folders cannot be used.",
         build: (setting) => {
           const error = errorLine(setting);
-          setting.addText((text) =>
+          /** The folder typed, when it can be used now; else the refusal is shown and null returned. */
+          const accepted = (value: string): string | null => {
+            const checked = checkSessionFolder(value);
+            const locked = host.folderLocked();
+            const refusal =
+              "error" in checked
+                ? checked.error
+                : locked && checked.folder !== host.settings().sessionFolder
+                  ? locked
+                  : "";
+            error.setText(refusal);
+            return "error" in checked || refusal !== "" ? null : checked.folder;
+          };
+          setting.addText((text) => {
+            // Checked on every keystroke, saved only on Enter or leaving the field: each saved folder
+            // reconfigures the plugin and syncs, and "s", "st", "stu"… are not folders the learner meant.
+            const commit = async (): Promise<void> => {
+              const folder = accepted(text.getValue());
+              if (folder !== null && folder !== host.settings().sessionFolder)
+                await host.update({ sessionFolder: folder });
+            };
             text
               .setPlaceholder(DEFAULT_SESSION_FOLDER)
               .setValue(host.settings().sessionFolder)
-              .onChange(async (value) => {
-                const checked = checkSessionFolder(value);
-                const locked = host.folderLocked();
-                if ("error" in checked) error.setText(checked.error);
-                else if (locked && checked.folder !== host.settings().sessionFolder) error.setText(locked);
-                else {
-                  error.setText("");
-                  await host.update({ sessionFolder: checked.folder });
-                }
-              }),
-          );
+              .onChange((value) => void accepted(value));
+            text.inputEl.addEventListener("change", () => void commit());
+            text.inputEl.addEventListener("keydown", (event) => {
+              if (event.key === "Enter") void commit();
+            });
+          });
         },
       },
       this.numberRow(

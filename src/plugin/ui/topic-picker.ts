@@ -70,8 +70,10 @@ export class TopicPickerModal extends SuggestModal<TopicChoice> {
   renderSuggestion(choice: TopicChoice, el: HTMLElement): void {
     const { title, note } = choiceLabel(choice);
     // setText/createDiv: text from notes is always rendered as text, never as HTML.
-    el.createDiv({ text: title });
-    el.createEl("small", { text: note, cls: "palee-muted" });
+    // Obsidian's own suggestion classes: the note is muted and smaller in every theme.
+    const content = el.createDiv({ cls: "suggestion-content" });
+    content.createDiv({ text: title, cls: "suggestion-title" });
+    content.createDiv({ text: note, cls: "suggestion-note" });
   }
 
   onChooseSuggestion(choice: TopicChoice): void {

@@ -91,6 +91,12 @@ export interface ObsidianHarness {
    * methods the code under test uses.
    */
   write(path: string, content: string): void;
+  /**
+   * A file sync has written to disk that the vault does not list yet (it learns of it from the file watcher
+   * a moment later): a `vault.create` of that path fails with "File already exists.", as in the app.
+   * `announce()` lets the vault list it (its create event fires).
+   */
+  arrivesOnDisk(path: string, content: string): { announce(): void };
   /** Deletes a file as sync or the user would (not recorded in `deleted`). */
   remove(path: string): Promise<void>;
   /** Clears reads, trashed, deleted and events. */
@@ -167,6 +173,10 @@ export function createObsidianHarness(options: HarnessOptions = {}): ObsidianHar
       if (parent !== "" && !(vault.getAbstractFileByPath(parent) instanceof TFolder)) createFolderSync(parent);
       createSync(path, content);
     },
+    arrivesOnDisk(path, content) {
+      adapter.writeSync__(path, content);
+      return { announce: () => createSync(path, content) };
+    },
     async remove(path) {
       const file = vault.getAbstractFileByPath(path);
       if (!file) throw new Error(`harness.remove: ${path} does not exist`);
@@ -199,7 +209,7 @@ export function createObsidianHarness(options: HarnessOptions = {}): ObsidianHar
     // (As in Obsidian, the existence check and the write are not one atomic step: two creates of one path
     // started together both pass the check. Our code must not run such creates concurrently.)
     vault.create = async (path: string, data: string, opts?: DataWriteOptions): Promise<TFile> => {
-      if (vault.getAbstractFileByPath(path)) throw new Error("File already exists.");
+      if (vault.getAbstractFileByPath(path) || textOf(path) !== null) throw new Error("File already exists.");
       const parent = parentOf(path);
       if (parent !== "" && !(vault.getAbstractFileByPath(parent) instanceof TFolder)) {
         throw new Error(`ENOENT: no such file or directory, open '${path}'`);

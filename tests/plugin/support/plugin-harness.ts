@@ -24,6 +24,7 @@ import {
 import PaleeSessionsPlugin from "../../../src/main";
 import { DEVICE_STORAGE_KEY } from "../../../src/plugin/adapters/device";
 import { SAVED_TWICE_DELAY_MS } from "../../../src/plugin/flows/recovery";
+import { QUIET_MS } from "../../../src/plugin/flows/sync-quiet";
 import { EndSessionModal } from "../../../src/plugin/ui/end-modal";
 import { RecoveryModal } from "../../../src/plugin/ui/recovery-modal";
 import { TopicPickerModal } from "../../../src/plugin/ui/topic-picker";
@@ -56,6 +57,8 @@ const notices: string[] = [];
  */
 const deferredChecks: Array<() => void> = [];
 let timeoutSpy: jest.SpyInstance | null = null;
+/** Whether the fake clock is installed (plugin tests); the benchmark loads plugins on the real one. */
+let fakeClock = false;
 /** Plugins loaded and not yet unloaded: the harness unloads them after each test. */
 const live: LoadedPlugin[] = [];
 const menus: Menu[] = [];
@@ -127,6 +130,7 @@ export function installPluginTestEnvironment(): void {
       now: T0,
       doNotFake: ["setTimeout", "clearTimeout", "setImmediate", "queueMicrotask", "nextTick"],
     });
+    fakeClock = true;
     openModals.length = 0;
     notices.length = 0;
     menus.length = 0;
@@ -159,6 +163,7 @@ export function installPluginTestEnvironment(): void {
     noticeSpy?.mockRestore();
     menuSpy?.mockRestore();
     jest.useRealTimers();
+    fakeClock = false;
     Object.assign(Platform, platform);
   });
 }
@@ -183,6 +188,12 @@ export interface LoadOptions {
   mobile?: boolean;
   /** Run onLayoutReady right after onload (default true). */
   layoutReady?: boolean;
+  /**
+   * Whether sync had delivered by the time the test looks (default true): layout ready is dated QUIET_MS
+   * earlier, with nothing changed since, so other devices' drafts are offered at once. false: layout ready is
+   * now, and the folder must stay quiet for QUIET_MS of ticks first (`syncSettles`).
+   */
+  syncSettled?: boolean;
 }
 
 export interface LoadedPlugin {
@@ -198,6 +209,8 @@ export interface LoadedPlugin {
   /** The items of the last menu shown (title → click). */
   lastMenu(): Array<{ title: string; click: () => Promise<void> }>;
   saved(): unknown;
+  /** data.json replaced from outside (another device, through sync), then Obsidian's notification of it. */
+  settingsChangedElsewhere(data: unknown): Promise<void>;
   unload(): void;
   layoutReady(): Promise<void>;
 }
@@ -220,6 +233,8 @@ export async function loadPlugin(h: ObsidianHarness, options: LoadOptions = {}):
     ribbonCallback = callback;
     return createDiv();
   };
+  // A plugin loaded again on the same vault is the app opened again: its layout becomes ready after onload.
+  (h.mock.workspace as unknown as { layoutReady: boolean }).layoutReady = false;
   plugin.load();
   await settle();
   const loaded: LoadedPlugin = {
@@ -268,6 +283,11 @@ export async function loadPlugin(h: ObsidianHarness, options: LoadOptions = {}):
       }));
     },
     saved: () => mock.data__,
+    async settingsChangedElsewhere(data) {
+      mock.data__ = data;
+      await plugin.onExternalSettingsChange();
+      await settle();
+    },
     unload() {
       const at = live.indexOf(loaded);
       if (at === -1) return; // already unloaded
@@ -276,7 +296,12 @@ export async function loadPlugin(h: ObsidianHarness, options: LoadOptions = {}):
       plugin.unload();
     },
     async layoutReady() {
+      // onLayoutReady dates the start of the quiet synchronously; its work runs after the clock is back.
+      const now = Date.now();
+      const dated = fakeClock && options.syncSettled !== false;
+      if (dated) jest.setSystemTime(now - QUIET_MS);
       h.mock.workspace.setLayoutReady__();
+      if (dated) jest.setSystemTime(now);
       await settle();
     },
   };
@@ -391,6 +416,14 @@ export async function tickFor(ms: number): Promise<void> {
     jest.advanceTimersByTime(1000);
     await settle();
   }
+}
+
+/**
+ * Lets the session folder stay quiet long enough after layout ready for the plugin to take sync as
+ * delivered: the ticks of QUIET_MS go by with no file changed (other devices' drafts are offered then).
+ */
+export async function syncSettles(): Promise<void> {
+  await tickFor(QUIET_MS);
 }
 
 /** The plugin's one settings tab. */
