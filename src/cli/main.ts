@@ -14,6 +14,7 @@ import type { CliIo } from "./output";
 import { Output, terminalIo } from "./output";
 import { USAGE, commandHelp } from "./usage";
 import { chooseVault } from "./vault";
+import { hostExitCode } from "./hook/exit-code";
 import { VERSION } from "./version";
 
 export type { CliIo } from "./output";
@@ -46,8 +47,10 @@ export async function run(argv: readonly string[], rawIo: CliIo): Promise<number
       return 0;
     }
     const vault = await chooseVault({ vault: values.vault, folder: values.folder }, io.env, io.cwd);
+    // Standard input is read before the lock is taken: a writer of stdin that is slow never holds the vault.
+    const prepared = command.prepare ? await command.prepare(values, io) : null;
     // Contract §4 "One at a time": after the arguments and the vault are known, before anything is written.
-    lock = writes(command) ? await lockVault(vault.root, io.env) : null;
+    lock = writes(command) && prepared?.writes !== false ? await lockVault(vault.root, io.env) : null;
     const device = deviceName(io.env);
     const store = new NodeStore(vault.root);
     const ports = { store, clock: systemClock, random: systemRandom, device };
@@ -55,7 +58,7 @@ export async function run(argv: readonly string[], rawIo: CliIo): Promise<number
     const core = new PaleeSessions(ports, vault.layout, { ...CORE_OPTIONS, graceMs: vault.graceMs });
     const offsetAt: OffsetAt = (instant) => systemClock.offsetMinutes(instant);
     const ctx: CommandContext = { core, out, io, device, store, clock: systemClock, offsetAt, notices: [] };
-    const code = await command.run(ctx, values);
+    const code = prepared ? await prepared.run(ctx) : await command.run(ctx, values);
     if (code === 0) for (const notice of ctx.notices) io.stderr(`${notice}\n`);
     out.finish();
     return code;
@@ -67,10 +70,11 @@ export async function run(argv: readonly string[], rawIo: CliIo): Promise<number
     const oneLine = error.message.replace(/\s*[\r\n]+\s*/g, " ").trim();
     const message = error.kind === "unexpected" ? `unexpected error: ${oneLine}` : oneLine;
     const details = error instanceof LongSilenceError || error instanceof TopicLookupError ? error.details : {};
-    if (out.json) out.doc({ status: "error", code: error.kind, exit_code: error.exitCode, message, ...details });
+    const exitCode = hostExitCode(argv, error.exitCode); // the hook never exits 2 (src/cli/hook/exit-code.ts)
+    if (out.json) out.doc({ status: "error", code: error.kind, exit_code: exitCode, message, ...details });
     out.error(message);
     if (io.env.PALEE_DEBUG && caught instanceof Error && caught.stack) io.stderr(`${caught.stack}\n`);
-    return error.exitCode;
+    return exitCode;
   } finally {
     await releaseLock(lock, out);
   }
