@@ -37,6 +37,8 @@ export async function readSettings(file: string): Promise<SettingsText> {
     );
   }
   if (!stat.isFile()) throw new UsageError(`${file} is not a file: nothing was changed`);
+  // No write permission for anyone: the learner made it read-only on purpose (root could still write it).
+  if ((stat.mode & 0o222) === 0) throw new UsageError(`${file} is read-only: nothing was changed`);
   let raw: string;
   try {
     raw = await fs.readFile(file, "utf8");

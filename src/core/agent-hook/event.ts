@@ -56,7 +56,8 @@ export function agentIdFor(sessionId: string): string {
   const cleaned = sessionId
     .replace(/[^A-Za-z0-9._-]+/g, "-")
     .replace(/^[^A-Za-z0-9]+/, "")
-    .slice(0, 100);
+    .slice(0, 100)
+    .replace(/[^A-Za-z0-9]+$/, "");
   return validateAgentId(`${HOOK_HOST}:${cleaned === "" ? "" : `${cleaned}-`}${fnv1a(sessionId)}`);
 }
 
