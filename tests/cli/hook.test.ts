@@ -135,6 +135,14 @@ describe("SessionStart", () => {
     expect(snapshot(vault)).toEqual(before);
   });
 
+  it("keeps its own session on its topic when started again with another --topic, and briefs that one", () => {
+    const vault = agentStarted();
+    const context = contextOf(hook(vault, event("SessionStart", { source: "resume" }), ["--topic", "T-sql"]));
+    expect(context).toMatch(/^PALEE: this conversation's study session on T-rust is open\./);
+    expect(context).toContain("# Tutor brief: T-rust\n");
+    expect(openDraft(vault).fields.topic_id).toBe("T-rust");
+  });
+
   it("with the learner's own session open changes nothing and still briefs the tutor", () => {
     const vault = makeVault();
     expect(palee(vault, ["start", "--topic", "T-rust"]).status).toBe(0);

@@ -40,12 +40,20 @@ export async function answerHook(core: PaleeSessions, event: HookEvent, options:
 /** SessionStart: start or keep (never replace) a session, then the brief for the tutor, with one line on top. */
 async function startAnswer(core: PaleeSessions, agent: string, options: HookOptions): Promise<HookAnswer> {
   const result = await core.start({ topic: options.topic, ifOpen: "keep", agent });
-  const topic = options.topic ?? (result.status === "started" ? result.topicId : null);
+  // The brief is of the session that records this conversation, else of the topic asked for (or the active one).
+  const own = result.status === "started" ? result.topicId : ownOpenTopic(result, agent);
+  const topic = own ?? options.topic;
   const brief = await core.brief({ topic, words: options.words });
   const additionalContext = `${statusLine(result, agent)}\n\n${brief.text.trim()}\n`;
   const output: SessionStartOutput = { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext } };
   const did = result.status === "started" ? "started" : result.status === "drafts_pending" ? "pending" : "kept";
   return { did, output, warnings: result.status === "started" ? result.warnings : [] };
+}
+
+function ownOpenTopic(result: StartResult, agent: string): string | null {
+  return (result.status === "kept" || result.status === "already_open") && result.open.agent === agent
+    ? result.open.topicId
+    : null;
 }
 
 /** The line that tells the tutor which session records this conversation, and how it may end it itself. */
