@@ -2,6 +2,11 @@
 import { agentIdFor, parseHookEvent } from "../../src/core/agent-hook/event";
 import { installHooks, isOwnHook, uninstallHooks } from "../../src/core/agent-hook/settings";
 import { validateAgentId } from "../../src/core/ids";
+import { answerHook } from "../../src/core/agent-hook/answer";
+import { layoutFor } from "../../src/core/layout";
+import { PaleeSessions } from "../../src/core/sessions";
+import { CrashingStore, SimulatedCrash } from "../support/crashing-store";
+import { harness } from "../support/fakes";
 
 const CMD = "/usr/bin/node /opt/palee/dist/cli.js session hook --vault /v";
 
@@ -48,5 +53,23 @@ describe("the settings merge", () => {
     expect(installHooks(once.settings, "s.json", CMD).changed).toBe(false);
     expect(uninstallHooks(once.settings, "s.json").settings).toEqual(settings);
     expect(uninstallHooks({}, "s.json").changed).toBe(false);
+  });
+});
+
+describe("the mapping over the core", () => {
+  const event = (name: string, extra: Record<string, string> = {}) =>
+    parseHookEvent(JSON.stringify({ hook_event_name: name, session_id: "c1", ...extra }));
+  const options = { topic: "T-a", words: 400 };
+
+  // Found by the model (seed 11): an end cut short after writing its note left hot.md naming the agent's draft;
+  // the next prompt's checkpoint found the session saved and refused nothing_open, so the hook exited 1.
+  it("a sign of life after an end cut short past its note is no error: nothing is open any more", async () => {
+    const { core, store, ports } = harness();
+    expect((await answerHook(core, event("SessionStart"), options)).did).toBe("started");
+    const crashing = new PaleeSessions({ ...ports, store: new CrashingStore(store, 1) }, layoutFor("palee"));
+    await expect(crashing.end({})).rejects.toThrow(SimulatedCrash);
+    const answer = await answerHook(core, event("UserPromptSubmit", { prompt: "next?" }), options);
+    expect(answer.did).toBe("ignored");
+    expect(await core.status()).toMatchObject({ open: null });
   });
 });

@@ -1041,6 +1041,8 @@ export class HookStep extends Step {
     const hot = pointerOf(before);
     const openDraft = isOpenPointer(hot) ? before.drafts.get(hot.openDraft) : undefined;
     const ownOpen = openDraft !== undefined && openDraft.fields.agent === this.agent;
+    // Its own session, open and not already saved by an end cut short: a sign of life must checkpoint it.
+    const usable = ownOpen && !absorbers(before).has(openDraft.id) && openDraft.fields.device === world.device;
     if (!out.crashed) stats.bump(stats.outcomes, `hook ${this.event} ${out.value ? out.value.did : "refused"}`);
     if (out.value?.did === "started") {
       const draftId = pointerOf(after).openDraft;
@@ -1055,7 +1057,7 @@ export class HookStep extends Step {
       if (after.drafts.size > before.drafts.size) fail(this.label, "a sign of life created a draft");
       if (!ownOpen && !sameFiles(before.files, after.files))
         fail(this.label, "a sign of life changed another's session");
-      if (ownOpen && out.value?.did !== "checkpointed" && openDraft.fields.device === world.device)
+      if (usable && out.value?.did !== "checkpointed")
         fail(this.label, `the agent's own open session was not checkpointed (${describe(out.error)})`);
     }
     if (event.kind === "end" && !out.crashed) {

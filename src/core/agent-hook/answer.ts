@@ -92,8 +92,14 @@ async function signOfLife(core: PaleeSessions, agent: string): Promise<HookAnswe
   if (!isOpen(hot)) return ignored("no session is open");
   const draft = await core.readDraftNow(hot.openDraft);
   if (draft === null || (draft.agent ?? null) !== agent) return ignored("the open session is not this agent's");
-  const result = await core.checkpoint({ open: { draftId: draft.draftId, topicId: draft.topicId } });
-  return { did: "checkpointed", output: null, warnings: result.warnings };
+  try {
+    const result = await core.checkpoint({ open: { draftId: draft.draftId, topicId: draft.topicId } });
+    return { did: "checkpointed", output: null, warnings: result.warnings };
+  } catch (error) {
+    // Saved meanwhile (an end cut short after its note: the checkpoint's reconcile closed it): nothing to do.
+    if (isPaleeError(error) && error.kind === "nothing_open") return ignored(error.message);
+    throw error;
+  }
 }
 
 /** SessionEnd: end this agent's session at its last sign of life; none open, or not its own: nothing. */
