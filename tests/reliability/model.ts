@@ -1040,9 +1040,13 @@ export class HookStep extends Step {
     const after = viewOf(world);
     const hot = pointerOf(before);
     const openDraft = isOpenPointer(hot) ? before.drafts.get(hot.openDraft) : undefined;
-    const ownOpen = openDraft !== undefined && openDraft.fields.agent === this.agent;
+    // The session hot.md names is this agent's: its draft says so, or the note that already saved it does (an
+    // end cut short after its note, which the agent's next operation completes).
+    const savers = isOpenPointer(hot) ? (absorbers(before).get(hot.openDraft) ?? []) : [];
+    const draftsAgent = openDraft !== undefined && openDraft.fields.agent === this.agent;
+    const ownOpen = draftsAgent || savers.some((id) => before.confirmed.get(id)?.fields.agent === this.agent);
     // Its own session, open and not already saved by an end cut short: a sign of life must checkpoint it.
-    const usable = ownOpen && !absorbers(before).has(openDraft.id) && openDraft.fields.device === world.device;
+    const usable = draftsAgent && savers.length === 0 && openDraft.fields.device === world.device;
     if (!out.crashed) stats.bump(stats.outcomes, `hook ${this.event} ${out.value ? out.value.did : "refused"}`);
     if (out.value?.did === "started") {
       const draftId = pointerOf(after).openDraft;
