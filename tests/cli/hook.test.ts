@@ -120,7 +120,8 @@ describe("SessionStart", () => {
     const run = hook(vault, event("SessionStart", { source: "startup" }), ["--topic", "T-rust"]);
     const context = contextOf(run);
     expect(context).toMatch(/^PALEE: a study session on T-rust started for this conversation \(agent claude-code:/);
-    expect(context).toContain(`palee session end --agent ${AGENT} --summary`);
+    // The tests run palee from the repository, not from the vault: the end names the vault.
+    expect(context).toContain(`palee session end --vault ${vault} --agent ${AGENT} --summary`);
     expect(context).toContain("# Tutor brief: T-rust");
     expect(openDraft(vault).fields.agent).toBe(AGENT);
     expect(palee(vault, ["status", "--json"]).json().open).toMatchObject({ agent: AGENT, topic_id: "T-rust" });

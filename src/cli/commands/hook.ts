@@ -4,11 +4,12 @@
  * writes nothing and a silent stdin never holds the lock. Every refusal exits 1, never 2 (src/cli/hook/
  * exit-code.ts): exit 2 would block the host. `--install` / `--uninstall` edit a settings file instead.
  */
+import * as path from "node:path";
 import { answerHook } from "../../core/agent-hook/answer";
 import { UsageError } from "../../core/errors";
 import type { HookEvent } from "../../core/agent-hook/event";
 import { parseHookEvent } from "../../core/agent-hook/event";
-import { runInstall } from "../hook/install";
+import { runInstall, shellWord } from "../hook/install";
 import { readHookInput } from "../hook/read-event";
 import type { Values } from "../options";
 import type { CliIo, Outcome } from "../output";
@@ -30,7 +31,10 @@ async function prepareHook(values: Values, io: CliIo): Promise<Prepared> {
 async function runEvent(ctx: CommandContext, values: Values, event: HookEvent, words: number): Promise<Outcome> {
   // Only SessionStart uses the topic: the signs of life stay as cheap as reading hot.md and one draft.
   const topic = event.kind === "start" ? await topicOption(ctx, values.topic, "begins") : null;
-  const answer = await answerHook(ctx.core, event, { topic, words });
+  // The tutor works in the host's folder: if that is not the vault, the end it may run names the vault.
+  const here = path.resolve(ctx.io.cwd) === path.resolve(ctx.store.root);
+  const endCommand = `palee session end${here ? "" : ` --vault ${shellWord(ctx.store.root)}`}`;
+  const answer = await answerHook(ctx.core, event, { topic, words, endCommand });
   for (const w of answer.warnings) ctx.out.warn(w);
   // stdout is read by the host: the SessionStart document, and nothing for the other events.
   if (answer.output !== null) ctx.out.doc(answer.output);

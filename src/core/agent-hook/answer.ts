@@ -13,6 +13,8 @@ export interface HookOptions {
   topic: string | null;
   /** The brief's word budget. */
   words: number;
+  /** How the tutor runs `end` from where it works (default `palee session end`; the CLI adds --vault if needed). */
+  endCommand?: string;
 }
 
 /** What the event did, for tests and the model; `output` is the document to print on stdout, if any. */
@@ -44,7 +46,8 @@ async function startAnswer(core: PaleeSessions, agent: string, options: HookOpti
   const own = result.status === "started" ? result.topicId : ownOpenTopic(result, agent);
   const topic = own ?? options.topic;
   const brief = await core.brief({ topic, words: options.words });
-  const additionalContext = `${statusLine(result, agent)}\n\n${brief.text.trim()}\n`;
+  const endCommand = options.endCommand ?? "palee session end";
+  const additionalContext = `${statusLine(result, agent, endCommand)}\n\n${brief.text.trim()}\n`;
   const output: SessionStartOutput = { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext } };
   const did = result.status === "started" ? "started" : result.status === "drafts_pending" ? "pending" : "kept";
   return { did, output, warnings: result.status === "started" ? result.warnings : [] };
@@ -57,9 +60,9 @@ function ownOpenTopic(result: StartResult, agent: string): string | null {
 }
 
 /** The line that tells the tutor which session records this conversation, and how it may end it itself. */
-function statusLine(result: StartResult, agent: string): string {
+function statusLine(result: StartResult, agent: string, endCommand: string): string {
   const endIt =
-    `To end it yourself with what was covered: palee session end --agent ${agent} ` +
+    `To end it yourself with what was covered: ${endCommand} --agent ${agent} ` +
     `--summary "<what was covered>" --next "<the next step>" --if-none ignore`;
   switch (result.status) {
     case "started":
