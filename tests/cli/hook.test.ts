@@ -155,6 +155,16 @@ describe("SessionStart", () => {
     expect(openDraft(vault).fields.agent).toBeUndefined();
   });
 
+  it('says "new topic" only when a session began on it', () => {
+    const vault = makeVault();
+    expect(palee(vault, ["start", "--topic", "T-rust"]).status).toBe(0);
+    const kept = hook(vault, event("SessionStart"), ["--topic", "T-brand-new"]);
+    expect({ status: kept.status, stderr: kept.stderr }).toEqual({ status: 0, stderr: "" });
+    const fresh = makeVault();
+    const started = hook(fresh, event("SessionStart"), ["--topic", "T-brand-new"]);
+    expect(started.stderr).toMatch(/new topic T-brand-new/);
+  });
+
   it("defaults to the active topic", () => {
     const vault = makeVault();
     expect(palee(vault, ["start", "--topic", "T-sql"]).status).toBe(0);

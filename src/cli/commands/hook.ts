@@ -35,6 +35,7 @@ async function runEvent(ctx: CommandContext, values: Values, event: HookEvent, w
   const here = path.resolve(ctx.io.cwd) === path.resolve(ctx.store.root);
   const endCommand = `palee session end${here ? "" : ` --vault ${shellWord(ctx.store.root)}`}`;
   const answer = await answerHook(ctx.core, event, { topic, words, endCommand });
+  if (answer.did !== "started") ctx.notices.length = 0; // "new topic …" only when a session began on it
   for (const w of answer.warnings) ctx.out.warn(w);
   // stdout is read by the host: the SessionStart document, and nothing for the other events.
   if (answer.output !== null) ctx.out.doc(answer.output);
