@@ -5,13 +5,17 @@
 //
 //   npm run bench                      (builds dist/cli.js first)
 //   node scripts/bench.mjs [--sizes 100,1000] [--reps N] [--rss auto|time|preload] [--cli path/to/cli.js]
-//                          [--names on|off|only]
+//                          [--names on|off|only] [--hook on|off|only] [--only kinds] [--baseline old/cli.js]
 //
 // Issue 19 (--names, on by default; "only" skips the history sizes): `start --topic "<a topic note's name>"`
 // against `start --topic T-<id>` in a vault of 5 000 notes (some of them topic notes) beside 1 000 sessions.
 // Issue 22 (the device-local scan cache): start, draft and end with the cache, and with it deleted before each
 // call ("cold"), against the names floor; `--baseline old/cli.js` also runs them on another build (the figures
 // before the cache). `--only cycle,cold,baseline,floorNames` measures just those. Targets at 30 000 sessions.
+// Issue 19 (--hook, on by default; "only" skips everything else): `palee session hook` on a vault of 10 000
+// sessions, one process per event as Claude Code runs it, the event piped on stdin: SessionStart, a
+// UserPromptSubmit checkpoint of the conversation's own session, one beside the learner's own session (left
+// alone), and SessionEnd. Target: every median ≤ 1 s (hooks run on every prompt).
 //   BENCH_KEEP_VAULT=/tmp/dir keeps each generated vault there (for profiling one operation by hand).
 //
 // --cli benchmarks another build of the CLI (default dist/cli.js). The CLI is copied into the temp folder
@@ -68,7 +72,7 @@ function usage(message) {
   if (message) console.error(`bench: ${message}`);
   console.error(
     "usage: node scripts/bench.mjs [--sizes 100,1000,10000] [--reps N] [--rss auto|time|preload] [--cli dist/cli.js] " +
-      "[--names on|off|only] [--only cycle,cold,baseline,floorNames,…] [--baseline old/cli.js]",
+      "[--names on|off|only] [--hook on|off|only] [--only cycle,cold,baseline,floorNames,…] [--baseline old/cli.js]",
   );
   process.exit(2);
 }
@@ -80,6 +84,7 @@ function parseArgs(argv) {
     rss: "auto",
     cli: DEFAULT_CLI,
     names: "on",
+    hook: "on",
     only: null,
     baseline: null,
   };
@@ -122,6 +127,10 @@ function parseArgs(argv) {
       options.only = new Set(only);
     } else if (flag === "--baseline") {
       options.baseline = path.resolve(value());
+    } else if (flag === "--hook") {
+      const hook = value();
+      if (!["on", "off", "only"].includes(hook)) usage("--hook is on, off or only");
+      options.hook = hook;
     } else if (flag === "--cli") {
       options.cli = path.resolve(value());
     } else if (flag === "-h" || flag === "--help") {
@@ -233,7 +242,7 @@ function stopChildren() {
  * Runs `node <args>` as its own process. Returns wall time (spawn to exit, in the parent), the child's
  * peak RSS in KiB and CPU time in ms, and its output. Fails on a non-zero exit.
  */
-function runNode(ctx, args) {
+function runNode(ctx, args, input) {
   const nodeArgs = ctx.rssMethod === "preload" ? ["--require", ctx.preloadPath, ...args] : args;
   const [command, commandArgs] =
     ctx.rssMethod === "time"
@@ -252,8 +261,9 @@ function runNode(ctx, args) {
         PALEE_DEBUG: "1",
         PALEE_CACHE_DIR: path.join(ctx.tmp, "cache"),
       },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
+    if (input !== undefined) child.stdin.end(input);
     const out = [];
     const err = [];
     child.stdout.on("data", (d) => out.push(d));
@@ -713,9 +723,85 @@ function reportTopicNames(names) {
   return ok;
 }
 
+// ---- palee session hook (issue 19) -------------------------------------------------------------------
+
+const HOOK_SIZE = 10000;
+const HOOK_TARGET_MS = 1000;
+const HOOK_SESSION = "5f1c2d3e-aaaa-4bbb-8ccc-0123456789ab";
+const hookEvent = (name, extra = {}) =>
+  JSON.stringify({ session_id: HOOK_SESSION, cwd: "/tmp", hook_event_name: name, ...extra });
+
+/** Each event of a conversation as its own process, on a 10 000-session vault reset after every round. */
+async function measureHook(ctx, core, reps) {
+  const { vault } = await buildVault(ctx, core, HOOK_SIZE);
+  const sessionsDir = path.join(vault, FOLDER, "sessions");
+  const viewPaths = [path.join(vault, FOLDER, "index.md"), path.join(vault, FOLDER, "hot.md")];
+  const hook = (input) => runNode(ctx, [ctx.cli, "session", "hook", "--topic", BENCH_TOPIC, "--vault", vault], input);
+  const expectQuiet = (name, r) => {
+    // SessionStart may say "new topic T-bench" (its session is removed every round); nothing else.
+    const stderr = r.stderr.trim().replace(`new topic ${BENCH_TOPIC}`, "").trim();
+    if (stderr !== "" || (name !== "start" && r.stdout !== ""))
+      throw new Error(`hook ${name}:\n${r.stderr}${r.stdout}`);
+  };
+  const reset = (views) => {
+    for (const name of readdirSync(sessionsDir)) {
+      if (name.startsWith("DRAFT-S-") || !names0.has(name)) rmSync(path.join(sessionsDir, name));
+    }
+    rmSync(path.join(vault, ".trash"), { recursive: true, force: true });
+    viewPaths.forEach((p, i) => writeFileSync(p, views[i]));
+  };
+  const names0 = new Set(readdirSync(sessionsDir));
+  const round = async () => {
+    const views = viewPaths.map((p) => readFileSync(p, "utf8"));
+    const start = await hook(hookEvent("SessionStart", { source: "startup" }));
+    if (!start.stdout.includes('"hookEventName": "SessionStart"')) throw new Error(`SessionStart:\n${start.stdout}`);
+    const prompt = await hook(hookEvent("UserPromptSubmit", { prompt: "What does the borrow checker check?" }));
+    const end = await hook(hookEvent("SessionEnd", { reason: "prompt_input_exit" }));
+    if (readdirSync(sessionsDir).length !== HOOK_SIZE + 1) throw new Error("SessionEnd saved no session");
+    reset(views);
+    // Beside the learner's own session: the hook reads hot.md and one draft, and leaves it alone.
+    await cli(ctx, vault, "start", "--topic", BENCH_TOPIC);
+    const beside = await hook(hookEvent("UserPromptSubmit", { prompt: "and now?" }));
+    reset(views);
+    const steps = { start, prompt, end, beside };
+    for (const [name, r] of Object.entries(steps)) expectQuiet(name, r);
+    return steps;
+  };
+  await round();
+  const samples = { start: [], prompt: [], end: [], beside: [] };
+  for (let rep = 1; rep <= reps; rep++) {
+    for (const [name, r] of Object.entries(await round())) samples[name].push(r);
+  }
+  log(`  hook: ${reps} repetitions done`);
+  rmSync(vault, { recursive: true, force: true });
+  const summary = (list) => ({
+    ms: median(list.map((s) => s.ms)),
+    cpuMs: median(list.map((s) => s.cpuMs)),
+    maxMs: Math.max(...list.map((s) => s.ms)),
+  });
+  return Object.fromEntries(Object.entries(samples).map(([k, list]) => [k, summary(list)]));
+}
+
+function reportHook(hook) {
+  console.log(
+    `\n\`palee session hook\` (issue 19) on ${fmtInt(HOOK_SIZE)} sessions, one process per event, the event on ` +
+      "stdin; wall ms median (CPU ms median), slowest:\n",
+  );
+  console.log("| SessionStart | UserPromptSubmit (own session) | UserPromptSubmit (learner's session) | SessionEnd |");
+  console.log("|---:|---:|---:|---:|");
+  const cell = (x) => `${fmtMs(x.ms)} (${fmtMs(x.cpuMs)}), ${fmtMs(x.maxMs)}`;
+  console.log(`| ${cell(hook.start)} | ${cell(hook.prompt)} | ${cell(hook.beside)} | ${cell(hook.end)} |`);
+  const slowest = Math.max(hook.start.ms, hook.prompt.ms, hook.beside.ms, hook.end.ms);
+  const ok = slowest <= HOOK_TARGET_MS;
+  console.log(
+    `\n- ${ok ? "PASS" : "FAIL"} every hook event ≤ ${HOOK_TARGET_MS} ms (median): slowest ${fmtMs(slowest)} ms`,
+  );
+  return ok;
+}
+
 // ---- report ------------------------------------------------------------------------------------------
 
-function report(results, rssMethod, cliPath, names) {
+function report(results, rssMethod, cliPath, names, hook) {
   const cpus = os.cpus();
   console.log("## PALEE CLI benchmark\n");
   console.log(
@@ -785,6 +871,7 @@ function report(results, rssMethod, cliPath, names) {
 
   if (results.length > 0) reportGrowth(results);
   const namesOk = (names === null || reportTopicNames(names)) && reportCache(results);
+  const hookOk = hook === null || reportHook(hook);
 
   console.log(
     `\nTargets at ${fmtInt(TARGET_SIZE)} sessions: end and rebuild each within ` +
@@ -793,7 +880,7 @@ function report(results, rssMethod, cliPath, names) {
   const at = results.find((r) => r.size === TARGET_SIZE);
   if (!at) {
     console.log(`NOT MEASURED: ${fmtInt(TARGET_SIZE)} is not among --sizes.`);
-    return namesOk;
+    return namesOk && hookOk;
   }
   const checks = [
     [
@@ -821,7 +908,7 @@ function report(results, rssMethod, cliPath, names) {
     [`rebuild peak < ${TARGET_PEAK_MB} MB`, at.rebuild.rssKb / 1024 < TARGET_PEAK_MB, `${fmtMb(at.rebuild.rssKb)} MB`],
   ];
   for (const [name, ok, detail] of checks) console.log(`- ${ok ? "PASS" : "FAIL"} ${name}: ${detail}`);
-  return namesOk && checks.every(([, ok]) => ok);
+  return namesOk && hookOk && checks.every(([, ok]) => ok);
 }
 
 /** Issue 13: the operations of every session, and list, against history size and the names floor. */
@@ -1011,20 +1098,29 @@ async function main() {
     );
 
     const results = [];
-    for (const size of options.names === "only" ? [] : options.sizes) {
+    const only = options.names === "only" || options.hook === "only";
+    for (const size of only ? [] : options.sizes) {
       const reps = repsFor(size, options.reps);
       log(`bench: ${fmtInt(size)} sessions, ${reps} repetitions`);
       results.push(await measureSize(ctx, core, size, reps));
     }
     let names = null;
-    if (options.names !== "off") {
+    if (options.names !== "off" && options.hook !== "only") {
       const reps = options.reps ?? 9;
       log(`bench: topics by name, ${fmtInt(NAMES_NOTES)} notes, ${reps} repetitions`);
       names = await measureTopicNames(ctx, core, reps);
     }
-    const ok = options.only ? reportOnly(results) : report(results, ctx.rssMethod, options.cli, names);
+    let hook = null;
+    if (!options.only && options.hook !== "off" && options.names !== "only") {
+      const reps = options.reps ?? 7;
+      log(`bench: hook events, ${fmtInt(HOOK_SIZE)} sessions, ${reps} repetitions`);
+      hook = await measureHook(ctx, core, reps);
+    }
+    const ok = options.only ? reportOnly(results) : report(results, ctx.rssMethod, options.cli, names, hook);
     const mcpOk =
-      options.only || process.env.BENCH_MCP === "off" ? true : await mcpSection(ctx, core, options.reps ?? 7);
+      options.only || options.hook === "only" || process.env.BENCH_MCP === "off"
+        ? true
+        : await mcpSection(ctx, core, options.reps ?? 7);
     if (!ok || !mcpOk) process.exitCode = 1;
   } finally {
     cleanup();

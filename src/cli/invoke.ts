@@ -43,7 +43,9 @@ export async function invoke(
   io: CliIo,
   out: Output,
 ): Promise<number> {
-  const lock = writes(command) ? await lockVault(vault.root, io.env) : null;
+  // Standard input is read before the lock is taken: a writer of stdin that is slow never holds the vault.
+  const prepared = command.prepare ? await command.prepare(values, io) : null;
+  const lock = writes(command) && prepared?.writes !== false ? await lockVault(vault.root, io.env) : null;
   let cache: CliCache | null = null;
   try {
     for (const w of vault.warnings) out.warn(w);
@@ -57,7 +59,7 @@ export async function invoke(
     const core = new PaleeSessions(ports, vault.layout, options);
     const offsetAt: OffsetAt = (instant) => systemClock.offsetMinutes(instant);
     const ctx: CommandContext = { core, out, io, device, store, clock: systemClock, offsetAt, notices: [] };
-    const code = await command.run(ctx, values);
+    const code = prepared ? await prepared.run(ctx) : await command.run(ctx, values);
     if (code === 0) for (const notice of ctx.notices) io.stderr(`${notice}\n`);
     return code;
   } finally {

@@ -5,6 +5,7 @@ import type { CliIo } from "./output";
 import { Output, terminalIo } from "./output";
 import { USAGE, commandHelp } from "./usage";
 import { chooseVault } from "./vault";
+import { hostExitCode } from "./hook/exit-code";
 import { VERSION } from "./version";
 
 export type { CliIo } from "./output";
@@ -41,10 +42,11 @@ export async function run(argv: readonly string[], rawIo: CliIo): Promise<number
   } catch (caught) {
     out.finish();
     const { error, message, doc } = errorReport(caught);
-    if (out.json) out.doc(doc);
+    const exitCode = hostExitCode(argv, error.exitCode); // the hook never exits 2 (src/cli/hook/exit-code.ts)
+    if (out.json) out.doc({ ...doc, exit_code: exitCode });
     out.error(message);
     if (io.env.PALEE_DEBUG && caught instanceof Error && caught.stack) io.stderr(`${caught.stack}\n`);
-    return error.exitCode;
+    return exitCode;
   }
 }
 

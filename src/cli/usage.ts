@@ -9,7 +9,7 @@ export const USAGE = `Usage: palee session <${ACTIONS}> [options]
 
   --vault <dir>        vault root (default: $PALEE_VAULT, else the current directory)
   --folder <path>      session folder inside the vault (default: the plugin's setting, else "palee")
-  --topic <id>         explicit topic (start, draft, end, pause, continue, log, context, latest)
+  --topic <id>         explicit topic (start, draft, end, pause, continue, log, context, latest, hook)
   --summary <text>     end, log: the summary (end: "-" reads it from standard input)
   --next <text>        end, log: the next action (end: "-" reads it from standard input)
   --at <now|last|HH:MM|ISO>  end: when the session ended (needed after a long silence)
@@ -25,15 +25,17 @@ export const USAGE = `Usage: palee session <${ACTIONS}> [options]
   --all                list: every confirmed session
   --since <YYYY-MM-DD> --until <YYYY-MM-DD>   stats, export: local days, inclusive
   --format <csv|json>  export (default csv);  --out <file>: a new file (never overwritten)
-  --words <n>          context: the brief's length in words, 50 to 5000 (default 400)
+  --words <n>          context, hook: the brief's length in words, 50 to 5000 (default 400)
   --id <session id>    show: the session (S-…) or draft (DRAFT-S-…) to print
+  --install claude-code | --uninstall claude-code [--settings <file>]   hook: add (remove) its hooks in a
+                       Claude Code settings file (default .claude/settings.json); hook alone reads one event
   --json               one JSON document on stdout
   -h, --help           this help (after an action: that action's own help too)
   --version            the version of palee
 
 Exit codes: 0 success, 2 usage (also: topic required, drafts pending, already open, no such draft or session),
 4 conflict (a file changed underneath a write) or busy (another palee process kept writing to this vault for
-10 s), 5 unexpected error.
+10 s), 5 unexpected error. hook never exits 2 (it would block the agent host): its refusals exit 1.
 
 Writing actions hold a lock of the vault, kept outside it in $PALEE_CACHE_DIR (default: the platform's cache
 folder, e.g. ~/.cache/palee); list, status, stats, context, show and latest take none.`;
@@ -63,6 +65,9 @@ const FLAGS: Record<OptionName, string> = {
   id: "--id <session id>",
   agent: "--agent <id>",
   outcome: "--outcome <completed|interrupted>",
+  install: "--install claude-code",
+  uninstall: "--uninstall claude-code",
+  settings: "--settings <file>",
 };
 
 /**

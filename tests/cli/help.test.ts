@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { runRaw } from "./support";
 
-const ACTIONS = "start|draft|end|list|status|recover|rebuild|pause|continue|log|stats|export|context|show|latest";
+const ACTIONS = "start|draft|end|list|status|recover|rebuild|pause|continue|log|stats|export|context|show|latest|hook";
 const USAGE_LINE = new RegExp(`^Usage: palee session <${ACTIONS.replace(/\|/g, "\\|")}> \\[options\\]\n`);
 
 describe("per-action help", () => {
@@ -39,6 +39,7 @@ describe("per-action help", () => {
     "context",
     "show",
     "latest",
+    "hook",
   ])("has a description and an example for %s", (action) => {
     const run = runRaw(["session", action, "-h"]);
     expect(run.status).toBe(0);

@@ -12,6 +12,8 @@ import { UsageError } from "../../src/core/errors";
 import { layoutFor } from "../../src/core/layout";
 import type { SessionStore } from "../../src/core/ports";
 import { PaleeSessions } from "../../src/core/sessions";
+import { answerHook } from "../../src/core/agent-hook/answer";
+import { parseHookEvent } from "../../src/core/agent-hook/event";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { CrashingStore, SimulatedCrash } from "../support/crashing-store";
 import { FakeClock, SeededRandom } from "../support/fakes";
@@ -132,6 +134,21 @@ const pausedA = (drafts[S(OPEN_A)] ?? "").replace(
 );
 /** The open session of T-a as an agent host opened it (contract §4b `start --agent`). */
 const AGENT = "claude-code:5f1c";
+const expectDid =
+  (expected: string) =>
+  (did: string): void => {
+    if (did !== expected) throw new Error(`the hook answered ${did}, not ${expected}`);
+  };
+/** One hook event of the conversation that is AGENT, as `palee session hook` maps it. */
+async function hookEvent(
+  c: PaleeSessions,
+  name: string,
+  extra: Record<string, string> = {},
+  topic: string | null = null,
+): Promise<string> {
+  const event = parseHookEvent(JSON.stringify({ hook_event_name: name, session_id: "5f1c", ...extra }));
+  return (await answerHook(c, event, { topic, words: 400 })).did;
+}
 const agentsA = (drafts[S(OPEN_A)] ?? "").replace("\nstatus: draft\n", `\nstatus: draft\nagent: "${AGENT}"\n`);
 const earlyA = (drafts[S(OPEN_A)] ?? "").replace("11:55:00", "10:55:00");
 const withBreakA = (drafts[S(OPEN_A)] ?? "").replace("\nstatus: draft\n", "\nstatus: draft\nbreak_minutes: 45\n");
@@ -272,6 +289,28 @@ const scenarios: Scenario[] = [
           if (!(e instanceof UsageError) || e.kind !== "not_this_agent") throw e;
         },
       ),
+    writesNothing: true,
+  },
+  // palee session hook (contract §4b): a conversation's events, through the core mapping the CLI runs.
+  {
+    name: "hook SessionEnd of the agent's own session (at its last sign of life, interrupted)",
+    vault: () => vault({ [HOT]: openPointer, [S(OPEN_A)]: agentsA }),
+    run: (c) => hookEvent(c, "SessionEnd", { reason: "other" }).then(expectDid("ended")),
+  },
+  {
+    name: "hook Stop: a checkpoint of the agent's own session",
+    vault: () => vault({ [HOT]: openPointer, [S(OPEN_A)]: agentsA }),
+    run: (c) => hookEvent(c, "Stop").then(expectDid("checkpointed")),
+  },
+  {
+    name: "hook SessionStart: the conversation's own session",
+    vault: () => vault(),
+    run: (c) => hookEvent(c, "SessionStart", { source: "startup" }, "T-c").then(expectDid("started")),
+  },
+  {
+    name: "hook SessionEnd with the learner's session open (nothing written)",
+    vault: T_A_OPEN,
+    run: (c) => hookEvent(c, "SessionEnd", { reason: "prompt_input_exit" }).then(expectDid("ignored")),
     writesNothing: true,
   },
   // recover

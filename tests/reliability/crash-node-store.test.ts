@@ -17,6 +17,8 @@ import * as path from "node:path";
 import { layoutFor } from "../../src/core/layout";
 import type { SessionStore } from "../../src/core/ports";
 import { PaleeSessions } from "../../src/core/sessions";
+import { answerHook } from "../../src/core/agent-hook/answer";
+import { parseHookEvent } from "../../src/core/agent-hook/event";
 import { NodeStore } from "../../src/node/node-store";
 import { palee } from "../cli/support";
 import { draftText } from "../support/builders";
@@ -316,6 +318,22 @@ const scenarios: Scenario[] = [
         await at("2026-08-14T11:55:00Z").checkpoint({ notes: LONG_NOTES });
       }),
     run: (c) => c.end({ summary: "Done." }),
+  },
+  // palee session hook (contract §4b): a conversation's own session, ended by its SessionEnd.
+  {
+    name: "hook SessionEnd of the conversation's own session",
+    vault: () =>
+      history(async (at) => {
+        await at("2026-08-14T11:00:00Z").start({ topic: "T-a", agent: "claude-code:5f1c" });
+        await at("2026-08-14T11:55:00Z").checkpoint({ notes: "moves" });
+      }),
+    run: (c) =>
+      answerHook(c, parseHookEvent('{"hook_event_name":"SessionEnd","session_id":"5f1c","reason":"logout"}'), {
+        topic: null,
+        words: 400,
+      }).then((answer) => {
+        if (answer.did !== "ended") throw new Error(`the hook answered ${answer.did}, not ended`);
+      }),
   },
   { name: "recover save", vault: interrupted, run: (c, files) => c.recover(draftOf(files), "save") },
   {

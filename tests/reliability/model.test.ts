@@ -130,6 +130,10 @@ describe("the reference model", () => {
       reached.push("pause done", "continue done", "log logged", "log refused: overlap", "end refused: long_silence");
       // Version 3 (contract §4b): agents' ends save their own sessions and leave the others alone.
       reached.push("agent end saved", "agent end not_this_agent", "agent end nothing_open");
+      // palee session hook: a conversation starts, checkpoints and ends its own session, and leaves others alone.
+      expect(["hook", (steps.hook ?? 0) > 0]).toEqual(["hook", true]);
+      reached.push("hook SessionStart started", "hook SessionStart kept", "hook Stop checkpointed");
+      reached.push("hook UserPromptSubmit ignored", "hook SessionEnd ended", "hook SessionEnd ignored");
       if (reached.some((outcome) => !stats.outcomes.get(outcome)) && SEED !== COVERING_SEED)
         await holds(1000, COVERING_SEED);
       const now = Object.fromEntries(stats.outcomes);

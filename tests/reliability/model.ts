@@ -29,6 +29,9 @@ import type { EndResult, OpenRef, RecoverAction, StartResult } from "../../src/c
 import { PaleeSessions } from "../../src/core/sessions";
 import { parseTimestamp } from "../../src/core/time";
 import { BOUNDED_VIEWS } from "../../src/core/bounded";
+import { answerHook } from "../../src/core/agent-hook/answer";
+import type { HookEvent } from "../../src/core/agent-hook/event";
+import { parseHookEvent } from "../../src/core/agent-hook/event";
 import { FakeClock, SeededRandom } from "../support/fakes";
 import { HOT, INDEX } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
@@ -1013,6 +1016,88 @@ export class AgentEnd extends Step {
   }
 }
 
+/**
+ * An agent host's hook event (contract §4b `palee session hook`), through the core mapping the CLI uses
+ * (answerHook): SessionStart starts or keeps, the signs of life checkpoint only that agent's session and never
+ * create one, SessionEnd ends only that agent's session at its last sign of life. Interleaved with the
+ * learner's own steps: an agent never ends, checkpoints or absorbs the learner's session.
+ */
+export class HookStep extends Step {
+  constructor(
+    readonly agent: Agent,
+    readonly event: "SessionStart" | "UserPromptSubmit" | "Stop" | "PreCompact" | "SessionEnd",
+    readonly topic: Topic | null,
+    /** SessionEnd: the host's reason. */
+    readonly reason: "prompt_input_exit" | "other" = "prompt_input_exit",
+  ) {
+    super();
+  }
+  get label(): string {
+    const detail = this.event === "SessionStart" ? `, ${this.topic ?? "no topic"}` : "";
+    const reason = this.event === "SessionEnd" ? `, ${this.reason}` : "";
+    return `hook(${this.event}, ${this.agent}${detail}${reason})`;
+  }
+  group(): string {
+    return "hook";
+  }
+  private hookEvent(): HookEvent {
+    const sessionId = this.agent.slice("claude-code:".length);
+    const input = { hook_event_name: this.event, session_id: sessionId, source: "startup", reason: this.reason };
+    const parsed = parseHookEvent(JSON.stringify(input));
+    if (parsed.agent !== this.agent) fail(this.label, `the event maps to agent ${parsed.agent}`);
+    return parsed;
+  }
+  protected async act(model: Model, world: World, before: View): Promise<Effects> {
+    const event = this.hookEvent();
+    const kind = event.kind === "start" ? "start" : event.kind === "sign" ? "checkpoint" : "end";
+    const out = await operate(world, kind, this.label, (core) =>
+      answerHook(core, event, { topic: this.topic, words: 400 }),
+    );
+    const after = viewOf(world);
+    const hot = pointerOf(before);
+    const openDraft = isOpenPointer(hot) ? before.drafts.get(hot.openDraft) : undefined;
+    // The session hot.md names is this agent's: its draft says so, or the note that already saved it does (an
+    // end cut short after its note, which the agent's next operation completes).
+    const savers = isOpenPointer(hot) ? (absorbers(before).get(hot.openDraft) ?? []) : [];
+    const draftsAgent = openDraft !== undefined && openDraft.fields.agent === this.agent;
+    const ownOpen = draftsAgent || savers.some((id) => before.confirmed.get(id)?.fields.agent === this.agent);
+    // Its own session, open and not already saved by an end cut short: a sign of life must checkpoint it.
+    const usable = draftsAgent && savers.length === 0 && openDraft.fields.device === world.device;
+    if (!out.crashed) stats.bump(stats.outcomes, `hook ${this.event} ${out.value ? out.value.did : "refused"}`);
+    if (out.value?.did === "started") {
+      const draftId = pointerOf(after).openDraft;
+      const draft = draftId === null ? undefined : after.drafts.get(draftId);
+      if (draft?.fields.agent !== this.agent) fail(this.label, "SessionStart started a draft not of this agent");
+    }
+    if (out.value && event.kind === "start") {
+      const context = out.value.output?.hookSpecificOutput.additionalContext ?? "";
+      if (!context.startsWith("PALEE: ")) fail(this.label, "SessionStart gave the host no status line");
+    }
+    if (event.kind === "sign" && !out.crashed) {
+      if (after.drafts.size > before.drafts.size) fail(this.label, "a sign of life created a draft");
+      if (!ownOpen && !sameFiles(before.files, after.files))
+        fail(this.label, "a sign of life changed another's session");
+      if (usable && out.value?.did !== "checkpointed")
+        fail(this.label, `the agent's own open session was not checkpointed (${describe(out.error)})`);
+    }
+    if (event.kind === "end" && !out.crashed) {
+      if (!ownOpen && !sameFiles(before.files, after.files)) fail(this.label, "SessionEnd changed another's session");
+      const ended =
+        out.value?.did === "ended" ? [...after.confirmed.values()].filter((n) => !before.confirmed.has(n.id)) : [];
+      for (const note of ended) {
+        if (note.fields.agent !== this.agent) fail(this.label, `saved ${note.id} as ${String(note.fields.agent)}`);
+        const outcome = this.reason === "other" ? "interrupted" : "completed";
+        if (note.fields.outcome !== outcome) fail(this.label, `saved ${note.id} as ${String(note.fields.outcome)}`);
+        for (const id of note.fields.absorbed_drafts as string[])
+          if (before.drafts.has(id) && before.drafts.get(id)?.fields.agent !== this.agent)
+            fail(this.label, `absorbed ${id}, which this agent did not open`);
+      }
+    }
+    void model;
+    return { kind, crashed: out.crashed, refused: !out.crashed && (!out.value || out.value.did === "ignored") };
+  }
+}
+
 export class PauseOrContinue extends Step {
   constructor(readonly what: "pause" | "continue") {
     super();
@@ -1712,6 +1797,18 @@ export const step: Arbitrary<Step> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.tuple(fc.constantFrom<Agent>(...AGENTS), fc.boolean()).map(([a, note]) => new AgentEnd(a, note)),
+  },
+  // `palee session hook`: a Claude Code conversation's events, interleaved with everything else.
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom<Agent>(...AGENTS),
+        fc.constantFrom("SessionStart", "UserPromptSubmit", "Stop", "PreCompact", "SessionEnd" as const),
+        topic,
+        fc.constantFrom("prompt_input_exit" as const, "other" as const),
+      )
+      .map(([a, e, t, r]) => new HookStep(a, e, t, r)),
   },
   {
     weight: 5,

@@ -33,4 +33,16 @@ export interface Command {
   /** One command line that shows it in use. */
   example: string;
   run: (ctx: CommandContext, values: Values) => Promise<Outcome>;
+  /**
+   * What the command reads before the vault is locked (contract §4 "One at a time"): standard input, so a slow
+   * or silent writer of stdin never holds the lock. When given, main.ts runs the `run` it returns instead of the
+   * command's own, under the lock unless it says it writes nothing.
+   */
+  prepare?: (values: Values, io: CliIo) => Promise<Prepared>;
+}
+
+/** A command whose input is read: what it does next, and whether that writes (default: as the action does). */
+export interface Prepared {
+  run: (ctx: CommandContext) => Promise<Outcome>;
+  writes?: boolean;
 }

@@ -13,19 +13,27 @@ import { endTimeOf } from "../../core/sessions";
 import type { Values } from "../options";
 import type { CliIo, Outcome, Output } from "../output";
 import { LineReader } from "../prompt";
-import type { Command, CommandContext } from "./command";
+import type { Command, CommandContext, Prepared } from "./command";
 import { topicOption } from "../topic";
 import { validateAgentId } from "../../core/ids";
 import { endTexts } from "../stdin-text";
 
-async function runEnd(ctx: CommandContext, values: Values): Promise<Outcome> {
+type EndTexts = Awaited<ReturnType<typeof endTexts>>;
+
+/** `--summary -` / `--next -` are read before the vault is locked (main.ts), then the end runs under it. */
+async function prepareEnd(values: Values, io: CliIo): Promise<Prepared> {
+  const texts = await endTexts(io.stdin, values);
+  return { run: (ctx) => runEnd(ctx, values, texts) };
+}
+
+async function runEnd(ctx: CommandContext, values: Values, texts: EndTexts): Promise<Outcome> {
   const { out } = ctx;
   const ifNone = values["if-none"] ?? "refuse";
   if (ifNone !== "refuse" && ifNone !== "ignore") {
     throw new UsageError(`--if-none must be refuse or ignore (got "${ifNone}")`);
   }
   try {
-    reportEnd(await ended(ctx, values), out);
+    reportEnd(await ended(ctx, values, texts), out);
   } catch (error) {
     // Nothing open, nothing to end (contract §4 end step 2): with --if-none ignore, a success that wrote nothing.
     if (ifNone === "ignore" && isPaleeError(error) && error.kind === "nothing_open") {
@@ -45,7 +53,7 @@ async function runEnd(ctx: CommandContext, values: Values): Promise<Outcome> {
   return 0;
 }
 
-async function ended(ctx: CommandContext, values: Values): Promise<EndResult> {
+async function ended(ctx: CommandContext, values: Values, texts: EndTexts): Promise<EndResult> {
   const { core, out, io } = ctx;
   const endAt = values.at === undefined ? undefined : endTimeOf(values.at);
   const outcome = values.outcome;
@@ -56,7 +64,7 @@ async function ended(ctx: CommandContext, values: Values): Promise<EndResult> {
   const topic = await topicOption(ctx, values.topic, "acts on the open session");
   const options: EndOptions = {
     topic,
-    ...(await endTexts(io.stdin, values)),
+    ...texts,
     endAt,
     agent: values.agent ?? null,
     outcome,
@@ -133,5 +141,6 @@ export const end: Command = {
     outcome: "completed (default) or interrupted: the episode was cut short",
   },
   example: 'palee session end --summary "- lifetimes" --next "exercises 4.1-4.3"',
-  run: runEnd,
+  prepare: prepareEnd,
+  run: async (ctx, values) => (await prepareEnd(values, ctx.io)).run(ctx),
 };

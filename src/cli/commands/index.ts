@@ -19,6 +19,7 @@ import { latest } from "./latest";
 import { show } from "./show";
 import { stats } from "./stats";
 import { status } from "./status";
+import { hook } from "./hook";
 
 export const COMMANDS: readonly Command[] = [
   start,
@@ -36,6 +37,7 @@ export const COMMANDS: readonly Command[] = [
   context,
   show,
   latest,
+  hook,
 ];
 
 export function findCommand(name: string): Command | undefined {

@@ -1,0 +1,77 @@
+/**
+ * Reading and writing the settings file that `hook --install` / `--uninstall` edit. It is refused, and never
+ * written, when it is not JSON, not a plain file (a symbolic link is refused: palee edits only the file it is
+ * given, never one a link leads to elsewhere) or not writable. A write is atomic: a temp file beside it, then
+ * a rename, so the host never reads half a file; its indentation, final newline and byte-order mark are kept.
+ */
+import { randomBytes } from "node:crypto";
+import { constants, promises as fs } from "node:fs";
+import * as path from "node:path";
+import { UsageError } from "../../core/errors";
+
+export interface SettingsText {
+  file: string;
+  /** false: the file does not exist yet (install creates it and its folder). */
+  exists: boolean;
+  settings: unknown;
+  indent: string;
+  bom: boolean;
+  finalNewline: boolean;
+  mode: number;
+}
+
+const codeOf = (error: unknown): string => String((error as { code?: unknown }).code ?? error);
+
+export async function readSettings(file: string): Promise<SettingsText> {
+  let stat;
+  try {
+    stat = await fs.lstat(file);
+  } catch (error) {
+    if (codeOf(error) !== "ENOENT") throw new UsageError(`cannot read ${file} (${codeOf(error)}): nothing was changed`);
+    return { file, exists: false, settings: {}, indent: "  ", bom: false, finalNewline: true, mode: 0o644 };
+  }
+  if (stat.isSymbolicLink()) {
+    throw new UsageError(
+      `${file} is a symbolic link: palee edits only a plain file (give the file it leads to with --settings); ` +
+        "nothing was changed",
+    );
+  }
+  if (!stat.isFile()) throw new UsageError(`${file} is not a file: nothing was changed`);
+  // No write permission for anyone: the learner made it read-only on purpose (root could still write it).
+  if ((stat.mode & 0o222) === 0) throw new UsageError(`${file} is read-only: nothing was changed`);
+  let raw: string;
+  try {
+    raw = await fs.readFile(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read ${file} (${codeOf(error)}): nothing was changed`);
+  }
+  const bom = raw.startsWith("\uFEFF");
+  const text = bom ? raw.slice(1) : raw;
+  let settings: unknown;
+  try {
+    settings = JSON.parse(text);
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split("\n")[0] : "";
+    throw new UsageError(`${file} is not valid JSON (${why}): fix it first; nothing was changed`);
+  }
+  const indent = /^\{\r?\n([ \t]+)\S/.exec(text)?.[1] ?? "  ";
+  return { file, exists: true, settings, indent, bom, finalNewline: /\n$/.test(text), mode: stat.mode & 0o777 };
+}
+
+/** Writes `settings` over the file read as `read`, atomically; one clear line when it cannot. */
+export async function writeSettings(read: SettingsText, settings: unknown): Promise<void> {
+  const { file } = read;
+  const json = JSON.stringify(settings, null, read.indent);
+  const text = `${read.bom ? "\uFEFF" : ""}${json}${read.finalNewline ? "\n" : ""}`;
+  const dir = path.dirname(file);
+  const temp = path.join(dir, `.${path.basename(file)}.palee-${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    if (read.exists) await fs.access(file, constants.W_OK);
+    else await fs.mkdir(dir, { recursive: true });
+    await fs.writeFile(temp, text, { flag: "wx", mode: read.mode });
+    await fs.rename(temp, file);
+  } catch (error) {
+    await fs.rm(temp, { force: true }).catch(() => undefined);
+    throw new UsageError(`cannot write ${file} (${codeOf(error)}): nothing was changed`);
+  }
+}
