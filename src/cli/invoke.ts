@@ -6,7 +6,7 @@
 import type { OffsetAt } from "../core/time";
 import type { PaleeError } from "../core/errors";
 import { LongSilenceError, TopicLookupError, afterSaveError, toPaleeError } from "../core/errors";
-import { PaleeSessions } from "../core/sessions";
+import { SessionsWithRecords } from "../core/sessions-with-records";
 import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
 import { trashStaleTempFiles } from "../core/temp-files";
@@ -25,10 +25,10 @@ import type { VaultChoice } from "./vault";
 const CORE_OPTIONS = { ...BOUNDED_VIEWS, tempFiles: trashStaleTempFiles };
 
 /** A fresh core on the vault, as one CLI invocation builds it. */
-export function coreFor(vault: VaultChoice, env: NodeJS.ProcessEnv): { core: PaleeSessions; store: NodeStore } {
+export function coreFor(vault: VaultChoice, env: NodeJS.ProcessEnv): { core: SessionsWithRecords; store: NodeStore } {
   const store = new NodeStore(vault.root);
   const ports = { store, clock: systemClock, random: systemRandom, device: deviceName(env) };
-  return { core: new PaleeSessions(ports, vault.layout, { ...CORE_OPTIONS, graceMs: vault.graceMs }), store };
+  return { core: new SessionsWithRecords(ports, vault.layout, { ...CORE_OPTIONS, graceMs: vault.graceMs }), store };
 }
 
 /**
@@ -56,7 +56,7 @@ export async function invoke(
     cache = await openCache(store, vault.layout, io.env, use);
     const ports = { store: cache.store, clock: systemClock, random: systemRandom, device };
     const options = { ...CORE_OPTIONS, tempFiles: cache.sweep(trashStaleTempFiles), graceMs: vault.graceMs };
-    const core = new PaleeSessions(ports, vault.layout, options);
+    const core = new SessionsWithRecords(ports, vault.layout, options);
     const offsetAt: OffsetAt = (instant) => systemClock.offsetMinutes(instant);
     const ctx: CommandContext = { core, out, io, device, store, clock: systemClock, offsetAt, notices: [] };
     const code = prepared ? await prepared.run(ctx) : await command.run(ctx, values);

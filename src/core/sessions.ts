@@ -17,9 +17,8 @@ import type { VaultOpenResult } from "./operations/triage-on-open";
 import { triageOnOpen, savedTwice } from "./operations/triage-on-open";
 import type { ContinueResult, PauseOptions, PauseResult } from "./operations/pause";
 import { continueSession, pause } from "./operations/pause";
-import type { BriefSession } from "./brief";
-import type { ContextOptions, ContextResult, ShowResult } from "./operations/brief";
-import { context as briefContext, latest, sessionDetails, show } from "./operations/brief";
+import type { ContextOptions, ContextResult } from "./operations/brief";
+import { context as briefContext } from "./operations/brief";
 import type { HotRead } from "./operations/reading";
 import { readDraft, readHot } from "./operations/reading";
 import type { RebuildResult } from "./operations/rebuild";
@@ -29,7 +28,7 @@ import { recover } from "./operations/recover";
 import type { StartOptions, StartResult } from "./operations/start";
 import { start } from "./operations/start";
 import type { CorePorts } from "./ports";
-import type { ConfirmedSession, Draft } from "./records";
+import type { Draft } from "./records";
 import type { Scan } from "./scan";
 
 export type { AwayBreak } from "./honest-time";
@@ -67,7 +66,8 @@ async function withTempSweep<T extends { warnings: string[] }>(ctx: SessionConte
  * create-only, derived views optimistic (docs/architecture.md).
  */
 export class PaleeSessions {
-  private readonly context: SessionContext;
+  /** For the subclass of the CLI's reads (sessions-with-records.ts). */
+  protected readonly context: SessionContext;
   private readonly recentList?: RecentList;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -158,21 +158,6 @@ export class PaleeSessions {
   /** The tutor brief of one topic (contract §4b context). */
   brief(options: ContextOptions = {}): Promise<ContextResult> {
     return briefContext(this.context, options);
-  }
-
-  /** One confirmed session or draft, whole; no_such_session for an unknown or malformed ID. */
-  show(id: string): Promise<ShowResult> {
-    return show(this.context, id);
-  }
-
-  /** The newest confirmed session (of the topic), whole; null when there is none. */
-  latest(topic?: string | null): Promise<ShowResult | null> {
-    return latest(this.context, topic);
-  }
-
-  /** The Summary and Next action of each session, read from its note (list --json). */
-  sessionDetails(sessions: readonly ConfirmedSession[]): Promise<BriefSession[]> {
-    return sessionDetails(this.context, sessions);
   }
 
   readHot(): Promise<HotRead> {
