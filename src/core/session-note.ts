@@ -25,6 +25,17 @@ function breakEntry(minutes: number | undefined): Array<readonly [string, number
   return minutes !== undefined && minutes > 0 ? [["break_minutes", minutes]] : [];
 }
 
+/** topic_note and agent, last of either record's fields, each written only when set. */
+function topicNoteAndAgent(input: {
+  topicNote: string | null;
+  agent?: string | null;
+}): Array<readonly [string, string]> {
+  return [
+    ...(input.topicNote ? [["topic_note", input.topicNote] as const] : []),
+    ...(input.agent ? [["agent", input.agent] as const] : []),
+  ];
+}
+
 function section(heading: string, text: string | null): string | null {
   const trimmed = text?.trim();
   return trimmed ? `## ${heading}\n\n${trimmed}\n` : null;
@@ -52,8 +63,7 @@ export function renderConfirmedNote(input: ConfirmedNoteInput): string {
     ["status", "completed"],
     ["outcome", input.outcome],
     ["absorbed_drafts", input.absorbedDrafts],
-    ...(input.topicNote ? [["topic_note", input.topicNote] as const] : []),
-    ...(input.agent ? [["agent", input.agent] as const] : []),
+    ...topicNoteAndAgent(input),
   ]);
   const sections = [
     section("Summary", escapeHeadings(input.summary)),
@@ -92,8 +102,7 @@ export function renderDraft(input: DraftInput): string {
     ["device", input.device],
     ...(input.pausedAt ? [["paused_at", input.pausedAt] as const] : []),
     ...breakEntry(input.breakMinutes),
-    ...(input.topicNote ? [["topic_note", input.topicNote] as const] : []),
-    ...(input.agent ? [["agent", input.agent] as const] : []),
+    ...topicNoteAndAgent(input),
   ]);
   const notes = input.notes.trim();
   return notes ? `${front}${notes}\n` : front;

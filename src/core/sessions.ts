@@ -36,7 +36,7 @@ export type { CountAwayBackOptions, CountAwayBackResult } from "./operations/awa
 export type { CheckpointOptions, CheckpointResult, OpenRef } from "./operations/checkpoint";
 export type { SessionsOptions } from "./operations/context";
 export type { ContextOptions, ContextResult, ShowResult } from "./operations/brief";
-export type { EndOptions, EndResult } from "./operations/end";
+export type { AgentEndOptions, EndOptions, EndResult } from "./operations/end";
 export type { ExportOptions, ExportResult } from "./operations/export";
 export type { EndTime } from "./honest-time";
 export { endTimeOf } from "./honest-time";
@@ -47,17 +47,7 @@ export type { VaultOpenResult } from "./operations/triage-on-open";
 export type { ContinueResult, PauseOptions, PauseResult } from "./operations/pause";
 export type { RebuildResult } from "./operations/rebuild";
 export type { RecoverAction, RecoverResult } from "./operations/recover";
-export type { StartOptions, StartResult } from "./operations/start";
-
-/**
- * After a start or an end that wrote (and scanned the session folder): temp files of the tool's own pattern
- * older than an hour, left by killed writes, go to the trash as rebuild sends them (contract §2), so they do
- * not wait for a rebuild. Only where the face passes the sweep (the CLI). A sweep that fails changes nothing.
- */
-async function withTempSweep<T extends { warnings: string[] }>(ctx: SessionContext, result: T): Promise<T> {
-  const swept = ctx.tempFiles ? await ctx.tempFiles(ctx.ports, ctx.layout).catch(() => []) : [];
-  return swept.length === 0 ? result : { ...result, warnings: [...result.warnings, ...swept] };
-}
+export type { AgentStartOptions, StartOptions, StartResult } from "./operations/start";
 
 /**
  * The session operations, as both faces (CLI, plugin) call them; neither holds session rules. Each operation
@@ -66,7 +56,7 @@ async function withTempSweep<T extends { warnings: string[] }>(ctx: SessionConte
  * create-only, derived views optimistic (docs/architecture.md).
  */
 export class PaleeSessions {
-  /** For the subclass of the CLI's reads (sessions-with-records.ts). */
+  /** For the CLI's subclass (sessions-with-records.ts). */
   protected readonly context: SessionContext;
   private readonly recentList?: RecentList;
   private queue: Promise<unknown> = Promise.resolve();
@@ -84,7 +74,8 @@ export class PaleeSessions {
     this.recentList = options.recentList;
   }
 
-  private exclusive<T>(operation: (ctx: SessionContext) => Promise<T>): Promise<T> {
+  /** Runs one writing operation at a time (also the CLI's start and end, sessions-with-records.ts). */
+  protected exclusive<T>(operation: (ctx: SessionContext) => Promise<T>): Promise<T> {
     const run = (): Promise<T> => operation(this.context);
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);
@@ -92,10 +83,7 @@ export class PaleeSessions {
   }
 
   start(options: StartOptions = {}): Promise<StartResult> {
-    return this.exclusive(async (ctx) => {
-      const result = await start(ctx, options);
-      return result.status === "started" ? withTempSweep(ctx, result) : result;
-    });
+    return this.exclusive((ctx) => start(ctx, options));
   }
 
   checkpoint(options: CheckpointOptions = {}): Promise<CheckpointResult> {
@@ -103,7 +91,7 @@ export class PaleeSessions {
   }
 
   end(options: EndOptions = {}): Promise<EndResult> {
-    return this.exclusive(async (ctx) => withTempSweep(ctx, await end(ctx, options)));
+    return this.exclusive((ctx) => end(ctx, options));
   }
 
   /** Records paused_at in the open session's draft (contract §4 honest time). */

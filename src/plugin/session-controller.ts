@@ -340,16 +340,23 @@ export class SessionController {
     return this.sessions.savedTwice();
   }
 
+  private async everyConfirmed(): Promise<ConfirmedSession[]> {
+    return (await this.sessions.list({ all: true })).confirmed;
+  }
+
   /** Topic IDs of past sessions, most recent first (from the metadata cache where it can). */
   async pastTopics(): Promise<string[]> {
-    const { confirmed } = await this.sessions.list({ all: true });
-    return [...new Set(confirmed.map((s) => s.topicId))];
+    return [...new Set((await this.everyConfirmed()).map((s) => s.topicId))];
   }
 
   /** Draft ID → the confirmed session that absorbed it (already saved). */
   async absorbedDrafts(): Promise<Map<string, string>> {
-    const { confirmed } = await this.sessions.list({ all: true });
-    return new Map([...absorbedBy(confirmed, this.offsetAt)].map(([draftId, session]) => [draftId, session.sessionId]));
+    return new Map(
+      [...absorbedBy(await this.everyConfirmed(), this.offsetAt)].map(([draftId, session]) => [
+        draftId,
+        session.sessionId,
+      ]),
+    );
   }
 
   /**

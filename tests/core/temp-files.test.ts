@@ -5,7 +5,7 @@
 import { assertTempRemovable, isOwnTempFile, layoutFor } from "../../src/core/layout";
 import { BoundaryError } from "../../src/core/errors";
 import { confirmedText } from "../support/builders";
-import { PaleeSessions } from "../../src/core/sessions";
+import { SessionsWithRecords } from "../../src/core/sessions-with-records";
 import { trashStaleTempFiles } from "../../src/core/temp-files";
 import { harness as plainHarness } from "../support/fakes";
 import { S } from "../support/inspect";
@@ -32,10 +32,10 @@ const LOOK_ALIKES = [
   "palee/other/.hot.md.1a2b3c4d.tmp",
 ];
 
-/** The core as the CLI builds it: its rebuild handles temp files. */
+/** The core as the CLI builds it: its rebuild, start and end handle temp files. */
 function harness() {
   const h = plainHarness();
-  return { ...h, core: new PaleeSessions(h.ports, LAYOUT, { tempFiles: trashStaleTempFiles }) };
+  return { ...h, core: new SessionsWithRecords(h.ports, LAYOUT, { tempFiles: trashStaleTempFiles }) };
 }
 
 function split(path: string): [string, string] {

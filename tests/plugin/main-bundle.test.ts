@@ -14,10 +14,9 @@ import { HOT, fieldsAt, idOf, onlyDraft } from "./support/session-files";
 installPluginTestEnvironment();
 
 const MAIN_JS = path.resolve(__dirname, "../../main.js");
-// The team's budget is 160 KB (163 840 bytes, issue 17; `npm run bench` still reports against it). Version 3's
-// doors, editor fidelity and plugin index (issues 20, 21) brought main.js to about 161 KB without bending its
-// structure: this gate is 165 KB until the team decides (docs/adr/0003-plugin-yaml.md, update of issue 21).
-const SIZE_BUDGET = 165 * 1024;
+// The team's budget of 160 KB (163 840 bytes, issue 17) holds: version 3 brought main.js near 161 KB, and code
+// the plugin never runs moved out to the CLI's faces (docs/adr/0003-plugin-yaml.md, update of issues 19–22).
+const SIZE_BUDGET = 160 * 1024;
 
 /** The stable command ids (contract §5): users bind hotkeys to them. */
 const STABLE_COMMAND_IDS = [

@@ -8,7 +8,7 @@ import { LongSilenceError, UsageError, afterSaveError, isPaleeError } from "../.
 import { sessionJson } from "../../core/formats/json";
 import type { OffsetAt } from "../../core/time";
 import { formatDuration, localClock } from "../../core/time";
-import type { EndOptions, EndResult } from "../../core/sessions";
+import type { AgentEndOptions, EndResult } from "../../core/sessions";
 import { endTimeOf } from "../../core/sessions";
 import type { Values } from "../options";
 import type { CliIo, Outcome, Output } from "../output";
@@ -62,7 +62,7 @@ async function ended(ctx: CommandContext, values: Values, texts: EndTexts): Prom
   }
   if (values.agent !== undefined) validateAgentId(values.agent);
   const topic = await topicOption(ctx, values.topic, "acts on the open session");
-  const options: EndOptions = {
+  const options: AgentEndOptions = {
     topic,
     ...texts,
     endAt,

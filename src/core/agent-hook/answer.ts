@@ -5,7 +5,8 @@
  */
 import { isPaleeError } from "../errors";
 import { isOpen } from "../hot-memory";
-import type { PaleeSessions, StartResult } from "../sessions";
+import type { StartResult } from "../sessions";
+import type { SessionsWithRecords } from "../sessions-with-records";
 import type { HookEvent } from "./event";
 
 export interface HookOptions {
@@ -28,7 +29,11 @@ export interface SessionStartOutput {
   hookSpecificOutput: { hookEventName: "SessionStart"; additionalContext: string };
 }
 
-export async function answerHook(core: PaleeSessions, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
+export async function answerHook(
+  core: SessionsWithRecords,
+  event: HookEvent,
+  options: HookOptions,
+): Promise<HookAnswer> {
   switch (event.kind) {
     case "start":
       return startAnswer(core, event.agent, options);
@@ -40,7 +45,7 @@ export async function answerHook(core: PaleeSessions, event: HookEvent, options:
 }
 
 /** SessionStart: start or keep (never replace) a session, then the brief for the tutor, with one line on top. */
-async function startAnswer(core: PaleeSessions, agent: string, options: HookOptions): Promise<HookAnswer> {
+async function startAnswer(core: SessionsWithRecords, agent: string, options: HookOptions): Promise<HookAnswer> {
   const result = await core.start({ topic: options.topic, ifOpen: "keep", agent });
   // The brief is of the session that records this conversation, else of the topic asked for (or the active one).
   const own = result.status === "started" ? result.topicId : ownOpenTopic(result, agent);
@@ -89,7 +94,7 @@ function statusLine(result: StartResult, agent: string, endCommand: string): str
 }
 
 /** UserPromptSubmit, Stop, PreCompact: a checkpoint of this agent's open session; anything else is left alone. */
-async function signOfLife(core: PaleeSessions, agent: string): Promise<HookAnswer> {
+async function signOfLife(core: SessionsWithRecords, agent: string): Promise<HookAnswer> {
   // hot.md and one draft only: no scan of the history unless this agent's session is open.
   const hot = (await core.readHot()).state;
   if (!isOpen(hot)) return ignored("no session is open");
@@ -107,7 +112,7 @@ async function signOfLife(core: PaleeSessions, agent: string): Promise<HookAnswe
 
 /** SessionEnd: end this agent's session at its last sign of life; none open, or not its own: nothing. */
 async function endAnswer(
-  core: PaleeSessions,
+  core: SessionsWithRecords,
   agent: string,
   outcome: "completed" | "interrupted",
 ): Promise<HookAnswer> {

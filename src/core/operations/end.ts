@@ -13,9 +13,8 @@ import type { SessionContext } from "./context";
 import type { EndTime } from "../honest-time";
 import { formatBreaks, resolveEndAt } from "../honest-time";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
-import { readDraft, readHot, resolveTopic, skippedWarnings, stamp, startOf } from "./reading";
+import { readHot, resolveTopic, skippedWarnings, stamp, startOf } from "./reading";
 import { timedNotes } from "./checkpoint";
-import { validateAgentId } from "../ids";
 import { reconcile, scanForReconcile, startRecord } from "./reconcile";
 import { writeViewsAfter } from "./views";
 import { afterSaving, trashDraft, writeConfirmed } from "./writes";
@@ -32,15 +31,19 @@ export interface EndOptions {
   nextAction?: string | null;
   /** When the session ended (EndTime). Not given: at the pause, or now unless after a long silence. */
   endAt?: EndTime;
-  /**
-   * Who asks (CLI --agent, contract §4b): only a session this agent opened is ended; any other open session is
-   * left alone (not_this_agent), and no draft another opened is absorbed.
-   */
-  agent?: string | null;
   /** completed (default) or interrupted: an agent that knows the episode was cut short says so (contract §4b). */
   outcome?: "completed" | "interrupted";
   /** A last note, merged into the session's Notes as a checkpoint's is ("- HH:MM …", contract §4b). */
   note?: string | null;
+}
+
+/** An end as the CLI asks for it (sessions-with-records.ts): also on behalf of an agent. */
+export interface AgentEndOptions extends EndOptions {
+  /**
+   * Who asks (CLI --agent, contract §4b): only a session this agent opened is ended; any other open session is
+   * left alone (not_this_agent, agent-end.ts), and no draft another opened is absorbed.
+   */
+  agent?: string | null;
 }
 
 export interface EndResult {
@@ -52,10 +55,9 @@ export interface EndResult {
 }
 
 /** Ends the topic's session: (1) the confirmed note, (2) the drafts to the trash, (3) index.md, then hot.md. */
-export async function end(ctx: SessionContext, options: EndOptions): Promise<EndResult> {
+export async function end(ctx: SessionContext, options: AgentEndOptions): Promise<EndResult> {
   validateEndOptions(options);
   const hotBefore = await readHot(ctx);
-  if (options.agent != null) await requireAgentsSession(ctx, hotBefore.state, options.agent);
   const expected = options.open;
   if (
     expected &&
@@ -223,36 +225,10 @@ function endNotes(ctx: SessionContext, absorbed: readonly Draft[], note: string 
 }
 
 function validateEndOptions(options: EndOptions): void {
-  if (options.agent != null) validateAgentId(options.agent);
   const outcome = options.outcome;
   if (outcome !== undefined && outcome !== "completed" && outcome !== "interrupted") {
     throw new UsageError(`outcome must be completed or interrupted (got ${JSON.stringify(outcome)})`);
   }
-}
-
-/**
- * end --agent (contract §4b): the open session must be one this agent opened. Nothing open: nothing_open; a
- * session the learner or another agent opened: not_this_agent. Either way nothing is written.
- */
-async function requireAgentsSession(ctx: SessionContext, hot: HotState, agent: string): Promise<void> {
-  if (!isOpen(hot)) throw nothingOpen(null);
-  const draft = await readDraft(ctx, hot.openDraft);
-  if ((draft?.agent ?? null) === agent) return;
-  // Its draft is gone: an end of this agent's that was cut short after saving it. The end goes on and reports
-  // the saved session (never saves it twice); any other missing draft proves no one's session.
-  const saved = draft === null ? ctx.absorbedIn((await ctx.scan()).confirmed).get(hot.openDraft) : undefined;
-  if (saved !== undefined && saved.agent === agent) return;
-  const by =
-    draft === null
-      ? "by someone else (its draft is missing or unreadable)"
-      : draft.agent
-        ? `by ${draft.agent}`
-        : "by the learner";
-  throw new UsageError(
-    `the open session (${hot.openDraft} on ${hot.activeTopic ?? "?"}) was opened ${by}, not ${agent}: ` +
-      "it was left alone and nothing was written",
-    "not_this_agent",
-  );
 }
 
 /** Writes the confirmed note (step 1); the caller trashes the drafts it absorbed (step 2). */

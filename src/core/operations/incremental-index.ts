@@ -1,6 +1,7 @@
 import { sessionPath } from "../layout";
 import type { ConfirmedSession } from "../records";
 import { compareNewestFirst } from "../records";
+import { partitionPoint } from "../sorted";
 import { ConflictError } from "../errors";
 import type { Scan } from "../scan";
 import { kindOf, readConfirmed, withBody } from "../scan";
@@ -157,14 +158,7 @@ function listsExactly(links: readonly string[], names: readonly string[], addedL
 
 /** Where `link` goes in links sorted newest name first (descending): the first position whose link sorts below. */
 function positionOf(links: readonly string[], link: string): number {
-  let lo = 0;
-  let hi = links.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (links[mid] > link) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(links.length, (i) => links[i] > link);
 }
 
 /** The notes the operation's scan read agree with their lines, and none of the folder's notes was unusable. */

@@ -1,7 +1,7 @@
 import { classifyRecord } from "../frontmatter";
 import type { HotState } from "../hot-memory";
 import { hotStateOf, isOpen } from "../hot-memory";
-import { normalizeTopic, validateAgentId, validateNewTopicId } from "../ids";
+import { normalizeTopic, validateNewTopicId } from "../ids";
 import { sessionPath } from "../layout";
 import type { Draft } from "../records";
 import { SAVED_WITHIN_MS, pendingDrafts } from "../recovery";
@@ -42,6 +42,10 @@ export interface StartOptions {
   ignorePending?: boolean;
   /** Optional wikilink to the topic note, recorded in the draft and later in the confirmed note. */
   topicNote?: string | null;
+}
+
+/** A start as the CLI asks for it (sessions-with-records.ts): also on behalf of an agent. */
+export interface AgentStartOptions extends StartOptions {
   /** Who opens the session when it is not the learner by hand (CLI --agent, contract §4b): kept in the draft. */
   agent?: string | null;
 }
@@ -50,7 +54,7 @@ export interface StartOptions {
  * Opens a session: hot.md's pointer first, then the draft (create-only). A crash between the two leaves a
  * pointer to a missing draft, which the next reconcile closes: nothing to lose.
  */
-export async function start(ctx: SessionContext, options: StartOptions): Promise<StartResult> {
+export async function start(ctx: SessionContext, options: AgentStartOptions): Promise<StartResult> {
   validateStartInput(options);
   const hotBefore = await readHot(ctx);
   // The notes written in the last SAVED_WITHIN_MS too: a new draft's ID must be none they saved (savedIn).
@@ -114,7 +118,6 @@ export async function start(ctx: SessionContext, options: StartOptions): Promise
 function validateStartInput(options: StartOptions): void {
   const explicit = normalizeTopic(options.topic);
   if (explicit !== null) validateNewTopicId(explicit);
-  if (options.agent != null) validateAgentId(options.agent);
 }
 
 /** The session `hot` names, reported as already open (or kept), or null when there is none. */

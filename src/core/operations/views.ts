@@ -4,6 +4,7 @@ import type { HotState, TopicMemory } from "../hot-memory";
 import { hotStateOf, renderHot, renderHotBody, renderHotFrontmatter } from "../hot-memory";
 import type { ConfirmedSession } from "../records";
 import { compareNewestFirst } from "../records";
+import { partitionPoint } from "../sorted";
 import { withBody } from "../scan";
 import type { Scan } from "../scan";
 import { renderIndexOfJoined } from "../session-index";
@@ -184,13 +185,7 @@ export async function writeViewsAfter(
 
 /** Whether `newestFirst` holds a record of `session`'s file: looked up where it sorts, not by a walk. */
 function listed(newestFirst: readonly ConfirmedSession[], session: ConfirmedSession): boolean {
-  let lo = 0;
-  let hi = newestFirst.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareNewestFirst(newestFirst[mid], session) < 0) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = partitionPoint(newestFirst.length, (i) => compareNewestFirst(newestFirst[i], session) < 0);
   for (let i = lo; i < newestFirst.length && compareNewestFirst(newestFirst[i], session) === 0; i++) {
     if (newestFirst[i].path === session.path) return true;
   }
@@ -199,12 +194,6 @@ function listed(newestFirst: readonly ConfirmedSession[], session: ConfirmedSess
 
 /** `newestFirst` with `session` inserted in its place (newest first): a copy, the input is shared. */
 export function withSession(newestFirst: readonly ConfirmedSession[], session: ConfirmedSession): ConfirmedSession[] {
-  let lo = 0;
-  let hi = newestFirst.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareNewestFirst(newestFirst[mid], session) <= 0) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = partitionPoint(newestFirst.length, (i) => compareNewestFirst(newestFirst[i], session) <= 0);
   return [...newestFirst.slice(0, lo), session, ...newestFirst.slice(lo)];
 }

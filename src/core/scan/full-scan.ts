@@ -2,6 +2,7 @@ import type { Layout } from "../layout";
 import type { SessionStore } from "../ports";
 import type { ConfirmedSession, Skipped } from "../records";
 import { compareNewestFirst } from "../records";
+import { partitionPoint } from "../sorted";
 import { assemble, scanOf } from "./assemble";
 import { kindOf } from "./names";
 import { readDrafts, readNotes } from "./read";
@@ -93,13 +94,7 @@ function withNewNotes(
   }
   const confirmed = assembled.confirmed.slice();
   for (const session of added) {
-    let lo = 0;
-    let hi = confirmed.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareNewestFirst(confirmed[mid], session) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = partitionPoint(confirmed.length, (i) => compareNewestFirst(confirmed[i], session) <= 0);
     confirmed.splice(lo, 0, session);
     ids.add(session.sessionId);
   }

@@ -34,8 +34,7 @@ export async function exportSessions(ctx: FlowContext): Promise<string | null> {
         if (error instanceof FileExistsError) continue;
         throw error;
       }
-      const left =
-        skipped.length > 0 ? ` ${skipped.length} unreadable note(s) left out: the history view lists them.` : "";
+      const left = leftOut(skipped);
       exportedNotice(ctx.app, `Exported ${rows.length} session(s) to ${path}.${left} ${CSV_VISIBILITY}`, path);
       return path;
     }
@@ -47,14 +46,17 @@ export async function exportSessions(ctx: FlowContext): Promise<string | null> {
   return null;
 }
 
+/** The sentence an export or copy adds when some notes could not be read (empty when all could). */
+function leftOut(skipped: readonly unknown[]): string {
+  return skipped.length > 0 ? ` ${skipped.length} unreadable note(s) left out: the history view lists them.` : "";
+}
+
 /** Every confirmed session as CSV on the clipboard (the same text as the export), nothing written. */
 export async function copySessionsCsv(ctx: FlowContext): Promise<boolean> {
   try {
     const { rows, skipped } = await ctx.controller.exportRows();
     await navigator.clipboard.writeText(renderExportCsv(rows));
-    const left =
-      skipped.length > 0 ? ` ${skipped.length} unreadable note(s) left out: the history view lists them.` : "";
-    ctx.notify(`Copied ${rows.length} session(s) as CSV to the clipboard.${left}`);
+    ctx.notify(`Copied ${rows.length} session(s) as CSV to the clipboard.${leftOut(skipped)}`);
     return true;
   } catch (error) {
     console.error("PALEE Sessions: copy as CSV", error);

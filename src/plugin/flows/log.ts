@@ -6,7 +6,7 @@ import type { LogInput } from "../ui/log-modal";
 import { LogSessionModal } from "../ui/log-modal";
 import type { FlowContext } from "./context";
 import { describeFailure, fail, sentence, warn } from "./notices";
-import { topicChoices } from "./topics";
+import { invalidTopicText, topicChoices } from "./topics";
 
 /** Log a past session (a forgotten start): pick the topic, then say when it happened. */
 export async function logSession(ctx: FlowContext): Promise<void> {
@@ -22,7 +22,7 @@ export async function logSession(ctx: FlowContext): Promise<void> {
   new TopicPickerModal(ctx.app, choices, (choice) => {
     if (choice.kind === "use-current-note") return;
     if (choice.kind === "new-topic" && !choice.valid) {
-      ctx.notify(`"${choice.topicId}" is not a valid topic ID: use T- followed by letters, digits, ".", "_" or "-".`);
+      ctx.notify(invalidTopicText(choice.topicId));
       return;
     }
     new LogSessionModal(ctx.app, choice.topicId, (input) => logWith(ctx, choice.topicId, input)).open();

@@ -6,7 +6,7 @@ import type { FlowContext } from "./context";
 import { fail, warn } from "./notices";
 import { isThisDevice } from "../../core/recovery";
 import { openRecovery, recoverInterrupted } from "./recovery";
-import { claimNoteAsTopic, linkTo, topicChoices } from "./topics";
+import { claimNoteAsTopic, invalidTopicText, linkTo, topicChoices } from "./topics";
 
 /** Start session: recover an interrupted session first, else pick a topic. */
 export async function start(ctx: FlowContext): Promise<void> {
@@ -38,10 +38,7 @@ export async function startWith(ctx: FlowContext, choice: TopicChoice): Promise<
   switch (choice.kind) {
     case "new-topic":
       if (!choice.valid) {
-        ctx.notify(
-          `"${choice.topicId}" is not a valid topic ID: use T- followed by letters, digits, ".", "_" or "-" ` +
-            "(e.g. T-rust-ownership).",
-        );
+        ctx.notify(invalidTopicText(choice.topicId));
         return;
       }
       return startSession(ctx, { topic: choice.topicId });

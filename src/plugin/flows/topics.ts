@@ -40,6 +40,14 @@ export async function topicChoices(ctx: FlowContext): Promise<TopicChoice[]> {
   return choices;
 }
 
+/** Why a topic typed in the picker cannot be used (TopicChoice new-topic, not valid). */
+export function invalidTopicText(topicId: string): string {
+  return (
+    `"${topicId}" is not a valid topic ID: use T- followed by letters, digits, ".", "_" or "-" ` +
+    "(e.g. T-rust-ownership)."
+  );
+}
+
 /** A note's palee_id: any non-empty text (legacy IDs read from notes are accepted, not validated). */
 function topicOfNote(ctx: FlowContext, file: TFile): string | null {
   const frontmatter: unknown = ctx.app.metadataCache.getFileCache(file)?.frontmatter;
