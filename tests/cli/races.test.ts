@@ -328,7 +328,9 @@ describe("races between processes on one vault", () => {
 
 /**
  * A real CLI process in the middle of a writing operation, holding the lock: `start -i` with a pending draft
- * asks what to do with it and waits for an answer on stdin, which never comes. Resolves once the lock is there.
+ * asks what to do with it and waits for an answer on stdin, which never comes. Resolves once the lock is there
+ * and the question has been asked: the directory alone can appear a moment before the process has recorded the
+ * lock as its own, and a signal in that moment leaves the directory to the 5 s stale takeover instead.
  */
 async function holder(vault: string): Promise<{
   kill: (signal?: NodeJS.Signals) => Promise<void>;
@@ -355,7 +357,7 @@ async function holder(vault: string): Promise<{
     await exited;
   };
   const deadline = Date.now() + 15_000;
-  while (!fs.existsSync(lockPath(vault))) {
+  while (!fs.existsSync(lockPath(vault)) || !stderr.includes("[R]esume")) {
     if (Date.now() > deadline || child.exitCode !== null) {
       await kill();
       throw new Error("the holder never took the lock");
