@@ -67,9 +67,17 @@ const fold = (text: string): string => text.normalize("NFC").toLowerCase();
 export function topicNoteOf(path: string, head: string): TopicNote | null {
   const read = classifyRecord(head);
   if (read.state !== "ok" && read.state !== "schema-invalid") return null;
-  const id = read.fields.palee_id;
+  return topicNoteFromFields(path, read.fields);
+}
+
+/**
+ * The topic note that a note's frontmatter fields make it (as parsed, by the CLI from the file's head or by the
+ * plugin from the metadata cache), or null without a `palee_id` matching the topic-ID pattern.
+ */
+export function topicNoteFromFields(path: string, fields: Record<string, unknown>): TopicNote | null {
+  const id = fields.palee_id;
   if (typeof id !== "string" || !TOPIC_ID_PATTERN.test(id.trim())) return null;
-  const raw = read.fields.aliases;
+  const raw = fields.aliases;
   const list: unknown[] = Array.isArray(raw) ? raw : [raw];
   const aliases = list.filter((a): a is string => typeof a === "string" && a.trim() !== "").map((a) => a.trim());
   const file = path.slice(path.lastIndexOf("/") + 1);

@@ -6,21 +6,15 @@
  */
 import type { TFile } from "obsidian";
 import { UsageError } from "../../core/errors";
-import { TOPIC_ID_PATTERN } from "../../core/ids";
 import type { TopicNote } from "../../core/topics/resolve";
-import { classifyTopicValue, findTopicByName } from "../../core/topics/resolve";
+import { classifyTopicValue, findTopicByName, topicNoteFromFields } from "../../core/topics/resolve";
 import type { FlowContext } from "../flows/context";
 import type { TopicChoice } from "../ui/topic-picker";
 
 function topicNoteOfFile(ctx: FlowContext, file: TFile): TopicNote | null {
   const frontmatter: unknown = ctx.app.metadataCache.getFileCache(file)?.frontmatter;
   if (frontmatter === null || typeof frontmatter !== "object") return null;
-  const fields = frontmatter as Record<string, unknown>;
-  const id = typeof fields.palee_id === "string" ? fields.palee_id.trim() : "";
-  if (!TOPIC_ID_PATTERN.test(id)) return null;
-  const list: unknown[] = Array.isArray(fields.aliases) ? fields.aliases : [fields.aliases];
-  const aliases = list.filter((a): a is string => typeof a === "string" && a.trim() !== "").map((a) => a.trim());
-  return { path: file.path, name: file.basename, aliases, topicId: id };
+  return topicNoteFromFields(file.path, frontmatter as Record<string, unknown>);
 }
 
 function topicNotes(ctx: FlowContext): TopicNote[] {
