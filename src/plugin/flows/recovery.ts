@@ -42,13 +42,18 @@ export async function onVaultOpen(ctx: FlowContext): Promise<void> {
   }, SAVED_TWICE_DELAY_MS);
 }
 
+/** A draft of another device while the session folder has not settled yet: its end may still be on the way. */
+function mayBeUnsynced(ctx: FlowContext, device: string | null): boolean {
+  return !ctx.quiet.hasSettled() && !isThisDevice(device, ctx.controller.device);
+}
+
 /**
  * The start-up recovery dialog. Drafts of other devices may be ended there and not synced here yet: they are
  * offered once the session folder has been quiet for a while, as they are then (sorted again).
  */
 async function offerWhenSynced(ctx: FlowContext, pending: readonly Draft[]): Promise<void> {
-  const others = pending.filter((d) => !isThisDevice(d.device, ctx.controller.device)).length;
-  if (others === 0 || ctx.quiet.hasSettled()) return openRecovery(ctx, pending);
+  const others = pending.filter((d) => mayBeUnsynced(ctx, d.device)).length;
+  if (others === 0) return openRecovery(ctx, pending);
   ctx.notify(
     `${others === 1 ? "A session" : `${others} sessions`} from another device may not be synced yet: ` +
       "the recovery dialog opens once the session folder has been quiet for a few seconds.",
@@ -126,7 +131,7 @@ export function recoveryRows(ctx: FlowContext, drafts: readonly Draft[]): Recove
       lastSeenText: describeRecorded(draft.lastCheckpointAt, today),
       saveMinutes: preview.plan.durationMinutes,
       aliveElsewhere: preview.aliveElsewhere,
-      unsynced: !ctx.quiet.hasSettled() && !isThisDevice(draft.device, controller.device),
+      unsynced: mayBeUnsynced(ctx, draft.device),
     };
   });
 }
@@ -146,7 +151,7 @@ export function openRecovery(
     recoveryRows(ctx, drafts),
     async (row, action) => {
       try {
-        if (action !== "ignore" && !ctx.quiet.hasSettled() && !isThisDevice(row.device, controller.device)) {
+        if (action !== "ignore" && mayBeUnsynced(ctx, row.device)) {
           // Sync may still be delivering its end: decided on the folder once it has settled (the core
           // reconciles again when recovering, so a draft ended there is never saved twice).
           ctx.notify(`Waiting for sync to settle before you ${action} ${row.topicId}…`);
