@@ -11,6 +11,8 @@ import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
 import { trashStaleTempFiles } from "../core/temp-files";
 import { BOUNDED_VIEWS } from "../core/bounded";
+import type { CorePorts } from "../core/ports";
+import type { SessionsOptions } from "../core/sessions";
 import type { Command, CommandContext } from "./commands/command";
 import { writes } from "./commands/index";
 import type { CliCache } from "./cache";
@@ -21,14 +23,24 @@ import type { Values } from "./options";
 import type { CliIo, Output } from "./output";
 import type { VaultChoice } from "./vault";
 
-/** What the CLI does without a metadata cache: bounded list and views (issue 13), and rebuild's temp sweep. */
-const CORE_OPTIONS = { ...BOUNDED_VIEWS, tempFiles: trashStaleTempFiles };
+/**
+ * The core as one CLI invocation builds it on `store`: bounded list and views (issue 13, no metadata cache
+ * here), and the temp-file sweep (rebuild's, and after a start or an end).
+ */
+function sessionsOn(
+  store: CorePorts["store"],
+  vault: VaultChoice,
+  device: string,
+  tempFiles: SessionsOptions["tempFiles"] = trashStaleTempFiles,
+): SessionsWithRecords {
+  const ports = { store, clock: systemClock, random: systemRandom, device };
+  return new SessionsWithRecords(ports, vault.layout, { ...BOUNDED_VIEWS, tempFiles, graceMs: vault.graceMs });
+}
 
-/** A fresh core on the vault, as one CLI invocation builds it. */
+/** A fresh core on the vault, without the scan cache (palee mcp's resources). */
 export function coreFor(vault: VaultChoice, env: NodeJS.ProcessEnv): { core: SessionsWithRecords; store: NodeStore } {
   const store = new NodeStore(vault.root);
-  const ports = { store, clock: systemClock, random: systemRandom, device: deviceName(env) };
-  return { core: new SessionsWithRecords(ports, vault.layout, { ...CORE_OPTIONS, graceMs: vault.graceMs }), store };
+  return { core: sessionsOn(store, vault, deviceName(env)), store };
 }
 
 /**
@@ -54,9 +66,7 @@ export async function invoke(
     // The device-local scan cache beside the lock (issue 22): saved only by a writer, before the lock goes.
     const use = { writes: lock !== null, fresh: command.name === "rebuild", now: () => systemClock.now() };
     cache = await openCache(store, vault.layout, io.env, use);
-    const ports = { store: cache.store, clock: systemClock, random: systemRandom, device };
-    const options = { ...CORE_OPTIONS, tempFiles: cache.sweep(trashStaleTempFiles), graceMs: vault.graceMs };
-    const core = new SessionsWithRecords(ports, vault.layout, options);
+    const core = sessionsOn(cache.store, vault, device, cache.sweep(trashStaleTempFiles));
     const offsetAt: OffsetAt = (instant) => systemClock.offsetMinutes(instant);
     const ctx: CommandContext = { core, out, io, device, store, clock: systemClock, offsetAt, notices: [] };
     const code = prepared ? await prepared.run(ctx) : await command.run(ctx, values);
