@@ -2,7 +2,8 @@
  * The device-local scan cache (issue 22): the modification times of the session folder's confirmed notes as
  * this device last saw them, kept beside the vault lock in the vault's state folder (state-dir.ts), never in the
  * vault. With it a bounded scan lists the folder and asks the file system only about names it has not seen
- * (core/scan/remembered-times.ts; the soundness argument is in docs/performance.md).
+ * (core/scan/remembered-times.ts; the soundness argument is in docs/performance.md). Beside it, a small file of
+ * the index checks this device remembers (core/scan/checked-indexes.ts), under the same rules.
  *
  * Plain and derived, safe to delete. A file that is missing, damaged (its checksum, its shape), of another
  * format or tool version, of another vault path or session folder, saved more than a day ago or in the future
@@ -12,11 +13,15 @@
 import { createHash, randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
+import type { IndexCheck } from "../core/scan/checked-indexes";
 
 /** The cache file's name in the vault's state folder, beside write.lock. */
 export const CACHE_NAME = "scan-cache.txt";
+/** The index checks' file (core/scan/checked-indexes.ts), beside it. */
+export const CHECKS_NAME = "index-checks.txt";
 /** The first line: this format and its version. */
 const MAGIC = "palee scan cache 2";
+const CHECKS_MAGIC = "palee index checks 1";
 /** A cache older than this is rebuilt: what a same-name rewrite could hide is seen within a day. */
 export const CACHE_MAX_AGE_MS = 24 * 3600 * 1000;
 
@@ -40,31 +45,50 @@ export interface Remembered {
   savedAt: number;
 }
 
-const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+export const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
 
 /**
- * The cache's text for `times`, saved at `now`: the magic line, a JSON header (whose cache it is, when, the
- * SHA-256 of the body), and the body: one JSON line of the names and one of their times, in the same order
- * (JSON.parse reads 30 000 of each in a few milliseconds).
+ * A cache file's text: the magic line of its kind, a JSON header (whose cache it is, when, the SHA-256 of the
+ * body), and the body.
  */
-export function renderScanCache(owner: CacheOwner, times: ReadonlyMap<string, number>, now: number): string {
-  const body = `${JSON.stringify([...times.keys()])}\n${JSON.stringify([...times.values()])}\n`;
+function renderCacheText(magic: string, owner: CacheOwner, body: string, now: number): string {
   const header: Header = { ...owner, saved_at: now, sha256: sha256(body) };
-  return `${MAGIC}\n${JSON.stringify(header)}\n${body}`;
+  return `${magic}\n${JSON.stringify(header)}\n${body}`;
 }
 
-/** The times a cache's text holds, or null when it is not to be trusted (see the file's comment). */
-export function parseScanCache(text: string, owner: CacheOwner, now: number): Remembered | null {
+/** A cache file's body and when it was saved, or null when it is not to be trusted (see the file's comment). */
+function parseCacheText(text: string, magic: string, owner: CacheOwner, now: number): CacheBody | null {
   const first = text.indexOf("\n");
   const second = first < 0 ? -1 : text.indexOf("\n", first + 1);
-  if (second < 0 || text.slice(0, first) !== MAGIC) return null;
+  if (second < 0 || text.slice(0, first) !== magic) return null;
   const header = headerOf(text.slice(first + 1, second));
   if (header === null || header.tool !== owner.tool || header.vault !== owner.vault) return null;
   if (header.folder !== owner.folder || !(header.saved_at <= now && now - header.saved_at <= CACHE_MAX_AGE_MS)) {
     return null;
   }
   const body = text.slice(second + 1);
-  if (sha256(body) !== header.sha256) return null;
+  return sha256(body) === header.sha256 ? { body, savedAt: header.saved_at } : null;
+}
+
+interface CacheBody {
+  body: string;
+  savedAt: number;
+}
+
+/**
+ * The scan cache's text for `times`, saved at `now`: its body is one JSON line of the names and one of their
+ * times, in the same order (JSON.parse reads 30 000 of each in a few milliseconds).
+ */
+export function renderScanCache(owner: CacheOwner, times: ReadonlyMap<string, number>, now: number): string {
+  const body = `${JSON.stringify([...times.keys()])}\n${JSON.stringify([...times.values()])}\n`;
+  return renderCacheText(MAGIC, owner, body, now);
+}
+
+/** The times a scan cache's text holds, or null when it is not to be trusted (see the file's comment). */
+export function parseScanCache(text: string, owner: CacheOwner, now: number): Remembered | null {
+  const read = parseCacheText(text, MAGIC, owner, now);
+  if (read === null) return null;
+  const { body } = read;
   const third = body.indexOf("\n");
   const names = jsonOrNull(body.slice(0, third));
   const ats = jsonOrNull(body.slice(third + 1));
@@ -76,7 +100,36 @@ export function parseScanCache(text: string, owner: CacheOwner, now: number): Re
     if (typeof name !== "string" || typeof at !== "number" || !Number.isFinite(at)) return null;
     times.set(name, at);
   }
-  return { times, savedAt: header.saved_at };
+  return { times, savedAt: read.savedAt };
+}
+
+/**
+ * The index checks' text (core/scan/checked-indexes.ts), saved at `now`: one JSON line of [text digest, names
+ * digest, count] triples, newest first. A separate small file, so that an end, which changes it, does not
+ * rewrite the scan cache's 30 000 times.
+ */
+export function renderIndexChecks(owner: CacheOwner, checks: readonly IndexCheck[], now: number): string {
+  return renderCacheText(
+    CHECKS_MAGIC,
+    owner,
+    `${JSON.stringify(checks.map((c) => [c.text, c.names, c.count]))}\n`,
+    now,
+  );
+}
+
+/** The checks an index checks' text holds, or null when it is not to be trusted. */
+export function parseIndexChecks(text: string, owner: CacheOwner, now: number): IndexCheck[] | null {
+  const read = parseCacheText(text, CHECKS_MAGIC, owner, now);
+  const rows = read && jsonOrNull(read.body);
+  if (!Array.isArray(rows)) return null;
+  const checks: IndexCheck[] = [];
+  for (const row of rows as unknown[]) {
+    if (!Array.isArray(row) || row.length !== 3) return null;
+    const [digest, names, count] = row as unknown[];
+    if (typeof digest !== "string" || typeof names !== "string" || !Number.isInteger(count)) return null;
+    checks.push({ text: digest, names, count: count as number });
+  }
+  return checks;
 }
 
 function jsonOrNull(text: string): unknown {
@@ -95,31 +148,42 @@ function headerOf(line: string): Header | null {
   return strings && typeof h.saved_at === "number" ? (parsed as Header) : null;
 }
 
-/** The cache at `file`, or null (missing, unreadable, not trusted). Never throws. */
-export async function loadScanCache(file: string, owner: CacheOwner, now: number): Promise<Remembered | null> {
+/** The text of the cache file at `file`, or null (missing, unreadable). Never throws. */
+export async function readCacheFile(file: string): Promise<string | null> {
   try {
-    return parseScanCache(await fs.readFile(file, "utf8"), owner, now);
+    return await fs.readFile(file, "utf8");
   } catch {
     return null;
   }
 }
 
+/** The scan cache at `file`, or null (missing, unreadable, not trusted). Never throws. */
+export async function loadScanCache(file: string, owner: CacheOwner, now: number): Promise<Remembered | null> {
+  const text = await readCacheFile(file);
+  return text === null ? null : parseScanCache(text, owner, now);
+}
+
 /**
- * Writes the cache atomically: a temp file beside it, renamed over it, so a reader sees the old cache or the new
- * one, never a part. Unflushed on purpose: a cache cut by a power loss fails its checksum and is rebuilt. A cache
- * that cannot be written is left out quietly (the next call learns afresh); never throws.
+ * Writes a cache file atomically: a temp file beside it, renamed over it, so a reader sees the old cache or the
+ * new one, never a part. Unflushed on purpose: a cache cut by a power loss fails its checksum and is rebuilt. A
+ * cache that cannot be written is left out quietly (the next call learns afresh); never throws.
  */
-export async function saveScanCache(
+export async function writeCacheFile(file: string, text: string): Promise<void> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    await fs.writeFile(temp, text, { encoding: "utf8", mode: 0o600, flag: "wx" });
+    await fs.rename(temp, file);
+  } catch {
+    await fs.rm(temp, { force: true }).catch(() => undefined);
+  }
+}
+
+/** Writes the scan cache (writeCacheFile). Never throws. */
+export function saveScanCache(
   file: string,
   owner: CacheOwner,
   times: ReadonlyMap<string, number>,
   now: number,
 ): Promise<void> {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString("hex")}.tmp`);
-  try {
-    await fs.writeFile(temp, renderScanCache(owner, times, now), { encoding: "utf8", mode: 0o600, flag: "wx" });
-    await fs.rename(temp, file);
-  } catch {
-    await fs.rm(temp, { force: true }).catch(() => undefined);
-  }
+  return writeCacheFile(file, renderScanCache(owner, times, now));
 }

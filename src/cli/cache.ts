@@ -6,6 +6,7 @@
  * - A read-only action reads the cache if there is one and never writes it: it holds no lock, and what it learns
  *   (a stat or two of names new since) is cheap to learn again.
  * - `rebuild` ignores the cache, and saves one made afresh from every confirmed note's time.
+ * - Beside it, the index checks (core/scan/checked-indexes.ts): loaded and saved alike, when one was added.
  * - A cache that cannot be found, read or written never fails the command: the call learns afresh.
  */
 import * as path from "node:path";
@@ -14,7 +15,18 @@ import type { Layout } from "../core/layout";
 import { RememberedTimes } from "../core/scan/remembered-times";
 import type { NodeStore } from "../node/node-store";
 import type { CacheOwner } from "./cache-file";
-import { CACHE_NAME, loadScanCache, saveScanCache } from "./cache-file";
+import { CheckedIndexes } from "../core/scan/checked-indexes";
+import {
+  CACHE_NAME,
+  CHECKS_NAME,
+  loadScanCache,
+  parseIndexChecks,
+  readCacheFile,
+  renderIndexChecks,
+  saveScanCache,
+  sha256,
+  writeCacheFile,
+} from "./cache-file";
 import { vaultStatePath } from "./state-dir";
 import { VERSION } from "./version";
 
@@ -48,13 +60,20 @@ export async function openCache(
   const where = await vaultStatePath(store.root, env).catch(() => null);
   const owner: CacheOwner | null = where && { tool: VERSION, vault: where.realVault, folder: layout.sessions };
   const file = where && path.join(where.dir, CACHE_NAME);
+  const checksFile = where && path.join(where.dir, CHECKS_NAME);
   const known = file && owner && !use.fresh ? await loadScanCache(file, owner, use.now()) : null;
+  const checksText = checksFile !== null && owner !== null && !use.fresh ? await readCacheFile(checksFile) : null;
+  const checks = new CheckedIndexes(
+    sha256,
+    checksText === null || owner === null ? null : parseIndexChecks(checksText, owner, use.now()),
+  );
   const remembered = new RememberedTimes(
     store,
     layout.sessions,
     (folder, names) => store.modifiedTimes(folder, names),
     known?.times ?? null,
     (folder) => store.listing(folder),
+    checks,
   );
   return {
     store: remembered,
@@ -62,6 +81,9 @@ export async function openCache(
     finish: async () => {
       if (!use.writes || file === null || owner === null) return;
       try {
+        if (checks.learned() && checksFile !== null) {
+          await writeCacheFile(checksFile, renderIndexChecks(owner, checks.remembered(), use.now()));
+        }
         if (use.fresh) await remembered.learnAll();
         const now = use.now();
         // Nothing learned: saved again only once an hour, to stay within its day (CACHE_MAX_AGE_MS). A name gone

@@ -4,7 +4,7 @@
  * index.md already has it (a `start --topic T-known` stays as fast as before). A name, or a new ID (for the
  * "did you mean" notice), reads the topic notes' frontmatter (src/node/topic-notes.ts).
  */
-import { parseIndex } from "../core/session-index";
+import { knownIndexText } from "../core/index-text";
 import { classifyTopicValue, newTopicNotice, topicIdForName } from "../core/topics/resolve";
 import type { TopicNote } from "../core/topics/resolve";
 import type { CommandContext } from "./commands/command";
@@ -20,9 +20,12 @@ async function readOrNull(read: () => Promise<string | null>): Promise<string | 
   }
 }
 
-/** The topic IDs of the sessions: from index.md when it reads as written, else from a scan of the folder. */
+/**
+ * The topic IDs of the sessions, for the "did you mean" of a new ID: from index.md when its head reads as written
+ * (its lines are not checked one by one: a damaged line only changes the suggestion), else from a scan.
+ */
 async function sessionTopics(ctx: CommandContext, index: string | null): Promise<Set<string>> {
-  if (index !== null && parseIndex(index) !== null) {
+  if (index !== null && knownIndexText(index) !== null) {
     return new Set(Array.from(index.matchAll(INDEX_TOPIC), (m) => m[1]));
   }
   try {

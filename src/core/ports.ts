@@ -51,6 +51,14 @@ export interface SessionStore {
    * See ChangeReport for the three answers. Never writes.
    */
   changesSince(folder: string, since: number | null): ChangeReport;
+  /**
+   * Optional (the CLI's device-local cache, core/scan/remembered-times.ts): whether this device remembers having
+   * found that `text`, an index.md, has exactly renderIndexOfLines' shape and lists exactly the confirmed notes
+   * `names` (file names; `except` left out when among them). False when it does not know.
+   */
+  indexListsExactly?(text: string, names: readonly string[], except: string | null): boolean;
+  /** Optional, with indexListsExactly: `text` was found (or written) to list exactly `names` − `except` + `plus`. */
+  indexChecked?(text: string, names: readonly string[], except: string | null, plus: string | null): void;
 }
 
 /** SessionStore.modifiedAt: the file's modification time, no such file, or a store that cannot tell. */

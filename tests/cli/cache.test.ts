@@ -6,7 +6,13 @@
 import * as fs from "node:fs";
 import path from "node:path";
 import { createHash } from "node:crypto";
-import { CACHE_MAX_AGE_MS, parseScanCache, renderScanCache } from "../../src/cli/cache-file";
+import {
+  CACHE_MAX_AGE_MS,
+  parseIndexChecks,
+  parseScanCache,
+  renderIndexChecks,
+  renderScanCache,
+} from "../../src/cli/cache-file";
 import {
   ago,
   cleanupVaults,
@@ -63,6 +69,22 @@ describe("the scan cache's file", () => {
     const sha256 = createHash("sha256").update(body).digest("hex");
     const forged = `palee scan cache 2\n${JSON.stringify({ ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
     expect(parseScanCache(forged, OWNER, NOW)).toBeNull();
+  });
+});
+
+describe("the index checks' file", () => {
+  const checks = [
+    { text: "a".repeat(64), names: "0123456789abcdef", count: 3 },
+    { text: "b".repeat(64), names: "fedcba9876543210", count: 2 },
+  ];
+  const text = renderIndexChecks(OWNER, checks, NOW);
+
+  it("reads back the checks it was saved with, and trusts no damaged or foreign one", () => {
+    expect(parseIndexChecks(text, OWNER, NOW + 1000)).toEqual(checks);
+    expect(parseIndexChecks(text.replace('"count"', '"x"').replace(",3]", ",4]"), OWNER, NOW)).toBeNull();
+    expect(parseIndexChecks(text, { ...OWNER, vault: "/elsewhere" }, NOW)).toBeNull();
+    expect(parseIndexChecks(text, OWNER, NOW + CACHE_MAX_AGE_MS + 1)).toBeNull();
+    expect(parseIndexChecks(renderScanCache(OWNER, new Map(), NOW), OWNER, NOW)).toBeNull(); // another kind
   });
 });
 
@@ -184,6 +206,21 @@ describe("the CLI with its scan cache", () => {
     expect(rebuilt.stderr).toContain(path.basename(probe));
     const after = palee(vault, ["start", "--topic", "T-old"]);
     expect([after.status, after.stderr.includes(path.basename(probe))]).toEqual([0, true]);
+  });
+
+  it("knows the index an end wrote, and not once a note is gone beside it", () => {
+    const { vault, probe } = oldVault();
+    expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
+    expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
+    const checks = path.join(path.dirname(cacheFile(vault)), "index-checks.txt");
+    expect(fs.readFileSync(checks, "utf8").split("\n")[0]).toBe("palee index checks 1");
+    // The same index.md beside one note fewer: it no longer lists exactly the folder's notes.
+    fs.rmSync(path.join(vault, probe));
+    expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
+    expect(palee(vault, ["end", "--summary", "again"]).status).toBe(0);
+    const index = fs.readFileSync(path.join(vault, "palee", "index.md"), "utf8");
+    expect(index).not.toContain(path.basename(probe, ".md"));
+    expect(index).toContain("Total sessions: 21");
   });
 
   it("is ignored when it cannot be read, and the action still succeeds", () => {

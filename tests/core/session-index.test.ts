@@ -4,7 +4,8 @@
  */
 import fc from "fast-check";
 import type { ConfirmedSession } from "../../src/core/records";
-import { joinedAfter, parseIndex, renderIndexOfLines } from "../../src/core/session-index";
+import { parseIndex } from "../../src/core/index-text";
+import { joinedAfter, renderIndexOfLines } from "../../src/core/session-index";
 
 const line = fc
   .tuple(fc.stringMatching(/^S-[0-9A-Za-z-]{1,20}$/), fc.stringMatching(/^[^\n\]]{0,30}$/))

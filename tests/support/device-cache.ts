@@ -1,6 +1,7 @@
 import { RESAVE_MS } from "../../src/cli/cache";
 import type { CacheOwner, Remembered } from "../../src/cli/cache-file";
-import { parseScanCache, renderScanCache } from "../../src/cli/cache-file";
+import { parseIndexChecks, parseScanCache, renderIndexChecks, renderScanCache, sha256 } from "../../src/cli/cache-file";
+import { CheckedIndexes } from "../../src/core/scan/checked-indexes";
 import type { SessionStore } from "../../src/core/ports";
 import type { TimeOf, TimesOf } from "../../src/core/scan/remembered-times";
 import { RememberedTimes } from "../../src/core/scan/remembered-times";
@@ -31,6 +32,10 @@ export function memoryTimes(memory: MemoryStore): TimesOf {
  */
 export class DeviceCache {
   text: string | null = null;
+  /** The index checks' file (core/scan/checked-indexes.ts), beside it: saved and troubled alike. */
+  checksText: string | null = null;
+  readonly savedChecks: string[] = [];
+  checks!: CheckedIndexes;
   /** The cache as the current call read it (null: not trusted). */
   private began: Remembered | null = null;
   /** Every text saved, oldest first: a stale cache is one of them. */
@@ -43,8 +48,11 @@ export class DeviceCache {
    * does not see until it is rebuilt (docs/performance.md), left out of the check.
    */
   readonly rewritten = new Set<string>();
-  /** How the calls began: with a cache trusted, or learning afresh; and how many answers the cache gave. */
-  readonly counts = { warm: 0, cold: 0, answered: 0 };
+  /**
+   * How the calls began: with a cache trusted, or learning afresh; how many answers the cache gave; how often an
+   * index.md was known from a remembered check (and so not checked line by line).
+   */
+  readonly counts = { warm: 0, cold: 0, answered: 0, indexKnown: 0 };
 
   constructor(
     inner: SessionStore,
@@ -55,7 +63,8 @@ export class DeviceCache {
 
   /** The cache over another store (a fresh instance of the app after a crash); returns what the core uses. */
   rewire(inner: SessionStore): SessionStore {
-    this.remembered = new RememberedTimes(inner, OWNER.folder, memoryTimes(this.memory));
+    this.checks = new CheckedIndexes(sha256);
+    this.remembered = new RememberedTimes(inner, OWNER.folder, memoryTimes(this.memory), null, undefined, this.checks);
     this.store = new CheckedTimes(this.remembered, this.memory, this);
     return this.store;
   }
@@ -64,6 +73,7 @@ export class DeviceCache {
   begin(now: number): boolean {
     const read = this.text === null ? null : parseScanCache(this.text, OWNER, now);
     this.remembered.begin(read?.times ?? null);
+    this.checks.begin(this.checksText === null ? null : parseIndexChecks(this.checksText, OWNER, now));
     this.began = read;
     this.counts[read === null ? "cold" : "warm"] += 1;
     return read !== null;
@@ -71,6 +81,10 @@ export class DeviceCache {
 
   /** A writing call ends (under the lock): what it learned is saved, as src/cli/cache.ts `finish` does. */
   save(now: number): void {
+    if (this.checks.learned()) {
+      this.checksText = renderIndexChecks(OWNER, this.checks.remembered(), now);
+      this.savedChecks.push(this.checksText);
+    }
     const trusted = this.began;
     if (trusted !== null && !this.remembered.learned() && now - trusted.savedAt < RESAVE_MS) return;
     const kept = this.remembered.remembered();
@@ -79,21 +93,24 @@ export class DeviceCache {
     this.saved.push(this.text);
   }
 
+  /** `kind` befalls both of the device's cache files (the scan cache and the index checks). */
   trouble(kind: CacheTrouble, pick: number, now: number): void {
-    const text = this.text;
-    if (kind === "delete" || text === null) this.text = null;
-    else if (kind === "corrupt") {
-      // One character of the body changed: the checksum no longer holds.
-      const body = text.indexOf("\n", text.indexOf("\n") + 1) + 1;
-      const at = body + (pick % (text.length - body));
-      this.text = `${text.slice(0, at)}${text[at] === "7" ? "3" : "7"}${text.slice(at + 1)}`;
-    } else if (kind === "stale") {
-      this.text = this.saved[pick % this.saved.length] ?? null;
-    } else {
-      // Saved "in the future" (this clock was set back since): not trusted.
-      this.text = text.replace(/"saved_at":\d+/, `"saved_at":${now + 60_000}`);
-    }
+    this.text = troubled(this.text, this.saved, kind, pick, now);
+    this.checksText = troubled(this.checksText, this.savedChecks, kind, pick, now);
   }
+}
+
+function troubled(text: string | null, saved: readonly string[], kind: CacheTrouble, pick: number, now: number) {
+  if (kind === "delete" || text === null) return null;
+  if (kind === "corrupt") {
+    // One character of the body changed: the checksum no longer holds.
+    const body = text.indexOf("\n", text.indexOf("\n") + 1) + 1;
+    const at = body + (pick % (text.length - body));
+    return `${text.slice(0, at)}${text[at] === "7" ? "3" : "7"}${text.slice(at + 1)}`;
+  }
+  if (kind === "stale") return saved[pick % saved.length] ?? null;
+  // Saved "in the future" (this clock was set back since): not trusted.
+  return text.replace(/"saved_at":\d+/, `"saved_at":${now + 60_000}`);
 }
 
 /**
@@ -107,6 +124,12 @@ class CheckedTimes extends ForwardingStore<RememberedTimes> {
     private readonly cache: DeviceCache,
   ) {
     super(inner, true);
+  }
+
+  indexListsExactly(text: string, names: readonly string[], except: string | null): boolean {
+    const known = this.inner.indexListsExactly(text, names, except);
+    if (known) this.cache.counts.indexKnown += 1;
+    return known;
   }
 
   async changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {

@@ -51,4 +51,12 @@ export class ForwardingStore<Inner extends SessionStore = SessionStore> implemen
   changesSince(folder: string, since: number | null): ChangeReport {
     return this.inner.changesSince(folder, since);
   }
+
+  indexListsExactly(text: string, names: readonly string[], except: string | null): boolean {
+    return this.inner.indexListsExactly?.(text, names, except) ?? false;
+  }
+
+  indexChecked(text: string, names: readonly string[], except: string | null, plus: string | null): void {
+    this.inner.indexChecked?.(text, names, except, plus);
+  }
 }

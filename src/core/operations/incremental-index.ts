@@ -1,12 +1,21 @@
 import { sessionPath } from "../layout";
 import type { ConfirmedSession } from "../records";
 import { compareNewestFirst } from "../records";
-import { partitionPoint } from "../sorted";
 import { ConflictError } from "../errors";
 import type { Scan } from "../scan";
 import { kindOf, readConfirmed, withBody } from "../scan";
-import type { IndexState } from "../session-index";
-import { linkOf, parseIndex, renderIndexLine, renderIndexOfLines } from "../session-index";
+import type { IndexText } from "../index-text";
+import {
+  findEntry,
+  firstEntry,
+  indexEntries,
+  knownIndexText,
+  placeOf,
+  readIndexText,
+  topicEntries,
+  withLine,
+} from "../index-text";
+import { linkOf, renderIndexLine } from "../session-index";
 import type { SessionContext, ViewsAfter } from "./context";
 import type { TopicMemory } from "../hot-memory";
 import { renderTopic } from "../ids";
@@ -29,16 +38,20 @@ import { newestWithBody, withSession, writeHotView } from "./views";
  * null when the index cannot be trusted or changed meanwhile: the caller then derives them from every note.
  */
 export const insertIntoViews: ViewsAfter = async (ctx, added, pointer, scan) => {
-  const index = await indexWith(ctx, added, scan);
-  if (index === null) return null;
-  const next = renderIndexOfLines(index.lines, today(ctx));
+  const found = await indexWith(ctx, added, scan);
+  if (found === null || !scan.partial) return null;
+  const { index, place } = found;
+  const next = withLine(index, added && renderIndexLine(added), place, today(ctx));
   try {
     if (next !== index.text) await ctx.ports.store.replace(ctx.layout.index, index.text, next);
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
     return null; // another writer (a sync, another device): derive both views from the notes as they are
   }
-  let newest = index.newest;
+  const addedName = added && `${linkOf(added.path)}.md`;
+  ctx.ports.store.indexChecked?.(next, scan.partial.names, null, addedName);
+  const written = knownIndexText(next);
+  let newest = found.newest;
   // The topic's memory from the index's lines of that topic; from every note once the index proves untrustworthy.
   let every: readonly ConfirmedSession[] | null = null;
   const everyNote = async (): Promise<readonly ConfirmedSession[]> => {
@@ -46,7 +59,7 @@ export const insertIntoViews: ViewsAfter = async (ctx, added, pointer, scan) => 
     return added ? withSession(others, added) : others;
   };
   const memories = memoryCache(async (topicId) => {
-    const fromIndex = every ? null : await memoryFrom(topicId, indexLoads(ctx, index, topicId, added));
+    const fromIndex = every || !written ? null : await memoryFrom(topicId, indexLoads(ctx, written, topicId, added));
     return fromIndex ?? memoryOfList(ctx, topicId, (every ??= await everyNote()));
   });
   const refresh = async (): Promise<void> => {
@@ -63,23 +76,15 @@ export const insertIntoViews: ViewsAfter = async (ctx, added, pointer, scan) => 
  */
 function indexLoads(
   ctx: SessionContext,
-  index: { lines: readonly string[]; links: readonly string[] },
+  index: IndexText,
   topicId: string,
   added: ConfirmedSession | null,
 ): SessionLoad[] {
-  // Each line is `- [[<link>]] - Topic: <topic> (`…: its topic is checked in place (no string made per line).
-  const tail = `]] - Topic: ${renderTopic(topicId)} (`;
   const addedLink = added && linkOf(added.path);
-  return index.links.flatMap((link, i) => {
-    const line = index.lines[i];
-    if (!line.startsWith(tail, link.length + 4) || !line.startsWith("- [[") || !line.startsWith(link, 4)) return [];
-    return [
-      async () => {
-        if (added && link === addedLink) return added;
-        const session = await sessionOfLine(ctx, link, line);
-        return session && withBody(ctx.ports.store, session, ctx.offsetAt);
-      },
-    ];
+  return topicEntries(index, renderTopic(topicId)).map(({ link, line }) => async () => {
+    if (added && link === addedLink) return added;
+    const session = await sessionOfLine(ctx, link, line);
+    return session && withBody(ctx.ports.store, session, ctx.offsetAt);
   });
 }
 
@@ -88,12 +93,9 @@ function indexLoads(
  * after a bounded scan when the index can be trusted, else from every note.
  */
 export async function memoryForScan(ctx: SessionContext, topicId: string, scan: Scan): Promise<TopicMemory> {
-  if (scan.partial) {
-    const index = await indexWith(ctx, null, scan);
-    const memory = index && (await memoryFrom(topicId, indexLoads(ctx, index, topicId, null)));
-    if (memory) return memory;
-  }
-  return memoryOfList(ctx, topicId, await everyNote(ctx, scan));
+  const index = await trustedIndex(ctx, scan, null);
+  const memory = index && (await memoryFrom(topicId, indexLoads(ctx, index, topicId, null)));
+  return memory ?? memoryOfList(ctx, topicId, await everyNote(ctx, scan));
 }
 
 /** The session a line links to, if it reads as a usable note whose line is exactly this one. */
@@ -103,67 +105,86 @@ export async function sessionOfLine(ctx: SessionContext, link: string, line: str
 }
 
 /**
- * index.md with `added` (already written, or null) inserted, or null when the index cannot be trusted. The
- * index must list exactly the other confirmed notes of the folder as `scan` (a bounded scan, from before
- * `added`) listed them, newest file name first; the new line goes where its name sorts, and its neighbours
- * are read to confirm that this is also its place by recorded start.
+ * index.md as read when it can be trusted, else null: it must list exactly the confirmed notes of the folder as
+ * `scan` (a bounded scan) listed them (`except`, a note written since, left out), newest file name first —
+ * checked line by line, or known from this device's memory of having checked this very text beside these very
+ * names (SessionStore.indexListsExactly) — and every note the scan read must agree with its line.
  */
-export async function indexWith(
-  ctx: SessionContext,
-  added: ConfirmedSession | null,
-  scan: Scan,
-): Promise<IndexState | null> {
+export async function trustedIndex(ctx: SessionContext, scan: Scan, except: string | null): Promise<IndexText | null> {
+  if (!scan.partial) return null;
   const text = await ctx.ports.store.read(ctx.layout.index);
-  const parsed = parseIndex(text);
-  if (text === null || parsed === null || !scan.partial) return null;
-  const { lines, links } = parsed;
-  const addedLink = added && linkOf(added.path);
-  if (
-    !listsExactly(links, scan.partial.names, addedLink) ||
-    !agreesWithScan(parsed, scan, ctx.indexLine, ctx.layout.sessions)
-  )
-    return null;
-  let at = 0;
-  if (added && addedLink !== null) {
-    at = positionOf(links, addedLink);
-    for (const i of [at - 1, at]) {
-      if (i < 0 || i >= links.length) continue;
-      const neighbour = await sessionOfLine(ctx, links[i], lines[i]);
-      if (!neighbour) return null;
-      const order = i < at ? compareNewestFirst(neighbour, added) : compareNewestFirst(added, neighbour);
-      if (order >= 0) return null;
-    }
-    lines.splice(at, 0, renderIndexLine(added));
-    links.splice(at, 0, addedLink);
-  }
-  let newest = added && at === 0 ? added : null;
-  if (newest === null && links.length > 0) {
-    const first = await sessionOfLine(ctx, links[0], lines[0]);
-    if (!first) return null;
-    newest = await withBody(ctx.ports.store, first, ctx.offsetAt);
-  }
-  return { text, lines, links, newest };
+  if (text === null) return null;
+  const names = scan.partial.names;
+  const store = ctx.ports.store;
+  const known = store.indexListsExactly?.(text, names, except) === true;
+  const index = known ? knownIndexText(text) : readIndexText(text);
+  if (index === null || (!known && !listsExactly(index, names, except))) return null;
+  if (!known) store.indexChecked?.(text, names, except, null);
+  return agreesWithScan(index, scan, ctx.indexLine, ctx.layout.sessions) ? index : null;
+}
+
+/** A trusted index.md, where `added` goes in it, and the newest session with its body (hot.md's body). */
+interface PlacedIndex {
+  /** index.md as read (without `added`: its text is the expected text of the optimistic write). */
+  index: IndexText;
+  /** Where `added`'s line goes (the text's end when there is none). */
+  place: number;
+  newest: ConfirmedSession | null;
 }
 
 /**
- * The links are the folder's confirmed file names (without ".md"; `addedLink` left out), each once, newest name
- * first: as many as there are names, every one a name, in strictly descending order. No sort: O(n).
+ * The trusted index.md (trustedIndex, `added` already written, or null, left out) and where `added` goes in it:
+ * where its name sorts, its neighbours read to confirm that this is also its place by recorded start.
  */
-function listsExactly(links: readonly string[], names: readonly string[], addedLink: string | null): boolean {
-  const folder = new Set(names);
-  if (addedLink !== null) folder.delete(`${addedLink}.md`);
-  if (folder.size !== links.length) return false;
-  return links.every((link, i) => folder.has(`${link}.md`) && (i === 0 || links[i - 1] > link));
+async function indexWith(ctx: SessionContext, added: ConfirmedSession | null, scan: Scan): Promise<PlacedIndex | null> {
+  const addedLink = added && linkOf(added.path);
+  const index = await trustedIndex(ctx, scan, addedLink && `${addedLink}.md`);
+  if (index === null) return null;
+  let place = index.text.length;
+  let newest: ConfirmedSession | null = null;
+  if (added && addedLink !== null) {
+    const where = placeOf(index, addedLink);
+    for (const [neighbour, above] of [
+      [where.before, true],
+      [where.after, false],
+    ] as const) {
+      if (neighbour === null) continue;
+      const session = await sessionOfLine(ctx, neighbour.link, neighbour.line);
+      if (!session) return null;
+      const order = above ? compareNewestFirst(session, added) : compareNewestFirst(added, session);
+      if (order >= 0) return null;
+    }
+    place = where.at;
+    if (where.before === null) newest = added;
+  }
+  const first = firstEntry(index);
+  if (newest === null && first !== null) {
+    const session = await sessionOfLine(ctx, first.link, first.line);
+    if (!session) return null;
+    newest = await withBody(ctx.ports.store, session, ctx.offsetAt);
+  }
+  return { index, place, newest };
 }
 
-/** Where `link` goes in links sorted newest name first (descending): the first position whose link sorts below. */
-function positionOf(links: readonly string[], link: string): number {
-  return partitionPoint(links.length, (i) => links[i] > link);
+/**
+ * The lines link to exactly the folder's confirmed file names (without ".md"; `except` left out), each
+ * once, newest name first: as many as there are names, every one a name, in strictly descending order. No sort.
+ */
+function listsExactly(index: IndexText, names: readonly string[], except: string | null): boolean {
+  const folder = new Set(names);
+  if (except !== null) folder.delete(except);
+  if (folder.size !== index.count) return false;
+  let previous: string | null = null;
+  for (const { link } of indexEntries(index)) {
+    if (!folder.has(`${link}.md`) || (previous !== null && !(previous > link))) return false;
+    previous = link;
+  }
+  return true;
 }
 
 /** The notes the operation's scan read agree with their lines, and none of the folder's notes was unusable. */
 function agreesWithScan(
-  index: { lines: readonly string[]; links: readonly string[] },
+  index: IndexText,
   scan: Scan,
   lineOf: (session: ConfirmedSession) => string,
   sessions: string,
@@ -171,9 +192,5 @@ function agreesWithScan(
   // Only the folder's own notes count here: one moved into a subfolder is named by the scan, never indexed.
   const own = (path: string): boolean => path.slice(0, path.lastIndexOf("/")) === sessions;
   if (scan.skipped.some((s) => own(s.path) && kindOf(`${linkOf(s.path)}.md`) === "confirmed")) return false;
-  return scan.confirmed.every((s) => {
-    const link = linkOf(s.path);
-    const at = positionOf(index.links, link);
-    return index.links[at] === link && index.lines[at] === lineOf(s);
-  });
+  return scan.confirmed.every((s) => findEntry(index, linkOf(s.path))?.line === lineOf(s));
 }

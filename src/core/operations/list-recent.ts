@@ -3,7 +3,8 @@ import { isOpen } from "../hot-memory";
 import type { ConfirmedSession } from "../records";
 import { scanRecentSessions } from "../scan";
 import type { SessionContext } from "./context";
-import { indexWith, sessionOfLine } from "./incremental-index";
+import { indexEntries } from "../index-text";
+import { sessionOfLine, trustedIndex } from "./incremental-index";
 import type { ListResult } from "./list";
 
 /**
@@ -16,11 +17,12 @@ import type { ListResult } from "./list";
 export async function recentList(ctx: SessionContext, hot: HotState): Promise<ListResult | null> {
   const now = ctx.ports.clock.now();
   const scan = await scanRecentSessions(ctx.ports.store, ctx.layout, ctx.offsetAt, { now, starts: [], required: [] });
-  const index = scan && (await indexWith(ctx, null, scan));
+  const index = scan && (await trustedIndex(ctx, scan, null));
   if (!scan || !index) return null;
   const newest: ConfirmedSession[] = [];
-  for (let i = 0; i < Math.min(10, index.links.length); i++) {
-    const session = await sessionOfLine(ctx, index.links[i], index.lines[i]);
+  for (const { link, line } of indexEntries(index)) {
+    if (newest.length === 10) break;
+    const session = await sessionOfLine(ctx, link, line);
     if (!session) return null;
     newest.push(session);
   }
@@ -28,7 +30,7 @@ export async function recentList(ctx: SessionContext, hot: HotState): Promise<Li
     openDraftId: isOpen(hot) ? hot.openDraft : null,
     confirmed: newest,
     drafts: scan.drafts,
-    totalConfirmed: index.links.length,
+    totalConfirmed: index.count,
     totalDrafts: scan.drafts.length,
     skipped: scan.skipped,
     warnings: [...new Set([...scan.warnings, ...newest.flatMap((s) => s.fieldWarnings ?? [])])],

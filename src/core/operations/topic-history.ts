@@ -6,10 +6,12 @@
  */
 import { briefTotals } from "../brief";
 import { renderTopic } from "../ids";
+import type { IndexEntry } from "../index-text";
+import { indexEntries } from "../index-text";
 import type { ConfirmedSession } from "../records";
 import { scanRecentSessions } from "../scan";
 import type { TopicHistory, TopicHistorySource } from "./context";
-import { indexWith, sessionOfLine } from "./incremental-index";
+import { sessionOfLine, trustedIndex } from "./incremental-index";
 
 // Defined beside SessionContext (context.ts), which holds a source, so the two files do not import each other.
 export type { TopicHistory, TopicHistorySource } from "./context";
@@ -31,17 +33,17 @@ const LINE = /^- \[\[[^\]]+\]\] - Topic: (.*) \((\d{4}-\d{2}-\d{2}), (\d+) min\)
 export const indexedHistory: TopicHistorySource = async (ctx, topicId) => {
   const now = ctx.ports.clock.now();
   const scan = await scanRecentSessions(ctx.ports.store, ctx.layout, ctx.offsetAt, { now, starts: [], required: [] });
-  const index = scan && (await indexWith(ctx, null, scan));
+  const index = scan && (await trustedIndex(ctx, scan, null));
   if (!index) return null;
   const topic = topicId === null ? null : renderTopic(topicId);
-  const mine: number[] = [];
+  const mine: IndexEntry[] = [];
   const days: string[] = [];
   let minutes = 0;
-  for (let i = 0; i < index.lines.length; i++) {
-    const m = LINE.exec(index.lines[i]);
+  for (const entry of indexEntries(index)) {
+    const m = LINE.exec(entry.line);
     if (!m) return null;
     if (topic !== null && m[1] !== topic) continue;
-    mine.push(i);
+    mine.push(entry);
     days.push(m[2]);
     minutes += Number(m[3]);
   }
@@ -50,7 +52,7 @@ export const indexedHistory: TopicHistorySource = async (ctx, topicId) => {
     totals: { sessions: mine.length, minutes, first: days.sort()[0] ?? null, last: days[days.length - 1] ?? null },
     at: async (i) => {
       if (i >= mine.length) return null;
-      const session = await sessionOfLine(ctx, index.links[mine[i]], index.lines[mine[i]]);
+      const session = await sessionOfLine(ctx, mine[i].link, mine[i].line);
       if (!session || (topicId !== null && session.topicId !== topicId)) throw new IndexDisagrees();
       read[i] = session;
       return session;

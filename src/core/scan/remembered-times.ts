@@ -1,4 +1,5 @@
 import type { ChangeReport, ModifiedAt, SessionStore } from "../ports";
+import type { CheckedIndexes } from "./checked-indexes";
 import { kindOf } from "./names";
 
 /**
@@ -43,6 +44,8 @@ export class RememberedTimes implements SessionStore {
     known: Map<string, number> | null = null,
     /** When given, the folder's subfolders come from the listing's own reading (once per listing). */
     private readonly listing?: Listing,
+    /** When given, what this device remembers of checking index.md (checked-indexes.ts). */
+    readonly checks?: CheckedIndexes,
   ) {
     this.begin(known);
   }
@@ -187,5 +190,13 @@ export class RememberedTimes implements SessionStore {
 
   changesSince(folder: string, since: number | null): ChangeReport {
     return this.inner.changesSince(folder, since);
+  }
+
+  indexListsExactly(text: string, names: readonly string[], except: string | null): boolean {
+    return this.checks?.listsExactly(text, names, except) ?? false;
+  }
+
+  indexChecked(text: string, names: readonly string[], except: string | null, plus: string | null): void {
+    this.checks?.checked(text, names, except, plus);
   }
 }
