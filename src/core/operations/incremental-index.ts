@@ -39,8 +39,8 @@ import { newestWithBody, withSession, writeHotView } from "./views";
  */
 export const insertIntoViews: ViewsAfter = async (ctx, added, pointer, scan) => {
   const found = await indexWith(ctx, added, scan);
-  if (found === null || !scan.partial) return null;
-  const { index, place } = found;
+  if (found === null) return null;
+  const { index, place, names, addedName } = found;
   const next = withLine(index, added && renderIndexLine(added), place, today(ctx));
   try {
     if (next !== index.text) await ctx.ports.store.replace(ctx.layout.index, index.text, next);
@@ -48,8 +48,7 @@ export const insertIntoViews: ViewsAfter = async (ctx, added, pointer, scan) => 
     if (!(error instanceof ConflictError)) throw error;
     return null; // another writer (a sync, another device): derive both views from the notes as they are
   }
-  const addedName = added && `${linkOf(added.path)}.md`;
-  ctx.ports.store.indexChecked?.(next, scan.partial.names, null, addedName);
+  ctx.ports.store.indexChecked?.(next, names, null, addedName);
   const written = knownIndexText(next);
   let newest = found.newest;
   // The topic's memory from the index's lines of that topic; from every note once the index proves untrustworthy.
@@ -111,11 +110,10 @@ export async function sessionOfLine(ctx: SessionContext, link: string, line: str
  * names (SessionStore.indexListsExactly) — and every note the scan read must agree with its line.
  */
 export async function trustedIndex(ctx: SessionContext, scan: Scan, except: string | null): Promise<IndexText | null> {
-  if (!scan.partial) return null;
-  const text = await ctx.ports.store.read(ctx.layout.index);
-  if (text === null) return null;
-  const names = scan.partial.names;
   const store = ctx.ports.store;
+  const text = scan.partial ? await store.read(ctx.layout.index) : null;
+  if (text === null || !scan.partial) return null;
+  const names = scan.partial.names;
   const known = store.indexListsExactly?.(text, names, except) === true;
   const index = known ? knownIndexText(text) : readIndexText(text);
   if (index === null || (!known && !listsExactly(index, names, except))) return null;
@@ -130,6 +128,9 @@ interface PlacedIndex {
   /** Where `added`'s line goes (the text's end when there is none). */
   place: number;
   newest: ConfirmedSession | null;
+  /** The folder's confirmed names as the scan listed them, and `added`'s file name: what the new text lists. */
+  names: readonly string[];
+  addedName: string | null;
 }
 
 /**
@@ -138,8 +139,9 @@ interface PlacedIndex {
  */
 async function indexWith(ctx: SessionContext, added: ConfirmedSession | null, scan: Scan): Promise<PlacedIndex | null> {
   const addedLink = added && linkOf(added.path);
-  const index = await trustedIndex(ctx, scan, addedLink && `${addedLink}.md`);
-  if (index === null) return null;
+  const addedName = addedLink && `${addedLink}.md`;
+  const index = await trustedIndex(ctx, scan, addedName);
+  if (index === null || !scan.partial) return null;
   let place = index.text.length;
   let newest: ConfirmedSession | null = null;
   if (added && addedLink !== null) {
@@ -163,7 +165,7 @@ async function indexWith(ctx: SessionContext, added: ConfirmedSession | null, sc
     if (!session) return null;
     newest = await withBody(ctx.ports.store, session, ctx.offsetAt);
   }
-  return { index, place, newest };
+  return { index, place, newest, names: scan.partial.names, addedName };
 }
 
 /**
