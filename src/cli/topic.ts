@@ -4,13 +4,34 @@
  * index.md already has it (a `start --topic T-known` stays as fast as before). A name, or a new ID (for the
  * "did you mean" notice), reads the topic notes' frontmatter (src/node/topic-notes.ts).
  */
+import { TOPIC_ID_PATTERN } from "../core/ids";
 import { knownIndexText } from "../core/index-text";
-import { classifyTopicValue, newTopicNotice, topicIdForName } from "../core/topics/resolve";
+import { CLOSE_LIMIT, classifyTopicValue, newTopicNotice, topicIdForName } from "../core/topics/resolve";
 import type { TopicNote } from "../core/topics/resolve";
 import type { CommandContext } from "./commands/command";
 
-/** An index line's topic: `- [[S-…]] - Topic: T-… (2026-08-14, 45 min)` (session-index.ts). */
-const INDEX_TOPIC = / - Topic: (T-[A-Za-z0-9][A-Za-z0-9._-]{0,120}) \(/g;
+/** What comes before an index line's topic: `- [[S-…]] - Topic: T-… (2026-08-14, 45 min)` (session-index.ts). */
+const TOPIC_KEY = " - Topic: ";
+
+/**
+ * The distinct topic IDs index.md's lines name whose length is within `within` of `length`: the only ones that
+ * can be close to a new ID (closeTopicId: case or an edit distance of at most 2). Found by the text's own search,
+ * so that 30 000 lines cost no match objects and only the candidates become strings.
+ */
+export function indexTopicsNear(text: string, length: number, within: number): Set<string> {
+  const found = new Set<string>();
+  for (let at = text.indexOf(TOPIC_KEY); at >= 0;) {
+    const from = at + TOPIC_KEY.length;
+    const end = text.indexOf(" (", from);
+    if (end < 0) break;
+    if (Math.abs(end - from - length) <= within) {
+      const id = text.slice(from, end);
+      if (!found.has(id) && TOPIC_ID_PATTERN.test(id)) found.add(id);
+    }
+    at = text.indexOf(TOPIC_KEY, from);
+  }
+  return found;
+}
 
 async function readOrNull(read: () => Promise<string | null>): Promise<string | null> {
   try {
@@ -21,13 +42,12 @@ async function readOrNull(read: () => Promise<string | null>): Promise<string | 
 }
 
 /**
- * The topic IDs of the sessions, for the "did you mean" of a new ID: from index.md when its head reads as written
- * (its lines are not checked one by one: a damaged line only changes the suggestion), else from a scan.
+ * The topic IDs of the sessions that may be close to a new one, for its "did you mean": from index.md (only those
+ * of a close length: indexTopicsNear) when its head reads as written (its lines are not checked one by one: a
+ * damaged line only changes the suggestion), else from a scan.
  */
-async function sessionTopics(ctx: CommandContext, index: string | null): Promise<Set<string>> {
-  if (index !== null && knownIndexText(index) !== null) {
-    return new Set(Array.from(index.matchAll(INDEX_TOPIC), (m) => m[1]));
-  }
+async function sessionTopics(ctx: CommandContext, index: string | null, topicId: string): Promise<Set<string>> {
+  if (index !== null && knownIndexText(index) !== null) return indexTopicsNear(index, topicId.length, CLOSE_LIMIT);
   try {
     const scan = await ctx.core.scan();
     return new Set([...scan.confirmed, ...scan.drafts].map((s) => s.topicId));
@@ -48,7 +68,7 @@ async function checkId(ctx: CommandContext, topicId: string): Promise<void> {
   if (index?.includes(` - Topic: ${topicId} (`)) return;
   const noteIds = topicNotes(ctx).map((n) => n.topicId);
   if (noteIds.includes(topicId)) return;
-  const known = new Set([...noteIds, ...(await sessionTopics(ctx, index))]);
+  const known = new Set([...noteIds, ...(await sessionTopics(ctx, index, topicId))]);
   if (hot !== null) known.add(hot);
   if (known.has(topicId)) return;
   ctx.notices.push(newTopicNotice(topicId, known));

@@ -2,11 +2,12 @@
  * src/cli/topic.ts in process: which `--topic` values read the vault's topic notes. A start by a known ID must
  * cost what it did before version 3 (no scan of the notes); a name, or a new ID, reads them once.
  */
+import fc from "fast-check";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { CommandContext } from "../../src/cli/commands/command";
-import { topicOption } from "../../src/cli/topic";
+import { indexTopicsNear, topicOption } from "../../src/cli/topic";
 import { layoutFor } from "../../src/core/layout";
 import { PaleeSessions } from "../../src/core/sessions";
 import { NodeStore } from "../../src/node/node-store";
@@ -80,5 +81,39 @@ describe("topicOption: when the topic notes are read", () => {
     expect(await topicOption(ctx, "rust ownership", "begins")).toBe("T-rust-ownership");
     expect(await topicOption(ctx, "(none)", "begins")).toBeNull();
     expect(scans()).toBe(1);
+  });
+});
+
+describe("indexTopicsNear: the close-length topics of index.md's lines", () => {
+  /** What the lines name, by a regular expression over each line: the reference the text search must equal. */
+  const reference = (text: string, length: number, within: number): Set<string> =>
+    new Set(
+      Array.from(text.matchAll(/ - Topic: (T-[A-Za-z0-9][A-Za-z0-9._-]{0,120}) \(/g), (m) => m[1]).filter(
+        (id) => Math.abs(id.length - length) <= within,
+      ),
+    );
+  const topic = fc.oneof(
+    fc.stringMatching(/^T-[a-z][a-z.-]{0,9}$/),
+    fc.constantFrom("T-a b", "t-lower", "T-", "T-x(y", "T-rust - Topic: T-go", "T-é"),
+  );
+  const line = fc
+    .tuple(fc.stringMatching(/^S-[0-9]{1,4}$/), topic, fc.constantFrom(" (2026-01-02, 5 min)", "(", "", " (x"))
+    .map(([id, t, tail]) => `- [[${id}]] - Topic: ${t}${tail}`);
+
+  it("equals the matches of each line, filtered by length", () => {
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 30 }), fc.integer({ min: 2, max: 14 }), (lines, length) => {
+        const text = `# Sessions\n\n${lines.join("\n")}\n`;
+        expect(indexTopicsNear(text, length, 2)).toEqual(reference(text, length, 2));
+      }),
+    );
+  });
+
+  it("names a topic only the index knows as the close one", async () => {
+    await endedSessionOn("T-rust-borrowing");
+    fs.rmSync(path.join(root, "palee", "hot.md"));
+    const { ctx } = context();
+    expect(await topicOption(ctx, "T-rust-borowing", "begins")).toBe("T-rust-borowing");
+    expect(ctx.notices).toEqual(["new topic T-rust-borowing; did you mean T-rust-borrowing?"]);
   });
 });

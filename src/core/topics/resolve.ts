@@ -182,6 +182,9 @@ export function topicIdForName(name: string, notes: readonly TopicNote[]): strin
   );
 }
 
+/** The largest edit distance closeTopicId accepts (so a close ID's length is within it of the new one's). */
+export const CLOSE_LIMIT = 2;
+
 /**
  * The known topic ID nearest to a new one, when it differs by a typo: case, or an edit distance of at most 2
  * (1 for short IDs, none for IDs of one or two characters after "T-"). Null when none is that close.
@@ -189,7 +192,7 @@ export function topicIdForName(name: string, notes: readonly TopicNote[]): strin
 export function closeTopicId(topicId: string, known: Iterable<string>): string | null {
   const wanted = topicId.toLowerCase();
   const slug = Math.max(0, topicId.length - 2);
-  const limit = slug <= 2 ? 0 : slug <= 5 ? 1 : 2;
+  const limit = slug <= 2 ? 0 : slug <= 5 ? 1 : CLOSE_LIMIT;
   let best: { id: string; distance: number } | null = null;
   for (const id of known) {
     if (id === topicId) continue;
