@@ -14,14 +14,18 @@ import { createHash, randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import type { IndexCheck } from "../core/scan/checked-indexes";
+import type { FolderBrief } from "../core/scan/folder-brief";
 
 /** The cache file's name in the vault's state folder, beside write.lock. */
 export const CACHE_NAME = "scan-cache.txt";
 /** The index checks' file (core/scan/checked-indexes.ts), beside it. */
 export const CHECKS_NAME = "index-checks.txt";
+/** The folder in brief (core/scan/folder-brief.ts), beside them. */
+export const BRIEF_NAME = "folder-brief.txt";
 /** The first line: this format and its version. */
 const MAGIC = "palee scan cache 2";
 const CHECKS_MAGIC = "palee index checks 1";
+const BRIEF_MAGIC = "palee folder brief 1";
 /** A cache older than this is rebuilt: what a same-name rewrite could hide is seen within a day. */
 export const CACHE_MAX_AGE_MS = 24 * 3600 * 1000;
 
@@ -58,6 +62,19 @@ function renderCacheText(magic: string, owner: CacheOwner, body: string, now: nu
 
 /** A cache file's body and when it was saved, or null when it is not to be trusted (see the file's comment). */
 function parseCacheText(text: string, magic: string, owner: CacheOwner, now: number): CacheBody | null {
+  const head = headOf(text, magic, owner, now);
+  if (head === null) return null;
+  const body = text.slice(head.bodyAt);
+  return sha256(body) === head.header.sha256 ? { body, savedAt: head.header.saved_at } : null;
+}
+
+/** A cache file's header and where its body begins, when the header is to be trusted (its body is not checked). */
+function headOf(
+  text: string,
+  magic: string,
+  owner: CacheOwner,
+  now: number,
+): { header: Header; bodyAt: number } | null {
   const first = text.indexOf("\n");
   const second = first < 0 ? -1 : text.indexOf("\n", first + 1);
   if (second < 0 || text.slice(0, first) !== magic) return null;
@@ -66,8 +83,7 @@ function parseCacheText(text: string, magic: string, owner: CacheOwner, now: num
   if (header.folder !== owner.folder || !(header.saved_at <= now && now - header.saved_at <= CACHE_MAX_AGE_MS)) {
     return null;
   }
-  const body = text.slice(second + 1);
-  return sha256(body) === header.sha256 ? { body, savedAt: header.saved_at } : null;
+  return { header, bodyAt: second + 1 };
 }
 
 interface CacheBody {
@@ -82,6 +98,18 @@ interface CacheBody {
 export function renderScanCache(owner: CacheOwner, times: ReadonlyMap<string, number>, now: number): string {
   const body = `${JSON.stringify([...times.keys()])}\n${JSON.stringify([...times.values()])}\n`;
   return renderCacheText(MAGIC, owner, body, now);
+}
+
+/**
+ * A scan cache's text saved again at `now` with the same times (its body as it is), when it was saved `after` ms
+ * ago or more; null when it was saved since, or is not to be trusted. What keeps times that were not needed
+ * within their day.
+ */
+export function refreshedScanCache(text: string, owner: CacheOwner, now: number, after: number): string | null {
+  const head = headOf(text, MAGIC, owner, now);
+  if (head === null || now - head.header.saved_at < after) return null;
+  const read = parseCacheText(text, MAGIC, owner, now);
+  return read === null ? null : renderCacheText(MAGIC, owner, read.body, now);
 }
 
 /** The times a scan cache's text holds, or null when it is not to be trusted (see the file's comment). */
@@ -130,6 +158,60 @@ export function parseIndexChecks(text: string, owner: CacheOwner, now: number): 
     checks.push({ text: digest, names, count: count as number });
   }
   return checks;
+}
+
+/**
+ * The folder brief's text (core/scan/folder-brief.ts), saved at `now`: one JSON line of its split, the older
+ * notes' digest and count, its `since`, and its late and recent notes as [name, time] pairs. A separate small
+ * file, so that a call the brief answers reads and writes a few hundred names, not the scan cache's 30 000.
+ */
+export function renderFolderBrief(owner: CacheOwner, brief: FolderBrief, now: number): string {
+  const body = {
+    split: brief.split,
+    old: [brief.old.digest, brief.old.count],
+    since: brief.since,
+    late: [...brief.late],
+    recent: [...brief.recent],
+  };
+  return renderCacheText(BRIEF_MAGIC, owner, `${JSON.stringify(body)}\n`, now);
+}
+
+/** The brief a folder brief's text holds and when it was saved, or null when it is not to be trusted. */
+export function parseFolderBrief(
+  text: string,
+  owner: CacheOwner,
+  now: number,
+): { brief: FolderBrief; savedAt: number } | null {
+  const read = parseCacheText(text, BRIEF_MAGIC, owner, now);
+  const body = read && jsonOrNull(read.body);
+  if (typeof body !== "object" || body === null || read === null) return null;
+  const { split, old, since, late, recent } = body as Record<string, unknown>;
+  if (typeof split !== "string" || typeof since !== "number" || !Number.isFinite(since)) return null;
+  if (!Array.isArray(old) || old.length !== 2 || typeof old[0] !== "string" || !Number.isInteger(old[1])) return null;
+  const lateTimes = timesOf(late);
+  const recentTimes = timesOf(recent);
+  if (lateTimes === null || recentTimes === null) return null;
+  const brief = {
+    split,
+    old: { digest: old[0], count: old[1] as number },
+    since,
+    late: lateTimes,
+    recent: recentTimes,
+  };
+  return { brief, savedAt: read.savedAt };
+}
+
+/** [name, time] pairs as a map, or null when they are not. */
+function timesOf(pairs: unknown): Map<string, number> | null {
+  if (!Array.isArray(pairs)) return null;
+  const times = new Map<string, number>();
+  for (const pair of pairs as unknown[]) {
+    if (!Array.isArray(pair) || pair.length !== 2) return null;
+    const [name, at] = pair as unknown[];
+    if (typeof name !== "string" || typeof at !== "number" || !Number.isFinite(at)) return null;
+    times.set(name, at);
+  }
+  return times;
 }
 
 function jsonOrNull(text: string): unknown {

@@ -9,6 +9,7 @@
  * - Beside it, the index checks (core/scan/checked-indexes.ts): loaded and saved alike, when one was added.
  * - A cache that cannot be found, read or written never fails the command: the call learns afresh.
  */
+import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import type { CorePorts } from "../core/ports";
 import type { Layout } from "../core/layout";
@@ -16,12 +17,17 @@ import { RememberedTimes } from "../core/scan/remembered-times";
 import type { NodeStore } from "../node/node-store";
 import type { CacheOwner } from "./cache-file";
 import { CheckedIndexes } from "../core/scan/checked-indexes";
+import type { Remembered } from "./cache-file";
 import {
+  BRIEF_NAME,
   CACHE_NAME,
   CHECKS_NAME,
-  loadScanCache,
+  parseFolderBrief,
   parseIndexChecks,
+  parseScanCache,
   readCacheFile,
+  refreshedScanCache,
+  renderFolderBrief,
   renderIndexChecks,
   saveScanCache,
   sha256,
@@ -61,17 +67,27 @@ export async function openCache(
   const owner: CacheOwner | null = where && { tool: VERSION, vault: where.realVault, folder: layout.sessions };
   const file = where && path.join(where.dir, CACHE_NAME);
   const checksFile = where && path.join(where.dir, CHECKS_NAME);
-  const known = file && owner && !use.fresh ? await loadScanCache(file, owner, use.now()) : null;
-  const checksText = checksFile !== null && owner !== null && !use.fresh ? await readCacheFile(checksFile) : null;
+  const briefFile = where && path.join(where.dir, BRIEF_NAME);
+  const read = async (at: string | null): Promise<string | null> =>
+    at !== null && owner !== null && !use.fresh ? readCacheFile(at) : null;
+  const [timesText, checksText, briefText] = await Promise.all([read(file), read(checksFile), read(briefFile)]);
+  const began = use.now();
+  // The times are parsed only when the folder's brief cannot answer (core/scan/folder-brief.ts).
+  let parsed: Remembered | null | undefined;
+  const times = (): Remembered | null =>
+    parsed !== undefined
+      ? parsed
+      : (parsed = timesText === null || owner === null ? null : parseScanCache(timesText, owner, began));
+  const brief = briefText === null || owner === null ? null : parseFolderBrief(briefText, owner, began);
   const checks = new CheckedIndexes(
     sha256,
-    checksText === null || owner === null ? null : parseIndexChecks(checksText, owner, use.now()),
+    checksText === null || owner === null ? null : parseIndexChecks(checksText, owner, began),
   );
   const remembered = new RememberedTimes(
     store,
     layout.sessions,
     (folder, names) => store.modifiedTimes(folder, names),
-    known?.times ?? null,
+    brief ? { brief: brief.brief, times: () => times()?.times ?? null } : (times()?.times ?? null),
     (folder) => store.listing(folder),
     checks,
   );
@@ -79,7 +95,7 @@ export async function openCache(
     store: remembered,
     sweep: (sweepOn) => (ports, l) => remembered.reusingListing(() => sweepOn(ports, l)),
     finish: async () => {
-      if (!use.writes || file === null || owner === null) return;
+      if (!use.writes || file === null || briefFile === null || owner === null) return;
       try {
         if (checks.learned() && checksFile !== null) {
           await writeCacheFile(checksFile, renderIndexChecks(owner, checks.remembered(), use.now()));
@@ -88,9 +104,20 @@ export async function openCache(
         const now = use.now();
         // Nothing learned: saved again only once an hour, to stay within its day (CACHE_MAX_AGE_MS). A name gone
         // from the folder meanwhile keeps its time until the next save; it is never asked about while it is gone.
-        if (known !== null && !remembered.learned() && now - known.savedAt < RESAVE_MS) return;
-        const kept = remembered.remembered();
-        if (kept !== null) await saveScanCache(file, owner, kept.times, now);
+        // Without a folder brief, one is saved as soon as it can be made.
+        const savedAt = brief?.savedAt ?? times()?.savedAt;
+        const due = savedAt === undefined || remembered.learned() || now - savedAt >= RESAVE_MS;
+        if (!due && brief !== null) return;
+        const kept = remembered.remembered(now);
+        if (kept === null || (!due && kept.brief === null)) return;
+        if (kept.times !== null) await saveScanCache(file, owner, kept.times, now);
+        else if (timesText !== null) {
+          // The times were not needed: kept as they are, within their day.
+          const refreshed = refreshedScanCache(timesText, owner, now, RESAVE_MS);
+          if (refreshed !== null) await writeCacheFile(file, refreshed);
+        }
+        if (kept.brief !== null) await writeCacheFile(briefFile, renderFolderBrief(owner, kept.brief, now));
+        else await fs.rm(briefFile, { force: true });
       } catch {
         // the next call learns afresh
       }

@@ -8,8 +8,10 @@ import path from "node:path";
 import { createHash } from "node:crypto";
 import {
   CACHE_MAX_AGE_MS,
+  parseFolderBrief,
   parseIndexChecks,
   parseScanCache,
+  renderFolderBrief,
   renderIndexChecks,
   renderScanCache,
 } from "../../src/cli/cache-file";
@@ -88,12 +90,44 @@ describe("the index checks' file", () => {
   });
 });
 
+describe("the folder brief's file", () => {
+  const brief = {
+    split: "S-20261118T040000",
+    old: { digest: "0123456789abcdef", count: 2 },
+    since: NOW - 14 * 24 * 3_600_000,
+    late: new Map([["S-20251201T090000-cd34.md", NOW - 3_600_000]]),
+    recent: new Map([["S-20261201T090000-ab12.md", NOW - 60_000.5]]),
+  };
+  const text = renderFolderBrief(OWNER, brief, NOW);
+
+  it("reads back the brief it was saved with, and trusts no damaged or foreign one", () => {
+    expect(parseFolderBrief(text, OWNER, NOW + 1000)).toEqual({ brief, savedAt: NOW });
+    expect(parseFolderBrief(text.replace("0123456789abcdef", "0123456789abcdee"), OWNER, NOW)).toBeNull();
+    expect(parseFolderBrief(text, { ...OWNER, folder: "study/sessions" }, NOW)).toBeNull();
+    expect(parseFolderBrief(text, OWNER, NOW + CACHE_MAX_AGE_MS + 1)).toBeNull();
+    expect(parseFolderBrief(text, OWNER, NOW - 1)).toBeNull();
+    expect(parseFolderBrief(renderIndexChecks(OWNER, [], NOW), OWNER, NOW)).toBeNull(); // another kind
+  });
+
+  it("is not trusted when its checksum holds but a time is not a number", () => {
+    const fields = { split: "S-2", old: ["0123456789abcdef", 1], since: 0, late: [["S-1.md", "x"]], recent: [] };
+    const body = `${JSON.stringify(fields)}\n`;
+    const sha256 = createHash("sha256").update(body).digest("hex");
+    const forged = `palee folder brief 1\n${JSON.stringify({ ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
+    expect(parseFolderBrief(forged, OWNER, NOW)).toBeNull();
+    expect(parseFolderBrief(forged.replace('"x"', "5"), OWNER, NOW)).toBeNull(); // the checksum no longer holds
+  });
+});
+
 /** The vault's state folder in the test cache folder (one per vault), and its cache file. */
 function cacheFile(vault: string): string {
   const real = fs.realpathSync(vault);
   const hash = createHash("sha256").update(real).digest("hex").slice(0, 16);
   return path.join(testCacheDir(), "vaults", hash, "scan-cache.txt");
 }
+
+/** The folder brief's file (core/scan/folder-brief.ts), beside the cache file. */
+const briefFile = (vault: string): string => path.join(path.dirname(cacheFile(vault)), "folder-brief.txt");
 
 /** A note of long ago, its file time when its session ended. Returns its vault-relative path. */
 function writeOld(vault: string, minutesAgo: number, absorbed: string[] = []): string {
@@ -137,6 +171,9 @@ describe("the CLI with its scan cache", () => {
     const text = fs.readFileSync(cacheFile(vault), "utf8");
     expect(text.split("\n")[0]).toBe("palee scan cache 2");
     expect(JSON.parse(text.split("\n")[1])).toMatchObject({ vault: fs.realpathSync(vault), folder: "palee/sessions" });
+    const brief = fs.readFileSync(briefFile(vault), "utf8").split("\n");
+    expect(brief[0]).toBe("palee folder brief 1");
+    expect(JSON.parse(brief[1])).toMatchObject({ vault: fs.realpathSync(vault), folder: "palee/sessions" });
     // Nothing new in the vault but the draft start wrote.
     expect(sessionFiles(vault).filter((f) => !before.includes(f))).toEqual([expect.stringMatching(/^DRAFT-S-/)]);
   });
@@ -149,17 +186,18 @@ describe("the CLI with its scan cache", () => {
     expect([warm.status, warm.stderr.includes(name)]).toEqual([0, false]);
     expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
 
-    const saved = fs.readFileSync(cacheFile(vault), "utf8");
-    const last = saved.search(/\d\D*$/); // the last digit of the last time, changed
-    fs.writeFileSync(
-      cacheFile(vault),
-      `${saved.slice(0, last)}${(Number(saved[last]) + 1) % 10}${saved.slice(last + 1)}`,
-    );
+    // Both files remember its time: the scan cache, and the folder brief (a recent note's time).
+    for (const file of [cacheFile(vault), briefFile(vault)]) {
+      const saved = fs.readFileSync(file, "utf8");
+      const last = saved.search(/\d\D*$/); // the last digit of the last time, changed
+      fs.writeFileSync(file, `${saved.slice(0, last)}${(Number(saved[last]) + 1) % 10}${saved.slice(last + 1)}`);
+    }
     const damaged = palee(vault, ["start", "--topic", "T-old"]);
     expect([damaged.status, damaged.stderr.includes(name)]).toEqual([0, true]);
     expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
 
     fs.rmSync(cacheFile(vault));
+    fs.rmSync(briefFile(vault));
     const deleted = palee(vault, ["start", "--topic", "T-old"]);
     expect([deleted.status, deleted.stderr.includes(name)]).toEqual([0, true]);
   });

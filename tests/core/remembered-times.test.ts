@@ -2,6 +2,7 @@
  * RememberedTimes (issue 22): the bounded scans' `changedAmong` answered from remembered file times, asking the
  * store only about names it has not seen; its own writes forget their names' times; what it keeps to save.
  */
+import { briefOf } from "../../src/core/scan/folder-brief";
 import { RememberedTimes } from "../../src/core/scan/remembered-times";
 import type { TimeOf } from "../../src/core/scan/remembered-times";
 import { MemoryStore } from "../support/memory-store";
@@ -11,6 +12,7 @@ const FOLDER = "palee/sessions";
 const A = "S-20260101T090000-aaaa.md";
 const B = "S-20260102T090000-bbbb.md";
 const C = "S-20260103T090000-cccc.md";
+const NOW = Date.parse("2026-03-01T00:00:00Z");
 
 /** A store holding A (written at 1 000) and B (at 5 000), and a RememberedTimes over it counting what it asks. */
 function setup(known: Map<string, number> | null = null) {
@@ -42,7 +44,7 @@ describe("RememberedTimes", () => {
     store.files.set(`${FOLDER}/${C}`, "c"); // no time recorded: untold
     expect(await remembered.changedAmong(FOLDER, [C, "S-20260104T090000-dddd.md"], 0)).toEqual([C]);
     await remembered.list(FOLDER);
-    expect(remembered.remembered()?.times.has(C)).toBe(false); // nothing learned about it
+    expect(remembered.remembered(NOW)?.times?.has(C)).toBe(false); // nothing learned about it
   });
 
   it("forgets the time of every name it creates, replaces or trashes", async () => {
@@ -65,24 +67,31 @@ describe("RememberedTimes", () => {
       ]),
     );
     await remembered.list(FOLDER);
-    expect(remembered.remembered()).toEqual({
+    const kept = remembered.remembered(NOW);
+    expect(kept).toEqual({
       times: new Map([
         [A, 1000],
         [B, 5000],
       ]),
-      changed: false,
+      brief: briefOf([A, B], (name) => kept?.times?.get(name), NOW, null),
+      changed: true, // the brief is new
     });
+    const brief = kept?.brief;
+    if (!brief) throw new Error("no brief made");
+    remembered.begin({ brief, times: () => new Map(kept.times) });
+    await remembered.list(FOLDER);
+    expect(remembered.remembered(NOW)).toEqual({ times: null, brief, changed: false });
     store.files.delete(`${FOLDER}/${B}`);
     await remembered.list(FOLDER);
     expect(remembered.learned()).toBe(false);
-    expect(remembered.remembered()).toEqual({ times: new Map([[A, 1000]]), changed: true });
+    expect(remembered.remembered(NOW)).toMatchObject({ times: new Map([[A, 1000]]), changed: true });
   });
 
   it("keeps nothing when it never listed the folder, and learns every note's time for a rebuild", async () => {
     const { remembered } = setup();
-    expect(remembered.remembered()).toBeNull();
+    expect(remembered.remembered(NOW)).toBeNull();
     await remembered.learnAll();
-    expect(remembered.remembered()?.times).toEqual(
+    expect(remembered.remembered(NOW)?.times).toEqual(
       new Map([
         [A, 1000],
         [B, 5000],

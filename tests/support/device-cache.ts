@@ -1,6 +1,15 @@
 import { RESAVE_MS } from "../../src/cli/cache";
-import type { CacheOwner, Remembered } from "../../src/cli/cache-file";
-import { parseIndexChecks, parseScanCache, renderIndexChecks, renderScanCache, sha256 } from "../../src/cli/cache-file";
+import type { CacheOwner } from "../../src/cli/cache-file";
+import {
+  parseFolderBrief,
+  parseIndexChecks,
+  parseScanCache,
+  refreshedScanCache,
+  renderFolderBrief,
+  renderIndexChecks,
+  renderScanCache,
+  sha256,
+} from "../../src/cli/cache-file";
 import { CheckedIndexes } from "../../src/core/scan/checked-indexes";
 import type { SessionStore } from "../../src/core/ports";
 import type { TimeOf, TimesOf } from "../../src/core/scan/remembered-times";
@@ -35,9 +44,13 @@ export class DeviceCache {
   /** The index checks' file (core/scan/checked-indexes.ts), beside it: saved and troubled alike. */
   checksText: string | null = null;
   readonly savedChecks: string[] = [];
+  /** The folder brief's file (core/scan/folder-brief.ts), beside them: saved and troubled alike. */
+  briefText: string | null = null;
+  readonly savedBriefs: string[] = [];
   checks!: CheckedIndexes;
-  /** The cache as the current call read it (null: not trusted). */
-  private began: Remembered | null = null;
+  /** When the files the current call trusted were saved (undefined: none trusted), and whether a brief was. */
+  private began: number | undefined;
+  private briefBegan = false;
   /** Every text saved, oldest first: a stale cache is one of them. */
   readonly saved: string[] = [];
   remembered!: RememberedTimes;
@@ -50,9 +63,10 @@ export class DeviceCache {
   readonly rewritten = new Set<string>();
   /**
    * How the calls began: with a cache trusted, or learning afresh; how many answers the cache gave; how often an
-   * index.md was known from a remembered check (and so not checked line by line).
+   * index.md was known from a remembered check (and so not checked line by line); how many writing calls the
+   * folder brief answered alone (the times never read).
    */
-  readonly counts = { warm: 0, cold: 0, answered: 0, indexKnown: 0 };
+  readonly counts = { warm: 0, cold: 0, answered: 0, indexKnown: 0, briefOnly: 0 };
 
   constructor(
     inner: SessionStore,
@@ -69,14 +83,21 @@ export class DeviceCache {
     return this.store;
   }
 
-  /** A call begins: the cache file is read (a text not to be trusted: nothing known). Returns whether trusted. */
+  /**
+   * A call begins: the cache files are read (a text not to be trusted: nothing known from it), as src/cli/cache.ts
+   * `openCache` does. Returns whether any was trusted.
+   */
   begin(now: number): boolean {
-    const read = this.text === null ? null : parseScanCache(this.text, OWNER, now);
-    this.remembered.begin(read?.times ?? null);
+    const brief = this.briefText === null ? null : parseFolderBrief(this.briefText, OWNER, now);
+    const text = this.text;
+    const times = () => (text === null ? null : parseScanCache(text, OWNER, now));
+    const read = brief === null ? times() : null;
+    this.remembered.begin(brief ? { brief: brief.brief, times: () => times()?.times ?? null } : (read?.times ?? null));
     this.checks.begin(this.checksText === null ? null : parseIndexChecks(this.checksText, OWNER, now));
-    this.began = read;
-    this.counts[read === null ? "cold" : "warm"] += 1;
-    return read !== null;
+    this.began = brief?.savedAt ?? read?.savedAt;
+    this.briefBegan = brief !== null;
+    this.counts[this.began === undefined ? "cold" : "warm"] += 1;
+    return this.began !== undefined;
   }
 
   /** A writing call ends (under the lock): what it learned is saved, as src/cli/cache.ts `finish` does. */
@@ -85,18 +106,23 @@ export class DeviceCache {
       this.checksText = renderIndexChecks(OWNER, this.checks.remembered(), now);
       this.savedChecks.push(this.checksText);
     }
-    const trusted = this.began;
-    if (trusted !== null && !this.remembered.learned() && now - trusted.savedAt < RESAVE_MS) return;
-    const kept = this.remembered.remembered();
-    if (kept === null) return;
-    this.text = renderScanCache(OWNER, kept.times, now);
-    this.saved.push(this.text);
+    if (!this.remembered.timesRead()) this.counts.briefOnly += 1;
+    const due = this.began === undefined || this.remembered.learned() || now - this.began >= RESAVE_MS;
+    if (!due && this.briefBegan) return;
+    const kept = this.remembered.remembered(now);
+    if (kept === null || (!due && kept.brief === null)) return;
+    if (kept.times !== null) this.text = renderScanCache(OWNER, kept.times, now);
+    else if (this.text !== null) this.text = refreshedScanCache(this.text, OWNER, now, RESAVE_MS) ?? this.text;
+    if (this.text !== null) this.saved.push(this.text);
+    this.briefText = kept.brief === null ? null : renderFolderBrief(OWNER, kept.brief, now);
+    if (this.briefText !== null) this.savedBriefs.push(this.briefText);
   }
 
-  /** `kind` befalls both of the device's cache files (the scan cache and the index checks). */
+  /** `kind` befalls the device's cache files (the scan cache, the index checks, the folder brief). */
   trouble(kind: CacheTrouble, pick: number, now: number): void {
     this.text = troubled(this.text, this.saved, kind, pick, now);
     this.checksText = troubled(this.checksText, this.savedChecks, kind, pick, now);
+    this.briefText = troubled(this.briefText, this.savedBriefs, kind, pick, now);
   }
 }
 

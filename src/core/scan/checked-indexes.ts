@@ -6,6 +6,8 @@
  * text beside the same names skips the walk (operations/incremental-index.ts, SessionStore.indexListsExactly).
  * The face keeps the memo between its processes (the CLI: src/cli/cache-file.ts, outside the vault). Pure.
  */
+import type { NamesDigest } from "./names-digest";
+import { NamesSum, sameDigest } from "./names-digest";
 
 /** One remembered check: the text's digest, the digest of the names it lists and their number. */
 export interface IndexCheck {
@@ -28,8 +30,8 @@ export class CheckedIndexes {
   private changed = false;
   /** The last text digested and its digest: a call checks and then remembers the same text. */
   private last: { text: string; digest: string } | null = null;
-  /** The last names summed (namesSum), by identity. */
-  private lastNames: { names: readonly string[]; sum: readonly [number, number] } | null = null;
+  /** The last names summed, by identity. */
+  private lastNames: { names: readonly string[]; sum: NamesSum } | null = null;
 
   constructor(
     private readonly digest: Digest,
@@ -60,7 +62,7 @@ export class CheckedIndexes {
   listsExactly(text: string, names: readonly string[], except: string | null): boolean {
     if (this.checks.length === 0) return false;
     const set = this.setOf(names, except !== null && names.includes(except) ? except : null, null);
-    const matches = this.checks.filter((c) => c.names === set.digest && c.count === set.count);
+    const matches = this.checks.filter((c) => sameDigest({ digest: c.names, count: c.count }, set));
     if (matches.length === 0) return false;
     const digest = this.digestOf(text);
     const hit = matches.find((c) => c.text === digest);
@@ -85,75 +87,24 @@ export class CheckedIndexes {
     this.changed = true;
   }
 
-  /** namesDigest, summing `names` once per listing: a call checks and then remembers the same names. */
+  /**
+   * The digest of `names` (a listing's: no name twice), less `minus` (one of them) and with `plus` (not one of
+   * them), summing `names` once per listing: a call checks and then remembers the same names.
+   */
   private setOf(names: readonly string[], minus: string | null, plus: string | null): NamesDigest {
-    if (this.lastNames?.names !== names) this.lastNames = { names, sum: namesSum(names) };
-    return namesDigest(this.lastNames.sum, names.length, minus, plus);
+    if (this.lastNames?.names !== names) {
+      const sum = new NamesSum();
+      for (const name of names) sum.add(name);
+      this.lastNames = { names, sum };
+    }
+    const total = this.lastNames.sum.copy();
+    if (minus !== null) total.add(minus, -1);
+    if (plus !== null) total.add(plus);
+    return total.digest();
   }
 
   private digestOf(text: string): string {
     if (this.last?.text !== text) this.last = { text, digest: this.digest(text) };
     return this.last.digest;
   }
-}
-
-/** A set of names' digest (namesDigest) and how many names it has. */
-export interface NamesDigest {
-  digest: string;
-  count: number;
-}
-
-/** The sum of the names' hashes (add), in two 32-bit lanes. */
-function namesSum(names: readonly string[]): readonly [number, number] {
-  const sum: [number, number] = [0, 0];
-  for (const name of names) add(sum, name, 1);
-  return sum;
-}
-
-/**
- * A digest of a set of names that does not depend on their order (a listing's order is the file system's): the
- * sum, in two independent 32-bit lanes, of each name's mixed hash (`sum`, of `count` names: namesSum), with the
- * number of names. Two different sets of the same size collide with a chance of about 2^-64. `minus` (one of
- * them) is left out, `plus` (not one of them) added.
- */
-function namesDigest(
-  sum: readonly [number, number],
-  count: number,
-  minus: string | null,
-  plus: string | null,
-): NamesDigest {
-  const total: [number, number] = [sum[0], sum[1]];
-  if (minus !== null) add(total, minus, -1);
-  if (plus !== null) add(total, plus, 1);
-  return {
-    digest: hex8(total[0]) + hex8(total[1]),
-    count: count - (minus === null ? 0 : 1) + (plus === null ? 0 : 1),
-  };
-}
-
-/**
- * Adds (sign 1) or takes away (-1) one name's two hashes, in one pass over its UTF-16 code units: FNV-1a, and a
- * multiply-rotate of another seed; each then avalanched (MurmurHash3's finaliser) so that sums spread evenly.
- */
-function add(sum: [number, number], name: string, sign: 1 | -1): void {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c ^ name.length;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b = (b << 13) | (b >>> 19);
-  }
-  sum[0] = (sum[0] + sign * mix(a)) >>> 0;
-  sum[1] = (sum[1] + sign * mix(b ^ 0x27d4eb2f)) >>> 0;
-}
-
-const hex8 = (n: number): string => n.toString(16).padStart(8, "0");
-
-/** The 32-bit finaliser of MurmurHash3. */
-function mix(x: number): number {
-  let h = x;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
 }

@@ -1,5 +1,7 @@
 import type { ChangeReport, ModifiedAt, SessionStore } from "../ports";
 import type { CheckedIndexes } from "./checked-indexes";
+import type { FolderBrief } from "./folder-brief";
+import { briefChanged, briefOf, sameBrief } from "./folder-brief";
 import { kindOf } from "./names";
 
 /**
@@ -18,6 +20,19 @@ export type TimesOf = (folder: string, names: readonly string[]) => Promise<Time
 /** A folder's files (as SessionStore.list) and subfolders (as SessionStore.folders) from one reading of it. */
 export type Listing = (folder: string) => Promise<{ files: string[]; folders: string[] }>;
 
+/** What a call begins from: the remembered times, or a brief of the folder with the times read only if needed. */
+export type Known = Map<string, number> | { brief: FolderBrief; times: () => Map<string, number> | null } | null;
+
+/** What a face keeps after a call (remembered()): see there. */
+export interface Kept {
+  /** Every remembered time; null when the times were not needed (the face keeps the ones it has). */
+  times: Map<string, number> | null;
+  /** The folder in brief, or null when it cannot be told (an older note's time is not known). */
+  brief: FolderBrief | null;
+  /** Whether any of it differs from what the call began with. */
+  changed: boolean;
+}
+
 /**
  * A SessionStore that answers `changedAmong` for the session folder from remembered times, asking `timesOf`
  * only about names it does not know; every other call goes to `inner`. Sound because a note that saves a draft
@@ -26,7 +41,21 @@ export type Listing = (folder: string) => Promise<{ files: string[]; folders: st
  * its time) and the latest listing of the folder, which `remembered` keeps: what the face may save.
  */
 export class RememberedTimes implements SessionStore {
+  /** The times known: all remembered, or (with a brief) only those learned since `begin`. */
   private times = new Map<string, number>();
+  /**
+   * While set, the times are not read yet: `changedAmong` answers from the brief (folder-brief.ts) while it can,
+   * and the times are read (`readTimes`) once it cannot. `recent` is the brief's recent times less what this
+   * store wrote since; `forgotten`, what it wrote.
+   */
+  private brief: {
+    brief: FolderBrief;
+    times: () => Map<string, number> | null;
+    recent: Map<string, number>;
+    forgotten: Set<string>;
+  } | null = null;
+  /** The brief the call began with, if any (what remembered() compares with). */
+  private began: FolderBrief | null = null;
   /** The folder's names as last listed, with this store's writes since; null before the first listing. */
   private listed: Set<string> | null = null;
   /** While set, `list` of the folder answers from `listed` (the temp sweep after an operation: no new listing). */
@@ -41,7 +70,7 @@ export class RememberedTimes implements SessionStore {
     /** The session folder (Layout.sessions), vault-relative. */
     readonly folder: string,
     private readonly timesOf: TimesOf,
-    known: Map<string, number> | null = null,
+    known: Known = null,
     /** When given, the folder's subfolders come from the listing's own reading (once per listing). */
     private readonly listing?: Listing,
     /** When given, what this device remembers of checking index.md (checked-indexes.ts). */
@@ -51,8 +80,11 @@ export class RememberedTimes implements SessionStore {
   }
 
   /** Starts afresh from `known` (null: nothing known, every name is asked about once). Takes ownership of it. */
-  begin(known: Map<string, number> | null): void {
-    this.times = known ?? new Map<string, number>();
+  begin(known: Known): void {
+    const brief = known instanceof Map || known === null ? null : known;
+    this.times = known instanceof Map ? known : new Map<string, number>();
+    this.brief = brief && { ...brief, recent: new Map(brief.brief.recent), forgotten: new Set() };
+    this.began = brief?.brief ?? null;
     this.listed = null;
     this.subfolders = null;
     this.changed = false;
@@ -63,26 +95,66 @@ export class RememberedTimes implements SessionStore {
     return this.changed;
   }
 
+  /** Whether the times were read (or given at `begin`): false while the brief answered every question. */
+  timesRead(): boolean {
+    return this.brief === null;
+  }
+
   /**
-   * The times to keep: every name of the latest listing whose time is known, and whether they differ from those
-   * `begin` was given (a time learned or forgotten, a name gone); null when this store never listed the folder.
+   * What to keep, made at `now`, from the latest listing: every time known of its names (null when the brief
+   * answered every question and still describes the folder: the face keeps the times it has), the folder in
+   * brief, and whether any of it differs from what `begin` was given (a time learned or forgotten, a name gone, a
+   * brief moved); null when this store never listed the folder.
    */
-  remembered(): { times: Map<string, number>; changed: boolean } | null {
+  remembered(now: number): Kept | null {
     const listed = this.listed;
     if (listed === null) return null;
+    const confirmed = [...listed].filter((name) => kindOf(name) === "confirmed");
+    const open = this.brief;
+    if (open !== null) {
+      const { brief, recent } = open;
+      const timeOf = (name: string): number | undefined =>
+        this.times.get(name) ??
+        recent.get(name) ??
+        (name < brief.split ? (brief.late.get(name) ?? -Infinity) : undefined);
+      const made = briefOf(confirmed, timeOf, now, brief);
+      if (made !== null) return { times: null, brief: made, changed: this.changed || !sameBrief(made, brief) };
+    }
+    const times = this.readTimes();
     let changed = this.changed;
-    for (const name of this.times.keys()) {
+    for (const name of times.keys()) {
       if (listed.has(name)) continue;
-      this.times.delete(name); // gone from the folder (deleting the current key is safe while iterating a Map)
+      times.delete(name); // gone from the folder (deleting the current key is safe while iterating a Map)
       changed = true;
     }
-    return { times: this.times, changed };
+    const brief = briefOf(confirmed, (name) => times.get(name), now, null);
+    const began = this.began;
+    const same = brief === null || began === null ? brief === began : sameBrief(brief, began);
+    return { times, brief, changed: changed || !same };
+  }
+
+  /**
+   * The times, read now if the brief answered so far: the remembered ones, then the brief's (saved with or after
+   * them), then those learned since `begin`, less the names this store wrote since.
+   */
+  private readTimes(): Map<string, number> {
+    const open = this.brief;
+    if (open === null) return this.times;
+    const times = open.times() ?? new Map<string, number>();
+    for (const [name, at] of open.brief.late) times.set(name, at);
+    for (const [name, at] of open.recent) times.set(name, at);
+    for (const name of open.forgotten) times.delete(name);
+    for (const [name, at] of this.times) times.set(name, at);
+    this.times = times;
+    this.brief = null;
+    return times;
   }
 
   /** Lists the folder and learns the time of every confirmed note in it (rebuild refreshes the whole cache). */
   async learnAll(): Promise<void> {
     const names = (await this.list(this.folder)).filter((name) => kindOf(name) === "confirmed");
-    await this.learn(names.filter((name) => !this.times.has(name)));
+    const times = this.readTimes();
+    await this.learn(names.filter((name) => !times.has(name)));
   }
 
   /** Runs `fn` with listings of the folder answered from the latest one (and this store's writes since). */
@@ -97,9 +169,23 @@ export class RememberedTimes implements SessionStore {
 
   async changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
     if (folder !== this.folder) return this.inner.changedAmong(folder, names, since);
-    const missing = await this.learn(names.filter((name) => !this.times.has(name)));
+    const open = this.brief;
+    const told = open && briefChanged(open.brief, names, since);
+    if (open !== null && told) {
+      // No older note came or went: only a late one can be among them; the rest are looked up one by one.
+      const timeOf = (name: string): number | undefined => this.times.get(name) ?? open.recent.get(name);
+      const missing = await this.learn(told.rest.filter((name) => timeOf(name) === undefined));
+      const late = new Set(told.changed);
+      return names.filter((name) => {
+        if (name < open.brief.split) return late.has(name);
+        const at = timeOf(name);
+        return at === undefined ? !missing.has(name) : at >= since;
+      });
+    }
+    const times = this.readTimes();
+    const missing = await this.learn(names.filter((name) => !times.has(name)));
     return names.filter((name) => {
-      const at = this.times.get(name);
+      const at = times.get(name);
       return at === undefined ? !missing.has(name) : at >= since; // a time not told: read it
     });
   }
@@ -147,6 +233,13 @@ export class RememberedTimes implements SessionStore {
   private wrote(path: string, exists: boolean): void {
     const name = this.own(path);
     if (name === null) return;
+    const open = this.brief;
+    if (open !== null && kindOf(name) === "confirmed" && name < open.brief.split) {
+      this.readTimes(); // an older note came or went: the brief no longer tells
+    } else if (open !== null) {
+      open.forgotten.add(name);
+      if (open.recent.delete(name)) this.changed = true;
+    }
     if (this.times.delete(name)) this.changed = true;
     if (exists) this.listed?.add(name);
     else this.listed?.delete(name);

@@ -1,0 +1,119 @@
+import { formatUtcCompact } from "../time";
+import type { NamesDigest } from "./names-digest";
+import { NamesSum, sameDigest } from "./names-digest";
+
+/**
+ * What a device remembers of its session folder in brief (issue 22, docs/performance.md "The folder in brief"), so
+ * that a bounded scan's question "which of these notes were written since the bound?" costs the recent notes, not
+ * the history: the confirmed notes named before a split (the older notes) are remembered only as the digest of
+ * their set, with the few of them written late (since a time); the notes named after it with their times. A call
+ * whose older names give the same digest knows that no older note came or went, so their times are the ones
+ * remembered, and only a late one can have been written since the bound. The full times (remembered-times.ts)
+ * are needed only when the older notes changed. Pure.
+ */
+export interface FolderBrief {
+  /** The older notes are the confirmed names before this one (in code unit order, as `<` compares). */
+  readonly split: string;
+  /** The digest of the older notes' set. */
+  readonly old: NamesDigest;
+  /** Every older note whose time is at or after this (epoch ms) is in `late`. */
+  readonly since: number;
+  /** Those older notes, with their times. */
+  readonly late: ReadonlyMap<string, number>;
+  /** The notes at or after the split whose times were known, with them. */
+  readonly recent: ReadonlyMap<string, number>;
+}
+
+/**
+ * How far back from when a brief is made its split and `since` are put: further back than any bounded scan of
+ * start looks (a week, SAVED_WITHIN_MS, and a day for a clock behind), and than most drafts stay pending.
+ */
+export const BRIEF_SPAN_MS = 14 * 24 * 3_600_000;
+/** A brief's split moves once it is this much older than BRIEF_SPAN_MS (so it is not rewritten every second). */
+export const BRIEF_MOVE_MS = 24 * 3_600_000;
+
+/** The split for a brief made at `now`: a confirmed note's name of the moment BRIEF_SPAN_MS before. */
+const splitAt = (at: number): string => `S-${formatUtcCompact(at)}`;
+
+/**
+ * Which of `names` were written since `since`, as far as the brief tells: the late older notes written since,
+ * and `rest`, the names at or after the split, which the caller looks up. Null when the brief cannot tell: the
+ * bound is before its `since`, or the older names among `names` are not exactly its older notes (a note came,
+ * went or was renamed, or `names` does not hold them all).
+ */
+export function briefChanged(
+  brief: FolderBrief,
+  names: readonly string[],
+  since: number,
+): { changed: string[]; rest: string[] } | null {
+  if (since < brief.since) return null;
+  const old = new NamesSum();
+  const changed: string[] = [];
+  const rest: string[] = [];
+  for (const name of names) {
+    if (name >= brief.split) {
+      rest.push(name);
+      continue;
+    }
+    old.add(name);
+    const at = brief.late.get(name);
+    if (at !== undefined && at >= since) changed.push(name);
+  }
+  return sameDigest(old.digest(), brief.old) ? { changed, rest } : null;
+}
+
+/**
+ * The brief of a folder whose confirmed notes are `confirmed` (a listing: no name twice), made at `now` from what
+ * is known of their times (`timeOf`: undefined when not known). Null when an older note's time is not known: the
+ * brief could not vouch for it.
+ *
+ * With `prior` (a brief whose notes' times `timeOf` answers from), its split and `since` are kept until it is
+ * BRIEF_MOVE_MS late, and `since` only ever moves forward; `timeOf` may answer a note before `prior.split` that
+ * is not late by any time before `prior.since` (-Infinity). That holds only if `prior` describes these older
+ * notes, which is checked here: null when it does not.
+ */
+export function briefOf(
+  confirmed: readonly string[],
+  timeOf: (name: string) => number | undefined,
+  now: number,
+  prior: FolderBrief | null,
+): FolderBrief | null {
+  // Kept also when it is in the future (a clock set back): `since` never moves back from a prior's.
+  const keep = prior !== null && prior.since >= now - BRIEF_SPAN_MS - BRIEF_MOVE_MS;
+  const since = keep ? prior.since : now - BRIEF_SPAN_MS;
+  const split = keep ? prior.split : splitAt(since);
+  const old = new NamesSum();
+  const priorOld = new NamesSum();
+  const late = new Map<string, number>();
+  const recent = new Map<string, number>();
+  for (const name of confirmed) {
+    if (prior !== null && name < prior.split) priorOld.add(name);
+    const at = timeOf(name);
+    if (name >= split) {
+      if (at !== undefined) recent.set(name, at);
+      continue;
+    }
+    if (at === undefined) return null;
+    old.add(name);
+    if (at >= since) late.set(name, at);
+  }
+  if (prior !== null && !sameDigest(priorOld.digest(), prior.old)) return null;
+  return { split, old: old.digest(), since, late, recent };
+}
+
+/** Whether two briefs say the same (then an unchanged one need not be saved again). */
+export function sameBrief(x: FolderBrief, y: FolderBrief): boolean {
+  return (
+    x.split === y.split &&
+    x.since === y.since &&
+    sameDigest(x.old, y.old) &&
+    sameTimes(x.late, y.late) &&
+    sameTimes(x.recent, y.recent)
+  );
+}
+
+function sameTimes(x: ReadonlyMap<string, number>, y: ReadonlyMap<string, number>): boolean {
+  if (x.size !== y.size) return false;
+  for (const [name, at] of x) if (y.get(name) !== at) return false;
+  return true;
+}

@@ -1,0 +1,208 @@
+/**
+ * The folder in brief (issue 22, src/core/scan/folder-brief.ts): a session folder's older notes remembered as the
+ * digest of their set and the few written late, so that a bounded scan's "written since?" costs the recent notes.
+ * Its answers must be exactly the truth whenever it gives one, and it must give none once an older note came or
+ * went; RememberedTimes uses it without reading the full times.
+ */
+import fc from "fast-check";
+import { BRIEF_MOVE_MS, BRIEF_SPAN_MS, briefChanged, briefOf } from "../../src/core/scan/folder-brief";
+import type { FolderBrief } from "../../src/core/scan/folder-brief";
+import { RememberedTimes } from "../../src/core/scan/remembered-times";
+import type { TimeOf } from "../../src/core/scan/remembered-times";
+import { formatUtcCompact } from "../../src/core/time";
+import { memoryTimes } from "../support/device-cache";
+import { MemoryStore } from "../support/memory-store";
+
+const DAY = 86_400_000;
+const NOW = Date.parse("2026-12-02T12:00:00Z");
+const FOLDER = "palee/sessions";
+const name = (at: number, tail: string): string => `S-${formatUtcCompact(at)}-${tail}.md`;
+
+/** A folder's notes: each named by a start up to 60 days back, written some time after it (or synced late). */
+const notes = fc.uniqueArray(
+  fc.record({
+    startedDaysBack: fc.integer({ min: 0, max: 60 }),
+    tail: fc.stringMatching(/^[0-9a-f]{4}$/),
+    writtenAfterDays: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 60 })),
+  }),
+  { selector: (n) => `${n.startedDaysBack}-${n.tail}`, maxLength: 40 },
+);
+
+function folderOf(list: ReadonlyArray<{ startedDaysBack: number; tail: string; writtenAfterDays: number }>) {
+  const times = new Map<string, number>();
+  for (const n of list) {
+    const started = NOW - n.startedDaysBack * DAY;
+    times.set(name(started, n.tail), Math.min(NOW, started + n.writtenAfterDays * DAY));
+  }
+  return times;
+}
+
+/** What a bounded scan would ask: the names before `from`; and the truth, those written since the bound. */
+function truth(times: ReadonlyMap<string, number>, bound: number): { asked: string[]; changed: string[] } {
+  const from = `S-${formatUtcCompact(bound)}`;
+  const asked = [...times.keys()].filter((n) => n < from);
+  return { asked, changed: asked.filter((n) => (times.get(n) ?? 0) >= bound) };
+}
+
+describe("briefChanged", () => {
+  it("gives exactly the notes written since any bound after its `since`, looking up only recent names", () => {
+    fc.assert(
+      fc.property(notes, fc.integer({ min: 0, max: 13 }), (list, boundDaysBack) => {
+        const times = folderOf(list);
+        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null);
+        if (brief === null) throw new Error("every time is known: a brief is made");
+        const bound = NOW - boundDaysBack * DAY;
+        const { asked, changed } = truth(times, bound);
+        const told = briefChanged(brief, asked, bound);
+        if (told === null) throw new Error("the older notes did not change: the brief tells");
+        const answer = [
+          ...told.changed,
+          ...told.rest.filter((n) => (brief.recent.get(n) ?? -1) >= bound || (times.get(n) ?? -1) >= bound),
+        ];
+        expect(told.rest.every((n) => n >= brief.split)).toBe(true);
+        expect(answer.sort()).toEqual([...changed].sort());
+      }),
+    );
+  });
+
+  it("tells nothing once an older note came, went or was renamed, or for a bound before its `since`", () => {
+    fc.assert(
+      fc.property(notes, fc.nat(), fc.constantFrom("came", "went", "renamed"), (list, pick, change) => {
+        const times = folderOf(list);
+        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null) as FolderBrief;
+        const older = [...times.keys()].filter((n) => n < brief.split);
+        const bound = NOW - 8 * DAY;
+        expect(briefChanged(brief, older, brief.since - 1)).toBeNull();
+        const other = name(NOW - 40 * DAY, "zzzz");
+        const names =
+          change === "came"
+            ? [...older, other]
+            : older.length === 0
+              ? [other]
+              : change === "went"
+                ? older.filter((_, i) => i !== pick % older.length)
+                : older.map((n, i) => (i === pick % older.length ? other : n));
+        expect(briefChanged(brief, names, bound)).toBeNull();
+      }),
+    );
+  });
+});
+
+describe("briefOf", () => {
+  const old = name(NOW - 30 * DAY, "0001");
+  const late = name(NOW - 40 * DAY, "0002");
+  const recent = name(NOW - 2 * DAY, "0003");
+  const times = new Map([
+    [old, NOW - 30 * DAY],
+    [late, NOW - DAY], // synced late: an old name, a new time
+    [recent, NOW - 2 * DAY],
+  ]);
+  const made = briefOf([...times.keys()], (n) => times.get(n), NOW, null) as FolderBrief;
+
+  it("splits at BRIEF_SPAN_MS back: older notes by digest, the late ones and the recent ones with times", () => {
+    expect(made.split).toBe(`S-${formatUtcCompact(NOW - BRIEF_SPAN_MS)}`);
+    expect(made.since).toBe(NOW - BRIEF_SPAN_MS);
+    expect(made.old.count).toBe(2);
+    expect([...made.late]).toEqual([[late, NOW - DAY]]);
+    expect([...made.recent]).toEqual([[recent, NOW - 2 * DAY]]);
+  });
+
+  it("vouches for no older note whose time is unknown", () => {
+    expect(briefOf([...times.keys()], (n) => (n === old ? undefined : times.get(n)), NOW, null)).toBeNull();
+    expect(briefOf([...times.keys()], (n) => (n === recent ? undefined : times.get(n)), NOW, null)?.recent.size).toBe(
+      0,
+    );
+  });
+
+  it("keeps a prior's split until it is a day late, and trusts a prior only for the older notes it describes", () => {
+    const fromPrior = (n: string) => (n < made.split ? (made.late.get(n) ?? -Infinity) : times.get(n));
+    expect(briefOf([...times.keys()], fromPrior, NOW + DAY, made)).toEqual(made);
+    const moved = briefOf([...times.keys()], fromPrior, NOW + BRIEF_MOVE_MS + DAY, made);
+    expect(moved?.split).toBe(`S-${formatUtcCompact(NOW + BRIEF_MOVE_MS + DAY - BRIEF_SPAN_MS)}`);
+    // A note that came under an older name since the prior was made: the prior cannot answer for its time.
+    const synced = name(NOW - 50 * DAY, "0004");
+    expect(briefOf([...times.keys(), synced], fromPrior, NOW + DAY, made)).toBeNull();
+  });
+});
+
+describe("RememberedTimes with a brief", () => {
+  const old = name(NOW - 30 * DAY, "0001");
+  const recent = name(NOW - 2 * DAY, "0003");
+  function setup() {
+    const store = new MemoryStore({ [`${FOLDER}/${old}`]: "o", [`${FOLDER}/${recent}`]: "r" });
+    store.mtimes.set(`${FOLDER}/${old}`, NOW - 30 * DAY);
+    store.mtimes.set(`${FOLDER}/${recent}`, NOW - 2 * DAY);
+    const full = new Map([
+      [old, NOW - 30 * DAY],
+      [recent, NOW - 2 * DAY],
+    ]);
+    const brief = briefOf([old, recent], (n) => full.get(n), NOW, null) as FolderBrief;
+    const asked: string[] = [];
+    let reads = 0;
+    const times = memoryTimes(store);
+    const timesOf = (folder: string, names: readonly string[]): Promise<TimeOf[]> => {
+      asked.push(...names);
+      return times(folder, names);
+    };
+    const known = { brief, times: () => (reads++, new Map(full)) };
+    const remembered = new RememberedTimes(store, FOLDER, timesOf, known);
+    return { store, asked, remembered, brief, reads: () => reads };
+  }
+
+  it("answers without reading the times while no older note came or went", async () => {
+    const { remembered, asked, reads, brief } = setup();
+    await remembered.list(FOLDER);
+    expect(await remembered.changedAmong(FOLDER, [old, recent], NOW - 8 * DAY)).toEqual([recent]);
+    expect(await remembered.changedAmong(FOLDER, [old, recent], NOW - DAY)).toEqual([]);
+    expect({ asked, reads: reads() }).toEqual({ asked: [], reads: 0 });
+    expect(remembered.remembered(NOW + 1000)).toEqual({ times: null, brief, changed: false });
+  });
+
+  it("asks about a new recent note and keeps it in the brief", async () => {
+    const { remembered, store, asked, reads } = setup();
+    const added = name(NOW - DAY, "0005");
+    store.files.set(`${FOLDER}/${added}`, "n");
+    store.mtimes.set(`${FOLDER}/${added}`, NOW - DAY);
+    await remembered.list(FOLDER);
+    expect(await remembered.changedAmong(FOLDER, [old, recent, added], NOW - 8 * DAY)).toEqual([recent, added]);
+    expect({ asked, reads: reads() }).toEqual({ asked: [added], reads: 0 });
+    const kept = remembered.remembered(NOW);
+    expect(kept?.changed).toBe(true);
+    expect(kept?.brief?.recent.get(added)).toBe(NOW - DAY);
+  });
+
+  it("reads the times once an older note came, and finds it", async () => {
+    const { remembered, store, asked, reads } = setup();
+    const synced = name(NOW - 40 * DAY, "0006"); // an old name, delivered now
+    store.files.set(`${FOLDER}/${synced}`, "s");
+    store.mtimes.set(`${FOLDER}/${synced}`, NOW);
+    await remembered.list(FOLDER);
+    expect(await remembered.changedAmong(FOLDER, [old, synced, recent], NOW - 8 * DAY)).toEqual([synced, recent]);
+    expect({ asked, reads: reads() }).toEqual({ asked: [synced], reads: 1 });
+  });
+
+  it("never saves a brief that vouches for an older note it did not see, even without a question asked", async () => {
+    const { remembered, store } = setup();
+    const synced = name(NOW - 40 * DAY, "0006");
+    store.files.set(`${FOLDER}/${synced}`, "s");
+    store.mtimes.set(`${FOLDER}/${synced}`, NOW);
+    await remembered.list(FOLDER); // a writing call that asked nothing (no draft to bound)
+    const kept = remembered.remembered(NOW);
+    // Its time was never learned: no brief can vouch for the older notes, and the times are kept as read.
+    expect(kept?.brief).toBeNull();
+    expect(kept?.times?.has(synced)).toBe(false);
+  });
+
+  it("reads the times when it writes an older note, and forgets the time of a recent one it writes", async () => {
+    const { remembered, reads } = setup();
+    await remembered.list(FOLDER);
+    await remembered.replace(`${FOLDER}/${recent}`, "r", "r, rewritten");
+    expect(reads()).toBe(0);
+    expect(remembered.learned()).toBe(true);
+    await remembered.trash(`${FOLDER}/${old}`);
+    expect(reads()).toBe(1);
+    // The times read hold the rewritten note's time from before: forgotten, not read back.
+    expect(remembered.remembered(NOW)?.times).toEqual(new Map());
+    expect(await remembered.changedAmong(FOLDER, [recent], NOW - DAY)).toEqual([recent]); // asked again
+  });
+});
