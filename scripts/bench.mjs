@@ -242,7 +242,7 @@ function stopChildren() {
  * Runs `node <args>` as its own process. Returns wall time (spawn to exit, in the parent), the child's
  * peak RSS in KiB and CPU time in ms, and its output. Fails on a non-zero exit.
  */
-function runNode(ctx, args, input) {
+function runNode(ctx, args, input, cacheDir = path.join(ctx.tmp, "cache")) {
   const nodeArgs = ctx.rssMethod === "preload" ? ["--require", ctx.preloadPath, ...args] : args;
   const [command, commandArgs] =
     ctx.rssMethod === "time"
@@ -259,7 +259,7 @@ function runNode(ctx, args, input) {
         PALEE_DEVICE: "bench-device",
         PALEE_VAULT: "",
         PALEE_DEBUG: "1",
-        PALEE_CACHE_DIR: path.join(ctx.tmp, "cache"),
+        PALEE_CACHE_DIR: cacheDir,
       },
       stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
@@ -525,10 +525,13 @@ async function measureSize(ctx, core, size, reps) {
   const hotPath = path.join(vault, FOLDER, "hot.md");
   // Issue 22: `cold` deletes the device-local scan cache before each call (what a first call, or one after a
   // version change, costs); `cliPath` runs another build (--baseline: the figures before the cache).
+  // Each build keeps its own device cache: another build's files (another format of the same tool version) would
+  // only be misread or rewritten by it, and the two would slow each other down.
   const makeCycle = (cold, cliPath) => async () => {
+    const cacheDir = path.join(ctx.tmp, cliPath === ctx.cli ? "cache" : "cache-baseline");
     const call = (...args) => {
-      if (cold) rmSync(path.join(ctx.tmp, "cache", "vaults"), { recursive: true, force: true });
-      return runNode(ctx, [cliPath, "session", ...args, "--vault", vault]);
+      if (cold) rmSync(path.join(cacheDir, "vaults"), { recursive: true, force: true });
+      return runNode(ctx, [cliPath, "session", ...args, "--vault", vault], undefined, cacheDir);
     };
     const views = [readFileSync(indexPath, "utf8"), readFileSync(hotPath, "utf8")];
     const start = await call("start", "--topic", BENCH_TOPIC);

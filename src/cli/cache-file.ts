@@ -24,7 +24,7 @@ export const CHECKS_NAME = "index-checks.txt";
 export const BRIEF_NAME = "folder-brief.txt";
 /** The first line: this format and its version. */
 const MAGIC = "palee scan cache 2";
-const CHECKS_MAGIC = "palee index checks 1";
+const CHECKS_MAGIC = "palee index checks 2";
 const BRIEF_MAGIC = "palee folder brief 1";
 /** A cache older than this is rebuilt: what a same-name rewrite could hide is seen within a day. */
 export const CACHE_MAX_AGE_MS = 24 * 3600 * 1000;

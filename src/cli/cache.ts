@@ -90,6 +90,7 @@ export async function openCache(
     brief ? { brief: brief.brief, times: () => times()?.times ?? null } : (times()?.times ?? null),
     (folder) => store.listing(folder),
     checks,
+    sha256,
   );
   return {
     store: remembered,
@@ -104,9 +105,14 @@ export async function openCache(
         const now = use.now();
         // Nothing learned: saved again only once an hour, to stay within its day (CACHE_MAX_AGE_MS). A name gone
         // from the folder meanwhile keeps its time until the next save; it is never asked about while it is gone.
-        // Without a folder brief, one is saved as soon as it can be made.
+        // Without a folder brief, or with one that no longer told (an older note came or went), one is saved as
+        // soon as it can be made.
         const savedAt = brief?.savedAt ?? times()?.savedAt;
-        const due = savedAt === undefined || remembered.learned() || now - savedAt >= RESAVE_MS;
+        const due =
+          savedAt === undefined ||
+          remembered.learned() ||
+          now - savedAt >= RESAVE_MS ||
+          (brief !== null && remembered.timesRead());
         if (!due && brief !== null) return;
         const kept = remembered.remembered(now);
         if (kept === null || (!due && kept.brief === null)) return;

@@ -251,7 +251,7 @@ describe("the CLI with its scan cache", () => {
     expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
     expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
     const checks = path.join(path.dirname(cacheFile(vault)), "index-checks.txt");
-    expect(fs.readFileSync(checks, "utf8").split("\n")[0]).toBe("palee index checks 1");
+    expect(fs.readFileSync(checks, "utf8").split("\n")[0]).toBe("palee index checks 2");
     // The same index.md beside one note fewer: it no longer lists exactly the folder's notes.
     fs.rmSync(path.join(vault, probe));
     expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);

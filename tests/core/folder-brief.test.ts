@@ -10,6 +10,7 @@ import type { FolderBrief } from "../../src/core/scan/folder-brief";
 import { RememberedTimes } from "../../src/core/scan/remembered-times";
 import type { TimeOf } from "../../src/core/scan/remembered-times";
 import { formatUtcCompact } from "../../src/core/time";
+import { createHash } from "node:crypto";
 import { memoryTimes } from "../support/device-cache";
 import { MemoryStore } from "../support/memory-store";
 
@@ -17,6 +18,7 @@ const DAY = 86_400_000;
 const NOW = Date.parse("2026-12-02T12:00:00Z");
 const FOLDER = "palee/sessions";
 const name = (at: number, tail: string): string => `S-${formatUtcCompact(at)}-${tail}.md`;
+const sha = (text: string): string => createHash("sha256").update(text).digest("hex");
 
 /** A folder's notes: each named by a start up to 60 days back, written some time after it (or synced late). */
 const notes = fc.uniqueArray(
@@ -40,7 +42,7 @@ function folderOf(list: ReadonlyArray<{ startedDaysBack: number; tail: string; w
 /** What a bounded scan would ask: the names before `from`; and the truth, those written since the bound. */
 function truth(times: ReadonlyMap<string, number>, bound: number): { asked: string[]; changed: string[] } {
   const from = `S-${formatUtcCompact(bound)}`;
-  const asked = [...times.keys()].filter((n) => n < from);
+  const asked = [...times.keys()].filter((n) => n < from).sort(); // a listing's order: by name
   return { asked, changed: asked.filter((n) => (times.get(n) ?? 0) >= bound) };
 }
 
@@ -49,11 +51,11 @@ describe("briefChanged", () => {
     fc.assert(
       fc.property(notes, fc.integer({ min: 0, max: 13 }), (list, boundDaysBack) => {
         const times = folderOf(list);
-        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null);
+        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha);
         if (brief === null) throw new Error("every time is known: a brief is made");
         const bound = NOW - boundDaysBack * DAY;
         const { asked, changed } = truth(times, bound);
-        const told = briefChanged(brief, asked, bound);
+        const told = briefChanged(brief, asked, bound, sha);
         if (told === null) throw new Error("the older notes did not change: the brief tells");
         const answer = [
           ...told.changed,
@@ -69,10 +71,10 @@ describe("briefChanged", () => {
     fc.assert(
       fc.property(notes, fc.nat(), fc.constantFrom("came", "went", "renamed"), (list, pick, change) => {
         const times = folderOf(list);
-        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null) as FolderBrief;
+        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderBrief;
         const older = [...times.keys()].filter((n) => n < brief.split);
         const bound = NOW - 8 * DAY;
-        expect(briefChanged(brief, older, brief.since - 1)).toBeNull();
+        expect(briefChanged(brief, older, brief.since - 1, sha)).toBeNull();
         const other = name(NOW - 40 * DAY, "zzzz");
         const names =
           change === "came"
@@ -82,7 +84,28 @@ describe("briefChanged", () => {
               : change === "went"
                 ? older.filter((_, i) => i !== pick % older.length)
                 : older.map((n, i) => (i === pick % older.length ? other : n));
-        expect(briefChanged(brief, names, bound)).toBeNull();
+        expect(briefChanged(brief, names.sort(), bound, sha)).toBeNull();
+      }),
+    );
+  });
+  it("in another order than by name tells nothing, or the truth", () => {
+    fc.assert(
+      fc.property(notes, fc.integer({ min: 0, max: 13 }), fc.nat(), (list, boundDaysBack, seed) => {
+        const times = folderOf(list);
+        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderBrief;
+        const bound = NOW - boundDaysBack * DAY;
+        const { asked, changed } = truth(times, bound);
+        const shuffled = asked
+          .map((n, i) => [n, (i * 7919 + seed) % 1009] as const)
+          .sort((x, y) => x[1] - y[1])
+          .map(([n]) => n);
+        const told = briefChanged(brief, shuffled, bound, sha);
+        if (told === null) return;
+        // Every name is either an older note the brief vouches for, or one the caller looks up.
+        const vouched = shuffled.filter((n) => !told.rest.includes(n));
+        expect(vouched.every((n) => n < brief.split)).toBe(true);
+        const answer = [...told.changed, ...told.rest.filter((n) => (times.get(n) ?? -1) >= bound)];
+        expect(answer.sort()).toEqual([...changed].sort());
       }),
     );
   });
@@ -97,7 +120,7 @@ describe("briefOf", () => {
     [late, NOW - DAY], // synced late: an old name, a new time
     [recent, NOW - 2 * DAY],
   ]);
-  const made = briefOf([...times.keys()], (n) => times.get(n), NOW, null) as FolderBrief;
+  const made = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderBrief;
 
   it("splits at BRIEF_SPAN_MS back: older notes by digest, the late ones and the recent ones with times", () => {
     expect(made.split).toBe(`S-${formatUtcCompact(NOW - BRIEF_SPAN_MS)}`);
@@ -108,20 +131,20 @@ describe("briefOf", () => {
   });
 
   it("vouches for no older note whose time is unknown", () => {
-    expect(briefOf([...times.keys()], (n) => (n === old ? undefined : times.get(n)), NOW, null)).toBeNull();
-    expect(briefOf([...times.keys()], (n) => (n === recent ? undefined : times.get(n)), NOW, null)?.recent.size).toBe(
-      0,
-    );
+    expect(briefOf([...times.keys()], (n) => (n === old ? undefined : times.get(n)), NOW, null, sha)).toBeNull();
+    expect(
+      briefOf([...times.keys()], (n) => (n === recent ? undefined : times.get(n)), NOW, null, sha)?.recent.size,
+    ).toBe(0);
   });
 
   it("keeps a prior's split until it is a day late, and trusts a prior only for the older notes it describes", () => {
     const fromPrior = (n: string) => (n < made.split ? (made.late.get(n) ?? -Infinity) : times.get(n));
-    expect(briefOf([...times.keys()], fromPrior, NOW + DAY, made)).toEqual(made);
-    const moved = briefOf([...times.keys()], fromPrior, NOW + BRIEF_MOVE_MS + DAY, made);
+    expect(briefOf([...times.keys()], fromPrior, NOW + DAY, made, sha)).toEqual(made);
+    const moved = briefOf([...times.keys()], fromPrior, NOW + BRIEF_MOVE_MS + DAY, made, sha);
     expect(moved?.split).toBe(`S-${formatUtcCompact(NOW + BRIEF_MOVE_MS + DAY - BRIEF_SPAN_MS)}`);
     // A note that came under an older name since the prior was made: the prior cannot answer for its time.
     const synced = name(NOW - 50 * DAY, "0004");
-    expect(briefOf([...times.keys(), synced], fromPrior, NOW + DAY, made)).toBeNull();
+    expect(briefOf([...times.keys(), synced], fromPrior, NOW + DAY, made, sha)).toBeNull();
   });
 });
 
@@ -136,7 +159,7 @@ describe("RememberedTimes with a brief", () => {
       [old, NOW - 30 * DAY],
       [recent, NOW - 2 * DAY],
     ]);
-    const brief = briefOf([old, recent], (n) => full.get(n), NOW, null) as FolderBrief;
+    const brief = briefOf([old, recent], (n) => full.get(n), NOW, null, sha) as FolderBrief;
     const asked: string[] = [];
     let reads = 0;
     const times = memoryTimes(store);
@@ -145,7 +168,7 @@ describe("RememberedTimes with a brief", () => {
       return times(folder, names);
     };
     const known = { brief, times: () => (reads++, new Map(full)) };
-    const remembered = new RememberedTimes(store, FOLDER, timesOf, known);
+    const remembered = new RememberedTimes(store, FOLDER, timesOf, known, undefined, undefined, sha);
     return { store, asked, remembered, brief, reads: () => reads };
   }
 

@@ -2,6 +2,7 @@
  * RememberedTimes (issue 22): the bounded scans' `changedAmong` answered from remembered file times, asking the
  * store only about names it has not seen; its own writes forget their names' times; what it keeps to save.
  */
+import { createHash } from "node:crypto";
 import { briefOf } from "../../src/core/scan/folder-brief";
 import { RememberedTimes } from "../../src/core/scan/remembered-times";
 import type { TimeOf } from "../../src/core/scan/remembered-times";
@@ -13,6 +14,7 @@ const A = "S-20260101T090000-aaaa.md";
 const B = "S-20260102T090000-bbbb.md";
 const C = "S-20260103T090000-cccc.md";
 const NOW = Date.parse("2026-03-01T00:00:00Z");
+const sha = (text: string): string => createHash("sha256").update(text).digest("hex");
 
 /** A store holding A (written at 1 000) and B (at 5 000), and a RememberedTimes over it counting what it asks. */
 function setup(known: Map<string, number> | null = null) {
@@ -25,7 +27,7 @@ function setup(known: Map<string, number> | null = null) {
     asked.push(...names);
     return times(folder, names);
   };
-  return { store, asked, remembered: new RememberedTimes(store, FOLDER, timesOf, known) };
+  return { store, asked, remembered: new RememberedTimes(store, FOLDER, timesOf, known, undefined, undefined, sha) };
 }
 
 describe("RememberedTimes", () => {
@@ -73,7 +75,7 @@ describe("RememberedTimes", () => {
         [A, 1000],
         [B, 5000],
       ]),
-      brief: briefOf([A, B], (name) => kept?.times?.get(name), NOW, null),
+      brief: briefOf([A, B], (name) => kept?.times?.get(name), NOW, null, sha),
       changed: true, // the brief is new
     });
     const brief = kept?.brief;

@@ -78,7 +78,15 @@ export class DeviceCache {
   /** The cache over another store (a fresh instance of the app after a crash); returns what the core uses. */
   rewire(inner: SessionStore): SessionStore {
     this.checks = new CheckedIndexes(sha256);
-    this.remembered = new RememberedTimes(inner, OWNER.folder, memoryTimes(this.memory), null, undefined, this.checks);
+    this.remembered = new RememberedTimes(
+      inner,
+      OWNER.folder,
+      memoryTimes(this.memory),
+      null,
+      undefined,
+      this.checks,
+      sha256,
+    );
     this.store = new CheckedTimes(this.remembered, this.memory, this);
     return this.store;
   }
@@ -107,7 +115,11 @@ export class DeviceCache {
       this.savedChecks.push(this.checksText);
     }
     if (!this.remembered.timesRead()) this.counts.briefOnly += 1;
-    const due = this.began === undefined || this.remembered.learned() || now - this.began >= RESAVE_MS;
+    const due =
+      this.began === undefined ||
+      this.remembered.learned() ||
+      now - this.began >= RESAVE_MS ||
+      (this.briefBegan && this.remembered.timesRead());
     if (!due && this.briefBegan) return;
     const kept = this.remembered.remembered(now);
     if (kept === null || (!due && kept.brief === null)) return;

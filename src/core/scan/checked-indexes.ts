@@ -6,8 +6,8 @@
  * text beside the same names skips the walk (operations/incremental-index.ts, SessionStore.indexListsExactly).
  * The face keeps the memo between its processes (the CLI: src/cli/cache-file.ts, outside the vault). Pure.
  */
-import type { NamesDigest } from "./names-digest";
-import { NamesSum, sameDigest } from "./names-digest";
+import type { Digest, NamesDigest } from "./names-digest";
+import { namesDigest, sameDigest } from "./names-digest";
 
 /** One remembered check: the text's digest, the digest of the names it lists and their number. */
 export interface IndexCheck {
@@ -22,16 +22,14 @@ export interface IndexCheck {
  */
 export const CHECKS_KEPT = 4;
 
-/** A digest of a text (the CLI: SHA-256). */
-export type Digest = (text: string) => string;
-
 export class CheckedIndexes {
   private checks: IndexCheck[] = [];
   private changed = false;
   /** The last text digested and its digest: a call checks and then remembers the same text. */
   private last: { text: string; digest: string } | null = null;
-  /** The last names summed, by identity. */
-  private lastNames: { names: readonly string[]; sum: NamesSum } | null = null;
+  /** The last set digested (setOf), by the identity of its names. */
+  private lastSet: { names: readonly string[]; minus: string | null; plus: string | null; set: NamesDigest } | null =
+    null;
 
   constructor(
     private readonly digest: Digest,
@@ -45,7 +43,7 @@ export class CheckedIndexes {
     this.checks = known ? known.slice(0, CHECKS_KEPT) : [];
     this.changed = false;
     this.last = null;
-    this.lastNames = null;
+    this.lastSet = null;
   }
 
   /** Whether a check was added since `begin` (then the face saves them). */
@@ -89,18 +87,17 @@ export class CheckedIndexes {
 
   /**
    * The digest of `names` (a listing's: no name twice), less `minus` (one of them) and with `plus` (not one of
-   * them), summing `names` once per listing: a call checks and then remembers the same names.
+   * them); digested once per listing and change: a call checks and then remembers the same names.
    */
   private setOf(names: readonly string[], minus: string | null, plus: string | null): NamesDigest {
-    if (this.lastNames?.names !== names) {
-      const sum = new NamesSum();
-      for (const name of names) sum.add(name);
-      this.lastNames = { names, sum };
-    }
-    const total = this.lastNames.sum.copy();
-    if (minus !== null) total.add(minus, -1);
-    if (plus !== null) total.add(plus);
-    return total.digest();
+    const last = this.lastSet;
+    if (last?.names === names && last.minus === minus && last.plus === plus) return last.set;
+    const list = names.slice();
+    if (minus !== null) list.splice(list.indexOf(minus), 1);
+    if (plus !== null) list.push(plus);
+    const set = namesDigest(list, this.digest);
+    this.lastSet = { names, minus, plus, set };
+    return set;
   }
 
   private digestOf(text: string): string {

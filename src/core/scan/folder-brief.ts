@@ -1,6 +1,6 @@
 import { formatUtcCompact } from "../time";
-import type { NamesDigest } from "./names-digest";
-import { NamesSum, sameDigest } from "./names-digest";
+import type { Digest, NamesDigest } from "./names-digest";
+import { namesDigest, sameDigest } from "./names-digest";
 
 /**
  * What a device remembers of its session folder in brief (issue 22, docs/performance.md "The folder in brief"), so
@@ -37,29 +37,32 @@ const splitAt = (at: number): string => `S-${formatUtcCompact(at)}`;
 
 /**
  * Which of `names` were written since `since`, as far as the brief tells: the late older notes written since,
- * and `rest`, the names at or after the split, which the caller looks up. Null when the brief cannot tell: the
- * bound is before its `since`, or the older names among `names` are not exactly its older notes (a note came,
- * went or was renamed, or `names` does not hold them all).
+ * and `rest`, the names the caller looks up one by one. Null when the brief cannot tell: the bound is before its
+ * `since`, or the older names among `names` are not exactly its older notes (a note came, went or was renamed, or
+ * `names` does not hold them all).
+ *
+ * `names` in ascending order (a listing's, as the file system gives it, sorted by name on the usual ones) has
+ * the older names first: they are found by a binary search, not a walk of the history. In another order the
+ * names taken as older are not exactly the older notes, so the digests differ (nothing is told), or they are
+ * the older notes after all and every other name is in `rest`: either way nothing is told wrong.
  */
 export function briefChanged(
   brief: FolderBrief,
   names: readonly string[],
   since: number,
+  digest: Digest,
 ): { changed: string[]; rest: string[] } | null {
   if (since < brief.since) return null;
-  const old = new NamesSum();
-  const changed: string[] = [];
-  const rest: string[] = [];
-  for (const name of names) {
-    if (name >= brief.split) {
-      rest.push(name);
-      continue;
-    }
-    old.add(name);
-    const at = brief.late.get(name);
-    if (at !== undefined && at >= since) changed.push(name);
+  let older = 0;
+  for (let end = names.length; older < end;) {
+    const mid = (older + end) >>> 1;
+    if (names[mid] < brief.split) older = mid + 1;
+    else end = mid;
   }
-  return sameDigest(old.digest(), brief.old) ? { changed, rest } : null;
+  if (!sameDigest(namesDigest(names.slice(0, older), digest), brief.old)) return null;
+  const changed: string[] = [];
+  for (const [name, at] of brief.late) if (at >= since) changed.push(name);
+  return { changed, rest: names.slice(older) };
 }
 
 /**
@@ -77,28 +80,29 @@ export function briefOf(
   timeOf: (name: string) => number | undefined,
   now: number,
   prior: FolderBrief | null,
+  digest: Digest,
 ): FolderBrief | null {
   // Kept also when it is in the future (a clock set back): `since` never moves back from a prior's.
   const keep = prior !== null && prior.since >= now - BRIEF_SPAN_MS - BRIEF_MOVE_MS;
   const since = keep ? prior.since : now - BRIEF_SPAN_MS;
   const split = keep ? prior.split : splitAt(since);
-  const old = new NamesSum();
-  const priorOld = new NamesSum();
+  const old: string[] = [];
+  const priorOld: string[] = [];
   const late = new Map<string, number>();
   const recent = new Map<string, number>();
   for (const name of confirmed) {
-    if (prior !== null && name < prior.split) priorOld.add(name);
+    if (prior !== null && name < prior.split) priorOld.push(name);
     const at = timeOf(name);
     if (name >= split) {
       if (at !== undefined) recent.set(name, at);
       continue;
     }
     if (at === undefined) return null;
-    old.add(name);
+    old.push(name);
     if (at >= since) late.set(name, at);
   }
-  if (prior !== null && !sameDigest(priorOld.digest(), prior.old)) return null;
-  return { split, old: old.digest(), since, late, recent };
+  if (prior !== null && !sameDigest(namesDigest(priorOld, digest), prior.old)) return null;
+  return { split, old: namesDigest(old, digest), since, late, recent };
 }
 
 /** Whether two briefs say the same (then an unchanged one need not be saved again). */

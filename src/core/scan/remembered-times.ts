@@ -1,6 +1,7 @@
 import type { ChangeReport, ModifiedAt, SessionStore } from "../ports";
 import type { CheckedIndexes } from "./checked-indexes";
 import type { FolderBrief } from "./folder-brief";
+import type { Digest } from "./names-digest";
 import { briefChanged, briefOf, sameBrief } from "./folder-brief";
 import { kindOf } from "./names";
 
@@ -75,6 +76,8 @@ export class RememberedTimes implements SessionStore {
     private readonly listing?: Listing,
     /** When given, what this device remembers of checking index.md (checked-indexes.ts). */
     readonly checks?: CheckedIndexes,
+    /** When given, the folder is kept in brief (folder-brief.ts), its sets of names by this digest. */
+    private readonly digest?: Digest,
   ) {
     this.begin(known);
   }
@@ -110,6 +113,7 @@ export class RememberedTimes implements SessionStore {
     const listed = this.listed;
     if (listed === null) return null;
     const confirmed = [...listed].filter((name) => kindOf(name) === "confirmed");
+    const { digest } = this;
     const open = this.brief;
     if (open !== null) {
       const { brief, recent } = open;
@@ -117,7 +121,7 @@ export class RememberedTimes implements SessionStore {
         this.times.get(name) ??
         recent.get(name) ??
         (name < brief.split ? (brief.late.get(name) ?? -Infinity) : undefined);
-      const made = briefOf(confirmed, timeOf, now, brief);
+      const made = digest ? briefOf(confirmed, timeOf, now, brief, digest) : null;
       if (made !== null) return { times: null, brief: made, changed: this.changed || !sameBrief(made, brief) };
     }
     const times = this.readTimes();
@@ -127,7 +131,7 @@ export class RememberedTimes implements SessionStore {
       times.delete(name); // gone from the folder (deleting the current key is safe while iterating a Map)
       changed = true;
     }
-    const brief = briefOf(confirmed, (name) => times.get(name), now, null);
+    const brief = digest ? briefOf(confirmed, (name) => times.get(name), now, null, digest) : null;
     const began = this.began;
     const same = brief === null || began === null ? brief === began : sameBrief(brief, began);
     return { times, brief, changed: changed || !same };
@@ -170,17 +174,16 @@ export class RememberedTimes implements SessionStore {
   async changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
     if (folder !== this.folder) return this.inner.changedAmong(folder, names, since);
     const open = this.brief;
-    const told = open && briefChanged(open.brief, names, since);
+    const told = open && this.digest && briefChanged(open.brief, names, since, this.digest);
     if (open !== null && told) {
       // No older note came or went: only a late one can be among them; the rest are looked up one by one.
       const timeOf = (name: string): number | undefined => this.times.get(name) ?? open.recent.get(name);
       const missing = await this.learn(told.rest.filter((name) => timeOf(name) === undefined));
-      const late = new Set(told.changed);
-      return names.filter((name) => {
-        if (name < open.brief.split) return late.has(name);
+      const rest = told.rest.filter((name) => {
         const at = timeOf(name);
         return at === undefined ? !missing.has(name) : at >= since;
       });
+      return [...told.changed, ...rest];
     }
     const times = this.readTimes();
     const missing = await this.learn(names.filter((name) => !times.has(name)));
