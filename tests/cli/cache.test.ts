@@ -261,6 +261,22 @@ describe("the CLI with its scan cache", () => {
     expect(index).toContain("Total sessions: 21");
   });
 
+  it("keeps the folder in brief, made anew once an older note is gone", () => {
+    const { vault } = oldVault();
+    const brief = () =>
+      JSON.parse(fs.readFileSync(briefFile(vault), "utf8").split("\n")[2]) as { split: string; old: [string, number] };
+    const older = (split: string): number => sessionFiles(vault).filter((f) => f.startsWith("S-") && f < split).length;
+    expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
+    const before = brief();
+    expect(before.old[1]).toBe(older(before.split)); // the notes of about 14 days ago and more
+    fs.rmSync(path.join(vault, "palee", "sessions", sessionFiles(vault).filter((f) => f.startsWith("S-"))[0]));
+    // The end learns nothing new (every time is known), yet its brief no longer told: it is saved again.
+    expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
+    const after = brief();
+    expect(after.old[0]).not.toBe(before.old[0]);
+    expect(after.old[1]).toBe(older(after.split));
+  });
+
   it("is ignored when it cannot be read, and the action still succeeds", () => {
     const { vault } = oldVault();
     fs.rmSync(cacheFile(vault));
