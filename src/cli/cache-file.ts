@@ -2,8 +2,9 @@
  * The device-local scan cache (issue 22): the modification times of the session folder's confirmed notes as
  * this device last saw them, kept beside the vault lock in the vault's state folder (state-dir.ts), never in the
  * vault. With it a bounded scan lists the folder and asks the file system only about names it has not seen
- * (core/scan/remembered-times.ts; the soundness argument is in docs/performance.md). Beside it, a small file of
- * the index checks this device remembers (core/scan/checked-indexes.ts), under the same rules.
+ * (core/scan/remembered-times.ts; the soundness argument is in docs/performance.md). Beside it, two small files
+ * under the same rules: the index checks this device remembers (core/scan/checked-indexes.ts) and the session
+ * folder in brief (core/scan/folder-brief.ts).
  *
  * Plain and derived, safe to delete. A file that is missing, damaged (its checksum, its shape), of another
  * format or tool version, of another vault path or session folder, saved more than a day ago or in the future
@@ -237,12 +238,6 @@ export async function readCacheFile(file: string): Promise<string | null> {
   } catch {
     return null;
   }
-}
-
-/** The scan cache at `file`, or null (missing, unreadable, not trusted). Never throws. */
-export async function loadScanCache(file: string, owner: CacheOwner, now: number): Promise<Remembered | null> {
-  const text = await readCacheFile(file);
-  return text === null ? null : parseScanCache(text, owner, now);
 }
 
 /**

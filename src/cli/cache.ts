@@ -6,7 +6,8 @@
  * - A read-only action reads the cache if there is one and never writes it: it holds no lock, and what it learns
  *   (a stat or two of names new since) is cheap to learn again.
  * - `rebuild` ignores the cache, and saves one made afresh from every confirmed note's time.
- * - Beside it, the index checks (core/scan/checked-indexes.ts): loaded and saved alike, when one was added.
+ * - Beside it, the index checks (core/scan/checked-indexes.ts): loaded and saved alike, when one was added; and
+ *   the folder brief (core/scan/folder-brief.ts), read first: the times are parsed only if it cannot answer.
  * - A cache that cannot be found, read or written never fails the command: the call learns afresh.
  */
 import { promises as fs } from "node:fs";
