@@ -15,6 +15,7 @@ import * as path from "node:path";
 import type { CorePorts } from "../core/ports";
 import type { Layout } from "../core/layout";
 import { RememberedTimes } from "../core/scan/remembered-times";
+import type { Kept } from "../core/scan/remembered-times";
 import type { NodeStore } from "../node/node-store";
 import type { CacheOwner } from "./cache-file";
 import { CheckedIndexes } from "../core/scan/checked-indexes";
@@ -55,6 +56,28 @@ export interface CacheUse {
   /** rebuild: the cache is ignored and saved anew from every note. */
   fresh: boolean;
   now: () => number;
+}
+
+/**
+ * What a writing call saves of its device cache (`remembered`, begun from files saved at `began.savedAt`, with a
+ * folder brief or not), or null for nothing. Nothing learned: saved again only once an hour, to stay within its
+ * day (CACHE_MAX_AGE_MS); a name gone from the folder meanwhile keeps its time until the next save, and is never
+ * asked about while it is gone. Without a folder brief, or with one that no longer told (an older note came or
+ * went), one is saved as soon as it can be made.
+ */
+export function toKeep(
+  remembered: RememberedTimes,
+  began: { savedAt: number | undefined; brief: boolean },
+  now: number,
+): Kept | null {
+  const due =
+    began.savedAt === undefined ||
+    remembered.learned() ||
+    now - began.savedAt >= RESAVE_MS ||
+    (began.brief && remembered.timesRead());
+  if (!due && began.brief) return null;
+  const kept = remembered.remembered(now);
+  return kept === null || (!due && kept.brief === null) ? null : kept;
 }
 
 /** The cache of the vault `store` is on (`layout`'s session folder), as `use` says. Never throws. */
@@ -104,19 +127,8 @@ export async function openCache(
         }
         if (use.fresh) await remembered.learnAll();
         const now = use.now();
-        // Nothing learned: saved again only once an hour, to stay within its day (CACHE_MAX_AGE_MS). A name gone
-        // from the folder meanwhile keeps its time until the next save; it is never asked about while it is gone.
-        // Without a folder brief, or with one that no longer told (an older note came or went), one is saved as
-        // soon as it can be made.
-        const savedAt = brief?.savedAt ?? times()?.savedAt;
-        const due =
-          savedAt === undefined ||
-          remembered.learned() ||
-          now - savedAt >= RESAVE_MS ||
-          (brief !== null && remembered.timesRead());
-        if (!due && brief !== null) return;
-        const kept = remembered.remembered(now);
-        if (kept === null || (!due && kept.brief === null)) return;
+        const kept = toKeep(remembered, { savedAt: brief?.savedAt ?? times()?.savedAt, brief: brief !== null }, now);
+        if (kept === null) return;
         if (kept.times !== null) await saveScanCache(file, owner, kept.times, now);
         else if (timesText !== null) {
           // The times were not needed: kept as they are, within their day.

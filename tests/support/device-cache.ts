@@ -1,4 +1,4 @@
-import { RESAVE_MS } from "../../src/cli/cache";
+import { RESAVE_MS, toKeep } from "../../src/cli/cache";
 import type { CacheOwner } from "../../src/cli/cache-file";
 import {
   parseFolderBrief,
@@ -115,14 +115,8 @@ export class DeviceCache {
       this.savedChecks.push(this.checksText);
     }
     if (!this.remembered.timesRead()) this.counts.briefOnly += 1;
-    const due =
-      this.began === undefined ||
-      this.remembered.learned() ||
-      now - this.began >= RESAVE_MS ||
-      (this.briefBegan && this.remembered.timesRead());
-    if (!due && this.briefBegan) return;
-    const kept = this.remembered.remembered(now);
-    if (kept === null || (!due && kept.brief === null)) return;
+    const kept = toKeep(this.remembered, { savedAt: this.began, brief: this.briefBegan }, now);
+    if (kept === null) return;
     if (kept.times !== null) this.text = renderScanCache(OWNER, kept.times, now);
     else if (this.text !== null) this.text = refreshedScanCache(this.text, OWNER, now, RESAVE_MS) ?? this.text;
     if (this.text !== null) this.saved.push(this.text);
