@@ -1,8 +1,10 @@
 /**
  * Reading one folder of the vault for a scan, as NodeStore answers it: its files and subfolders from one
- * readdir, and its files' modification times (the device-local scan cache's, src/cli/cache.ts).
+ * readdir (or its names alone, and then what some of them are), and its files' modification times (the
+ * device-local scan cache's, src/cli/cache.ts).
  */
-import { promises as fs, statSync } from "node:fs";
+import type { Stats } from "node:fs";
+import { lstatSync, promises as fs, statSync } from "node:fs";
 import * as path from "node:path";
 import type { TimeOf } from "../core/scan/remembered-times";
 
@@ -12,13 +14,44 @@ import type { TimeOf } from "../core/scan/remembered-times";
  */
 export async function readListing(dir: string): Promise<{ files: string[]; folders: string[] }> {
   const entries = await fs.readdir(dir, { withFileTypes: true });
-  const linkToFolder = (name: string): boolean =>
-    statSync(path.join(dir, name), { throwIfNoEntry: false })?.isDirectory() === true;
   const files: string[] = [];
   const folders: string[] = [];
   for (const e of entries) {
-    if (e.isFile() || (e.isSymbolicLink() && !linkToFolder(e.name))) files.push(e.name);
+    if (e.isFile() || (e.isSymbolicLink() && !linksToFolder(dir, e.name))) files.push(e.name);
     else if (e.isDirectory()) folders.push(e.name);
+  }
+  return { files, folders };
+}
+
+const linksToFolder = (dir: string, name: string): boolean =>
+  statSync(path.join(dir, name), { throwIfNoEntry: false })?.isDirectory() === true;
+
+/**
+ * The names of `dir`'s entries, without what each is: no entry object per name, which at 30 000 names is about
+ * 20 ms less than readListing in a process that runs the loop once (docs/performance.md "Names without types").
+ */
+export function readNames(dir: string): Promise<string[]> {
+  return fs.readdir(dir);
+}
+
+/**
+ * Which of `names` (entries of `dir`) are files and which subfolders, as readListing tells them, each asked of
+ * the file system (lstat; a link's target with stat); a name gone meanwhile is neither. Order kept.
+ */
+export function kindsOf(dir: string, names: readonly string[]): { files: string[]; folders: string[] } {
+  const files: string[] = [];
+  const folders: string[] = [];
+  for (const name of names) {
+    let stat: Stats | undefined;
+    try {
+      stat = lstatSync(path.join(dir, name), { throwIfNoEntry: false });
+    } catch {
+      files.push(name); // cannot be told (a folder listed but not searchable): its read says so, by name
+      continue;
+    }
+    if (stat === undefined) continue;
+    if (stat.isFile() || (stat.isSymbolicLink() && !linksToFolder(dir, name))) files.push(name);
+    else if (stat.isDirectory()) folders.push(name);
   }
   return { files, folders };
 }

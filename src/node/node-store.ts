@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, constants as fsConstants, lstatSync, openSync, promises as fs, readFileSync } from "node:fs";
+import { closeSync, constants as fsConstants, lstatSync, openSync, promises as fs } from "node:fs";
 import { realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { BoundaryError, ConflictError, FileExistsError, LinkOutsideVaultError, PaleeError } from "../core/errors";
@@ -8,7 +8,8 @@ import type { ChangeReport, ModifiedAt, SessionStore } from "../core/ports";
 import type { TimeOf } from "../core/scan/remembered-times";
 import { STALE_TEMP_MS } from "../core/temp-files";
 import type { TopicNote } from "../core/topics/resolve";
-import { readListing, statTimes } from "./folder-reading";
+import { readFileText } from "./file-text";
+import { kindsOf, readListing, readNames, statTimes } from "./folder-reading";
 import { readTopicNotes } from "./topic-notes";
 
 function isErrno(error: unknown, code: string): boolean {
@@ -112,7 +113,7 @@ export class NodeStore implements SessionStore {
   private readText(relative: string, absolute: string): string {
     if (NO_FOLLOW === undefined) {
       if (lstatSync(absolute, { throwIfNoEntry: false })?.isSymbolicLink()) this.assertLinkInside(relative, absolute);
-      return readFileSync(absolute, "utf8");
+      return readFileText(absolute);
     }
     let fd: number;
     try {
@@ -120,10 +121,10 @@ export class NodeStore implements SessionStore {
     } catch (error) {
       if (!isErrno(error, "ELOOP") && !isErrno(error, "EMLINK")) throw error;
       this.assertLinkInside(relative, absolute);
-      return readFileSync(absolute, "utf8");
+      return readFileText(absolute);
     }
     try {
-      return readFileSync(fd, "utf8");
+      return readFileText(fd);
     } finally {
       closeSync(fd);
     }
@@ -211,6 +212,21 @@ export class NodeStore implements SessionStore {
       if (isErrno(error, "ENOENT")) return { files: [], folders: [] };
       throw withPath(this.root, folder, error);
     }
+  }
+
+  /** The names of `folder`'s entries, without what each is (folder-reading.ts readNames). Throws as `list` does. */
+  async names(folder: string): Promise<string[]> {
+    try {
+      return await readNames(this.resolve(folder));
+    } catch (error) {
+      if (isErrno(error, "ENOENT")) return [];
+      throw withPath(this.root, folder, error);
+    }
+  }
+
+  /** Which of `names` in `folder` are files and which subfolders, each asked (folder-reading.ts kindsOf). */
+  kindsOf(folder: string, names: readonly string[]): Promise<{ files: string[]; folders: string[] }> {
+    return Promise.resolve(kindsOf(this.resolve(folder), names));
   }
 
   /**
