@@ -112,7 +112,11 @@ export async function openCache(
     layout.sessions,
     (folder, names) => store.modifiedTimes(folder, names),
     brief ? { brief: brief.brief, times: () => times()?.times ?? null } : (times()?.times ?? null),
-    (folder) => store.listing(folder),
+    {
+      listing: (folder) => store.listing(folder),
+      names: (folder) => store.names(folder),
+      kinds: (folder, names) => store.kindsOf(folder, names),
+    },
     checks,
     sha256,
   );

@@ -5,13 +5,20 @@
  * went; RememberedTimes uses it without reading the full times.
  */
 import fc from "fast-check";
-import { BRIEF_MOVE_MS, BRIEF_SPAN_MS, briefChanged, briefOf } from "../../src/core/scan/folder-brief";
+import {
+  BRIEF_MOVE_MS,
+  BRIEF_SPAN_MS,
+  briefChanged,
+  briefKept,
+  briefOf,
+  olderRange,
+} from "../../src/core/scan/folder-brief";
 import type { FolderBrief } from "../../src/core/scan/folder-brief";
 import { RememberedTimes } from "../../src/core/scan/remembered-times";
 import type { TimeOf } from "../../src/core/scan/remembered-times";
 import { formatUtcCompact } from "../../src/core/time";
 import { createHash } from "node:crypto";
-import { memoryTimes } from "../support/device-cache";
+import { memoryTimes, readingOf } from "../support/device-cache";
 import { MemoryStore } from "../support/memory-store";
 
 const DAY = 86_400_000;
@@ -108,6 +115,89 @@ describe("briefChanged", () => {
         expect(answer.sort()).toEqual([...changed].sort());
       }),
     );
+  });
+});
+
+/** Entries a session folder holds beside its notes: a draft, a view, a subfolder, a name like a note's but not one. */
+const besides = fc.subarray(["DRAFT-S-0a1b2c3d.md", "Attachments", "hot.md", "S-notes.txt", "index.base", "~tmp"]);
+
+describe("olderRange", () => {
+  it("finds exactly the older notes in a folder's names, whatever else it holds", () => {
+    fc.assert(
+      fc.property(notes, besides, (list, others) => {
+        const times = folderOf(list);
+        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderBrief;
+        const names = [...times.keys(), ...others].sort();
+        const range = olderRange(brief, names, sha);
+        const older = [...times.keys()].filter((n) => n < brief.split).sort();
+        expect(range?.older).toEqual(older);
+        expect(names.slice(range?.from, range?.to)).toEqual(older);
+      }),
+    );
+  });
+
+  it("vouches for nothing once an older note came, went or was renamed, or another name is among them", () => {
+    fc.assert(
+      fc.property(notes, fc.nat(), fc.constantFrom("came", "went", "renamed", "folder"), (list, pick, change) => {
+        const times = folderOf(list);
+        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderBrief;
+        const older = [...times.keys()].filter((n) => n < brief.split);
+        fc.pre(older.length > 0 || change === "came" || change === "folder");
+        const at = pick % Math.max(1, older.length);
+        const other = change === "folder" ? `S-${formatUtcCompact(NOW - 40 * DAY)}` : name(NOW - 40 * DAY, "zzzz");
+        const changed =
+          change === "came" || change === "folder"
+            ? [...times.keys(), other]
+            : change === "went"
+              ? [...times.keys()].filter((n) => n !== older[at])
+              : [...times.keys()].map((n) => (n === older[at] ? other : n));
+        expect(olderRange(brief, changed.sort(), sha)).toBeNull();
+      }),
+    );
+  });
+
+  it("in another order than by name vouches for nothing, or for exactly the older notes", () => {
+    fc.assert(
+      fc.property(notes, besides, fc.nat(), (list, others, seed) => {
+        const times = folderOf(list);
+        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderBrief;
+        const shuffled = [...times.keys(), ...others]
+          .map((n, i) => [n, (i * 7919 + seed) % 1009] as const)
+          .sort((x, y) => x[1] - y[1])
+          .map(([n]) => n);
+        const range = olderRange(brief, shuffled, sha);
+        if (range === null) return;
+        expect([...range.older].sort()).toEqual([...times.keys()].filter((n) => n < brief.split).sort());
+      }),
+    );
+  });
+});
+
+describe("briefKept", () => {
+  it("makes what briefOf makes while the split is kept, walking only the notes after it", () => {
+    fc.assert(
+      fc.property(notes, notes, fc.integer({ min: 0, max: 2 * DAY }), (list, added, later) => {
+        const times = folderOf(list);
+        const prior = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderBrief;
+        // Since then: new notes named after the split (a session ended), some with times known.
+        const now = NOW + later;
+        const recentAdded = [...folderOf(added).keys()].filter((n) => n >= prior.split && !times.has(n));
+        const all = [...times.keys(), ...recentAdded].sort();
+        const timeOf = (n: string): number | undefined =>
+          n < prior.split
+            ? (prior.late.get(n) ?? -Infinity)
+            : (prior.recent.get(n) ?? (n.endsWith("0.md") ? undefined : now));
+        const others = all.filter((n) => n >= prior.split);
+        const kept = briefKept(prior, others, timeOf, now);
+        if (later > BRIEF_MOVE_MS) expect(kept).toBeNull();
+        else expect(kept).toEqual(briefOf(all, timeOf, now, prior, sha));
+      }),
+    );
+  });
+
+  it("leaves a name before the split to briefOf", () => {
+    const prior = briefOf([name(NOW - DAY, "0001")], () => NOW - DAY, NOW, null, sha) as FolderBrief;
+    expect(briefKept(prior, [name(NOW - 30 * DAY, "0002")], () => NOW, NOW)).toBeNull();
   });
 });
 
@@ -227,5 +317,84 @@ describe("RememberedTimes with a brief", () => {
     // The times read hold the rewritten note's time from before: forgotten, not read back.
     expect(remembered.remembered(NOW)?.times).toEqual(new Map());
     expect(await remembered.changedAmong(FOLDER, [recent], NOW - DAY)).toEqual([recent]); // asked again
+  });
+});
+
+describe("RememberedTimes reading the folder by its names", () => {
+  const old = name(NOW - 30 * DAY, "0001");
+  const older = name(NOW - 20 * DAY, "0002");
+  const recent = name(NOW - 2 * DAY, "0003");
+  const draft = "DRAFT-S-0a1b2c3d.md";
+  function setup(extra: Record<string, string> = {}) {
+    const store = new MemoryStore({
+      [`${FOLDER}/${old}`]: "o",
+      [`${FOLDER}/${older}`]: "o2",
+      [`${FOLDER}/${recent}`]: "r",
+      [`${FOLDER}/${draft}`]: "d",
+      [`${FOLDER}/moved/${name(NOW - 9 * DAY, "0009")}`]: "in a subfolder",
+      ...extra,
+    });
+    const full = new Map([
+      [old, NOW - 30 * DAY],
+      [older, NOW - 20 * DAY],
+      [recent, NOW - 2 * DAY],
+    ]);
+    for (const [n, at] of full) store.mtimes.set(`${FOLDER}/${n}`, at);
+    const brief = briefOf([...full.keys()], (n) => full.get(n), NOW, null, sha) as FolderBrief;
+    const plain = readingOf(store);
+    const asked: string[][] = [];
+    let typed = 0;
+    const reading = {
+      ...plain,
+      listing: (folder: string) => (typed++, plain.listing(folder)),
+      kinds: (folder: string, names: readonly string[]) => (asked.push([...names]), plain.kinds(folder, names)),
+    };
+    const known = () => ({ brief, times: () => new Map(full) });
+    const remembered = new RememberedTimes(store, FOLDER, memoryTimes(store), known(), reading, undefined, sha);
+    // The same store read by one typed listing, as before names alone: what it tells must not differ.
+    const typedOnly = new RememberedTimes(store, FOLDER, memoryTimes(store), known(), plain.listing, undefined, sha);
+    return { store, remembered, typedOnly, asked, typed: () => typed };
+  }
+
+  it("lists what a typed listing lists, asking only about names the brief does not vouch for", async () => {
+    const { remembered, typedOnly, asked, typed } = setup();
+    const files = await remembered.list(FOLDER);
+    expect(files.sort()).toEqual((await typedOnly.list(FOLDER)).sort());
+    expect(await remembered.folders(FOLDER)).toEqual(["moved"]);
+    expect(asked.flat().sort()).toEqual([draft, "moved"]);
+    expect(typed()).toBe(0);
+    expect(await remembered.changedAmong(FOLDER, [old, older], NOW - 8 * DAY)).toEqual([]);
+    expect(remembered.timesRead()).toBe(false);
+  });
+
+  it("reads the folder typed once an older note came, and finds it", async () => {
+    const synced = name(NOW - 40 * DAY, "0006");
+    const { store, remembered, typed } = setup({ [`${FOLDER}/${synced}`]: "s" });
+    store.mtimes.set(`${FOLDER}/${synced}`, NOW);
+    const files = await remembered.list(FOLDER);
+    expect(files).toContain(synced);
+    expect(typed()).toBe(1);
+    expect(await remembered.changedAmong(FOLDER, [synced, old, older], NOW - 8 * DAY)).toEqual([synced]);
+  });
+
+  it("keeps, after writes, the brief a typed listing would have kept", async () => {
+    const { store, remembered, typedOnly } = setup();
+    const ended = name(NOW - 3600_000, "0007");
+    for (const r of [remembered, typedOnly]) {
+      await r.list(FOLDER);
+      await r.changedAmong(FOLDER, [old, older, recent], NOW - 8 * DAY);
+    }
+    // One end, seen by both (the store is shared): a note created, the draft trashed.
+    await remembered.create(`${FOLDER}/${ended}`, "e");
+    await remembered.trash(`${FOLDER}/${draft}`);
+    typedOnly.begin({ brief: (typedOnly.remembered(NOW) as { brief: FolderBrief }).brief, times: () => null });
+    await typedOnly.list(FOLDER);
+    expect(store.files.has(`${FOLDER}/${ended}`)).toBe(true);
+    const kept = remembered.remembered(NOW + 1000);
+    expect(kept?.brief).toEqual(typedOnly.remembered(NOW + 1000)?.brief);
+    expect(kept?.times).toBeNull();
+    expect((await remembered.reusingListing(() => remembered.list(FOLDER))).sort()).toEqual(
+      [old, older, recent, ended].sort(),
+    );
   });
 });

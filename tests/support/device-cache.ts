@@ -12,7 +12,7 @@ import {
 } from "../../src/cli/cache-file";
 import { CheckedIndexes } from "../../src/core/scan/checked-indexes";
 import type { SessionStore } from "../../src/core/ports";
-import type { TimeOf, TimesOf } from "../../src/core/scan/remembered-times";
+import type { FolderReading, TimeOf, TimesOf } from "../../src/core/scan/remembered-times";
 import { RememberedTimes } from "../../src/core/scan/remembered-times";
 import { ForwardingStore } from "./forwarding-store";
 import type { MemoryStore } from "./memory-store";
@@ -32,6 +32,28 @@ export function memoryTimes(memory: MemoryStore): TimesOf {
         return memory.files.has(path) ? (memory.mtimes.get(path) ?? "untold") : "missing";
       }),
     );
+}
+
+/**
+ * A folder of `store` read as NodeStore reads it for the CLI's cache (src/cli/cache.ts): its names alone (in order
+ * by name, as the usual file systems list them), then what some of them are, or both at once.
+ */
+export function readingOf(store: SessionStore): FolderReading {
+  const listing = async (folder: string) => {
+    const [files, folders] = await Promise.all([store.list(folder), store.folders(folder)]);
+    return { files, folders };
+  };
+  return {
+    listing,
+    names: async (folder) => {
+      const { files, folders } = await listing(folder);
+      return [...files, ...folders].sort();
+    },
+    kinds: async (folder, names) => {
+      const { files, folders } = await listing(folder);
+      return { files: names.filter((n) => files.includes(n)), folders: names.filter((n) => folders.includes(n)) };
+    },
+  };
 }
 
 /**
@@ -83,7 +105,7 @@ export class DeviceCache {
       OWNER.folder,
       memoryTimes(this.memory),
       null,
-      undefined,
+      readingOf(inner),
       this.checks,
       sha256,
     );

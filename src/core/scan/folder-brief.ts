@@ -44,25 +44,63 @@ const splitAt = (at: number): string => `S-${formatUtcCompact(at)}`;
  * `names` in ascending order (a listing's, as the file system gives it, sorted by name on the usual ones) has
  * the older names first: they are found by a binary search, not a walk of the history. In another order the
  * names taken as older are not exactly the older notes, so the digests differ (nothing is told), or they are
- * the older notes after all and every other name is in `rest`: either way nothing is told wrong.
+ * the older notes after all and every other name is in `rest`: either way nothing is told wrong. `verified`: names
+ * this call already found to be exactly the older notes (olderRange's), so that they are not digested again.
  */
 export function briefChanged(
   brief: FolderBrief,
   names: readonly string[],
   since: number,
   digest: Digest,
+  verified: readonly string[] | null = null,
 ): { changed: string[]; rest: string[] } | null {
   if (since < brief.since) return null;
-  let older = 0;
-  for (let end = names.length; older < end;) {
-    const mid = (older + end) >>> 1;
-    if (names[mid] < brief.split) older = mid + 1;
-    else end = mid;
+  const older = firstAtOrAfter(names, brief.split);
+  const head = names.slice(0, older);
+  if (!(verified !== null && sameNames(head, verified)) && !sameDigest(namesDigest(head, digest), brief.old)) {
+    return null;
   }
-  if (!sameDigest(namesDigest(names.slice(0, older), digest), brief.old)) return null;
   const changed: string[] = [];
   for (const [name, at] of brief.late) if (at >= since) changed.push(name);
   return { changed, rest: names.slice(older) };
+}
+
+/** The first index of `names` (ascending) whose name is not before `key`: a binary search. */
+function firstAtOrAfter(names: readonly string[], key: string): number {
+  let at = 0;
+  for (let end = names.length; at < end;) {
+    const mid = (at + end) >>> 1;
+    if (names[mid] < key) at = mid + 1;
+    else end = mid;
+  }
+  return at;
+}
+
+function sameNames(x: readonly string[], y: readonly string[]): boolean {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/** Every confirmed note's name begins so (ids.ts CONFIRMED_FILE_PATTERN), and so does every split. */
+const CONFIRMED_PREFIX = "S-";
+
+/**
+ * Where a listing of the whole folder (`names`: every entry's name, in ascending order) holds the brief's older
+ * notes: the names from the first confirmed one's place up to the split, when their set is exactly the older
+ * notes (so every one of them is a confirmed note's name, and was a note's file when the brief was made). Null
+ * otherwise: in another order, or with a name among them that is not an older note, the digests differ.
+ */
+export function olderRange(
+  brief: FolderBrief,
+  names: readonly string[],
+  digest: Digest,
+): { from: number; to: number; older: string[] } | null {
+  const from = firstAtOrAfter(names, CONFIRMED_PREFIX);
+  const to = firstAtOrAfter(names, brief.split);
+  if (to < from) return null;
+  const older = names.slice(from, to);
+  return sameDigest(namesDigest(older, digest), brief.old) ? { from, to, older } : null;
 }
 
 /**
@@ -103,6 +141,29 @@ export function briefOf(
   }
   if (prior !== null && !sameDigest(namesDigest(priorOld, digest), prior.old)) return null;
   return { split, old: namesDigest(old, digest), since, late, recent };
+}
+
+/**
+ * What briefOf makes from `prior` while its split is kept (not yet BRIEF_MOVE_MS late), when the folder's older
+ * notes are known to be exactly prior's (olderRange vouched for them, and none was written since): the same
+ * split, `since`, digest and late notes, and `others`' times (the other confirmed notes, none before the
+ * split) as `timeOf` knows them; no walk or digest of the history. Null when the split is due to move, or a name
+ * of `others` is before it: then briefOf.
+ */
+export function briefKept(
+  prior: FolderBrief,
+  others: readonly string[],
+  timeOf: (name: string) => number | undefined,
+  now: number,
+): FolderBrief | null {
+  if (prior.since < now - BRIEF_SPAN_MS - BRIEF_MOVE_MS) return null;
+  const recent = new Map<string, number>();
+  for (const name of others) {
+    if (name < prior.split) return null;
+    const at = timeOf(name);
+    if (at !== undefined) recent.set(name, at);
+  }
+  return { split: prior.split, old: prior.old, since: prior.since, late: prior.late, recent };
 }
 
 /** Whether two briefs say the same (then an unchanged one need not be saved again). */

@@ -19,8 +19,10 @@ export function kindOf(name: string): NameKind {
     const kind = kindOf(inner);
     if (kind === "draft" || kind === "confirmed") return "placeholder";
   }
-  if (name.startsWith(".") || !name.toLowerCase().endsWith(".md")) return "ignored"; // not a note (e.g. a temp file)
-  if (DRAFT_FILE_PATTERN.test(name)) return "draft";
-  if (CONFIRMED_FILE_PATTERN.test(name)) return "confirmed";
+  // Not a note (e.g. a temp file):
+  if (name.startsWith(".") || !(name.endsWith(".md") || name.toLowerCase().endsWith(".md"))) return "ignored";
+  // The prefixes first: 30 000 names are told apart here on every call, and most are one regex, not two.
+  if (name.startsWith("DRAFT-S-") && DRAFT_FILE_PATTERN.test(name)) return "draft";
+  if (name.startsWith("S-") && CONFIRMED_FILE_PATTERN.test(name)) return "confirmed";
   return "other";
 }

@@ -2,7 +2,8 @@ import type { ChangeReport, ModifiedAt, SessionStore } from "../ports";
 import type { CheckedIndexes } from "./checked-indexes";
 import type { FolderBrief } from "./folder-brief";
 import type { Digest } from "./names-digest";
-import { briefChanged, briefOf, sameBrief } from "./folder-brief";
+import { briefChanged, briefKept, briefOf, olderRange, sameBrief } from "./folder-brief";
+import { Listed } from "./listed";
 import { kindOf } from "./names";
 
 /**
@@ -20,6 +21,20 @@ export type TimesOf = (folder: string, names: readonly string[]) => Promise<Time
 
 /** A folder's files (as SessionStore.list) and subfolders (as SessionStore.folders) from one reading of it. */
 export type Listing = (folder: string) => Promise<{ files: string[]; folders: string[] }>;
+
+/**
+ * A folder read by its names alone, and then asked what some of them are: at 30 000 names cheaper than a
+ * listing that tells every entry's kind, as the names the folder brief vouches for need not be asked
+ * (docs/performance.md "Names without types").
+ */
+export interface FolderReading {
+  /** The folder's files and subfolders told apart by one reading: for when the brief cannot vouch. */
+  listing: Listing;
+  /** The names of every entry of the folder, files and subfolders alike. */
+  names: (folder: string) => Promise<string[]>;
+  /** Which of `names` (entries of `folder`) are files and which subfolders, order kept; a name gone is neither. */
+  kinds: (folder: string, names: readonly string[]) => Promise<{ files: string[]; folders: string[] }>;
+}
 
 /** What a call begins from: the remembered times, or a brief of the folder with the times read only if needed. */
 export type Known = Map<string, number> | { brief: FolderBrief; times: () => Map<string, number> | null } | null;
@@ -58,13 +73,18 @@ export class RememberedTimes implements SessionStore {
   /** The brief the call began with, if any (what remembered() compares with). */
   private began: FolderBrief | null = null;
   /** The folder's names as last listed, with this store's writes since; null before the first listing. */
-  private listed: Set<string> | null = null;
+  private listed: Listed | null = null;
   /** While set, `list` of the folder answers from `listed` (the temp sweep after an operation: no new listing). */
   private reuse = false;
   /** The session folder's subfolders from the latest listing, until `folders` takes them. */
   private subfolders: string[] | null = null;
   /** Whether a time was learned or forgotten since `begin`. */
   private changed = false;
+  /**
+   * The brief's older notes as the latest listing found them (olderRange: exactly those names, in its order),
+   * so that changedAmong need not digest them again, and its other files; null when it did not vouch for them.
+   */
+  private verified: { older: string[]; others: string[] } | null = null;
 
   constructor(
     readonly inner: SessionStore,
@@ -72,8 +92,11 @@ export class RememberedTimes implements SessionStore {
     readonly folder: string,
     private readonly timesOf: TimesOf,
     known: Known = null,
-    /** When given, the folder's subfolders come from the listing's own reading (once per listing). */
-    private readonly listing?: Listing,
+    /**
+     * When given, the folder's subfolders come from the listing's own reading (once per listing); a
+     * FolderReading reads names alone while a brief can vouch for its older notes.
+     */
+    private readonly listing?: Listing | FolderReading,
     /** When given, what this device remembers of checking index.md (checked-indexes.ts). */
     readonly checks?: CheckedIndexes,
     /** When given, the folder is kept in brief (folder-brief.ts), its sets of names by this digest. */
@@ -91,6 +114,7 @@ export class RememberedTimes implements SessionStore {
     this.listed = null;
     this.subfolders = null;
     this.changed = false;
+    this.verified = null;
   }
 
   /** Whether a time was learned or forgotten since `begin` (names gone from the folder are not counted here). */
@@ -112,9 +136,19 @@ export class RememberedTimes implements SessionStore {
   remembered(now: number): Kept | null {
     const listed = this.listed;
     if (listed === null) return null;
-    const confirmed = [...listed].filter((name) => kindOf(name) === "confirmed");
     const { digest } = this;
     const open = this.brief;
+    const verified = this.verified;
+    if (open !== null && verified !== null) {
+      // The older notes are the brief's (no older note written since, or the brief would be closed): only the
+      // others are walked.
+      const { brief, recent } = open;
+      const others = listed.current(verified.others).filter((name) => kindOf(name) === "confirmed");
+      const timeOf = (name: string): number | undefined => this.times.get(name) ?? recent.get(name);
+      const kept = briefKept(brief, others, timeOf, now);
+      if (kept !== null) return { times: null, brief: kept, changed: this.changed || !sameBrief(kept, brief) };
+    }
+    const confirmed = listed.all().filter((name) => kindOf(name) === "confirmed");
     if (open !== null) {
       const { brief, recent } = open;
       const timeOf = (name: string): number | undefined =>
@@ -174,7 +208,8 @@ export class RememberedTimes implements SessionStore {
   async changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
     if (folder !== this.folder) return this.inner.changedAmong(folder, names, since);
     const open = this.brief;
-    const told = open && this.digest && briefChanged(open.brief, names, since, this.digest);
+    const verified = this.verified?.older ?? null;
+    const told = open && this.digest && briefChanged(open.brief, names, since, this.digest, verified);
     if (open !== null && told) {
       // No older note came or went: only a late one can be among them; the rest are looked up one by one.
       const timeOf = (name: string): number | undefined => this.times.get(name) ?? open.recent.get(name);
@@ -210,15 +245,43 @@ export class RememberedTimes implements SessionStore {
 
   async list(folder: string): Promise<string[]> {
     if (folder !== this.folder) return this.inner.list(folder);
-    if (this.reuse && this.listed !== null) return [...this.listed];
+    if (this.reuse && this.listed !== null) return this.listed.all();
     let names: string[];
-    if (this.listing) {
-      const read = await this.listing(folder);
+    this.verified = null;
+    const { listing } = this;
+    if (listing) {
+      const read = typeof listing === "function" ? await listing(folder) : await this.readByNames(listing);
       names = read.files;
       this.subfolders = read.folders;
     } else names = await this.inner.list(folder);
-    this.listed = new Set(names);
+    this.listed = new Listed(names);
     return names;
+  }
+
+  /**
+   * The folder's files and subfolders from its names: the older notes the brief vouches for (olderRange: their
+   * set is exactly the brief's) and its recent notes are files, as a name once a note's file stays a file
+   * (create-only); every other name is asked. Without a brief, or one that cannot vouch, one typed listing instead.
+   */
+  private async readByNames(reading: FolderReading): Promise<{ files: string[]; folders: string[] }> {
+    const open = this.brief;
+    const { digest } = this;
+    if (open === null || !digest) return reading.listing(this.folder);
+    const names = await reading.names(this.folder);
+    const range = olderRange(open.brief, names, digest);
+    if (range === null) return reading.listing(this.folder);
+    const before = await reading.kinds(this.folder, names.slice(0, range.from));
+    const recent = open.brief.recent;
+    const later = names.slice(range.to);
+    const unknown = later.filter((name) => !recent.has(name));
+    const after = await reading.kinds(this.folder, unknown);
+    const afterFiles = unknown.length === later.length ? after.files : mergeFiles(later, recent, after.files);
+    const others = [...before.files, ...afterFiles];
+    this.verified = { older: range.older, others };
+    return {
+      files: [...before.files, ...range.older, ...afterFiles],
+      folders: [...before.folders, ...after.folders],
+    };
   }
 
   folders(folder: string): Promise<string[]> {
@@ -295,4 +358,10 @@ export class RememberedTimes implements SessionStore {
   indexChecked(text: string, names: readonly string[], except: string | null, plus: string | null): void {
     this.checks?.checked(text, names, except, plus);
   }
+}
+
+/** `later`'s names that are `recent`'s or among `files` (what was asked of the others), in `later`'s order. */
+function mergeFiles(later: readonly string[], recent: ReadonlyMap<string, number>, files: readonly string[]): string[] {
+  const asked = new Set(files);
+  return later.filter((name) => recent.has(name) || asked.has(name));
 }

@@ -1,0 +1,43 @@
+/**
+ * A folder's names as a listing gave them, with the writes since: the listing itself is kept as it is (30 000
+ * names need no set of their own unless one is asked about).
+ */
+export class Listed {
+  private readonly added = new Set<string>();
+  private readonly gone = new Set<string>();
+  private set: Set<string> | null = null;
+
+  constructor(private readonly names: readonly string[]) {}
+
+  add(name: string): void {
+    this.gone.delete(name);
+    if (!this.inListing(name)) this.added.add(name);
+  }
+
+  delete(name: string): void {
+    this.added.delete(name);
+    if (this.inListing(name)) this.gone.add(name);
+  }
+
+  /** Whether `name` is there now: for asking about many names (a set of the listing is made once). */
+  has(name: string): boolean {
+    this.set ??= new Set(this.names);
+    return this.added.has(name) || (!this.gone.has(name) && this.set.has(name));
+  }
+
+  /** Every name now, the listing's in its order and then those added. */
+  all(): string[] {
+    return this.current(this.names);
+  }
+
+  /** `some` of the listing's names that are still there, and every name added since. */
+  current(some: readonly string[]): string[] {
+    const kept = this.gone.size === 0 ? some.slice() : some.filter((name) => !this.gone.has(name));
+    return [...kept, ...this.added];
+  }
+
+  /** Whether the listing had `name`: a walk of it, as a call writes a name or two (or the set, once made). */
+  private inListing(name: string): boolean {
+    return this.set ? this.set.has(name) : this.names.includes(name);
+  }
+}
