@@ -12,7 +12,7 @@
  * rename), and only by a writing action, under the vault lock; `rebuild` ignores it and writes it anew.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { promises as fs } from "node:fs";
+import { promises as fs, readFileSync } from "node:fs";
 import * as path from "node:path";
 import type { IndexCheck } from "../core/scan/checked-indexes";
 import type { FolderBrief } from "../core/scan/folder-brief";
@@ -235,6 +235,15 @@ function headerOf(line: string): Header | null {
 export async function readCacheFile(file: string): Promise<string | null> {
   try {
     return await fs.readFile(file, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** readCacheFile, synchronously: for a file read only once a call finds that it needs it. */
+export function readCacheFileNow(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8");
   } catch {
     return null;
   }

@@ -277,6 +277,34 @@ describe("the CLI with its scan cache", () => {
     expect(after.old[1]).toBe(older(after.split));
   });
 
+  it("saves the times again within their day, reading them only once their file is due", () => {
+    const { vault } = oldVault();
+    const savedAt = (file: string): number =>
+      (JSON.parse(fs.readFileSync(file, "utf8").split("\n")[1]) as { saved_at: number }).saved_at;
+    /** Both files as saved `hours` ago: the time in them, and (`fileToo`) the file's own. */
+    const age = (hours: number, fileToo: boolean): void => {
+      for (const file of [cacheFile(vault), briefFile(vault)]) {
+        const text = fs.readFileSync(file, "utf8");
+        const then = Date.now() - hours * 3600_000;
+        fs.writeFileSync(file, text.replace(/"saved_at":\d+/, `"saved_at":${then}`)); // the header is not summed
+        if (fileToo) fs.utimesSync(file, then / 1000, then / 1000);
+      }
+    };
+    const body = (): string => fs.readFileSync(cacheFile(vault), "utf8").split("\n").slice(2).join("\n");
+    const times = body();
+    // The time in the file says two hours, its file says now: the brief is saved again, the times are not read.
+    age(2, false);
+    expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
+    expect(Date.now() - savedAt(briefFile(vault))).toBeLessThan(600_000);
+    expect(Date.now() - savedAt(cacheFile(vault))).toBeGreaterThan(3600_000);
+    expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
+    // Both say two hours: the times are read and saved again as they were.
+    age(2, true);
+    expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
+    expect(Date.now() - savedAt(cacheFile(vault))).toBeLessThan(600_000);
+    expect(body()).toBe(times);
+  });
+
   it("is ignored when it cannot be read, and the action still succeeds", () => {
     const { vault } = oldVault();
     fs.rmSync(cacheFile(vault));
