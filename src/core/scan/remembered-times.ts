@@ -270,18 +270,16 @@ export class RememberedTimes implements SessionStore {
     const names = await reading.names(this.folder);
     const range = olderRange(open.brief, names, digest);
     if (range === null) return reading.listing(this.folder);
-    const before = await reading.kinds(this.folder, names.slice(0, range.from));
-    const recent = open.brief.recent;
+    const before = names.slice(0, range.from);
     const later = names.slice(range.to);
-    const unknown = later.filter((name) => !recent.has(name));
-    const after = await reading.kinds(this.folder, unknown);
-    const afterFiles = unknown.length === later.length ? after.files : mergeFiles(later, recent, after.files);
-    const others = [...before.files, ...afterFiles];
-    this.verified = { older: range.older, others };
-    return {
-      files: [...before.files, ...range.older, ...afterFiles],
-      folders: [...before.folders, ...after.folders],
-    };
+    const { recent } = open.brief;
+    const asked = await reading.kinds(this.folder, [...before, ...later.filter((name) => !recent.has(name))]);
+    const told = new Set(asked.files);
+    const isFile = (name: string): boolean => recent.has(name) || told.has(name);
+    const head = before.filter(isFile);
+    const tail = later.filter(isFile);
+    this.verified = { older: range.older, others: [...head, ...tail] };
+    return { files: [...head, ...range.older, ...tail], folders: asked.folders };
   }
 
   folders(folder: string): Promise<string[]> {
@@ -358,10 +356,4 @@ export class RememberedTimes implements SessionStore {
   indexChecked(text: string, names: readonly string[], except: string | null, plus: string | null): void {
     this.checks?.checked(text, names, except, plus);
   }
-}
-
-/** `later`'s names that are `recent`'s or among `files` (what was asked of the others), in `later`'s order. */
-function mergeFiles(later: readonly string[], recent: ReadonlyMap<string, number>, files: readonly string[]): string[] {
-  const asked = new Set(files);
-  return later.filter((name) => recent.has(name) || asked.has(name));
 }
