@@ -1,6 +1,7 @@
 // Builds the two artifacts of the project:
 //   - the plugin: src/main.ts -> main.js (loaded by the app, CommonJS)
-//   - the CLI:    src/cli/main.ts -> dist/cli.js (Node, the `palee` bin)
+//   - the CLI:    src/cli/bin.ts -> dist/cli.js (Node, the `palee` bin), which loads
+//                 src/cli/main.ts -> dist/palee.js once it has begun listing the session folder
 //
 // `node esbuild.config.mjs production` builds both once (minified plugin).
 // `node esbuild.config.mjs` builds both and keeps rebuilding on change.
@@ -14,8 +15,11 @@ const production = process.argv[2] === "production";
 
 const PLUGIN_ENTRY = "src/main.ts";
 const PLUGIN_OUT = "main.js";
-const CLI_ENTRY = "src/cli/main.ts";
+const CLI_ENTRY = "src/cli/bin.ts";
 const CLI_OUT = "dist/cli.js";
+// The CLI itself, loaded by the bin after it has begun listing the session folder (src/cli/early-listing.ts).
+const MAIN_ENTRY = "src/cli/main.ts";
+const MAIN_OUT = "dist/palee.js";
 // `palee mcp` (src/cli/mcp/) with the MCP SDK and zod: its own file beside the CLI, loaded only by `palee mcp`,
 // so the other actions do not parse a megabyte they never run.
 const MCP_ENTRY = "src/cli/mcp/command.ts";
@@ -122,19 +126,46 @@ const mcpApart = {
   },
 };
 
+/**
+ * In dist/cli.js (the bin) the require of the CLI becomes a plain `require("./palee.js")` of dist/palee.js,
+ * built on its own below: loading it is what the session folder's early listing overlaps.
+ * @type {import("esbuild").Plugin}
+ */
+const cliApart = {
+  name: "cli-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/main$/ }, (args) =>
+      args.importer.endsWith(path.join("src", "cli", "bin.ts")) ? { path: "./palee.js", external: true } : undefined,
+    );
+  },
+};
+
 /** @type {import("esbuild").BuildOptions} */
 const cliOptions = {
   entryPoints: [CLI_ENTRY],
   outfile: CLI_OUT,
-  bundle: true, // js-yaml is bundled; Node built-ins stay external (platform node)
+  bundle: true,
   format: "cjs",
   platform: "node",
   target: "node20",
   banner: { js: SHEBANG },
+  sourcemap: production ? false : "inline",
+  logLevel: "info",
+  plugins: [cliExecutable, cliApart],
+};
+
+/** @type {import("esbuild").BuildOptions} */
+const mainOptions = {
+  entryPoints: [MAIN_ENTRY],
+  outfile: MAIN_OUT,
+  bundle: true, // js-yaml is bundled; Node built-ins stay external (platform node)
+  format: "cjs",
+  platform: "node",
+  target: "node20",
   define: { PALEE_VERSION: JSON.stringify(VERSION) },
   sourcemap: production ? false : "inline",
   logLevel: "info",
-  plugins: [cliExecutable, mcpApart],
+  plugins: [mcpApart],
 };
 
 /** @type {import("esbuild").BuildOptions} */
@@ -155,6 +186,7 @@ const mcpOptions = {
 const targets = [
   { name: "plugin", entry: PLUGIN_ENTRY, out: PLUGIN_OUT, options: pluginOptions },
   { name: "CLI", entry: CLI_ENTRY, out: CLI_OUT, options: cliOptions },
+  { name: "CLI itself", entry: MAIN_ENTRY, out: MAIN_OUT, options: mainOptions },
   { name: "MCP server", entry: MCP_ENTRY, out: MCP_OUT, options: mcpOptions },
 ];
 

@@ -17,6 +17,8 @@ import type { Command, CommandContext } from "./commands/command";
 import { writes } from "./commands/index";
 import type { CliCache } from "./cache";
 import { openCache } from "./cache";
+import type { EarlyListing } from "./early-listing";
+import { provedEarly } from "./early-listing";
 import type { VaultLock } from "./lock";
 import { lockVault } from "./lock";
 import type { Values } from "./options";
@@ -54,6 +56,7 @@ export async function invoke(
   vault: VaultChoice,
   io: CliIo,
   out: Output,
+  early: EarlyListing | null = null,
 ): Promise<number> {
   // Standard input is read before the lock is taken: a writer of stdin that is slow never holds the vault.
   const prepared = command.prepare ? await command.prepare(values, io) : null;
@@ -62,7 +65,8 @@ export async function invoke(
   try {
     for (const w of vault.warnings) out.warn(w);
     const device = deviceName(io.env);
-    const store = new NodeStore(vault.root);
+    // The session folder as listed when the process began, if no writer has held the lock since.
+    const store = new NodeStore(vault.root, provedEarly(early, lock));
     // The device-local scan cache beside the lock (issue 22): saved only by a writer, before the lock goes.
     const use = { writes: lock !== null, fresh: command.name === "rebuild", now: () => systemClock.now() };
     cache = await openCache(store, vault.layout, io.env, use);

@@ -10,16 +10,20 @@
  *   refuses `busy` (exit 4) having written nothing.
  * - Losing the lock while holding it (the process was frozen past the stale time, the folder was removed) does
  *   not crash the operation, which is crash-safe on its own; the CLI warns once when it is done.
+ * - Holding it, a writer first puts a new token in `write.token` beside it (writerToken), before it writes
+ *   anything: the session folder's names listed as the process began are then used only if no writer has held
+ *   the lock since (early-listing.ts).
  */
+import { randomBytes } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { BusyError, UsageError } from "../core/errors";
-import { vaultStateDir } from "./state-dir";
+import { LOCK_NAME, TOKEN_NAME, vaultStateDir } from "./state-dir";
 
 export const DEFAULT_WAIT_MS = 10_000;
 export const STALE_MS = 5_000;
 export const UPDATE_MS = 1_000;
-/** The lock directory's name in the vault's state folder. */
-export const LOCK_NAME = "write.lock";
+export { LOCK_NAME } from "./state-dir";
 
 export interface VaultLock {
   /** Where the lock directory is (absolute). */
@@ -28,6 +32,24 @@ export interface VaultLock {
   release: () => Promise<void>;
   /** Why the lock was lost while held, or null while it is still ours. */
   compromised: () => string | null;
+  /** The writers' token as the last holder left it (null: none yet), and where it is (writerToken). */
+  readonly token: { readonly path: string; readonly before: string | null };
+}
+
+/**
+ * Puts a new token in `file` and returns the one there before (null when there was none). Every writer does
+ * this as soon as it holds the lock, before it writes anything, so that a token read while the lock was free
+ * is still there only if no writer has held the lock since (early-listing.ts). Throws when it cannot.
+ */
+export function writerToken(file: string): string | null {
+  let before: string | null = null;
+  try {
+    before = readFileSync(file, "utf8");
+  } catch (error) {
+    if (codeOf(error) !== "ENOENT") throw error;
+  }
+  writeFileSync(file, randomBytes(16).toString("hex"), { mode: 0o600 });
+  return before;
 }
 
 /** The wait before `busy`, in ms: PALEE_LOCK_WAIT_MS (a whole number ≥ 0) or 10 s. */
@@ -60,8 +82,9 @@ export async function lockVault(vaultRoot: string, env: NodeJS.ProcessEnv): Prom
   const { lock: properLock } = await import("proper-lockfile");
   let lost: string | null = null;
   for (;;) {
+    let release: () => Promise<void>;
     try {
-      const release = await properLock(dir, {
+      release = await properLock(dir, {
         lockfilePath: lockPath,
         realpath: false,
         stale: STALE_MS,
@@ -71,14 +94,6 @@ export async function lockVault(vaultRoot: string, env: NodeJS.ProcessEnv): Prom
           lost ??= error.message;
         },
       });
-      return {
-        path: lockPath,
-        release: async () => {
-          if (lost !== null) return;
-          await release().catch(() => undefined);
-        },
-        compromised: () => lost,
-      };
     } catch (error) {
       if (codeOf(error) !== "ELOCKED") {
         throw new UsageError(
@@ -90,6 +105,28 @@ export async function lockVault(vaultRoot: string, env: NodeJS.ProcessEnv): Prom
       const left = deadline - Date.now();
       if (left <= 0) throw new BusyError();
       await sleep(Math.min(left, 20 + Math.floor(Math.random() * 40)));
+      continue;
     }
+    const tokenPath = path.join(dir, TOKEN_NAME);
+    let before: string | null;
+    try {
+      before = writerToken(tokenPath);
+    } catch (error) {
+      await release().catch(() => undefined);
+      throw new UsageError(
+        `cannot write the writers' token ${tokenPath} (${codeOf(error) ?? String(error)}): ` +
+          "set PALEE_CACHE_DIR to a writable folder outside the vault",
+        "cache_dir",
+      );
+    }
+    return {
+      path: lockPath,
+      token: { path: tokenPath, before },
+      release: async () => {
+        if (lost !== null) return;
+        await release().catch(() => undefined);
+      },
+      compromised: () => lost,
+    };
   }
 }

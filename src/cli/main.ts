@@ -7,6 +7,7 @@ import { USAGE, commandHelp } from "./usage";
 import { chooseVault } from "./vault";
 import { hostExitCode } from "./hook/exit-code";
 import { VERSION } from "./version";
+import type { EarlyListing } from "./early-listing";
 
 export type { CliIo } from "./output";
 export { USAGE } from "./usage";
@@ -16,7 +17,7 @@ export { USAGE } from "./usage";
  * It only parses, builds the commands' context, runs the command the table names and maps errors to exit
  * codes. A bare `palee` prints the usage on stderr and exits 2 like any other missing command.
  */
-export async function run(argv: readonly string[], rawIo: CliIo): Promise<number> {
+export async function run(argv: readonly string[], rawIo: CliIo, early: EarlyListing | null = null): Promise<number> {
   // `palee mcp` speaks the protocol on the raw streams; loaded only when asked for (src/cli/mcp/).
   if (argv[0] === "mcp") return (await import("./mcp/command")).runMcp(argv.slice(1), rawIo);
   const io = terminalIo(rawIo); // text from notes never reaches the terminal raw (output.ts)
@@ -36,7 +37,7 @@ export async function run(argv: readonly string[], rawIo: CliIo): Promise<number
       return 0;
     }
     const vault = await chooseVault({ vault: values.vault, folder: values.folder }, io.env, io.cwd);
-    const code = await invoke(command, values, vault, io, out);
+    const code = await invoke(command, values, vault, io, out, early);
     out.finish();
     return code;
   } catch (caught) {
@@ -66,7 +67,11 @@ function quietWriter(stream: NodeJS.WriteStream, failed: (error: unknown) => voi
   };
 }
 
-if (require.main === module) {
+/**
+ * Runs the process's own invocation (process.argv) on its standard streams and sets its exit code: the `palee`
+ * binary (bin.ts), with the session folder's listing it began before loading this file.
+ */
+export function runProcess(early: EarlyListing | null): void {
   let lostOutput: unknown = null;
   const failed = (error: unknown): void => {
     lostOutput ??= error;
@@ -77,14 +82,20 @@ if (require.main === module) {
     process.exitCode = 5;
     stderr(`palee: could not write the output: ${(lostOutput as Error).message}\n`);
   });
-  void run(process.argv.slice(2), {
-    stdout: quietWriter(process.stdout, failed),
-    stderr,
-    stdin: process.stdin,
-    env: process.env,
-    cwd: process.cwd(),
-    isTerminal: process.stdin.isTTY === true && process.stdout.isTTY === true,
-  }).then((code) => {
+  void run(
+    process.argv.slice(2),
+    {
+      stdout: quietWriter(process.stdout, failed),
+      stderr,
+      stdin: process.stdin,
+      env: process.env,
+      cwd: process.cwd(),
+      isTerminal: process.stdin.isTTY === true && process.stdout.isTTY === true,
+    },
+    early,
+  ).then((code) => {
     process.exitCode = code;
   });
 }
+
+if (require.main === module) runProcess(null);

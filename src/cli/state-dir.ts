@@ -46,6 +46,19 @@ export function cacheRoot(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pr
   return path.join(home, ".cache", "palee");
 }
 
+/** The state folder of the vault whose real path is `realVault`, under the palee cache folder `root` (cacheRoot). */
+export const stateDirOf = (realVault: string, root: string): string =>
+  path.join(root, "vaults", createHash("sha256").update(realVault).digest("hex").slice(0, 16));
+
+/** The vault lock's directory in the state folder (lock.ts). */
+export const LOCK_NAME = "write.lock";
+
+/**
+ * Beside the lock, the token every writer puts there as soon as it holds the lock (lock.ts): a listing made
+ * before a lock is taken is proved current by the token it saw (early-listing.ts).
+ */
+export const TOKEN_NAME = "write.token";
+
 /** Whether `inner` is `outer` or lies under it (both absolute, already resolved). */
 function within(inner: string, outer: string): boolean {
   const rel = path.relative(outer, inner);
@@ -78,7 +91,7 @@ export async function vaultStatePath(
 ): Promise<{ dir: string; realVault: string }> {
   const realVault = await fs.realpath(vaultRoot);
   const root = cacheRoot(env);
-  const dir = path.join(root, "vaults", createHash("sha256").update(realVault).digest("hex").slice(0, 16));
+  const dir = stateDirOf(realVault, root);
   if (within(await realPathOfPossiblyMissing(dir), realVault)) {
     throw new UsageError(
       `the cache folder ${root} is inside the vault, where it would sync to other devices: ` +

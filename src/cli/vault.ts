@@ -52,9 +52,27 @@ async function kindOf(p: string): Promise<"folder" | "file" | "missing"> {
   }
 }
 
+/** Where the plugin saves its settings in the vault at `root`. */
+export const settingsFile = (root: string): string => path.join(root, CONFIG_DIR, "plugins", PLUGIN_ID, "data.json");
+
+/** The session folder a parsed data.json names, or null for the default. */
+export function folderSetting(parsed: unknown): string | null {
+  const data = (typeof parsed === "object" && parsed !== null ? parsed : {}) as Record<string, unknown>;
+  return typeof data.sessionFolder === "string" && data.sessionFolder.trim() !== "" ? data.sessionFolder : null;
+}
+
+/** The session folder's path in the vault for `raw` (an option or a setting), as chooseVault checks it. */
+export const sessionFolderFor = (raw: string): string =>
+  normalizeSessionFolder(raw, { allowDotFolders: true, configDir: CONFIG_DIR });
+
+/** The vault's root for the --vault value, $PALEE_VAULT and the current folder, in that order. */
+export function vaultRootFor(vault: string | undefined, env: NodeJS.ProcessEnv, cwd: string): string {
+  return path.resolve(cwd, vault ?? (env.PALEE_VAULT?.trim() ? env.PALEE_VAULT : undefined) ?? cwd);
+}
+
 /** The plugin's saved settings (<vault>/.obsidian/plugins/palee-sessions/data.json), if any. */
 async function savedSettings(root: string): Promise<SavedSettings> {
-  const file = path.join(root, CONFIG_DIR, "plugins", PLUGIN_ID, "data.json");
+  const file = settingsFile(root);
   let text: string;
   try {
     text = await fs.readFile(file, "utf8");
@@ -64,9 +82,8 @@ async function savedSettings(root: string): Promise<SavedSettings> {
   try {
     const parsed = JSON.parse(text) as unknown;
     const data = (typeof parsed === "object" && parsed !== null ? parsed : {}) as Record<string, unknown>;
-    const folder =
-      typeof data.sessionFolder === "string" && data.sessionFolder.trim() !== "" ? data.sessionFolder : null;
-    return { folder, ...graceOf(data.graceMinutes, path.relative(root, file).split(path.sep).join("/")) };
+    const where = path.relative(root, file).split(path.sep).join("/");
+    return { folder: folderSetting(parsed), ...graceOf(data.graceMinutes, where) };
   } catch {
     throw new UsageError(`${file} is not valid JSON; fix it or pass --folder`);
   }
@@ -130,8 +147,7 @@ export async function chooseVault(
       "--vault is empty: give the vault folder (or leave --vault out to use $PALEE_VAULT or the current folder)",
     );
   }
-  const given = options.vault ?? (env.PALEE_VAULT?.trim() ? env.PALEE_VAULT : undefined) ?? cwd;
-  const root = path.resolve(cwd, given);
+  const root = vaultRootFor(options.vault, env, cwd);
   const kind = await kindOf(root);
   if (kind === "file") {
     throw new UsageError(
@@ -142,7 +158,7 @@ export async function chooseVault(
   if (kind === "missing") throw new UsageError(`vault folder does not exist: ${root}`, "folder_missing");
   const saved = await savedSettings(root);
   const raw = options.folder ?? saved.folder ?? DEFAULT_SESSION_FOLDER;
-  const folder = normalizeSessionFolder(raw, { allowDotFolders: true, configDir: CONFIG_DIR });
+  const folder = sessionFolderFor(raw);
   await refuseEscapes(root, folder, raw);
   const layout = layoutFor(folder);
   // Its sessions/ folder too: drafts and notes written through a symlink there would land outside the vault,

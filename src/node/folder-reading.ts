@@ -35,6 +35,24 @@ export function readNames(dir: string): Promise<string[]> {
 }
 
 /**
+ * A folder's names, listed before the store was asked for them (src/cli/early-listing.ts): `names` resolves to
+ * them, or to null when the listing failed (the store then lists the folder itself and reports why).
+ */
+export interface EarlyNames {
+  /** The folder listed (absolute, as NodeStore resolves it). */
+  readonly folder: string;
+  /** When the listing began (performance.now()). */
+  readonly began: number;
+  readonly names: Promise<string[] | null>;
+}
+
+/**
+ * How old an early listing may be when it is asked for: about 40 ms is usual; a call that waits longer (for
+ * its standard input, or for the lock) lists the folder again, so that what it sees is as fresh as before.
+ */
+export const EARLY_NAMES_MAX_MS = 250;
+
+/**
  * Which of `names` (entries of `dir`) are files and which subfolders, as readListing tells them, each asked of
  * the file system (lstat; a link's target with stat); a name gone meanwhile is neither. Order kept.
  */

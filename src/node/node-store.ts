@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, constants as fsConstants, lstatSync, openSync, promises as fs } from "node:fs";
 import { realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
+import { performance } from "node:perf_hooks";
 import { BoundaryError, ConflictError, FileExistsError, LinkOutsideVaultError, PaleeError } from "../core/errors";
 import { UsageError, errorMessage } from "../core/errors";
 import type { ChangeReport, ModifiedAt, SessionStore } from "../core/ports";
@@ -9,7 +10,8 @@ import type { TimeOf } from "../core/scan/remembered-times";
 import { STALE_TEMP_MS } from "../core/temp-files";
 import type { TopicNote } from "../core/topics/resolve";
 import { readFileText } from "./file-text";
-import { kindsOf, readListing, readNames, statTimes } from "./folder-reading";
+import type { EarlyNames } from "./folder-reading";
+import { EARLY_NAMES_MAX_MS, kindsOf, readListing, readNames, statTimes } from "./folder-reading";
 import { readTopicNotes } from "./topic-notes";
 
 function isErrno(error: unknown, code: string): boolean {
@@ -76,9 +78,12 @@ function blockingFile(root: string, relative: string): string {
  */
 export class NodeStore implements SessionStore {
   readonly root: string;
+  /** A folder's names listed before they were asked: taken by the first `names` of it unless a write came first. */
+  private early: EarlyNames | null;
 
-  constructor(vaultRoot: string) {
+  constructor(vaultRoot: string, early: EarlyNames | null = null) {
     this.root = path.resolve(vaultRoot);
+    this.early = early;
   }
 
   /** Absolute path of a vault-relative path; refuses anything that leaves the vault. */
@@ -157,18 +162,10 @@ export class NodeStore implements SessionStore {
    * the vault (a new disk, a restored backup) resets, making every note look new.
    */
   changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
-    // Synchronous, like read: one stat per name, without a thread-pool round trip each (about 5 µs a file).
-    const dir = this.resolve(folder);
-    const changed: string[] = [];
-    for (const name of names) {
-      try {
-        const stat = statSync(path.join(dir, name), { throwIfNoEntry: false });
-        if (stat && stat.mtimeMs >= since) changed.push(name);
-      } catch {
-        changed.push(name); // its times cannot be told: read it, and let the read report what is wrong
-      }
-    }
-    return Promise.resolve(changed);
+    // Synchronous, like read (statTimes); one whose times cannot be told is read, and the read says what is wrong.
+    const times = statTimes(this.resolve(folder), names);
+    const changed = (t: TimeOf): boolean => t === "untold" || (typeof t === "number" && t >= since);
+    return Promise.resolve(names.filter((_, i) => changed(times[i])));
   }
 
   /**
@@ -216,8 +213,15 @@ export class NodeStore implements SessionStore {
 
   /** The names of `folder`'s entries, without what each is (folder-reading.ts readNames). Throws as `list` does. */
   async names(folder: string): Promise<string[]> {
+    const absolute = this.resolve(folder);
+    const early = this.early?.folder === absolute ? this.early : null;
+    if (early !== null) {
+      this.early = null;
+      const names = performance.now() - early.began <= EARLY_NAMES_MAX_MS ? await early.names : null;
+      if (names !== null) return names;
+    }
     try {
-      return await readNames(this.resolve(folder));
+      return await readNames(absolute);
     } catch (error) {
       if (isErrno(error, "ENOENT")) return [];
       throw withPath(this.root, folder, error);
@@ -236,6 +240,7 @@ export class NodeStore implements SessionStore {
    * file is a partial copy of data the vault still holds (contract §2 "Temporary files"). Returns their names.
    */
   async removeStaleTempFilesOf(name: string, now: number): Promise<string[]> {
+    this.early = null;
     const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     const pattern = new RegExp(`^\\.${escaped}\\.[0-9a-f]{8}\\.tmp$`);
     const removed: string[] = [];
@@ -281,6 +286,7 @@ export class NodeStore implements SessionStore {
   }
 
   create(relative: string, content: string): Promise<void> {
+    this.early = null; // what was listed before a write is not the folder after it
     return naming(this.root, relative, () => this.createFile(relative, content));
   }
 
@@ -309,6 +315,7 @@ export class NodeStore implements SessionStore {
   }
 
   replace(relative: string, expected: string | null, content: string): Promise<void> {
+    this.early = null;
     return naming(this.root, relative, () => this.replaceFile(relative, expected, content));
   }
 
@@ -325,6 +332,7 @@ export class NodeStore implements SessionStore {
   }
 
   trash(relative: string): Promise<void> {
+    this.early = null;
     return naming(this.root, relative, () => this.moveToTrash(relative));
   }
 

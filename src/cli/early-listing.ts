@@ -1,0 +1,91 @@
+/**
+ * The session folder's names, listed as the process begins (issue 22, fifth step). At 30 000 sessions the
+ * listing takes about 28 ms of the thread pool, while the main thread compiles and loads the CLI for about as
+ * long; begun first (src/cli/bin.ts, before dist/palee.js is loaded), the one waits for nothing but the other.
+ *
+ * It is begun on a guess: the vault and session folder from the arguments as chooseVault reads them, without
+ * checking them. The store takes it only for the very folder it is asked (NodeStore `early`), so a wrong guess
+ * costs the listing and nothing else. It is begun before the vault lock is taken, so a writing call takes it
+ * only once it has proved that no writer held the lock since: the lock was free when the listing began, and the
+ * writers' token (lock.ts writerToken) read then is the one the lock holds when this call takes it. A writer
+ * without the lock (the plugin, a sync) is seen or missed as by any listing; that window is at most
+ * EARLY_NAMES_MAX_MS longer (folder-reading.ts).
+ */
+import { lstatSync, promises as fs, readFileSync, realpathSync } from "node:fs";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import { DEFAULT_SESSION_FOLDER, layoutFor } from "../core/layout";
+import type { EarlyNames } from "../node/folder-reading";
+import { LOCK_NAME, TOKEN_NAME, cacheRoot, stateDirOf } from "./state-dir";
+import { folderSetting, sessionFolderFor, settingsFile, vaultRootFor } from "./vault";
+
+/** A listing begun early, and what the writers' token was when it began. */
+export interface EarlyListing extends EarlyNames {
+  /** The token file and what it held (null: none yet); null as a whole when the lock was held then. */
+  readonly token: { readonly path: string; readonly value: string | null } | null;
+}
+
+/** The value of `--name` in `argv` (`--name value` or `--name=value`), as the argument parser reads it. */
+function optionIn(argv: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i];
+    if (token === "--") break;
+    if (token === `--${name}` && i + 1 < argv.length) value = argv[++i];
+    else if (token.startsWith(`--${name}=`)) value = token.slice(name.length + 3);
+  }
+  return value;
+}
+
+/** What `file` holds, or null when there is none. Throws on anything else. */
+function readOrNone(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+function savedFolder(root: string): string | null {
+  const text = readOrNone(settingsFile(root));
+  return text === null ? null : folderSetting(JSON.parse(text));
+}
+
+/**
+ * Begins listing the session folder of a `palee session <action>` call, or returns null for any other call or
+ * when the guess cannot be made (chooseVault then reports whatever is wrong).
+ */
+export function beginEarlyListing(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): EarlyListing | null {
+  if (argv[0] !== "session" || argv.length < 2 || argv[1].startsWith("-")) return null;
+  if (argv.some((a) => a === "--help" || a === "-h" || a === "--version")) return null;
+  try {
+    const root = vaultRootFor(optionIn(argv, "vault"), env, cwd);
+    const folder = sessionFolderFor(optionIn(argv, "folder") ?? savedFolder(root) ?? DEFAULT_SESSION_FOLDER);
+    const sessions = path.resolve(root, ...layoutFor(folder).sessions.split("/"));
+    const state = stateDirOf(realpathSync(root), cacheRoot(env));
+    // The token first, then whether the lock is held: a writer that took the lock after this saw it free
+    // changes the token before it writes anything.
+    const tokenPath = path.join(state, TOKEN_NAME);
+    const value = readOrNone(tokenPath);
+    const held = lstatSync(path.join(state, LOCK_NAME), { throwIfNoEntry: false }) !== undefined;
+    const began = performance.now();
+    const names = fs.readdir(sessions).catch(() => null);
+    return { folder: sessions, began, names, token: held ? null : { path: tokenPath, value } };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `early` when the call may take it: always without the lock (a reading call, which holds none and sees the
+ * folder as any listing does); with it, only when no writer has held the lock since the listing began.
+ */
+export function provedEarly(
+  early: EarlyListing | null,
+  lock: { readonly token: { readonly path: string; readonly before: string | null } } | null,
+): EarlyNames | null {
+  if (early === null || lock === null) return early;
+  const seen = early.token;
+  return seen !== null && seen.path === lock.token.path && seen.value === lock.token.before ? early : null;
+}
