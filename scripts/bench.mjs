@@ -292,6 +292,19 @@ function runNode(ctx, args, input, cacheDir = path.join(ctx.tmp, "cache")) {
   });
 }
 
+/**
+ * Copies a build of the CLI into `dir` and returns its cli.js there: the bin, and beside it what it loads
+ * (esbuild.config.mjs: dist/palee.js, the CLI itself, and dist/mcp.js, palee mcp), where the build has them.
+ */
+function copyBuild(cliPath, dir) {
+  for (const name of ["palee.js", "mcp.js"]) {
+    const from = path.join(path.dirname(cliPath), name);
+    if (existsSync(from)) copyFileSync(from, path.join(dir, name));
+  }
+  copyFileSync(cliPath, path.join(dir, "cli.js"));
+  return path.join(dir, "cli.js");
+}
+
 const cli = (ctx, vault, ...args) => runNode(ctx, [ctx.cli, "session", ...args, "--vault", vault]);
 
 // ---- the I/O floor -----------------------------------------------------------------------------------
@@ -1085,10 +1098,11 @@ async function main() {
       only: options.only,
       baselineCli: null,
     };
-    copyFileSync(options.cli, ctx.cli);
-    // palee mcp lives beside the CLI (esbuild.config.mjs): dist/cli.js loads ./mcp.js.
-    copyFileSync(path.join(path.dirname(options.cli), "mcp.js"), path.join(tmp, "mcp.js"));
-    if (options.baseline) copyFileSync(options.baseline, (ctx.baselineCli = path.join(tmp, "cli-baseline.js")));
+    copyBuild(options.cli, tmp);
+    if (options.baseline) {
+      mkdirSync(path.join(tmp, "baseline"));
+      ctx.baselineCli = copyBuild(options.baseline, path.join(tmp, "baseline"));
+    }
     writeFileSync(ctx.preloadPath, PRELOAD);
     writeFileSync(ctx.floorAsyncPath, FLOOR_ASYNC);
     writeFileSync(ctx.floorSyncPath, FLOOR_SYNC);

@@ -134,14 +134,14 @@ export function parseScanCache(text: string, owner: CacheOwner, now: number): Re
 
 /**
  * The index checks' text (core/scan/checked-indexes.ts), saved at `now`: one JSON line of [text digest, names
- * digest, count] triples, newest first. A separate small file, so that an end, which changes it, does not
+ * digest, count, split] rows, newest first. A separate small file, so that an end, which changes it, does not
  * rewrite the scan cache's 30 000 times.
  */
 export function renderIndexChecks(owner: CacheOwner, checks: readonly IndexCheck[], now: number): string {
   return renderCacheText(
     CHECKS_MAGIC,
     owner,
-    `${JSON.stringify(checks.map((c) => [c.text, c.names, c.count]))}\n`,
+    `${JSON.stringify(checks.map((c) => [c.text, c.names, c.count, c.split]))}\n`,
     now,
   );
 }
@@ -153,10 +153,11 @@ export function parseIndexChecks(text: string, owner: CacheOwner, now: number): 
   if (!Array.isArray(rows)) return null;
   const checks: IndexCheck[] = [];
   for (const row of rows as unknown[]) {
-    if (!Array.isArray(row) || row.length !== 3) return null;
-    const [digest, names, count] = row as unknown[];
+    if (!Array.isArray(row) || row.length !== 4) return null;
+    const [digest, names, count, split] = row as unknown[];
     if (typeof digest !== "string" || typeof names !== "string" || !Number.isInteger(count)) return null;
-    checks.push({ text: digest, names, count: count as number });
+    if (typeof split !== "string") return null;
+    checks.push({ text: digest, names, count: count as number, split });
   }
   return checks;
 }

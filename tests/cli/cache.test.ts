@@ -76,14 +76,19 @@ describe("the scan cache's file", () => {
 
 describe("the index checks' file", () => {
   const checks = [
-    { text: "a".repeat(64), names: "0123456789abcdef", count: 3 },
-    { text: "b".repeat(64), names: "fedcba9876543210", count: 2 },
+    { text: "a".repeat(64), names: "0123456789abcdef", count: 3, split: "S-20261118T040000" },
+    { text: "b".repeat(64), names: "fedcba9876543210", count: 2, split: "" },
   ];
   const text = renderIndexChecks(OWNER, checks, NOW);
 
   it("reads back the checks it was saved with, and trusts no damaged or foreign one", () => {
     expect(parseIndexChecks(text, OWNER, NOW + 1000)).toEqual(checks);
-    expect(parseIndexChecks(text.replace('"count"', '"x"').replace(",3]", ",4]"), OWNER, NOW)).toBeNull();
+    expect(parseIndexChecks(text.replace(",3,", ",4,"), OWNER, NOW)).toBeNull(); // its body's digest differs
+    // Rows of three (before the split was kept): not trusted, whatever their digest says.
+    const three = renderIndexChecks(OWNER, checks, NOW).replace(/,"S-20261118T040000"\]|,""\]/g, "]");
+    const body = three.slice(three.indexOf("\n", three.indexOf("\n") + 1) + 1);
+    const header = { ...OWNER, saved_at: NOW, sha256: createHash("sha256").update(body).digest("hex") };
+    expect(parseIndexChecks(`${three.split("\n")[0]}\n${JSON.stringify(header)}\n${body}`, OWNER, NOW)).toBeNull();
     expect(parseIndexChecks(text, { ...OWNER, vault: "/elsewhere" }, NOW)).toBeNull();
     expect(parseIndexChecks(text, OWNER, NOW + CACHE_MAX_AGE_MS + 1)).toBeNull();
     expect(parseIndexChecks(renderScanCache(OWNER, new Map(), NOW), OWNER, NOW)).toBeNull(); // another kind

@@ -4,7 +4,8 @@
  */
 import { createHash } from "node:crypto";
 import fc from "fast-check";
-import { CHECKS_KEPT, CheckedIndexes } from "../../src/core/scan/checked-indexes";
+import { CHECKS_KEPT, CheckedIndexes, namesKey } from "../../src/core/scan/checked-indexes";
+import { namesDigest } from "../../src/core/scan/names-digest";
 
 const sha = (text: string): string => createHash("sha256").update(text).digest("hex");
 const A = "S-20260101T090000-aaaa.md";
@@ -60,6 +61,56 @@ describe("CheckedIndexes", () => {
           expect(checks.listsExactly("t", [...names.slice(1), other], null)).toBe(false);
         },
       ),
+    );
+  });
+
+  it("knows the older names of a brief without digesting them, and a check saved at one split at another", () => {
+    const known = { split: "S-20260102", old: namesDigest([A], sha), older: [A] };
+    const checks = new CheckedIndexes(sha);
+    checks.checked("index four", [A, B], null, C, known);
+    expect(checks.remembered()[0]).toEqual(expect.objectContaining({ split: "S-20260102", count: 3 }));
+    expect(checks.listsExactly("index four", [A, B, C], null, known)).toBe(true);
+    expect(checks.listsExactly("index four", [C, B, A], null)).toBe(true); // no brief: every name digested
+    const later = { split: "S-20260103", old: namesDigest([A, B], sha), older: [A, B] };
+    expect(checks.listsExactly("index four", [A, B, C], null, later)).toBe(true);
+    // Found at another split, it is kept split at this call's, where its older names cost nothing.
+    expect(checks.remembered()[0]).toEqual(expect.objectContaining({ split: "S-20260103", count: 3 }));
+    expect(checks.listsExactly("index four", [C, A, B], null)).toBe(true);
+    expect(checks.listsExactly("index four", [A, B], null, known)).toBe(false);
+  });
+});
+
+describe("namesKey: a set's digest cut at a split", () => {
+  const name = fc.stringMatching(/^S-[0-9a-f]{1,6}\.md$/);
+  const split = fc.stringMatching(/^S-[0-9a-f]{0,3}$/);
+
+  it("is the same for the same set in any order, with the older names' digest known or not", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(name, { maxLength: 30 }), split, fc.integer(), (names, at, seed) => {
+        const older = names.filter((n) => n < at).sort();
+        const recent = names.filter((n) => n >= at);
+        const shuffled = [...names].sort((x, y) => ((x.length * seed) % 7) - ((y.length * seed) % 7));
+        const full = namesKey(shuffled, at, sha);
+        const known = { split: at, old: namesDigest(older, sha), older };
+        expect(namesKey([...older, ...recent.reverse()], at, sha, known)).toEqual(full);
+        expect(namesKey(names, at, sha)).toEqual(full);
+      }),
+    );
+  });
+
+  it("tells sets apart, and digests every name when what is known is not how the names begin", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(name, { minLength: 2, maxLength: 30 }), split, (names, at) => {
+        const sorted = [...names].sort();
+        const [gone, ...kept] = sorted;
+        expect(namesKey(kept, at, sha)).not.toEqual(namesKey(sorted, at, sha));
+        // A wrong claim (a name the set lacks, or the names after the split taken as older) changes nothing.
+        const wrong = { split: at, old: namesDigest([gone], sha), older: [gone] };
+        expect(namesKey(kept, at, sha, wrong)).toEqual(namesKey(kept, at, sha));
+        const late = { split: at, old: namesDigest(sorted, sha), older: sorted };
+        const anyLate = sorted.some((n) => n >= at);
+        if (anyLate) expect(namesKey(sorted, at, sha, late)).toEqual(namesKey(sorted, at, sha));
+      }),
     );
   });
 });

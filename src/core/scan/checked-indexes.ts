@@ -7,13 +7,62 @@
  * The face keeps the memo between its processes (the CLI: src/cli/cache-file.ts, outside the vault). Pure.
  */
 import type { Digest, NamesDigest } from "./names-digest";
-import { namesDigest, sameDigest } from "./names-digest";
+import { namesDigest } from "./names-digest";
 
-/** One remembered check: the text's digest, the digest of the names it lists and their number. */
+/**
+ * One remembered check: the text's digest, the digest of the names it lists (namesKey, split at `split`) and
+ * their number.
+ */
 export interface IndexCheck {
   readonly text: string;
   readonly names: string;
   readonly count: number;
+  readonly split: string;
+}
+
+/**
+ * Names this call already knows the digest of (the folder brief's older notes, vouched for by the listing:
+ * folder-brief.ts olderRange): `older`, every name before `split`, whose set's digest is `old`.
+ */
+export interface KnownOlder {
+  readonly split: string;
+  readonly old: NamesDigest;
+  readonly older: readonly string[];
+}
+
+/**
+ * The digest of a set of names, cut at `split`: of the split, the digest of the names before it (namesDigest)
+ * and the names at or after it, so that a call that knows the first digest (`known`, for the same split) digests
+ * only the few recent names, not the history. The same set and split give the same digest either way.
+ */
+export function namesKey(
+  names: readonly string[],
+  split: string,
+  digest: Digest,
+  known: KnownOlder | null = null,
+): NamesDigest {
+  const after = known !== null && known.split === split ? afterKnown(names, known) : null;
+  const [old, rest] =
+    after !== null && known !== null
+      ? [known.old, after]
+      : [
+          namesDigest(
+            names.filter((n) => n < split),
+            digest,
+          ),
+          names.filter((n) => n >= split),
+        ];
+  const head = JSON.stringify([split, old.digest, old.count]);
+  return { digest: digest(`${head}\n${JSON.stringify(rest.slice().sort())}`), count: names.length };
+}
+
+/** The names after `known.older` when they begin with exactly it, all before the split, and none after is. */
+function afterKnown(names: readonly string[], known: KnownOlder): readonly string[] | null {
+  const { older, split } = known;
+  if (names.length < older.length) return null;
+  for (let i = 0; i < older.length; i++) if (names[i] !== older[i] || older[i] >= split) return null;
+  const rest = names.slice(older.length);
+  return rest.every((n) => n >= split) ? rest : null;
 }
 
 /**
@@ -27,9 +76,13 @@ export class CheckedIndexes {
   private changed = false;
   /** The last text digested and its digest: a call checks and then remembers the same text. */
   private last: { text: string; digest: string } | null = null;
-  /** The last set digested (setOf), by the identity of its names. */
-  private lastSet: { names: readonly string[]; minus: string | null; plus: string | null; set: NamesDigest } | null =
-    null;
+  /** The sets digested (setOf), by the identity of their names, the change and the split. */
+  private sets: {
+    names: readonly string[];
+    minus: string | null;
+    plus: string | null;
+    set: Map<string, NamesDigest>;
+  } | null = null;
 
   constructor(
     private readonly digest: Digest,
@@ -43,7 +96,7 @@ export class CheckedIndexes {
     this.checks = known ? known.slice(0, CHECKS_KEPT) : [];
     this.changed = false;
     this.last = null;
-    this.lastSet = null;
+    this.sets = null;
   }
 
   /** Whether a check was added since `begin` (then the face saves them). */
@@ -56,30 +109,58 @@ export class CheckedIndexes {
     return this.checks;
   }
 
-  /** Whether `text` was found to list exactly `names` (file names; `except` left out when among them). */
-  listsExactly(text: string, names: readonly string[], except: string | null): boolean {
-    if (this.checks.length === 0) return false;
-    const set = this.setOf(names, except !== null && names.includes(except) ? except : null, null);
-    const matches = this.checks.filter((c) => sameDigest({ digest: c.names, count: c.count }, set));
-    if (matches.length === 0) return false;
-    const digest = this.digestOf(text);
-    const hit = matches.find((c) => c.text === digest);
-    if (hit === undefined) return false;
+  /**
+   * Whether `text` was found to list exactly `names` (file names; `except` left out when among them). `known`:
+   * names before a split whose digest this call knows (they are not digested again).
+   */
+  listsExactly(
+    text: string,
+    names: readonly string[],
+    except: string | null,
+    known: KnownOlder | null = null,
+  ): boolean {
+    const minus = except !== null && names.includes(except) ? except : null;
+    const count = names.length - (minus === null ? 0 : 1);
+    // Those split where this call knows the older names' digest first: their names cost the recent ones only.
+    const cheap = (c: IndexCheck): number => (c.split === known?.split ? 0 : 1);
+    const candidates = this.checks.filter((c) => c.count === count).sort((x, y) => cheap(x) - cheap(y));
+    let digest: string | null = null;
+    const found = candidates.find(
+      (c) =>
+        c.names === this.setOf(names, minus, null, c.split, known).digest &&
+        c.text === (digest ??= this.digestOf(text)),
+    );
+    if (found === undefined) return false;
+    // Saved split elsewhere (by a call without a brief, or before the split moved): kept split where it is now.
+    const hit =
+      known === null || found.split === known.split
+        ? found
+        : { ...found, names: this.setOf(names, minus, null, known.split, known).digest, split: known.split };
     if (this.checks[0] !== hit) {
       // The latest used goes first, so that the checks kept are those in use.
-      this.checks = [hit, ...this.checks.filter((c) => c !== hit)];
+      this.checks = [hit, ...this.checks.filter((c) => c !== found)];
       this.changed = true;
     }
     return true;
   }
 
-  /** `text` was found (or written) to list exactly `names`, less `except` when among them, and `plus` (if new). */
-  checked(text: string, names: readonly string[], except: string | null, plus: string | null): void {
+  /**
+   * `text` was found (or written) to list exactly `names`, less `except` when among them, and `plus` (if new);
+   * remembered split at `known`'s split (its names not digested again), or at none without it.
+   */
+  checked(
+    text: string,
+    names: readonly string[],
+    except: string | null,
+    plus: string | null,
+    known: KnownOlder | null = null,
+  ): void {
     const minus = except !== null && names.includes(except) ? except : null;
-    const set = this.setOf(names, minus, plus !== null && !names.includes(plus) ? plus : null);
-    const check: IndexCheck = { text: this.digestOf(text), names: set.digest, count: set.count };
+    const split = known?.split ?? "";
+    const set = this.setOf(names, minus, plus !== null && !names.includes(plus) ? plus : null, split, known);
+    const check: IndexCheck = { text: this.digestOf(text), names: set.digest, count: set.count, split };
     const same = (c: IndexCheck): boolean =>
-      c.text === check.text && c.names === check.names && c.count === check.count;
+      c.text === check.text && c.names === check.names && c.count === check.count && c.split === check.split;
     if (this.checks.length > 0 && same(this.checks[0])) return;
     this.checks = [check, ...this.checks.filter((c) => !same(c))].slice(0, CHECKS_KEPT);
     this.changed = true;
@@ -87,16 +168,25 @@ export class CheckedIndexes {
 
   /**
    * The digest of `names` (a listing's: no name twice), less `minus` (one of them) and with `plus` (not one of
-   * them); digested once per listing and change: a call checks and then remembers the same names.
+   * them), split at `split` (namesKey); digested once per listing, change and split: a call checks and then
+   * remembers the same names.
    */
-  private setOf(names: readonly string[], minus: string | null, plus: string | null): NamesDigest {
-    const last = this.lastSet;
-    if (last?.names === names && last.minus === minus && last.plus === plus) return last.set;
+  private setOf(
+    names: readonly string[],
+    minus: string | null,
+    plus: string | null,
+    split: string,
+    known: KnownOlder | null,
+  ): NamesDigest {
+    const same = this.sets?.names === names && this.sets.minus === minus && this.sets.plus === plus;
+    if (!same || this.sets === null) this.sets = { names, minus, plus, set: new Map() };
+    const done = this.sets.set.get(split);
+    if (done !== undefined) return done;
     const list = names.slice();
     if (minus !== null) list.splice(list.indexOf(minus), 1);
     if (plus !== null) list.push(plus);
-    const set = namesDigest(list, this.digest);
-    this.lastSet = { names, minus, plus, set };
+    const set = namesKey(list, split, this.digest, known);
+    this.sets.set.set(split, set);
     return set;
   }
 

@@ -1,5 +1,5 @@
 import type { ChangeReport, ModifiedAt, SessionStore } from "../ports";
-import type { CheckedIndexes } from "./checked-indexes";
+import type { CheckedIndexes, KnownOlder } from "./checked-indexes";
 import type { FolderBrief } from "./folder-brief";
 import type { Digest } from "./names-digest";
 import { briefChanged, briefKept, briefOf, olderRange, sameBrief } from "./folder-brief";
@@ -84,7 +84,7 @@ export class RememberedTimes implements SessionStore {
    * The brief's older notes as the latest listing found them (olderRange: exactly those names, in its order),
    * so that changedAmong need not digest them again, and its other files; null when it did not vouch for them.
    */
-  private verified: { older: string[]; others: string[] } | null = null;
+  private verified: { older: string[]; others: string[]; known: KnownOlder } | null = null;
 
   constructor(
     readonly inner: SessionStore,
@@ -278,7 +278,8 @@ export class RememberedTimes implements SessionStore {
     const isFile = (name: string): boolean => recent.has(name) || told.has(name);
     const head = before.filter(isFile);
     const tail = later.filter(isFile);
-    this.verified = { older: range.older, others: [...head, ...tail] };
+    const known = { split: open.brief.split, old: open.brief.old, older: range.older };
+    this.verified = { older: range.older, others: [...head, ...tail], known };
     return { files: [...head, ...range.older, ...tail], folders: asked.folders };
   }
 
@@ -349,11 +350,12 @@ export class RememberedTimes implements SessionStore {
     return this.inner.changesSince(folder, since);
   }
 
+  /** The older notes' names, as the latest listing vouched for them, are not digested again (checked-indexes.ts). */
   indexListsExactly(text: string, names: readonly string[], except: string | null): boolean {
-    return this.checks?.listsExactly(text, names, except) ?? false;
+    return this.checks?.listsExactly(text, names, except, this.verified?.known ?? null) ?? false;
   }
 
   indexChecked(text: string, names: readonly string[], except: string | null, plus: string | null): void {
-    this.checks?.checked(text, names, except, plus);
+    this.checks?.checked(text, names, except, plus, this.verified?.known ?? null);
   }
 }
