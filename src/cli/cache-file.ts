@@ -12,6 +12,7 @@
  * rename), and only by a writing action, under the vault lock; `rebuild` ignores it and writes it anew.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { pieces } from "../node/text-pieces";
 import { promises as fs, readFileSync } from "node:fs";
 import * as path from "node:path";
 import type { IndexCheck } from "../core/scan/checked-indexes";
@@ -50,7 +51,12 @@ export interface Remembered {
   savedAt: number;
 }
 
-export const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+/** The SHA-256 of `text`'s UTF-8 bytes, in hex; a long text hashed piece by piece (text-pieces.ts). */
+export function sha256(text: string): string {
+  const hash = createHash("sha256");
+  for (const piece of pieces(text)) hash.update(piece, "utf8");
+  return hash.digest("hex");
+}
 
 /**
  * A cache file's text: the magic line of its kind, a JSON header (whose cache it is, when, the SHA-256 of the

@@ -12,6 +12,7 @@ import type { TopicNote } from "../core/topics/resolve";
 import { readFileText } from "./file-text";
 import type { EarlyNames } from "./folder-reading";
 import { EARLY_NAMES_MAX_MS, kindsOf, readListing, readNames, statTimes } from "./folder-reading";
+import { writeTextSync } from "./text-pieces";
 import { readTopicNotes } from "./topic-notes";
 
 function isErrno(error: unknown, code: string): boolean {
@@ -100,8 +101,7 @@ export class NodeStore implements SessionStore {
 
   read(relative: string): Promise<string | null> {
     try {
-      // Synchronous on purpose: the CLI has nothing else to do while it scans, and fs.promises.readFile
-      // costs five thread-pool round trips per file (about 3x the I/O floor at 10 000 sessions).
+      // Synchronous: the CLI has nothing else to do, and fs.promises.readFile costs 5 thread-pool round trips.
       return Promise.resolve(this.readText(relative, this.resolve(relative)));
     } catch (error) {
       if (error instanceof PaleeError) return Promise.reject(error);
@@ -274,7 +274,7 @@ export class NodeStore implements SessionStore {
     const temp = this.tempPathFor(absolute);
     const handle = await fs.open(temp, "wx");
     try {
-      await handle.writeFile(content, "utf8");
+      writeTextSync(handle.fd, content);
       await handle.sync();
     } catch (error) {
       await handle.close().catch(() => undefined);
