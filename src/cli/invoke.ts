@@ -65,8 +65,9 @@ export async function invoke(
   try {
     for (const w of vault.warnings) out.warn(w);
     const device = deviceName(io.env);
-    // The session folder as listed when the process began, if no writer has held the lock since.
-    const store = new NodeStore(vault.root, provedEarly(early, lock));
+    // The session folder as listed when the process began, if no writer has held the lock since; index.md kept
+    // from one read to the next (the topic check's, then the operation's).
+    const store = new NodeStore(vault.root, provedEarly(early, lock), vault.layout.index);
     // The device-local scan cache beside the lock (issue 22): saved only by a writer, before the lock goes.
     const use = { writes: lock !== null, fresh: command.name === "rebuild", now: () => systemClock.now() };
     cache = await openCache(store, vault.layout, io.env, use);

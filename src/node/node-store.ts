@@ -1,10 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, constants as fsConstants, lstatSync, openSync, promises as fs } from "node:fs";
-import { realpathSync, statSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { BoundaryError, ConflictError, FileExistsError, LinkOutsideVaultError, PaleeError } from "../core/errors";
-import { UsageError, errorMessage } from "../core/errors";
 import type { ChangeReport, ModifiedAt, SessionStore } from "../core/ports";
 import type { TimeOf } from "../core/scan/remembered-times";
 import { STALE_TEMP_MS } from "../core/temp-files";
@@ -13,11 +12,8 @@ import { readFileText } from "./file-text";
 import type { EarlyNames } from "./folder-reading";
 import { EARLY_NAMES_MAX_MS, kindsOf, readListing, readNames, statTimes } from "./folder-reading";
 import { writeTextSync } from "./text-pieces";
+import { isErrno, naming, withPath } from "./store-errors";
 import { readTopicNotes } from "./topic-notes";
-
-function isErrno(error: unknown, code: string): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
-}
 
 /** open(2)'s flag that fails (ELOOP) on a symbolic link instead of following it; none on Windows. */
 const NO_FOLLOW: number | undefined = fsConstants.O_NOFOLLOW;
@@ -25,50 +21,6 @@ const NO_FOLLOW: number | undefined = fsConstants.O_NOFOLLOW;
 /** Whether `real` (a real path) is the vault's real root or inside it. */
 function isInside(realRoot: string, real: string): boolean {
   return real === realRoot || real.startsWith(realRoot + path.sep);
-}
-
-/** Runs a file-system operation; its unexpected errors name the vault path they concern. */
-async function naming<T>(root: string, relative: string, operation: () => Promise<T>): Promise<T> {
-  try {
-    return await operation();
-  } catch (error) {
-    if (error instanceof PaleeError || error instanceof FileExistsError) throw error;
-    throw withPath(root, relative, error);
-  }
-}
-
-/**
- * A file-system error that names the vault path it concerns (Node's messages often do not). A folder where a
- * file belongs, or a file where a folder belongs, is the user's to fix: a usage error naming that path.
- */
-function withPath(root: string, relative: string, error: unknown): Error {
-  if (isErrno(error, "EISDIR")) {
-    return new UsageError(`${relative} is a folder, but a file belongs there: move it out of the way`);
-  }
-  // mkdir -p says EEXIST when a part of the path is a file.
-  const mkdirHitFile = isErrno(error, "EEXIST") && (error as { syscall?: unknown }).syscall === "mkdir";
-  if (isErrno(error, "ENOTDIR") || mkdirHitFile) {
-    const file = blockingFile(root, relative);
-    return new UsageError(`${file} is a file, but a folder belongs there: move it out of the way`);
-  }
-  const message = errorMessage(error);
-  if (message.includes(relative) && error instanceof Error) return error;
-  const wrapped = new Error(`${relative}: ${message}`);
-  (wrapped as Error & { code?: unknown }).code = (error as { code?: unknown }).code;
-  return wrapped;
-}
-
-/** The first part of `relative` (or itself) that exists and is not a folder: what made a path ENOTDIR. */
-function blockingFile(root: string, relative: string): string {
-  const parts = relative.split("/");
-  for (let n = 1; n <= parts.length; n++) {
-    try {
-      if (!statSync(path.join(root, ...parts.slice(0, n))).isDirectory()) return parts.slice(0, n).join("/");
-    } catch {
-      break;
-    }
-  }
-  return relative;
 }
 
 /**
@@ -82,7 +34,19 @@ export class NodeStore implements SessionStore {
   /** A folder's names listed before they were asked: taken by the first `names` of it unless a write came first. */
   private early: EarlyNames | null;
 
-  constructor(vaultRoot: string, early: EarlyNames | null = null) {
+  /** The text `keep` had when last read, kept for its next read while nothing is written through this store. */
+  private kept: { text: string | null } | null = null;
+
+  /**
+   * `keep`: a file one call reads more than once (the CLI's index.md, read by the topic check and then by the
+   * operation: 2.3 MB at 30 000 sessions). Its text as last read serves its next read: as sound as reading it
+   * then, since a text read for an operation is checked against the listing, and a replacement against the file.
+   */
+  constructor(
+    vaultRoot: string,
+    early: EarlyNames | null = null,
+    private readonly keep: string | null = null,
+  ) {
     this.root = path.resolve(vaultRoot);
     this.early = early;
   }
@@ -100,13 +64,29 @@ export class NodeStore implements SessionStore {
   }
 
   read(relative: string): Promise<string | null> {
+    const keeps = relative === this.keep;
+    if (keeps && this.kept !== null) return Promise.resolve(this.kept.text);
+    let text: string | null;
     try {
       // Synchronous: the CLI has nothing else to do, and fs.promises.readFile costs 5 thread-pool round trips.
-      return Promise.resolve(this.readText(relative, this.resolve(relative)));
+      text = this.readText(relative, this.resolve(relative));
     } catch (error) {
       if (error instanceof PaleeError) return Promise.reject(error);
-      if (isErrno(error, "ENOENT")) return Promise.resolve(null);
-      return Promise.reject(withPath(this.root, relative, error));
+      if (!isErrno(error, "ENOENT")) return Promise.reject(withPath(this.root, relative, error));
+      text = null;
+    }
+    if (keeps) this.kept = { text };
+    return Promise.resolve(text);
+  }
+
+  /** Runs a write: what was listed or kept before it is not what is there after it. */
+  private async writing<T>(write: () => Promise<T>): Promise<T> {
+    this.early = null;
+    this.kept = null;
+    try {
+      return await write();
+    } finally {
+      this.kept = null;
     }
   }
 
@@ -239,8 +219,11 @@ export class NodeStore implements SessionStore {
    * --out folder, which is where this runs (before an export writes `name` there), has no trash, and such a
    * file is a partial copy of data the vault still holds (contract §2 "Temporary files"). Returns their names.
    */
-  async removeStaleTempFilesOf(name: string, now: number): Promise<string[]> {
-    this.early = null;
+  removeStaleTempFilesOf(name: string, now: number): Promise<string[]> {
+    return this.writing(() => this.removeStaleTemps(name, now));
+  }
+
+  private async removeStaleTemps(name: string, now: number): Promise<string[]> {
     const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     const pattern = new RegExp(`^\\.${escaped}\\.[0-9a-f]{8}\\.tmp$`);
     const removed: string[] = [];
@@ -286,8 +269,7 @@ export class NodeStore implements SessionStore {
   }
 
   create(relative: string, content: string): Promise<void> {
-    this.early = null; // what was listed before a write is not the folder after it
-    return naming(this.root, relative, () => this.createFile(relative, content));
+    return this.writing(() => naming(this.root, relative, () => this.createFile(relative, content)));
   }
 
   private async createFile(relative: string, content: string): Promise<void> {
@@ -315,8 +297,7 @@ export class NodeStore implements SessionStore {
   }
 
   replace(relative: string, expected: string | null, content: string): Promise<void> {
-    this.early = null;
-    return naming(this.root, relative, () => this.replaceFile(relative, expected, content));
+    return this.writing(() => naming(this.root, relative, () => this.replaceFile(relative, expected, content)));
   }
 
   private async replaceFile(relative: string, expected: string | null, content: string): Promise<void> {
@@ -332,8 +313,7 @@ export class NodeStore implements SessionStore {
   }
 
   trash(relative: string): Promise<void> {
-    this.early = null;
-    return naming(this.root, relative, () => this.moveToTrash(relative));
+    return this.writing(() => naming(this.root, relative, () => this.moveToTrash(relative)));
   }
 
   private async moveToTrash(relative: string): Promise<void> {

@@ -226,3 +226,31 @@ describe("NodeStore on a file system without hard links", () => {
     expect(fs.readFileSync(path.join(root, ".trash/DRAFT-S-00000001.md"), "utf8")).toBe("draft\n");
   });
 });
+
+describe("NodeStore keeping one file's text between reads", () => {
+  it("answers the kept file's next read from its last, until anything is written, and never other files", async () => {
+    const root = tempVault();
+    const store = new NodeStore(root, null, "palee/index.md");
+    await store.create("palee/index.md", "one");
+    await store.create("palee/hot.md", "hot");
+    expect(await store.read("palee/index.md")).toBe("one");
+    fs.writeFileSync(path.join(root, "palee", "index.md"), "two"); // another writer, outside the store
+    fs.writeFileSync(path.join(root, "palee", "hot.md"), "hot two");
+    expect(await store.read("palee/index.md")).toBe("one");
+    expect(await store.read("palee/hot.md")).toBe("hot two");
+    await store.create("palee/sessions/x.md", "x");
+    expect(await store.read("palee/index.md")).toBe("two");
+  });
+
+  it("a replacement still compares with the file itself: the kept text of a file changed since conflicts", async () => {
+    const root = tempVault();
+    const store = new NodeStore(root, null, "palee/index.md");
+    await store.create("palee/index.md", "one");
+    const seen = await store.read("palee/index.md");
+    fs.writeFileSync(path.join(root, "palee", "index.md"), "two");
+    await expect(store.replace("palee/index.md", seen, "three")).rejects.toBeInstanceOf(ConflictError);
+    expect(await store.read("palee/index.md")).toBe("two");
+    await store.replace("palee/index.md", "two", "three");
+    expect(await store.read("palee/index.md")).toBe("three");
+  });
+});
