@@ -18,7 +18,9 @@ export async function trashStaleTempFiles(ports: CorePorts, layout: Layout): Pro
   const now = ports.clock.now();
   const said: string[] = [];
   for (const folder of [layout.folder, layout.sessions]) {
-    for (const name of (await store.list(folder)).filter((n) => isOwnTempFile(layout, folder, n)).sort()) {
+    // Every temp file's name begins with a dot: a 30 000-name listing then costs no pattern test per name.
+    const temps = (await store.list(folder)).filter((n) => n[0] === "." && isOwnTempFile(layout, folder, n));
+    for (const name of temps.sort()) {
       const path = `${folder}/${name}`;
       try {
         const modified = await store.modifiedAt(path);

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { Listed } from "../../src/core/scan/listed";
 
 describe("a folder's names as listed, with the writes since", () => {
@@ -19,5 +20,35 @@ describe("a folder's names as listed, with the writes since", () => {
     listed.add("c.md"); // back (after the set was made)
     listed.delete("d.md");
     expect(listed.all()).toEqual(["b.md", "a.md", "c.md"]);
+  });
+
+  it("says what a model of the folder says, whether a few names went or many", () => {
+    const name = fc.constantFrom(...Array.from({ length: 24 }, (_, i) => `n${i}.md`));
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(name),
+        fc.array(fc.tuple(fc.boolean(), name), { maxLength: 30 }),
+        fc.uniqueArray(name),
+        (listing, writes, some) => {
+          const listed = new Listed(listing);
+          const present = new Set(listing);
+          const added: string[] = [];
+          for (const [add, n] of writes) {
+            if (add) listed.add(n);
+            else listed.delete(n);
+            if (listing.includes(n)) {
+              if (add) present.add(n);
+              else present.delete(n);
+            } else if (add && !added.includes(n)) added.push(n);
+            else if (!add && added.includes(n)) added.splice(added.indexOf(n), 1);
+          }
+          // The listing's names still there, in its order, then those added since (in the order first added).
+          const inOrder = listing.filter((n) => present.has(n));
+          expect(listed.all()).toEqual([...inOrder, ...added]);
+          const asked = some.filter((n) => listing.includes(n));
+          expect(listed.current(asked)).toEqual([...asked.filter((n) => present.has(n)), ...added]);
+        },
+      ),
+    );
   });
 });
