@@ -18,12 +18,7 @@ import * as path from "node:path";
 import type { IndexCheck } from "../core/scan/checked-indexes";
 import type { FolderBrief } from "../core/scan/folder-brief";
 
-/** The cache file's name in the vault's state folder, beside write.lock. */
-export const CACHE_NAME = "scan-cache.txt";
-/** The index checks' file (core/scan/checked-indexes.ts), beside it. */
-export const CHECKS_NAME = "index-checks.txt";
-/** The folder in brief (core/scan/folder-brief.ts), beside them. */
-export const BRIEF_NAME = "folder-brief.txt";
+export { BRIEF_NAME, CACHE_NAME, CHECKS_NAME } from "./state-dir";
 /** The first line: this format and its version. */
 const MAGIC = "palee scan cache 2";
 const CHECKS_MAGIC = "palee index checks 2";

@@ -3,6 +3,9 @@
  * listing takes about 28 ms of the thread pool, while the main thread compiles and loads the CLI for about as
  * long; begun first (src/cli/bin.ts, before dist/palee.js is loaded), the one waits for nothing but the other.
  *
+ * A call that will find a folder brief reads the folder by its names; one that will not (a cold call), by its files
+ * and subfolders, the one typed listing it then needs.
+ *
  * It is begun on a guess: the vault and session folder from the arguments as chooseVault reads them, without
  * checking them. The store takes it only for the very folder it is asked (NodeStore `early`), so a wrong guess
  * costs the listing and nothing else. It is begun before the vault lock is taken, so a writing call takes it
@@ -11,16 +14,17 @@
  * without the lock (the plugin, a sync) is seen or missed as by any listing; that window is at most
  * EARLY_NAMES_MAX_MS longer (folder-reading.ts).
  */
-import { lstatSync, promises as fs, readFileSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, promises as fs, readFileSync, realpathSync } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_SESSION_FOLDER, layoutFor } from "../core/layout";
-import type { EarlyNames } from "../node/folder-reading";
-import { LOCK_NAME, TOKEN_NAME, cacheRoot, stateDirOf } from "./state-dir";
+import type { EarlyFolder } from "../node/folder-reading";
+import { readListing } from "../node/folder-reading";
+import { BRIEF_NAME, LOCK_NAME, TOKEN_NAME, cacheRoot, stateDirOf } from "./state-dir";
 import { folderSetting, sessionFolderFor, settingsFile, vaultRootFor } from "./vault";
 
 /** A listing begun early, and what the writers' token was when it began. */
-export interface EarlyListing extends EarlyNames {
+export interface EarlyListing extends EarlyFolder {
   /** The token file and what it held (null: none yet); null as a whole when the lock was held then. */
   readonly token: { readonly path: string; readonly value: string | null } | null;
 }
@@ -69,9 +73,12 @@ export function beginEarlyListing(argv: readonly string[], env: NodeJS.ProcessEn
     const tokenPath = path.join(state, TOKEN_NAME);
     const value = readOrNone(tokenPath);
     const held = lstatSync(path.join(state, LOCK_NAME), { throwIfNoEntry: false }) !== undefined;
+    // Without a folder brief the call reads the folder's files and subfolders (one typed listing), else its names.
+    const typed = !existsSync(path.join(state, BRIEF_NAME));
     const began = performance.now();
-    const names = fs.readdir(sessions).catch(() => null);
-    return { folder: sessions, began, names, token: held ? null : { path: tokenPath, value } };
+    const names = typed ? null : fs.readdir(sessions).catch(() => null);
+    const listing = typed ? readListing(sessions).catch(() => null) : null;
+    return { folder: sessions, began, names, listing, token: held ? null : { path: tokenPath, value } };
   } catch {
     return null;
   }
@@ -84,7 +91,7 @@ export function beginEarlyListing(argv: readonly string[], env: NodeJS.ProcessEn
 export function provedEarly(
   early: EarlyListing | null,
   lock: { readonly token: { readonly path: string; readonly before: string | null } } | null,
-): EarlyNames | null {
+): EarlyFolder | null {
   if (early === null || lock === null) return early;
   const seen = early.token;
   return seen !== null && seen.path === lock.token.path && seen.value === lock.token.before ? early : null;

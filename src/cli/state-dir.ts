@@ -50,6 +50,13 @@ export function cacheRoot(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pr
 export const stateDirOf = (realVault: string, root: string): string =>
   path.join(root, "vaults", createHash("sha256").update(realVault).digest("hex").slice(0, 16));
 
+/** The scan cache's file in the vault's state folder (cache-file.ts), beside write.lock. */
+export const CACHE_NAME = "scan-cache.txt";
+/** The index checks' file (core/scan/checked-indexes.ts), beside it. */
+export const CHECKS_NAME = "index-checks.txt";
+/** The folder in brief (core/scan/folder-brief.ts), beside them. */
+export const BRIEF_NAME = "folder-brief.txt";
+
 /** The vault lock's directory in the state folder (lock.ts). */
 export const LOCK_NAME = "write.lock";
 

@@ -12,7 +12,7 @@ import type { TimeOf } from "../core/scan/remembered-times";
  * The files (symbolic links too, unless they lead to a folder: a read then follows one inside the vault and
  * refuses one leading out by name, so scans skip it with a warning, never silently) and the subfolders of `dir`.
  */
-export async function readListing(dir: string): Promise<{ files: string[]; folders: string[] }> {
+export async function readListing(dir: string): Promise<FolderListing> {
   const entries = await fs.readdir(dir, { withFileTypes: true });
   const files: string[] = [];
   const folders: string[] = [];
@@ -34,16 +34,24 @@ export function readNames(dir: string): Promise<string[]> {
   return fs.readdir(dir);
 }
 
+/** A folder's files and subfolders, as readListing tells them. */
+export interface FolderListing {
+  files: string[];
+  folders: string[];
+}
+
 /**
- * A folder's names, listed before the store was asked for them (src/cli/early-listing.ts): `names` resolves to
- * them, or to null when the listing failed (the store then lists the folder itself and reports why).
+ * A folder read before the store was asked (src/cli/early-listing.ts): by its names alone (`names`), or by its
+ * files and subfolders (`listing`, for a call that will find no folder brief to vouch for names); the one read
+ * resolves to null when it failed (the store then reads the folder itself and reports why).
  */
-export interface EarlyNames {
-  /** The folder listed (absolute, as NodeStore resolves it). */
+export interface EarlyFolder {
+  /** The folder read (absolute, as NodeStore resolves it). */
   readonly folder: string;
-  /** When the listing began (performance.now()). */
+  /** When the reading began (performance.now()). */
   readonly began: number;
-  readonly names: Promise<string[] | null>;
+  readonly names: Promise<string[] | null> | null;
+  readonly listing: Promise<FolderListing | null> | null;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { TimeOf } from "../core/scan/remembered-times";
 import { STALE_TEMP_MS } from "../core/temp-files";
 import type { TopicNote } from "../core/topics/resolve";
 import { readFileText } from "./file-text";
-import type { EarlyNames } from "./folder-reading";
+import type { EarlyFolder } from "./folder-reading";
 import { EARLY_NAMES_MAX_MS, kindsOf, readListing, readNames, statTimes } from "./folder-reading";
 import { writeTextSync } from "./text-pieces";
 import { isErrno, naming, withPath } from "./store-errors";
@@ -31,8 +31,8 @@ function isInside(realRoot: string, real: string): boolean {
  */
 export class NodeStore implements SessionStore {
   readonly root: string;
-  /** A folder's names listed before they were asked: taken by the first `names` of it unless a write came first. */
-  private early: EarlyNames | null;
+  /** A folder read before it was asked: taken by its first reading, unless a write came first. */
+  private early: EarlyFolder | null;
 
   /** The text `keep` had when last read, kept for its next read while nothing is written through this store. */
   private kept: { text: string | null } | null = null;
@@ -44,7 +44,7 @@ export class NodeStore implements SessionStore {
    */
   constructor(
     vaultRoot: string,
-    early: EarlyNames | null = null,
+    early: EarlyFolder | null = null,
     private readonly keep: string | null = null,
   ) {
     this.root = path.resolve(vaultRoot);
@@ -183,8 +183,11 @@ export class NodeStore implements SessionStore {
    * both, and the session folder can hold 30 000 notes (folder-reading.ts). Throws as `list` does.
    */
   async listing(folder: string): Promise<{ files: string[]; folders: string[] }> {
+    const absolute = this.resolve(folder);
+    const early = await this.earlyOf(absolute)?.listing;
+    if (early) return early;
     try {
-      return await readListing(this.resolve(folder));
+      return await readListing(absolute);
     } catch (error) {
       if (isErrno(error, "ENOENT")) return { files: [], folders: [] };
       throw withPath(this.root, folder, error);
@@ -194,18 +197,22 @@ export class NodeStore implements SessionStore {
   /** The names of `folder`'s entries, without what each is (folder-reading.ts readNames). Throws as `list` does. */
   async names(folder: string): Promise<string[]> {
     const absolute = this.resolve(folder);
-    const early = this.early?.folder === absolute ? this.early : null;
-    if (early !== null) {
-      this.early = null;
-      const names = performance.now() - early.began <= EARLY_NAMES_MAX_MS ? await early.names : null;
-      if (names !== null) return names;
-    }
+    const early = await this.earlyOf(absolute)?.names;
+    if (early) return early;
     try {
       return await readNames(absolute);
     } catch (error) {
       if (isErrno(error, "ENOENT")) return [];
       throw withPath(this.root, folder, error);
     }
+  }
+
+  /** The early reading of `absolute`, while fresh: taken by the first reading of it, whichever is asked. */
+  private earlyOf(absolute: string): EarlyFolder | null {
+    const early = this.early;
+    if (early === null || early.folder !== absolute) return null;
+    this.early = null;
+    return performance.now() - early.began <= EARLY_NAMES_MAX_MS ? early : null;
   }
 
   /** Which of `names` in `folder` are files and which subfolders, each asked (folder-reading.ts kindsOf). */

@@ -12,6 +12,7 @@ import type { EarlyListing } from "../../src/cli/early-listing";
 import { lockVault } from "../../src/cli/lock";
 import { run } from "../../src/cli/main";
 import type { CliIo } from "../../src/cli/output";
+import { BRIEF_NAME, stateDirOf } from "../../src/cli/state-dir";
 import { chooseVault } from "../../src/cli/vault";
 import { EARLY_NAMES_MAX_MS } from "../../src/node/folder-reading";
 import { NodeStore } from "../../src/node/node-store";
@@ -26,13 +27,20 @@ afterEach(() => {
   for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** A vault whose session folder (`folder`/sessions) holds `names`, and a cache folder of its own. */
-function vaultWith(names: string[], folder = "palee"): { vault: string; env: NodeJS.ProcessEnv } {
+/**
+ * A vault whose session folder (`folder`/sessions) holds `names`, and a cache folder of its own with a folder
+ * brief in the vault's state folder (its content does not matter here: only whether there is one).
+ */
+function vaultWith(names: string[], folder = "palee", brief = true): { vault: string; env: NodeJS.ProcessEnv } {
   const vault = temp("palee-early-vault-");
   const sessions = path.join(vault, ...folder.split("/"), "sessions");
   fs.mkdirSync(sessions, { recursive: true });
   for (const name of names) fs.writeFileSync(path.join(sessions, name), "x");
-  return { vault, env: { PALEE_CACHE_DIR: temp("palee-early-cache-"), PALEE_LOCK_WAIT_MS: "2000" } };
+  const cache = temp("palee-early-cache-");
+  const state = stateDirOf(fs.realpathSync(vault), cache);
+  fs.mkdirSync(state, { recursive: true });
+  if (brief) fs.writeFileSync(path.join(state, BRIEF_NAME), "a brief");
+  return { vault, env: { PALEE_CACHE_DIR: cache, PALEE_LOCK_WAIT_MS: "2000" } };
 }
 
 describe("beginEarlyListing: which folder", () => {
@@ -77,6 +85,18 @@ describe("beginEarlyListing: which folder", () => {
     fs.mkdirSync(settings, { recursive: true });
     fs.writeFileSync(path.join(settings, "data.json"), "{ not json");
     expect(beginEarlyListing(["session", "start", "--vault", vault], env, "/")).toBeNull();
+  });
+
+  it("reads the files and subfolders instead when the call will find no folder brief (a cold call)", async () => {
+    const { vault, env } = vaultWith(["S-20260101T000000-ffff.md"], "palee", false);
+    fs.mkdirSync(path.join(vault, "palee", "sessions", "moved"));
+    const early = beginEarlyListing(["session", "end", "--vault", vault], env, "/");
+    expect(early?.names).toBeNull();
+    expect(await early?.listing).toEqual({ files: ["S-20260101T000000-ffff.md"], folders: ["moved"] });
+    const store = new NodeStore(vault, early);
+    const listed = await store.listing("palee/sessions");
+    expect(listed).toBe(await early?.listing);
+    expect(await store.listing("palee/sessions")).not.toBe(listed); // once
   });
 
   it("a folder that cannot be listed gives null names (the store then lists it and says why)", async () => {
@@ -140,6 +160,7 @@ describe("NodeStore with an early listing", () => {
     folder,
     began,
     names: Promise.resolve(names),
+    listing: null,
     token: null,
   });
 
