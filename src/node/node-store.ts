@@ -11,7 +11,7 @@ import type { TopicNote } from "../core/topics/resolve";
 import { readFileText } from "./file-text";
 import type { EarlyFolder } from "./folder-reading";
 import { EARLY_NAMES_MAX_MS, kindsOf, readListing, readNames, statTimes } from "./folder-reading";
-import { writeTextSync } from "./text-pieces";
+import { WRITE_PIECE_LENGTH, pieces } from "./text-pieces";
 import { isErrno, naming, withPath } from "./store-errors";
 import { readTopicNotes } from "./topic-notes";
 
@@ -264,7 +264,8 @@ export class NodeStore implements SessionStore {
     const temp = this.tempPathFor(absolute);
     const handle = await fs.open(temp, "wx");
     try {
-      writeTextSync(handle.fd, content);
+      // In pieces: a 2.3 MB index.md written at once is a transient buffer of its size (text-pieces.ts).
+      for (const piece of pieces(content, WRITE_PIECE_LENGTH)) await handle.writeFile(piece, "utf8");
       await handle.sync();
     } catch (error) {
       await handle.close().catch(() => undefined);

@@ -1,7 +1,7 @@
-import { writeSync } from "node:fs";
-
 /** How many code units a piece of a long text has at most when it is converted to bytes. */
 export const PIECE_LENGTH = 64 * 1024;
+/** The pieces a long text is written in (NodeStore): fewer, each write being a thread-pool round trip. */
+export const WRITE_PIECE_LENGTH = 256 * 1024;
 
 /**
  * `text` in pieces of at most `length` (≥ 2) code units that never cut a surrogate pair, so that converted one by
@@ -10,19 +10,12 @@ export const PIECE_LENGTH = 64 * 1024;
  * allocator then keeps from the system: a call's peak memory (docs/performance.md "The listing begun early").
  */
 export function* pieces(text: string, length = PIECE_LENGTH): Generator<string> {
-  for (let at = 0; at < text.length;) {
+  let at = 0;
+  do {
     let end = Math.min(at + length, text.length);
     const last = text.charCodeAt(end - 1);
     if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1; // a high surrogate: keep its pair whole
-    yield text.slice(at, end);
+    yield text.slice(at, end); // an empty text is one empty piece
     at = end;
-  }
-}
-
-/** Writes `text` as UTF-8 to the open descriptor `fd` at its position, piece by piece (all of every piece). */
-export function writeTextSync(fd: number, text: string): void {
-  for (const piece of pieces(text)) {
-    const bytes = Buffer.from(piece, "utf8");
-    for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written);
-  }
+  } while (at < text.length);
 }

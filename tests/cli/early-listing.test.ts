@@ -4,7 +4,6 @@
  * it only for that folder, once, fresh and before any write (NodeStore `early`).
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { beginEarlyListing, provedEarly } from "../../src/cli/early-listing";
@@ -16,16 +15,9 @@ import { BRIEF_NAME, stateDirOf } from "../../src/cli/state-dir";
 import { chooseVault } from "../../src/cli/vault";
 import { EARLY_NAMES_MAX_MS } from "../../src/node/folder-reading";
 import { NodeStore } from "../../src/node/node-store";
+import { tempFolders } from "../support/temp-folders";
 
-const made: string[] = [];
-const temp = (prefix: string): string => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+const temp = tempFolders();
 
 /**
  * A vault whose session folder (`folder`/sessions) holds `names`, and a cache folder of its own with a folder

@@ -10,6 +10,7 @@ import { cacheRoot, vaultStateDir } from "../../src/cli/state-dir";
 import { DEFAULT_WAIT_MS, lockWaitMs } from "../../src/cli/lock";
 import { run } from "../../src/cli/main";
 import type { CliIo } from "../../src/cli/output";
+import { tempFolders } from "../support/temp-folders";
 
 describe("cacheRoot: the platform's cache folder", () => {
   it("Linux: $XDG_CACHE_HOME/palee when absolute, else ~/.cache/palee", () => {
@@ -40,15 +41,7 @@ describe("cacheRoot: the platform's cache folder", () => {
 });
 
 describe("vaultStateDir", () => {
-  const made: string[] = [];
-  const temp = (prefix: string): string => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-    made.push(dir);
-    return dir;
-  };
-  afterEach(() => {
-    for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const temp = tempFolders();
 
   it("one folder per vault, the same through a symlink to it, created outside the vault", async () => {
     const cache = temp("palee-state-cache-");

@@ -1,6 +1,6 @@
 /**
  * A long text converted to bytes piece by piece (src/node/text-pieces.ts): the same bytes as the whole, for any
- * text (lone surrogates and pairs at every place a piece could end), in the hash and in the file written.
+ * text (lone surrogates and pairs at every place a piece could end), in the hash and in the file NodeStore writes.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -8,7 +8,8 @@ import * as path from "node:path";
 import fc from "fast-check";
 import { sha256 } from "../../src/cli/cache-file";
 import { createHash } from "node:crypto";
-import { PIECE_LENGTH, pieces, writeTextSync } from "../../src/node/text-pieces";
+import { NodeStore } from "../../src/node/node-store";
+import { PIECE_LENGTH, WRITE_PIECE_LENGTH, pieces } from "../../src/node/text-pieces";
 
 /** Any UTF-16 text: pairs, lone halves of pairs and plain characters, mixed. */
 const anyText = fc
@@ -32,17 +33,17 @@ describe("pieces", () => {
     );
   });
 
-  it("hash a long text as the whole would be hashed, and write it byte for byte", () => {
+  it("hash a long text as the whole would be hashed, and write it byte for byte", async () => {
     const pair = "\u{1F600}";
     const text = `${"a".repeat(PIECE_LENGTH - 1)}${pair}é${"b".repeat(PIECE_LENGTH)}\ud800`;
     expect(sha256(text)).toBe(createHash("sha256").update(text).digest("hex"));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "palee-pieces-"));
     try {
-      const file = path.join(dir, "t.md");
-      const fd = fs.openSync(file, "w");
-      writeTextSync(fd, text);
-      fs.closeSync(fd);
-      expect(fs.readFileSync(file)).toEqual(Buffer.from(text, "utf8"));
+      const long = `${"c".repeat(WRITE_PIECE_LENGTH - 1)}${pair}${text}`;
+      await new NodeStore(dir).create("t.md", long);
+      expect(fs.readFileSync(path.join(dir, "t.md"))).toEqual(Buffer.from(long, "utf8"));
+      await new NodeStore(dir).create("empty.md", "");
+      expect(fs.readFileSync(path.join(dir, "empty.md"))).toHaveLength(0);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
