@@ -1,5 +1,5 @@
 /**
- * The session folder's names, listed as the process begins (issue 22, fifth step). At 30 000 sessions the
+ * The session folder, read as the process begins (issue 22, fifth step). At 30 000 sessions the
  * listing takes about 28 ms of the thread pool, while the main thread compiles and loads the CLI for about as
  * long; begun first (src/cli/bin.ts, before dist/palee.js is loaded), the one waits for nothing but the other.
  *

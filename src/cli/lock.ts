@@ -11,8 +11,8 @@
  * - Losing the lock while holding it (the process was frozen past the stale time, the folder was removed) does
  *   not crash the operation, which is crash-safe on its own; the CLI warns once when it is done.
  * - Holding it, a writer first puts a new token in `write.token` beside it (writerToken), before it writes
- *   anything: the session folder's names listed as the process began are then used only if no writer has held
- *   the lock since (early-listing.ts).
+ *   anything: the session folder as read when the process began is then used only if no writer has held the
+ *   lock since (early-listing.ts).
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
