@@ -33,14 +33,12 @@ export async function scanRecentSessions(
   const confirmed = names.confirmed;
   const bound = Math.min(...(starts as number[])) - CLOCK_BEHIND_MS;
   const from = starts.length === 0 ? "T" : `S-${formatUtcCompact(bound)}`; // "T" sorts after every S-… name
-  const older = confirmed.filter((n) => n < from);
-  const changed = new Set(starts.length === 0 ? [] : await store.changedAmong(layout.sessions, older, bound));
-  const notes = await readNotes(
-    store,
-    layout,
-    offsetAt,
-    confirmed.filter((n) => n >= from || changed.has(n)),
-  );
+  // One pass over the names (30 000 at 30 000 sessions); the order they are read in does not matter (assemble).
+  const older: string[] = [];
+  const recent: string[] = [];
+  for (const n of confirmed) (n < from ? older : recent).push(n);
+  const changed = starts.length === 0 ? [] : await store.changedAmong(layout.sessions, older, bound);
+  const notes = await readNotes(store, layout, offsetAt, [...new Set([...recent, ...changed])]);
   const strays = [...placeholdersSkipped(layout, names.placeholder), ...(await subfolderNotes(store, layout))];
   const scan = scanOf(layout, assemble(notes.map(([, outcome]) => outcome)), read, names.other, strays);
   return { ...scan, partial: { names: confirmed } };
