@@ -14,13 +14,13 @@
  * without the lock (the plugin, a sync) is seen or missed as by any listing; that window is at most
  * EARLY_NAMES_MAX_MS longer (folder-reading.ts).
  */
-import { existsSync, lstatSync, promises as fs, readFileSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, promises as fs, realpathSync } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_SESSION_FOLDER, layoutFor } from "../core/layout";
 import type { EarlyFolder } from "../node/folder-reading";
 import { readListing } from "../node/folder-reading";
-import { BRIEF_NAME, LOCK_NAME, TOKEN_NAME, cacheRoot, stateDirOf } from "./state-dir";
+import { BRIEF_NAME, LOCK_NAME, TOKEN_NAME, cacheRoot, textIfAny, stateDirOf } from "./state-dir";
 import { folderSetting, sessionFolderFor, settingsFile, vaultRootFor } from "./vault";
 
 /** A listing begun early, and what the writers' token was when it began. */
@@ -41,18 +41,8 @@ function optionIn(argv: readonly string[], name: string): string | undefined {
   return value;
 }
 
-/** What `file` holds, or null when there is none. Throws on anything else. */
-function readOrNone(file: string): string | null {
-  try {
-    return readFileSync(file, "utf8");
-  } catch (error) {
-    if ((error as { code?: unknown }).code === "ENOENT") return null;
-    throw error;
-  }
-}
-
 function savedFolder(root: string): string | null {
-  const text = readOrNone(settingsFile(root));
+  const text = textIfAny(settingsFile(root));
   return text === null ? null : folderSetting(JSON.parse(text));
 }
 
@@ -71,7 +61,7 @@ export function beginEarlyListing(argv: readonly string[], env: NodeJS.ProcessEn
     // The token first, then whether the lock is held: a writer that took the lock after this saw it free
     // changes the token before it writes anything.
     const tokenPath = path.join(state, TOKEN_NAME);
-    const value = readOrNone(tokenPath);
+    const value = textIfAny(tokenPath);
     const held = lstatSync(path.join(state, LOCK_NAME), { throwIfNoEntry: false }) !== undefined;
     // Without a folder brief the call reads the folder's files and subfolders (one typed listing), else its names.
     const typed = !existsSync(path.join(state, BRIEF_NAME));

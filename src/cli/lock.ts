@@ -15,10 +15,10 @@
  *   lock since (early-listing.ts).
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { BusyError, UsageError } from "../core/errors";
-import { LOCK_NAME, TOKEN_NAME, vaultStateDir } from "./state-dir";
+import { LOCK_NAME, TOKEN_NAME, textIfAny, vaultStateDir } from "./state-dir";
 
 export const DEFAULT_WAIT_MS = 10_000;
 export const STALE_MS = 5_000;
@@ -42,12 +42,7 @@ export interface VaultLock {
  * is still there only if no writer has held the lock since (early-listing.ts). Throws when it cannot.
  */
 export function writerToken(file: string): string | null {
-  let before: string | null = null;
-  try {
-    before = readFileSync(file, "utf8");
-  } catch (error) {
-    if (codeOf(error) !== "ENOENT") throw error;
-  }
+  const before = textIfAny(file);
   writeFileSync(file, randomBytes(16).toString("hex"), { mode: 0o600 });
   return before;
 }

@@ -13,7 +13,7 @@
  * one vault (a symlink, a relative path, a trailing slash) names the same folder.
  */
 import { createHash } from "node:crypto";
-import { promises as fs } from "node:fs";
+import { promises as fs, readFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { UsageError } from "../core/errors";
@@ -65,6 +65,16 @@ export const LOCK_NAME = "write.lock";
  * before a lock is taken is proved current by the token it saw (early-listing.ts).
  */
 export const TOKEN_NAME = "write.token";
+
+/** The text of `file`, or null when there is none (the lock's token; early-listing.ts). Throws on anything else. */
+export function textIfAny(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ENOENT") return null;
+    throw error;
+  }
+}
 
 /** Whether `inner` is `outer` or lies under it (both absolute, already resolved). */
 function within(inner: string, outer: string): boolean {
