@@ -60,26 +60,41 @@ export interface EarlyFolder {
  */
 export const EARLY_NAMES_MAX_MS = 250;
 
+/** Which of a folder's names are files and which subfolders, and the files' modification times told along. */
+export interface FolderKinds extends FolderListing {
+  /** Each file's modification time (epoch ms), following a link as statTimes does; a file not told is left out. */
+  times: Map<string, number>;
+}
+
 /**
  * Which of `names` (entries of `dir`) are files and which subfolders, as readListing tells them, each asked of
- * the file system (lstat; a link's target with stat); a name gone meanwhile is neither. Order kept.
+ * the file system (lstat; a link's target with stat); a name gone meanwhile is neither. Order kept. The same
+ * stat tells a file's modification time, as statTimes would (a scan cache learns it, src/cli/cache.ts).
  */
-export function kindsOf(dir: string, names: readonly string[]): { files: string[]; folders: string[] } {
+export function kindsOf(dir: string, names: readonly string[]): FolderKinds {
   const files: string[] = [];
   const folders: string[] = [];
+  const times = new Map<string, number>();
   for (const name of names) {
+    const file = path.join(dir, name);
     let stat: Stats | undefined;
+    let target: Stats | undefined; // a link's
     try {
-      stat = lstatSync(path.join(dir, name), { throwIfNoEntry: false });
+      stat = lstatSync(file, { throwIfNoEntry: false });
+      if (stat?.isSymbolicLink()) target = statSync(file, { throwIfNoEntry: false });
     } catch {
       files.push(name); // cannot be told (a folder listed but not searchable): its read says so, by name
       continue;
     }
     if (stat === undefined) continue;
-    if (stat.isFile() || (stat.isSymbolicLink() && !linksToFolder(dir, name))) files.push(name);
-    else if (stat.isDirectory()) folders.push(name);
+    if (stat.isDirectory()) folders.push(name);
+    else if (stat.isFile() || (stat.isSymbolicLink() && target?.isDirectory() !== true)) {
+      files.push(name); // a link to a folder is neither (as readListing); a dangling one is a file
+      const told = stat.isFile() ? stat : target?.isFile() ? target : undefined;
+      if (told) times.set(name, told.mtimeMs);
+    }
   }
-  return { files, folders };
+  return { files, folders, times };
 }
 
 /**

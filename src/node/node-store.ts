@@ -9,7 +9,7 @@ import type { TimeOf } from "../core/scan/remembered-times";
 import { STALE_TEMP_MS } from "../core/temp-files";
 import type { TopicNote } from "../core/topics/resolve";
 import { readFileText } from "./file-text";
-import type { EarlyFolder } from "./folder-reading";
+import type { EarlyFolder, FolderKinds } from "./folder-reading";
 import { EARLY_NAMES_MAX_MS, kindsOf, readListing, readNames, statTimes } from "./folder-reading";
 import { WRITE_PIECE_LENGTH, pieces } from "./text-pieces";
 import { isErrno, naming, withPath } from "./store-errors";
@@ -215,8 +215,8 @@ export class NodeStore implements SessionStore {
     return performance.now() - early.began <= EARLY_NAMES_MAX_MS ? early : null;
   }
 
-  /** Which of `names` in `folder` are files and which subfolders, each asked (folder-reading.ts kindsOf). */
-  kindsOf(folder: string, names: readonly string[]): Promise<{ files: string[]; folders: string[] }> {
+  /** Which of `names` in `folder` are files and which subfolders, each asked, with the files' times (kindsOf). */
+  kindsOf(folder: string, names: readonly string[]): Promise<FolderKinds> {
     return Promise.resolve(kindsOf(this.resolve(folder), names));
   }
 

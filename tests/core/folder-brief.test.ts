@@ -377,6 +377,51 @@ describe("RememberedTimes reading the folder by its names", () => {
     expect(await remembered.changedAmong(FOLDER, [synced, old, older], NOW - 8 * DAY)).toEqual([synced]);
   });
 
+  it("learns the times told along with the kinds, so that the next call asks nothing of those names", async () => {
+    const arrived = name(NOW - 3 * DAY, "0008"); // a recent note synced since the brief was made
+    const { store } = setup({ [`${FOLDER}/${arrived}`]: "a" });
+    store.mtimes.set(`${FOLDER}/${arrived}`, NOW - DAY);
+    const full = new Map([
+      [old, NOW - 30 * DAY],
+      [older, NOW - 20 * DAY],
+      [recent, NOW - 2 * DAY],
+    ]);
+    for (const [n, at] of full) store.mtimes.set(`${FOLDER}/${n}`, at);
+    const brief = briefOf([...full.keys()], (n) => full.get(n), NOW, null, sha) as FolderBrief;
+    const plain = readingOf(store, memoryTimes(store));
+    const asked: string[] = [];
+    const reading = { ...plain, kinds: (f: string, n: readonly string[]) => (asked.push(...n), plain.kinds(f, n)) };
+    const first = new RememberedTimes(
+      store,
+      FOLDER,
+      memoryTimes(store),
+      { brief, times: () => null },
+      reading,
+      undefined,
+      sha,
+    );
+    await first.list(FOLDER);
+    expect(asked).toContain(arrived);
+    expect(first.learned()).toBe(true);
+    const kept = first.remembered(NOW)?.brief as FolderBrief;
+    expect(kept.recent.get(arrived)).toBe(NOW - DAY);
+    asked.length = 0;
+    const next = new RememberedTimes(
+      store,
+      FOLDER,
+      memoryTimes(store),
+      { brief: kept, times: () => null },
+      reading,
+      undefined,
+      sha,
+    );
+    expect((await next.list(FOLDER)).sort()).toEqual([arrived, draft, old, older, recent].sort());
+    expect(asked).not.toContain(arrived);
+    expect(next.learned()).toBe(false);
+    expect(await next.changedAmong(FOLDER, [old, older, arrived], NOW - 2 * DAY)).toEqual([arrived]);
+    expect(next.learned()).toBe(false);
+  });
+
   it("keeps, after writes, the brief a typed listing would have kept", async () => {
     const { store, remembered, typedOnly } = setup();
     const ended = name(NOW - 3600_000, "0007");

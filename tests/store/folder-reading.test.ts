@@ -3,7 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
 import { decodeText, readFileText } from "../../src/node/file-text";
-import { kindsOf, readListing, readNames } from "../../src/node/folder-reading";
+import { kindsOf, readListing, readNames, statTimes } from "../../src/node/folder-reading";
 
 const roots: string[] = [];
 function tempDir(): string {
@@ -70,9 +70,27 @@ describe("a folder read by its names", () => {
     expect(told.files).not.toContain("to-folder");
   });
 
+  it("tells the files' modification times along, a link's from its target, as statTimes does", () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, "S-a.md"), "a");
+    fs.utimesSync(path.join(dir, "S-a.md"), 1_700_000_000, 1_700_000_000);
+    fs.mkdirSync(path.join(dir, "sub"));
+    fs.symlinkSync(path.join(dir, "S-a.md"), path.join(dir, "to-file.md"));
+    fs.symlinkSync(path.join(dir, "nowhere"), path.join(dir, "dangling.md"));
+    const names = ["S-a.md", "sub", "to-file.md", "dangling.md"];
+    const told = kindsOf(dir, names);
+    expect(told.files).toEqual(["S-a.md", "to-file.md", "dangling.md"]);
+    expect([...told.times]).toEqual([
+      ["S-a.md", 1_700_000_000_000],
+      ["to-file.md", 1_700_000_000_000],
+    ]);
+    expect(statTimes(dir, ["S-a.md", "to-file.md"])).toEqual([1_700_000_000_000, 1_700_000_000_000]);
+  });
+
   it("keeps the order asked and leaves out a name gone meanwhile", () => {
     const dir = tempDir();
     for (const name of ["b.md", "a.md", "c.md"]) fs.writeFileSync(path.join(dir, name), name);
-    expect(kindsOf(dir, ["c.md", "gone.md", "a.md", "b.md"])).toEqual({ files: ["c.md", "a.md", "b.md"], folders: [] });
+    const told = kindsOf(dir, ["c.md", "gone.md", "a.md", "b.md"]);
+    expect({ files: told.files, folders: told.folders }).toEqual({ files: ["c.md", "a.md", "b.md"], folders: [] });
   });
 });

@@ -38,7 +38,7 @@ export function memoryTimes(memory: MemoryStore): TimesOf {
  * A folder of `store` read as NodeStore reads it for the CLI's cache (src/cli/cache.ts): its names alone (in order
  * by name, as the usual file systems list them), then what some of them are, or both at once.
  */
-export function readingOf(store: SessionStore): FolderReading {
+export function readingOf(store: SessionStore, timesOf?: TimesOf): FolderReading {
   const listing = async (folder: string) => {
     const [files, folders] = await Promise.all([store.list(folder), store.folders(folder)]);
     return { files, folders };
@@ -51,7 +51,16 @@ export function readingOf(store: SessionStore): FolderReading {
     },
     kinds: async (folder, names) => {
       const { files, folders } = await listing(folder);
-      return { files: names.filter((n) => files.includes(n)), folders: names.filter((n) => folders.includes(n)) };
+      const told = { files: names.filter((n) => files.includes(n)), folders: names.filter((n) => folders.includes(n)) };
+      if (!timesOf) return told;
+      // With the times told along, as NodeStore.kindsOf tells them.
+      const ats = await timesOf(folder, told.files);
+      const times = new Map<string, number>();
+      told.files.forEach((n, i) => {
+        const at = ats[i];
+        if (typeof at === "number") times.set(n, at);
+      });
+      return { ...told, times };
     },
   };
 }
@@ -105,7 +114,7 @@ export class DeviceCache {
       OWNER.folder,
       memoryTimes(this.memory),
       null,
-      readingOf(inner),
+      readingOf(inner, memoryTimes(this.memory)),
       this.checks,
       sha256,
     );

@@ -32,8 +32,14 @@ export interface FolderReading {
   listing: Listing;
   /** The names of every entry of the folder, files and subfolders alike. */
   names: (folder: string) => Promise<string[]>;
-  /** Which of `names` (entries of `folder`) are files and which subfolders, order kept; a name gone is neither. */
-  kinds: (folder: string, names: readonly string[]) => Promise<{ files: string[]; folders: string[] }>;
+  /**
+   * Which of `names` (entries of `folder`) are files and which subfolders, order kept; a name gone is neither.
+   * With `times`, the files' modification times told by the same asking, as TimesOf tells them: learned.
+   */
+  kinds: (
+    folder: string,
+    names: readonly string[],
+  ) => Promise<{ files: string[]; folders: string[]; times?: ReadonlyMap<string, number> }>;
 }
 
 /** What a call begins from: the remembered times, or a brief of the folder with the times read only if needed. */
@@ -275,6 +281,12 @@ export class RememberedTimes implements SessionStore {
     const { recent } = open.brief;
     const asked = await reading.kinds(this.folder, [...before, ...later.filter((name) => !recent.has(name))]);
     const told = new Set(asked.files);
+    // The recent notes' times, told along, are learned: the next call finds them in the brief, and asks nothing.
+    for (const [name, at] of asked.times ?? []) {
+      if (kindOf(name) !== "confirmed" || this.times.get(name) === at) continue;
+      this.times.set(name, at);
+      this.changed = true;
+    }
     const isFile = (name: string): boolean => recent.has(name) || told.has(name);
     const head = before.filter(isFile);
     const tail = later.filter(isFile);
