@@ -17,12 +17,15 @@ import { promises as fs, readFileSync } from "node:fs";
 import * as path from "node:path";
 import type { IndexCheck } from "../core/scan/checked-indexes";
 import type { FolderBrief } from "../core/scan/folder-brief";
+import type { KeptNote } from "../core/scan/kept-fields";
+import { isPlainJson } from "../core/scan/kept-fields";
 
-export { BRIEF_NAME, CACHE_NAME, CHECKS_NAME } from "./state-dir";
+export { BRIEF_NAME, CACHE_NAME, CHECKS_NAME, FIELDS_NAME } from "./state-dir";
 /** The first line: this format and its version. */
 const MAGIC = "palee scan cache 2";
 const CHECKS_MAGIC = "palee index checks 2";
 const BRIEF_MAGIC = "palee folder brief 1";
+const FIELDS_MAGIC = "palee note fields 1";
 /** A cache older than this is rebuilt: what a same-name rewrite could hide is seen within a day. */
 export const CACHE_MAX_AGE_MS = 24 * 3600 * 1000;
 
@@ -202,6 +205,35 @@ export function parseFolderBrief(
     recent: recentTimes,
   };
   return { brief, savedAt: read.savedAt };
+}
+
+/**
+ * The kept notes' text (core/scan/kept-fields.ts), saved at `now`: one JSON line of [name, file identity,
+ * frontmatter] rows. A few hundred notes, the last KEPT_SPAN_MS's: about 100 KB at 30 000 sessions.
+ */
+export function renderKeptFields(owner: CacheOwner, notes: ReadonlyMap<string, KeptNote>, now: number): string {
+  const rows = [...notes].map(([name, note]) => [name, note.key, note.fields]);
+  return renderCacheText(FIELDS_MAGIC, owner, `${JSON.stringify(rows)}\n`, now);
+}
+
+/** The notes a kept notes' text holds and when it was saved, or null when it is not to be trusted. */
+export function parseKeptFields(
+  text: string,
+  owner: CacheOwner,
+  now: number,
+): { notes: Map<string, KeptNote>; savedAt: number } | null {
+  const read = parseCacheText(text, FIELDS_MAGIC, owner, now);
+  const rows = read && jsonOrNull(read.body);
+  if (!Array.isArray(rows) || read === null) return null;
+  const notes = new Map<string, KeptNote>();
+  for (const row of rows as unknown[]) {
+    if (!Array.isArray(row) || row.length !== 3) return null;
+    const [name, key, fields] = row as unknown[];
+    if (typeof name !== "string" || typeof key !== "string") return null;
+    if (typeof fields !== "object" || fields === null || Array.isArray(fields) || !isPlainJson(fields)) return null;
+    notes.set(name, { key, fields: fields as Record<string, unknown> });
+  }
+  return { notes, savedAt: read.savedAt };
 }
 
 /** [name, time] pairs as a map, or null when they are not. */

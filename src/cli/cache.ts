@@ -6,6 +6,8 @@
  * - A read-only action reads the cache if there is one and never writes it: it holds no lock, and what it learns
  *   (a stat or two of names new since) is cheap to learn again.
  * - `rebuild` ignores the cache, and saves one made afresh from every confirmed note's time.
+ * - Beside it, the recent notes' frontmatter by their files' identities (core/scan/kept-fields.ts): read with
+ *   the others, saved when the call learned or forgot a note, or an hour after it was last saved.
  * - Beside it, the index checks (core/scan/checked-indexes.ts): loaded and saved alike, when one was added; and
  *   the folder brief (core/scan/folder-brief.ts), read first: the times are parsed only if it cannot answer.
  * - A cache that cannot be found, read or written never fails the command: the call learns afresh.
@@ -19,19 +21,23 @@ import type { Kept } from "../core/scan/remembered-times";
 import type { NodeStore } from "../node/node-store";
 import type { CacheOwner } from "./cache-file";
 import { CheckedIndexes } from "../core/scan/checked-indexes";
+import { FieldsKept, KeptFields } from "../core/scan/kept-fields";
 import type { Remembered } from "./cache-file";
 import {
   BRIEF_NAME,
   CACHE_NAME,
   CHECKS_NAME,
+  FIELDS_NAME,
   parseFolderBrief,
   parseIndexChecks,
+  parseKeptFields,
   parseScanCache,
   readCacheFile,
   readCacheFileNow,
   refreshedScanCache,
   renderFolderBrief,
   renderIndexChecks,
+  renderKeptFields,
   saveScanCache,
   sha256,
   writeCacheFile,
@@ -104,8 +110,13 @@ export async function openCache(
   const briefFile = where && path.join(where.dir, BRIEF_NAME);
   const read = async (at: string | null): Promise<string | null> =>
     at !== null && owner !== null && !use.fresh ? readCacheFile(at) : null;
-  const [checksText, briefText] = await Promise.all([read(checksFile), read(briefFile)]);
+  const fieldsFile = where && path.join(where.dir, FIELDS_NAME);
+  const [checksText, briefText, fieldsText] = await Promise.all([read(checksFile), read(briefFile), read(fieldsFile)]);
   const began = use.now();
+  // The recent notes' frontmatter by their files' identities: what the call need not read again.
+  const fields = fieldsText === null || owner === null ? null : parseKeptFields(fieldsText, owner, began);
+  const notes = new KeptFields(layout.sessions, (p) => store.fileKey(p));
+  notes.begin(fields?.notes ?? null, began);
   const brief = briefText === null || owner === null ? null : parseFolderBrief(briefText, owner, began);
   // The times (1.2 MB at 30 000 sessions) are read and parsed only when the folder's brief cannot answer
   // (core/scan/folder-brief.ts): without a brief, at once; with one, once a question needs them.
@@ -123,7 +134,7 @@ export async function openCache(
     checksText === null || owner === null ? null : parseIndexChecks(checksText, owner, began),
   );
   const remembered = new RememberedTimes(
-    store,
+    new FieldsKept(store, notes, (p) => store.fileKey(p)),
     layout.sessions,
     (folder, names) => store.modifiedTimes(folder, names),
     brief ? { brief: brief.brief, times: () => times()?.times ?? null } : (times()?.times ?? null),
@@ -146,6 +157,9 @@ export async function openCache(
         }
         if (use.fresh) await remembered.learnAll();
         const now = use.now();
+        if (fieldsFile !== null && (notes.learned() || fields === null || now - fields.savedAt >= RESAVE_MS)) {
+          await writeCacheFile(fieldsFile, renderKeptFields(owner, notes.kept(), now));
+        }
         const kept = toKeep(remembered, { savedAt: brief?.savedAt ?? times()?.savedAt, brief: brief !== null }, now);
         if (kept === null) return;
         if (kept.times !== null) await saveScanCache(file, owner, kept.times, now);

@@ -56,6 +56,8 @@ export const CACHE_NAME = "scan-cache.txt";
 export const CHECKS_NAME = "index-checks.txt";
 /** The folder in brief (core/scan/folder-brief.ts), beside them. */
 export const BRIEF_NAME = "folder-brief.txt";
+/** The recent notes' frontmatter, each by its file's identity (core/scan/kept-fields.ts). */
+export const FIELDS_NAME = "note-fields.txt";
 
 /** The vault lock's directory in the state folder (lock.ts). */
 export const LOCK_NAME = "write.lock";

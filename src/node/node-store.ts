@@ -18,6 +18,12 @@ import { readTopicNotes } from "./topic-notes";
 /** open(2)'s flag that fails (ELOOP) on a symbolic link instead of following it; none on Windows. */
 const NO_FOLLOW: number | undefined = fsConstants.O_NOFOLLOW;
 
+/**
+ * How long after its last write a file's identity is told (fileKey): longer than the coarsest clock tick of a
+ * file system in use (FAT's two seconds), so that no later write can leave the times as they were.
+ */
+export const FRESH_MS = 3000;
+
 /** Whether `real` (a real path) is the vault's real root or inside it. */
 function isInside(realRoot: string, real: string): boolean {
   return real === realRoot || real.startsWith(realRoot + path.sep);
@@ -134,6 +140,25 @@ export class NodeStore implements SessionStore {
       if (isErrno(error, "ENOENT")) return { kind: "missing" };
       throw withPath(this.root, relative, error);
     }
+  }
+
+  /**
+   * The identity of the plain file at `relative` (core/scan/kept-fields.ts): device, inode, size, modification and
+   * status-change times, as git tells a file unchanged. Null for no file, a link, or a file written less than
+   * FRESH_MS ago (or dated ahead of this clock): a write within the same tick of the file system's clock would
+   * leave the same times, so such a file is told only once it is older than any tick.
+   */
+  fileKey(relative: string): string | null {
+    let stat;
+    try {
+      stat = lstatSync(this.resolve(relative), { throwIfNoEntry: false });
+    } catch {
+      return null;
+    }
+    if (!stat?.isFile()) return null;
+    const settled = Date.now() - FRESH_MS;
+    if (!(stat.mtimeMs <= settled && stat.ctimeMs <= settled)) return null;
+    return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
   }
 
   /**

@@ -12,9 +12,12 @@ import {
   parseIndexChecks,
   parseScanCache,
   renderFolderBrief,
+  parseKeptFields,
   renderIndexChecks,
+  renderKeptFields,
   renderScanCache,
 } from "../../src/cli/cache-file";
+import { FRESH_MS } from "../../src/node/node-store";
 import {
   ago,
   cleanupVaults,
@@ -121,6 +124,35 @@ describe("the folder brief's file", () => {
     const forged = `palee folder brief 1\n${JSON.stringify({ ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
     expect(parseFolderBrief(forged, OWNER, NOW)).toBeNull();
     expect(parseFolderBrief(forged.replace('"x"', "5"), OWNER, NOW)).toBeNull(); // the checksum no longer holds
+  });
+});
+
+describe("the kept notes' file", () => {
+  const notes = new Map([
+    ["S-20261201T090000-ab12.md", { key: "64769:1234:849:1764579600000.5:1764579601000", fields: { palee_schema: 1 } }],
+  ]);
+  const text = renderKeptFields(OWNER, notes, NOW);
+
+  it("reads back the notes it was saved with, and trusts no damaged or foreign one", () => {
+    expect(parseKeptFields(text, OWNER, NOW + 1000)).toEqual({ notes, savedAt: NOW });
+    expect(parseKeptFields(text.replace("1234", "1235"), OWNER, NOW)).toBeNull();
+    expect(parseKeptFields(text, { ...OWNER, tool: "1.2.4" }, NOW)).toBeNull();
+    expect(parseKeptFields(text, OWNER, NOW + CACHE_MAX_AGE_MS + 1)).toBeNull();
+    expect(parseKeptFields(text, OWNER, NOW - 1)).toBeNull();
+    expect(parseKeptFields(renderIndexChecks(OWNER, [], NOW), OWNER, NOW)).toBeNull(); // another kind
+  });
+
+  it.each([
+    ["a row of two", '[["S-1.md","k"]]'],
+    ["a key that is not a string", '[["S-1.md",5,{}]]'],
+    ["fields that are a list", '[["S-1.md","k",[]]]'],
+    ["fields that are not plain JSON", '[["S-1.md","k",{"__proto__":1}]]'],
+  ])("is not trusted when its checksum holds but it holds %s", (_label, rows) => {
+    const body = `${rows}\n`;
+    const sha256 = createHash("sha256").update(body).digest("hex");
+    const forged = `palee note fields 1\n${JSON.stringify({ ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
+    expect(parseKeptFields(forged, OWNER, NOW)).toBeNull();
+    expect(parseKeptFields(forged.replace(rows, "[]"), OWNER, NOW)).toBeNull(); // the checksum no longer holds
   });
 });
 
@@ -309,6 +341,27 @@ describe("the CLI with its scan cache", () => {
     expect(Date.now() - savedAt(cacheFile(vault))).toBeLessThan(600_000);
     expect(body()).toBe(times);
   });
+
+  it("answers the recent notes by their files' identities, and reads one rewritten in place", () => {
+    const { vault } = oldVault();
+    const recent = writeOld(vault, 2 * DAY);
+    const name = path.basename(recent);
+    // Files are told only once settled (FRESH_MS): a real wait, so that the first start keeps this note.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, FRESH_MS + 200);
+    expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
+    expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
+    const kept = path.join(path.dirname(cacheFile(vault)), "note-fields.txt");
+    expect(fs.readFileSync(kept, "utf8").split("\n")[2]).toContain(name);
+    // Rewritten in place as a careless tool would: same size, the modification time put back; unsupported now.
+    const file = path.join(vault, recent);
+    const { mtime } = fs.statSync(file);
+    const text = fs.readFileSync(file, "utf8");
+    fs.writeFileSync(file, text.replace("palee_schema: 1", "palee_schema: 9"));
+    fs.utimesSync(file, mtime, mtime);
+    expect(fs.statSync(file).size).toBe(Buffer.byteLength(text));
+    const run = palee(vault, ["start", "--topic", "T-old"]);
+    expect([run.status, run.stderr.includes(name)]).toEqual([0, true]);
+  }, 20_000);
 
   it("is ignored when it cannot be read, and the action still succeeds", () => {
     const { vault } = oldVault();

@@ -1,0 +1,171 @@
+import type { ChangeReport, ModifiedAt, SessionStore } from "../ports";
+import { classifyRecord } from "../frontmatter";
+import { CLOCK_BEHIND_MS, SAVED_WITHIN_MS } from "../recovery/absorbed";
+import { formatUtcCompact } from "../time";
+import { kindOf } from "./names";
+
+/*
+ * The frontmatter of the session folder's recent confirmed notes as a device last read them, each beside the
+ * identity its file had just before (issue 22, docs/performance.md "Recent notes kept by identity"), so that a
+ * later call answers SessionStore.cachedFields for a note whose file still has that identity, without reading
+ * it: what Obsidian's metadata cache is for the plugin. The face tells a file's identity (the CLI: device,
+ * inode, size, modification and status-change times, NodeStore.fileKey) and keeps the notes between its
+ * processes (src/cli/cache-file.ts). Pure: no file system here.
+ *
+ * Sound because the identity is taken before the read: what is kept is the file as it was then or later, and
+ * a write since changes the identity (a file too fresh to tell has none: FileKeyOf). A note answered so is
+ * used as the app's cache is (scan/cached.ts): only as a valid confirmed session, its body read when needed.
+ */
+
+/** A file's identity now, or null when it cannot be told, is no plain file, or was written too lately to tell. */
+export type FileKeyOf = (path: string) => string | null;
+
+/** One note as kept: its file's identity when read, and its frontmatter then. */
+export interface KeptNote {
+  readonly key: string;
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * How far back the notes kept are named: as far as start reads (a week for a draft ID saved, SAVED_WITHIN_MS,
+ * and a day for a clock behind), and a day more so that a note is not read again the day it ages out.
+ */
+export const KEPT_SPAN_MS = SAVED_WITHIN_MS + 2 * CLOCK_BEHIND_MS;
+
+/** The kept notes of one call: what it was given, what it learned, what it forgot by writing. */
+export class KeptFields {
+  private notes = new Map<string, KeptNote>();
+  private changed = false;
+  /** Notes named before this are neither kept nor learned. */
+  private from = "";
+
+  constructor(
+    /** The session folder (Layout.sessions), vault-relative. */
+    readonly folder: string,
+    private readonly keyOf: FileKeyOf,
+  ) {}
+
+  /** Starts afresh from `known` (null: nothing known), at `now`. Takes ownership of it. */
+  begin(known: Map<string, KeptNote> | null, now: number): void {
+    this.notes = known ?? new Map();
+    this.changed = false;
+    this.from = `S-${formatUtcCompact(now - KEPT_SPAN_MS)}`;
+  }
+
+  /** Whether a note was learned or forgotten since `begin`. */
+  learned(): boolean {
+    return this.changed;
+  }
+
+  /** The notes to keep: those still named within KEPT_SPAN_MS. */
+  kept(): Map<string, KeptNote> {
+    return new Map([...this.notes].filter(([name]) => name >= this.from));
+  }
+
+  /** The name in the folder that `path` is, when it is a confirmed note's recent enough to keep, else null. */
+  nameOf(path: string): string | null {
+    const prefix = `${this.folder}/`;
+    if (!path.startsWith(prefix)) return null;
+    const name = path.slice(prefix.length);
+    return !name.includes("/") && name >= this.from && kindOf(name) === "confirmed" ? name : null;
+  }
+
+  /** The frontmatter kept for `name` (at `path`), if its file still has the identity it had when read. */
+  fieldsOf(name: string, path: string): Readonly<Record<string, unknown>> | undefined {
+    const note = this.notes.get(name);
+    if (note === undefined) return undefined;
+    return this.keyOf(path) === note.key ? note.fields : undefined;
+  }
+
+  /** `name` was read as `text`, its file's identity just before being `key`: kept when it reads as a session. */
+  learn(name: string, key: string, text: string): void {
+    if (this.notes.get(name)?.key === key) return;
+    const read = classifyRecord(text);
+    if (read.state !== "ok" || !isPlainJson(read.fields)) return this.forget(name);
+    this.notes.set(name, { key, fields: read.fields });
+    this.changed = true;
+  }
+
+  forget(name: string): void {
+    if (this.notes.delete(name)) this.changed = true;
+  }
+}
+
+/**
+ * Whether `value` is what JSON writes and reads back as it is (strings, finite numbers but -0, booleans, null,
+ * arrays and plain objects of them): a frontmatter that is not (a YAML .inf) is read each time instead.
+ */
+export function isPlainJson(value: unknown): boolean {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value) && !Object.is(value, -0);
+  if (Array.isArray(value)) return value.every(isPlainJson);
+  if (typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  return Object.entries(value).every(([key, v]) => key !== "__proto__" && isPlainJson(v));
+}
+
+/**
+ * A SessionStore that answers `cachedFields` for the session folder's recent notes from `kept`, and teaches it
+ * every such note it reads; every other call goes to `inner`, and a write forgets the note written.
+ */
+export class FieldsKept implements SessionStore {
+  constructor(
+    readonly inner: SessionStore,
+    readonly kept: KeptFields,
+    private readonly keyOf: FileKeyOf,
+  ) {}
+
+  async read(path: string): Promise<string | null> {
+    const name = this.kept.nameOf(path);
+    // The identity first: what is read is the file as it was then, or later (then the identity no longer holds).
+    const key = name === null ? null : this.keyOf(path);
+    const text = await this.inner.read(path);
+    if (name !== null && key !== null && text !== null) this.kept.learn(name, key, text);
+    return text;
+  }
+
+  cachedFields(path: string): Record<string, unknown> | undefined {
+    const name = this.kept.nameOf(path);
+    const fields = name === null ? undefined : this.kept.fieldsOf(name, path);
+    return fields ? { ...fields } : this.inner.cachedFields(path);
+  }
+
+  private wrote(path: string): void {
+    const name = this.kept.nameOf(path);
+    if (name !== null) this.kept.forget(name);
+  }
+
+  async create(path: string, content: string): Promise<void> {
+    this.wrote(path);
+    await this.inner.create(path, content);
+  }
+
+  async replace(path: string, expected: string | null, content: string): Promise<void> {
+    this.wrote(path);
+    await this.inner.replace(path, expected, content);
+  }
+
+  async trash(path: string): Promise<void> {
+    this.wrote(path);
+    await this.inner.trash(path);
+  }
+
+  list(folder: string): Promise<string[]> {
+    return this.inner.list(folder);
+  }
+
+  folders(folder: string): Promise<string[]> {
+    return this.inner.folders(folder);
+  }
+
+  modifiedAt(path: string): Promise<ModifiedAt> {
+    return this.inner.modifiedAt(path);
+  }
+
+  changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
+    return this.inner.changedAmong(folder, names, since);
+  }
+
+  changesSince(folder: string, since: number | null): ChangeReport {
+    return this.inner.changesSince(folder, since);
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The recent notes' frontmatter kept by their files' identities (core/scan/kept-fields.ts): answered only while
+ * the identity holds, learned from reads with the identity taken before them, forgotten by writes.
+ */
+import { FieldsKept, KEPT_SPAN_MS, KeptFields, isPlainJson } from "../../src/core/scan/kept-fields";
+import { formatUtcCompact } from "../../src/core/time";
+import { MemoryStore } from "../support/memory-store";
+
+const FOLDER = "palee/sessions";
+const NOW = Date.parse("2026-12-02T04:00:00Z");
+const DAY = 24 * 3_600_000;
+const nameAt = (at: number, tail: string) => `S-${formatUtcCompact(at)}-${tail}.md`;
+const note = (topic: string) =>
+  `---\npalee_schema: 1\nsession_id: x\ntopic_id: ${topic}\nduration_minutes: 5\n---\n# Session\n\nbody\n`;
+
+function setup() {
+  const recent = nameAt(NOW - DAY, "ab12");
+  const old = nameAt(NOW - KEPT_SPAN_MS - DAY, "cd34");
+  const memory = new MemoryStore({
+    [`${FOLDER}/${recent}`]: note("T-a"),
+    [`${FOLDER}/${old}`]: note("T-b"),
+  });
+  // An identity per file version: a test bumps it to stand for a write, or sets null (too fresh to tell).
+  const keys = new Map<string, string | null>([
+    [`${FOLDER}/${recent}`, "k1"],
+    [`${FOLDER}/${old}`, "k9"],
+  ]);
+  const keyOf = (path: string) => keys.get(path) ?? null;
+  const kept = new KeptFields(FOLDER, keyOf);
+  kept.begin(null, NOW);
+  const reads: string[] = [];
+  const counted = Object.assign(Object.create(memory) as MemoryStore, {
+    read: (path: string) => (reads.push(path), memory.read(path)),
+  });
+  const store = new FieldsKept(counted, kept, keyOf);
+  return { memory, keys, kept, store, reads, recent, old };
+}
+
+describe("the recent notes kept by their files' identities", () => {
+  it("answers a note read before while its file keeps the identity it had then", async () => {
+    const { store, kept, recent } = setup();
+    expect(store.cachedFields(`${FOLDER}/${recent}`)).toBeUndefined();
+    await store.read(`${FOLDER}/${recent}`);
+    expect(kept.learned()).toBe(true);
+    expect(store.cachedFields(`${FOLDER}/${recent}`)).toMatchObject({ topic_id: "T-a", palee_schema: 1 });
+    // What a later call begins from.
+    const next = new KeptFields(FOLDER, () => "k1");
+    next.begin(kept.kept(), NOW + 1000);
+    expect(next.learned()).toBe(false);
+    expect(next.fieldsOf(recent, `${FOLDER}/${recent}`)).toMatchObject({ topic_id: "T-a" });
+  });
+
+  it("does not answer once the file's identity changed, or cannot be told", async () => {
+    const { store, keys, memory, recent } = setup();
+    await store.read(`${FOLDER}/${recent}`);
+    memory.files.set(`${FOLDER}/${recent}`, note("T-z")); // rewritten in place, by a sync or by hand
+    keys.set(`${FOLDER}/${recent}`, "k2");
+    expect(store.cachedFields(`${FOLDER}/${recent}`)).toBeUndefined();
+    keys.set(`${FOLDER}/${recent}`, null);
+    expect(store.cachedFields(`${FOLDER}/${recent}`)).toBeUndefined();
+    keys.set(`${FOLDER}/${recent}`, "k2");
+    await store.read(`${FOLDER}/${recent}`);
+    expect(store.cachedFields(`${FOLDER}/${recent}`)).toMatchObject({ topic_id: "T-z" });
+  });
+
+  it("takes the identity before the read: a write between them leaves nothing answered", async () => {
+    const { memory, keys, kept, recent } = setup();
+    const path = `${FOLDER}/${recent}`;
+    const racing = Object.assign(Object.create(memory) as MemoryStore, {
+      read: (p: string) => {
+        memory.files.set(p, note("T-new")); // written just after the identity was taken
+        keys.set(p, "k2");
+        return memory.read(p);
+      },
+    });
+    const store = new FieldsKept(racing, kept, (p) => keys.get(p) ?? null);
+    await store.read(path);
+    keys.set(path, "k2");
+    // Kept under the identity from before the write, so the file's identity now does not match it.
+    expect(kept.fieldsOf(recent, path)).toBeUndefined();
+  });
+
+  it("keeps only recent confirmed notes that read as sessions, in plain JSON", async () => {
+    const { store, kept, memory, keys, old } = setup();
+    await store.read(`${FOLDER}/${old}`);
+    expect(store.cachedFields(`${FOLDER}/${old}`)).toBeUndefined();
+    const damaged = nameAt(NOW - DAY, "ef56");
+    const draft = "DRAFT-S-0a1b2c3d.md";
+    const odd = nameAt(NOW - DAY, "aa00");
+    memory.files.set(`${FOLDER}/${damaged}`, "---\npalee_schema: [\n---\n");
+    memory.files.set(`${FOLDER}/${draft}`, note("T-a"));
+    memory.files.set(`${FOLDER}/${odd}`, "---\npalee_schema: 1\nduration_minutes: .inf\n---\n");
+    memory.files.set(`palee/other/${nameAt(NOW, "bb11")}`, note("T-a"));
+    for (const p of [damaged, draft, odd].map((n) => `${FOLDER}/${n}`)) keys.set(p, "k");
+    for (const p of [damaged, draft, odd]) await store.read(`${FOLDER}/${p}`);
+    expect(kept.learned()).toBe(false);
+    expect([...kept.kept().keys()]).toEqual([]);
+  });
+
+  it("forgets a note this store writes, and keeps no note named before the span", async () => {
+    const { store, kept, recent } = setup();
+    await store.read(`${FOLDER}/${recent}`);
+    await store.replace(`${FOLDER}/${recent}`, note("T-a"), note("T-c"));
+    expect(store.cachedFields(`${FOLDER}/${recent}`)).toBeUndefined();
+    await store.read(`${FOLDER}/${recent}`);
+    const later = new KeptFields(FOLDER, () => "k1");
+    later.begin(kept.kept(), NOW + 2 * DAY + KEPT_SPAN_MS);
+    expect([...later.kept().keys()]).toEqual([]);
+  });
+});
+
+describe("plain JSON", () => {
+  it.each([
+    ["strings, numbers, lists, null, booleans, objects", { a: "x", b: [1, 2.5, null, true], c: { d: "e" } }, true],
+    ["an infinity (YAML .inf)", { a: Infinity }, false],
+    ["NaN (YAML .nan)", { a: NaN }, false],
+    ["minus zero", { a: -0 }, false],
+    ["a __proto__ key", JSON.parse('{"__proto__": 1}') as unknown, false],
+    ["an object without a prototype", Object.create(null) as unknown, false],
+    ["a date", { a: new Date(0) }, false],
+    ["undefined", { a: undefined }, false],
+  ])("%s: %s", (_label, value, plain) => {
+    expect(isPlainJson(value)).toBe(plain);
+  });
+});
