@@ -8,6 +8,7 @@ import type { ChangeReport, ModifiedAt, SessionStore } from "../core/ports";
 import type { TimeOf } from "../core/scan/remembered-times";
 import { STALE_TEMP_MS } from "../core/temp-files";
 import type { TopicNote } from "../core/topics/resolve";
+import { fileKeyAt } from "./file-key";
 import { readFileText } from "./file-text";
 import type { EarlyFolder, FolderKinds } from "./folder-reading";
 import { EARLY_NAMES_MAX_MS, kindsOf, readListing, readNames, statTimes } from "./folder-reading";
@@ -17,12 +18,6 @@ import { readTopicNotes } from "./topic-notes";
 
 /** open(2)'s flag that fails (ELOOP) on a symbolic link instead of following it; none on Windows. */
 const NO_FOLLOW: number | undefined = fsConstants.O_NOFOLLOW;
-
-/**
- * How long after its last write a file's identity is told (fileKey): longer than the coarsest clock tick of a
- * file system in use (FAT's two seconds), so that no later write can leave the times as they were.
- */
-export const FRESH_MS = 3000;
 
 /** Whether `real` (a real path) is the vault's real root or inside it. */
 function isInside(realRoot: string, real: string): boolean {
@@ -142,23 +137,13 @@ export class NodeStore implements SessionStore {
     }
   }
 
-  /**
-   * The identity of the plain file at `relative` (core/scan/kept-fields.ts): device, inode, size, modification and
-   * status-change times, as git tells a file unchanged. Null for no file, a link, or a file written less than
-   * FRESH_MS ago (or dated ahead of this clock): a write within the same tick of the file system's clock would
-   * leave the same times, so such a file is told only once it is older than any tick.
-   */
+  /** The identity of the plain file at `relative` (file-key.ts), or null; never throws. */
   fileKey(relative: string): string | null {
-    let stat;
     try {
-      stat = lstatSync(this.resolve(relative), { throwIfNoEntry: false });
+      return fileKeyAt(this.resolve(relative));
     } catch {
-      return null;
+      return null; // out of the vault
     }
-    if (!stat?.isFile()) return null;
-    const settled = Date.now() - FRESH_MS;
-    if (!(stat.mtimeMs <= settled && stat.ctimeMs <= settled)) return null;
-    return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
   }
 
   /**

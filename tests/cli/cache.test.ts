@@ -17,7 +17,7 @@ import {
   renderKeptFields,
   renderScanCache,
 } from "../../src/cli/cache-file";
-import { FRESH_MS } from "../../src/node/node-store";
+import { FRESH_MS } from "../../src/node/file-key";
 import {
   ago,
   cleanupVaults,

@@ -29,7 +29,7 @@ type Action =
   | { op: "session"; topic: string; minutes: number; summary: boolean }
   | { op: "sync"; daysBack: number; seconds: number; offset: number; hex: number; lie: number; keepsTime?: boolean }
   | { op: "cache"; trouble: CacheTrouble; pick: number }
-  | { op: "delete" | "rename-away" | "rename-lying"; pick: number }
+  | { op: "delete" | "rename-away" | "rename-lying" | "annotate"; pick: number }
   | { op: "index"; edit: "delete" | "garbage" | "drop line" | "swap lines" | "total" | "stale line" | "retitle" }
   | { op: "clock"; minutes: number };
 
@@ -67,7 +67,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc.record({
-      op: fc.constantFrom("delete" as const, "rename-away" as const, "rename-lying" as const),
+      op: fc.constantFrom("delete" as const, "rename-away" as const, "rename-lying" as const, "annotate" as const),
       pick: fc.nat(),
     }),
   },
@@ -118,12 +118,21 @@ function sync(h: Harness, a: Extract<Action, { op: "sync" }>): void {
 
 function handEdit(
   h: Harness & { cache?: DeviceCache },
-  a: Extract<Action, { op: "delete" | "rename-away" | "rename-lying" }>,
+  a: Extract<Action, { op: "delete" | "rename-away" | "rename-lying" | "annotate" }>,
 ): void {
   const names = confirmedNames(h.store);
   if (names.length === 0) return;
-  const path = names[a.pick % names.length];
+  // The newest notes most often: the ones the device keeps by identity (core/scan/kept-fields.ts).
+  const path = names[names.length - 1 - (a.pick % Math.min(names.length, a.op === "annotate" ? 3 : names.length))];
   const text = h.store.files.get(path) ?? "";
+  if (a.op === "annotate") {
+    // A property added in place, as a learner does in the app: no view shows it, so the views stay as they were;
+    // the notes kept must not answer what the note said before (DeviceCache checks every answer).
+    h.store.files.set(path, text.replace("palee_schema: 1\n", `palee_schema: 1\nmood: good ${a.pick}\n`));
+    h.store.mtimes.set(path, h.clock.now());
+    h.cache?.rewritten.add(path.slice(SESSIONS.length)); // the times' blind spot (docs/performance.md)
+    return;
+  }
   h.store.files.delete(path);
   const renamed =
     a.op === "rename-away"
@@ -240,9 +249,9 @@ describe("incremental views", () => {
       { numRuns: RUNS },
     );
     // The cache was trusted in some calls, learned afresh in others, answered bounded scans, knew an index, and
-    // answered some writing calls from the folder's brief alone.
+    // answered some writing calls from the folder's brief alone, and some notes from the notes kept by identity.
     const total = (key: keyof DeviceCache["counts"]): number => cacheRuns.reduce((n, c) => n + c[key], 0);
-    const kinds = ["warm", "cold", "answered", "indexKnown", "briefOnly"] as const;
+    const kinds = ["warm", "cold", "answered", "indexKnown", "briefOnly", "kept"] as const;
     expect(Object.fromEntries(kinds.map((k) => [k, total(k) > 0]))).toEqual(
       Object.fromEntries(kinds.map((k) => [k, true])),
     );

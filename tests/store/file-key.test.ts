@@ -6,7 +6,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { FieldsKept, KeptFields } from "../../src/core/scan/kept-fields";
-import { FRESH_MS, NodeStore } from "../../src/node/node-store";
+import { FRESH_MS } from "../../src/node/file-key";
+import { NodeStore } from "../../src/node/node-store";
 import { tempFolders } from "../support/temp-folders";
 
 const tempDir = tempFolders();

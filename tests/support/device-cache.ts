@@ -3,17 +3,22 @@ import type { CacheOwner } from "../../src/cli/cache-file";
 import {
   parseFolderBrief,
   parseIndexChecks,
+  parseKeptFields,
   parseScanCache,
   refreshedScanCache,
   renderFolderBrief,
   renderIndexChecks,
+  renderKeptFields,
   renderScanCache,
   sha256,
 } from "../../src/cli/cache-file";
+import { isDeepStrictEqual } from "node:util";
 import { CheckedIndexes } from "../../src/core/scan/checked-indexes";
+import { classifyRecord } from "../../src/core/frontmatter";
 import type { SessionStore } from "../../src/core/ports";
 import type { FolderReading, TimeOf, TimesOf } from "../../src/core/scan/remembered-times";
 import { RememberedTimes } from "../../src/core/scan/remembered-times";
+import { FieldsKept, KeptFields } from "../../src/core/scan/kept-fields";
 import { ForwardingStore } from "./forwarding-store";
 import type { MemoryStore } from "./memory-store";
 
@@ -79,6 +84,11 @@ export class DeviceCache {
   briefText: string | null = null;
   readonly savedBriefs: string[] = [];
   checks!: CheckedIndexes;
+  /** The recent notes kept by identity (core/scan/kept-fields.ts), beside them: saved and troubled alike. */
+  fieldsText: string | null = null;
+  readonly savedFields: string[] = [];
+  kept!: KeptFields;
+  private fieldsBegan: number | undefined;
   /** When the files the current call trusted were saved (undefined: none trusted), and whether a brief was. */
   private began: number | undefined;
   private briefBegan = false;
@@ -95,9 +105,9 @@ export class DeviceCache {
   /**
    * How the calls began: with a cache trusted, or learning afresh; how many answers the cache gave; how often an
    * index.md was known from a remembered check (and so not checked line by line); how many writing calls the
-   * folder brief answered alone (the times never read).
+   * folder brief answered alone (the times never read); how many notes were answered from the notes kept.
    */
-  readonly counts = { warm: 0, cold: 0, answered: 0, indexKnown: 0, briefOnly: 0 };
+  readonly counts = { warm: 0, cold: 0, answered: 0, indexKnown: 0, briefOnly: 0, kept: 0 };
 
   constructor(
     inner: SessionStore,
@@ -109,8 +119,14 @@ export class DeviceCache {
   /** The cache over another store (a fresh instance of the app after a crash); returns what the core uses. */
   rewire(inner: SessionStore): SessionStore {
     this.checks = new CheckedIndexes(sha256);
+    // A file's identity here is its content (a write that leaves it as it was changes nothing one could read).
+    const keyOf = (path: string): string | null => {
+      const text = this.memory.files.get(path);
+      return text === undefined ? null : `${text.length}:${text}`;
+    };
+    this.kept = new KeptFields(OWNER.folder, keyOf);
     this.remembered = new RememberedTimes(
-      inner,
+      new FieldsKept(inner, this.kept, keyOf),
       OWNER.folder,
       memoryTimes(this.memory),
       null,
@@ -133,6 +149,9 @@ export class DeviceCache {
     const read = brief === null ? times() : null;
     this.remembered.begin(brief ? { brief: brief.brief, times: () => times()?.times ?? null } : (read?.times ?? null));
     this.checks.begin(this.checksText === null ? null : parseIndexChecks(this.checksText, OWNER, now));
+    const fields = this.fieldsText === null ? null : parseKeptFields(this.fieldsText, OWNER, now);
+    this.kept.begin(fields?.notes ?? null, now);
+    this.fieldsBegan = fields?.savedAt;
     this.began = brief?.savedAt ?? read?.savedAt;
     this.briefBegan = brief !== null;
     this.counts[this.began === undefined ? "cold" : "warm"] += 1;
@@ -146,6 +165,11 @@ export class DeviceCache {
       this.savedChecks.push(this.checksText);
     }
     if (!this.remembered.timesRead()) this.counts.briefOnly += 1;
+    const began = this.fieldsBegan;
+    if (this.kept.learned() || began === undefined || now - began >= RESAVE_MS) {
+      this.fieldsText = renderKeptFields(OWNER, this.kept.kept(), now);
+      this.savedFields.push(this.fieldsText);
+    }
     const kept = toKeep(this.remembered, { savedAt: this.began, brief: this.briefBegan }, now);
     if (kept === null) return;
     if (kept.times !== null) this.text = renderScanCache(OWNER, kept.times, now);
@@ -155,11 +179,12 @@ export class DeviceCache {
     if (this.briefText !== null) this.savedBriefs.push(this.briefText);
   }
 
-  /** `kind` befalls the device's cache files (the scan cache, the index checks, the folder brief). */
+  /** `kind` befalls the device's cache files (the scan cache, the index checks, the folder brief, the notes kept). */
   trouble(kind: CacheTrouble, pick: number, now: number): void {
     this.text = troubled(this.text, this.saved, kind, pick, now);
     this.checksText = troubled(this.checksText, this.savedChecks, kind, pick, now);
     this.briefText = troubled(this.briefText, this.savedBriefs, kind, pick, now);
+    this.fieldsText = troubled(this.fieldsText, this.savedFields, kind, pick, now);
   }
 }
 
@@ -193,6 +218,18 @@ class CheckedTimes extends ForwardingStore<RememberedTimes> {
     const known = this.inner.indexListsExactly(text, names, except);
     if (known) this.cache.counts.indexKnown += 1;
     return known;
+  }
+
+  /** The oracle of the notes kept: an answer is the frontmatter the note has now. A stale one fails at once. */
+  cachedFields(path: string): Record<string, unknown> | undefined {
+    const fields = this.inner.cachedFields(path);
+    if (fields === undefined) return fields;
+    const truth = classifyRecord(this.memory.files.get(path) ?? null);
+    if (truth.state !== "ok" || !isDeepStrictEqual(truth.fields, fields)) {
+      throw new Error(`the notes kept answered ${path} as it no longer is`);
+    }
+    this.cache.counts.kept += 1;
+    return fields;
   }
 
   async changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {

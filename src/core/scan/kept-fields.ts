@@ -47,7 +47,7 @@ export class KeptFields {
 
   /** Starts afresh from `known` (null: nothing known), at `now`. Takes ownership of it. */
   begin(known: Map<string, KeptNote> | null, now: number): void {
-    this.notes = known ?? new Map();
+    this.notes = known ?? new Map<string, KeptNote>();
     this.changed = false;
     this.from = `S-${formatUtcCompact(now - KEPT_SPAN_MS)}`;
   }
