@@ -1,3 +1,5 @@
+import { closeSync, constants as fsConstants, openSync, readSync } from "node:fs";
+
 /** How many code units a piece of a long text has at most when it is converted to bytes. */
 export const PIECE_LENGTH = 64 * 1024;
 /** The pieces a long text is written in (NodeStore): fewer, each write being a thread-pool round trip. */
@@ -18,4 +20,47 @@ export function* pieces(text: string, length = PIECE_LENGTH): Generator<string> 
     yield text.slice(at, end); // an empty text is one empty piece
     at = end;
   } while (at < text.length);
+}
+
+/**
+ * Whether the plain file at `absolute` holds exactly the UTF-8 bytes of `text`, read and compared a piece at a
+ * time: no buffer or string of the file's size. False when it does not, or cannot be told (a link, an error):
+ * the caller then reads the file as text. Equal bytes mean the text a read gives is `text`, when `text` is itself
+ * a read's (no lone surrogate).
+ */
+export function holdsExactly(absolute: string, text: string): boolean {
+  const noFollow = fsConstants.O_NOFOLLOW;
+  if (noFollow === undefined) return false;
+  let fd: number;
+  try {
+    fd = openSync(absolute, fsConstants.O_RDONLY | noFollow);
+  } catch {
+    return false;
+  }
+  try {
+    const want = Buffer.allocUnsafe(3 * PIECE_LENGTH);
+    const got = Buffer.allocUnsafe(3 * PIECE_LENGTH);
+    for (const piece of pieces(text)) {
+      const length = want.write(piece, 0, "utf8");
+      if (readUpTo(fd, got, length) !== length || !got.subarray(0, length).equals(want.subarray(0, length))) {
+        return false;
+      }
+    }
+    return readUpTo(fd, got, 1) === 0; // and nothing after
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads up to `length` bytes from `fd` into `buffer`, short only at the end of the file. */
+function readUpTo(fd: number, buffer: Buffer, length: number): number {
+  let filled = 0;
+  while (filled < length) {
+    const read = readSync(fd, buffer, filled, length - filled, null);
+    if (read === 0) break;
+    filled += read;
+  }
+  return filled;
 }

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { sha256 } from "../../src/cli/cache-file";
 import { createHash } from "node:crypto";
 import { NodeStore } from "../../src/node/node-store";
-import { PIECE_LENGTH, WRITE_PIECE_LENGTH, pieces } from "../../src/node/text-pieces";
+import { PIECE_LENGTH, WRITE_PIECE_LENGTH, holdsExactly, pieces } from "../../src/node/text-pieces";
 
 /** Any UTF-16 text: pairs, lone halves of pairs and plain characters, mixed. */
 const anyText = fc
@@ -47,5 +47,63 @@ describe("pieces", () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a file compared with a text in pieces (holdsExactly)", () => {
+  const made: string[] = [];
+  afterAll(() => {
+    for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const fileWith = (bytes: Buffer): string => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "palee-holds-"));
+    made.push(dir);
+    const file = path.join(dir, "index.md");
+    fs.writeFileSync(file, bytes);
+    return file;
+  };
+  /** Texts a read can give (no lone surrogate), some longer than a piece. */
+  const readText = fc.oneof(
+    fc.string({ unit: "grapheme", maxLength: 40 }),
+    fc
+      .tuple(fc.string({ unit: "grapheme", maxLength: 4 }), fc.integer({ min: 1, max: 3 }))
+      .map(([s, n]) => `${"é".repeat(PIECE_LENGTH - 1)}😀${s}`.repeat(n)),
+  );
+
+  it("holds exactly when the file's bytes are the text's, and not when they differ anywhere", () => {
+    fc.assert(
+      fc.property(readText, fc.nat(), fc.constantFrom("same", "extra", "short", "changed"), (text, pick, how) => {
+        const bytes = Buffer.from(text, "utf8");
+        const other = Buffer.from(bytes);
+        if (how === "extra") expect(holdsExactly(fileWith(Buffer.concat([bytes, Buffer.from("x")])), text)).toBe(false);
+        if (how === "short" && bytes.length > 0) {
+          expect(holdsExactly(fileWith(bytes.subarray(0, bytes.length - 1)), text)).toBe(false);
+        }
+        if (how === "changed" && bytes.length > 0) {
+          other[pick % other.length] ^= 0x01;
+          expect(holdsExactly(fileWith(other), text)).toBe(false);
+        }
+        expect(holdsExactly(fileWith(bytes), text)).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("cannot tell through a link or of a missing file", () => {
+    const file = fileWith(Buffer.from("abc"));
+    const link = `${file}.link.md`;
+    fs.symlinkSync(file, link);
+    expect(holdsExactly(link, "abc")).toBe(false);
+    expect(holdsExactly(`${file}.gone`, "")).toBe(false);
+  });
+
+  it("lets a replacement go ahead when the file holds the expected text, and refuses it otherwise", async () => {
+    const file = fileWith(Buffer.from("old\n"));
+    const store = new NodeStore(path.dirname(file));
+    await store.replace("index.md", "old\n", "new\n");
+    expect(fs.readFileSync(file, "utf8")).toBe("new\n");
+    fs.writeFileSync(file, "changed meanwhile\n");
+    await expect(store.replace("index.md", "new\n", "newer\n")).rejects.toThrow();
+    expect(fs.readFileSync(file, "utf8")).toBe("changed meanwhile\n");
   });
 });
