@@ -539,9 +539,11 @@ async function measureSize(ctx, core, size, reps) {
   // Issue 22: `cold` deletes the device-local scan cache before each call (what a first call, or one after a
   // version change, costs); `cliPath` runs another build (--baseline: the figures before the cache).
   // Each build keeps its own device cache: another build's files (another format of the same tool version) would
-  // only be misread or rewritten by it, and the two would slow each other down.
+  // only be misread or rewritten by it, and the two would slow each other down. The cold calls have their own
+  // folder too: deleting the warm cycle's cache before each of them left the warm `start` a cache made by a cold
+  // `end`, which had read only its own day's notes (the first start after a lost cache pays that once, ~20 ms).
   const makeCycle = (cold, cliPath) => async () => {
-    const cacheDir = path.join(ctx.tmp, cliPath === ctx.cli ? "cache" : "cache-baseline");
+    const cacheDir = path.join(ctx.tmp, cold ? "cache-cold" : cliPath === ctx.cli ? "cache" : "cache-baseline");
     const call = (...args) => {
       if (cold) rmSync(path.join(cacheDir, "vaults"), { recursive: true, force: true });
       return runNode(ctx, [cliPath, "session", ...args, "--vault", vault], undefined, cacheDir);
