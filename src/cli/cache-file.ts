@@ -18,7 +18,6 @@ import * as path from "node:path";
 import type { IndexCheck } from "../core/scan/checked-indexes";
 import type { FolderBrief } from "../core/scan/folder-brief";
 import type { KeptNote } from "../core/scan/kept-fields";
-import { isPlainJson } from "../core/scan/kept-fields";
 
 export { BRIEF_NAME, CACHE_NAME, CHECKS_NAME, FIELDS_NAME } from "./state-dir";
 /** The first line: this format and its version. */
@@ -230,7 +229,8 @@ export function parseKeptFields(
     if (!Array.isArray(row) || row.length !== 3) return null;
     const [name, key, fields] = row as unknown[];
     if (typeof name !== "string" || typeof key !== "string") return null;
-    if (typeof fields !== "object" || fields === null || Array.isArray(fields) || !isPlainJson(fields)) return null;
+    // Plain JSON by construction (JSON.parse), and checked when kept (isPlainJson): what the checksum vouches for.
+    if (typeof fields !== "object" || fields === null || Array.isArray(fields)) return null;
     notes.set(name, { key, fields: fields as Record<string, unknown> });
   }
   return { notes, savedAt: read.savedAt };

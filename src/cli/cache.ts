@@ -22,6 +22,8 @@ import type { NodeStore } from "../node/node-store";
 import type { CacheOwner } from "./cache-file";
 import { CheckedIndexes } from "../core/scan/checked-indexes";
 import { FieldsKept, KeptFields } from "../core/scan/kept-fields";
+import type { FileKeyOf } from "../core/scan/kept-fields";
+import { fileKeyAt } from "../node/file-key";
 import type { Remembered } from "./cache-file";
 import {
   BRIEF_NAME,
@@ -96,6 +98,27 @@ async function dueForResave(file: string, now: number): Promise<string | null> {
   return stat !== null && now - stat.mtimeMs >= RESAVE_MS - 60_000 ? readCacheFile(file) : null;
 }
 
+/**
+ * The identity of a file in the session folder (NodeStore.fileKey), a note's path joined to the folder's once
+ * resolved: KeptFields asks only about confirmed notes' names directly inside it (no separator, no "..").
+ */
+function sessionFileKey(store: NodeStore, folder: string): FileKeyOf {
+  const prefix = `${folder}/`;
+  let absolute: string | null | undefined;
+  return (p) => {
+    const name = p.startsWith(prefix) ? p.slice(prefix.length) : null;
+    if (name === null || name.includes("/") || name.includes("\\")) return store.fileKey(p);
+    if (absolute === undefined) {
+      try {
+        absolute = store.resolve(folder);
+      } catch {
+        absolute = null;
+      }
+    }
+    return absolute === null ? null : fileKeyAt(`${absolute}${path.sep}${name}`);
+  };
+}
+
 /** The cache of the vault `store` is on (`layout`'s session folder), as `use` says. Never throws. */
 export async function openCache(
   store: NodeStore,
@@ -115,7 +138,7 @@ export async function openCache(
   const began = use.now();
   // The recent notes' frontmatter by their files' identities: what the call need not read again.
   const fields = fieldsText === null || owner === null ? null : parseKeptFields(fieldsText, owner, began);
-  const notes = new KeptFields(layout.sessions, (p) => store.fileKey(p));
+  const notes = new KeptFields(layout.sessions, sessionFileKey(store, layout.sessions));
   notes.begin(fields?.notes ?? null, began);
   const brief = briefText === null || owner === null ? null : parseFolderBrief(briefText, owner, began);
   // The times (1.2 MB at 30 000 sessions) are read and parsed only when the folder's brief cannot answer
@@ -134,7 +157,7 @@ export async function openCache(
     checksText === null || owner === null ? null : parseIndexChecks(checksText, owner, began),
   );
   const remembered = new RememberedTimes(
-    new FieldsKept(store, notes, (p) => store.fileKey(p)),
+    new FieldsKept(store, notes, sessionFileKey(store, layout.sessions)),
     layout.sessions,
     (folder, names) => store.modifiedTimes(folder, names),
     brief ? { brief: brief.brief, times: () => times()?.times ?? null } : (times()?.times ?? null),
