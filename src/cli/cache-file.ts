@@ -229,7 +229,8 @@ export function parseKeptFields(
     if (!Array.isArray(row) || row.length !== 3) return null;
     const [name, key, fields] = row as unknown[];
     if (typeof name !== "string" || typeof key !== "string") return null;
-    // Plain JSON by construction (JSON.parse), and checked when kept (isPlainJson): what the checksum vouches for.
+    // Only plain JSON is kept (isPlainJson), and the checksum vouches for the file; a value forged into it is judged
+    // as any frontmatter's is (records.ts), only it may be answered while the note's identity holds.
     if (typeof fields !== "object" || fields === null || Array.isArray(fields)) return null;
     notes.set(name, { key, fields: fields as Record<string, unknown> });
   }

@@ -13,6 +13,7 @@
  * - A cache that cannot be found, read or written never fails the command: the call learns afresh.
  */
 import { promises as fs } from "node:fs";
+import { performance } from "node:perf_hooks";
 import * as path from "node:path";
 import type { CorePorts } from "../core/ports";
 import type { Layout } from "../core/layout";
@@ -138,8 +139,9 @@ export async function openCache(
   const began = use.now();
   // The recent notes' frontmatter by their files' identities: what the call need not read again.
   const fields = fieldsText === null || owner === null ? null : parseKeptFields(fieldsText, owner, began);
-  const notes = new KeptFields(layout.sessions, sessionFileKey(store, layout.sessions));
+  const notes = new KeptFields(layout.sessions, sessionFileKey(store, layout.sessions), () => performance.now());
   notes.begin(fields?.notes ?? null, began);
+  notes.prepare(); // while the listing begun early is under way (src/cli/early-listing.ts)
   const brief = briefText === null || owner === null ? null : parseFolderBrief(briefText, owner, began);
   // The times (1.2 MB at 30 000 sessions) are read and parsed only when the folder's brief cannot answer
   // (core/scan/folder-brief.ts): without a brief, at once; with one, once a question needs them.

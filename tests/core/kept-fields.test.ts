@@ -2,7 +2,7 @@
  * The recent notes' frontmatter kept by their files' identities (core/scan/kept-fields.ts): answered only while
  * the identity holds, learned from reads with the identity taken before them, forgotten by writes.
  */
-import { FieldsKept, KEPT_SPAN_MS, KeptFields, isPlainJson } from "../../src/core/scan/kept-fields";
+import { FieldsKept, KEPT_SPAN_MS, KeptFields, PREPARED_MS, isPlainJson } from "../../src/core/scan/kept-fields";
 import { formatUtcCompact } from "../../src/core/time";
 import { MemoryStore } from "../support/memory-store";
 
@@ -106,6 +106,45 @@ describe("the recent notes kept by their files' identities", () => {
     const later = new KeptFields(FOLDER, () => "k1");
     later.begin(kept.kept(), NOW + 2 * DAY + KEPT_SPAN_MS);
     expect([...later.kept().keys()]).toEqual([]);
+  });
+});
+
+describe("the identities asked ahead (prepare)", () => {
+  it("answer for PREPARED_MS without asking again, then the identity is asked at each answer", async () => {
+    const { memory, keys, recent } = setup();
+    const path = `${FOLDER}/${recent}`;
+    let clock = 0;
+    let asked = 0;
+    const keyOf = (p: string) => (asked++, keys.get(p) ?? null);
+    const first = new KeptFields(FOLDER, keyOf, () => clock);
+    first.begin(null, NOW);
+    await new FieldsKept(memory, first, keyOf).read(path);
+    const kept = new KeptFields(FOLDER, keyOf, () => clock);
+    kept.begin(first.kept(), NOW);
+    kept.prepare();
+    asked = 0;
+    keys.set(path, "k2"); // written after the identities were asked: as if it were written after a read then
+    expect(kept.fieldsOf(recent, path)).toMatchObject({ topic_id: "T-a" });
+    expect(asked).toBe(0);
+    clock = PREPARED_MS + 1;
+    expect(kept.fieldsOf(recent, path)).toBeUndefined();
+    expect(asked).toBe(1);
+  });
+
+  it("no longer answer for a note forgotten or learned again since", async () => {
+    const { memory, keys, recent } = setup();
+    const path = `${FOLDER}/${recent}`;
+    const keyOf = (p: string) => keys.get(p) ?? null;
+    const kept = new KeptFields(FOLDER, keyOf, () => 0);
+    kept.begin(null, NOW);
+    const store = new FieldsKept(memory, kept, keyOf);
+    await store.read(path);
+    kept.prepare();
+    await store.replace(path, note("T-a"), note("T-d"));
+    keys.set(path, "k3");
+    expect(store.cachedFields(path)).toBeUndefined();
+    await store.read(path);
+    expect(store.cachedFields(path)).toMatchObject({ topic_id: "T-d" });
   });
 });
 

@@ -151,6 +151,7 @@ export class DeviceCache {
     this.checks.begin(this.checksText === null ? null : parseIndexChecks(this.checksText, OWNER, now));
     const fields = this.fieldsText === null ? null : parseKeptFields(this.fieldsText, OWNER, now);
     this.kept.begin(fields?.notes ?? null, now);
+    this.kept.prepare(); // as the CLI does: every answer of the call from the identities asked at its beginning
     this.fieldsBegan = fields?.savedAt;
     this.began = brief?.savedAt ?? read?.savedAt;
     this.briefBegan = brief !== null;

@@ -32,6 +32,9 @@ export interface KeptNote {
  */
 export const KEPT_SPAN_MS = SAVED_WITHIN_MS + 2 * CLOCK_BEHIND_MS;
 
+/** How long the identities `prepare` told stand for the files' (ms): as long as an early listing does. */
+export const PREPARED_MS = 250;
+
 /** The kept notes of one call: what it was given, what it learned, what it forgot by writing. */
 export class KeptFields {
   private notes = new Map<string, KeptNote>();
@@ -39,16 +42,35 @@ export class KeptFields {
   /** Notes named before this are neither kept nor learned. */
   private from = "";
 
+  /** The kept notes whose identities `prepare` found unchanged, and when (`now`'s clock). */
+  private told: { at: number; same: Set<string> } | null = null;
+
   constructor(
     /** The session folder (Layout.sessions), vault-relative. */
     readonly folder: string,
     private readonly keyOf: FileKeyOf,
+    /** A clock for `prepare` (ms; the CLI: performance.now). */
+    private readonly now: () => number = () => 0,
   ) {}
+
+  /**
+   * Asks every kept note's identity now (the CLI: while the listing of the folder is under way, when it has
+   * nothing else to do), so that the answers of the next PREPARED_MS ask nothing more: as sound as asking
+   * then, as a listing of that age is (src/node/folder-reading.ts EARLY_NAMES_MAX_MS).
+   */
+  prepare(): void {
+    const same = new Set<string>();
+    for (const [name, note] of this.notes) {
+      if (name >= this.from && this.keyOf(`${this.folder}/${name}`) === note.key) same.add(name);
+    }
+    this.told = { at: this.now(), same };
+  }
 
   /** Starts afresh from `known` (null: nothing known), at `now`. Takes ownership of it. */
   begin(known: Map<string, KeptNote> | null, now: number): void {
     this.notes = known ?? new Map<string, KeptNote>();
     this.changed = false;
+    this.told = null;
     this.from = `S-${formatUtcCompact(now - KEPT_SPAN_MS)}`;
   }
 
@@ -74,6 +96,8 @@ export class KeptFields {
   fieldsOf(name: string, path: string): Readonly<Record<string, unknown>> | undefined {
     const note = this.notes.get(name);
     if (note === undefined) return undefined;
+    const told = this.told;
+    if (told !== null && this.now() - told.at <= PREPARED_MS && told.same.has(name)) return note.fields;
     return this.keyOf(path) === note.key ? note.fields : undefined;
   }
 
@@ -82,11 +106,13 @@ export class KeptFields {
     if (this.notes.get(name)?.key === key) return;
     const read = classifyRecord(text);
     if (read.state !== "ok" || !isPlainJson(read.fields)) return this.forget(name);
+    this.told?.same.delete(name);
     this.notes.set(name, { key, fields: read.fields });
     this.changed = true;
   }
 
   forget(name: string): void {
+    this.told?.same.delete(name);
     if (this.notes.delete(name)) this.changed = true;
   }
 }
