@@ -3,7 +3,7 @@
  * the operation (operations/brief.ts) gathers the sessions and the open session, this module only renders.
  * A word is what hot.md's 250-word rule counts (hot-memory.ts countWords: a run of non-space characters).
  */
-import { countWords, truncateWords } from "./hot-memory";
+import { countWords, topicNoteLink, truncateWords } from "./hot-memory";
 import { inlineMarkdownText, renderTopic } from "./ids";
 import type { ConfirmedSession } from "./records";
 import { extractSection } from "./session-note";
@@ -92,10 +92,12 @@ export function carriedNextAction(sessions: readonly BriefSession[]): BriefNextA
   };
 }
 
-/** A topic note link as read from a note, so it cannot break the Markdown around it. */
+/**
+ * A topic note as the brief names it: the link hot.md gives it (topicNoteLink), else its text made safe, so it
+ * cannot break the Markdown around it.
+ */
 export function renderTopicNote(topicNote: string): string {
-  const inner = /^\[\[([^[\]|\p{Cc}]+)(?:\|[^[\]\p{Cc}]*)?\]\]$/u.exec(topicNote.trim())?.[1]?.trim();
-  return inner ? `[[${inner}]]` : inlineMarkdownText(topicNote);
+  return topicNoteLink(topicNote) ?? inlineMarkdownText(topicNote);
 }
 
 function plural(n: number, word: string): string {
