@@ -59,6 +59,19 @@ export interface SessionStore {
   indexListsExactly?(text: string, names: readonly string[], except: string | null): boolean;
   /** Optional, with indexListsExactly: `text` was found (or written) to list exactly `names` − `except` + `plus`. */
   indexChecked?(text: string, names: readonly string[], except: string | null, plus: string | null): void;
+  /**
+   * Optional (the CLI's folder brief, core/scan/remembered-times.ts): `names`, the very array this store's latest
+   * `list(folder)` returned, as the confirmed notes it knows to be named before `before` (`older`, a scan need not
+   * tell them apart one by one) and the other names; null when it knows none.
+   */
+  olderNotesIn?(folder: string, names: readonly string[]): OlderNotes | null;
+}
+
+/** SessionStore.olderNotesIn: a listing's names, the older notes known as such apart. Read only. */
+export interface OlderNotes {
+  readonly older: readonly string[];
+  readonly others: readonly string[];
+  readonly before: string;
 }
 
 /** SessionStore.modifiedAt: the file's modification time, no such file, or a store that cannot tell. */

@@ -251,7 +251,7 @@ describe("incremental views", () => {
     // The cache was trusted in some calls, learned afresh in others, answered bounded scans, knew an index, and
     // answered some writing calls from the folder's brief alone, and some notes from the notes kept by identity.
     const total = (key: keyof DeviceCache["counts"]): number => cacheRuns.reduce((n, c) => n + c[key], 0);
-    const kinds = ["warm", "cold", "answered", "indexKnown", "briefOnly", "kept"] as const;
+    const kinds = ["warm", "cold", "answered", "indexKnown", "briefOnly", "kept", "span"] as const;
     expect(Object.fromEntries(kinds.map((k) => [k, total(k) > 0]))).toEqual(
       Object.fromEntries(kinds.map((k) => [k, true])),
     );

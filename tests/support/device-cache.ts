@@ -15,7 +15,8 @@ import {
 import { isDeepStrictEqual } from "node:util";
 import { CheckedIndexes } from "../../src/core/scan/checked-indexes";
 import { classifyRecord } from "../../src/core/frontmatter";
-import type { SessionStore } from "../../src/core/ports";
+import type { OlderNotes, SessionStore } from "../../src/core/ports";
+import { kindOf } from "../../src/core/scan/names";
 import type { FolderReading, TimeOf, TimesOf } from "../../src/core/scan/remembered-times";
 import { RememberedTimes } from "../../src/core/scan/remembered-times";
 import { FieldsKept, KeptFields } from "../../src/core/scan/kept-fields";
@@ -105,9 +106,10 @@ export class DeviceCache {
   /**
    * How the calls began: with a cache trusted, or learning afresh; how many answers the cache gave; how often an
    * index.md was known from a remembered check (and so not checked line by line); how many writing calls the
-   * folder brief answered alone (the times never read); how many notes were answered from the notes kept.
+   * folder brief answered alone (the times never read); how many notes were answered from the notes kept; how
+   * many listings came with their older notes known.
    */
-  readonly counts = { warm: 0, cold: 0, answered: 0, indexKnown: 0, briefOnly: 0, kept: 0 };
+  readonly counts = { warm: 0, cold: 0, answered: 0, indexKnown: 0, briefOnly: 0, kept: 0, span: 0 };
 
   constructor(
     inner: SessionStore,
@@ -218,6 +220,22 @@ class CheckedTimes extends ForwardingStore<RememberedTimes> {
   indexListsExactly(text: string, names: readonly string[], except: string | null): boolean {
     const known = this.inner.indexListsExactly(text, names, except);
     if (known) this.cache.counts.indexKnown += 1;
+    return known;
+  }
+
+  /**
+   * The oracle of the older notes known in a listing: each a confirmed note's name, named before `before`, and
+   * with the others exactly the listing.
+   */
+  olderNotesIn(folder: string, names: readonly string[]): OlderNotes | null {
+    const known = this.inner.olderNotesIn(folder, names);
+    if (known === null) return known;
+    const wrong = known.older.filter((n) => kindOf(n) !== "confirmed" || n >= known.before);
+    if (wrong.length > 0) throw new Error(`the older notes known hold ${wrong.join(", ")}`);
+    if ([...known.older, ...known.others].sort().join("\n") !== [...names].sort().join("\n")) {
+      throw new Error("the older notes known and the others are not the listing");
+    }
+    this.cache.counts.span += 1;
     return known;
   }
 

@@ -23,20 +23,27 @@ export async function scanRecentSessions(
   offsetAt: (at: number) => number,
   at: { now: number; starts: ReadonlyArray<number | null>; required: readonly string[] },
 ): Promise<Scan | null> {
+  const listed = await store.list(layout.sessions);
+  // The names the store knows to be older confirmed notes (30 000 of them, at 30 000 sessions) are taken as they
+  // are; the other names are told apart one by one.
+  const known = store.olderNotesIn ? store.olderNotesIn(layout.sessions, listed) : null;
   const names: Record<NameKind, string[]> = { draft: [], confirmed: [], other: [], placeholder: [], ignored: [] };
-  for (const name of await store.list(layout.sessions)) names[kindOf(name)].push(name);
+  for (const name of known ? known.others : listed) names[kindOf(name)].push(name);
   const read = await readDrafts(store, layout, offsetAt, names.draft, at.now);
   const ids = read.drafts.map((d) => d.draftId);
   const starts = [...at.starts, ...read.drafts.map((d) => d.startedMs)];
   // An unreadable draft is never trashed or offered (only named): it needs no note found.
   if (starts.includes(null) || at.required.some((id) => !ids.includes(id))) return null;
-  const confirmed = names.confirmed;
+  // The known older notes first, as listed.
+  const confirmed = known ? [...known.older, ...names.confirmed] : names.confirmed;
   const bound = Math.min(...(starts as number[])) - CLOCK_BEHIND_MS;
   const from = starts.length === 0 ? "T" : `S-${formatUtcCompact(bound)}`; // "T" sorts after every S-… name
-  // One pass over the names (30 000 at 30 000 sessions); the order they are read in does not matter (assemble).
-  const older: string[] = [];
+  // One pass over the names not known older (all 30 000 without a known run); the order they are read in does not
+  // matter (assemble).
+  const allOlder = known !== null && known.before <= from;
+  const older = allOlder ? [...known.older] : [];
   const recent: string[] = [];
-  for (const n of confirmed) (n < from ? older : recent).push(n);
+  for (const n of allOlder ? names.confirmed : confirmed) (n < from ? older : recent).push(n);
   const changed = starts.length === 0 ? [] : await store.changedAmong(layout.sessions, older, bound);
   const notes = await readNotes(store, layout, offsetAt, [...new Set([...recent, ...changed])]);
   const strays = [...placeholdersSkipped(layout, names.placeholder), ...(await subfolderNotes(store, layout))];

@@ -1,4 +1,4 @@
-import type { ChangeReport, ModifiedAt, SessionStore } from "../ports";
+import type { ChangeReport, ModifiedAt, OlderNotes, SessionStore } from "../ports";
 import type { CheckedIndexes, KnownOlder } from "./checked-indexes";
 import type { FolderBrief } from "./folder-brief";
 import type { Digest } from "./names-digest";
@@ -91,6 +91,8 @@ export class RememberedTimes implements SessionStore {
    * so that changedAmong need not digest them again, and its other files; null when it did not vouch for them.
    */
   private verified: { older: string[]; others: string[]; known: KnownOlder } | null = null;
+  /** The latest listing with its older notes apart (olderNotesIn), by the identity of the array returned. */
+  private span: { names: readonly string[]; older: OlderNotes } | null = null;
 
   constructor(
     readonly inner: SessionStore,
@@ -121,6 +123,7 @@ export class RememberedTimes implements SessionStore {
     this.subfolders = null;
     this.changed = false;
     this.verified = null;
+    this.span = null;
   }
 
   /** Whether a time was learned or forgotten since `begin` (names gone from the folder are not counted here). */
@@ -254,6 +257,7 @@ export class RememberedTimes implements SessionStore {
     if (this.reuse && this.listed !== null) return this.listed.all();
     let names: string[];
     this.verified = null;
+    this.span = null;
     const { listing } = this;
     if (listing) {
       const read = typeof listing === "function" ? await listing(folder) : await this.readByNames(listing);
@@ -292,7 +296,9 @@ export class RememberedTimes implements SessionStore {
     const tail = later.filter(isFile);
     const known = { split: open.brief.split, old: open.brief.old, older: range.older };
     this.verified = { older: range.older, others: [...head, ...tail], known };
-    return { files: [...head, ...range.older, ...tail], folders: asked.folders };
+    const files = [...head, ...range.older, ...tail];
+    this.span = { names: files, older: { older: range.older, others: this.verified.others, before: known.split } };
+    return { files, folders: asked.folders };
   }
 
   folders(folder: string): Promise<string[]> {
@@ -360,6 +366,12 @@ export class RememberedTimes implements SessionStore {
 
   changesSince(folder: string, since: number | null): ChangeReport {
     return this.inner.changesSince(folder, since);
+  }
+
+  /** The brief's older notes in the latest listing, when `names` is that listing as returned (olderRange's). */
+  olderNotesIn(folder: string, names: readonly string[]): OlderNotes | null {
+    const known = this.span;
+    return folder === this.folder && known !== null && known.names === names ? known.older : null;
   }
 
   /** The older notes' names, as the latest listing vouched for them, are not digested again (checked-indexes.ts). */
