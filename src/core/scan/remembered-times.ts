@@ -92,7 +92,7 @@ export class RememberedTimes implements SessionStore {
    */
   private verified: { older: string[]; others: string[]; known: KnownOlder } | null = null;
   /** The latest listing with its older notes apart (olderNotesIn), by the identity of the array returned. */
-  private span: { names: readonly string[]; older: OlderNotes } | null = null;
+  private olderNotes: { names: readonly string[]; older: OlderNotes } | null = null;
 
   constructor(
     readonly inner: SessionStore,
@@ -123,7 +123,7 @@ export class RememberedTimes implements SessionStore {
     this.subfolders = null;
     this.changed = false;
     this.verified = null;
-    this.span = null;
+    this.olderNotes = null;
   }
 
   /** Whether a time was learned or forgotten since `begin` (names gone from the folder are not counted here). */
@@ -257,7 +257,7 @@ export class RememberedTimes implements SessionStore {
     if (this.reuse && this.listed !== null) return this.listed.all();
     let names: string[];
     this.verified = null;
-    this.span = null;
+    this.olderNotes = null;
     const { listing } = this;
     if (listing) {
       const read = typeof listing === "function" ? await listing(folder) : await this.readByNames(listing);
@@ -297,7 +297,8 @@ export class RememberedTimes implements SessionStore {
     const known = { split: open.brief.split, old: open.brief.old, older: range.older };
     this.verified = { older: range.older, others: [...head, ...tail], known };
     const files = [...head, ...range.older, ...tail];
-    this.span = { names: files, older: { older: range.older, others: this.verified.others, before: known.split } };
+    const older = { older: range.older, others: this.verified.others, before: known.split };
+    this.olderNotes = { names: files, older };
     return { files, folders: asked.folders };
   }
 
@@ -370,7 +371,7 @@ export class RememberedTimes implements SessionStore {
 
   /** The brief's older notes in the latest listing, when `names` is that listing as returned (olderRange's). */
   olderNotesIn(folder: string, names: readonly string[]): OlderNotes | null {
-    const known = this.span;
+    const known = this.olderNotes;
     return folder === this.folder && known !== null && known.names === names ? known.older : null;
   }
 
