@@ -353,7 +353,7 @@ describe("RememberedTimes reading the folder by its names", () => {
     const remembered = new RememberedTimes(store, FOLDER, memoryTimes(store), known(), reading, undefined, sha);
     // The same store read by one typed listing, as before names alone: what it tells must not differ.
     const typedOnly = new RememberedTimes(store, FOLDER, memoryTimes(store), known(), plain.listing, undefined, sha);
-    return { store, remembered, typedOnly, asked, typed: () => typed };
+    return { store, brief, remembered, typedOnly, asked, typed: () => typed };
   }
 
   it("lists what a typed listing lists, asking only about names the brief does not vouch for", async () => {
@@ -379,15 +379,8 @@ describe("RememberedTimes reading the folder by its names", () => {
 
   it("learns the times told along with the kinds, so that the next call asks nothing of those names", async () => {
     const arrived = name(NOW - 3 * DAY, "0008"); // a recent note synced since the brief was made
-    const { store } = setup({ [`${FOLDER}/${arrived}`]: "a" });
+    const { store, brief } = setup({ [`${FOLDER}/${arrived}`]: "a" });
     store.mtimes.set(`${FOLDER}/${arrived}`, NOW - DAY);
-    const full = new Map([
-      [old, NOW - 30 * DAY],
-      [older, NOW - 20 * DAY],
-      [recent, NOW - 2 * DAY],
-    ]);
-    for (const [n, at] of full) store.mtimes.set(`${FOLDER}/${n}`, at);
-    const brief = briefOf([...full.keys()], (n) => full.get(n), NOW, null, sha) as FolderBrief;
     const plain = readingOf(store, memoryTimes(store));
     const asked: string[] = [];
     const reading = { ...plain, kinds: (f: string, n: readonly string[]) => (asked.push(...n), plain.kinds(f, n)) };
