@@ -49,7 +49,7 @@ export class KeptFields {
     /** The session folder (Layout.sessions), vault-relative. */
     readonly folder: string,
     private readonly keyOf: FileKeyOf,
-    /** A clock for `prepare` (ms; the CLI: performance.now). */
+    /** A clock for `prepare` (ms; the CLI: performance.now; by default one that stands still, for tests). */
     private readonly now: () => number = () => 0,
   ) {}
 
@@ -59,11 +59,12 @@ export class KeptFields {
    * then, as a listing of that age is (src/node/folder-reading.ts EARLY_NAMES_MAX_MS).
    */
   prepare(): void {
+    const at = this.now(); // the first identity's time: the answers stand as long from it
     const same = new Set<string>();
     for (const [name, note] of this.notes) {
       if (name >= this.from && this.keyOf(`${this.folder}/${name}`) === note.key) same.add(name);
     }
-    this.told = { at: this.now(), same };
+    this.told = { at, same };
   }
 
   /** Starts afresh from `known` (null: nothing known), at `now`. Takes ownership of it. */
