@@ -208,7 +208,7 @@ export function parseFolderBrief(
 
 /**
  * The kept notes' text (core/scan/kept-fields.ts), saved at `now`: one JSON line of [name, file identity,
- * frontmatter] rows. A few hundred notes, the last KEPT_SPAN_MS's: about 100 KB at 30 000 sessions.
+ * frontmatter] rows. A few hundred notes, the last KEPT_SPAN_MS's: about 120 KB at 30 000 sessions.
  */
 export function renderKeptFields(owner: CacheOwner, notes: ReadonlyMap<string, KeptNote>, now: number): string {
   const rows = [...notes].map(([name, note]) => [name, note.key, note.fields]);
