@@ -139,8 +139,7 @@ export async function openCache(
   const began = use.now();
   // The recent notes' frontmatter by their files' identities: what the call need not read again.
   const fields = fieldsText === null || owner === null ? null : parseKeptFields(fieldsText, owner, began);
-  const keyOf = sessionFileKey(store, layout.sessions);
-  const notes = new KeptFields(layout.sessions, keyOf, () => performance.now());
+  const notes = new KeptFields(layout.sessions, sessionFileKey(store, layout.sessions), () => performance.now());
   notes.begin(fields?.notes ?? null, began);
   notes.prepare(); // while the listing begun early is under way (src/cli/early-listing.ts)
   const brief = briefText === null || owner === null ? null : parseFolderBrief(briefText, owner, began);
@@ -160,7 +159,7 @@ export async function openCache(
     checksText === null || owner === null ? null : parseIndexChecks(checksText, owner, began),
   );
   const remembered = new RememberedTimes(
-    new FieldsKept(store, notes, keyOf),
+    new FieldsKept(store, notes),
     layout.sessions,
     (folder, names) => store.modifiedTimes(folder, names),
     brief ? { brief: brief.brief, times: () => times()?.times ?? null } : (times()?.times ?? null),

@@ -32,7 +32,7 @@ function setup() {
   const counted = Object.assign(Object.create(memory) as MemoryStore, {
     read: (path: string) => (reads.push(path), memory.read(path)),
   });
-  const store = new FieldsKept(counted, kept, keyOf);
+  const store = new FieldsKept(counted, kept);
   return { memory, keys, kept, store, reads, recent, old };
 }
 
@@ -73,7 +73,7 @@ describe("the recent notes kept by their files' identities", () => {
         return memory.read(p);
       },
     });
-    const store = new FieldsKept(racing, kept, (p) => keys.get(p) ?? null);
+    const store = new FieldsKept(racing, kept);
     await store.read(path);
     keys.set(path, "k2");
     // Kept under the identity from before the write, so the file's identity now does not match it.
@@ -118,7 +118,7 @@ describe("the identities asked ahead (prepare)", () => {
     const keyOf = (p: string) => (asked++, keys.get(p) ?? null);
     const first = new KeptFields(FOLDER, keyOf, () => clock);
     first.begin(null, NOW);
-    await new FieldsKept(memory, first, keyOf).read(path);
+    await new FieldsKept(memory, first).read(path);
     const kept = new KeptFields(FOLDER, keyOf, () => clock);
     kept.begin(first.kept(), NOW);
     kept.prepare();
@@ -137,7 +137,7 @@ describe("the identities asked ahead (prepare)", () => {
     const keyOf = (p: string) => keys.get(p) ?? null;
     const kept = new KeptFields(FOLDER, keyOf, () => 0);
     kept.begin(null, NOW);
-    const store = new FieldsKept(memory, kept, keyOf);
+    const store = new FieldsKept(memory, kept);
     await store.read(path);
     kept.prepare();
     await store.replace(path, note("T-a"), note("T-d"));

@@ -82,7 +82,7 @@ describe("the recent notes kept by identity, on real files", () => {
     const keyOf = (p: string) => store.fileKey(p);
     const kept = new KeptFields(folder, keyOf);
     kept.begin(null, Date.parse("2026-12-02T04:00:00Z"));
-    const first = new FieldsKept(store, kept, keyOf);
+    const first = new FieldsKept(store, kept);
     await first.read(`${folder}/${name}`);
     expect(first.cachedFields(`${folder}/${name}`)).toMatchObject({ topic_id: "T-aaa" });
     tick();
@@ -91,7 +91,7 @@ describe("the recent notes kept by identity, on real files", () => {
     // A later call, from what this one kept.
     const next = new KeptFields(folder, keyOf);
     next.begin(kept.kept(), Date.parse("2026-12-02T04:00:00Z"));
-    const later = new FieldsKept(store, next, keyOf);
+    const later = new FieldsKept(store, next);
     expect(later.cachedFields(`${folder}/${name}`)).toBeUndefined();
     await later.read(`${folder}/${name}`);
     expect(fs.statSync(file).size).toBe(note("T-aaa").length);

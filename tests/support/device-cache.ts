@@ -128,7 +128,7 @@ export class DeviceCache {
     };
     this.kept = new KeptFields(OWNER.folder, keyOf);
     this.remembered = new RememberedTimes(
-      new FieldsKept(inner, this.kept, keyOf),
+      new FieldsKept(inner, this.kept),
       OWNER.folder,
       memoryTimes(this.memory),
       null,

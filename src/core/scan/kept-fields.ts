@@ -48,7 +48,8 @@ export class KeptFields {
   constructor(
     /** The session folder (Layout.sessions), vault-relative. */
     readonly folder: string,
-    private readonly keyOf: FileKeyOf,
+    /** How the face tells a file's identity (the CLI: NodeStore.fileKey). */
+    readonly keyOf: FileKeyOf,
     /** A clock for `prepare` (ms; the CLI: performance.now; by default one that stands still, for tests). */
     private readonly now: () => number = () => 0,
   ) {}
@@ -138,13 +139,12 @@ export class FieldsKept implements SessionStore {
   constructor(
     readonly inner: SessionStore,
     readonly kept: KeptFields,
-    private readonly keyOf: FileKeyOf,
   ) {}
 
   async read(path: string): Promise<string | null> {
     const name = this.kept.nameOf(path);
     // The identity first: what is read is the file as it was then, or later (then the identity no longer holds).
-    const key = name === null ? null : this.keyOf(path);
+    const key = name === null ? null : this.kept.keyOf(path);
     const text = await this.inner.read(path);
     if (name !== null && key !== null && text !== null) this.kept.learn(name, key, text);
     return text;
