@@ -98,6 +98,12 @@ describe("the index checks' file", () => {
   });
 });
 
+/** A cache file of `magic`'s kind whose checksum holds for `body`, whatever `body` says: what a forger writes. */
+function forgedCacheText(magic: string, body: string): string {
+  const sha256 = createHash("sha256").update(body).digest("hex");
+  return `${magic}\n${JSON.stringify({ ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
+}
+
 describe("the folder brief's file", () => {
   const brief = {
     split: "S-20261118T040000",
@@ -119,9 +125,7 @@ describe("the folder brief's file", () => {
 
   it("is not trusted when its checksum holds but a time is not a number", () => {
     const fields = { split: "S-2", old: ["0123456789abcdef", 1], since: 0, late: [["S-1.md", "x"]], recent: [] };
-    const body = `${JSON.stringify(fields)}\n`;
-    const sha256 = createHash("sha256").update(body).digest("hex");
-    const forged = `palee folder brief 1\n${JSON.stringify({ ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
+    const forged = forgedCacheText("palee folder brief 1", `${JSON.stringify(fields)}\n`);
     expect(parseFolderBrief(forged, OWNER, NOW)).toBeNull();
     expect(parseFolderBrief(forged.replace('"x"', "5"), OWNER, NOW)).toBeNull(); // the checksum no longer holds
   });
@@ -147,9 +151,7 @@ describe("the kept notes' file", () => {
     ["a key that is not a string", '[["S-1.md",5,{}]]'],
     ["fields that are a list", '[["S-1.md","k",[]]]'],
   ])("is not trusted when its checksum holds but it holds %s", (_label, rows) => {
-    const body = `${rows}\n`;
-    const sha256 = createHash("sha256").update(body).digest("hex");
-    const forged = `palee note fields 1\n${JSON.stringify({ ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
+    const forged = forgedCacheText("palee note fields 1", `${rows}\n`);
     expect(parseKeptFields(forged, OWNER, NOW)).toBeNull();
     expect(parseKeptFields(forged.replace(rows, "[]"), OWNER, NOW)).toBeNull(); // the checksum no longer holds
   });
