@@ -295,8 +295,9 @@ export class RememberedTimes implements SessionStore {
     const head = before.filter(isFile);
     const tail = later.filter(isFile);
     const known = { split: open.brief.split, old: open.brief.old, older: range.older };
-    this.verified = { older: range.older, others: [...head, ...tail], known };
-    const files = [...head, ...range.older, ...tail];
+    this.verified = { older: range.older, others: head.concat(tail), known };
+    // concat, not a spread: see recent-scan.ts
+    const files = head.concat(range.older, tail);
     const older = { older: range.older, others: this.verified.others, before: known.split };
     this.olderNotes = { names: files, older };
     return { files, folders: asked.folders };
