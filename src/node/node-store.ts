@@ -12,7 +12,7 @@ import { fileKeyAt } from "./file-key";
 import { readFileText } from "./file-text";
 import type { EarlyFolder, FolderKinds } from "./folder-reading";
 import { EARLY_NAMES_MAX_MS, kindsOf, readListing, readNames, statTimes } from "./folder-reading";
-import { WRITE_PIECE_LENGTH, holdsExactly, pieces } from "./text-pieces";
+import { holdsExactly, writeText } from "./text-pieces";
 import { isErrno, naming, withPath } from "./store-errors";
 import { readTopicNotes } from "./topic-notes";
 
@@ -275,7 +275,7 @@ export class NodeStore implements SessionStore {
     const handle = await fs.open(temp, "wx");
     try {
       // In pieces: a 2.3 MB index.md written at once is a transient buffer of its size (text-pieces.ts).
-      for (const piece of pieces(content, WRITE_PIECE_LENGTH)) await handle.writeFile(piece, "utf8");
+      writeText(handle.fd, content);
       await handle.sync();
     } catch (error) {
       await handle.close().catch(() => undefined);

@@ -1,8 +1,8 @@
-import { closeSync, constants as fsConstants, openSync, readSync } from "node:fs";
+import { closeSync, constants as fsConstants, openSync, readSync, writeSync } from "node:fs";
 
 /** How many code units a piece of a long text has at most when it is converted to bytes. */
 export const PIECE_LENGTH = 64 * 1024;
-/** The pieces a long text is written in (NodeStore): fewer, each write being a thread-pool round trip. */
+/** The pieces a long text is written in (NodeStore, writeText). */
 export const WRITE_PIECE_LENGTH = 256 * 1024;
 
 /**
@@ -51,6 +51,19 @@ export function holdsExactly(absolute: string, text: string): boolean {
     return false;
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Writes `text` as UTF-8 to the open file `fd`, a piece at a time through one buffer: no buffer of the text's size,
+ * and no thread-pool round trip per piece. Synchronous, as NodeStore's reads are (the CLI has nothing else to do
+ * meanwhile): index.md at 30 000 sessions took 7-10 ms of an end in ten awaited writes, about 2 ms so.
+ */
+export function writeText(fd: number, text: string): void {
+  const buffer = Buffer.allocUnsafe(3 * Math.min(text.length, WRITE_PIECE_LENGTH)); // UTF-8: 3 bytes a unit at most
+  for (const piece of pieces(text, WRITE_PIECE_LENGTH)) {
+    const length = buffer.write(piece, 0, "utf8");
+    for (let written = 0; written < length;) written += writeSync(fd, buffer, written, length - written);
   }
 }
 

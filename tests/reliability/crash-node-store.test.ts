@@ -53,7 +53,10 @@ let noHardLinks = false;
 let vaultRoot = "";
 
 const fsp = fs.promises;
+/** The module object itself, whose functions the store calls (a namespace import is a copy of its bindings). */
+const fsSync = jest.requireActual<typeof fs>("node:fs");
 const real = {
+  writeSync: fsSync.writeSync.bind(fsSync),
   mkdir: fsp.mkdir.bind(fsp),
   open: fsp.open.bind(fsp),
   link: fsp.link.bind(fsp),
@@ -91,6 +94,8 @@ function alive(name: string): void {
 }
 
 const handles: fs.promises.FileHandle[] = [];
+/** The files opened through the kill switch, by descriptor: their writes are steps, named by their paths. */
+const openedPaths = new Map<number, string>();
 
 function installKillSwitch(): void {
   jest.spyOn(fsp, "mkdir").mockImplementation(((p: fs.PathLike, o?: fs.MakeDirectoryOptions) => {
@@ -101,17 +106,10 @@ function installKillSwitch(): void {
     step(`open ${shown(p)}`);
     const handle = await real.open(p, flags, mode);
     handles.push(handle);
-    const write = handle.writeFile.bind(handle);
+    openedPaths.set(handle.fd, shown(p));
     const sync = handle.sync.bind(handle);
     const close = handle.close.bind(handle);
     Object.assign(handle, {
-      writeFile: async (data: string, options?: Parameters<fs.promises.FileHandle["writeFile"]>[1]) => {
-        if (step(`write ${shown(p)}`, true) === "half") {
-          await write(data.slice(0, Math.floor(data.length / 2)), options);
-          throw new Killed(`write ${shown(p)} (half written)`);
-        }
-        return write(data, options);
-      },
       sync: () => {
         step(`sync ${shown(p)}`);
         return sync();
@@ -123,6 +121,15 @@ function installKillSwitch(): void {
     });
     return handle;
   }) as typeof fsp.open);
+  // The temp file's content is written synchronously on the opened file (text-pieces.ts writeText).
+  jest.spyOn(fsSync, "writeSync").mockImplementation(((fd: number, buffer: Buffer, offset: number, length: number) => {
+    const name = openedPaths.get(fd) ?? `fd ${fd}`;
+    if (step(`write ${name}`, true) === "half") {
+      real.writeSync(fd, buffer, offset, Math.floor(length / 2));
+      throw new Killed(`write ${name} (half written)`);
+    }
+    return real.writeSync(fd, buffer, offset, length);
+  }) as typeof fsSync.writeSync);
   jest.spyOn(fsp, "link").mockImplementation((a: fs.PathLike, b: fs.PathLike) => {
     step(`link ${shown(a)} -> ${shown(b)}`);
     if (noHardLinks)
@@ -169,6 +176,7 @@ function installKillSwitch(): void {
 /** What a killed process leaves: its open files are closed by the system. */
 async function reapHandles(): Promise<void> {
   for (const handle of handles.splice(0)) await handle.close().catch(() => undefined);
+  openedPaths.clear();
 }
 
 // ---- vaults on disk -------------------------------------------------------------------------------

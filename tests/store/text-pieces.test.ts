@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { sha256 } from "../../src/cli/cache-file";
 import { createHash } from "node:crypto";
 import { NodeStore } from "../../src/node/node-store";
-import { PIECE_LENGTH, WRITE_PIECE_LENGTH, holdsExactly, pieces } from "../../src/node/text-pieces";
+import { PIECE_LENGTH, WRITE_PIECE_LENGTH, holdsExactly, pieces, writeText } from "../../src/node/text-pieces";
 
 /** Any UTF-16 text: pairs, lone halves of pairs and plain characters, mixed. */
 const anyText = fc
@@ -44,6 +44,35 @@ describe("pieces", () => {
       expect(fs.readFileSync(path.join(dir, "t.md"))).toEqual(Buffer.from(long, "utf8"));
       await new NodeStore(dir).create("empty.md", "");
       expect(fs.readFileSync(path.join(dir, "empty.md"))).toHaveLength(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a text written to a file in pieces (writeText)", () => {
+  it("writes exactly the bytes of the whole, any text, across pieces too", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "palee-write-"));
+    const file = path.join(dir, "t.md");
+    const written = (text: string): Buffer => {
+      const fd = fs.openSync(file, "w");
+      try {
+        writeText(fd, text);
+      } finally {
+        fs.closeSync(fd);
+      }
+      return fs.readFileSync(file);
+    };
+    try {
+      fc.assert(
+        fc.property(anyText, (text) => {
+          expect(written(text)).toEqual(Buffer.from(text, "utf8"));
+        }),
+        { numRuns: 50 },
+      );
+      // A pair cut by the piece length, and characters of three bytes filling a whole piece.
+      const long = `${"a".repeat(WRITE_PIECE_LENGTH - 1)}\u{1F600}${"€".repeat(WRITE_PIECE_LENGTH)}\udc00z`;
+      expect(written(long)).toEqual(Buffer.from(long, "utf8"));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
