@@ -66,6 +66,8 @@ export interface CacheUse {
   /** rebuild: the cache is ignored and saved anew from every note. */
   fresh: boolean;
   now: () => number;
+  /** How far back from now the notes the call reads are named as a rule (Command.readsNotesWithin); else all. */
+  notesWithin?: number;
 }
 
 /**
@@ -141,7 +143,8 @@ export async function openCache(
   const fields = fieldsText === null || owner === null ? null : parseKeptFields(fieldsText, owner, began);
   const notes = new KeptFields(layout.sessions, sessionFileKey(store, layout.sessions), () => performance.now());
   notes.begin(fields?.notes ?? null, began);
-  notes.prepare(); // while the listing begun early is under way (src/cli/early-listing.ts)
+  // While the listing begun early is under way (src/cli/early-listing.ts); only the notes the call reads as a rule.
+  notes.prepare(use.notesWithin === undefined ? null : began - use.notesWithin);
   const brief = briefText === null || owner === null ? null : parseFolderBrief(briefText, owner, began);
   // The times (1.2 MB at 30 000 sessions) are read and parsed only when the folder's brief cannot answer
   // (core/scan/folder-brief.ts): without a brief, at once; with one, once a question needs them.

@@ -69,7 +69,12 @@ export async function invoke(
     // from one read to the next (the topic check's, then the operation's).
     const store = new NodeStore(vault.root, provedEarly(early, lock), vault.layout.index);
     // The device-local scan cache beside the lock (issue 22): saved only by a writer, before the lock goes.
-    const use = { writes: lock !== null, fresh: command.name === "rebuild", now: () => systemClock.now() };
+    const use = {
+      writes: lock !== null,
+      fresh: command.name === "rebuild",
+      now: () => systemClock.now(),
+      notesWithin: command.readsNotesWithin,
+    };
     cache = await openCache(store, vault.layout, io.env, use);
     const core = sessionsOn(cache.store, vault, device, cache.sweep(trashStaleTempFiles));
     const offsetAt: OffsetAt = (instant) => systemClock.offsetMinutes(instant);

@@ -131,6 +131,29 @@ describe("the identities asked ahead (prepare)", () => {
     expect(asked).toBe(1);
   });
 
+  it("since a time, are asked only of the notes named since then; the others at each answer", async () => {
+    const { memory, keys } = setup();
+    const early = nameAt(NOW - 5 * DAY, "ef56");
+    const late = nameAt(NOW - DAY, "ab12");
+    memory.files.set(`${FOLDER}/${early}`, note("T-c"));
+    keys.set(`${FOLDER}/${early}`, "k5");
+    const asked: string[] = [];
+    const keyOf = (p: string) => (asked.push(p), keys.get(p) ?? null);
+    const first = new KeptFields(FOLDER, keyOf);
+    first.begin(null, NOW);
+    for (const name of [early, late]) await new FieldsKept(memory, first).read(`${FOLDER}/${name}`);
+    const kept = new KeptFields(FOLDER, keyOf);
+    kept.begin(first.kept(), NOW);
+    asked.length = 0;
+    kept.prepare(NOW - 2 * DAY);
+    expect(asked).toEqual([`${FOLDER}/${late}`]);
+    expect(kept.fieldsOf(late, `${FOLDER}/${late}`)).toMatchObject({ topic_id: "T-a" });
+    expect(asked).toHaveLength(1);
+    keys.set(`${FOLDER}/${early}`, "k6"); // written since: not answered, as it is asked now
+    expect(kept.fieldsOf(early, `${FOLDER}/${early}`)).toBeUndefined();
+    expect(asked).toEqual([`${FOLDER}/${late}`, `${FOLDER}/${early}`]);
+  });
+
   it("no longer answer for a note forgotten or learned again since", async () => {
     const { memory, keys, recent } = setup();
     const path = `${FOLDER}/${recent}`;

@@ -14,6 +14,7 @@ import type { Values } from "../options";
 import type { CliIo, Outcome, Output } from "../output";
 import { LineReader } from "../prompt";
 import type { Command, CommandContext, Prepared } from "./command";
+import { OPEN_SESSION_NOTES_MS } from "./command";
 import { topicOption } from "../topic";
 import { validateAgentId } from "../../core/ids";
 import { endTexts } from "../stdin-text";
@@ -143,4 +144,5 @@ export const end: Command = {
   example: 'palee session end --summary "- lifetimes" --next "exercises 4.1-4.3"',
   prepare: prepareEnd,
   run: async (ctx, values) => (await prepareEnd(values, ctx.io)).run(ctx),
+  readsNotesWithin: OPEN_SESSION_NOTES_MS,
 };

@@ -57,13 +57,16 @@ export class KeptFields {
   /**
    * Asks every kept note's identity now (the CLI: while the listing of the folder is under way, when it has
    * nothing else to do), so that the answers of the next PREPARED_MS ask nothing more: as sound as asking
-   * then, as a listing of that age is (src/node/folder-reading.ts EARLY_NAMES_MAX_MS).
+   * then, as a listing of that age is (src/node/folder-reading.ts EARLY_NAMES_MAX_MS). With `since` (epoch
+   * ms), only the notes named since then: a call that reads only those as a rule; any other is asked when used.
    */
-  prepare(): void {
+  prepare(since: number | null = null): void {
     const at = this.now(); // the first identity's time: the answers stand as long from it
+    const later = since === null ? "" : `S-${formatUtcCompact(since)}`;
+    const from = later > this.from ? later : this.from;
     const same = new Set<string>();
     for (const [name, note] of this.notes) {
-      if (name >= this.from && this.keyOf(`${this.folder}/${name}`) === note.key) same.add(name);
+      if (name >= from && this.keyOf(`${this.folder}/${name}`) === note.key) same.add(name);
     }
     this.told = { at, same };
   }
