@@ -18,6 +18,7 @@ import { RememberedTimes } from "../../src/core/scan/remembered-times";
 import type { TimeOf } from "../../src/core/scan/remembered-times";
 import { formatUtcCompact } from "../../src/core/time";
 import { createHash } from "node:crypto";
+import { digestInOrder, namesDigest } from "../../src/core/scan/names-digest";
 import { memoryTimes, readingOf } from "../support/device-cache";
 import { MemoryStore } from "../support/memory-store";
 
@@ -152,6 +153,30 @@ describe("olderRange", () => {
               ? [...times.keys()].filter((n) => n !== older[at])
               : [...times.keys()].map((n) => (n === older[at] ? other : n));
         expect(olderRange(brief, changed.sort(), sha)).toBeNull();
+      }),
+    );
+  });
+
+  it("vouches for the older notes in any order among themselves (digested in order first, then sorted)", () => {
+    fc.assert(
+      fc.property(notes, fc.nat(), (list, seed) => {
+        const times = folderOf(list);
+        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderBrief;
+        const older = [...times.keys()].filter((n) => n < brief.split).sort();
+        const recent = [...times.keys()].filter((n) => n >= brief.split).sort();
+        const mixed = older.map((n, i) => [n, (i * 7919 + seed) % 1009] as const).sort((x, y) => x[1] - y[1]);
+        const names = ["A-first.md", ...mixed.map(([n]) => n), ...recent];
+        expect(olderRange(brief, names, sha)?.older).toEqual(mixed.map(([n]) => n));
+      }),
+    );
+  });
+
+  it("digests names in order as namesDigest does exactly when they are ascending", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.stringMatching(/^S-[0-9a-f]{1,4}$/), { maxLength: 12 }), (names) => {
+        const ascending = names.every((n, i) => i === 0 || names[i - 1] < n);
+        expect(digestInOrder(names, sha).digest === namesDigest(names, sha).digest).toBe(ascending);
+        expect(digestInOrder([...names].sort(), sha)).toEqual(namesDigest(names, sha));
       }),
     );
   });

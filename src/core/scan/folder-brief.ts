@@ -1,6 +1,6 @@
 import { formatUtcCompact } from "../time";
 import type { Digest, NamesDigest } from "./names-digest";
-import { namesDigest, sameDigest } from "./names-digest";
+import { digestInOrder, namesDigest, sameDigest } from "./names-digest";
 
 /**
  * What a device remembers of its session folder in brief (issue 22, docs/performance.md "The folder in brief"), so
@@ -99,7 +99,9 @@ export function olderRange(
   const to = firstAtOrAfter(names, brief.split);
   if (to < from) return null;
   const older = names.slice(from, to);
-  return sameDigest(namesDigest(older, digest), brief.old) ? { from, to, older } : null;
+  // In the listing's order first: it is ascending on the usual file systems, and then needs no sort.
+  const same = sameDigest(digestInOrder(older, digest), brief.old) || sameDigest(namesDigest(older, digest), brief.old);
+  return same ? { from, to, older } : null;
 }
 
 /**

@@ -21,4 +21,13 @@ export function namesDigest(names: readonly string[], digest: Digest): NamesDige
   return { digest: digest(JSON.stringify(names.slice().sort())), count: names.length };
 }
 
+/**
+ * The digest of `names` taken in the order they are in: namesDigest's exactly when that order is ascending (as a
+ * listing's is on the usual file systems), without the copy and the sort (about 1 ms at 30 000 names). So equal
+ * to a set's namesDigest only if `names` is that set, in ascending order.
+ */
+export function digestInOrder(names: readonly string[], digest: Digest): NamesDigest {
+  return { digest: digest(JSON.stringify(names)), count: names.length };
+}
+
 export const sameDigest = (x: NamesDigest, y: NamesDigest): boolean => x.digest === y.digest && x.count === y.count;
