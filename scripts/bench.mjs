@@ -11,7 +11,9 @@
 // against `start --topic T-<id>` in a vault of 5 000 notes (some of them topic notes) beside 1 000 sessions.
 // Issue 22 (the device-local scan cache): start, draft and end with the cache, and with it deleted before each
 // call ("cold"), against the names floor; `--baseline old/cli.js` also runs them on another build (the figures
-// before the cache). `--only cycle,cold,baseline,floorNames` measures just those. Targets at 30 000 sessions.
+// before the cache). `--only cycle,cold,baseline,floorNames` measures just those. Targets at 30 000 sessions; the
+// "cold ≤ baseline" lines mean what the issue asks (a cold call within the figures before the cache) only when
+// the baseline is a build from before the cache (0202d1f); with a later one they compare cold with warm.
 // Issue 19 (--hook, on by default; "only" skips everything else): `palee session hook` on a vault of 10 000
 // sessions, one process per event as Claude Code runs it, the event piped on stdin: SessionStart, a
 // UserPromptSubmit checkpoint of the conversation's own session, one beside the learner's own session (left
@@ -1047,7 +1049,8 @@ function reportCache(results) {
     const before = large[`${op}Baseline`];
     if (cold && before) {
       const ratio = cold.ms / before.ms;
-      check(ratio <= 1, `${op} cold ≤ baseline: ${fmtMs(cold.ms)} vs ${fmtMs(before.ms)} ms (${fmtRatio(ratio)})`);
+      const vs = `${fmtMs(cold.ms)} vs ${fmtMs(before.ms)} ms (${fmtRatio(ratio)})`;
+      check(ratio <= 1, `${op} cold ≤ baseline (a build before the cache, 0202d1f, to mean anything): ${vs}`);
     }
   }
   return ok;
