@@ -1,7 +1,6 @@
 /** The one shape of a CLI command: what it gets (the context, the parsed options) and how it is described. */
 import type { OffsetAt } from "../../core/time";
 import type { Clock } from "../../core/ports";
-import { CLOCK_BEHIND_MS } from "../../core/recovery";
 import type { SessionsWithRecords } from "../../core/sessions-with-records";
 import type { NodeStore } from "../../node/node-store";
 import type { Values } from "../options";
@@ -22,9 +21,6 @@ export interface CommandContext {
   notices: string[];
 }
 
-/** How far back the notes an action on the open session reads are named, as a rule: a day before it began, today. */
-export const OPEN_SESSION_NOTES_MS = 2 * CLOCK_BEHIND_MS;
-
 export type OptionName = Exclude<keyof Values, "vault" | "folder" | "json" | "help" | "version">;
 
 export interface Command {
@@ -39,7 +35,8 @@ export interface Command {
   run: (ctx: CommandContext, values: Values) => Promise<Outcome>;
   /**
    * How far back from now the confirmed notes it reads are named as a rule, when not as far as a start's week
-   * (draft, end: OPEN_SESSION_NOTES_MS): the device cache asks ahead only their files' identities (cache.ts).
+   * (draft, end: OPEN_SESSION_SPAN_MS, core/scan/kept-fields.ts): the device cache asks ahead only their files'
+   * identities (cache.ts).
    */
   readsNotesWithin?: number;
   /**

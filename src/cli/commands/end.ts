@@ -14,7 +14,7 @@ import type { Values } from "../options";
 import type { CliIo, Outcome, Output } from "../output";
 import { LineReader } from "../prompt";
 import type { Command, CommandContext, Prepared } from "./command";
-import { OPEN_SESSION_NOTES_MS } from "./command";
+import { OPEN_SESSION_SPAN_MS } from "../../core/scan/kept-fields";
 import { topicOption } from "../topic";
 import { validateAgentId } from "../../core/ids";
 import { endTexts } from "../stdin-text";
@@ -144,5 +144,5 @@ export const end: Command = {
   example: 'palee session end --summary "- lifetimes" --next "exercises 4.1-4.3"',
   prepare: prepareEnd,
   run: async (ctx, values) => (await prepareEnd(values, ctx.io)).run(ctx),
-  readsNotesWithin: OPEN_SESSION_NOTES_MS,
+  readsNotesWithin: OPEN_SESSION_SPAN_MS,
 };

@@ -32,6 +32,13 @@ export interface KeptNote {
  */
 export const KEPT_SPAN_MS = SAVED_WITHIN_MS + 2 * CLOCK_BEHIND_MS;
 
+/**
+ * How far back the notes a call on the open session (draft, end) reads are named, as a rule: a scan reads those
+ * named since a day before the session began (recent-scan.ts, CLOCK_BEHIND_MS), for a session begun within a day.
+ * What `prepare` is given for such a call; a note named earlier is asked when it is used.
+ */
+export const OPEN_SESSION_SPAN_MS = 2 * CLOCK_BEHIND_MS;
+
 /** How long the identities `prepare` told stand for the files' (ms): as long as an early listing does. */
 export const PREPARED_MS = 250;
 
