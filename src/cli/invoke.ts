@@ -6,7 +6,7 @@
 import type { OffsetAt } from "../core/time";
 import type { PaleeError } from "../core/errors";
 import { LongSilenceError, TopicLookupError, afterSaveError, toPaleeError } from "../core/errors";
-import { SessionsWithRecords } from "../core/sessions-with-records";
+import { PaleeSessions } from "../core/sessions";
 import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
 import { trashStaleTempFiles } from "../core/temp-files";
@@ -34,13 +34,13 @@ function sessionsOn(
   vault: VaultChoice,
   device: string,
   tempFiles: SessionsOptions["tempFiles"] = trashStaleTempFiles,
-): SessionsWithRecords {
+): PaleeSessions {
   const ports = { store, clock: systemClock, random: systemRandom, device };
-  return new SessionsWithRecords(ports, vault.layout, { ...BOUNDED_VIEWS, tempFiles, graceMs: vault.graceMs });
+  return new PaleeSessions(ports, vault.layout, { ...BOUNDED_VIEWS, tempFiles, graceMs: vault.graceMs });
 }
 
 /** A fresh core on the vault, without the scan cache (palee mcp's resources). */
-export function coreFor(vault: VaultChoice, env: NodeJS.ProcessEnv): { core: SessionsWithRecords; store: NodeStore } {
+export function coreFor(vault: VaultChoice, env: NodeJS.ProcessEnv): { core: PaleeSessions; store: NodeStore } {
   const store = new NodeStore(vault.root);
   return { core: sessionsOn(store, vault, deviceName(env)), store };
 }

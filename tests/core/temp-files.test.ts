@@ -5,7 +5,7 @@
 import { assertTempRemovable, isOwnTempFile, layoutFor } from "../../src/core/layout";
 import { BoundaryError } from "../../src/core/errors";
 import { confirmedText } from "../support/builders";
-import { SessionsWithRecords } from "../../src/core/sessions-with-records";
+import { PaleeSessions } from "../../src/core/sessions";
 import { trashStaleTempFiles } from "../../src/core/temp-files";
 import { harness as plainHarness } from "../support/fakes";
 import { S } from "../support/inspect";
@@ -35,7 +35,7 @@ const LOOK_ALIKES = [
 /** The core as the CLI builds it: its rebuild, start and end handle temp files. */
 function harness() {
   const h = plainHarness();
-  return { ...h, core: new SessionsWithRecords(h.ports, LAYOUT, { tempFiles: trashStaleTempFiles }) };
+  return { ...h, core: new PaleeSessions(h.ports, LAYOUT, { tempFiles: trashStaleTempFiles }) };
 }
 
 function split(path: string): [string, string] {
