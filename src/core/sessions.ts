@@ -9,8 +9,8 @@ import { createSessionContext } from "./operations/context";
 import type { CountAwayBackOptions, CountAwayBackResult } from "./operations/away";
 import { countAwayBack } from "./operations/away";
 import type { AgentEndOptions, EndResult } from "./operations/end";
-import type { ExportOptions, ExportResult } from "./operations/export";
-import { exportSessions } from "./operations/export";
+import type { ExportOptions, ExportResult, ExportRowWriter } from "./operations/export";
+import { exportEachRow, exportSessions } from "./operations/export";
 import { end } from "./operations/end";
 import type { LogOptions, LogResult } from "./operations/log";
 import { log } from "./operations/log";
@@ -31,7 +31,7 @@ import { recover } from "./operations/recover";
 import type { AgentStartOptions, StartResult } from "./operations/start";
 import { start } from "./operations/start";
 import type { CorePorts } from "./ports";
-import type { ConfirmedSession, Draft } from "./records";
+import type { ConfirmedSession, Draft, Skipped } from "./records";
 import type { Scan } from "./scan";
 
 export type { AwayBreak } from "./honest-time";
@@ -40,7 +40,7 @@ export type { CheckpointOptions, CheckpointResult, OpenRef } from "./operations/
 export type { SessionsOptions } from "./operations/context";
 export type { ContextOptions, ContextResult, ShowResult } from "./operations/brief";
 export type { AgentEndOptions, EndOptions, EndResult } from "./operations/end";
-export type { ExportOptions, ExportResult } from "./operations/export";
+export type { ExportOptions, ExportResult, ExportRowWriter } from "./operations/export";
 export type { EndTime } from "./honest-time";
 export { endTimeOf } from "./honest-time";
 export type { ListResult, StatusResult } from "./operations/list";
@@ -197,6 +197,11 @@ export class PaleeSessions {
   /** The export's rows (oldest first, with summaries) of the sessions within the days asked for. */
   exportRows(options: ExportOptions = {}): Promise<ExportResult> {
     return exportSessions(this.context, options);
+  }
+
+  /** The same rows handed to `write` one at a time (the CLI's export, in memory that does not grow). */
+  exportEachRow(options: ExportOptions, write: ExportRowWriter): Promise<{ rows: number; skipped: Skipped[] }> {
+    return exportEachRow(this.context, options, write);
   }
 
   /** A draft as it is now, or null (missing or unreadable). Never writes. */

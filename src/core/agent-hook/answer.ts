@@ -29,11 +29,7 @@ export interface SessionStartOutput {
   hookSpecificOutput: { hookEventName: "SessionStart"; additionalContext: string };
 }
 
-export async function answerHook(
-  core: PaleeSessions,
-  event: HookEvent,
-  options: HookOptions,
-): Promise<HookAnswer> {
+export async function answerHook(core: PaleeSessions, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
   switch (event.kind) {
     case "start":
       return startAnswer(core, event.agent, options);
