@@ -19,7 +19,6 @@ import type { CliCache } from "./cache";
 import { openCache } from "./cache";
 import type { EarlyListing } from "./early-listing";
 import { provedEarly } from "./early-listing";
-import type { VaultLock } from "./lock";
 import { lockVault } from "./lock";
 import type { Values } from "./options";
 import type { CliIo, Output } from "./output";
@@ -67,7 +66,8 @@ export async function invoke(
     const device = deviceName(io.env);
     // The session folder as listed when the process began, if no writer has held the lock since; index.md kept
     // from one read to the next (the topic check's, then the operation's).
-    const store = new NodeStore(vault.root, provedEarly(early, lock), vault.layout.index);
+    // Under the lock, every write first checks that the lock is still this process's (a lost one: exit 4).
+    const store = new NodeStore(vault.root, provedEarly(early, lock), vault.layout.index, lock?.check);
     // The device-local scan cache beside the lock (issue 22): saved only by a writer, before the lock goes.
     const use = {
       writes: lock !== null,
@@ -83,18 +83,9 @@ export async function invoke(
     if (code === 0) for (const notice of ctx.notices) io.stderr(`${notice}\n`);
     return code;
   } finally {
-    await cache?.finish();
-    await releaseLock(lock, out);
-  }
-}
-
-/** Releases the vault lock on every way out; says so when it was lost while held (never a stack trace). */
-async function releaseLock(lock: VaultLock | null, out: Output): Promise<void> {
-  if (lock === null) return;
-  await lock.release();
-  const lost = lock.compromised();
-  if (lost !== null) {
-    out.warn(`the vault lock was lost while writing (${lost}): another palee process may have written meanwhile`);
+    // The device-local cache is saved only while the lock is still ours; a lost lock's refusal says the rest.
+    if (lock?.compromised() == null) await cache?.finish();
+    await lock?.release();
   }
 }
 
