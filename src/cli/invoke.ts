@@ -21,6 +21,7 @@ import type { EarlyListing } from "./early-listing";
 import { provedEarly } from "./early-listing";
 import { lockVault } from "./lock";
 import type { Values } from "./options";
+import { vaultStateDir } from "./state-dir";
 import type { CliIo, Output } from "./output";
 import type { VaultChoice } from "./vault";
 
@@ -59,7 +60,10 @@ export async function invoke(
 ): Promise<number> {
   // Standard input is read before the lock is taken: a writer of stdin that is slow never holds the vault.
   const prepared = command.prepare ? await command.prepare(values, io) : null;
-  const lock = writes(command) && prepared?.writes !== false ? await lockVault(vault.root, io.env) : null;
+  const writing = writes(command) && prepared?.writes !== false;
+  // A writer makes the device-local cache's folder (refused inside the vault) before it takes the lock.
+  if (writing) await vaultStateDir(vault.root, io.env);
+  const lock = writing ? await lockVault(vault.root, io.env) : null;
   let cache: CliCache | null = null;
   try {
     for (const w of vault.warnings) out.warn(w);
