@@ -72,7 +72,7 @@ export async function invoke(
     // from one read to the next (the topic check's, then the operation's).
     // Under the lock, every write first checks that the lock is still this process's (a lost one: exit 4).
     const store = new NodeStore(vault.root, provedEarly(early, lock), vault.layout.index, lock?.check);
-    // The device-local scan cache beside the lock (issue 22): saved only by a writer, before the lock goes.
+    // The device-local scan cache (issue 22): saved only by a writer, before the lock goes.
     const use = {
       writes: lock !== null,
       fresh: command.name === "rebuild",

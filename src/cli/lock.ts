@@ -123,23 +123,22 @@ function removeIfHolding(file: string, text: string): void {
 /**
  * Removes the lock file `file`, read as `text`, whose holder is gone: under a claim on that very text, so that
  * exactly one waiter removes it, and only while it is still that text. A claim whose own claimant is gone is
- * removed the same way, a few levels deep at most. Returns without removing when someone else is at it.
+ * removed the same way, a few levels deep at most. False when a live claimant is at it (then wait as for a holder).
  */
-function removeGone(file: string, text: string, mine: string, depth = 0): void {
+function removeGone(file: string, text: string, mine: string, depth = 0): boolean {
   const claim = `${file}.claim-${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
   if (!createWhole(claim, mine)) {
     const held = readIfAny(claim);
     const record = held === null ? null : parseRecord(held);
-    if (held !== null && record !== null && depth < 3 && liveness(record) === "gone") {
-      removeGone(claim, held, mine, depth + 1);
-    }
-    return;
+    if (held === null) return true; // the claimant is done: look again
+    return record !== null && depth < 3 && liveness(record) === "gone" && removeGone(claim, held, mine, depth + 1);
   }
   try {
     removeIfHolding(file, text);
   } finally {
     removeIfHolding(claim, mine);
   }
+  return true;
 }
 
 /** Temp files of creators that are gone (killed between writing and linking): harmless, but not left to pile up. */
@@ -203,10 +202,7 @@ export async function lockVault(vaultRoot: string, env: NodeJS.ProcessEnv): Prom
       const text = readIfAny(files.lock);
       if (text === null) continue; // released meanwhile
       const record = parseRecord(text);
-      if (record !== null && liveness(record) === "gone") {
-        removeGone(files.lock, text, mine);
-        continue;
-      }
+      if (record !== null && liveness(record) === "gone" && removeGone(files.lock, text, mine)) continue;
       const left = deadline - Date.now();
       if (left <= 0) throw busyError(files.lock, text);
       await sleep(Math.min(left, 20 + Math.floor(Math.random() * 40)));

@@ -5,7 +5,8 @@
  * that a refusal names the lock, its holder and its age. Each case runs LOCK_RUNS times (default 2), each time
  * in a fresh vault; `LOCK_RUNS=10 npx jest tests/cli/vault-lock.test.ts` for the campaign.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -346,6 +347,39 @@ describe("a gone holder's lock is taken over at once", () => {
     const run = palee(vault, ["start", "--topic", "T-reused", "--json"], { env: { PALEE_LOCK_WAIT_MS: "0" } });
     expect(run.status).toBe(0);
     expect(fs.existsSync(lockPath(vault))).toBe(false);
+  });
+});
+
+describe("taking over under a claim", () => {
+  /** The pid of a process that has exited. */
+  function gonePid(): number {
+    const child = spawnSync(process.execPath, ["-e", "0"]);
+    return child.pid;
+  }
+
+  it("a claim on a gone holder's lock by a live claimant is waited for, one by a gone claimant is taken over", () => {
+    const vault = makeVault();
+    const lock = lockPath(vault);
+    fs.mkdirSync(path.dirname(lock), { recursive: true, mode: 0o700 });
+    const at = new Date().toISOString();
+    const text = JSON.stringify({ pid: gonePid(), host: os.hostname(), start: null, at, nonce: "gone" });
+    fs.writeFileSync(lock, text);
+    const claim = `${lock}.claim-${createHash("sha256").update(text).digest("hex").slice(0, 16)}`;
+    try {
+      // This test's process, alive, is at it: the writer waits its wait and refuses, leaving both files alone.
+      fs.writeFileSync(claim, JSON.stringify({ pid: process.pid, host: os.hostname(), start: null, at, nonce: "c" }));
+      const waited = palee(vault, ["start", "--topic", "T-c", "--json"], { env: { PALEE_LOCK_WAIT_MS: "300" } });
+      expectCleanError(waited, 4, { json: true, code: "busy" });
+      expect([fs.readFileSync(lock, "utf8"), fs.existsSync(claim)]).toEqual([text, true]);
+      // The claimant killed in that instant: its claim is judged like a lock, and both are taken over at once.
+      fs.writeFileSync(claim, JSON.stringify({ pid: gonePid(), host: os.hostname(), start: null, at, nonce: "c" }));
+      const run = palee(vault, ["start", "--topic", "T-c", "--json"], { env: { PALEE_LOCK_WAIT_MS: "0" } });
+      expect(run.status).toBe(0);
+      expect(fs.existsSync(lock)).toBe(false);
+      expect(fs.readdirSync(path.dirname(lock)).filter((n) => n.startsWith(path.basename(lock)))).toEqual([]);
+    } finally {
+      for (const file of [lock, claim]) fs.rmSync(file, { force: true });
+    }
   });
 });
 
