@@ -144,11 +144,15 @@ function removeGone(file: string, text: string, mine: string, depth = 0): boolea
   return true;
 }
 
-/** Temp files of creators that are gone (killed between writing and linking): harmless, but not left to pile up. */
+/**
+ * Temp files of creators that are gone (killed between writing and linking), of the lock and of its claims
+ * (`.<name>.<pid>.<hex>.tmp`): harmless, but not left to pile up.
+ */
 function sweepTemps(root: string, file: string): void {
   const prefix = `.${path.basename(file)}.`;
   for (const name of readdirSync(root)) {
-    const pid = name.startsWith(prefix) && name.endsWith(".tmp") ? Number(name.slice(prefix.length).split(".")[0]) : 0;
+    const parts = name.split(".");
+    const pid = name.startsWith(prefix) && name.endsWith(".tmp") ? Number(parts[parts.length - 3]) : 0;
     if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) continue;
     try {
       process.kill(pid, 0);

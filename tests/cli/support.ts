@@ -82,9 +82,10 @@ function removeCheckingTempFiles(dirs: string[]): void {
     if (fs.existsSync(dir)) leftovers.push(...tempFilesIn(dir).map((rel) => `${dir}/${rel}`));
   }
   for (const dir of dirs) {
-    // The writers' token beside each vault's lock, in the machine's lock folder (the lock itself is gone by now).
+    // The vault's lock (left by a holder a test killed) and writers' token, in the machine's lock folder.
     for (const vault of [dir, path.join(dir, "vault")]) {
-      if (fs.existsSync(vault)) fs.rmSync(lockFileOf(vault).token, { force: true });
+      if (!fs.existsSync(vault)) continue;
+      for (const file of Object.values(lockFileOf(vault))) fs.rmSync(file, { force: true });
     }
     fs.rmSync(dir, { recursive: true, force: true });
   }

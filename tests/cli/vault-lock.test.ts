@@ -331,7 +331,8 @@ describe("a gone holder's lock is taken over at once", () => {
           expect(run.status).toBe(0);
           expect(run.json().status).toBe("started");
           expect(fs.existsSync(lockPath(vault))).toBe(false);
-          expect(fs.readdirSync(path.dirname(lockPath(vault))).filter((n) => n.includes(".claim-"))).toEqual([]);
+          const ofThisVault = (n: string): boolean => n.includes(path.basename(lockPath(vault)));
+          expect(fs.readdirSync(path.dirname(lockPath(vault))).filter(ofThisVault)).toEqual([]);
         }
       }
     },
@@ -379,6 +380,25 @@ describe("taking over under a claim", () => {
       expect(fs.readdirSync(path.dirname(lock)).filter((n) => n.startsWith(path.basename(lock)))).toEqual([]);
     } finally {
       for (const file of [lock, claim]) fs.rmSync(file, { force: true });
+    }
+  });
+});
+
+describe("temp files of the lock", () => {
+  it("those of gone creators (the lock's and its claims') are swept by the next holder; a live one's kept", () => {
+    const vault = makeVault();
+    const base = path.basename(lockPath(vault));
+    const root = path.dirname(lockPath(vault));
+    fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+    const dead = spawnSync(process.execPath, ["-e", "0"]).pid;
+    const temps = [`.${base}.${dead}.0a0b0c0d.tmp`, `.${base}.claim-0123456789abcdef.${dead}.0a0b0c0d.tmp`];
+    const live = `.${base}.${process.pid}.0a0b0c0d.tmp`;
+    for (const name of [...temps, live]) fs.writeFileSync(path.join(root, name), "{}");
+    try {
+      expect(palee(vault, ["start", "--topic", "T-t", "--json"]).status).toBe(0);
+      expect(fs.readdirSync(root).filter((n) => n.includes(base))).toEqual([live]);
+    } finally {
+      fs.rmSync(path.join(root, live), { force: true });
     }
   });
 });
