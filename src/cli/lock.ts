@@ -24,7 +24,7 @@ import { closeSync, linkSync, openSync, readFileSync, readdirSync, unlinkSync, w
 import { realpathSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { BusyError, UsageError } from "../core/errors";
+import { BusyError, LockLostError, UsageError } from "../core/errors";
 import type { HolderRecord } from "./lock-holder";
 import { holderText, liveness, parseRecord, processStart } from "./lock-holder";
 import { ensureLockRoot, lockFilesOf } from "./lock-place";
@@ -269,10 +269,7 @@ function held(files: { lock: string; token: string }, mine: string, root: string
       if (record !== null) lost = `it now names ${holderText(record, Date.now())}`;
       else lost = now === null ? "its file was removed" : "its file now holds something else";
     }
-    throw new BusyError(
-      `the vault lock ${files.lock} was taken from this process while it was writing (${lost}): ` +
-        "nothing more was written; run the action again",
-    );
+    throw new LockLostError(files.lock, lost);
   };
   return {
     path: files.lock,
