@@ -20,8 +20,8 @@
  *   lock since (early-listing.ts).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, linkSync, openSync, readFileSync, readdirSync, unlinkSync, writeSync } from "node:fs";
-import { realpathSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, linkSync, openSync, readFileSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { unlinkSync, writeFileSync, writeSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { BusyError, LockLostError, UsageError } from "../core/errors";
