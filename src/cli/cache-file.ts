@@ -1,6 +1,6 @@
 /**
  * The device-local scan cache (issue 22): the modification times of the session folder's confirmed notes as
- * this device last saw them, kept beside the vault lock in the vault's state folder (state-dir.ts), never in the
+ * this device last saw them, kept in the vault's state folder (state-dir.ts; the vault lock is elsewhere), never in the
  * vault. With it a bounded scan lists the folder and asks the file system only about names it has not seen
  * (core/scan/remembered-times.ts; the soundness argument is in docs/performance.md). Beside it, two small files
  * under the same rules: the index checks this device remembers (core/scan/checked-indexes.ts) and the session

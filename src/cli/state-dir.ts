@@ -1,8 +1,8 @@
 /**
- * Where the CLI keeps what belongs to this device and one vault, never to the vault itself (contract §4 "One at
- * a time"): the vault syncs to other devices, a lock or a device-local cache must not. One folder per vault,
- * under the platform's cache folder; the vault lock (lock.ts) lives there, and beside it the scan cache
- * (cache.ts, `scan-cache.txt`).
+ * Where the CLI keeps what belongs to this device and one vault, never to the vault itself: the vault syncs to
+ * other devices, a device-local cache must not. One folder per vault, under the platform's cache folder: the
+ * scan cache (cache.ts, `scan-cache.txt`) and its companions. Not the vault lock: it must be one per vault
+ * whatever the environment says, so it has a place of its own (lock-place.ts).
  *
  *   Linux and others  $XDG_CACHE_HOME/palee (an absolute one), else ~/.cache/palee
  *   macOS             ~/Library/Caches/palee
@@ -37,7 +37,7 @@ export function cacheRoot(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pr
   const home = (platform === "win32" ? env.USERPROFILE : env.HOME) || os.homedir();
   if (!home || !path.isAbsolute(home)) {
     throw new UsageError(
-      "no home folder to keep the vault lock in: set PALEE_CACHE_DIR to a folder outside the vault",
+      "no home folder to keep the device-local cache in: set PALEE_CACHE_DIR to a folder outside the vault",
       "cache_dir",
     );
   }
@@ -50,7 +50,7 @@ export function cacheRoot(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pr
 export const stateDirOf = (realVault: string, root: string): string =>
   path.join(root, "vaults", createHash("sha256").update(realVault).digest("hex").slice(0, 16));
 
-/** The scan cache's file in the vault's state folder (cache-file.ts), beside write.lock. */
+/** The scan cache's file in the vault's state folder (cache-file.ts). */
 export const CACHE_NAME = "scan-cache.txt";
 /** The index checks' file (core/scan/checked-indexes.ts), beside it. */
 export const CHECKS_NAME = "index-checks.txt";
@@ -58,15 +58,6 @@ export const CHECKS_NAME = "index-checks.txt";
 export const BRIEF_NAME = "folder-brief.txt";
 /** The recent notes' frontmatter, each by its file's identity (core/scan/kept-fields.ts). */
 export const FIELDS_NAME = "note-fields.txt";
-
-/** The vault lock's directory in the state folder (lock.ts). */
-export const LOCK_NAME = "write.lock";
-
-/**
- * Beside the lock, the token every writer puts there as soon as it holds the lock (lock.ts): a listing made
- * before a lock is taken is proved current by the token it saw (early-listing.ts).
- */
-export const TOKEN_NAME = "write.token";
 
 /** The text of `file`, or null when there is none (the lock's token; early-listing.ts). Throws on anything else. */
 export function textIfAny(file: string): string | null {

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, constants as fsConstants, lstatSync, openSync, promises as fs } from "node:fs";
-import { realpathSync } from "node:fs";
+import { closeSync, constants as fsConstants, lstatSync, openSync, promises as fs, realpathSync } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { BoundaryError, ConflictError, FileExistsError, LinkOutsideVaultError, PaleeError } from "../core/errors";
@@ -46,6 +45,7 @@ export class NodeStore implements SessionStore {
     vaultRoot: string,
     early: EarlyFolder | null = null,
     private readonly keep: string | null = null,
+    private readonly beforeWrite: () => void = () => undefined, // throws to stop before a write (cli/lock.ts)
   ) {
     this.root = path.resolve(vaultRoot);
     this.early = early;
@@ -81,6 +81,7 @@ export class NodeStore implements SessionStore {
 
   /** Runs a write: what was listed or kept before it is not what is there after it. */
   private async writing<T>(write: () => Promise<T>): Promise<T> {
+    this.beforeWrite();
     this.early = null;
     this.kept = null;
     try {
