@@ -176,9 +176,7 @@ export async function afterSaving<T>(session: ConfirmedSession, updateViews: () 
     return await updateViews();
   } catch (error) {
     if (error instanceof LockLostError) {
-      throw new BusyError(
-        `${session.sessionId} is saved, but then ${error.message}; a rebuild refreshes the views`,
-      );
+      throw new BusyError(`${session.sessionId} is saved, but then ${error.message}; a rebuild refreshes the views`);
     }
     if (!(error instanceof ConflictError)) {
       const minutes = `${session.durationMinutes} min`;
