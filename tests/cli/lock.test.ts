@@ -209,8 +209,8 @@ describe("the holder: alive by its process, never by a clock", () => {
   });
 
   it("a zombie (exited, not yet reaped by its parent) is gone", async () => {
-    // `sh` backgrounds a short child, then becomes `sleep`, which never reaps it: a zombie while sleep runs.
-    const shell = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 5"], { stdio: ["ignore", "pipe", "ignore"] });
+    // `sh` backgrounds a short child, then becomes `sleep` before it exits: `sleep` never reaps it, a zombie.
+    const shell = spawn("sh", ["-c", "sleep 0.5 & echo $!; exec sleep 8"], { stdio: ["ignore", "pipe", "ignore"] });
     try {
       const line = await new Promise<string>((resolve) => shell.stdout.once("data", (d: Buffer) => resolve(String(d))));
       const zombie = Number(line.trim());
