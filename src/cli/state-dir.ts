@@ -2,7 +2,7 @@
  * Where the CLI keeps what belongs to this device and one vault, never to the vault itself (contract §4 "One at
  * a time"): the vault syncs to other devices, a lock or a device-local cache must not. One folder per vault,
  * under the platform's cache folder; the vault lock (lock.ts) lives there, and beside it the scan cache
- * (cache.ts, `scan-cache.txt`).
+ * (device-memory/open-memory.ts, `scan-cache.txt`).
  *
  *   Linux and others  $XDG_CACHE_HOME/palee (an absolute one), else ~/.cache/palee
  *   macOS             ~/Library/Caches/palee
@@ -50,13 +50,13 @@ export function cacheRoot(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pr
 export const stateDirOf = (realVault: string, root: string): string =>
   path.join(root, "vaults", createHash("sha256").update(realVault).digest("hex").slice(0, 16));
 
-/** The scan cache's file in the vault's state folder (cache-file.ts), beside write.lock. */
+/** The scan cache's file in the vault's state folder (device-memory/memory-files.ts), beside write.lock. */
 export const CACHE_NAME = "scan-cache.txt";
-/** The index checks' file (core/scan/checked-indexes.ts), beside it. */
+/** The index checks' file (core/device-memory/checked-indexes.ts), beside it. */
 export const CHECKS_NAME = "index-checks.txt";
-/** The folder in brief (core/scan/folder-brief.ts), beside them. */
+/** The folder in brief (core/device-memory/folder-brief.ts), beside them. */
 export const BRIEF_NAME = "folder-brief.txt";
-/** The recent notes' frontmatter, each by its file's identity (core/scan/kept-fields.ts). */
+/** The recent notes' frontmatter, each by its file's identity (core/device-memory/kept-fields.ts). */
 export const FIELDS_NAME = "note-fields.txt";
 
 /** The vault lock's directory in the state folder (lock.ts). */

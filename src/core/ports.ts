@@ -52,7 +52,7 @@ export interface SessionStore {
    */
   changesSince(folder: string, since: number | null): ChangeReport;
   /**
-   * Optional (the CLI's device-local cache, core/scan/remembered-times.ts): whether this device remembers having
+   * Optional (the CLI's device-local cache, device-memory/remembered-times.ts): whether this device remembers having
    * found that `text`, an index.md, has exactly renderIndexOfLines' shape and lists exactly the confirmed notes
    * `names` (file names; `except` left out when among them). False when it does not know.
    */
@@ -60,7 +60,7 @@ export interface SessionStore {
   /** Optional, with indexListsExactly: `text` was found (or written) to list exactly `names` − `except` + `plus`. */
   indexChecked?(text: string, names: readonly string[], except: string | null, plus: string | null): void;
   /**
-   * Optional (the CLI's folder brief, core/scan/remembered-times.ts): `names`, the very array this store's latest
+   * Optional (the CLI's folder brief, device-memory/remembered-times.ts): `names`, the very array this store's latest
    * `list(folder)` returned, as the confirmed notes it knows to be named before `before` (`older`, a scan need not
    * tell them apart one by one) and the other names; null when it knows none.
    */

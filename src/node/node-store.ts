@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { BoundaryError, ConflictError, FileExistsError, LinkOutsideVaultError, PaleeError } from "../core/errors";
 import type { ChangeReport, ModifiedAt, SessionStore } from "../core/ports";
-import type { TimeOf } from "../core/scan/remembered-times";
+import type { TimeOf } from "../core/device-memory/remembered-times";
 import { STALE_TEMP_MS } from "../core/temp-files";
 import type { TopicNote } from "../core/topics/resolve";
 import { fileKeyAt } from "./file-key";
@@ -160,7 +160,7 @@ export class NodeStore implements SessionStore {
 
   /**
    * Each name's modification time, as changedAmong reads it (following a link; "untold" when it cannot be
-   * told, "missing" when it is gone): what the device-local scan cache remembers (src/cli/cache-file.ts).
+   * told, "missing" when it is gone): what the device-local scan cache remembers (cli/device-memory/memory-files.ts).
    */
   modifiedTimes(folder: string, names: readonly string[]): Promise<TimeOf[]> {
     return Promise.resolve(statTimes(this.resolve(folder), names));

@@ -1,6 +1,6 @@
 /**
  * The device-local scan cache (issue 22): each confirmed note's file time, kept beside the vault lock outside the
- * vault, so that a bounded scan stats only the names it has not seen. Its format (src/cli/cache-file.ts) and how
+ * vault, so that a bounded scan stats only the names it has not seen. Its format (memory-files.ts) and how
  * the CLI uses it, on real files.
  */
 import * as fs from "node:fs";
@@ -16,7 +16,7 @@ import {
   renderIndexChecks,
   renderKeptFields,
   renderScanCache,
-} from "../../src/cli/cache-file";
+} from "../../src/cli/device-memory/memory-files";
 import { FRESH_MS } from "../../src/node/file-key";
 import {
   ago,
@@ -164,7 +164,7 @@ function cacheFile(vault: string): string {
   return path.join(testCacheDir(), "vaults", hash, "scan-cache.txt");
 }
 
-/** The folder brief's file (core/scan/folder-brief.ts), beside the cache file. */
+/** The folder brief's file (core/device-memory/folder-brief.ts), beside the cache file. */
 const briefFile = (vault: string): string => path.join(path.dirname(cacheFile(vault)), "folder-brief.txt");
 
 /** A note of long ago, its file time when its session ended. Returns its vault-relative path. */

@@ -1,13 +1,13 @@
 /**
- * The session folder listed as the process begins (src/cli/early-listing.ts, issue 22 fifth step): the guess of
+ * The session folder listed as the process begins (device-memory/early-listing.ts, issue 22): the guess of
  * which folder, the proof that no writer held the lock since (the writers' token, lock.ts), and the store taking
  * it only for that folder, once, fresh and before any write (NodeStore `early`).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { beginEarlyListing, provedEarly } from "../../src/cli/early-listing";
-import type { EarlyListing } from "../../src/cli/early-listing";
+import { beginEarlyListing, provedEarly } from "../../src/cli/device-memory/early-listing";
+import type { EarlyListing } from "../../src/cli/device-memory/early-listing";
 import { lockVault } from "../../src/cli/lock";
 import { run } from "../../src/cli/main";
 import type { CliIo } from "../../src/cli/output";

@@ -1,11 +1,11 @@
 /**
- * The index checks a device remembers (src/core/scan/checked-indexes.ts, issue 22): a memo of "this text lists
+ * The index checks a device remembers (src/core/device-memory/checked-indexes.ts, issue 22): a memo of "this text lists
  * exactly these names", by digests; it answers yes only for the same text beside the same set of names.
  */
 import { createHash } from "node:crypto";
 import fc from "fast-check";
-import { CHECKS_KEPT, CheckedIndexes, namesKey } from "../../src/core/scan/checked-indexes";
-import { namesDigest } from "../../src/core/scan/names-digest";
+import { CHECKS_KEPT, CheckedIndexes, namesKey } from "../../src/core/device-memory/checked-indexes";
+import { namesDigest } from "../../src/core/device-memory/names-digest";
 
 const sha = (text: string): string => createHash("sha256").update(text).digest("hex");
 const A = "S-20260101T090000-aaaa.md";

@@ -1,5 +1,5 @@
 /**
- * The folder in brief (issue 22, src/core/scan/folder-brief.ts): a session folder's older notes remembered as the
+ * The folder in brief (issue 22, core/device-memory/folder-brief.ts): a session folder's older notes remembered as the
  * digest of their set and the few written late, so that a bounded scan's "written since?" costs the recent notes.
  * Its answers must be exactly the truth whenever it gives one, and it must give none once an older note came or
  * went; RememberedTimes uses it without reading the full times.
@@ -12,13 +12,13 @@ import {
   briefKept,
   briefOf,
   olderRange,
-} from "../../src/core/scan/folder-brief";
-import type { FolderBrief } from "../../src/core/scan/folder-brief";
-import { RememberedTimes } from "../../src/core/scan/remembered-times";
-import type { TimeOf } from "../../src/core/scan/remembered-times";
+} from "../../src/core/device-memory/folder-brief";
+import type { FolderBrief } from "../../src/core/device-memory/folder-brief";
+import { RememberedTimes } from "../../src/core/device-memory/remembered-times";
+import type { TimeOf } from "../../src/core/device-memory/remembered-times";
 import { formatUtcCompact } from "../../src/core/time";
 import { createHash } from "node:crypto";
-import { digestInOrder, namesDigest } from "../../src/core/scan/names-digest";
+import { digestInOrder, namesDigest } from "../../src/core/device-memory/names-digest";
 import { memoryTimes, readingOf } from "../support/device-cache";
 import { MemoryStore } from "../support/memory-store";
 

@@ -1,8 +1,14 @@
 /**
- * The recent notes' frontmatter kept by their files' identities (core/scan/kept-fields.ts): answered only while
+ * The recent notes' frontmatter kept by their files' identities (device-memory/kept-fields.ts): answered only while
  * the identity holds, learned from reads with the identity taken before them, forgotten by writes.
  */
-import { FieldsKept, KEPT_SPAN_MS, KeptFields, PREPARED_MS, isPlainJson } from "../../src/core/scan/kept-fields";
+import {
+  FieldsKept,
+  KEPT_SPAN_MS,
+  KeptFields,
+  PREPARED_MS,
+  isPlainJson,
+} from "../../src/core/device-memory/kept-fields";
 import { formatUtcCompact } from "../../src/core/time";
 import { MemoryStore } from "../support/memory-store";
 

@@ -3,9 +3,9 @@
  * store only about names it has not seen; its own writes forget their names' times; what it keeps to save.
  */
 import { createHash } from "node:crypto";
-import { briefOf } from "../../src/core/scan/folder-brief";
-import { RememberedTimes } from "../../src/core/scan/remembered-times";
-import type { TimeOf } from "../../src/core/scan/remembered-times";
+import { briefOf } from "../../src/core/device-memory/folder-brief";
+import { RememberedTimes } from "../../src/core/device-memory/remembered-times";
+import type { TimeOf } from "../../src/core/device-memory/remembered-times";
 import { MemoryStore } from "../support/memory-store";
 import { memoryTimes } from "../support/device-cache";
 

@@ -122,7 +122,7 @@ function handEdit(
 ): void {
   const names = confirmedNames(h.store);
   if (names.length === 0) return;
-  // The newest notes most often: the ones the device keeps by identity (core/scan/kept-fields.ts).
+  // The newest notes most often: the ones the device keeps by identity (core/device-memory/kept-fields.ts).
   const path = names[names.length - 1 - (a.pick % Math.min(names.length, a.op === "annotate" ? 3 : names.length))];
   const text = h.store.files.get(path) ?? "";
   if (a.op === "annotate") {

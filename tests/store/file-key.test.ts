@@ -1,11 +1,11 @@
 /**
  * A file's identity as NodeStore tells it (fileKey), on real files: what the recent notes kept by identity
- * (core/scan/kept-fields.ts) rely on to see every write, also one that keeps the size and the modification time.
+ * (device-memory/kept-fields.ts) rely on to see every write, also one that keeps the size and the modification time.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { FieldsKept, KeptFields } from "../../src/core/scan/kept-fields";
+import { FieldsKept, KeptFields } from "../../src/core/device-memory/kept-fields";
 import { FRESH_MS } from "../../src/node/file-key";
 import { NodeStore } from "../../src/node/node-store";
 import { tempFolders } from "../support/temp-folders";

@@ -1,5 +1,5 @@
-import { RESAVE_MS, toKeep } from "../../src/cli/cache";
-import type { CacheOwner } from "../../src/cli/cache-file";
+import { RESAVE_MS, toKeep } from "../../src/cli/device-memory/open-memory";
+import type { CacheOwner } from "../../src/cli/device-memory/memory-files";
 import {
   parseFolderBrief,
   parseIndexChecks,
@@ -11,15 +11,15 @@ import {
   renderKeptFields,
   renderScanCache,
   sha256,
-} from "../../src/cli/cache-file";
+} from "../../src/cli/device-memory/memory-files";
 import { isDeepStrictEqual } from "node:util";
-import { CheckedIndexes } from "../../src/core/scan/checked-indexes";
+import { CheckedIndexes } from "../../src/core/device-memory/checked-indexes";
 import { classifyRecord } from "../../src/core/frontmatter";
 import type { OlderNotes, SessionStore } from "../../src/core/ports";
 import { kindOf } from "../../src/core/scan/names";
-import type { FolderReading, TimeOf, TimesOf } from "../../src/core/scan/remembered-times";
-import { RememberedTimes } from "../../src/core/scan/remembered-times";
-import { FieldsKept, KeptFields } from "../../src/core/scan/kept-fields";
+import type { FolderReading, TimeOf, TimesOf } from "../../src/core/device-memory/remembered-times";
+import { RememberedTimes } from "../../src/core/device-memory/remembered-times";
+import { FieldsKept, KeptFields } from "../../src/core/device-memory/kept-fields";
 import { ForwardingStore } from "./forwarding-store";
 import type { MemoryStore } from "./memory-store";
 
@@ -41,7 +41,7 @@ export function memoryTimes(memory: MemoryStore): TimesOf {
 }
 
 /**
- * A folder of `store` read as NodeStore reads it for the CLI's cache (src/cli/cache.ts): its names alone (in order
+ * A folder of `store` read as NodeStore reads it for the CLI's cache (open-memory.ts): its names alone (in order
  * by name, as the usual file systems list them), then what some of them are, or both at once.
  */
 export function readingOf(store: SessionStore, timesOf?: TimesOf): FolderReading {
@@ -73,19 +73,19 @@ export function readingOf(store: SessionStore, timesOf?: TimesOf): FolderReading
 
 /**
  * One device's scan cache as the CLI keeps it, in memory: its file's text (through the real format of
- * src/cli/cache-file.ts), loaded when a call begins and saved when a writing call ends. `store` is what the
+ * cli/device-memory/memory-files.ts), loaded when a call begins and saved when a writing call ends. `store` is what the
  * device's core works on.
  */
 export class DeviceCache {
   text: string | null = null;
-  /** The index checks' file (core/scan/checked-indexes.ts), beside it: saved and troubled alike. */
+  /** The index checks' file (core/device-memory/checked-indexes.ts), beside it: saved and troubled alike. */
   checksText: string | null = null;
   readonly savedChecks: string[] = [];
-  /** The folder brief's file (core/scan/folder-brief.ts), beside them: saved and troubled alike. */
+  /** The folder brief's file (core/device-memory/folder-brief.ts), beside them: saved and troubled alike. */
   briefText: string | null = null;
   readonly savedBriefs: string[] = [];
   checks!: CheckedIndexes;
-  /** The recent notes kept by identity (core/scan/kept-fields.ts), beside them: saved and troubled alike. */
+  /** The recent notes kept by identity (core/device-memory/kept-fields.ts), beside them: saved and troubled alike. */
   fieldsText: string | null = null;
   readonly savedFields: string[] = [];
   kept!: KeptFields;
@@ -141,7 +141,7 @@ export class DeviceCache {
   }
 
   /**
-   * A call begins: the cache files are read (a text not to be trusted: nothing known from it), as src/cli/cache.ts
+   * A call begins: the cache files are read (a text not to be trusted: nothing known from it), as open-memory.ts
    * `openCache` does. Returns whether any was trusted.
    */
   begin(now: number): boolean {
@@ -161,7 +161,7 @@ export class DeviceCache {
     return this.began !== undefined;
   }
 
-  /** A writing call ends (under the lock): what it learned is saved, as src/cli/cache.ts `finish` does. */
+  /** A writing call ends (under the lock): what it learned is saved, as open-memory.ts `finish` does. */
   save(now: number): void {
     if (this.checks.learned()) {
       this.checksText = renderIndexChecks(OWNER, this.checks.remembered(), now);

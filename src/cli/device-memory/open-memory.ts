@@ -1,31 +1,31 @@
 /**
- * One CLI invocation's use of the device-local scan cache (cache-file.ts): load it before the command, hand the
- * core a store that answers from it (core/scan/remembered-times.ts), and save what the call learned afterwards.
+ * One CLI invocation's use of the device-local scan cache (memory-files.ts): load it before the command, hand the
+ * core a store that answers from it (device-memory/remembered-times.ts), and save what the call learned afterwards.
  *
  * - A writing action saves, under the vault lock it holds (main.ts calls `finish` before releasing it).
  * - A read-only action reads the cache if there is one and never writes it: it holds no lock, and what it learns
  *   (a stat or two of names new since) is cheap to learn again.
  * - `rebuild` ignores the cache, and saves one made afresh from every confirmed note's time.
- * - Beside it, the recent notes' frontmatter by their files' identities (core/scan/kept-fields.ts): read with
+ * - Beside it, the recent notes' frontmatter by their files' identities (core/device-memory/kept-fields.ts): read with
  *   the others, saved when the call learned or forgot a note, or an hour after it was last saved.
- * - Beside it, the index checks (core/scan/checked-indexes.ts): loaded and saved alike, when one was added; and
- *   the folder brief (core/scan/folder-brief.ts), read first: the times are parsed only if it cannot answer.
+ * - Beside it, the index checks (device-memory/checked-indexes.ts): loaded and saved alike, when one was added; and
+ *   the folder brief (core/device-memory/folder-brief.ts), read first: the times are parsed only if it cannot answer.
  * - A cache that cannot be found, read or written never fails the command: the call learns afresh.
  */
 import { promises as fs } from "node:fs";
 import { performance } from "node:perf_hooks";
 import * as path from "node:path";
-import type { CorePorts } from "../core/ports";
-import type { Layout } from "../core/layout";
-import { RememberedTimes } from "../core/scan/remembered-times";
-import type { Kept } from "../core/scan/remembered-times";
-import type { NodeStore } from "../node/node-store";
-import type { CacheOwner } from "./cache-file";
-import { CheckedIndexes } from "../core/scan/checked-indexes";
-import { FieldsKept, KeptFields } from "../core/scan/kept-fields";
-import type { FileKeyOf } from "../core/scan/kept-fields";
-import { fileKeyAt } from "../node/file-key";
-import type { Remembered } from "./cache-file";
+import type { CorePorts } from "../../core/ports";
+import type { Layout } from "../../core/layout";
+import { RememberedTimes } from "../../core/device-memory/remembered-times";
+import type { Kept } from "../../core/device-memory/remembered-times";
+import type { NodeStore } from "../../node/node-store";
+import type { CacheOwner } from "./memory-files";
+import { CheckedIndexes } from "../../core/device-memory/checked-indexes";
+import { FieldsKept, KeptFields } from "../../core/device-memory/kept-fields";
+import type { FileKeyOf } from "../../core/device-memory/kept-fields";
+import { fileKeyAt } from "../../node/file-key";
+import type { Remembered } from "./memory-files";
 import {
   BRIEF_NAME,
   CACHE_NAME,
@@ -44,9 +44,9 @@ import {
   saveScanCache,
   sha256,
   writeCacheFile,
-} from "./cache-file";
-import { vaultStatePath } from "./state-dir";
-import { VERSION } from "./version";
+} from "./memory-files";
+import { vaultStatePath } from "../state-dir";
+import { VERSION } from "../version";
 
 /** An unchanged cache is saved again after this long, so that it never ages past CACHE_MAX_AGE_MS in use. */
 export const RESAVE_MS = 3600 * 1000;
@@ -143,11 +143,11 @@ export async function openCache(
   const fields = fieldsText === null || owner === null ? null : parseKeptFields(fieldsText, owner, began);
   const notes = new KeptFields(layout.sessions, sessionFileKey(store, layout.sessions), () => performance.now());
   notes.begin(fields?.notes ?? null, began);
-  // While the listing begun early is under way (src/cli/early-listing.ts); only the notes the call reads as a rule.
+  // While the listing begun early is under way (early-listing.ts); only the notes the call reads as a rule.
   notes.prepare(use.notesWithin === undefined ? null : began - use.notesWithin);
   const brief = briefText === null || owner === null ? null : parseFolderBrief(briefText, owner, began);
   // The times (1.2 MB at 30 000 sessions) are read and parsed only when the folder's brief cannot answer
-  // (core/scan/folder-brief.ts): without a brief, at once; with one, once a question needs them.
+  // (core/device-memory/folder-brief.ts): without a brief, at once; with one, once a question needs them.
   let timesText: string | null | undefined = brief === null ? await read(file) : undefined;
   const textOfTimes = (): string | null =>
     timesText !== undefined ? timesText : (timesText = file !== null && !use.fresh ? readCacheFileNow(file) : null);

@@ -2,7 +2,7 @@ import type { ChangeReport, ModifiedAt, SessionStore } from "../ports";
 import { classifyRecord } from "../frontmatter";
 import { CLOCK_BEHIND_MS, SAVED_WITHIN_MS } from "../recovery/absorbed";
 import { formatUtcCompact } from "../time";
-import { kindOf } from "./names";
+import { kindOf } from "../scan/names";
 
 /*
  * The frontmatter of the session folder's recent confirmed notes as a device last read them, each beside the
@@ -10,7 +10,7 @@ import { kindOf } from "./names";
  * later call answers SessionStore.cachedFields for a note whose file still has that identity, without reading
  * it: what Obsidian's metadata cache is for the plugin. The face tells a file's identity (the CLI: device,
  * inode, size, modification and status-change times, NodeStore.fileKey) and keeps the notes between its
- * processes (src/cli/cache-file.ts). Pure: no file system here.
+ * processes (src/cli/device-memory/memory-files.ts). Pure: no file system here.
  *
  * Sound because the identity is taken before the read: what is kept is the file as it was then or later, and
  * a write since changes the identity (a file too fresh to tell has none: FileKeyOf). A note answered so is

@@ -17,11 +17,11 @@
 import { existsSync, lstatSync, promises as fs, realpathSync } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { DEFAULT_SESSION_FOLDER, layoutFor } from "../core/layout";
-import type { EarlyFolder } from "../node/folder-reading";
-import { readListing } from "../node/folder-reading";
-import { BRIEF_NAME, LOCK_NAME, TOKEN_NAME, cacheRoot, textIfAny, stateDirOf } from "./state-dir";
-import { folderSetting, sessionFolderFor, settingsFile, vaultRootFor } from "./vault";
+import { DEFAULT_SESSION_FOLDER, layoutFor } from "../../core/layout";
+import type { EarlyFolder } from "../../node/folder-reading";
+import { readListing } from "../../node/folder-reading";
+import { BRIEF_NAME, LOCK_NAME, TOKEN_NAME, cacheRoot, textIfAny, stateDirOf } from "../state-dir";
+import { folderSetting, sessionFolderFor, settingsFile, vaultRootFor } from "../vault";
 
 /** A listing begun early, and what the writers' token was when it began. */
 export interface EarlyListing extends EarlyFolder {

@@ -2,9 +2,9 @@
  * The device-local scan cache (issue 22): the modification times of the session folder's confirmed notes as
  * this device last saw them, kept beside the vault lock in the vault's state folder (state-dir.ts), never in the
  * vault. With it a bounded scan lists the folder and asks the file system only about names it has not seen
- * (core/scan/remembered-times.ts; the soundness argument is in docs/performance.md). Beside it, two small files
- * under the same rules: the index checks this device remembers (core/scan/checked-indexes.ts) and the session
- * folder in brief (core/scan/folder-brief.ts).
+ * (device-memory/remembered-times.ts; the soundness argument is in docs/performance.md). Beside it, two small files
+ * under the same rules: the index checks this device remembers (core/device-memory/checked-indexes.ts) and the session
+ * folder in brief (core/device-memory/folder-brief.ts).
  *
  * Plain and derived, safe to delete. A file that is missing, damaged (its checksum, its shape), of another
  * format or tool version, of another vault path or session folder, saved more than a day ago or in the future
@@ -12,14 +12,14 @@
  * rename), and only by a writing action, under the vault lock; `rebuild` ignores it and writes it anew.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { pieces } from "../node/text-pieces";
+import { pieces } from "../../node/text-pieces";
 import { promises as fs, readFileSync } from "node:fs";
 import * as path from "node:path";
-import type { IndexCheck } from "../core/scan/checked-indexes";
-import type { FolderBrief } from "../core/scan/folder-brief";
-import type { KeptNote } from "../core/scan/kept-fields";
+import type { IndexCheck } from "../../core/device-memory/checked-indexes";
+import type { FolderBrief } from "../../core/device-memory/folder-brief";
+import type { KeptNote } from "../../core/device-memory/kept-fields";
 
-export { BRIEF_NAME, CACHE_NAME, CHECKS_NAME, FIELDS_NAME } from "./state-dir";
+export { BRIEF_NAME, CACHE_NAME, CHECKS_NAME, FIELDS_NAME } from "../state-dir";
 /** The first line: this format and its version. */
 const MAGIC = "palee scan cache 2";
 const CHECKS_MAGIC = "palee index checks 2";
@@ -136,7 +136,7 @@ export function parseScanCache(text: string, owner: CacheOwner, now: number): Re
 }
 
 /**
- * The index checks' text (core/scan/checked-indexes.ts), saved at `now`: one JSON line of [text digest, names
+ * The index checks' text (core/device-memory/checked-indexes.ts), saved at `now`: one JSON line of [text digest, names
  * digest, count, split] rows, newest first. A separate small file, so that an end, which changes it, does not
  * rewrite the scan cache's 30 000 times.
  */
@@ -166,7 +166,7 @@ export function parseIndexChecks(text: string, owner: CacheOwner, now: number): 
 }
 
 /**
- * The folder brief's text (core/scan/folder-brief.ts), saved at `now`: one JSON line of its split, the older
+ * The folder brief's text (core/device-memory/folder-brief.ts), saved at `now`: one JSON line of its split, the older
  * notes' digest and count, its `since`, and its late and recent notes as [name, time] pairs. A separate small
  * file, so that a call the brief answers reads and writes a few hundred names, not the scan cache's 30 000.
  */
@@ -207,7 +207,7 @@ export function parseFolderBrief(
 }
 
 /**
- * The kept notes' text (core/scan/kept-fields.ts), saved at `now`: one JSON line of [name, file identity,
+ * The kept notes' text (core/device-memory/kept-fields.ts), saved at `now`: one JSON line of [name, file identity,
  * frontmatter] rows. A few hundred notes, the last KEPT_SPAN_MS's: about 120 KB at 30 000 sessions.
  */
 export function renderKeptFields(owner: CacheOwner, notes: ReadonlyMap<string, KeptNote>, now: number): string {

@@ -4,12 +4,12 @@ import type { FolderBrief } from "./folder-brief";
 import type { Digest } from "./names-digest";
 import { briefChanged, briefKept, briefOf, olderRange, sameBrief } from "./folder-brief";
 import { Listed } from "./listed";
-import { kindOf } from "./names";
+import { kindOf } from "../scan/names";
 
 /**
  * The modification times of the session folder's confirmed notes as a device last saw them, so that a bounded
  * scan (recent-scan.ts) asks the file system only about names it has not seen (docs/performance.md "A
- * device-local cache"). The face keeps them between its processes (the CLI: src/cli/cache-file.ts, outside the
+ * device-local cache"). The face keeps them between its processes (the CLI: cli/device-memory/, outside the
  * vault); this file only diffs names against them. Pure: no file system here.
  */
 
