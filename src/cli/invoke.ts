@@ -11,7 +11,7 @@ import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
 import { trashStaleTempFiles } from "../core/temp-files";
 import { BOUNDED_VIEWS } from "../core/bounded";
-import type { CorePorts } from "../core/ports";
+import type { CorePorts, DeviceMemory } from "../core/ports";
 import type { SessionsOptions } from "../core/sessions";
 import type { Command, CommandContext } from "./commands/command";
 import { writes } from "./commands/index";
@@ -34,8 +34,9 @@ function sessionsOn(
   vault: VaultChoice,
   device: string,
   tempFiles: SessionsOptions["tempFiles"] = trashStaleTempFiles,
+  memory?: DeviceMemory,
 ): SessionsWithRecords {
-  const ports = { store, clock: systemClock, random: systemRandom, device };
+  const ports = { store, clock: systemClock, random: systemRandom, device, memory };
   return new SessionsWithRecords(ports, vault.layout, { ...BOUNDED_VIEWS, tempFiles, graceMs: vault.graceMs });
 }
 
@@ -76,7 +77,7 @@ export async function invoke(
       notesWithin: command.readsNotesWithin,
     };
     cache = await openCache(store, vault.layout, io.env, use);
-    const core = sessionsOn(cache.store, vault, device, cache.sweep(trashStaleTempFiles));
+    const core = sessionsOn(cache.store, vault, device, cache.sweep(trashStaleTempFiles), cache.memory);
     const offsetAt: OffsetAt = (instant) => systemClock.offsetMinutes(instant);
     const ctx: CommandContext = { core, out, io, device, store, clock: systemClock, offsetAt, notices: [] };
     const code = prepared ? await prepared.run(ctx) : await command.run(ctx, values);

@@ -50,7 +50,7 @@ export function readIndexText(text: string | null): IndexText | null {
 
 /**
  * The index from its head alone, for a text known to be one that readIndexText accepted (the device remembers
- * having checked it, SessionStore.indexListsExactly, or this process just wrote it); null if its head is not.
+ * having checked it, DeviceMemory.indexListsExactly, or this process just wrote it); null if its head is not.
  */
 export function knownIndexText(text: string): IndexText | null {
   const date = HEAD.exec(text)?.[1];

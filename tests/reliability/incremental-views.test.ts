@@ -175,7 +175,7 @@ interface Cached extends Harness {
 function cachedHarness(): Cached {
   const h = harness({ bounded: true });
   const cache = new DeviceCache(h.store, h.store);
-  const ports = { ...h.ports, store: cache.store };
+  const ports = { ...h.ports, store: cache.store, memory: cache.store };
   return { ...h, ports, cache, core: new SessionsWithRecords(ports, layoutFor("palee"), BOUNDED_VIEWS) };
 }
 

@@ -150,7 +150,11 @@ export class World {
       const store = this.cacheOf(device).rewire(gate);
       found = {
         gate,
-        core: new SessionsWithRecords({ store, clock: this.clock, random, device }, LAYOUT, BOUNDED_VIEWS),
+        core: new SessionsWithRecords(
+          { store, clock: this.clock, random, device, memory: store },
+          LAYOUT,
+          BOUNDED_VIEWS,
+        ),
       };
       this.instances.set(device, found);
     }

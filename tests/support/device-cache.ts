@@ -15,7 +15,7 @@ import {
 import { isDeepStrictEqual } from "node:util";
 import { CheckedIndexes } from "../../src/core/device-memory/checked-indexes";
 import { classifyRecord } from "../../src/core/frontmatter";
-import type { OlderNotes, SessionStore } from "../../src/core/ports";
+import type { DeviceMemory, OlderNotes, SessionStore } from "../../src/core/ports";
 import { kindOf } from "../../src/core/scan/names";
 import type { FolderReading, TimeOf, TimesOf } from "../../src/core/device-memory/remembered-times";
 import { RememberedTimes } from "../../src/core/device-memory/remembered-times";
@@ -96,8 +96,11 @@ export class DeviceCache {
   /** Every text saved, oldest first: a stale cache is one of them. */
   readonly saved: string[] = [];
   remembered!: RememberedTimes;
-  /** What the core works on: the remembered times, checked against the store's own answer (CheckedTimes). */
-  store!: SessionStore;
+  /**
+   * What the core works on, as its store and its device memory: the remembered times, checked against the
+   * store's own answer (CheckedTimes).
+   */
+  store!: SessionStore & DeviceMemory;
   /**
    * Names a test replaced with other content by hand (a rename over an existing note): the one case the cache
    * does not see until it is rebuilt (docs/performance.md), left out of the check.
@@ -119,7 +122,7 @@ export class DeviceCache {
   }
 
   /** The cache over another store (a fresh instance of the app after a crash); returns what the core uses. */
-  rewire(inner: SessionStore): SessionStore {
+  rewire(inner: SessionStore): SessionStore & DeviceMemory {
     this.checks = new CheckedIndexes(sha256);
     // A file's identity here is its content (a write that leaves it as it was changes nothing one could read).
     const keyOf = (path: string): string | null => {
@@ -208,7 +211,7 @@ function troubled(text: string | null, saved: readonly string[], kind: CacheTrou
  * The oracle: every name the store itself reports as written since `since` is among the cache's answer (it may
  * answer more: a time it remembers can be later than a file's, never earlier). A miss fails the test at once.
  */
-class CheckedTimes extends ForwardingStore<RememberedTimes> {
+class CheckedTimes extends ForwardingStore<RememberedTimes> implements DeviceMemory {
   constructor(
     inner: RememberedTimes,
     private readonly memory: MemoryStore,
@@ -221,6 +224,10 @@ class CheckedTimes extends ForwardingStore<RememberedTimes> {
     const known = this.inner.indexListsExactly(text, names, except);
     if (known) this.cache.counts.indexKnown += 1;
     return known;
+  }
+
+  indexChecked(text: string, names: readonly string[], except: string | null, plus: string | null): void {
+    this.inner.indexChecked(text, names, except, plus);
   }
 
   /**

@@ -15,7 +15,7 @@
 import { promises as fs } from "node:fs";
 import { performance } from "node:perf_hooks";
 import * as path from "node:path";
-import type { CorePorts } from "../../core/ports";
+import type { CorePorts, DeviceMemory } from "../../core/ports";
 import type { Layout } from "../../core/layout";
 import { RememberedTimes } from "../../core/device-memory/remembered-times";
 import type { Kept } from "../../core/device-memory/remembered-times";
@@ -54,6 +54,8 @@ export const RESAVE_MS = 3600 * 1000;
 export interface CliCache {
   /** The store the core works on: the vault's, with the remembered times. */
   store: RememberedTimes;
+  /** What the device remembers for the core (CorePorts.memory): the same store. */
+  memory: DeviceMemory;
   /** The temp-file sweep after a start or an end, run on the listing the operation already made. */
   sweep: (sweepOn: (ports: CorePorts, layout: Layout) => Promise<string[]>) => typeof sweepOn;
   /** Saves what the call learned (a writing action only); never throws. */
@@ -176,6 +178,7 @@ export async function openCache(
   );
   return {
     store: remembered,
+    memory: remembered,
     sweep: (sweepOn) => (ports, l) => remembered.reusingListing(() => sweepOn(ports, l)),
     finish: async () => {
       if (!use.writes || file === null || briefFile === null || owner === null) return;

@@ -1,4 +1,4 @@
-import type { ChangeReport, ModifiedAt, OlderNotes, SessionStore } from "../ports";
+import type { ChangeReport, DeviceMemory, ModifiedAt, OlderNotes, SessionStore } from "../ports";
 import type { CheckedIndexes, KnownOlder } from "./checked-indexes";
 import type { FolderBrief } from "./folder-brief";
 import type { Digest } from "./names-digest";
@@ -62,7 +62,7 @@ export interface Kept {
  * seen keeps the time that bounds it. It follows its own writes (a name created, replaced or trashed forgets
  * its time) and the latest listing of the folder, which `remembered` keeps: what the face may save.
  */
-export class RememberedTimes implements SessionStore {
+export class RememberedTimes implements SessionStore, DeviceMemory {
   /** The times known: all remembered, or (with a brief) only those learned since `begin`. */
   private times = new Map<string, number>();
   /**

@@ -16,7 +16,13 @@ import type { ListResult } from "./list";
  */
 export async function recentList(ctx: SessionContext, hot: HotState): Promise<ListResult | null> {
   const now = ctx.ports.clock.now();
-  const scan = await scanRecentSessions(ctx.ports.store, ctx.layout, ctx.offsetAt, { now, starts: [], required: [] });
+  const scan = await scanRecentSessions(
+    ctx.ports.store,
+    ctx.layout,
+    ctx.offsetAt,
+    { now, starts: [], required: [] },
+    ctx.ports.memory,
+  );
   const index = scan && (await trustedIndex(ctx, scan, null));
   if (!scan || !index) return null;
   const newest: ConfirmedSession[] = [];

@@ -91,6 +91,12 @@ export async function scanForReconcile(
   if (ctx.scanIsWarm()) return ctx.scan(); // the plugin, after its first full scan: costs only what changed
   const starts = [...(isOpen(hot) ? [startOf(ctx, hot)] : []), ...from];
   const now = ctx.ports.clock.now();
-  const recent = await scanRecentSessions(ctx.ports.store, ctx.layout, ctx.offsetAt, { now, starts, required });
+  const recent = await scanRecentSessions(
+    ctx.ports.store,
+    ctx.layout,
+    ctx.offsetAt,
+    { now, starts, required },
+    ctx.ports.memory,
+  );
   return recent ?? ctx.scan();
 }

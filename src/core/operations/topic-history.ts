@@ -32,7 +32,13 @@ const LINE = /^- \[\[[^\]]+\]\] - Topic: (.*) \((\d{4}-\d{2}-\d{2}), (\d+) min\)
 /** From a trusted index.md (renderIndexLine's lines), or null when it cannot be trusted. */
 export const indexedHistory: TopicHistorySource = async (ctx, topicId) => {
   const now = ctx.ports.clock.now();
-  const scan = await scanRecentSessions(ctx.ports.store, ctx.layout, ctx.offsetAt, { now, starts: [], required: [] });
+  const scan = await scanRecentSessions(
+    ctx.ports.store,
+    ctx.layout,
+    ctx.offsetAt,
+    { now, starts: [], required: [] },
+    ctx.ports.memory,
+  );
   const index = scan && (await trustedIndex(ctx, scan, null));
   if (!index) return null;
   const topic = topicId === null ? null : renderTopic(topicId);
