@@ -6,7 +6,7 @@
 import type { Stats } from "node:fs";
 import { lstatSync, promises as fs, statSync } from "node:fs";
 import * as path from "node:path";
-import type { TimeOf } from "../core/device-memory/remembered-times";
+import type { TimeOf } from "../core/device-memory/folder-reading";
 
 /**
  * The files (symbolic links too, unless they lead to a folder: a read then follows one inside the vault and

@@ -2,7 +2,7 @@
  * The folder in brief (issue 22, core/device-memory/folder-brief.ts): a session folder's older notes remembered as the
  * digest of their set and the few written late, so that a bounded scan's "written since?" costs the recent notes.
  * Its answers must be exactly the truth whenever it gives one, and it must give none once an older note came or
- * went; RememberedTimes uses it without reading the full times.
+ * went; RememberingStore uses it without reading the full times.
  */
 import fc from "fast-check";
 import {
@@ -14,8 +14,8 @@ import {
   olderRange,
 } from "../../src/core/device-memory/folder-brief";
 import type { FolderBrief } from "../../src/core/device-memory/folder-brief";
-import { RememberedTimes } from "../../src/core/device-memory/remembered-times";
-import type { TimeOf } from "../../src/core/device-memory/remembered-times";
+import { RememberingStore } from "../../src/core/device-memory/remembering-store";
+import type { TimeOf } from "../../src/core/device-memory/folder-reading";
 import { formatUtcCompact } from "../../src/core/time";
 import { createHash } from "node:crypto";
 import { digestInOrder, namesDigest } from "../../src/core/device-memory/names-digest";
@@ -263,7 +263,7 @@ describe("briefOf", () => {
   });
 });
 
-describe("RememberedTimes with a brief", () => {
+describe("RememberingStore with a brief", () => {
   const old = name(NOW - 30 * DAY, "0001");
   const recent = name(NOW - 2 * DAY, "0003");
   function setup() {
@@ -283,7 +283,7 @@ describe("RememberedTimes with a brief", () => {
       return times(folder, names);
     };
     const known = { brief, times: () => (reads++, new Map(full)) };
-    const remembered = new RememberedTimes(store, FOLDER, timesOf, known, undefined, undefined, sha);
+    const remembered = new RememberingStore(store, FOLDER, timesOf, known, { digest: sha });
     return { store, asked, remembered, brief, reads: () => reads };
   }
 
@@ -345,7 +345,7 @@ describe("RememberedTimes with a brief", () => {
   });
 });
 
-describe("RememberedTimes reading the folder by its names", () => {
+describe("RememberingStore reading the folder by its names", () => {
   const old = name(NOW - 30 * DAY, "0001");
   const older = name(NOW - 20 * DAY, "0002");
   const recent = name(NOW - 2 * DAY, "0003");
@@ -375,9 +375,15 @@ describe("RememberedTimes reading the folder by its names", () => {
       kinds: (folder: string, names: readonly string[]) => (asked.push([...names]), plain.kinds(folder, names)),
     };
     const known = () => ({ brief, times: () => new Map(full) });
-    const remembered = new RememberedTimes(store, FOLDER, memoryTimes(store), known(), reading, undefined, sha);
+    const remembered = new RememberingStore(store, FOLDER, memoryTimes(store), known(), {
+      listing: reading,
+      digest: sha,
+    });
     // The same store read by one typed listing, as before names alone: what it tells must not differ.
-    const typedOnly = new RememberedTimes(store, FOLDER, memoryTimes(store), known(), plain.listing, undefined, sha);
+    const typedOnly = new RememberingStore(store, FOLDER, memoryTimes(store), known(), {
+      listing: plain.listing,
+      digest: sha,
+    });
     return { store, brief, remembered, typedOnly, asked, typed: () => typed };
   }
 
@@ -409,30 +415,15 @@ describe("RememberedTimes reading the folder by its names", () => {
     const plain = readingOf(store, memoryTimes(store));
     const asked: string[] = [];
     const reading = { ...plain, kinds: (f: string, n: readonly string[]) => (asked.push(...n), plain.kinds(f, n)) };
-    const first = new RememberedTimes(
-      store,
-      FOLDER,
-      memoryTimes(store),
-      { brief, times: () => null },
-      reading,
-      undefined,
-      sha,
-    );
+    const parts = { listing: reading, digest: sha };
+    const first = new RememberingStore(store, FOLDER, memoryTimes(store), { brief, times: () => null }, parts);
     await first.list(FOLDER);
     expect(asked).toContain(arrived);
     expect(first.learned()).toBe(true);
     const kept = first.remembered(NOW)?.brief as FolderBrief;
     expect(kept.recent.get(arrived)).toBe(NOW - DAY);
     asked.length = 0;
-    const next = new RememberedTimes(
-      store,
-      FOLDER,
-      memoryTimes(store),
-      { brief: kept, times: () => null },
-      reading,
-      undefined,
-      sha,
-    );
+    const next = new RememberingStore(store, FOLDER, memoryTimes(store), { brief: kept, times: () => null }, parts);
     expect((await next.list(FOLDER)).sort()).toEqual([arrived, draft, old, older, recent].sort());
     expect(asked).not.toContain(arrived);
     expect(next.learned()).toBe(false);

@@ -17,13 +17,19 @@ import { CheckedIndexes } from "../../src/core/device-memory/checked-indexes";
 import { classifyRecord } from "../../src/core/frontmatter";
 import type { DeviceMemory, OlderNotes, SessionStore } from "../../src/core/ports";
 import { kindOf } from "../../src/core/scan/names";
-import type { FolderReading, TimeOf, TimesOf } from "../../src/core/device-memory/remembered-times";
-import { RememberedTimes } from "../../src/core/device-memory/remembered-times";
-import { FieldsKept, KeptFields } from "../../src/core/device-memory/kept-fields";
+import type { FolderReading, TimeOf, TimesOf } from "../../src/core/device-memory/folder-reading";
+import { RememberingStore } from "../../src/core/device-memory/remembering-store";
+import { KeptFields } from "../../src/core/device-memory/kept-fields";
 import { ForwardingStore } from "./forwarding-store";
 import type { MemoryStore } from "./memory-store";
 
 const OWNER: CacheOwner = { tool: "test", vault: "/vault", folder: "palee/sessions" };
+
+/** A store over `inner` that keeps the fields of the recent notes it reads in `kept`, and nothing else. */
+export function keepingFields(inner: SessionStore, kept: KeptFields): RememberingStore {
+  const noTimes: TimesOf = () => Promise.reject(new Error("no times are asked of a store that keeps fields only"));
+  return new RememberingStore(inner, kept.folder, noTimes, null, { fields: kept });
+}
 
 /** What can happen to a device's cache file between two calls (issue 22). */
 export type CacheTrouble = "delete" | "corrupt" | "stale" | "future";
@@ -95,7 +101,7 @@ export class DeviceCache {
   private briefBegan = false;
   /** Every text saved, oldest first: a stale cache is one of them. */
   readonly saved: string[] = [];
-  remembered!: RememberedTimes;
+  remembered!: RememberingStore;
   /**
    * What the core works on, as its store and its device memory: the remembered times, checked against the
    * store's own answer (CheckedTimes).
@@ -130,15 +136,12 @@ export class DeviceCache {
       return text === undefined ? null : `${text.length}:${text}`;
     };
     this.kept = new KeptFields(OWNER.folder, keyOf);
-    this.remembered = new RememberedTimes(
-      new FieldsKept(inner, this.kept),
-      OWNER.folder,
-      memoryTimes(this.memory),
-      null,
-      readingOf(inner, memoryTimes(this.memory)),
-      this.checks,
-      sha256,
-    );
+    this.remembered = new RememberingStore(inner, OWNER.folder, memoryTimes(this.memory), null, {
+      listing: readingOf(inner, memoryTimes(this.memory)),
+      checks: this.checks,
+      digest: sha256,
+      fields: this.kept,
+    });
     this.store = new CheckedTimes(this.remembered, this.memory, this);
     return this.store;
   }
@@ -211,9 +214,9 @@ function troubled(text: string | null, saved: readonly string[], kind: CacheTrou
  * The oracle: every name the store itself reports as written since `since` is among the cache's answer (it may
  * answer more: a time it remembers can be later than a file's, never earlier). A miss fails the test at once.
  */
-class CheckedTimes extends ForwardingStore<RememberedTimes> implements DeviceMemory {
+class CheckedTimes extends ForwardingStore<RememberingStore> implements DeviceMemory {
   constructor(
-    inner: RememberedTimes,
+    inner: RememberingStore,
     private readonly memory: MemoryStore,
     private readonly cache: DeviceCache,
   ) {

@@ -2,7 +2,7 @@
  * The device-local scan cache (issue 22): the modification times of the session folder's confirmed notes as
  * this device last saw them, kept beside the vault lock in the vault's state folder (state-dir.ts), never in the
  * vault. With it a bounded scan lists the folder and asks the file system only about names it has not seen
- * (device-memory/remembered-times.ts; the soundness argument is in docs/performance.md). Beside it, two small files
+ * (device-memory/remembering-store.ts; the soundness argument is in docs/performance.md). Beside it, two small files
  * under the same rules: the index checks this device remembers (core/device-memory/checked-indexes.ts) and the session
  * folder in brief (core/device-memory/folder-brief.ts).
  *

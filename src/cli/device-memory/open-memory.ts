@@ -1,6 +1,6 @@
 /**
  * One CLI invocation's use of the device-local scan cache (memory-files.ts): load it before the command, hand the
- * core a store that answers from it (device-memory/remembered-times.ts), and save what the call learned afterwards.
+ * core a store that answers from it (device-memory/remembering-store.ts), and save what the call learned afterwards.
  *
  * - A writing action saves, under the vault lock it holds (main.ts calls `finish` before releasing it).
  * - A read-only action reads the cache if there is one and never writes it: it holds no lock, and what it learns
@@ -17,12 +17,13 @@ import { performance } from "node:perf_hooks";
 import * as path from "node:path";
 import type { CorePorts, DeviceMemory } from "../../core/ports";
 import type { Layout } from "../../core/layout";
-import { RememberedTimes } from "../../core/device-memory/remembered-times";
-import type { Kept } from "../../core/device-memory/remembered-times";
+import { RememberingStore } from "../../core/device-memory/remembering-store";
+import type { Kept } from "../../core/device-memory/remembering-store";
+import type { FolderReading } from "../../core/device-memory/folder-reading";
 import type { NodeStore } from "../../node/node-store";
 import type { CacheOwner } from "./memory-files";
 import { CheckedIndexes } from "../../core/device-memory/checked-indexes";
-import { FieldsKept, KeptFields } from "../../core/device-memory/kept-fields";
+import { KeptFields } from "../../core/device-memory/kept-fields";
 import type { FileKeyOf } from "../../core/device-memory/kept-fields";
 import { fileKeyAt } from "../../node/file-key";
 import type { Remembered } from "./memory-files";
@@ -53,7 +54,7 @@ export const RESAVE_MS = 3600 * 1000;
 
 export interface CliCache {
   /** The store the core works on: the vault's, with the remembered times. */
-  store: RememberedTimes;
+  store: RememberingStore;
   /** What the device remembers for the core (CorePorts.memory): the same store. */
   memory: DeviceMemory;
   /** The temp-file sweep after a start or an end, run on the listing the operation already made. */
@@ -80,7 +81,7 @@ export interface CacheUse {
  * went), one is saved as soon as it can be made.
  */
 export function toKeep(
-  remembered: RememberedTimes,
+  remembered: RememberingStore,
   began: { savedAt: number | undefined; brief: boolean },
   now: number,
 ): Kept | null {
@@ -163,18 +164,17 @@ export async function openCache(
     sha256,
     checksText === null || owner === null ? null : parseIndexChecks(checksText, owner, began),
   );
-  const remembered = new RememberedTimes(
-    new FieldsKept(store, notes),
+  const reading: FolderReading = {
+    listing: (folder) => store.listing(folder),
+    names: (folder) => store.names(folder),
+    kinds: (folder, names) => store.kindsOf(folder, names),
+  };
+  const remembered = new RememberingStore(
+    store,
     layout.sessions,
     (folder, names) => store.modifiedTimes(folder, names),
     brief ? { brief: brief.brief, times: () => times()?.times ?? null } : (times()?.times ?? null),
-    {
-      listing: (folder) => store.listing(folder),
-      names: (folder) => store.names(folder),
-      kinds: (folder, names) => store.kindsOf(folder, names),
-    },
-    checks,
-    sha256,
+    { listing: reading, checks, digest: sha256, fields: notes },
   );
   return {
     store: remembered,

@@ -8,7 +8,7 @@ import { digestInOrder, namesDigest, sameDigest } from "./names-digest";
  * the history: the confirmed notes named before a split (the older notes) are remembered only as the digest of
  * their set, with the few of them written late (since a time); the notes named after it with their times. A call
  * whose older names give the same digest knows that no older note came or went, so their times are the ones
- * remembered, and only a late one can have been written since the bound. The full times (remembered-times.ts)
+ * remembered, and only a late one can have been written since the bound. The full times (remembering-store.ts)
  * are needed only when the older notes changed. Pure.
  */
 export interface FolderBrief {

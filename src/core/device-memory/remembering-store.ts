@@ -1,46 +1,14 @@
 import type { ChangeReport, DeviceMemory, ModifiedAt, OlderNotes, SessionStore } from "../ports";
-import type { CheckedIndexes, KnownOlder } from "./checked-indexes";
+import type { CheckedIndexes } from "./checked-indexes";
 import type { FolderBrief } from "./folder-brief";
 import type { Digest } from "./names-digest";
-import { briefChanged, briefKept, briefOf, olderRange, sameBrief } from "./folder-brief";
+import { briefChanged, briefKept, briefOf, sameBrief } from "./folder-brief";
+import type { FolderReading, Listing, TimesOf } from "./folder-reading";
+import type { Vouched } from "./by-names";
+import { readByNames } from "./by-names";
+import type { KeptFields } from "./kept-fields";
 import { Listed } from "./listed";
 import { kindOf } from "../scan/names";
-
-/**
- * The modification times of the session folder's confirmed notes as a device last saw them, so that a bounded
- * scan (recent-scan.ts) asks the file system only about names it has not seen (docs/performance.md "A
- * device-local cache"). The face keeps them between its processes (the CLI: cli/device-memory/, outside the
- * vault); this file only diffs names against them. Pure: no file system here.
- */
-
-/** A name's modification time (epoch ms), or: no such file, or the store cannot tell (then it is read). */
-export type TimeOf = number | "missing" | "untold";
-
-/** How the face asks for the modification times of names directly inside a folder (following links), in order. */
-export type TimesOf = (folder: string, names: readonly string[]) => Promise<TimeOf[]>;
-
-/** A folder's files (as SessionStore.list) and subfolders (as SessionStore.folders) from one reading of it. */
-export type Listing = (folder: string) => Promise<{ files: string[]; folders: string[] }>;
-
-/**
- * A folder read by its names alone, and then asked what some of them are: at 30 000 names cheaper than a
- * listing that tells every entry's kind, as the names the folder brief vouches for need not be asked
- * (docs/performance.md "Names without types").
- */
-export interface FolderReading {
-  /** The folder's files and subfolders told apart by one reading: for when the brief cannot vouch. */
-  listing: Listing;
-  /** The names of every entry of the folder, files and subfolders alike. */
-  names: (folder: string) => Promise<string[]>;
-  /**
-   * Which of `names` (entries of `folder`) are files and which subfolders, order kept; a name gone is neither.
-   * With `times`, the files' modification times told by the same asking, as TimesOf tells them: learned.
-   */
-  kinds: (
-    folder: string,
-    names: readonly string[],
-  ) => Promise<{ files: string[]; folders: string[]; times?: ReadonlyMap<string, number> }>;
-}
 
 /** What a call begins from: the remembered times, or a brief of the folder with the times read only if needed. */
 export type Known = Map<string, number> | { brief: FolderBrief; times: () => Map<string, number> | null } | null;
@@ -55,44 +23,64 @@ export interface Kept {
   changed: boolean;
 }
 
-/**
- * A SessionStore that answers `changedAmong` for the session folder from remembered times, asking `timesOf`
- * only about names it does not know; every other call goes to `inner`. Sound because a note that saves a draft
- * is created whole under a new name (create-only; a sync tool delivers it under that name), so a name already
- * seen keeps the time that bounds it. It follows its own writes (a name created, replaced or trashed forgets
- * its time) and the latest listing of the folder, which `remembered` keeps: what the face may save.
- */
-export class RememberedTimes implements SessionStore, DeviceMemory {
-  /** The times known: all remembered, or (with a brief) only those learned since `begin`. */
-  private times = new Map<string, number>();
+/** The parts a RememberingStore answers from, each optional: what it lacks it passes on to `inner`. */
+export interface MemoryParts {
   /**
-   * While set, the times are not read yet: `changedAmong` answers from the brief (folder-brief.ts) while it can,
-   * and the times are read (`readTimes`) once it cannot. `recent` is the brief's recent times less what this
-   * store wrote since; `forgotten`, what it wrote.
+   * The folder's subfolders come from the listing's own reading (once per listing); a FolderReading reads names
+   * alone while a brief can vouch for its older notes.
    */
-  private brief: {
-    brief: FolderBrief;
-    times: () => Map<string, number> | null;
-    recent: Map<string, number>;
-    forgotten: Set<string>;
-  } | null = null;
+  listing?: Listing | FolderReading;
+  /** What this device remembers of checking index.md (checked-indexes.ts). */
+  checks?: CheckedIndexes;
+  /** The folder is kept in brief (folder-brief.ts), its sets of names by this digest. */
+  digest?: Digest;
+  /** The recent notes' frontmatter kept by their files' identities (kept-fields.ts). */
+  fields?: KeptFields;
+}
+
+/**
+ * Where the times stand in a call (the named states of the store):
+ * - "brief": not read yet; `changedAmong` answers from the brief (folder-brief.ts) while it can, and the times are
+ *   read (`readTimes`) once it cannot. `recent` is the brief's recent times less what this store wrote since;
+ *   `forgotten`, what it wrote;
+ * - "read": every time known is in the store's `times`.
+ */
+type TimesState =
+  | {
+      kind: "brief";
+      brief: FolderBrief;
+      times: () => Map<string, number> | null;
+      recent: Map<string, number>;
+      forgotten: Set<string>;
+    }
+  | { kind: "read" };
+
+/**
+ * The one store of the device memory (docs/core.md "Device memory"): the vault's store as this device remembers
+ * it. For the session folder it answers `changedAmong` from the notes' remembered times (or the brief), asking
+ * `timesOf` only about names it does not know: sound because a note that saves a draft is created whole under a
+ * new name (create-only; a sync tool delivers it under that name), so a name already seen keeps the time that
+ * bounds it. It answers `cachedFields` from the fields kept, and DeviceMemory from the index checks and the latest
+ * listing; every other call goes to `inner`. It follows its own writes (a name written forgets its time and its
+ * kept fields) and the latest listing, which `remembered` keeps: what the face may save (the CLI:
+ * cli/device-memory/, outside the vault). Pure: no file system here.
+ */
+export class RememberingStore implements SessionStore, DeviceMemory {
+  /** The times known: all remembered ("read"), or only those learned since `begin` ("brief"). */
+  private times = new Map<string, number>();
+  private state: TimesState = { kind: "read" };
   /** The brief the call began with, if any (what remembered() compares with). */
   private began: FolderBrief | null = null;
   /** The folder's names as last listed, with this store's writes since; null before the first listing. */
   private listed: Listed | null = null;
-  /** While set, `list` of the folder answers from `listed` (the temp sweep after an operation: no new listing). */
-  private reuse = false;
+  /** "reused": `list` of the folder answers from `listed` (the temp sweep after an operation: no new listing). */
+  private listing: "fresh" | "reused" = "fresh";
   /** The session folder's subfolders from the latest listing, until `folders` takes them. */
   private subfolders: string[] | null = null;
   /** Whether a time was learned or forgotten since `begin`. */
   private changed = false;
-  /**
-   * The brief's older notes as the latest listing found them (olderRange: exactly those names, in its order),
-   * so that changedAmong need not digest them again, and its other files; null when it did not vouch for them.
-   */
-  private verified: { older: string[]; others: string[]; known: KnownOlder } | null = null;
-  /** The latest listing with its older notes apart (olderNotesIn), by the identity of the array returned. */
-  private olderNotes: { names: readonly string[]; older: OlderNotes } | null = null;
+  /** The latest listing's older notes, when the brief vouched for them; null when it did not. */
+  private vouched: Vouched | null = null;
 
   constructor(
     readonly inner: SessionStore,
@@ -100,15 +88,7 @@ export class RememberedTimes implements SessionStore, DeviceMemory {
     readonly folder: string,
     private readonly timesOf: TimesOf,
     known: Known = null,
-    /**
-     * When given, the folder's subfolders come from the listing's own reading (once per listing); a
-     * FolderReading reads names alone while a brief can vouch for its older notes.
-     */
-    private readonly listing?: Listing | FolderReading,
-    /** When given, what this device remembers of checking index.md (checked-indexes.ts). */
-    readonly checks?: CheckedIndexes,
-    /** When given, the folder is kept in brief (folder-brief.ts), its sets of names by this digest. */
-    private readonly digest?: Digest,
+    private readonly parts: MemoryParts = {},
   ) {
     this.begin(known);
   }
@@ -117,13 +97,14 @@ export class RememberedTimes implements SessionStore, DeviceMemory {
   begin(known: Known): void {
     const brief = known instanceof Map || known === null ? null : known;
     this.times = known instanceof Map ? known : new Map<string, number>();
-    this.brief = brief && { ...brief, recent: new Map(brief.brief.recent), forgotten: new Set() };
+    this.state = brief
+      ? { kind: "brief", ...brief, recent: new Map(brief.brief.recent), forgotten: new Set() }
+      : { kind: "read" };
     this.began = brief?.brief ?? null;
     this.listed = null;
     this.subfolders = null;
     this.changed = false;
-    this.verified = null;
-    this.olderNotes = null;
+    this.vouched = null;
   }
 
   /** Whether a time was learned or forgotten since `begin` (names gone from the folder are not counted here). */
@@ -133,7 +114,7 @@ export class RememberedTimes implements SessionStore, DeviceMemory {
 
   /** Whether the times were read (or given at `begin`): false while the brief answered every question. */
   timesRead(): boolean {
-    return this.brief === null;
+    return this.state.kind === "read";
   }
 
   /**
@@ -145,14 +126,14 @@ export class RememberedTimes implements SessionStore, DeviceMemory {
   remembered(now: number): Kept | null {
     const listed = this.listed;
     if (listed === null) return null;
-    const { digest } = this;
-    const open = this.brief;
-    const verified = this.verified;
-    if (open !== null && verified !== null) {
+    const { digest } = this.parts;
+    const open = this.state.kind === "brief" ? this.state : null;
+    const vouched = this.vouched;
+    if (open !== null && vouched !== null) {
       // The older notes are the brief's (no older note written since, or the brief would be closed): only the
       // others are walked.
       const { brief, recent } = open;
-      const others = listed.current(verified.others).filter((name) => kindOf(name) === "confirmed");
+      const others = listed.current(vouched.older.others).filter((name) => kindOf(name) === "confirmed");
       const timeOf = (name: string): number | undefined => this.times.get(name) ?? recent.get(name);
       const kept = briefKept(brief, others, timeOf, now);
       if (kept !== null) return { times: null, brief: kept, changed: this.changed || !sameBrief(kept, brief) };
@@ -170,7 +151,7 @@ export class RememberedTimes implements SessionStore, DeviceMemory {
     const times = this.readTimes();
     let changed = this.changed;
     // Names gone from the folder lose their times. When every time is one of a listed note's (counted: the
-    // listing has no name twice), none is gone, and no set of the listing's 30 000 names is made to ask.
+    // listing has no name twice), none is gone, and no set of the listing's names is made to ask.
     let listedTimes = 0;
     for (const name of confirmed) if (times.has(name)) listedTimes++;
     for (const name of listedTimes === times.size ? [] : times.keys()) {
@@ -189,15 +170,15 @@ export class RememberedTimes implements SessionStore, DeviceMemory {
    * them), then those learned since `begin`, less the names this store wrote since.
    */
   private readTimes(): Map<string, number> {
-    const open = this.brief;
-    if (open === null) return this.times;
+    const open = this.state;
+    if (open.kind === "read") return this.times;
     const times = open.times() ?? new Map<string, number>();
     for (const [name, at] of open.brief.late) times.set(name, at);
     for (const [name, at] of open.recent) times.set(name, at);
     for (const name of open.forgotten) times.delete(name);
     for (const [name, at] of this.times) times.set(name, at);
     this.times = times;
-    this.brief = null;
+    this.state = { kind: "read" };
     return times;
   }
 
@@ -210,19 +191,20 @@ export class RememberedTimes implements SessionStore, DeviceMemory {
 
   /** Runs `fn` with listings of the folder answered from the latest one (and this store's writes since). */
   async reusingListing<T>(fn: () => Promise<T>): Promise<T> {
-    this.reuse = true;
+    this.listing = "reused";
     try {
       return await fn();
     } finally {
-      this.reuse = false;
+      this.listing = "fresh";
     }
   }
 
   async changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
     if (folder !== this.folder) return this.inner.changedAmong(folder, names, since);
-    const open = this.brief;
-    const verified = this.verified?.older ?? null;
-    const told = open && this.digest && briefChanged(open.brief, names, since, this.digest, verified);
+    const open = this.state.kind === "brief" ? this.state : null;
+    const { digest } = this.parts;
+    const vouched = this.vouched?.older.older ?? null;
+    const told = open && digest && briefChanged(open.brief, names, since, digest, vouched);
     if (open !== null && told) {
       // No older note came or went: only a late one can be among them; the rest are looked up one by one.
       const timeOf = (name: string): number | undefined => this.times.get(name) ?? open.recent.get(name);
@@ -258,13 +240,12 @@ export class RememberedTimes implements SessionStore, DeviceMemory {
 
   async list(folder: string): Promise<string[]> {
     if (folder !== this.folder) return this.inner.list(folder);
-    if (this.reuse && this.listed !== null) return this.listed.all();
+    if (this.listing === "reused" && this.listed !== null) return this.listed.all();
     let names: string[];
-    this.verified = null;
-    this.olderNotes = null;
-    const { listing } = this;
+    this.vouched = null;
+    const { listing } = this.parts;
     if (listing) {
-      const read = typeof listing === "function" ? await listing(folder) : await this.readByNames(listing);
+      const read = typeof listing === "function" ? await listing(folder) : await this.readVouched(listing);
       names = read.files;
       this.subfolders = read.folders;
     } else names = await this.inner.list(folder);
@@ -272,39 +253,21 @@ export class RememberedTimes implements SessionStore, DeviceMemory {
     return names;
   }
 
-  /**
-   * The folder's files and subfolders from its names: the older notes the brief vouches for (olderRange: their
-   * set is exactly the brief's) and its recent notes are files, as a name once a note's file stays a file
-   * (create-only); every other name is asked. Without a brief, or one that cannot vouch, one typed listing instead.
-   */
-  private async readByNames(reading: FolderReading): Promise<{ files: string[]; folders: string[] }> {
-    const open = this.brief;
-    const { digest } = this;
+  /** The folder by its names while the brief can vouch for its older notes (readByNames), else one typed listing. */
+  private async readVouched(reading: FolderReading): Promise<{ files: string[]; folders: string[] }> {
+    const open = this.state.kind === "brief" ? this.state : null;
+    const { digest } = this.parts;
     if (open === null || !digest) return reading.listing(this.folder);
-    const names = await reading.names(this.folder);
-    const range = olderRange(open.brief, names, digest);
-    if (range === null) return reading.listing(this.folder);
-    const before = names.slice(0, range.from);
-    const later = names.slice(range.to);
-    const { recent } = open.brief;
-    const asked = await reading.kinds(this.folder, [...before, ...later.filter((name) => !recent.has(name))]);
-    const told = new Set(asked.files);
+    const read = await readByNames(reading, this.folder, open.brief, digest);
+    if (read.vouched === null) return read;
     // The recent notes' times, told along, are learned: the next call finds them in the brief, and asks nothing.
-    for (const [name, at] of asked.times ?? []) {
+    for (const [name, at] of read.times) {
       if (kindOf(name) !== "confirmed" || this.times.get(name) === at) continue;
       this.times.set(name, at);
       this.changed = true;
     }
-    const isFile = (name: string): boolean => recent.has(name) || told.has(name);
-    const head = before.filter(isFile);
-    const tail = later.filter(isFile);
-    const known = { split: open.brief.split, old: open.brief.old, older: range.older };
-    this.verified = { older: range.older, others: head.concat(tail), known };
-    // concat, not a spread: see recent-scan.ts
-    const files = head.concat(range.older, tail);
-    const older = { older: range.older, others: this.verified.others, before: known.split };
-    this.olderNotes = { names: files, older };
-    return { files, folders: asked.folders };
+    this.vouched = read.vouched;
+    return read;
   }
 
   folders(folder: string): Promise<string[]> {
@@ -319,10 +282,18 @@ export class RememberedTimes implements SessionStore, DeviceMemory {
     return path.startsWith(prefix) && !path.slice(prefix.length).includes("/") ? path.slice(prefix.length) : null;
   }
 
+  /** Before a write of `path`: its kept fields are forgotten (the write may change the note). */
+  private writing(path: string): void {
+    const { fields } = this.parts;
+    const name = fields?.nameOf(path) ?? null;
+    if (fields && name !== null) fields.forget(name);
+  }
+
+  /** After a write of `path` (also a failed one): its time is forgotten, and the listing follows. */
   private wrote(path: string, exists: boolean): void {
     const name = this.own(path);
     if (name === null) return;
-    const open = this.brief;
+    const open = this.state.kind === "brief" ? this.state : null;
     if (open !== null && kindOf(name) === "confirmed" && name < open.brief.split) {
       this.readTimes(); // an older note came or went: the brief no longer tells
     } else if (open !== null) {
@@ -335,6 +306,7 @@ export class RememberedTimes implements SessionStore, DeviceMemory {
   }
 
   async create(path: string, content: string): Promise<void> {
+    this.writing(path);
     try {
       await this.inner.create(path, content);
     } finally {
@@ -343,6 +315,7 @@ export class RememberedTimes implements SessionStore, DeviceMemory {
   }
 
   async replace(path: string, expected: string | null, content: string): Promise<void> {
+    this.writing(path);
     try {
       await this.inner.replace(path, expected, content);
     } finally {
@@ -351,6 +324,7 @@ export class RememberedTimes implements SessionStore, DeviceMemory {
   }
 
   async trash(path: string): Promise<void> {
+    this.writing(path);
     try {
       await this.inner.trash(path);
     } finally {
@@ -358,16 +332,26 @@ export class RememberedTimes implements SessionStore, DeviceMemory {
     }
   }
 
-  read(path: string): Promise<string | null> {
-    return this.inner.read(path);
+  /** A recent note read is kept by its file's identity, taken first: what is read is the file then, or later. */
+  async read(path: string): Promise<string | null> {
+    const { fields } = this.parts;
+    const name = fields ? fields.nameOf(path) : null;
+    const key = fields && name !== null ? fields.keyOf(path) : null;
+    const text = await this.inner.read(path);
+    if (fields && name !== null && key !== null && text !== null) fields.learn(name, key, text);
+    return text;
+  }
+
+  /** A recent note's frontmatter as kept, while its file keeps the identity it had when read. */
+  cachedFields(path: string): Record<string, unknown> | undefined {
+    const { fields } = this.parts;
+    const name = fields ? fields.nameOf(path) : null;
+    const kept = fields && name !== null ? fields.fieldsOf(name, path) : undefined;
+    return kept ? { ...kept } : this.inner.cachedFields(path);
   }
 
   modifiedAt(path: string): Promise<ModifiedAt> {
     return this.inner.modifiedAt(path);
-  }
-
-  cachedFields(path: string): Record<string, unknown> | undefined {
-    return this.inner.cachedFields(path);
   }
 
   changesSince(folder: string, since: number | null): ChangeReport {
@@ -376,16 +360,16 @@ export class RememberedTimes implements SessionStore, DeviceMemory {
 
   /** The brief's older notes in the latest listing, when `names` is that listing as returned (olderRange's). */
   olderNotesIn(folder: string, names: readonly string[]): OlderNotes | null {
-    const known = this.olderNotes;
-    return folder === this.folder && known !== null && known.names === names ? known.older : null;
+    const vouched = this.vouched;
+    return folder === this.folder && vouched !== null && vouched.files === names ? vouched.older : null;
   }
 
   /** The older notes' names, as the latest listing vouched for them, are not digested again (checked-indexes.ts). */
   indexListsExactly(text: string, names: readonly string[], except: string | null): boolean {
-    return this.checks?.listsExactly(text, names, except, this.verified?.known ?? null) ?? false;
+    return this.parts.checks?.listsExactly(text, names, except, this.vouched?.known ?? null) ?? false;
   }
 
   indexChecked(text: string, names: readonly string[], except: string | null, plus: string | null): void {
-    this.checks?.checked(text, names, except, plus, this.verified?.known ?? null);
+    this.parts.checks?.checked(text, names, except, plus, this.vouched?.known ?? null);
   }
 }
