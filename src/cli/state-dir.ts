@@ -50,14 +50,7 @@ export function cacheRoot(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pr
 export const stateDirOf = (realVault: string, root: string): string =>
   path.join(root, "vaults", createHash("sha256").update(realVault).digest("hex").slice(0, 16));
 
-/** The scan cache's file in the vault's state folder (device-memory/memory-files.ts), beside write.lock. */
-export const CACHE_NAME = "scan-cache.txt";
-/** The index checks' file (core/device-memory/checked-indexes.ts), beside it. */
-export const CHECKS_NAME = "index-checks.txt";
-/** The folder in brief (core/device-memory/folder-brief.ts), beside them. */
-export const BRIEF_NAME = "folder-brief.txt";
-/** The recent notes' frontmatter, each by its file's identity (core/device-memory/kept-fields.ts). */
-export const FIELDS_NAME = "note-fields.txt";
+/** The device memory's files (device-memory/memory-files.ts MEMORY_FILES) lie beside the lock. */
 
 /** The vault lock's directory in the state folder (lock.ts). */
 export const LOCK_NAME = "write.lock";

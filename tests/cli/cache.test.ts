@@ -6,8 +6,8 @@
 import * as fs from "node:fs";
 import path from "node:path";
 import { createHash } from "node:crypto";
+import { CACHE_MAX_AGE_MS, FORMAT } from "../../src/cli/device-memory/envelope";
 import {
-  CACHE_MAX_AGE_MS,
   parseFolderBrief,
   parseIndexChecks,
   parseScanCache,
@@ -62,7 +62,8 @@ describe("the scan cache's file", () => {
     ["saved in the future", text, OWNER, NOW - 1],
     ["one digit of a time changed", text.replace("1764579600000", "1764579600001"), OWNER, NOW],
     ["cut short", text.slice(0, -10), OWNER, NOW],
-    ["another format", text.replace("palee scan cache 2", "palee scan cache 9"), OWNER, NOW],
+    ["another format", text.replace(FORMAT, "palee device memory 9"), OWNER, NOW],
+    ["another part", text.replace('"part":"times"', '"part":"fields"'), OWNER, NOW],
     ["a header that is not JSON", text.replace(/\{.*\}/, "{oops"), OWNER, NOW],
     ["empty", "", OWNER, NOW],
   ])("is not trusted when %s", (_what, damaged, owner, now) => {
@@ -72,7 +73,7 @@ describe("the scan cache's file", () => {
   it("is not trusted when its checksum holds but a time is not a number", () => {
     const body = `${JSON.stringify(["S-20260101T090000-ab12.md"])}\n${JSON.stringify(["soon"])}\n`;
     const sha256 = createHash("sha256").update(body).digest("hex");
-    const forged = `palee scan cache 2\n${JSON.stringify({ ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
+    const forged = `${FORMAT}\n${JSON.stringify({ part: "times", ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
     expect(parseScanCache(forged, OWNER, NOW)).toBeNull();
   });
 });
@@ -99,9 +100,9 @@ describe("the index checks' file", () => {
 });
 
 /** A cache file of `magic`'s kind whose checksum holds for `body`, whatever `body` says: what a forger writes. */
-function forgedCacheText(magic: string, body: string): string {
+function forgedCacheText(part: string, body: string): string {
   const sha256 = createHash("sha256").update(body).digest("hex");
-  return `${magic}\n${JSON.stringify({ ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
+  return `${FORMAT}\n${JSON.stringify({ part, ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
 }
 
 describe("the folder brief's file", () => {
@@ -125,7 +126,7 @@ describe("the folder brief's file", () => {
 
   it("is not trusted when its checksum holds but a time is not a number", () => {
     const fields = { split: "S-2", old: ["0123456789abcdef", 1], since: 0, late: [["S-1.md", "x"]], recent: [] };
-    const forged = forgedCacheText("palee folder brief 1", `${JSON.stringify(fields)}\n`);
+    const forged = forgedCacheText("brief", `${JSON.stringify(fields)}\n`);
     expect(parseFolderBrief(forged, OWNER, NOW)).toBeNull();
     expect(parseFolderBrief(forged.replace('"x"', "5"), OWNER, NOW)).toBeNull(); // the checksum no longer holds
   });
@@ -151,7 +152,7 @@ describe("the kept notes' file", () => {
     ["a key that is not a string", '[["S-1.md",5,{}]]'],
     ["fields that are a list", '[["S-1.md","k",[]]]'],
   ])("is not trusted when its checksum holds but it holds %s", (_label, rows) => {
-    const forged = forgedCacheText("palee note fields 1", `${rows}\n`);
+    const forged = forgedCacheText("fields", `${rows}\n`);
     expect(parseKeptFields(forged, OWNER, NOW)).toBeNull();
     expect(parseKeptFields(forged.replace(rows, "[]"), OWNER, NOW)).toBeNull(); // the checksum no longer holds
   });
@@ -207,11 +208,12 @@ describe("the CLI with its scan cache", () => {
     const before = sessionFiles(vault);
     expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
     const text = fs.readFileSync(cacheFile(vault), "utf8");
-    expect(text.split("\n")[0]).toBe("palee scan cache 2");
-    expect(JSON.parse(text.split("\n")[1])).toMatchObject({ vault: fs.realpathSync(vault), folder: "palee/sessions" });
+    expect(text.split("\n")[0]).toBe(FORMAT);
+    const where = { vault: fs.realpathSync(vault), folder: "palee/sessions" };
+    expect(JSON.parse(text.split("\n")[1])).toMatchObject({ part: "times", ...where });
     const brief = fs.readFileSync(briefFile(vault), "utf8").split("\n");
-    expect(brief[0]).toBe("palee folder brief 1");
-    expect(JSON.parse(brief[1])).toMatchObject({ vault: fs.realpathSync(vault), folder: "palee/sessions" });
+    expect(brief[0]).toBe(FORMAT);
+    expect(JSON.parse(brief[1])).toMatchObject({ part: "brief", ...where });
     // Nothing new in the vault but the draft start wrote.
     expect(sessionFiles(vault).filter((f) => !before.includes(f))).toEqual([expect.stringMatching(/^DRAFT-S-/)]);
   });
@@ -289,7 +291,7 @@ describe("the CLI with its scan cache", () => {
     expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
     expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
     const checks = path.join(path.dirname(cacheFile(vault)), "index-checks.txt");
-    expect(fs.readFileSync(checks, "utf8").split("\n")[0]).toBe("palee index checks 2");
+    expect(fs.readFileSync(checks, "utf8").split("\n")[1]).toMatch(/^\{"part":"checks",/);
     // The same index.md beside one note fewer: it no longer lists exactly the folder's notes.
     fs.rmSync(path.join(vault, probe));
     expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);

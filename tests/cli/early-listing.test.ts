@@ -11,7 +11,8 @@ import type { EarlyListing } from "../../src/cli/device-memory/early-listing";
 import { lockVault } from "../../src/cli/lock";
 import { run } from "../../src/cli/main";
 import type { CliIo } from "../../src/cli/output";
-import { BRIEF_NAME, stateDirOf } from "../../src/cli/state-dir";
+import { stateDirOf } from "../../src/cli/state-dir";
+import { MEMORY_FILES } from "../../src/cli/device-memory/file-names";
 import { chooseVault } from "../../src/cli/vault";
 import { EARLY_NAMES_MAX_MS } from "../../src/node/folder-reading";
 import { NodeStore } from "../../src/node/node-store";
@@ -31,7 +32,7 @@ function vaultWith(names: string[], folder = "palee", brief = true): { vault: st
   const cache = temp("palee-early-cache-");
   const state = stateDirOf(fs.realpathSync(vault), cache);
   fs.mkdirSync(state, { recursive: true });
-  if (brief) fs.writeFileSync(path.join(state, BRIEF_NAME), "a brief");
+  if (brief) fs.writeFileSync(path.join(state, MEMORY_FILES.brief), "a brief");
   return { vault, env: { PALEE_CACHE_DIR: cache, PALEE_LOCK_WAIT_MS: "2000" } };
 }
 

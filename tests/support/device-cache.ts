@@ -1,5 +1,6 @@
 import { RESAVE_MS, toKeep } from "../../src/cli/device-memory/open-memory";
-import type { CacheOwner } from "../../src/cli/device-memory/memory-files";
+import type { CacheOwner } from "../../src/cli/device-memory/envelope";
+import { sha256 } from "../../src/cli/device-memory/envelope";
 import {
   parseFolderBrief,
   parseIndexChecks,
@@ -10,7 +11,6 @@ import {
   renderIndexChecks,
   renderKeptFields,
   renderScanCache,
-  sha256,
 } from "../../src/cli/device-memory/memory-files";
 import { isDeepStrictEqual } from "node:util";
 import { CheckedIndexes } from "../../src/core/device-memory/checked-indexes";

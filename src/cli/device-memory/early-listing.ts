@@ -20,7 +20,8 @@ import { performance } from "node:perf_hooks";
 import { DEFAULT_SESSION_FOLDER, layoutFor } from "../../core/layout";
 import type { EarlyFolder } from "../../node/folder-reading";
 import { readListing } from "../../node/folder-reading";
-import { BRIEF_NAME, LOCK_NAME, TOKEN_NAME, cacheRoot, textIfAny, stateDirOf } from "../state-dir";
+import { LOCK_NAME, TOKEN_NAME, cacheRoot, textIfAny, stateDirOf } from "../state-dir";
+import { MEMORY_FILES } from "./file-names";
 import { folderSetting, sessionFolderFor, settingsFile, vaultRootFor } from "../vault";
 
 /** A listing begun early, and what the writers' token was when it began. */
@@ -64,7 +65,7 @@ export function beginEarlyListing(argv: readonly string[], env: NodeJS.ProcessEn
     const value = textIfAny(tokenPath);
     const held = lstatSync(path.join(state, LOCK_NAME), { throwIfNoEntry: false }) !== undefined;
     // Without a folder brief the call reads the folder's files and subfolders (one typed listing), else its names.
-    const typed = !existsSync(path.join(state, BRIEF_NAME));
+    const typed = !existsSync(path.join(state, MEMORY_FILES.brief));
     const began = performance.now();
     const names = typed ? null : fs.readdir(sessions).catch(() => null);
     const listing = typed ? readListing(sessions).catch(() => null) : null;

@@ -1,97 +1,19 @@
 /**
- * The device-local scan cache (issue 22): the modification times of the session folder's confirmed notes as
- * this device last saw them, kept beside the vault lock in the vault's state folder (state-dir.ts), never in the
- * vault. With it a bounded scan lists the folder and asks the file system only about names it has not seen
- * (device-memory/remembering-store.ts; the soundness argument is in docs/performance.md). Beside it, two small files
- * under the same rules: the index checks this device remembers (core/device-memory/checked-indexes.ts) and the session
- * folder in brief (core/device-memory/folder-brief.ts).
- *
- * Plain and derived, safe to delete. A file that is missing, damaged (its checksum, its shape), of another
- * format or tool version, of another vault path or session folder, saved more than a day ago or in the future
- * is not trusted: the call learns every time afresh, as without a cache. Written atomically (temp file and
- * rename), and only by a writing action, under the vault lock; `rebuild` ignores it and writes it anew.
+ * The four parts of the CLI's device memory, each one file (file-names.ts) in the vault's state folder beside the
+ * vault lock, never in the vault, each in the one envelope of envelope.ts: the notes' times
+ * (core/device-memory/remembering-store.ts), the index checks (checked-indexes.ts), the folder in brief
+ * (folder-brief.ts) and the recent notes' fields kept by identity (kept-fields.ts). Separate files, so that a
+ * call that changes one small part does not rewrite the times of every note.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { pieces } from "../../node/text-pieces";
-import { promises as fs, readFileSync } from "node:fs";
-import * as path from "node:path";
 import type { IndexCheck } from "../../core/device-memory/checked-indexes";
 import type { FolderBrief } from "../../core/device-memory/folder-brief";
 import type { KeptNote } from "../../core/device-memory/kept-fields";
-
-export { BRIEF_NAME, CACHE_NAME, CHECKS_NAME, FIELDS_NAME } from "../state-dir";
-/** The first line: this format and its version. */
-const MAGIC = "palee scan cache 2";
-const CHECKS_MAGIC = "palee index checks 2";
-const BRIEF_MAGIC = "palee folder brief 1";
-const FIELDS_MAGIC = "palee note fields 1";
-/** A cache older than this is rebuilt: what a same-name rewrite could hide is seen within a day. */
-export const CACHE_MAX_AGE_MS = 24 * 3600 * 1000;
-
-/** What a cache must say about itself to be used: whose it is. */
-export interface CacheOwner {
-  /** The tool's version (version.ts): a cache of another version is rebuilt. */
-  tool: string;
-  /** The vault's real path, and the session folder inside it. */
-  vault: string;
-  folder: string;
-}
-
-interface Header extends CacheOwner {
-  saved_at: number;
-  sha256: string;
-}
+import type { CacheOwner } from "./envelope";
+import { jsonOrNull, savedAtOf, seal, unseal, writeMemoryFile } from "./envelope";
 
 /** The remembered times and when they were saved. */
 export interface Remembered {
   times: Map<string, number>;
-  savedAt: number;
-}
-
-/** The SHA-256 of `text`'s UTF-8 bytes, in hex; a long text hashed piece by piece (text-pieces.ts). */
-export function sha256(text: string): string {
-  const hash = createHash("sha256");
-  for (const piece of pieces(text)) hash.update(piece, "utf8");
-  return hash.digest("hex");
-}
-
-/**
- * A cache file's text: the magic line of its kind, a JSON header (whose cache it is, when, the SHA-256 of the
- * body), and the body.
- */
-function renderCacheText(magic: string, owner: CacheOwner, body: string, now: number): string {
-  const header: Header = { ...owner, saved_at: now, sha256: sha256(body) };
-  return `${magic}\n${JSON.stringify(header)}\n${body}`;
-}
-
-/** A cache file's body and when it was saved, or null when it is not to be trusted (see the file's comment). */
-function parseCacheText(text: string, magic: string, owner: CacheOwner, now: number): CacheBody | null {
-  const head = headOf(text, magic, owner, now);
-  if (head === null) return null;
-  const body = text.slice(head.bodyAt);
-  return sha256(body) === head.header.sha256 ? { body, savedAt: head.header.saved_at } : null;
-}
-
-/** A cache file's header and where its body begins, when the header is to be trusted (its body is not checked). */
-function headOf(
-  text: string,
-  magic: string,
-  owner: CacheOwner,
-  now: number,
-): { header: Header; bodyAt: number } | null {
-  const first = text.indexOf("\n");
-  const second = first < 0 ? -1 : text.indexOf("\n", first + 1);
-  if (second < 0 || text.slice(0, first) !== magic) return null;
-  const header = headerOf(text.slice(first + 1, second));
-  if (header === null || header.tool !== owner.tool || header.vault !== owner.vault) return null;
-  if (header.folder !== owner.folder || !(header.saved_at <= now && now - header.saved_at <= CACHE_MAX_AGE_MS)) {
-    return null;
-  }
-  return { header, bodyAt: second + 1 };
-}
-
-interface CacheBody {
-  body: string;
   savedAt: number;
 }
 
@@ -101,7 +23,7 @@ interface CacheBody {
  */
 export function renderScanCache(owner: CacheOwner, times: ReadonlyMap<string, number>, now: number): string {
   const body = `${JSON.stringify([...times.keys()])}\n${JSON.stringify([...times.values()])}\n`;
-  return renderCacheText(MAGIC, owner, body, now);
+  return seal("times", owner, body, now);
 }
 
 /**
@@ -110,15 +32,15 @@ export function renderScanCache(owner: CacheOwner, times: ReadonlyMap<string, nu
  * within their day.
  */
 export function refreshedScanCache(text: string, owner: CacheOwner, now: number, after: number): string | null {
-  const head = headOf(text, MAGIC, owner, now);
-  if (head === null || now - head.header.saved_at < after) return null;
-  const read = parseCacheText(text, MAGIC, owner, now);
-  return read === null ? null : renderCacheText(MAGIC, owner, read.body, now);
+  const savedAt = savedAtOf(text, "times", owner, now);
+  if (savedAt === null || now - savedAt < after) return null;
+  const read = unseal(text, "times", owner, now);
+  return read === null ? null : seal("times", owner, read.body, now);
 }
 
-/** The times a scan cache's text holds, or null when it is not to be trusted (see the file's comment). */
+/** The times a scan cache's text holds, or null when it is not to be trusted (envelope.ts). */
 export function parseScanCache(text: string, owner: CacheOwner, now: number): Remembered | null {
-  const read = parseCacheText(text, MAGIC, owner, now);
+  const read = unseal(text, "times", owner, now);
   if (read === null) return null;
   const { body } = read;
   const third = body.indexOf("\n");
@@ -141,17 +63,12 @@ export function parseScanCache(text: string, owner: CacheOwner, now: number): Re
  * rewrite the scan cache's 30 000 times.
  */
 export function renderIndexChecks(owner: CacheOwner, checks: readonly IndexCheck[], now: number): string {
-  return renderCacheText(
-    CHECKS_MAGIC,
-    owner,
-    `${JSON.stringify(checks.map((c) => [c.text, c.names, c.count, c.split]))}\n`,
-    now,
-  );
+  return seal("checks", owner, `${JSON.stringify(checks.map((c) => [c.text, c.names, c.count, c.split]))}\n`, now);
 }
 
 /** The checks an index checks' text holds, or null when it is not to be trusted. */
 export function parseIndexChecks(text: string, owner: CacheOwner, now: number): IndexCheck[] | null {
-  const read = parseCacheText(text, CHECKS_MAGIC, owner, now);
+  const read = unseal(text, "checks", owner, now);
   const rows = read && jsonOrNull(read.body);
   if (!Array.isArray(rows)) return null;
   const checks: IndexCheck[] = [];
@@ -178,7 +95,7 @@ export function renderFolderBrief(owner: CacheOwner, brief: FolderBrief, now: nu
     late: [...brief.late],
     recent: [...brief.recent],
   };
-  return renderCacheText(BRIEF_MAGIC, owner, `${JSON.stringify(body)}\n`, now);
+  return seal("brief", owner, `${JSON.stringify(body)}\n`, now);
 }
 
 /** The brief a folder brief's text holds and when it was saved, or null when it is not to be trusted. */
@@ -187,7 +104,7 @@ export function parseFolderBrief(
   owner: CacheOwner,
   now: number,
 ): { brief: FolderBrief; savedAt: number } | null {
-  const read = parseCacheText(text, BRIEF_MAGIC, owner, now);
+  const read = unseal(text, "brief", owner, now);
   const body = read && jsonOrNull(read.body);
   if (typeof body !== "object" || body === null || read === null) return null;
   const { split, old, since, late, recent } = body as Record<string, unknown>;
@@ -212,7 +129,7 @@ export function parseFolderBrief(
  */
 export function renderKeptFields(owner: CacheOwner, notes: ReadonlyMap<string, KeptNote>, now: number): string {
   const rows = [...notes].map(([name, note]) => [name, note.key, note.fields]);
-  return renderCacheText(FIELDS_MAGIC, owner, `${JSON.stringify(rows)}\n`, now);
+  return seal("fields", owner, `${JSON.stringify(rows)}\n`, now);
 }
 
 /** The notes a kept notes' text holds and when it was saved, or null when it is not to be trusted. */
@@ -221,7 +138,7 @@ export function parseKeptFields(
   owner: CacheOwner,
   now: number,
 ): { notes: Map<string, KeptNote>; savedAt: number } | null {
-  const read = parseCacheText(text, FIELDS_MAGIC, owner, now);
+  const read = unseal(text, "fields", owner, now);
   const rows = read && jsonOrNull(read.body);
   if (!Array.isArray(rows) || read === null) return null;
   const notes = new Map<string, KeptNote>();
@@ -250,61 +167,12 @@ function timesOf(pairs: unknown): Map<string, number> | null {
   return times;
 }
 
-function jsonOrNull(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
-function headerOf(line: string): Header | null {
-  const parsed = jsonOrNull(line);
-  if (typeof parsed !== "object" || parsed === null) return null;
-  const h = parsed as Record<string, unknown>;
-  const strings = ["tool", "vault", "folder", "sha256"].every((key) => typeof h[key] === "string");
-  return strings && typeof h.saved_at === "number" ? (parsed as Header) : null;
-}
-
-/** The text of the cache file at `file`, or null (missing, unreadable). Never throws. */
-export async function readCacheFile(file: string): Promise<string | null> {
-  try {
-    return await fs.readFile(file, "utf8");
-  } catch {
-    return null;
-  }
-}
-
-/** readCacheFile, synchronously: for a file read only once a call finds that it needs it. */
-export function readCacheFileNow(file: string): string | null {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Writes a cache file atomically: a temp file beside it, renamed over it, so a reader sees the old cache or the
- * new one, never a part. Unflushed on purpose: a cache cut by a power loss fails its checksum and is rebuilt. A
- * cache that cannot be written is left out quietly (the next call learns afresh); never throws.
- */
-export async function writeCacheFile(file: string, text: string): Promise<void> {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString("hex")}.tmp`);
-  try {
-    await fs.writeFile(temp, text, { encoding: "utf8", mode: 0o600, flag: "wx" });
-    await fs.rename(temp, file);
-  } catch {
-    await fs.rm(temp, { force: true }).catch(() => undefined);
-  }
-}
-
-/** Writes the scan cache (writeCacheFile). Never throws. */
+/** Writes the times' file (writeMemoryFile). Never throws. */
 export function saveScanCache(
   file: string,
   owner: CacheOwner,
   times: ReadonlyMap<string, number>,
   now: number,
 ): Promise<void> {
-  return writeCacheFile(file, renderScanCache(owner, times, now));
+  return writeMemoryFile(file, renderScanCache(owner, times, now));
 }

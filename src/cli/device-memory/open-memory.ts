@@ -21,31 +21,25 @@ import { RememberingStore } from "../../core/device-memory/remembering-store";
 import type { Kept } from "../../core/device-memory/remembering-store";
 import type { FolderReading } from "../../core/device-memory/folder-reading";
 import type { NodeStore } from "../../node/node-store";
-import type { CacheOwner } from "./memory-files";
+import type { CacheOwner } from "./envelope";
 import { CheckedIndexes } from "../../core/device-memory/checked-indexes";
 import { KeptFields } from "../../core/device-memory/kept-fields";
 import type { FileKeyOf } from "../../core/device-memory/kept-fields";
 import { fileKeyAt } from "../../node/file-key";
 import type { Remembered } from "./memory-files";
+import { MEMORY_FILES } from "./file-names";
 import {
-  BRIEF_NAME,
-  CACHE_NAME,
-  CHECKS_NAME,
-  FIELDS_NAME,
   parseFolderBrief,
   parseIndexChecks,
   parseKeptFields,
   parseScanCache,
-  readCacheFile,
-  readCacheFileNow,
   refreshedScanCache,
   renderFolderBrief,
   renderIndexChecks,
   renderKeptFields,
   saveScanCache,
-  sha256,
-  writeCacheFile,
 } from "./memory-files";
+import { readMemoryFile, readMemoryFileNow, sha256, writeMemoryFile } from "./envelope";
 import { vaultStatePath } from "../state-dir";
 import { VERSION } from "../version";
 
@@ -101,7 +95,7 @@ export function toKeep(
  */
 async function dueForResave(file: string, now: number): Promise<string | null> {
   const stat = await fs.stat(file).catch(() => null);
-  return stat !== null && now - stat.mtimeMs >= RESAVE_MS - 60_000 ? readCacheFile(file) : null;
+  return stat !== null && now - stat.mtimeMs >= RESAVE_MS - 60_000 ? readMemoryFile(file) : null;
 }
 
 /**
@@ -134,12 +128,12 @@ export async function openCache(
 ): Promise<CliCache> {
   const where = await vaultStatePath(store.root, env).catch(() => null);
   const owner: CacheOwner | null = where && { tool: VERSION, vault: where.realVault, folder: layout.sessions };
-  const file = where && path.join(where.dir, CACHE_NAME);
-  const checksFile = where && path.join(where.dir, CHECKS_NAME);
-  const briefFile = where && path.join(where.dir, BRIEF_NAME);
+  const file = where && path.join(where.dir, MEMORY_FILES.times);
+  const checksFile = where && path.join(where.dir, MEMORY_FILES.checks);
+  const briefFile = where && path.join(where.dir, MEMORY_FILES.brief);
   const read = async (at: string | null): Promise<string | null> =>
-    at !== null && owner !== null && !use.fresh ? readCacheFile(at) : null;
-  const fieldsFile = where && path.join(where.dir, FIELDS_NAME);
+    at !== null && owner !== null && !use.fresh ? readMemoryFile(at) : null;
+  const fieldsFile = where && path.join(where.dir, MEMORY_FILES.fields);
   const [checksText, briefText, fieldsText] = await Promise.all([read(checksFile), read(briefFile), read(fieldsFile)]);
   const began = use.now();
   // The recent notes' frontmatter by their files' identities: what the call need not read again.
@@ -153,7 +147,7 @@ export async function openCache(
   // (core/device-memory/folder-brief.ts): without a brief, at once; with one, once a question needs them.
   let timesText: string | null | undefined = brief === null ? await read(file) : undefined;
   const textOfTimes = (): string | null =>
-    timesText !== undefined ? timesText : (timesText = file !== null && !use.fresh ? readCacheFileNow(file) : null);
+    timesText !== undefined ? timesText : (timesText = file !== null && !use.fresh ? readMemoryFileNow(file) : null);
   let parsed: Remembered | null | undefined;
   const times = (): Remembered | null => {
     if (parsed !== undefined) return parsed;
@@ -184,12 +178,12 @@ export async function openCache(
       if (!use.writes || file === null || briefFile === null || owner === null) return;
       try {
         if (checks.learned() && checksFile !== null) {
-          await writeCacheFile(checksFile, renderIndexChecks(owner, checks.remembered(), use.now()));
+          await writeMemoryFile(checksFile, renderIndexChecks(owner, checks.remembered(), use.now()));
         }
         if (use.fresh) await remembered.learnAll();
         const now = use.now();
         if (fieldsFile !== null && (notes.learned() || fields === null || now - fields.savedAt >= RESAVE_MS)) {
-          await writeCacheFile(fieldsFile, renderKeptFields(owner, notes.kept(), now));
+          await writeMemoryFile(fieldsFile, renderKeptFields(owner, notes.kept(), now));
         }
         const kept = toKeep(remembered, { savedAt: brief?.savedAt ?? times()?.savedAt, brief: brief !== null }, now);
         if (kept === null) return;
@@ -198,9 +192,9 @@ export async function openCache(
           // The times were not needed: kept as they are, within their day (read only when due by the file's time).
           const text = timesText !== undefined ? timesText : await dueForResave(file, now);
           const refreshed = text === null ? null : refreshedScanCache(text, owner, now, RESAVE_MS);
-          if (refreshed !== null) await writeCacheFile(file, refreshed);
+          if (refreshed !== null) await writeMemoryFile(file, refreshed);
         }
-        if (kept.brief !== null) await writeCacheFile(briefFile, renderFolderBrief(owner, kept.brief, now));
+        if (kept.brief !== null) await writeMemoryFile(briefFile, renderFolderBrief(owner, kept.brief, now));
         else await fs.rm(briefFile, { force: true });
       } catch {
         // the next call learns afresh

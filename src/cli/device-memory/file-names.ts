@@ -1,0 +1,10 @@
+/**
+ * The device memory's files in the vault's state folder (state-dir.ts), beside the vault lock: one per part
+ * (memory-files.ts). A module of its own, so that the binary's early listing (early-listing.ts) loads no more.
+ */
+export const MEMORY_FILES = {
+  times: "scan-cache.txt",
+  checks: "index-checks.txt",
+  brief: "folder-brief.txt",
+  fields: "note-fields.txt",
+} as const;
