@@ -15,8 +15,8 @@ import type { CorePorts, DeviceMemory } from "../core/ports";
 import type { SessionsOptions } from "../core/sessions";
 import type { Command, CommandContext } from "./commands/command";
 import { writes } from "./commands/index";
-import type { CliCache } from "./device-memory/open-memory";
-import { openCache } from "./device-memory/open-memory";
+import type { CliMemory } from "./device-memory/open-memory";
+import { openMemory } from "./device-memory/open-memory";
 import type { EarlyListing } from "./device-memory/early-listing";
 import { provedEarly } from "./device-memory/early-listing";
 import type { VaultLock } from "./lock";
@@ -40,7 +40,7 @@ function sessionsOn(
   return new SessionsWithRecords(ports, vault.layout, { ...BOUNDED_VIEWS, tempFiles, graceMs: vault.graceMs });
 }
 
-/** A fresh core on the vault, without the scan cache (palee mcp's resources). */
+/** A fresh core on the vault, without the device memory (palee mcp's resources). */
 export function coreFor(vault: VaultChoice, env: NodeJS.ProcessEnv): { core: SessionsWithRecords; store: NodeStore } {
   const store = new NodeStore(vault.root);
   return { core: sessionsOn(store, vault, deviceName(env)), store };
@@ -62,21 +62,21 @@ export async function invoke(
   // Standard input is read before the lock is taken: a writer of stdin that is slow never holds the vault.
   const prepared = command.prepare ? await command.prepare(values, io) : null;
   const lock = writes(command) && prepared?.writes !== false ? await lockVault(vault.root, io.env) : null;
-  let cache: CliCache | null = null;
+  let cache: CliMemory | null = null;
   try {
     for (const w of vault.warnings) out.warn(w);
     const device = deviceName(io.env);
     // The session folder as listed when the process began, if no writer has held the lock since; index.md kept
     // from one read to the next (the topic check's, then the operation's).
     const store = new NodeStore(vault.root, provedEarly(early, lock), vault.layout.index);
-    // The device-local scan cache beside the lock (issue 22): saved only by a writer, before the lock goes.
+    // the device memory beside the lock (issue 22): saved only by a writer, before the lock goes.
     const use = {
       writes: lock !== null,
       fresh: command.name === "rebuild",
       now: () => systemClock.now(),
       notesWithin: command.readsNotesWithin,
     };
-    cache = await openCache(store, vault.layout, io.env, use);
+    cache = await openMemory(store, vault.layout, io.env, use);
     const core = sessionsOn(cache.store, vault, device, cache.sweep(trashStaleTempFiles), cache.memory);
     const offsetAt: OffsetAt = (instant) => systemClock.offsetMinutes(instant);
     const ctx: CommandContext = { core, out, io, device, store, clock: systemClock, offsetAt, notices: [] };

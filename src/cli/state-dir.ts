@@ -1,8 +1,8 @@
 /**
  * Where the CLI keeps what belongs to this device and one vault, never to the vault itself (contract §4 "One at
  * a time"): the vault syncs to other devices, a lock or a device-local cache must not. One folder per vault,
- * under the platform's cache folder; the vault lock (lock.ts) lives there, and beside it the scan cache
- * (device-memory/open-memory.ts, `scan-cache.txt`).
+ * under the platform's cache folder; the vault lock (lock.ts) lives there, and beside it the device memory
+ * (device-memory/open-memory.ts, `note-times.txt`).
  *
  *   Linux and others  $XDG_CACHE_HOME/palee (an absolute one), else ~/.cache/palee
  *   macOS             ~/Library/Caches/palee

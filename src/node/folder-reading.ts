@@ -1,7 +1,7 @@
 /**
  * Reading one folder of the vault for a scan, as NodeStore answers it: its files and subfolders from one
  * readdir (or its names alone, and then what some of them are), and its files' modification times (the
- * device-local scan cache's, src/cli/device-memory/open-memory.ts).
+ * device memory's, src/cli/device-memory/open-memory.ts).
  */
 import type { Stats } from "node:fs";
 import { lstatSync, promises as fs, statSync } from "node:fs";
@@ -42,7 +42,7 @@ export interface FolderListing {
 
 /**
  * A folder read before the store was asked (the CLI's early listing): by its names alone (`names`), or by its
- * files and subfolders (`listing`, for a call that will find no folder brief to vouch for names); the one read
+ * files and subfolders (`listing`, for a call that will find no folder summary to vouch for names); the one read
  * resolves to null when it failed (the store then reads the folder itself and reports why).
  */
 export interface EarlyFolder {
@@ -69,7 +69,7 @@ export interface FolderKinds extends FolderListing {
 /**
  * Which of `names` (entries of `dir`) are files and which subfolders, as readListing tells them, each asked of
  * the file system (lstat; a link's target with stat); a name gone meanwhile is neither. Order kept. The same
- * stat tells a file's modification time, as statTimes would (a scan cache learns it, cli/device-memory/open-memory.ts).
+ * stat tells a file's modification time, as statTimes would (the device memory learns it).
  */
 export function kindsOf(dir: string, names: readonly string[]): FolderKinds {
   const files: string[] = [];

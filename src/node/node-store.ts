@@ -160,7 +160,7 @@ export class NodeStore implements SessionStore {
 
   /**
    * Each name's modification time, as changedAmong reads it (following a link; "untold" when it cannot be
-   * told, "missing" when it is gone): what the device-local scan cache remembers (cli/device-memory/memory-files.ts).
+   * told, "missing" when it is gone): what the device memory remembers (cli/device-memory/memory-files.ts).
    */
   modifiedTimes(folder: string, names: readonly string[]): Promise<TimeOf[]> {
     return Promise.resolve(statTimes(this.resolve(folder), names));

@@ -105,12 +105,12 @@ describe("run() releases the lock on every way out", () => {
     expect(stderr).not.toMatch(/busy|another palee process/);
     expect(fs.readdirSync(path.join(cache, "vaults"))).toHaveLength(1);
     const [state] = fs.readdirSync(path.join(cache, "vaults"));
-    // No lock left behind, no temp file: only the scan cache, the folder brief, the notes kept and the writers'
+    // No lock left behind, no temp file: only the note times, the folder summary, the notes kept and the writers'
     // token (issue 22).
     expect(fs.readdirSync(path.join(cache, "vaults", state)).sort()).toEqual([
-      "folder-brief.txt",
+      "folder-summary.txt",
       "note-fields.txt",
-      "scan-cache.txt",
+      "note-times.txt",
       "write.token",
     ]);
   });

@@ -64,13 +64,13 @@ describe("CheckedIndexes", () => {
     );
   });
 
-  it("knows the older names of a brief without digesting them, and a check saved at one split at another", () => {
+  it("knows the older names of a summary without digesting them, and a check saved at one split at another", () => {
     const known = { split: "S-20260102", old: namesDigest([A], sha), older: [A] };
     const checks = new CheckedIndexes(sha);
     checks.checked("index four", [A, B], null, C, known);
     expect(checks.remembered()[0]).toEqual(expect.objectContaining({ split: "S-20260102", count: 3 }));
     expect(checks.listsExactly("index four", [A, B, C], null, known)).toBe(true);
-    expect(checks.listsExactly("index four", [C, B, A], null)).toBe(true); // no brief: every name digested
+    expect(checks.listsExactly("index four", [C, B, A], null)).toBe(true); // no summary: every name digested
     const later = { split: "S-20260103", old: namesDigest([A, B], sha), older: [A, B] };
     expect(checks.listsExactly("index four", [A, B, C], null, later)).toBe(true);
     // Found at another split, it is kept split at this call's, where its older names cost nothing.

@@ -3,7 +3,7 @@
  * the identity holds, learned from reads with the identity taken before them, forgotten by writes.
  */
 import { KEPT_SPAN_MS, KeptFields, PREPARED_MS, isPlainJson } from "../../src/core/device-memory/kept-fields";
-import { keepingFields } from "../support/device-cache";
+import { keepingFields } from "../support/device-memory";
 import { formatUtcCompact } from "../../src/core/time";
 import { MemoryStore } from "../support/memory-store";
 

@@ -1,6 +1,6 @@
 /**
  * A bounded scan given a run of names the store knows to be older confirmed notes (DeviceMemory.olderNotesIn,
- * the CLI's folder brief): it reads exactly the notes, and finds exactly the sessions, that it finds telling
+ * the CLI's folder summary): it reads exactly the notes, and finds exactly the sessions, that it finds telling
  * every name apart itself.
  */
 import fc from "fast-check";

@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { KeptFields } from "../../src/core/device-memory/kept-fields";
-import { keepingFields } from "../support/device-cache";
+import { keepingFields } from "../support/device-memory";
 import { FRESH_MS } from "../../src/node/file-key";
 import { NodeStore } from "../../src/node/node-store";
 import { tempFolders } from "../support/temp-folders";

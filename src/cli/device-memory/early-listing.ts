@@ -3,7 +3,7 @@
  * listing takes about 28 ms of the thread pool, while the main thread compiles and loads the CLI for about as
  * long; begun first (src/cli/bin.ts, before dist/palee.js is loaded), the one waits for nothing but the other.
  *
- * A call that will find a folder brief reads the folder by its names; one that will not (a cold call), by its files
+ * A call that will find a folder summary reads the folder by its names; one that will not (a cold call), by its files
  * and subfolders, the one typed listing it then needs.
  *
  * It is begun on a guess: the vault and session folder from the arguments as chooseVault reads them, without
@@ -64,8 +64,8 @@ export function beginEarlyListing(argv: readonly string[], env: NodeJS.ProcessEn
     const tokenPath = path.join(state, TOKEN_NAME);
     const value = textIfAny(tokenPath);
     const held = lstatSync(path.join(state, LOCK_NAME), { throwIfNoEntry: false }) !== undefined;
-    // Without a folder brief the call reads the folder's files and subfolders (one typed listing), else its names.
-    const typed = !existsSync(path.join(state, MEMORY_FILES.brief));
+    // Without a folder summary the call reads the folder's files and subfolders (one typed listing), else its names.
+    const typed = !existsSync(path.join(state, MEMORY_FILES.summary));
     const began = performance.now();
     const names = typed ? null : fs.readdir(sessions).catch(() => null);
     const listing = typed ? readListing(sessions).catch(() => null) : null;

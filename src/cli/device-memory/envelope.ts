@@ -18,10 +18,10 @@ export const FORMAT = "palee device memory 1";
 export const CACHE_MAX_AGE_MS = 24 * 3600 * 1000;
 
 /** The parts of the device memory, one file each (memory-files.ts). */
-export type Part = "times" | "checks" | "brief" | "fields";
+export type Part = "times" | "checks" | "summary" | "fields";
 
 /** What a file must say about itself to be used: whose it is. */
-export interface CacheOwner {
+export interface MemoryOwner {
   /** The tool's version (version.ts): a file of another version is not trusted. */
   tool: string;
   /** The vault's real path, and the session folder inside it. */
@@ -29,7 +29,7 @@ export interface CacheOwner {
   folder: string;
 }
 
-interface Header extends CacheOwner {
+interface Header extends MemoryOwner {
   part: Part;
   saved_at: number;
   sha256: string;
@@ -43,7 +43,7 @@ export function sha256(text: string): string {
 }
 
 /** `body` in its envelope, as `part` of `owner`'s memory saved at `now`. */
-export function seal(part: Part, owner: CacheOwner, body: string, now: number): string {
+export function seal(part: Part, owner: MemoryOwner, body: string, now: number): string {
   const header: Header = { part, ...owner, saved_at: now, sha256: sha256(body) };
   return `${FORMAT}\n${JSON.stringify(header)}\n${body}`;
 }
@@ -52,7 +52,7 @@ export function seal(part: Part, owner: CacheOwner, body: string, now: number): 
 export function unseal(
   text: string,
   part: Part,
-  owner: CacheOwner,
+  owner: MemoryOwner,
   now: number,
 ): { body: string; savedAt: number } | null {
   const head = headOf(text, part, owner, now);
@@ -62,11 +62,11 @@ export function unseal(
 }
 
 /** When `text` was saved, when its envelope is to be trusted (its body is not checked); else null. */
-export function savedAtOf(text: string, part: Part, owner: CacheOwner, now: number): number | null {
+export function savedAtOf(text: string, part: Part, owner: MemoryOwner, now: number): number | null {
   return headOf(text, part, owner, now)?.header.saved_at ?? null;
 }
 
-function headOf(text: string, part: Part, owner: CacheOwner, now: number): { header: Header; bodyAt: number } | null {
+function headOf(text: string, part: Part, owner: MemoryOwner, now: number): { header: Header; bodyAt: number } | null {
   const first = text.indexOf("\n");
   const second = first < 0 ? -1 : text.indexOf("\n", first + 1);
   if (second < 0 || text.slice(0, first) !== FORMAT) return null;

@@ -3,8 +3,8 @@
  * (memory-files.ts). A module of its own, so that the binary's early listing (early-listing.ts) loads no more.
  */
 export const MEMORY_FILES = {
-  times: "scan-cache.txt",
+  times: "note-times.txt",
   checks: "index-checks.txt",
-  brief: "folder-brief.txt",
+  summary: "folder-summary.txt",
   fields: "note-fields.txt",
 } as const;

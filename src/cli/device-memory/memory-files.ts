@@ -1,14 +1,14 @@
 /**
  * The four parts of the CLI's device memory, each one file (file-names.ts) in the vault's state folder beside the
  * vault lock, never in the vault, each in the one envelope of envelope.ts: the notes' times
- * (core/device-memory/remembering-store.ts), the index checks (checked-indexes.ts), the folder in brief
- * (folder-brief.ts) and the recent notes' fields kept by identity (kept-fields.ts). Separate files, so that a
+ * (core/device-memory/remembering-store.ts), the index checks (checked-indexes.ts), the folder summary
+ * (folder-summary.ts) and the recent notes' fields kept by identity (kept-fields.ts). Separate files, so that a
  * call that changes one small part does not rewrite the times of every note.
  */
 import type { IndexCheck } from "../../core/device-memory/checked-indexes";
-import type { FolderBrief } from "../../core/device-memory/folder-brief";
+import type { FolderSummary } from "../../core/device-memory/folder-summary";
 import type { KeptNote } from "../../core/device-memory/kept-fields";
-import type { CacheOwner } from "./envelope";
+import type { MemoryOwner } from "./envelope";
 import { jsonOrNull, savedAtOf, seal, unseal, writeMemoryFile } from "./envelope";
 
 /** The remembered times and when they were saved. */
@@ -18,28 +18,28 @@ export interface Remembered {
 }
 
 /**
- * The scan cache's text for `times`, saved at `now`: its body is one JSON line of the names and one of their
+ * The note times' text for `times`, saved at `now`: its body is one JSON line of the names and one of their
  * times, in the same order (JSON.parse reads 30 000 of each in a few milliseconds).
  */
-export function renderScanCache(owner: CacheOwner, times: ReadonlyMap<string, number>, now: number): string {
+export function renderNoteTimes(owner: MemoryOwner, times: ReadonlyMap<string, number>, now: number): string {
   const body = `${JSON.stringify([...times.keys()])}\n${JSON.stringify([...times.values()])}\n`;
   return seal("times", owner, body, now);
 }
 
 /**
- * A scan cache's text saved again at `now` with the same times (its body as it is), when it was saved `after` ms
+ * A note times' text saved again at `now` with the same times (its body as it is), when it was saved `after` ms
  * ago or more; null when it was saved since, or is not to be trusted. What keeps times that were not needed
  * within their day.
  */
-export function refreshedScanCache(text: string, owner: CacheOwner, now: number, after: number): string | null {
+export function refreshedNoteTimes(text: string, owner: MemoryOwner, now: number, after: number): string | null {
   const savedAt = savedAtOf(text, "times", owner, now);
   if (savedAt === null || now - savedAt < after) return null;
   const read = unseal(text, "times", owner, now);
   return read === null ? null : seal("times", owner, read.body, now);
 }
 
-/** The times a scan cache's text holds, or null when it is not to be trusted (envelope.ts). */
-export function parseScanCache(text: string, owner: CacheOwner, now: number): Remembered | null {
+/** The times a note times' text holds, or null when it is not to be trusted (envelope.ts). */
+export function parseNoteTimes(text: string, owner: MemoryOwner, now: number): Remembered | null {
   const read = unseal(text, "times", owner, now);
   if (read === null) return null;
   const { body } = read;
@@ -60,14 +60,14 @@ export function parseScanCache(text: string, owner: CacheOwner, now: number): Re
 /**
  * The index checks' text (core/device-memory/checked-indexes.ts), saved at `now`: one JSON line of [text digest, names
  * digest, count, split] rows, newest first. A separate small file, so that an end, which changes it, does not
- * rewrite the scan cache's 30 000 times.
+ * rewrite the 30 000 note times times.
  */
-export function renderIndexChecks(owner: CacheOwner, checks: readonly IndexCheck[], now: number): string {
+export function renderIndexChecks(owner: MemoryOwner, checks: readonly IndexCheck[], now: number): string {
   return seal("checks", owner, `${JSON.stringify(checks.map((c) => [c.text, c.names, c.count, c.split]))}\n`, now);
 }
 
 /** The checks an index checks' text holds, or null when it is not to be trusted. */
-export function parseIndexChecks(text: string, owner: CacheOwner, now: number): IndexCheck[] | null {
+export function parseIndexChecks(text: string, owner: MemoryOwner, now: number): IndexCheck[] | null {
   const read = unseal(text, "checks", owner, now);
   const rows = read && jsonOrNull(read.body);
   if (!Array.isArray(rows)) return null;
@@ -83,28 +83,28 @@ export function parseIndexChecks(text: string, owner: CacheOwner, now: number): 
 }
 
 /**
- * The folder brief's text (core/device-memory/folder-brief.ts), saved at `now`: one JSON line of its split, the older
+ * The folder summary's text (folder-summary.ts), saved at `now`: one JSON line of its split, the older
  * notes' digest and count, its `since`, and its late and recent notes as [name, time] pairs. A separate small
- * file, so that a call the brief answers reads and writes a few hundred names, not the scan cache's 30 000.
+ * file, so that a call the summary answers reads and writes a few hundred names, not the 30 000 note times.
  */
-export function renderFolderBrief(owner: CacheOwner, brief: FolderBrief, now: number): string {
+export function renderFolderSummary(owner: MemoryOwner, summary: FolderSummary, now: number): string {
   const body = {
-    split: brief.split,
-    old: [brief.old.digest, brief.old.count],
-    since: brief.since,
-    late: [...brief.late],
-    recent: [...brief.recent],
+    split: summary.split,
+    old: [summary.old.digest, summary.old.count],
+    since: summary.since,
+    late: [...summary.late],
+    recent: [...summary.recent],
   };
-  return seal("brief", owner, `${JSON.stringify(body)}\n`, now);
+  return seal("summary", owner, `${JSON.stringify(body)}\n`, now);
 }
 
-/** The brief a folder brief's text holds and when it was saved, or null when it is not to be trusted. */
-export function parseFolderBrief(
+/** The summary a folder summary's text holds and when it was saved, or null when it is not to be trusted. */
+export function parseFolderSummary(
   text: string,
-  owner: CacheOwner,
+  owner: MemoryOwner,
   now: number,
-): { brief: FolderBrief; savedAt: number } | null {
-  const read = unseal(text, "brief", owner, now);
+): { summary: FolderSummary; savedAt: number } | null {
+  const read = unseal(text, "summary", owner, now);
   const body = read && jsonOrNull(read.body);
   if (typeof body !== "object" || body === null || read === null) return null;
   const { split, old, since, late, recent } = body as Record<string, unknown>;
@@ -113,21 +113,21 @@ export function parseFolderBrief(
   const lateTimes = timesOf(late);
   const recentTimes = timesOf(recent);
   if (lateTimes === null || recentTimes === null) return null;
-  const brief = {
+  const summary = {
     split,
     old: { digest: old[0], count: old[1] as number },
     since,
     late: lateTimes,
     recent: recentTimes,
   };
-  return { brief, savedAt: read.savedAt };
+  return { summary, savedAt: read.savedAt };
 }
 
 /**
  * The kept notes' text (core/device-memory/kept-fields.ts), saved at `now`: one JSON line of [name, file identity,
  * frontmatter] rows. A few hundred notes, the last KEPT_SPAN_MS's: about 120 KB at 30 000 sessions.
  */
-export function renderKeptFields(owner: CacheOwner, notes: ReadonlyMap<string, KeptNote>, now: number): string {
+export function renderKeptFields(owner: MemoryOwner, notes: ReadonlyMap<string, KeptNote>, now: number): string {
   const rows = [...notes].map(([name, note]) => [name, note.key, note.fields]);
   return seal("fields", owner, `${JSON.stringify(rows)}\n`, now);
 }
@@ -135,7 +135,7 @@ export function renderKeptFields(owner: CacheOwner, notes: ReadonlyMap<string, K
 /** The notes a kept notes' text holds and when it was saved, or null when it is not to be trusted. */
 export function parseKeptFields(
   text: string,
-  owner: CacheOwner,
+  owner: MemoryOwner,
   now: number,
 ): { notes: Map<string, KeptNote>; savedAt: number } | null {
   const read = unseal(text, "fields", owner, now);
@@ -168,11 +168,11 @@ function timesOf(pairs: unknown): Map<string, number> | null {
 }
 
 /** Writes the times' file (writeMemoryFile). Never throws. */
-export function saveScanCache(
+export function saveNoteTimes(
   file: string,
-  owner: CacheOwner,
+  owner: MemoryOwner,
   times: ReadonlyMap<string, number>,
   now: number,
 ): Promise<void> {
-  return writeMemoryFile(file, renderScanCache(owner, times, now));
+  return writeMemoryFile(file, renderNoteTimes(owner, times, now));
 }

@@ -1,5 +1,5 @@
 /**
- * One CLI invocation's use of the device-local scan cache (memory-files.ts): load it before the command, hand the
+ * One CLI invocation's use of the device memory (memory-files.ts): load it before the command, hand the
  * core a store that answers from it (device-memory/remembering-store.ts), and save what the call learned afterwards.
  *
  * - A writing action saves, under the vault lock it holds (main.ts calls `finish` before releasing it).
@@ -9,7 +9,7 @@
  * - Beside it, the recent notes' frontmatter by their files' identities (core/device-memory/kept-fields.ts): read with
  *   the others, saved when the call learned or forgot a note, or an hour after it was last saved.
  * - Beside it, the index checks (device-memory/checked-indexes.ts): loaded and saved alike, when one was added; and
- *   the folder brief (core/device-memory/folder-brief.ts), read first: the times are parsed only if it cannot answer.
+ *   the folder summary (folder-summary.ts), read first: the times are parsed only if it cannot answer.
  * - A cache that cannot be found, read or written never fails the command: the call learns afresh.
  */
 import { promises as fs } from "node:fs";
@@ -21,7 +21,7 @@ import { RememberingStore } from "../../core/device-memory/remembering-store";
 import type { Kept } from "../../core/device-memory/remembering-store";
 import type { FolderReading } from "../../core/device-memory/folder-reading";
 import type { NodeStore } from "../../node/node-store";
-import type { CacheOwner } from "./envelope";
+import type { MemoryOwner } from "./envelope";
 import { CheckedIndexes } from "../../core/device-memory/checked-indexes";
 import { KeptFields } from "../../core/device-memory/kept-fields";
 import type { FileKeyOf } from "../../core/device-memory/kept-fields";
@@ -29,15 +29,15 @@ import { fileKeyAt } from "../../node/file-key";
 import type { Remembered } from "./memory-files";
 import { MEMORY_FILES } from "./file-names";
 import {
-  parseFolderBrief,
+  parseFolderSummary,
   parseIndexChecks,
   parseKeptFields,
-  parseScanCache,
-  refreshedScanCache,
-  renderFolderBrief,
+  parseNoteTimes,
+  refreshedNoteTimes,
+  renderFolderSummary,
   renderIndexChecks,
   renderKeptFields,
-  saveScanCache,
+  saveNoteTimes,
 } from "./memory-files";
 import { readMemoryFile, readMemoryFileNow, sha256, writeMemoryFile } from "./envelope";
 import { vaultStatePath } from "../state-dir";
@@ -46,7 +46,7 @@ import { VERSION } from "../version";
 /** An unchanged cache is saved again after this long, so that it never ages past CACHE_MAX_AGE_MS in use. */
 export const RESAVE_MS = 3600 * 1000;
 
-export interface CliCache {
+export interface CliMemory {
   /** The store the core works on: the vault's, with the remembered times. */
   store: RememberingStore;
   /** What the device remembers for the core (CorePorts.memory): the same store. */
@@ -57,7 +57,7 @@ export interface CliCache {
   finish: () => Promise<void>;
 }
 
-export interface CacheUse {
+export interface MemoryUse {
   /** Whether the action writes (and so holds the lock): only then is the cache saved. */
   writes: boolean;
   /** rebuild: the cache is ignored and saved anew from every note. */
@@ -69,28 +69,28 @@ export interface CacheUse {
 
 /**
  * What a writing call saves of its device cache (`remembered`, begun from files saved at `began.savedAt`, with a
- * folder brief or not), or null for nothing. Nothing learned: saved again only once an hour, to stay within its
+ * folder summary or not), or null for nothing. Nothing learned: saved again only once an hour, to stay within its
  * day (CACHE_MAX_AGE_MS); a name gone from the folder meanwhile keeps its time until the next save, and is never
- * asked about while it is gone. Without a folder brief, or with one that no longer told (an older note came or
+ * asked about while it is gone. Without a folder summary, or with one that no longer told (an older note came or
  * went), one is saved as soon as it can be made.
  */
 export function toKeep(
   remembered: RememberingStore,
-  began: { savedAt: number | undefined; brief: boolean },
+  began: { savedAt: number | undefined; summary: boolean },
   now: number,
 ): Kept | null {
   const due =
     began.savedAt === undefined ||
     remembered.learned() ||
     now - began.savedAt >= RESAVE_MS ||
-    (began.brief && remembered.timesRead());
-  if (!due && began.brief) return null;
+    (began.summary && remembered.timesRead());
+  if (!due && began.summary) return null;
   const kept = remembered.remembered(now);
-  return kept === null || (!due && kept.brief === null) ? null : kept;
+  return kept === null || (!due && kept.summary === null) ? null : kept;
 }
 
 /**
- * The scan cache's text when its file is old enough to be due for saving again (refreshedScanCache then decides by
+ * The note times' text when its file is old enough to be due for saving again (refreshedNoteTimes then decides by
  * the time saved in it, which is never later than the file's), else null, unread. A minute of slack for the write.
  */
 async function dueForResave(file: string, now: number): Promise<string | null> {
@@ -120,21 +120,25 @@ function sessionFileKey(store: NodeStore, folder: string): FileKeyOf {
 }
 
 /** The cache of the vault `store` is on (`layout`'s session folder), as `use` says. Never throws. */
-export async function openCache(
+export async function openMemory(
   store: NodeStore,
   layout: Layout,
   env: NodeJS.ProcessEnv,
-  use: CacheUse,
-): Promise<CliCache> {
+  use: MemoryUse,
+): Promise<CliMemory> {
   const where = await vaultStatePath(store.root, env).catch(() => null);
-  const owner: CacheOwner | null = where && { tool: VERSION, vault: where.realVault, folder: layout.sessions };
+  const owner: MemoryOwner | null = where && { tool: VERSION, vault: where.realVault, folder: layout.sessions };
   const file = where && path.join(where.dir, MEMORY_FILES.times);
   const checksFile = where && path.join(where.dir, MEMORY_FILES.checks);
-  const briefFile = where && path.join(where.dir, MEMORY_FILES.brief);
+  const summaryFile = where && path.join(where.dir, MEMORY_FILES.summary);
   const read = async (at: string | null): Promise<string | null> =>
     at !== null && owner !== null && !use.fresh ? readMemoryFile(at) : null;
   const fieldsFile = where && path.join(where.dir, MEMORY_FILES.fields);
-  const [checksText, briefText, fieldsText] = await Promise.all([read(checksFile), read(briefFile), read(fieldsFile)]);
+  const [checksText, summaryText, fieldsText] = await Promise.all([
+    read(checksFile),
+    read(summaryFile),
+    read(fieldsFile),
+  ]);
   const began = use.now();
   // The recent notes' frontmatter by their files' identities: what the call need not read again.
   const fields = fieldsText === null || owner === null ? null : parseKeptFields(fieldsText, owner, began);
@@ -142,17 +146,17 @@ export async function openCache(
   notes.begin(fields?.notes ?? null, began);
   // While the listing begun early is under way (early-listing.ts); only the notes the call reads as a rule.
   notes.prepare(use.notesWithin === undefined ? null : began - use.notesWithin);
-  const brief = briefText === null || owner === null ? null : parseFolderBrief(briefText, owner, began);
-  // The times (1.2 MB at 30 000 sessions) are read and parsed only when the folder's brief cannot answer
-  // (core/device-memory/folder-brief.ts): without a brief, at once; with one, once a question needs them.
-  let timesText: string | null | undefined = brief === null ? await read(file) : undefined;
+  const summary = summaryText === null || owner === null ? null : parseFolderSummary(summaryText, owner, began);
+  // The times (1.2 MB at 30 000 sessions) are read and parsed only when the folder's summary cannot answer
+  // (core/device-memory/folder-summary.ts): without a summary, at once; with one, once a question needs them.
+  let timesText: string | null | undefined = summary === null ? await read(file) : undefined;
   const textOfTimes = (): string | null =>
     timesText !== undefined ? timesText : (timesText = file !== null && !use.fresh ? readMemoryFileNow(file) : null);
   let parsed: Remembered | null | undefined;
   const times = (): Remembered | null => {
     if (parsed !== undefined) return parsed;
     const text = owner && textOfTimes();
-    return (parsed = text === null || owner === null ? null : parseScanCache(text, owner, began));
+    return (parsed = text === null || owner === null ? null : parseNoteTimes(text, owner, began));
   };
   const checks = new CheckedIndexes(
     sha256,
@@ -167,7 +171,7 @@ export async function openCache(
     store,
     layout.sessions,
     (folder, names) => store.modifiedTimes(folder, names),
-    brief ? { brief: brief.brief, times: () => times()?.times ?? null } : (times()?.times ?? null),
+    summary ? { summary: summary.summary, times: () => times()?.times ?? null } : (times()?.times ?? null),
     { listing: reading, checks, digest: sha256, fields: notes },
   );
   return {
@@ -175,7 +179,7 @@ export async function openCache(
     memory: remembered,
     sweep: (sweepOn) => (ports, l) => remembered.reusingListing(() => sweepOn(ports, l)),
     finish: async () => {
-      if (!use.writes || file === null || briefFile === null || owner === null) return;
+      if (!use.writes || file === null || summaryFile === null || owner === null) return;
       try {
         if (checks.learned() && checksFile !== null) {
           await writeMemoryFile(checksFile, renderIndexChecks(owner, checks.remembered(), use.now()));
@@ -185,17 +189,21 @@ export async function openCache(
         if (fieldsFile !== null && (notes.learned() || fields === null || now - fields.savedAt >= RESAVE_MS)) {
           await writeMemoryFile(fieldsFile, renderKeptFields(owner, notes.kept(), now));
         }
-        const kept = toKeep(remembered, { savedAt: brief?.savedAt ?? times()?.savedAt, brief: brief !== null }, now);
+        const kept = toKeep(
+          remembered,
+          { savedAt: summary?.savedAt ?? times()?.savedAt, summary: summary !== null },
+          now,
+        );
         if (kept === null) return;
-        if (kept.times !== null) await saveScanCache(file, owner, kept.times, now);
+        if (kept.times !== null) await saveNoteTimes(file, owner, kept.times, now);
         else {
           // The times were not needed: kept as they are, within their day (read only when due by the file's time).
           const text = timesText !== undefined ? timesText : await dueForResave(file, now);
-          const refreshed = text === null ? null : refreshedScanCache(text, owner, now, RESAVE_MS);
+          const refreshed = text === null ? null : refreshedNoteTimes(text, owner, now, RESAVE_MS);
           if (refreshed !== null) await writeMemoryFile(file, refreshed);
         }
-        if (kept.brief !== null) await writeMemoryFile(briefFile, renderFolderBrief(owner, kept.brief, now));
-        else await fs.rm(briefFile, { force: true });
+        if (kept.summary !== null) await writeMemoryFile(summaryFile, renderFolderSummary(owner, kept.summary, now));
+        else await fs.rm(summaryFile, { force: true });
       } catch {
         // the next call learns afresh
       }

@@ -21,8 +21,8 @@ export interface IndexCheck {
 }
 
 /**
- * Names this call already knows the digest of (the folder brief's older notes, vouched for by the listing:
- * folder-brief.ts olderRange): `older`, every name before `split`, whose set's digest is `old`.
+ * Names this call already knows the digest of (the folder summary's older notes, vouched for by the listing:
+ * folder-summary.ts olderRange): `older`, every name before `split`, whose set's digest is `old`.
  */
 export interface KnownOlder {
   readonly split: string;
@@ -131,7 +131,7 @@ export class CheckedIndexes {
         c.text === (digest ??= this.digestOf(text)),
     );
     if (found === undefined) return false;
-    // Saved split elsewhere (by a call without a brief, or before the split moved): kept split where it is now.
+    // Saved split elsewhere (by a call without a summary, or before the split moved): kept split where it is now.
     const hit =
       known === null || found.split === known.split
         ? found

@@ -2,7 +2,7 @@
  * A digest of a set of file names (issue 22) that does not depend on their order (a listing's order is the file
  * system's): the digest of the names sorted, as a JSON array. Used for the sets a device remembers without keeping
  * their names: the names an index.md lists (checked-indexes.ts) and a session folder's older notes
- * (folder-brief.ts). Sorting, writing and digesting are the engine's own work, so 30 000 names cost about 10 ms
+ * (folder-summary.ts). Sorting, writing and digesting are the engine's own work, so 30 000 names cost about 10 ms
  * even in a process that runs them once, as the CLI does; a hash summed name by name in script, not yet compiled
  * in such a process, cost half as much again. Pure.
  */

@@ -1,8 +1,8 @@
 import type { ChangeReport, DeviceMemory, ModifiedAt, OlderNotes, SessionStore } from "../ports";
 import type { CheckedIndexes } from "./checked-indexes";
-import type { FolderBrief } from "./folder-brief";
+import type { FolderSummary } from "./folder-summary";
 import type { Digest } from "./names-digest";
-import { briefChanged, briefKept, briefOf, sameBrief } from "./folder-brief";
+import { summaryChanged, summaryKept, summaryOf, sameSummary } from "./folder-summary";
 import type { FolderReading, Listing, TimesOf } from "./folder-reading";
 import type { Vouched } from "./by-names";
 import { readByNames } from "./by-names";
@@ -10,15 +10,15 @@ import type { KeptFields } from "./kept-fields";
 import { Listed } from "./listed";
 import { kindOf } from "../scan/names";
 
-/** What a call begins from: the remembered times, or a brief of the folder with the times read only if needed. */
-export type Known = Map<string, number> | { brief: FolderBrief; times: () => Map<string, number> | null } | null;
+/** What a call begins from: the remembered times, or a summary of the folder with the times read only if needed. */
+export type Known = Map<string, number> | { summary: FolderSummary; times: () => Map<string, number> | null } | null;
 
 /** What a face keeps after a call (remembered()): see there. */
 export interface Kept {
   /** Every remembered time; null when the times were not needed (the face keeps the ones it has). */
   times: Map<string, number> | null;
-  /** The folder in brief, or null when it cannot be told (an older note's time is not known). */
-  brief: FolderBrief | null;
+  /** The folder summary, or null when it cannot be told (an older note's time is not known). */
+  summary: FolderSummary | null;
   /** Whether any of it differs from what the call began with. */
   changed: boolean;
 }
@@ -27,12 +27,12 @@ export interface Kept {
 export interface MemoryParts {
   /**
    * The folder's subfolders come from the listing's own reading (once per listing); a FolderReading reads names
-   * alone while a brief can vouch for its older notes.
+   * alone while a summary can vouch for its older notes.
    */
   listing?: Listing | FolderReading;
   /** What this device remembers of checking index.md (checked-indexes.ts). */
   checks?: CheckedIndexes;
-  /** The folder is kept in brief (folder-brief.ts), its sets of names by this digest. */
+  /** The folder is kept as a summary (folder-summary.ts), its sets of names by this digest. */
   digest?: Digest;
   /** The recent notes' frontmatter kept by their files' identities (kept-fields.ts). */
   fields?: KeptFields;
@@ -40,15 +40,15 @@ export interface MemoryParts {
 
 /**
  * Where the times stand in a call (the named states of the store):
- * - "brief": not read yet; `changedAmong` answers from the brief (folder-brief.ts) while it can, and the times are
- *   read (`readTimes`) once it cannot. `recent` is the brief's recent times less what this store wrote since;
+ * - "summary": not read yet; `changedAmong` answers from the summary (folder-summary.ts) while it can, and the times
+ *   are read (`readTimes`) once it cannot. `recent` is the summary's recent times less what this store wrote since;
  *   `forgotten`, what it wrote;
  * - "read": every time known is in the store's `times`.
  */
 type TimesState =
   | {
-      kind: "brief";
-      brief: FolderBrief;
+      kind: "summary";
+      summary: FolderSummary;
       times: () => Map<string, number> | null;
       recent: Map<string, number>;
       forgotten: Set<string>;
@@ -57,7 +57,7 @@ type TimesState =
 
 /**
  * The one store of the device memory (docs/core.md "Device memory"): the vault's store as this device remembers
- * it. For the session folder it answers `changedAmong` from the notes' remembered times (or the brief), asking
+ * it. For the session folder it answers `changedAmong` from the notes' remembered times (or the summary), asking
  * `timesOf` only about names it does not know: sound because a note that saves a draft is created whole under a
  * new name (create-only; a sync tool delivers it under that name), so a name already seen keeps the time that
  * bounds it. It answers `cachedFields` from the fields kept, and DeviceMemory from the index checks and the latest
@@ -66,11 +66,11 @@ type TimesState =
  * cli/device-memory/, outside the vault). Pure: no file system here.
  */
 export class RememberingStore implements SessionStore, DeviceMemory {
-  /** The times known: all remembered ("read"), or only those learned since `begin` ("brief"). */
+  /** The times known: all remembered ("read"), or only those learned since `begin` ("summary"). */
   private times = new Map<string, number>();
   private state: TimesState = { kind: "read" };
-  /** The brief the call began with, if any (what remembered() compares with). */
-  private began: FolderBrief | null = null;
+  /** The summary the call began with, if any (what remembered() compares with). */
+  private began: FolderSummary | null = null;
   /** The folder's names as last listed, with this store's writes since; null before the first listing. */
   private listed: Listed | null = null;
   /** "reused": `list` of the folder answers from `listed` (the temp sweep after an operation: no new listing). */
@@ -79,7 +79,7 @@ export class RememberingStore implements SessionStore, DeviceMemory {
   private subfolders: string[] | null = null;
   /** Whether a time was learned or forgotten since `begin`. */
   private changed = false;
-  /** The latest listing's older notes, when the brief vouched for them; null when it did not. */
+  /** The latest listing's older notes, when the summary vouched for them; null when it did not. */
   private vouched: Vouched | null = null;
 
   constructor(
@@ -95,12 +95,12 @@ export class RememberingStore implements SessionStore, DeviceMemory {
 
   /** Starts afresh from `known` (null: nothing known, every name is asked about once). Takes ownership of it. */
   begin(known: Known): void {
-    const brief = known instanceof Map || known === null ? null : known;
+    const summary = known instanceof Map || known === null ? null : known;
     this.times = known instanceof Map ? known : new Map<string, number>();
-    this.state = brief
-      ? { kind: "brief", ...brief, recent: new Map(brief.brief.recent), forgotten: new Set() }
+    this.state = summary
+      ? { kind: "summary", ...summary, recent: new Map(summary.summary.recent), forgotten: new Set() }
       : { kind: "read" };
-    this.began = brief?.brief ?? null;
+    this.began = summary?.summary ?? null;
     this.listed = null;
     this.subfolders = null;
     this.changed = false;
@@ -112,41 +112,41 @@ export class RememberingStore implements SessionStore, DeviceMemory {
     return this.changed;
   }
 
-  /** Whether the times were read (or given at `begin`): false while the brief answered every question. */
+  /** Whether the times were read (or given at `begin`): false while the summary answered every question. */
   timesRead(): boolean {
     return this.state.kind === "read";
   }
 
   /**
-   * What to keep, made at `now`, from the latest listing: every time known of its names (null when the brief
+   * What to keep, made at `now`, from the latest listing: every time known of its names (null when the summary
    * answered every question and still describes the folder: the face keeps the times it has), the folder in
-   * brief, and whether any of it differs from what `begin` was given (a time learned or forgotten, a name gone, a
-   * brief moved); null when this store never listed the folder.
+   * summary, and whether any of it differs from what `begin` was given (a time learned or forgotten, a name gone, a
+   * summary moved); null when this store never listed the folder.
    */
   remembered(now: number): Kept | null {
     const listed = this.listed;
     if (listed === null) return null;
     const { digest } = this.parts;
-    const open = this.state.kind === "brief" ? this.state : null;
+    const open = this.state.kind === "summary" ? this.state : null;
     const vouched = this.vouched;
     if (open !== null && vouched !== null) {
-      // The older notes are the brief's (no older note written since, or the brief would be closed): only the
+      // The older notes are the summary's (no older note written since, or the summary would be closed): only the
       // others are walked.
-      const { brief, recent } = open;
+      const { summary, recent } = open;
       const others = listed.current(vouched.older.others).filter((name) => kindOf(name) === "confirmed");
       const timeOf = (name: string): number | undefined => this.times.get(name) ?? recent.get(name);
-      const kept = briefKept(brief, others, timeOf, now);
-      if (kept !== null) return { times: null, brief: kept, changed: this.changed || !sameBrief(kept, brief) };
+      const kept = summaryKept(summary, others, timeOf, now);
+      if (kept !== null) return { times: null, summary: kept, changed: this.changed || !sameSummary(kept, summary) };
     }
     const confirmed = listed.all().filter((name) => kindOf(name) === "confirmed");
     if (open !== null) {
-      const { brief, recent } = open;
+      const { summary, recent } = open;
       const timeOf = (name: string): number | undefined =>
         this.times.get(name) ??
         recent.get(name) ??
-        (name < brief.split ? (brief.late.get(name) ?? -Infinity) : undefined);
-      const made = digest ? briefOf(confirmed, timeOf, now, brief, digest) : null;
-      if (made !== null) return { times: null, brief: made, changed: this.changed || !sameBrief(made, brief) };
+        (name < summary.split ? (summary.late.get(name) ?? -Infinity) : undefined);
+      const made = digest ? summaryOf(confirmed, timeOf, now, summary, digest) : null;
+      if (made !== null) return { times: null, summary: made, changed: this.changed || !sameSummary(made, summary) };
     }
     const times = this.readTimes();
     let changed = this.changed;
@@ -159,21 +159,21 @@ export class RememberingStore implements SessionStore, DeviceMemory {
       times.delete(name); // gone from the folder (deleting the current key is safe while iterating a Map)
       changed = true;
     }
-    const brief = digest ? briefOf(confirmed, (name) => times.get(name), now, null, digest) : null;
+    const summary = digest ? summaryOf(confirmed, (name) => times.get(name), now, null, digest) : null;
     const began = this.began;
-    const same = brief === null || began === null ? brief === began : sameBrief(brief, began);
-    return { times, brief, changed: changed || !same };
+    const same = summary === null || began === null ? summary === began : sameSummary(summary, began);
+    return { times, summary, changed: changed || !same };
   }
 
   /**
-   * The times, read now if the brief answered so far: the remembered ones, then the brief's (saved with or after
+   * The times, read now if the summary answered so far: the remembered ones, then the summary's (saved with or after
    * them), then those learned since `begin`, less the names this store wrote since.
    */
   private readTimes(): Map<string, number> {
     const open = this.state;
     if (open.kind === "read") return this.times;
     const times = open.times() ?? new Map<string, number>();
-    for (const [name, at] of open.brief.late) times.set(name, at);
+    for (const [name, at] of open.summary.late) times.set(name, at);
     for (const [name, at] of open.recent) times.set(name, at);
     for (const name of open.forgotten) times.delete(name);
     for (const [name, at] of this.times) times.set(name, at);
@@ -201,10 +201,10 @@ export class RememberingStore implements SessionStore, DeviceMemory {
 
   async changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
     if (folder !== this.folder) return this.inner.changedAmong(folder, names, since);
-    const open = this.state.kind === "brief" ? this.state : null;
+    const open = this.state.kind === "summary" ? this.state : null;
     const { digest } = this.parts;
     const vouched = this.vouched?.older.older ?? null;
-    const told = open && digest && briefChanged(open.brief, names, since, digest, vouched);
+    const told = open && digest && summaryChanged(open.summary, names, since, digest, vouched);
     if (open !== null && told) {
       // No older note came or went: only a late one can be among them; the rest are looked up one by one.
       const timeOf = (name: string): number | undefined => this.times.get(name) ?? open.recent.get(name);
@@ -253,14 +253,14 @@ export class RememberingStore implements SessionStore, DeviceMemory {
     return names;
   }
 
-  /** The folder by its names while the brief can vouch for its older notes (readByNames), else one typed listing. */
+  /** The folder by its names while the summary can vouch for its older notes (readByNames), else one typed listing. */
   private async readVouched(reading: FolderReading): Promise<{ files: string[]; folders: string[] }> {
-    const open = this.state.kind === "brief" ? this.state : null;
+    const open = this.state.kind === "summary" ? this.state : null;
     const { digest } = this.parts;
     if (open === null || !digest) return reading.listing(this.folder);
-    const read = await readByNames(reading, this.folder, open.brief, digest);
+    const read = await readByNames(reading, this.folder, open.summary, digest);
     if (read.vouched === null) return read;
-    // The recent notes' times, told along, are learned: the next call finds them in the brief, and asks nothing.
+    // The recent notes' times, told along, are learned: the next call finds them in the summary, and asks nothing.
     for (const [name, at] of read.times) {
       if (kindOf(name) !== "confirmed" || this.times.get(name) === at) continue;
       this.times.set(name, at);
@@ -293,9 +293,9 @@ export class RememberingStore implements SessionStore, DeviceMemory {
   private wrote(path: string, exists: boolean): void {
     const name = this.own(path);
     if (name === null) return;
-    const open = this.state.kind === "brief" ? this.state : null;
-    if (open !== null && kindOf(name) === "confirmed" && name < open.brief.split) {
-      this.readTimes(); // an older note came or went: the brief no longer tells
+    const open = this.state.kind === "summary" ? this.state : null;
+    if (open !== null && kindOf(name) === "confirmed" && name < open.summary.split) {
+      this.readTimes(); // an older note came or went: the summary no longer tells
     } else if (open !== null) {
       open.forgotten.add(name);
       if (open.recent.delete(name)) this.changed = true;
@@ -358,7 +358,7 @@ export class RememberingStore implements SessionStore, DeviceMemory {
     return this.inner.changesSince(folder, since);
   }
 
-  /** The brief's older notes in the latest listing, when `names` is that listing as returned (olderRange's). */
+  /** The summary's older notes in the latest listing, when `names` is that listing as returned (olderRange's). */
   olderNotesIn(folder: string, names: readonly string[]): OlderNotes | null {
     const vouched = this.vouched;
     return folder === this.folder && vouched !== null && vouched.files === names ? vouched.older : null;

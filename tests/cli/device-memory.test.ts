@@ -1,5 +1,5 @@
 /**
- * The device-local scan cache (issue 22): each confirmed note's file time, kept beside the vault lock outside the
+ * the device memory (issue 22): each confirmed note's file time, kept beside the vault lock outside the
  * vault, so that a bounded scan stats only the names it has not seen. Its format (memory-files.ts) and how
  * the CLI uses it, on real files.
  */
@@ -8,14 +8,14 @@ import path from "node:path";
 import { createHash } from "node:crypto";
 import { CACHE_MAX_AGE_MS, FORMAT } from "../../src/cli/device-memory/envelope";
 import {
-  parseFolderBrief,
+  parseFolderSummary,
   parseIndexChecks,
-  parseScanCache,
-  renderFolderBrief,
+  parseNoteTimes,
+  renderFolderSummary,
   parseKeptFields,
   renderIndexChecks,
   renderKeptFields,
-  renderScanCache,
+  renderNoteTimes,
 } from "../../src/cli/device-memory/memory-files";
 import { FRESH_MS } from "../../src/node/file-key";
 import {
@@ -39,16 +39,16 @@ const OWNER = { tool: "1.2.3", vault: "/home/me/vault", folder: "palee/sessions"
 const NOW = Date.parse("2026-12-02T04:00:00Z");
 const DAY = 24 * 60;
 
-describe("the scan cache's file", () => {
+describe("the note times' file", () => {
   const times = new Map([
     ["S-20260101T090000-ab12.md", 1767258000000.125],
     ["S-20251201T090000-cd34.md", 1764579600000],
   ]);
-  const text = renderScanCache(OWNER, times, NOW);
+  const text = renderNoteTimes(OWNER, times, NOW);
 
   it("reads back the times it was saved with", () => {
-    expect(parseScanCache(text, OWNER, NOW + 1000)).toEqual({ times, savedAt: NOW });
-    expect(parseScanCache(renderScanCache(OWNER, new Map(), NOW), OWNER, NOW)).toEqual({
+    expect(parseNoteTimes(text, OWNER, NOW + 1000)).toEqual({ times, savedAt: NOW });
+    expect(parseNoteTimes(renderNoteTimes(OWNER, new Map(), NOW), OWNER, NOW)).toEqual({
       times: new Map(),
       savedAt: NOW,
     });
@@ -67,14 +67,14 @@ describe("the scan cache's file", () => {
     ["a header that is not JSON", text.replace(/\{.*\}/, "{oops"), OWNER, NOW],
     ["empty", "", OWNER, NOW],
   ])("is not trusted when %s", (_what, damaged, owner, now) => {
-    expect(parseScanCache(damaged, owner, now)).toBeNull();
+    expect(parseNoteTimes(damaged, owner, now)).toBeNull();
   });
 
   it("is not trusted when its checksum holds but a time is not a number", () => {
     const body = `${JSON.stringify(["S-20260101T090000-ab12.md"])}\n${JSON.stringify(["soon"])}\n`;
     const sha256 = createHash("sha256").update(body).digest("hex");
     const forged = `${FORMAT}\n${JSON.stringify({ part: "times", ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
-    expect(parseScanCache(forged, OWNER, NOW)).toBeNull();
+    expect(parseNoteTimes(forged, OWNER, NOW)).toBeNull();
   });
 });
 
@@ -95,7 +95,7 @@ describe("the index checks' file", () => {
     expect(parseIndexChecks(`${three.split("\n")[0]}\n${JSON.stringify(header)}\n${body}`, OWNER, NOW)).toBeNull();
     expect(parseIndexChecks(text, { ...OWNER, vault: "/elsewhere" }, NOW)).toBeNull();
     expect(parseIndexChecks(text, OWNER, NOW + CACHE_MAX_AGE_MS + 1)).toBeNull();
-    expect(parseIndexChecks(renderScanCache(OWNER, new Map(), NOW), OWNER, NOW)).toBeNull(); // another kind
+    expect(parseIndexChecks(renderNoteTimes(OWNER, new Map(), NOW), OWNER, NOW)).toBeNull(); // another kind
   });
 });
 
@@ -105,30 +105,30 @@ function forgedCacheText(part: string, body: string): string {
   return `${FORMAT}\n${JSON.stringify({ part, ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
 }
 
-describe("the folder brief's file", () => {
-  const brief = {
+describe("the folder summary's file", () => {
+  const summary = {
     split: "S-20261118T040000",
     old: { digest: "0123456789abcdef", count: 2 },
     since: NOW - 14 * 24 * 3_600_000,
     late: new Map([["S-20251201T090000-cd34.md", NOW - 3_600_000]]),
     recent: new Map([["S-20261201T090000-ab12.md", NOW - 60_000.5]]),
   };
-  const text = renderFolderBrief(OWNER, brief, NOW);
+  const text = renderFolderSummary(OWNER, summary, NOW);
 
-  it("reads back the brief it was saved with, and trusts no damaged or foreign one", () => {
-    expect(parseFolderBrief(text, OWNER, NOW + 1000)).toEqual({ brief, savedAt: NOW });
-    expect(parseFolderBrief(text.replace("0123456789abcdef", "0123456789abcdee"), OWNER, NOW)).toBeNull();
-    expect(parseFolderBrief(text, { ...OWNER, folder: "study/sessions" }, NOW)).toBeNull();
-    expect(parseFolderBrief(text, OWNER, NOW + CACHE_MAX_AGE_MS + 1)).toBeNull();
-    expect(parseFolderBrief(text, OWNER, NOW - 1)).toBeNull();
-    expect(parseFolderBrief(renderIndexChecks(OWNER, [], NOW), OWNER, NOW)).toBeNull(); // another kind
+  it("reads back the summary it was saved with, and trusts no damaged or foreign one", () => {
+    expect(parseFolderSummary(text, OWNER, NOW + 1000)).toEqual({ summary, savedAt: NOW });
+    expect(parseFolderSummary(text.replace("0123456789abcdef", "0123456789abcdee"), OWNER, NOW)).toBeNull();
+    expect(parseFolderSummary(text, { ...OWNER, folder: "study/sessions" }, NOW)).toBeNull();
+    expect(parseFolderSummary(text, OWNER, NOW + CACHE_MAX_AGE_MS + 1)).toBeNull();
+    expect(parseFolderSummary(text, OWNER, NOW - 1)).toBeNull();
+    expect(parseFolderSummary(renderIndexChecks(OWNER, [], NOW), OWNER, NOW)).toBeNull(); // another kind
   });
 
   it("is not trusted when its checksum holds but a time is not a number", () => {
     const fields = { split: "S-2", old: ["0123456789abcdef", 1], since: 0, late: [["S-1.md", "x"]], recent: [] };
-    const forged = forgedCacheText("brief", `${JSON.stringify(fields)}\n`);
-    expect(parseFolderBrief(forged, OWNER, NOW)).toBeNull();
-    expect(parseFolderBrief(forged.replace('"x"', "5"), OWNER, NOW)).toBeNull(); // the checksum no longer holds
+    const forged = forgedCacheText("summary", `${JSON.stringify(fields)}\n`);
+    expect(parseFolderSummary(forged, OWNER, NOW)).toBeNull();
+    expect(parseFolderSummary(forged.replace('"x"', "5"), OWNER, NOW)).toBeNull(); // the checksum no longer holds
   });
 });
 
@@ -162,11 +162,11 @@ describe("the kept notes' file", () => {
 function cacheFile(vault: string): string {
   const real = fs.realpathSync(vault);
   const hash = createHash("sha256").update(real).digest("hex").slice(0, 16);
-  return path.join(testCacheDir(), "vaults", hash, "scan-cache.txt");
+  return path.join(testCacheDir(), "vaults", hash, "note-times.txt");
 }
 
-/** The folder brief's file (core/device-memory/folder-brief.ts), beside the cache file. */
-const briefFile = (vault: string): string => path.join(path.dirname(cacheFile(vault)), "folder-brief.txt");
+/** The folder summary's file (core/device-memory/folder-summary.ts), beside the cache file. */
+const summaryFile = (vault: string): string => path.join(path.dirname(cacheFile(vault)), "folder-summary.txt");
 
 /** A note of long ago, its file time when its session ended. Returns its vault-relative path. */
 function writeOld(vault: string, minutesAgo: number, absorbed: string[] = []): string {
@@ -202,7 +202,7 @@ function rewriteInPlace(vault: string, rel: string): void {
   fs.writeFileSync(path.join(vault, rel), "---\npalee_schema: 1\nsession_id: [broken\n---\n");
 }
 
-describe("the CLI with its scan cache", () => {
+describe("the CLI with its device memory", () => {
   it("keeps it beside the vault lock, outside the vault, naming the vault's real path", () => {
     const { vault } = oldVault();
     const before = sessionFiles(vault);
@@ -211,9 +211,9 @@ describe("the CLI with its scan cache", () => {
     expect(text.split("\n")[0]).toBe(FORMAT);
     const where = { vault: fs.realpathSync(vault), folder: "palee/sessions" };
     expect(JSON.parse(text.split("\n")[1])).toMatchObject({ part: "times", ...where });
-    const brief = fs.readFileSync(briefFile(vault), "utf8").split("\n");
-    expect(brief[0]).toBe(FORMAT);
-    expect(JSON.parse(brief[1])).toMatchObject({ part: "brief", ...where });
+    const summary = fs.readFileSync(summaryFile(vault), "utf8").split("\n");
+    expect(summary[0]).toBe(FORMAT);
+    expect(JSON.parse(summary[1])).toMatchObject({ part: "summary", ...where });
     // Nothing new in the vault but the draft start wrote.
     expect(sessionFiles(vault).filter((f) => !before.includes(f))).toEqual([expect.stringMatching(/^DRAFT-S-/)]);
   });
@@ -226,8 +226,8 @@ describe("the CLI with its scan cache", () => {
     expect([warm.status, warm.stderr.includes(name)]).toEqual([0, false]);
     expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
 
-    // Both files remember its time: the scan cache, and the folder brief (a recent note's time).
-    for (const file of [cacheFile(vault), briefFile(vault)]) {
+    // Both files remember its time: the note times, and the folder summary (a recent note's time).
+    for (const file of [cacheFile(vault), summaryFile(vault)]) {
       const saved = fs.readFileSync(file, "utf8");
       const last = saved.search(/\d\D*$/); // the last digit of the last time, changed
       fs.writeFileSync(file, `${saved.slice(0, last)}${(Number(saved[last]) + 1) % 10}${saved.slice(last + 1)}`);
@@ -237,7 +237,7 @@ describe("the CLI with its scan cache", () => {
     expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
 
     fs.rmSync(cacheFile(vault));
-    fs.rmSync(briefFile(vault));
+    fs.rmSync(summaryFile(vault));
     const deleted = palee(vault, ["start", "--topic", "T-old"]);
     expect([deleted.status, deleted.stderr.includes(name)]).toEqual([0, true]);
   });
@@ -301,18 +301,21 @@ describe("the CLI with its scan cache", () => {
     expect(index).toContain("Total sessions: 21");
   });
 
-  it("keeps the folder in brief, made anew once an older note is gone", () => {
+  it("keeps the folder summary, made anew once an older note is gone", () => {
     const { vault } = oldVault();
-    const brief = () =>
-      JSON.parse(fs.readFileSync(briefFile(vault), "utf8").split("\n")[2]) as { split: string; old: [string, number] };
+    const summary = () =>
+      JSON.parse(fs.readFileSync(summaryFile(vault), "utf8").split("\n")[2]) as {
+        split: string;
+        old: [string, number];
+      };
     const older = (split: string): number => sessionFiles(vault).filter((f) => f.startsWith("S-") && f < split).length;
     expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
-    const before = brief();
+    const before = summary();
     expect(before.old[1]).toBe(older(before.split)); // the notes of about 14 days ago and more
     fs.rmSync(path.join(vault, "palee", "sessions", sessionFiles(vault).filter((f) => f.startsWith("S-"))[0]));
-    // The end learns nothing new (every time is known), yet its brief no longer told: it is saved again.
+    // The end learns nothing new (every time is known), yet its summary no longer told: it is saved again.
     expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
-    const after = brief();
+    const after = summary();
     expect(after.old[0]).not.toBe(before.old[0]);
     expect(after.old[1]).toBe(older(after.split));
   });
@@ -323,7 +326,7 @@ describe("the CLI with its scan cache", () => {
       (JSON.parse(fs.readFileSync(file, "utf8").split("\n")[1]) as { saved_at: number }).saved_at;
     /** Both files as saved `hours` ago: the time in them, and (`fileToo`) the file's own. */
     const age = (hours: number, fileToo: boolean): void => {
-      for (const file of [cacheFile(vault), briefFile(vault)]) {
+      for (const file of [cacheFile(vault), summaryFile(vault)]) {
         const text = fs.readFileSync(file, "utf8");
         const then = Date.now() - hours * 3600_000;
         fs.writeFileSync(file, text.replace(/"saved_at":\d+/, `"saved_at":${then}`)); // the header is not summed
@@ -332,10 +335,10 @@ describe("the CLI with its scan cache", () => {
     };
     const body = (): string => fs.readFileSync(cacheFile(vault), "utf8").split("\n").slice(2).join("\n");
     const times = body();
-    // The time in the file says two hours, its file says now: the brief is saved again, the times are not read.
+    // The time in the file says two hours, its file says now: the summary is saved again, the times are not read.
     age(2, false);
     expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
-    expect(Date.now() - savedAt(briefFile(vault))).toBeLessThan(600_000);
+    expect(Date.now() - savedAt(summaryFile(vault))).toBeLessThan(600_000);
     expect(Date.now() - savedAt(cacheFile(vault))).toBeGreaterThan(3600_000);
     expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
     // Both say two hours: the times are read and saved again as they were.

@@ -3,11 +3,11 @@
  * store only about names it has not seen; its own writes forget their names' times; what it keeps to save.
  */
 import { createHash } from "node:crypto";
-import { briefOf } from "../../src/core/device-memory/folder-brief";
+import { summaryOf } from "../../src/core/device-memory/folder-summary";
 import { RememberingStore } from "../../src/core/device-memory/remembering-store";
 import type { TimeOf } from "../../src/core/device-memory/folder-reading";
 import { MemoryStore } from "../support/memory-store";
-import { memoryTimes } from "../support/device-cache";
+import { memoryTimes } from "../support/device-memory";
 
 const FOLDER = "palee/sessions";
 const A = "S-20260101T090000-aaaa.md";
@@ -75,14 +75,14 @@ describe("RememberingStore", () => {
         [A, 1000],
         [B, 5000],
       ]),
-      brief: briefOf([A, B], (name) => kept?.times?.get(name), NOW, null, sha),
-      changed: true, // the brief is new
+      summary: summaryOf([A, B], (name) => kept?.times?.get(name), NOW, null, sha),
+      changed: true, // the summary is new
     });
-    const brief = kept?.brief;
-    if (!brief) throw new Error("no brief made");
-    remembered.begin({ brief, times: () => new Map(kept.times) });
+    const summary = kept?.summary;
+    if (!summary) throw new Error("no summary made");
+    remembered.begin({ summary, times: () => new Map(kept.times) });
     await remembered.list(FOLDER);
-    expect(remembered.remembered(NOW)).toEqual({ times: null, brief, changed: false });
+    expect(remembered.remembered(NOW)).toEqual({ times: null, summary, changed: false });
     store.files.delete(`${FOLDER}/${B}`);
     await remembered.list(FOLDER);
     expect(remembered.learned()).toBe(false);

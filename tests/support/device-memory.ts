@@ -1,16 +1,16 @@
 import { RESAVE_MS, toKeep } from "../../src/cli/device-memory/open-memory";
-import type { CacheOwner } from "../../src/cli/device-memory/envelope";
+import type { MemoryOwner } from "../../src/cli/device-memory/envelope";
 import { sha256 } from "../../src/cli/device-memory/envelope";
 import {
-  parseFolderBrief,
+  parseFolderSummary,
   parseIndexChecks,
   parseKeptFields,
-  parseScanCache,
-  refreshedScanCache,
-  renderFolderBrief,
+  parseNoteTimes,
+  refreshedNoteTimes,
+  renderFolderSummary,
   renderIndexChecks,
   renderKeptFields,
-  renderScanCache,
+  renderNoteTimes,
 } from "../../src/cli/device-memory/memory-files";
 import { isDeepStrictEqual } from "node:util";
 import { CheckedIndexes } from "../../src/core/device-memory/checked-indexes";
@@ -23,7 +23,7 @@ import { KeptFields } from "../../src/core/device-memory/kept-fields";
 import { ForwardingStore } from "./forwarding-store";
 import type { MemoryStore } from "./memory-store";
 
-const OWNER: CacheOwner = { tool: "test", vault: "/vault", folder: "palee/sessions" };
+const OWNER: MemoryOwner = { tool: "test", vault: "/vault", folder: "palee/sessions" };
 
 /** A store over `inner` that keeps the fields of the recent notes it reads in `kept`, and nothing else. */
 export function keepingFields(inner: SessionStore, kept: KeptFields): RememberingStore {
@@ -78,27 +78,27 @@ export function readingOf(store: SessionStore, timesOf?: TimesOf): FolderReading
 }
 
 /**
- * One device's scan cache as the CLI keeps it, in memory: its file's text (through the real format of
+ * One device's memory as the CLI keeps it, in memory: its file's text (through the real format of
  * cli/device-memory/memory-files.ts), loaded when a call begins and saved when a writing call ends. `store` is what the
  * device's core works on.
  */
-export class DeviceCache {
+export class DeviceMemoryModel {
   text: string | null = null;
   /** The index checks' file (core/device-memory/checked-indexes.ts), beside it: saved and troubled alike. */
   checksText: string | null = null;
   readonly savedChecks: string[] = [];
-  /** The folder brief's file (core/device-memory/folder-brief.ts), beside them: saved and troubled alike. */
-  briefText: string | null = null;
-  readonly savedBriefs: string[] = [];
+  /** The folder summary's file (core/device-memory/folder-summary.ts), beside them: saved and troubled alike. */
+  summaryText: string | null = null;
+  readonly savedSummaries: string[] = [];
   checks!: CheckedIndexes;
   /** The recent notes kept by identity (core/device-memory/kept-fields.ts), beside them: saved and troubled alike. */
   fieldsText: string | null = null;
   readonly savedFields: string[] = [];
   kept!: KeptFields;
   private fieldsBegan: number | undefined;
-  /** When the files the current call trusted were saved (undefined: none trusted), and whether a brief was. */
+  /** When the files the current call trusted were saved (undefined: none trusted), and whether a summary was. */
   private began: number | undefined;
-  private briefBegan = false;
+  private summaryBegan = false;
   /** Every text saved, oldest first: a stale cache is one of them. */
   readonly saved: string[] = [];
   remembered!: RememberingStore;
@@ -115,10 +115,10 @@ export class DeviceCache {
   /**
    * How the calls began: with a cache trusted, or learning afresh; how many answers the cache gave; how often an
    * index.md was known from a remembered check (and so not checked line by line); how many writing calls the
-   * folder brief answered alone (the times never read); how many notes were answered from the notes kept; how
+   * folder summary answered alone (the times never read); how many notes were answered from the notes kept; how
    * many listings came with their older notes known.
    */
-  readonly counts = { warm: 0, cold: 0, answered: 0, indexKnown: 0, briefOnly: 0, kept: 0, span: 0 };
+  readonly counts = { warm: 0, cold: 0, answered: 0, indexKnown: 0, summaryOnly: 0, kept: 0, span: 0 };
 
   constructor(
     inner: SessionStore,
@@ -148,21 +148,23 @@ export class DeviceCache {
 
   /**
    * A call begins: the cache files are read (a text not to be trusted: nothing known from it), as open-memory.ts
-   * `openCache` does. Returns whether any was trusted.
+   * `openMemory` does. Returns whether any was trusted.
    */
   begin(now: number): boolean {
-    const brief = this.briefText === null ? null : parseFolderBrief(this.briefText, OWNER, now);
+    const summary = this.summaryText === null ? null : parseFolderSummary(this.summaryText, OWNER, now);
     const text = this.text;
-    const times = () => (text === null ? null : parseScanCache(text, OWNER, now));
-    const read = brief === null ? times() : null;
-    this.remembered.begin(brief ? { brief: brief.brief, times: () => times()?.times ?? null } : (read?.times ?? null));
+    const times = () => (text === null ? null : parseNoteTimes(text, OWNER, now));
+    const read = summary === null ? times() : null;
+    this.remembered.begin(
+      summary ? { summary: summary.summary, times: () => times()?.times ?? null } : (read?.times ?? null),
+    );
     this.checks.begin(this.checksText === null ? null : parseIndexChecks(this.checksText, OWNER, now));
     const fields = this.fieldsText === null ? null : parseKeptFields(this.fieldsText, OWNER, now);
     this.kept.begin(fields?.notes ?? null, now);
     this.kept.prepare(); // as the CLI does: every answer of the call from the identities asked at its beginning
     this.fieldsBegan = fields?.savedAt;
-    this.began = brief?.savedAt ?? read?.savedAt;
-    this.briefBegan = brief !== null;
+    this.began = summary?.savedAt ?? read?.savedAt;
+    this.summaryBegan = summary !== null;
     this.counts[this.began === undefined ? "cold" : "warm"] += 1;
     return this.began !== undefined;
   }
@@ -173,26 +175,26 @@ export class DeviceCache {
       this.checksText = renderIndexChecks(OWNER, this.checks.remembered(), now);
       this.savedChecks.push(this.checksText);
     }
-    if (!this.remembered.timesRead()) this.counts.briefOnly += 1;
+    if (!this.remembered.timesRead()) this.counts.summaryOnly += 1;
     const began = this.fieldsBegan;
     if (this.kept.learned() || began === undefined || now - began >= RESAVE_MS) {
       this.fieldsText = renderKeptFields(OWNER, this.kept.kept(), now);
       this.savedFields.push(this.fieldsText);
     }
-    const kept = toKeep(this.remembered, { savedAt: this.began, brief: this.briefBegan }, now);
+    const kept = toKeep(this.remembered, { savedAt: this.began, summary: this.summaryBegan }, now);
     if (kept === null) return;
-    if (kept.times !== null) this.text = renderScanCache(OWNER, kept.times, now);
-    else if (this.text !== null) this.text = refreshedScanCache(this.text, OWNER, now, RESAVE_MS) ?? this.text;
+    if (kept.times !== null) this.text = renderNoteTimes(OWNER, kept.times, now);
+    else if (this.text !== null) this.text = refreshedNoteTimes(this.text, OWNER, now, RESAVE_MS) ?? this.text;
     if (this.text !== null) this.saved.push(this.text);
-    this.briefText = kept.brief === null ? null : renderFolderBrief(OWNER, kept.brief, now);
-    if (this.briefText !== null) this.savedBriefs.push(this.briefText);
+    this.summaryText = kept.summary === null ? null : renderFolderSummary(OWNER, kept.summary, now);
+    if (this.summaryText !== null) this.savedSummaries.push(this.summaryText);
   }
 
-  /** `kind` befalls the device's cache files (the scan cache, the index checks, the folder brief, the notes kept). */
+  /** `kind` befalls the device's cache files (the note times, the index checks, the folder summary, the notes kept). */
   trouble(kind: CacheTrouble, pick: number, now: number): void {
     this.text = troubled(this.text, this.saved, kind, pick, now);
     this.checksText = troubled(this.checksText, this.savedChecks, kind, pick, now);
-    this.briefText = troubled(this.briefText, this.savedBriefs, kind, pick, now);
+    this.summaryText = troubled(this.summaryText, this.savedSummaries, kind, pick, now);
     this.fieldsText = troubled(this.fieldsText, this.savedFields, kind, pick, now);
   }
 }
@@ -218,7 +220,7 @@ class CheckedTimes extends ForwardingStore<RememberingStore> implements DeviceMe
   constructor(
     inner: RememberingStore,
     private readonly memory: MemoryStore,
-    private readonly cache: DeviceCache,
+    private readonly cache: DeviceMemoryModel,
   ) {
     super(inner, true);
   }
@@ -266,7 +268,7 @@ class CheckedTimes extends ForwardingStore<RememberingStore> implements DeviceMe
     const truth = await this.memory.changedAmong(folder, names, since);
     const given = new Set(answer);
     const missed = truth.filter((name) => !given.has(name) && !this.cache.rewritten.has(name));
-    if (missed.length > 0) throw new Error(`the scan cache missed ${missed.join(", ")} (written since ${since})`);
+    if (missed.length > 0) throw new Error(`the note times missed ${missed.join(", ")} (written since ${since})`);
     this.cache.counts.answered += 1;
     return answer;
   }
