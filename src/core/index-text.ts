@@ -1,7 +1,7 @@
 import { renderIndexOfJoined } from "./session-index";
 
 /*
- * index.md read in place (issue 22): at 30 000 sessions it is 2.7 MB of 30 000 lines, and an operation needs a
+ * index.md read in place (issue 22): it has one line per session, and an operation needs a
  * handful of them (the first, the new line's neighbours, a topic's lines, the notes its scan read). Splitting it
  * into arrays cost more time and memory than everything else a start does with it, so the lines are found in
  * the text itself; only the lines asked for become strings. Used where index.md is trusted instead of every note

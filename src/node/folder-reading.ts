@@ -27,8 +27,8 @@ const linksToFolder = (dir: string, name: string): boolean =>
   statSync(path.join(dir, name), { throwIfNoEntry: false })?.isDirectory() === true;
 
 /**
- * The names of `dir`'s entries, without what each is: no entry object per name, which at 30 000 names is about
- * 8 ms less than readListing in a fresh process (docs/performance.md "Names without types").
+ * The names of `dir`'s entries, without what each is: no entry object per name, cheaper than readListing for a
+ * large folder in a fresh process (docs/performance.md "Names without types").
  */
 export function readNames(dir: string): Promise<string[]> {
   return fs.readdir(dir);
@@ -55,7 +55,7 @@ export interface EarlyFolder {
 }
 
 /**
- * How old an early listing may be when it is asked for: about 40 ms is usual; a call that waits longer (for
+ * How old an early listing may be when it is asked for: a listing is usually far younger; a call that waits longer (for
  * its standard input, or for the lock) lists the folder again, so that what it sees is as fresh as before.
  */
 export const EARLY_NAMES_MAX_MS = 250;

@@ -40,7 +40,7 @@ export class NodeStore implements SessionStore {
 
   /**
    * `keep`: a file one call reads more than once (the CLI's index.md, read by the topic check and then by the
-   * operation: 2.3 MB at 30 000 sessions). Its text as last read serves its next read: as sound as reading it
+   * operation; the largest file a call reads). Its text as last read serves its next read: as sound as reading it
    * then, since a text read for an operation is checked against the listing, and a replacement against the file.
    */
   constructor(
@@ -274,7 +274,7 @@ export class NodeStore implements SessionStore {
     const temp = this.tempPathFor(absolute);
     const handle = await fs.open(temp, "wx");
     try {
-      // In pieces: a 2.3 MB index.md written at once is a transient buffer of its size (text-pieces.ts).
+      // In pieces: a long index.md written at once is a transient buffer of its size (text-pieces.ts).
       writeText(handle.fd, content);
       await handle.sync();
     } catch (error) {
@@ -322,7 +322,7 @@ export class NodeStore implements SessionStore {
     const absolute = this.resolve(relative);
     const temp = await this.writeTemp(absolute, content);
     try {
-      // Compared in pieces first (index.md is 2.3 MB at 30 000 sessions): no copy of the file in memory.
+      // Compared in pieces first (index.md grows with the history): no copy of the file in memory.
       const same = expected !== null && holdsExactly(this.resolve(relative), expected);
       if (!same && (await this.read(relative)) !== expected) throw new ConflictError(relative);
       await fs.rename(temp, absolute);

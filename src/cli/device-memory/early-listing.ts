@@ -1,7 +1,7 @@
 /**
- * The session folder, read as the process begins (issue 22, fifth step). At 30 000 sessions the
- * listing takes about 28 ms of the thread pool, while the main thread compiles and loads the CLI for about as
- * long; begun first (src/cli/bin.ts, before dist/palee.js is loaded), the one waits for nothing but the other.
+ * The session folder, read as the process begins (issue 22, fifth step). With a long history the listing takes
+ * the thread pool about as long as the main thread takes to compile and load the CLI; begun first
+ * (src/cli/bin.ts, before dist/palee.js is loaded), the one waits for nothing but the other.
  *
  * A call that will find a folder summary reads the folder by its names; one that will not (a cold call), by its files
  * and subfolders, the one typed listing it then needs.

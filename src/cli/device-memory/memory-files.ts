@@ -125,7 +125,7 @@ export function parseFolderSummary(
 
 /**
  * The kept notes' text (core/device-memory/kept-fields.ts), saved at `now`: one JSON line of [name, file identity,
- * frontmatter] rows. A few hundred notes, the last KEPT_SPAN_MS's: about 120 KB at 30 000 sessions.
+ * frontmatter] rows: the notes of the last KEPT_SPAN_MS, a few hundred at most in a dense history.
  */
 export function renderKeptFields(owner: MemoryOwner, notes: ReadonlyMap<string, KeptNote>, now: number): string {
   const rows = [...notes].map(([name, note]) => [name, note.key, note.fields]);

@@ -147,7 +147,7 @@ export async function openMemory(
   // While the listing begun early is under way (early-listing.ts); only the notes the call reads as a rule.
   notes.prepare(use.notesWithin === undefined ? null : began - use.notesWithin);
   const summary = summaryText === null || owner === null ? null : parseFolderSummary(summaryText, owner, began);
-  // The times (1.2 MB at 30 000 sessions) are read and parsed only when the folder's summary cannot answer
+  // The times (one per note: the largest part) are read and parsed only when the folder's summary cannot answer
   // (core/device-memory/folder-summary.ts): without a summary, at once; with one, once a question needs them.
   let timesText: string | null | undefined = summary === null ? await read(file) : undefined;
   const textOfTimes = (): string | null =>

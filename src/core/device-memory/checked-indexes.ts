@@ -1,7 +1,7 @@
 /**
  * What a device remembers of checking index.md (issue 22): that a text, by its digest, has exactly the shape
  * renderIndexOfLines writes and lists exactly a set of confirmed notes, by a digest of their names. Checking it
- * costs a walk of the 2.7 MB text and a set of 30 000 names at 30 000 sessions; the answer depends only on the
+ * costs a walk of the whole text and a set of every note's name; the answer depends only on the
  * text and the names, so it is remembered as it is (a memo, never a guess): the next call that finds the same
  * text beside the same names skips the walk (operations/incremental-index.ts, DeviceMemory.indexListsExactly).
  * The face keeps the memo between its processes (the CLI: cli/device-memory/memory-files.ts, outside the vault). Pure.

@@ -3,7 +3,7 @@ import type { Digest, NamesDigest } from "./names-digest";
 import { digestInOrder, namesDigest, sameDigest } from "./names-digest";
 
 /**
- * What a device remembers of its session folder summary (issue 22, docs/performance.md "The folder summary"), so
+ * The folder summary a device remembers (issue 22; docs/performance.md "The folder summary"), so
  * that a bounded scan's question "which of these notes were written since the bound?" costs the recent notes, not
  * the history: the confirmed notes named before a split (the older notes) are remembered only as the digest of
  * their set, with the few of them written late (since a time); the notes named after it with their times. A call

@@ -36,8 +36,8 @@ export async function scanRecentSessions(
   const starts = [...at.starts, ...read.drafts.map((d) => d.startedMs)];
   // An unreadable draft is never trashed or offered (only named): it needs no note found.
   if (starts.includes(null) || at.required.some((id) => !ids.includes(id))) return null;
-  // The known older notes first, as listed. Joined by concat: a spread of 30 000 names steps through each one in
-  // the interpreter, about 3 ms of a fresh process; concat copies them natively.
+  // The known older notes first, as listed. Joined by concat: a spread of a long history steps through each name
+  // in the interpreter of a fresh process; concat copies them natively.
   const confirmed = known ? known.older.concat(names.confirmed) : names.confirmed;
   const bound = Math.min(...(starts as number[])) - CLOCK_BEHIND_MS;
   const from = starts.length === 0 ? "T" : `S-${formatUtcCompact(bound)}`; // "T" sorts after every S-… name
