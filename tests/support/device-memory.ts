@@ -1,17 +1,7 @@
 import { RESAVE_MS, toKeep } from "../../src/cli/device-memory/open-memory";
 import type { MemoryOwner } from "../../src/cli/device-memory/envelope";
 import { sha256 } from "../../src/cli/device-memory/envelope";
-import {
-  parseFolderSummary,
-  parseIndexChecks,
-  parseKeptFields,
-  parseNoteTimes,
-  refreshedNoteTimes,
-  renderFolderSummary,
-  renderIndexChecks,
-  renderKeptFields,
-  renderNoteTimes,
-} from "../../src/cli/device-memory/memory-files";
+import * as files from "../../src/cli/device-memory/memory-files";
 import { isDeepStrictEqual } from "node:util";
 import { CheckedIndexes } from "../../src/core/device-memory/checked-indexes";
 import { classifyRecord } from "../../src/core/frontmatter";
@@ -151,15 +141,15 @@ export class DeviceMemoryModel {
    * `openMemory` does. Returns whether any was trusted.
    */
   begin(now: number): boolean {
-    const summary = this.summaryText === null ? null : parseFolderSummary(this.summaryText, OWNER, now);
+    const summary = this.summaryText === null ? null : files.parseFolderSummary(this.summaryText, OWNER, now);
     const text = this.text;
-    const times = () => (text === null ? null : parseNoteTimes(text, OWNER, now));
+    const times = () => (text === null ? null : files.parseNoteTimes(text, OWNER, now));
     const read = summary === null ? times() : null;
     this.remembered.begin(
       summary ? { summary: summary.summary, times: () => times()?.times ?? null } : (read?.times ?? null),
     );
-    this.checks.begin(this.checksText === null ? null : parseIndexChecks(this.checksText, OWNER, now));
-    const fields = this.fieldsText === null ? null : parseKeptFields(this.fieldsText, OWNER, now);
+    this.checks.begin(this.checksText === null ? null : files.parseIndexChecks(this.checksText, OWNER, now));
+    const fields = this.fieldsText === null ? null : files.parseKeptFields(this.fieldsText, OWNER, now);
     this.kept.begin(fields?.notes ?? null, now);
     this.kept.prepare(); // as the CLI does: every answer of the call from the identities asked at its beginning
     this.fieldsBegan = fields?.savedAt;
@@ -172,21 +162,21 @@ export class DeviceMemoryModel {
   /** A writing call ends (under the lock): what it learned is saved, as open-memory.ts `finish` does. */
   save(now: number): void {
     if (this.checks.learned()) {
-      this.checksText = renderIndexChecks(OWNER, this.checks.remembered(), now);
+      this.checksText = files.renderIndexChecks(OWNER, this.checks.remembered(), now);
       this.savedChecks.push(this.checksText);
     }
     if (!this.remembered.timesRead()) this.counts.summaryOnly += 1;
     const began = this.fieldsBegan;
     if (this.kept.learned() || began === undefined || now - began >= RESAVE_MS) {
-      this.fieldsText = renderKeptFields(OWNER, this.kept.kept(), now);
+      this.fieldsText = files.renderKeptFields(OWNER, this.kept.kept(), now);
       this.savedFields.push(this.fieldsText);
     }
     const kept = toKeep(this.remembered, { savedAt: this.began, summary: this.summaryBegan }, now);
     if (kept === null) return;
-    if (kept.times !== null) this.text = renderNoteTimes(OWNER, kept.times, now);
-    else if (this.text !== null) this.text = refreshedNoteTimes(this.text, OWNER, now, RESAVE_MS) ?? this.text;
+    if (kept.times !== null) this.text = files.renderNoteTimes(OWNER, kept.times, now);
+    else if (this.text !== null) this.text = files.refreshedNoteTimes(this.text, OWNER, now, RESAVE_MS) ?? this.text;
     if (this.text !== null) this.saved.push(this.text);
-    this.summaryText = kept.summary === null ? null : renderFolderSummary(OWNER, kept.summary, now);
+    this.summaryText = kept.summary === null ? null : files.renderFolderSummary(OWNER, kept.summary, now);
     if (this.summaryText !== null) this.savedSummaries.push(this.summaryText);
   }
 
