@@ -1,16 +1,15 @@
 /**
- * One CLI invocation's use of the device memory (memory-files.ts): load it before the command, hand the
- * core a store that answers from it (device-memory/remembering-store.ts), and save what the call learned afterwards.
+ * One CLI invocation's use of the device memory: read its files (memory-files.ts, in envelope.ts's envelope) before
+ * the command, hand the core one store that answers from them (core/device-memory/remembering-store.ts), and save
+ * what the call learned afterwards. Read or empty, then persist:
  *
- * - A writing action saves, under the vault lock it holds (main.ts calls `finish` before releasing it).
- * - A read-only action reads the cache if there is one and never writes it: it holds no lock, and what it learns
- *   (a stat or two of names new since) is cheap to learn again.
- * - `rebuild` ignores the cache, and saves one made afresh from every confirmed note's time.
- * - Beside it, the recent notes' frontmatter by their files' identities (core/device-memory/kept-fields.ts): read with
- *   the others, saved when the call learned or forgot a note, or an hour after it was last saved.
- * - Beside it, the index checks (device-memory/checked-indexes.ts): loaded and saved alike, when one was added; and
- *   the folder summary (folder-summary.ts), read first: the times are parsed only if it cannot answer.
- * - A cache that cannot be found, read or written never fails the command: the call learns afresh.
+ * - A writing action saves, under the vault lock it holds (invoke.ts calls `finish` before releasing it).
+ * - A read-only action reads the memory and never writes it: it holds no lock, and what it learns (a stat or two
+ *   of names new since) is cheap to learn again.
+ * - `rebuild` ignores the memory, and saves it made afresh from every confirmed note's time.
+ * - The fields kept are saved when the call learned or forgot a note, or an hour after they were last saved; the
+ *   index checks when one was added; the folder summary is read first, and the note times only if it cannot answer.
+ * - A file that cannot be found, read or written never fails the command: the call learns afresh.
  */
 import { promises as fs } from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -43,7 +42,7 @@ import { readMemoryFile, readMemoryFileNow, sha256, writeMemoryFile } from "./en
 import { vaultStatePath } from "../state-dir";
 import { VERSION } from "../version";
 
-/** An unchanged cache is saved again after this long, so that it never ages past CACHE_MAX_AGE_MS in use. */
+/** Unchanged note times are saved again after this long, so that it never ages past CACHE_MAX_AGE_MS in use. */
 export const RESAVE_MS = 3600 * 1000;
 
 export interface CliMemory {
@@ -58,9 +57,9 @@ export interface CliMemory {
 }
 
 export interface MemoryUse {
-  /** Whether the action writes (and so holds the lock): only then is the cache saved. */
+  /** Whether the action writes (and so holds the lock): only then is the memory saved. */
   writes: boolean;
-  /** rebuild: the cache is ignored and saved anew from every note. */
+  /** rebuild: the memory is ignored and saved anew from every note. */
   fresh: boolean;
   now: () => number;
   /** How far back from now the notes the call reads are named as a rule (Command.readsNotesWithin); else all. */
@@ -119,7 +118,7 @@ function sessionFileKey(store: NodeStore, folder: string): FileKeyOf {
   };
 }
 
-/** The cache of the vault `store` is on (`layout`'s session folder), as `use` says. Never throws. */
+/** The device memory of the vault `store` is on (`layout`'s session folder), as `use` says. Never throws. */
 export async function openMemory(
   store: NodeStore,
   layout: Layout,
