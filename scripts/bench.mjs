@@ -74,7 +74,8 @@ function usage(message) {
   if (message) console.error(`bench: ${message}`);
   console.error(
     "usage: node scripts/bench.mjs [--sizes 100,1000,10000] [--reps N] [--rss auto|time|preload] [--cli dist/cli.js] " +
-      "[--names on|off|only] [--hook on|off|only] [--only cycle,cold,baseline,floorNames,…] [--baseline old/cli.js]",
+      "[--names on|off|only] [--hook on|off|only] [--only cycle,cold,baseline,floorNames,…] [--baseline old/cli.js] " +
+      "[--keep-env]",
   );
   process.exit(2);
 }
@@ -89,6 +90,7 @@ function parseArgs(argv) {
     hook: "on",
     only: null,
     baseline: null,
+    keepEnv: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -135,6 +137,8 @@ function parseArgs(argv) {
       options.hook = hook;
     } else if (flag === "--cli") {
       options.cli = path.resolve(value());
+    } else if (flag === "--keep-env") {
+      options.keepEnv = true;
     } else if (flag === "-h" || flag === "--help") {
       usage();
     } else {
@@ -158,7 +162,23 @@ const KINDS = [
   "floorNames",
   "floorAsync",
   "floorSync",
+  "nodeStart",
 ];
+
+/**
+ * Environment that adds to the start of every Node process, floors included, and so flatters every ratio to a
+ * floor: NODE_EXTRA_CA_CERTS alone (a certificate file read and parsed at start) added ~37 ms per process on the
+ * machine of issue 36. Cleared for every child; `--keep-env` keeps them, to measure what a user with them sees.
+ */
+const START_COST_ENV = ["NODE_EXTRA_CA_CERTS", "NODE_OPTIONS", "NODE_V8_COVERAGE", "NODE_DEBUG", "NODE_DEBUG_NATIVE"];
+let clearedEnv = [];
+
+/** process.env without START_COST_ENV (unless --keep-env): what every measured child starts with. */
+function childEnv() {
+  const env = { ...process.env };
+  for (const key of clearedEnv) delete env[key];
+  return env;
+}
 
 const repsFor = (size, override) => override ?? (size >= 30000 ? 3 : size >= 10000 ? 5 : 7);
 
@@ -257,7 +277,7 @@ function runNode(ctx, args, input, cacheDir = path.join(ctx.tmp, "cache")) {
       detached: true, // its own process group, so that an interrupted run can stop it (and /usr/bin/time's child)
       // The vault lock's cache folder (src/cli/state-dir.ts) in the temp folder, not the real ~/.cache.
       env: {
-        ...process.env,
+        ...childEnv(),
         PALEE_DEVICE: "bench-device",
         PALEE_VAULT: "",
         PALEE_DEBUG: "1",
@@ -593,10 +613,15 @@ async function measureSize(ctx, core, size, reps) {
   const list = () => cli(ctx, vault, "list");
   const listAll = () => cli(ctx, vault, "list", "--all");
   const floorNames = () => runNode(ctx, [ctx.floorNamesPath, sessionsDir]);
+  // The fixed cost of a process: Node's own start, nothing loaded (`node -e 0`), printed beside the floors.
+  const nodeStart = () => runNode(ctx, ["-e", "0"]);
   const cycle = makeCycle(false, ctx.cli);
   const cold = makeCycle(true, ctx.cli);
   const baseline = makeCycle(false, ctx.baselineCli ?? ctx.cli);
-  const every = { cycle, cold, baseline, list, listAll, rebuild, stats, exportCsv, floorNames, floorAsync, floorSync };
+  const every = {
+    ...{ cycle, cold, baseline, list, listAll, rebuild, stats, exportCsv },
+    ...{ floorNames, floorAsync, floorSync, nodeStart },
+  };
   const wanted = (k) => (ctx.only === null ? k !== "baseline" || ctx.baselineCli !== null : ctx.only.has(k));
   const kinds = Object.fromEntries(Object.entries(every).filter(([k]) => wanted(k)));
   if (kinds.baseline && !ctx.baselineCli) throw new Error("--only baseline needs --baseline path/to/cli.js");
@@ -823,6 +848,7 @@ function reportHook(hook) {
 
 function report(results, rssMethod, cliPath, names, hook) {
   const cpus = os.cpus();
+  console.log(envLine());
   console.log("## PALEE CLI benchmark\n");
   console.log(
     `Machine: ${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ` +
@@ -935,16 +961,17 @@ function report(results, rssMethod, cliPath, names, hook) {
 function reportGrowth(results) {
   console.log("\nOperations per session (issue 13): wall ms median (CPU ms median), peak MB median.\n");
   console.log(
-    "| sessions | start | draft | end | list | list --all | names floor | read floor | peak MB " +
+    "| sessions | start | draft | end | list | list --all | names floor | read floor | node -e 0 | peak MB " +
       "start / draft / end / list |",
   );
-  console.log("|---:|---|---|---|---|---|---|---|---|");
+  console.log("|---:|---|---|---|---|---|---|---|---|---|");
   const cell = (x) => `${fmtMs(x.ms)} (${fmtMs(x.cpuMs)})`;
   for (const r of results) {
     console.log(
       `| ${fmtInt(r.size)} | ${cell(r.start)} | ${cell(r.draft)} | ${cell(r.end)} | ` +
         `${cell(r.list)} | ${cell(r.listAll)} | ` +
-        `${cell(r.floorNames)} | ${cell(r.floor)} | ${fmtMb(r.start.rssKb)} / ` +
+        `${cell(r.floorNames)} | ${cell(r.floor)} | ${r.nodeStart ? cell(r.nodeStart) : "–"} | ` +
+        `${fmtMb(r.start.rssKb)} / ` +
         `${fmtMb(r.draft.rssKb)} / ${fmtMb(r.end.rssKb)} / ${fmtMb(r.list.rssKb)} |`,
     );
   }
@@ -1014,13 +1041,13 @@ function reportCache(results) {
     "\nScan cache (issue 22): wall ms median (CPU ms median) highest peak MB. The machine (2 vCPU) is shared " +
       "with other work: wall times vary with its load, CPU times less.\n",
   );
-  console.log("| sessions | op | with cache | cold (no cache) | baseline | names floor |");
-  console.log("|---:|---|---|---|---|---|");
+  console.log("| sessions | op | with cache | cold (no cache) | baseline | names floor | node -e 0 |");
+  console.log("|---:|---|---|---|---|---|---|");
   for (const r of rows) {
     for (const op of ["start", "draft", "end"]) {
       console.log(
         `| ${fmtInt(r.size)} | ${op} | ${cell(r[op])} | ${cell(r[`${op}Cold`])} | ${cell(r[`${op}Baseline`])} | ` +
-          `${cell(r.floorNames)} |`,
+          `${cell(r.floorNames)} | ${cell(r.nodeStart)} |`,
       );
     }
   }
@@ -1057,7 +1084,15 @@ function reportCache(results) {
 }
 
 /** With --only: the kinds measured, each size a row (wall ms median (CPU ms median) peak MB). */
+/** The line that says which environment the children ran without. */
+function envLine() {
+  return clearedEnv.length === 0
+    ? "Environment: nothing that adds to a Node start was set (or --keep-env)."
+    : `Environment cleared for every measured process: ${clearedEnv.join(", ")} (adds to every Node start).`;
+}
+
 function reportOnly(results) {
+  console.log(envLine());
   const kinds = Object.keys(results[0] ?? {}).filter((k) => typeof results[0][k] === "object" && "ms" in results[0][k]);
   const cpus = os.cpus();
   console.log(
@@ -1112,6 +1147,7 @@ async function main() {
     writeFileSync(ctx.floorAsyncPath, FLOOR_ASYNC);
     writeFileSync(ctx.floorSyncPath, FLOOR_SYNC);
     writeFileSync(ctx.floorNamesPath, FLOOR_NAMES);
+    clearedEnv = options.keepEnv ? [] : START_COST_ENV.filter((key) => process.env[key] !== undefined);
     ctx.rssMethod = chooseRssMethod(options.rss, ctx.preloadPath);
     const core = await loadCore(tmp);
     log(

@@ -6,7 +6,7 @@
 import type { OffsetAt } from "../core/time";
 import type { PaleeError } from "../core/errors";
 import { LongSilenceError, TopicLookupError, afterSaveError, toPaleeError } from "../core/errors";
-import { SessionsWithRecords } from "../core/sessions-with-records";
+import { PaleeSessions } from "../core/sessions";
 import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
 import { trashStaleTempFiles } from "../core/temp-files";
@@ -19,9 +19,9 @@ import type { CliMemory } from "./device-memory/open-memory";
 import { openMemory } from "./device-memory/open-memory";
 import type { EarlyListing } from "./device-memory/early-listing";
 import { provedEarly } from "./device-memory/early-listing";
-import type { VaultLock } from "./lock";
 import { lockVault } from "./lock";
 import type { Values } from "./options";
+import { vaultStateDir } from "./state-dir";
 import type { CliIo, Output } from "./output";
 import type { VaultChoice } from "./vault";
 
@@ -35,13 +35,13 @@ function sessionsOn(
   device: string,
   tempFiles: SessionsOptions["tempFiles"] = trashStaleTempFiles,
   memory?: DeviceMemory,
-): SessionsWithRecords {
+): PaleeSessions {
   const ports = { store, clock: systemClock, random: systemRandom, device, memory };
-  return new SessionsWithRecords(ports, vault.layout, { ...BOUNDED_VIEWS, tempFiles, graceMs: vault.graceMs });
+  return new PaleeSessions(ports, vault.layout, { ...BOUNDED_VIEWS, tempFiles, graceMs: vault.graceMs });
 }
 
 /** A fresh core on the vault, without the device memory (palee mcp's resources). */
-export function coreFor(vault: VaultChoice, env: NodeJS.ProcessEnv): { core: SessionsWithRecords; store: NodeStore } {
+export function coreFor(vault: VaultChoice, env: NodeJS.ProcessEnv): { core: PaleeSessions; store: NodeStore } {
   const store = new NodeStore(vault.root);
   return { core: sessionsOn(store, vault, deviceName(env)), store };
 }
@@ -61,15 +61,19 @@ export async function invoke(
 ): Promise<number> {
   // Standard input is read before the lock is taken: a writer of stdin that is slow never holds the vault.
   const prepared = command.prepare ? await command.prepare(values, io) : null;
-  const lock = writes(command) && prepared?.writes !== false ? await lockVault(vault.root, io.env) : null;
+  const writing = writes(command) && prepared?.writes !== false;
+  // A writer makes the device memory's folder (refused inside the vault) before it takes the lock.
+  if (writing) await vaultStateDir(vault.root, io.env);
+  const lock = writing ? await lockVault(vault.root, io.env) : null;
   let cache: CliMemory | null = null;
   try {
     for (const w of vault.warnings) out.warn(w);
     const device = deviceName(io.env);
     // The session folder as listed when the process began, if no writer has held the lock since; index.md kept
     // from one read to the next (the topic check's, then the operation's).
-    const store = new NodeStore(vault.root, provedEarly(early, lock), vault.layout.index);
-    // the device memory beside the lock (issue 22): saved only by a writer, before the lock goes.
+    // Under the lock, every write first checks that the lock is still this process's (a lost one: exit 4).
+    const store = new NodeStore(vault.root, provedEarly(early, lock), vault.layout.index, lock?.check);
+    // The device memory (issue 22): saved only by a writer, before the lock goes.
     const use = {
       writes: lock !== null,
       fresh: command.name === "rebuild",
@@ -84,18 +88,9 @@ export async function invoke(
     if (code === 0) for (const notice of ctx.notices) io.stderr(`${notice}\n`);
     return code;
   } finally {
-    await cache?.finish();
-    await releaseLock(lock, out);
-  }
-}
-
-/** Releases the vault lock on every way out; says so when it was lost while held (never a stack trace). */
-async function releaseLock(lock: VaultLock | null, out: Output): Promise<void> {
-  if (lock === null) return;
-  await lock.release();
-  const lost = lock.compromised();
-  if (lost !== null) {
-    out.warn(`the vault lock was lost while writing (${lost}): another palee process may have written meanwhile`);
+    // The device-local cache is saved only while the lock is still ours; a lost lock's refusal says the rest.
+    if (lock?.compromised() == null) await cache?.finish();
+    await lock?.release();
   }
 }
 

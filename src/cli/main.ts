@@ -68,6 +68,23 @@ function quietWriter(stream: NodeJS.WriteStream, failed: (error: unknown) => voi
 }
 
 /**
+ * Resolves once `stream` has written what it buffered, or at once when it needs no wait; also when the reader
+ * has gone (a closed pipe never drains), so a long export never waits forever.
+ */
+function drainedOf(stream: NodeJS.WriteStream): () => Promise<void> {
+  return () =>
+    stream.writableNeedDrain !== true || stream.destroyed
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          const done = (): void => {
+            stream.off("drain", done).off("close", done).off("error", done);
+            resolve();
+          };
+          stream.once("drain", done).once("close", done).once("error", done);
+        });
+}
+
+/**
  * Runs the process's own invocation (process.argv) on its standard streams and sets its exit code: the `palee`
  * binary (bin.ts), with the session folder's listing it began before loading this file.
  */
@@ -86,6 +103,7 @@ export function runProcess(early: EarlyListing | null): void {
     process.argv.slice(2),
     {
       stdout: quietWriter(process.stdout, failed),
+      drained: drainedOf(process.stdout),
       stderr,
       stdin: process.stdin,
       env: process.env,

@@ -10,6 +10,8 @@ export interface CliIo {
   cwd: string;
   /** stdin and stdout are a terminal: a refusal that a question can resolve asks instead (end after a silence). */
   isTerminal?: boolean;
+  /** Resolves once stdout has taken what was written (a long export waits here instead of buffering it all). */
+  drained?: () => Promise<void>;
 }
 
 /** Exit status of a finished command: 0, or the code of the refusal. */

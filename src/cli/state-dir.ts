@@ -1,8 +1,8 @@
 /**
- * Where the CLI keeps what belongs to this device and one vault, never to the vault itself (contract §4 "One at
- * a time"): the vault syncs to other devices, a lock or a device-local cache must not. One folder per vault,
- * under the platform's cache folder; the vault lock (lock.ts) lives there, and beside it the device memory
- * (device-memory/open-memory.ts, `note-times.txt`).
+ * Where the CLI keeps what belongs to this device and one vault, never to the vault itself: the vault syncs to
+ * other devices, a device-local cache must not. One folder per vault, under the platform's cache folder: the
+ * device memory (device-memory/, `note-times.txt` and the others). Not the vault lock: it must be one per vault
+ * whatever the environment says, so it has a place of its own (lock-place.ts).
  *
  *   Linux and others  $XDG_CACHE_HOME/palee (an absolute one), else ~/.cache/palee
  *   macOS             ~/Library/Caches/palee
@@ -37,7 +37,7 @@ export function cacheRoot(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pr
   const home = (platform === "win32" ? env.USERPROFILE : env.HOME) || os.homedir();
   if (!home || !path.isAbsolute(home)) {
     throw new UsageError(
-      "no home folder to keep the vault lock in: set PALEE_CACHE_DIR to a folder outside the vault",
+      "no home folder to keep the device-local cache in: set PALEE_CACHE_DIR to a folder outside the vault",
       "cache_dir",
     );
   }
@@ -50,16 +50,7 @@ export function cacheRoot(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pr
 export const stateDirOf = (realVault: string, root: string): string =>
   path.join(root, "vaults", createHash("sha256").update(realVault).digest("hex").slice(0, 16));
 
-/** The device memory's files (device-memory/memory-files.ts MEMORY_FILES) lie beside the lock. */
-
-/** The vault lock's directory in the state folder (lock.ts). */
-export const LOCK_NAME = "write.lock";
-
-/**
- * Beside the lock, the token every writer puts there as soon as it holds the lock (lock.ts): a listing made
- * before a lock is taken is proved current by the token it saw (early-listing.ts).
- */
-export const TOKEN_NAME = "write.token";
+/** The device memory's files (device-memory/file-names.ts MEMORY_FILES) lie in the vault's state folder. */
 
 /** The text of `file`, or null when there is none (the lock's token; early-listing.ts). Throws on anything else. */
 export function textIfAny(file: string): string | null {

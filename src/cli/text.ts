@@ -24,5 +24,7 @@ export const printable = (text: string): string => text.replace(CONTROL, "?");
  * but leaves DEL and C1 raw: those are escaped too (\u009b is still U+009B to a JSON reader).
  */
 const unicodeEscape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-export const jsonText = (value: unknown): string =>
-  `${JSON.stringify(value, null, 2).replace(/[\u007f-\u009f]/g, unicodeEscape)}\n`;
+/** JSON.stringify indented by two, as jsonText prints it, without the final line break. */
+export const jsonPart = (value: unknown): string =>
+  JSON.stringify(value, null, 2).replace(/[\u007f-\u009f]/g, unicodeEscape);
+export const jsonText = (value: unknown): string => `${jsonPart(value)}\n`;

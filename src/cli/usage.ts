@@ -37,8 +37,8 @@ Exit codes: 0 success, 2 usage (also: topic required, drafts pending, already op
 4 conflict (a file changed underneath a write) or busy (another palee process kept writing to this vault for
 10 s), 5 unexpected error. hook never exits 2 (it would block the agent host): its refusals exit 1.
 
-Writing actions hold a lock of the vault, kept outside it in $PALEE_CACHE_DIR (default: the platform's cache
-folder, e.g. ~/.cache/palee); list, status, stats, context, show and latest take none.`;
+Writing actions hold a lock of the vault, one per vault and user, outside it (/tmp/palee-<uid>/; on Windows
+the profile's AppData\\Local\\palee\\locks); list, status, stats, context, show and latest take none.`;
 
 /** How each option is written on the command line, with its value. */
 const FLAGS: Record<OptionName, string> = {

@@ -130,6 +130,20 @@ export class BusyError extends PaleeError {
   }
 }
 
+/**
+ * The CLI's vault lock was taken from this process while it was writing (cli/lock.ts): it writes nothing more.
+ * Busy, exit 4; after a session note was written, `afterSaving` says first that the session is saved.
+ */
+export class LockLostError extends BusyError {
+  constructor(
+    readonly lock: string,
+    readonly why: string,
+  ) {
+    super(`the vault lock ${lock} was taken from this process while it was writing (${why}): nothing more was written`);
+    this.name = "LockLostError";
+  }
+}
+
 /** A removal outside the deletion boundary (layout.ts): always a bug or a hostile path, never user error. */
 export class BoundaryError extends PaleeError {
   constructor(readonly path: string) {

@@ -1,13 +1,16 @@
+import type { BriefSession } from "./brief";
+import { validateAgentId } from "./ids";
 import type { Layout } from "./layout";
+import { endAsAgent } from "./operations/agent-end";
 import type { CheckpointOptions, CheckpointResult } from "./operations/checkpoint";
 import { checkpoint } from "./operations/checkpoint";
 import type { SessionContext, SessionsOptions } from "./operations/context";
 import { createSessionContext } from "./operations/context";
 import type { CountAwayBackOptions, CountAwayBackResult } from "./operations/away";
 import { countAwayBack } from "./operations/away";
-import type { EndOptions, EndResult } from "./operations/end";
-import type { ExportOptions, ExportResult } from "./operations/export";
-import { exportSessions } from "./operations/export";
+import type { AgentEndOptions, EndResult } from "./operations/end";
+import type { ExportOptions, ExportResult, ExportRowWriter } from "./operations/export";
+import { exportEachRow, exportSessions } from "./operations/export";
 import { end } from "./operations/end";
 import type { LogOptions, LogResult } from "./operations/log";
 import { log } from "./operations/log";
@@ -17,18 +20,18 @@ import type { VaultOpenResult } from "./operations/triage-on-open";
 import { triageOnOpen, savedTwice } from "./operations/triage-on-open";
 import type { ContinueResult, PauseOptions, PauseResult } from "./operations/pause";
 import { continueSession, pause } from "./operations/pause";
-import type { ContextOptions, ContextResult } from "./operations/brief";
-import { context as briefContext } from "./operations/brief";
+import type { ContextOptions, ContextResult, ShowResult } from "./operations/brief";
+import { context as briefContext, latest, sessionDetails, show } from "./operations/brief";
 import type { HotRead } from "./operations/reading";
 import { readDraft, readHot } from "./operations/reading";
 import type { RebuildResult } from "./operations/rebuild";
 import { rebuild } from "./operations/rebuild";
 import type { RecoverAction, RecoverResult } from "./operations/recover";
 import { recover } from "./operations/recover";
-import type { StartOptions, StartResult } from "./operations/start";
+import type { AgentStartOptions, StartResult } from "./operations/start";
 import { start } from "./operations/start";
 import type { CorePorts } from "./ports";
-import type { Draft } from "./records";
+import type { ConfirmedSession, Draft, Skipped } from "./records";
 import type { Scan } from "./scan";
 
 export type { AwayBreak } from "./honest-time";
@@ -37,7 +40,7 @@ export type { CheckpointOptions, CheckpointResult, OpenRef } from "./operations/
 export type { SessionsOptions } from "./operations/context";
 export type { ContextOptions, ContextResult, ShowResult } from "./operations/brief";
 export type { AgentEndOptions, EndOptions, EndResult } from "./operations/end";
-export type { ExportOptions, ExportResult } from "./operations/export";
+export type { ExportOptions, ExportResult, ExportRowWriter } from "./operations/export";
 export type { EndTime } from "./honest-time";
 export { endTimeOf } from "./honest-time";
 export type { ListResult, StatusResult } from "./operations/list";
@@ -50,14 +53,23 @@ export type { RecoverAction, RecoverResult } from "./operations/recover";
 export type { AgentStartOptions, StartOptions, StartResult } from "./operations/start";
 
 /**
+ * After a start or an end that wrote (and scanned the session folder): temp files of the tool's own pattern
+ * older than an hour, left by killed writes, go to the trash as rebuild sends them (contract §2), so they do
+ * not wait for a rebuild. Only where the face passes the sweep (the CLI). A sweep that fails changes nothing.
+ */
+async function withTempSweep<T extends { warnings: string[] }>(ctx: SessionContext, result: T): Promise<T> {
+  const swept = ctx.tempFiles ? await ctx.tempFiles(ctx.ports, ctx.layout).catch(() => []) : [];
+  return swept.length === 0 ? result : { ...result, warnings: [...result.warnings, ...swept] };
+}
+
+/**
  * The session operations, as both faces (CLI, plugin) call them; neither holds session rules. Each operation
  * lives in its own module under operations/; this façade only runs the ones that write one at a time, so a
  * double click cannot end a session twice. Every write goes through the store port: session notes
  * create-only, derived views optimistic (docs/architecture.md).
  */
 export class PaleeSessions {
-  /** For the CLI's subclass (sessions-with-records.ts). */
-  protected readonly context: SessionContext;
+  private readonly context: SessionContext;
   private readonly recentList?: RecentList;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -66,7 +78,7 @@ export class PaleeSessions {
     readonly layout: Layout,
     /**
      * recentList: how list answers from a trusted index.md without reading every note (list-recent.ts).
-     * Passed in by the CLI; main.js, which lists from the metadata cache, does not carry it.
+     * Passed in by the CLI; the plugin lists from the metadata cache.
      */
     options: SessionsOptions & { recentList?: RecentList } = {},
   ) {
@@ -74,24 +86,34 @@ export class PaleeSessions {
     this.recentList = options.recentList;
   }
 
-  /** Runs one writing operation at a time (also the CLI's start and end, sessions-with-records.ts). */
-  protected exclusive<T>(operation: (ctx: SessionContext) => Promise<T>): Promise<T> {
+  /** Runs one writing operation at a time. */
+  private exclusive<T>(operation: (ctx: SessionContext) => Promise<T>): Promise<T> {
     const run = (): Promise<T> => operation(this.context);
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);
     return result;
   }
 
-  start(options: StartOptions = {}): Promise<StartResult> {
-    return this.exclusive((ctx) => start(ctx, options));
+  /** With `agent`, the session is opened on that agent's behalf (contract §4b); the ID is checked first. */
+  start(options: AgentStartOptions = {}): Promise<StartResult> {
+    return this.exclusive(async (ctx) => {
+      if (options.agent != null) validateAgentId(options.agent);
+      const result = await start(ctx, options);
+      return result.status === "started" ? withTempSweep(ctx, result) : result;
+    });
   }
 
   checkpoint(options: CheckpointOptions = {}): Promise<CheckpointResult> {
     return this.exclusive((ctx) => checkpoint(ctx, options));
   }
 
-  end(options: EndOptions = {}): Promise<EndResult> {
-    return this.exclusive((ctx) => end(ctx, options));
+  /** With `agent`, only a session that agent opened is ended (not_this_agent otherwise, nothing written). */
+  end(options: AgentEndOptions = {}): Promise<EndResult> {
+    return this.exclusive(async (ctx) => {
+      const { agent } = options;
+      const result = agent == null ? await end(ctx, options) : await endAsAgent(ctx, options, agent);
+      return withTempSweep(ctx, result);
+    });
   }
 
   /** Records paused_at in the open session's draft (contract §4 honest time). */
@@ -148,6 +170,21 @@ export class PaleeSessions {
     return briefContext(this.context, options);
   }
 
+  /** One confirmed session or draft, whole; no_such_session for an unknown or malformed ID. */
+  show(id: string): Promise<ShowResult> {
+    return show(this.context, id);
+  }
+
+  /** The newest confirmed session (of the topic), whole; null when there is none. */
+  latest(topic?: string | null): Promise<ShowResult | null> {
+    return latest(this.context, topic);
+  }
+
+  /** The Summary and Next action of each session, read from its note (list --json). */
+  sessionDetails(sessions: readonly ConfirmedSession[]): Promise<BriefSession[]> {
+    return sessionDetails(this.context, sessions);
+  }
+
   readHot(): Promise<HotRead> {
     return readHot(this.context);
   }
@@ -160,6 +197,11 @@ export class PaleeSessions {
   /** The export's rows (oldest first, with summaries) of the sessions within the days asked for. */
   exportRows(options: ExportOptions = {}): Promise<ExportResult> {
     return exportSessions(this.context, options);
+  }
+
+  /** The same rows handed to `write` one at a time (the CLI's export, in memory that does not grow). */
+  exportEachRow(options: ExportOptions, write: ExportRowWriter): Promise<{ rows: number; skipped: Skipped[] }> {
+    return exportEachRow(this.context, options, write);
   }
 
   /** A draft as it is now, or null (missing or unreadable). Never writes. */

@@ -1,4 +1,4 @@
-import { errorMessage } from "./errors";
+import { BusyError, errorMessage } from "./errors";
 import type { Layout } from "./layout";
 import { assertTempRemovable, isOwnTempFile } from "./layout";
 import type { CorePorts } from "./ports";
@@ -29,6 +29,7 @@ export async function trashStaleTempFiles(ports: CorePorts, layout: Layout): Pro
         await store.trash(path);
         said.push(`moved ${path} (left by an interrupted write) to the trash`);
       } catch (error) {
+        if (error instanceof BusyError) throw error; // the CLI's vault lock was lost: nothing more is written
         said.push(`could not move ${path} (left by an interrupted write) to the trash: ${errorMessage(error)}`);
       }
     }

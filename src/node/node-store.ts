@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, constants as fsConstants, lstatSync, openSync, promises as fs } from "node:fs";
-import { realpathSync } from "node:fs";
+import { closeSync, constants as fsConstants, lstatSync, openSync, promises as fs, realpathSync } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { BoundaryError, ConflictError, FileExistsError, LinkOutsideVaultError, PaleeError } from "../core/errors";
@@ -14,15 +13,14 @@ import type { EarlyFolder, FolderKinds } from "./folder-reading";
 import { EARLY_NAMES_MAX_MS, kindsOf, readListing, readNames, statTimes } from "./folder-reading";
 import { holdsExactly, writeText } from "./text-pieces";
 import { isErrno, naming, withPath } from "./store-errors";
+import { isInside, moveToTrash } from "./trash";
 import { readTopicNotes } from "./topic-notes";
+
+/** Writes a new file's content through `write`, a part at a time (NodeStore.createWith). */
+export type TextFill = (write: (text: string) => void) => void | Promise<void>;
 
 /** open(2)'s flag that fails (ELOOP) on a symbolic link instead of following it; none on Windows. */
 const NO_FOLLOW: number | undefined = fsConstants.O_NOFOLLOW;
-
-/** Whether `real` (a real path) is the vault's real root or inside it. */
-function isInside(realRoot: string, real: string): boolean {
-  return real === realRoot || real.startsWith(realRoot + path.sep);
-}
 
 /**
  * The session store on the Node file system (the CLI's). New files are created exclusively with their full
@@ -47,6 +45,7 @@ export class NodeStore implements SessionStore {
     vaultRoot: string,
     early: EarlyFolder | null = null,
     private readonly keep: string | null = null,
+    private readonly beforeWrite: () => void = () => undefined, // throws to stop before a write (cli/lock.ts)
   ) {
     this.root = path.resolve(vaultRoot);
     this.early = early;
@@ -82,6 +81,7 @@ export class NodeStore implements SessionStore {
 
   /** Runs a write: what was listed or kept before it is not what is there after it. */
   private async writing<T>(write: () => Promise<T>): Promise<T> {
+    this.beforeWrite();
     this.early = null;
     this.kept = null;
     try {
@@ -268,14 +268,14 @@ export class NodeStore implements SessionStore {
     return path.join(path.dirname(absolute), `.${path.basename(absolute)}.${randomBytes(4).toString("hex")}.tmp`);
   }
 
-  /** Writes `content` to a new temp file beside `absolute`, flushed to disk; returns its path. */
-  private async writeTemp(absolute: string, content: string): Promise<string> {
+  /** Writes what `fill` gives to a new temp file beside `absolute`, flushed to disk; returns its path. */
+  private async writeTemp(absolute: string, fill: TextFill): Promise<string> {
     await fs.mkdir(path.dirname(absolute), { recursive: true });
     const temp = this.tempPathFor(absolute);
     const handle = await fs.open(temp, "wx");
     try {
-      // In pieces: a long index.md written at once is a transient buffer of its size (text-pieces.ts).
-      writeText(handle.fd, content);
+      // In pieces: a long text written at once is a transient buffer of its size (text-pieces.ts).
+      await fill((text) => writeText(handle.fd, text));
       await handle.sync();
     } catch (error) {
       await handle.close().catch(() => undefined);
@@ -287,12 +287,20 @@ export class NodeStore implements SessionStore {
   }
 
   create(relative: string, content: string): Promise<void> {
-    return this.writing(() => naming(this.root, relative, () => this.createFile(relative, content)));
+    return this.createWith(relative, (write) => write(content));
   }
 
-  private async createFile(relative: string, content: string): Promise<void> {
+  /**
+   * create, with the content written by `fill` a part at a time (an export of every session): the same temp
+   * file published whole and exclusively, so a reader never sees it half-written and a failed fill leaves nothing.
+   */
+  createWith(relative: string, fill: TextFill): Promise<void> {
+    return this.writing(() => naming(this.root, relative, () => this.createFile(relative, fill)));
+  }
+
+  private async createFile(relative: string, fill: TextFill): Promise<void> {
     const absolute = this.resolve(relative);
-    const temp = await this.writeTemp(absolute, content);
+    const temp = await this.writeTemp(absolute, fill);
     try {
       await fs.link(temp, absolute); // atomic and exclusive: EEXIST if the note exists
     } catch (error) {
@@ -320,7 +328,7 @@ export class NodeStore implements SessionStore {
 
   private async replaceFile(relative: string, expected: string | null, content: string): Promise<void> {
     const absolute = this.resolve(relative);
-    const temp = await this.writeTemp(absolute, content);
+    const temp = await this.writeTemp(absolute, (write) => write(content));
     try {
       // Compared in pieces first (index.md grows with the history): no copy of the file in memory.
       const same = expected !== null && holdsExactly(this.resolve(relative), expected);
@@ -332,68 +340,8 @@ export class NodeStore implements SessionStore {
   }
 
   trash(relative: string): Promise<void> {
-    return this.writing(() => naming(this.root, relative, () => this.moveToTrash(relative)));
-  }
-
-  private async moveToTrash(relative: string): Promise<void> {
-    const absolute = this.resolve(relative);
-    // The file itself must be a regular file (not a symlink) whose real folder lies inside the vault.
-    const stat = await fs.lstat(absolute);
-    if (!stat.isFile()) throw new BoundaryError(relative);
-    const realParent = await fs.realpath(path.dirname(absolute));
-    const realRoot = await fs.realpath(this.root);
-    // The folder may be reached through a symlink that stays inside the vault, never one that leaves it.
-    if (!isInside(realRoot, realParent)) throw new BoundaryError(relative);
-    const trashDir = await this.trashFolder(relative, realRoot);
-    // "DRAFT-S-….md" → "DRAFT-S-… 1.md"; a temp file ".hot.md.1a2b3c4d.tmp" keeps its ".tmp" the same way.
-    const ext = path.extname(absolute);
-    const base = path.basename(absolute, ext);
-    for (let n = 0; n < 1000; n++) {
-      const target = path.join(trashDir, n === 0 ? `${base}${ext}` : `${base} ${n}${ext}`);
-      try {
-        await fs.link(absolute, target); // never overwrites something already in the trash
-      } catch (error) {
-        if (isErrno(error, "EEXIST")) continue;
-        if (!isErrno(error, "EPERM") && !isErrno(error, "ENOTSUP") && !isErrno(error, "EXDEV")) throw error;
-        // A file system without hard links: an exclusive copy, which also never overwrites.
-        try {
-          await fs.copyFile(absolute, target, fsConstants.COPYFILE_EXCL);
-        } catch (inner) {
-          if (isErrno(inner, "EEXIST")) continue;
-          throw inner;
-        }
-      }
-      try {
-        await fs.unlink(absolute);
-      } catch (error) {
-        // The draft stays (e.g. not removable here): take its copy back, so each retry does not add one.
-        await fs.rm(target, { force: true });
-        throw error;
-      }
-      return;
-    }
-    throw new Error(`could not find a free name in ${trashDir} for ${relative}`);
-  }
-
-  /**
-   * The vault's `.trash/`, made when missing. A `.trash` that is a symbolic link leading out of the vault (or
-   * nowhere) is refused: the file stays where it is (contract §4 deletion boundary). A file where the folder
-   * belongs is named as `.trash`, not as the file being moved.
-   */
-  private async trashFolder(relative: string, realRoot: string): Promise<string> {
-    const trashDir = path.join(this.root, ".trash");
-    if ((await fs.lstat(trashDir).catch(() => null))?.isSymbolicLink() === true) {
-      const real = await fs.realpath(trashDir).catch(() => null);
-      if (real === null || !isInside(realRoot, real)) {
-        throw new LinkOutsideVaultError(
-          ".trash",
-          `.trash is a symbolic link leading out of the vault: refused to move ${relative} there, ` +
-            "so it stays where it is (remove the link; the trash folder is then made inside the vault)",
-        );
-      }
-    }
-    const name = `.trash/${path.basename(relative)}`;
-    await naming(this.root, name, () => fs.mkdir(trashDir, { recursive: true }));
-    return trashDir;
+    return this.writing(() =>
+      naming(this.root, relative, () => moveToTrash(this.root, relative, this.resolve(relative))),
+    );
   }
 }

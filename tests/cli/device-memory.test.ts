@@ -1,5 +1,5 @@
 /**
- * the device memory (issue 22): each confirmed note's file time, kept beside the vault lock outside the
+ * the device memory (issue 22): each confirmed note's file time, kept outside the
  * vault, so that a bounded scan stats only the names it has not seen. Its format (memory-files.ts) and how
  * the CLI uses it, on real files.
  */
@@ -203,7 +203,7 @@ function rewriteInPlace(vault: string, rel: string): void {
 }
 
 describe("the CLI with its device memory", () => {
-  it("keeps it beside the vault lock, outside the vault, naming the vault's real path", () => {
+  it("keeps it outside the vault, naming the vault's real path", () => {
     const { vault } = oldVault();
     const before = sessionFiles(vault);
     expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);

@@ -303,6 +303,45 @@ describe("palee session export", () => {
     expect(fs.existsSync(path.join(vault, "palee", "hot.md"))).toBe(false);
   });
 
+  it("writes a long export in parts that join to the same rows, on stdout and in a file", () => {
+    const vault = makeVault();
+    const long = 'Ownership, borrowing and "lifetimes"; '.repeat(40); // ~1.6 KB a summary: parts of 64 KB
+    const ids: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      const day = String(1 + (i % 28)).padStart(2, "0");
+      const hour = String(i % 24).padStart(2, "0");
+      const id = `S-202611${day}T${hour}0000-${i.toString(16).padStart(4, "0")}`;
+      ids.push(id);
+      writeConfirmed(vault, {
+        id,
+        topic: "T-rust",
+        startedAt: `2026-11-${day}T${hour}:00:00+00:00`,
+        endedAt: `2026-11-${day}T${hour}:30:00+00:00`,
+        duration: 30,
+        summary: `${i} ${long}`,
+      });
+    }
+    const csv = palee(vault, ["export"]);
+    expect(csv.status).toBe(0);
+    expect(csv.stdout.length).toBeGreaterThan(3 * 64 * 1024);
+    const records = csv.stdout.split("\r\n").slice(1, -1);
+    expect(records.map((r) => r.split(",")[0])).toEqual([...ids].sort());
+    // Every summary whole, quoted once, whatever part of the output it fell in.
+    for (const r of records) {
+      const i = ids.indexOf(r.split(",")[0]);
+      expect(r).toContain(`,"${i} ${long.trim().replace(/"/g, '""')}",`);
+    }
+    const json = palee(vault, ["export", "--format", "json"]);
+    const doc = json.json() as { sessions: Array<{ summary: string }> };
+    expect(doc.sessions).toHaveLength(120);
+    expect(doc.sessions.map((s: { summary: string }) => s.summary.split(" ")[0]).sort()).toEqual(
+      ids.map((_, i) => String(i)).sort(),
+    );
+    const out = path.join(makeTempDir(), "all.json");
+    expect(palee(vault, ["export", "--format", "json", "--out", out]).status).toBe(0);
+    expect(fs.readFileSync(out, "utf8")).toBe(json.stdout);
+  });
+
   it("exports an empty vault as just the header", () => {
     const vault = makeVault();
     writeFile(vault, "palee/sessions/.keep", "");

@@ -3,16 +3,11 @@
  * processes started together must act as if one ran after the other. Each race runs RACE_RUNS times (default 2,
  * so `npm test` stays small; `npm run soak` runs many more), every time in a fresh vault.
  *
- * Also the lock itself: where it lives (outside the vault), a lock left by a killed holder is taken over, a held
- * lock makes a writer exit 4 `busy` with nothing written while readers go on, and it is released on every way out.
+ * The lock itself (where it lives, holders paused, killed or on a shifted clock) is in vault-lock.test.ts.
  */
-import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
-  CLI,
-  DEVICE,
   type RunResult,
   ago,
   cleanupVaults,
@@ -21,6 +16,7 @@ import {
   draftId,
   expectCleanError,
   indexLines,
+  lockFileOf,
   makeTempDir,
   makeVault,
   palee,
@@ -29,7 +25,6 @@ import {
   readText,
   sessionFiles,
   snapshot,
-  testCacheDir,
   trashFiles,
   writeDraft,
 } from "./support";
@@ -40,11 +35,8 @@ const TIMEOUT = 30_000 + RUNS * 15_000;
 
 afterEach(cleanupVaults);
 
-/** The lock directory of a vault, as src/cli/state-dir.ts and lock.ts name it. */
-function lockPath(vault: string, cacheDir = testCacheDir()): string {
-  const hash = createHash("sha256").update(fs.realpathSync(vault)).digest("hex").slice(0, 16);
-  return path.join(cacheDir, "vaults", hash, "write.lock");
-}
+/** The lock file of a vault, as src/cli/lock-place.ts names it. */
+const lockPath = (vault: string): string => lockFileOf(vault).lock;
 
 /** Starts every command at once (each `palee session <args> --vault <vault>`), resolves when all have exited. */
 function together(vault: string, commands: readonly (readonly string[])[]): Promise<RunResult[]> {
@@ -324,151 +316,9 @@ describe("races between processes on one vault", () => {
   );
 });
 
-// ---- the lock itself ------------------------------------------------------------------------------------------
+// ---- the cache folder (the lock itself: vault-lock.test.ts) --------------------------------------------------
 
-/**
- * A real CLI process in the middle of a writing operation, holding the lock: `start -i` with a pending draft
- * asks what to do with it and waits for an answer on stdin, which never comes. Resolves once the lock is there
- * and the question has been asked: the directory alone can appear a moment before the process has recorded the
- * lock as its own, and a signal in that moment leaves the directory to the 5 s stale takeover instead.
- */
-async function holder(vault: string): Promise<{
-  kill: (signal?: NodeJS.Signals) => Promise<void>;
-  answer: (line: string) => Promise<{ status: number | null; stderr: string }>;
-}> {
-  writeDraft(vault, { id: draftId("0d0d0d0d"), topic: "T-old", startedAt: ago(300), lastCheckpointAt: ago(240) });
-  const env: NodeJS.ProcessEnv = { ...process.env, PALEE_DEVICE: DEVICE, TZ: "UTC", PALEE_CACHE_DIR: testCacheDir() };
-  delete env.PALEE_VAULT;
-  delete env.PALEE_LOCK_WAIT_MS;
-  const child = spawn(process.execPath, [CLI, "session", "start", "--topic", "T-new", "-i", "--vault", vault], {
-    env,
-    stdio: ["pipe", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr += t));
-  const exited = new Promise<void>((resolve) => child.on("close", () => resolve()));
-  const answer = async (line: string): Promise<{ status: number | null; stderr: string }> => {
-    child.stdin.end(`${line}\n`);
-    await exited;
-    return { status: child.exitCode, stderr };
-  };
-  const kill = async (signal: NodeJS.Signals = "SIGKILL"): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    await exited;
-  };
-  const deadline = Date.now() + 15_000;
-  while (!fs.existsSync(lockPath(vault)) || !stderr.includes("[R]esume")) {
-    if (Date.now() > deadline || child.exitCode !== null) {
-      await kill();
-      throw new Error("the holder never took the lock");
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return { kill, answer };
-}
-
-describe("the vault lock", () => {
-  it("lives in the cache folder, outside the vault, and is gone after a run, also after a refusal", () => {
-    const vault = makeVault();
-    startSession(vault);
-    expect(fs.existsSync(path.dirname(lockPath(vault)))).toBe(true);
-    expect(fs.existsSync(lockPath(vault))).toBe(false);
-    const refused = palee(vault, ["start", "--topic", "T-race", "--json"]);
-    expect(refused.status).toBe(2);
-    expect(refused.json().status).toBe("already_open");
-    expect(fs.existsSync(lockPath(vault))).toBe(false);
-    // Nothing of the lock inside the vault, nor beside it.
-    expect(Object.keys(snapshot(vault)).filter((rel) => rel.includes("lock"))).toEqual([]);
-    expect(fs.readdirSync(path.dirname(vault))).toEqual(["vault"]);
-  });
-
-  it(
-    "a held lock: writers exit 4 busy within the wait with nothing written; readers go on; the holder keeps it",
-    async () => {
-      const vault = makeVault();
-      const held = await holder(vault);
-      try {
-        const before = snapshot(vault, { mtimes: true });
-        const began = Date.now();
-        const busy = palee(vault, ["draft", "--note", "lost?", "--json"], { env: { PALEE_LOCK_WAIT_MS: "1500" } });
-        const waited = Date.now() - began;
-        expectCleanError(busy, 4, { json: true, code: "busy" });
-        expect(busy.json().message).toBe("another palee process is writing to this vault; try again");
-        expect(waited).toBeGreaterThanOrEqual(1500);
-        expect(waited).toBeLessThan(12_000);
-        expect(snapshot(vault, { mtimes: true })).toEqual(before);
-        expect(fs.existsSync(lockPath(vault))).toBe(true); // the refused writer left the holder's lock alone
-        for (const read of [["status"], ["list"], ["stats"], ["context"], ["latest"]]) {
-          expect(palee(vault, [...read, "--json"], { env: { PALEE_LOCK_WAIT_MS: "0" } }).status).toBe(0);
-        }
-      } finally {
-        await held.kill();
-      }
-    },
-    TIMEOUT,
-  );
-
-  it(
-    "a lock left by a killed holder is taken over",
-    async () => {
-      const vault = makeVault();
-      const held = await holder(vault);
-      await held.kill(); // SIGKILL mid-operation: the lock directory stays behind
-      expect(fs.existsSync(lockPath(vault))).toBe(true);
-      // The default wait (10 s) outlasts the stale time (5 s).
-      const run = palee(vault, ["start", "--topic", "T-after", "--ignore-pending", "--json"]);
-      expect(run.status).toBe(0);
-      expect(run.json().status).toBe("started");
-      expect(fs.existsSync(lockPath(vault))).toBe(false);
-    },
-    TIMEOUT,
-  );
-
-  it(
-    "a holder stopped by SIGTERM or SIGINT removes its lock on the way out",
-    async () => {
-      for (const signal of ["SIGTERM", "SIGINT"] as const) {
-        const vault = makeVault();
-        const held = await holder(vault);
-        await held.kill(signal);
-        expect(fs.existsSync(lockPath(vault))).toBe(false);
-      }
-    },
-    TIMEOUT,
-  );
-
-  it(
-    "a lock lost while held (its folder removed) ends the operation normally, with one warning, no stack trace",
-    async () => {
-      const vault = makeVault();
-      const held = await holder(vault);
-      try {
-        fs.rmdirSync(lockPath(vault));
-        await new Promise((resolve) => setTimeout(resolve, 2_500)); // past the holder's next refresh (1 s)
-        const done = await held.answer("i"); // Ignore the pending draft: the start goes on
-        expect(done.status).toBe(0);
-        expect(done.stderr).toMatch(/warning: the vault lock was lost while writing \(ENOENT/);
-        expect(done.stderr).not.toMatch(/^\s+at /m);
-        expect(draftFiles(vault)).toHaveLength(2);
-      } finally {
-        await held.kill();
-      }
-    },
-    TIMEOUT,
-  );
-
-  it("a stale lock directory (its mtime long past) is taken over at once", () => {
-    const vault = makeVault();
-    const lock = lockPath(vault);
-    fs.mkdirSync(lock, { recursive: true });
-    const old = new Date(Date.now() - 60_000);
-    fs.utimesSync(lock, old, old);
-    // A short wait: only a takeover, not waiting the holder out, lets it through.
-    const run = palee(vault, ["start", "--topic", "T-stale", "--json"], { env: { PALEE_LOCK_WAIT_MS: "1000" } });
-    expect(run.status).toBe(0);
-    expect(fs.existsSync(lock)).toBe(false);
-  });
-
+describe("the cache folder", () => {
   it("refuses a cache folder inside the vault, also through a symlink, writing nothing", () => {
     const vault = makeVault();
     fs.mkdirSync(path.join(vault, "notes"));

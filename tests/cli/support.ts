@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { CORE_SCHEMA, load } from "js-yaml";
+import { lockFilesOf } from "../../src/cli/lock-place";
 
 /** The built CLI; PALEE_E2E_CLI runs the suite against another build (e.g. of an older commit). */
 export const CLI = process.env.PALEE_E2E_CLI
@@ -80,8 +81,20 @@ function removeCheckingTempFiles(dirs: string[]): void {
   for (const dir of dirs) {
     if (fs.existsSync(dir)) leftovers.push(...tempFilesIn(dir).map((rel) => `${dir}/${rel}`));
   }
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs) {
+    // The vault's lock (left by a holder a test killed) and writers' token, in the machine's lock folder.
+    for (const vault of [dir, path.join(dir, "vault")]) {
+      if (!fs.existsSync(vault)) continue;
+      for (const file of Object.values(lockFileOf(vault))) fs.rmSync(file, { force: true });
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
   expect(leftovers).toEqual([]);
+}
+
+/** The vault's lock file and writers' token, as src/cli/lock-place.ts names them (never under PALEE_CACHE_DIR). */
+export function lockFileOf(vault: string): { lock: string; token: string } {
+  return lockFilesOf(fs.realpathSync(vault));
 }
 
 // ---- running the CLI ----------------------------------------------------------------------------
@@ -108,7 +121,7 @@ export interface RunResult {
 let cacheDir: string | null = null;
 
 /**
- * The palee cache folder (PALEE_CACHE_DIR, where the vault lock lives: contract §4 "One at a time") of every CLI
+ * The palee cache folder (PALEE_CACHE_DIR, the device-local scan cache; the vault lock is elsewhere) of every CLI
  * run of this test file: a fresh temp folder outside every vault and outside the vaults' parents (so "nothing
  * written beside the vault" still holds), never the machine's real ~/.cache. Each vault has its own folder in
  * it (vaults/<hash of its path>). Made on first use, removed after the file's tests.

@@ -4,6 +4,7 @@
  * lacks them.
  */
 import { unrecordedWarning } from "../../src/core/session-note";
+import { LockLostError } from "../../src/core/errors";
 import { harness } from "../support/fakes";
 import { HOT, confirmedPaths } from "../support/inspect";
 
@@ -102,5 +103,32 @@ describe("unrecordedWarning", () => {
     expect(unrecordedWarning("p.md", "# Session: S-1\n", { nextAction: "x" })).toBe(
       "this end's next action was not recorded: add it to p.md by hand",
     );
+  });
+});
+
+describe("an end whose vault lock is taken after its note is written", () => {
+  it("is busy (exit 4), says the session is saved, and writes nothing more", async () => {
+    const h = harness();
+    const started = await h.core.start({ topic: "T-a" });
+    expect(started.status).toBe("started");
+    h.clock.advance(30);
+    const create = h.store.create.bind(h.store);
+    let lost = false;
+    h.store.create = async (path, content) => {
+      if (lost) throw new LockLostError("/tmp/palee-0/x.lock", "its file was removed");
+      await create(path, content);
+      lost = path.startsWith("palee/sessions/S-"); // taken right after the note
+    };
+    h.store.replace = () => Promise.reject(new LockLostError("/tmp/palee-0/x.lock", "its file was removed"));
+    h.store.trash = () => Promise.reject(new LockLostError("/tmp/palee-0/x.lock", "its file was removed"));
+    const saved = () => confirmedPaths(h.store);
+    const ending = h.core.end({ summary: "done" });
+    await expect(ending).rejects.toMatchObject({ kind: "busy", exitCode: 4 });
+    const lostText =
+      "the vault lock /tmp/palee-0/x.lock was taken from this process while it was writing (its file was removed)";
+    await expect(ending).rejects.toThrow(
+      new RegExp(`^S-\\S+ is saved, but then ${lostText.replace(/[()./]/g, "\\$&")}: nothing more was written; `),
+    );
+    expect(saved()).toHaveLength(1);
   });
 });

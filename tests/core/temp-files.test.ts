@@ -3,9 +3,9 @@
  * hour, to the trash — the only exception to the deletion boundary, for that exact pattern only.
  */
 import { assertTempRemovable, isOwnTempFile, layoutFor } from "../../src/core/layout";
-import { BoundaryError } from "../../src/core/errors";
+import { BoundaryError, BusyError } from "../../src/core/errors";
 import { confirmedText } from "../support/builders";
-import { SessionsWithRecords } from "../../src/core/sessions-with-records";
+import { PaleeSessions } from "../../src/core/sessions";
 import { trashStaleTempFiles } from "../../src/core/temp-files";
 import { harness as plainHarness } from "../support/fakes";
 import { S } from "../support/inspect";
@@ -35,7 +35,7 @@ const LOOK_ALIKES = [
 /** The core as the CLI builds it: its rebuild, start and end handle temp files. */
 function harness() {
   const h = plainHarness();
-  return { ...h, core: new SessionsWithRecords(h.ports, LAYOUT, { tempFiles: trashStaleTempFiles }) };
+  return { ...h, core: new PaleeSessions(h.ports, LAYOUT, { tempFiles: trashStaleTempFiles }) };
 }
 
 function split(path: string): [string, string] {
@@ -114,5 +114,26 @@ describe("the tool's own temp files", () => {
     await core.list();
     await core.status();
     expect(store.trashed.map((t) => t.path).filter((p) => p.endsWith(".tmp"))).toEqual([]);
+  });
+});
+
+describe("the sweep when a move is refused", () => {
+  function sweepRefusedWith(refusal: Error): Promise<string[]> {
+    const h = harness();
+    h.store.files.set(OURS[0], "half a write");
+    h.store.mtimes.set(OURS[0], h.clock.now() - HOUR - 1);
+    h.store.trash = () => Promise.reject(refusal);
+    return trashStaleTempFiles(h.ports, LAYOUT);
+  }
+
+  it("a failed move is a warning, and the operation goes on", async () => {
+    expect(await sweepRefusedWith(new Error("EACCES: permission denied"))).toEqual([
+      `could not move ${OURS[0]} (left by an interrupted write) to the trash: EACCES: permission denied`,
+    ]);
+  });
+
+  it("a lost vault lock (busy) stops the operation: nothing more is written", async () => {
+    const lost = new BusyError("the vault lock /tmp/x.lock was taken from this process while it was writing");
+    await expect(sweepRefusedWith(lost)).rejects.toBe(lost);
   });
 });

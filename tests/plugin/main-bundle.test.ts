@@ -14,9 +14,8 @@ import { HOT, fieldsAt, idOf, onlyDraft } from "./support/session-files";
 installPluginTestEnvironment();
 
 const MAIN_JS = path.resolve(__dirname, "../../main.js");
-// The team's budget of 160 KB (163 840 bytes, issue 17) holds: version 3 brought main.js near 161 KB, and code
-// the plugin never runs moved out to the CLI's faces (docs/adr/0003-plugin-yaml.md, update of issues 19–22).
-const SIZE_BUDGET = 160 * 1024;
+// The budget of 256 KB (262 144 bytes): a smoke alarm, never a reason to move code (docs/adr/0005-main-js-budget.md).
+const SIZE_BUDGET = 256 * 1024;
 
 /** The stable command ids (contract §5): users bind hotkeys to them. */
 const STABLE_COMMAND_IDS = [

@@ -11,7 +11,7 @@ import { classifyRecord, updateFrontmatterFields } from "../../src/core/frontmat
 import { UsageError } from "../../src/core/errors";
 import { layoutFor } from "../../src/core/layout";
 import type { SessionStore } from "../../src/core/ports";
-import { SessionsWithRecords } from "../../src/core/sessions-with-records";
+import { PaleeSessions } from "../../src/core/sessions";
 import { answerHook } from "../../src/core/agent-hook/answer";
 import { parseHookEvent } from "../../src/core/agent-hook/event";
 import { confirmedText, draftText, hotText } from "../support/builders";
@@ -141,7 +141,7 @@ const expectDid =
   };
 /** One hook event of the conversation that is AGENT, as `palee session hook` maps it. */
 async function hookEvent(
-  c: SessionsWithRecords,
+  c: PaleeSessions,
   name: string,
   extra: Record<string, string> = {},
   topic: string | null = null,
@@ -159,8 +159,8 @@ const openPointer = hotText({
   device: DEVICE,
 });
 
-function core(store: SessionStore, clock = FakeClock.at(T0), seed = 7, device = DEVICE): SessionsWithRecords {
-  return new SessionsWithRecords({ store, clock, random: new SeededRandom(seed), device }, layoutFor("palee"));
+function core(store: SessionStore, clock = FakeClock.at(T0), seed = 7, device = DEVICE): PaleeSessions {
+  return new PaleeSessions({ store, clock, random: new SeededRandom(seed), device }, layoutFor("palee"));
 }
 
 /** History, user files and consistent views (as a rebuild writes them), then `extra` on top. */
@@ -183,7 +183,7 @@ const DELETE = "\u0000delete";
 interface Scenario {
   name: string;
   vault: () => Promise<Files>;
-  run: (c: SessionsWithRecords) => Promise<unknown>;
+  run: (c: PaleeSessions) => Promise<unknown>;
   /** The operation writes nothing (then only that is checked, and the vault after a start-up). */
   writesNothing?: boolean;
   /** Retrying the same command after a crash must not add a confirmed note (default true). */
@@ -527,7 +527,7 @@ let nextCommandRuns = 0;
  * Commands a learner may run right after a crash, before any start-up:
  * [name, command, sessions it may add from now].
  */
-const NEXT_COMMANDS: Array<[string, (c: SessionsWithRecords) => Promise<unknown>, (crashed: MemoryStore) => number]> = [
+const NEXT_COMMANDS: Array<[string, (c: PaleeSessions) => Promise<unknown>, (crashed: MemoryStore) => number]> = [
   ["checkpoint with notes", (c) => c.checkpoint({ notes: "after the crash" }), () => 0],
   // A pointer whose draft is gone (start crashed before writing it, discard before clearing it) still dates
   // a session: end records it from hot.md's started_at (architecture.md, end), once.

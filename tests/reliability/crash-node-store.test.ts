@@ -16,7 +16,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { layoutFor } from "../../src/core/layout";
 import type { SessionStore } from "../../src/core/ports";
-import { SessionsWithRecords } from "../../src/core/sessions-with-records";
+import { PaleeSessions } from "../../src/core/sessions";
 import { answerHook } from "../../src/core/agent-hook/answer";
 import { parseHookEvent } from "../../src/core/agent-hook/event";
 import { NodeStore } from "../../src/node/node-store";
@@ -246,8 +246,8 @@ const USER_FILES: Files = {
   "Other/x.md": "Unrelated note.\n",
 };
 
-function core(store: SessionStore, at = "2026-08-14T12:00:00Z", seed = 3): SessionsWithRecords {
-  return new SessionsWithRecords(
+function core(store: SessionStore, at = "2026-08-14T12:00:00Z", seed = 3): PaleeSessions {
+  return new PaleeSessions(
     { store, clock: FakeClock.at(at), random: new SeededRandom(seed), device: DEVICE },
     layoutFor("palee"),
   );
@@ -255,10 +255,10 @@ function core(store: SessionStore, at = "2026-08-14T12:00:00Z", seed = 3): Sessi
 
 /** Two ended sessions yesterday, plus whatever `then` does on the same files. */
 async function history(
-  then?: (at: (iso: string) => SessionsWithRecords, store: MemoryStore) => Promise<unknown>,
+  then?: (at: (iso: string) => PaleeSessions, store: MemoryStore) => Promise<unknown>,
 ): Promise<Files> {
   const store = new MemoryStore(USER_FILES);
-  const at = (iso: string): SessionsWithRecords => core(store, iso, Date.parse(iso) % 1000);
+  const at = (iso: string): PaleeSessions => core(store, iso, Date.parse(iso) % 1000);
   await at("2026-08-13T09:00:00Z").start({ topic: "T-a" });
   await at("2026-08-13T09:20:00Z").checkpoint({ notes: "borrowing" });
   await at("2026-08-13T09:45:00Z").end({ summary: "Borrowing basics.", nextAction: "Lifetimes." });
@@ -287,7 +287,7 @@ const draftOf = (files: Files): string => {
 interface Scenario {
   name: string;
   vault: () => Promise<Files>;
-  run: (c: SessionsWithRecords, files: Files) => Promise<unknown>;
+  run: (c: PaleeSessions, files: Files) => Promise<unknown>;
   discarded?: (files: Files) => string[];
 }
 

@@ -12,7 +12,6 @@ import fc from "fast-check";
 import { layoutFor } from "../../src/core/layout";
 import { BOUNDED_VIEWS } from "../../src/core/bounded";
 import { PaleeSessions } from "../../src/core/sessions";
-import { SessionsWithRecords } from "../../src/core/sessions-with-records";
 import { formatTimestamp, formatUtcCompact } from "../../src/core/time";
 import { confirmedText } from "../support/builders";
 import { FakeClock, SeededRandom, harness } from "../support/fakes";
@@ -176,7 +175,7 @@ function cachedHarness(): Cached {
   const h = harness({ bounded: true });
   const cache = new DeviceMemoryModel(h.store, h.store);
   const ports = { ...h.ports, store: cache.store, memory: cache.store };
-  return { ...h, ports, cache, core: new SessionsWithRecords(ports, layoutFor("palee"), BOUNDED_VIEWS) };
+  return { ...h, ports, cache, core: new PaleeSessions(ports, layoutFor("palee"), BOUNDED_VIEWS) };
 }
 
 /** One `palee` call: the cache read when it begins, saved when it ends (`writes`: it holds the lock). */

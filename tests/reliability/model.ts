@@ -26,7 +26,7 @@ import { layoutFor } from "../../src/core/layout";
 import type { RandomSource } from "../../src/core/ports";
 import { DEFAULT_GRACE_MS } from "../../src/core/recovery";
 import type { EndResult, OpenRef, RecoverAction, StartResult } from "../../src/core/sessions";
-import { SessionsWithRecords } from "../../src/core/sessions-with-records";
+import { PaleeSessions } from "../../src/core/sessions";
 import { parseTimestamp } from "../../src/core/time";
 import { BOUNDED_VIEWS } from "../../src/core/bounded";
 import { answerHook } from "../../src/core/agent-hook/answer";
@@ -98,7 +98,7 @@ export class CrashGate extends ForwardingStore<MemoryStore> {
 
 interface Instance {
   gate: CrashGate;
-  core: SessionsWithRecords;
+  core: PaleeSessions;
 }
 
 /** How often each kind of thing happened, over every run of a process (reported by the test). */
@@ -150,11 +150,7 @@ export class World {
       const store = this.cacheOf(device).rewire(gate);
       found = {
         gate,
-        core: new SessionsWithRecords(
-          { store, clock: this.clock, random, device, memory: store },
-          LAYOUT,
-          BOUNDED_VIEWS,
-        ),
+        core: new PaleeSessions({ store, clock: this.clock, random, device, memory: store }, LAYOUT, BOUNDED_VIEWS),
       };
       this.instances.set(device, found);
     }
@@ -452,7 +448,7 @@ async function operate<T>(
   world: World,
   kind: OpKind,
   step: string,
-  run: (core: SessionsWithRecords) => Promise<T>,
+  run: (core: PaleeSessions) => Promise<T>,
 ): Promise<Outcome<T>> {
   const device = world.device;
   const { gate, core } = world.instance(device);

@@ -1,7 +1,7 @@
 import type { Clock, CorePorts, RandomSource, SessionStore } from "../../src/core/ports";
 import { BOUNDED_VIEWS } from "../../src/core/bounded";
 import { layoutFor } from "../../src/core/layout";
-import { SessionsWithRecords } from "../../src/core/sessions-with-records";
+import { PaleeSessions } from "../../src/core/sessions";
 import { MemoryStore } from "./memory-store";
 
 /** A clock that only moves when told to, with a fixed UTC offset (minutes east of UTC). */
@@ -54,7 +54,7 @@ export interface Harness<S extends SessionStore = MemoryStore> {
   store: S;
   clock: FakeClock;
   random: RandomSource;
-  core: SessionsWithRecords;
+  core: PaleeSessions;
   ports: CorePorts;
 }
 
@@ -78,7 +78,7 @@ export function harness<S extends SessionStore = MemoryStore>(
   const random = options.random ?? new SeededRandom(42);
   const ports = { store, clock, random, device: options.device ?? "laptop" };
   const layout = layoutFor(options.folder ?? "palee");
-  const core = new SessionsWithRecords(ports, layout, options.bounded ? BOUNDED_VIEWS : {});
+  const core = new PaleeSessions(ports, layout, options.bounded ? BOUNDED_VIEWS : {});
   return { store, clock, random, ports, core };
 }
 

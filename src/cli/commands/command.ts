@@ -1,14 +1,14 @@
 /** The one shape of a CLI command: what it gets (the context, the parsed options) and how it is described. */
 import type { OffsetAt } from "../../core/time";
 import type { Clock } from "../../core/ports";
-import type { SessionsWithRecords } from "../../core/sessions-with-records";
+import type { PaleeSessions } from "../../core/sessions";
 import type { NodeStore } from "../../node/node-store";
 import type { Values } from "../options";
 import type { CliIo, Outcome, Output } from "../output";
 
 /** Everything a command may talk to; built once per invocation by main.ts. */
 export interface CommandContext {
-  core: SessionsWithRecords;
+  core: PaleeSessions;
   out: Output;
   io: CliIo;
   /** This device's name (PALEE_DEVICE, else the host name). */

@@ -2,10 +2,13 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { FileExistsError, UsageError, errorMessage } from "../../core/errors";
-import { skippedJson } from "../../core/formats/json";
-import { renderExportCsv } from "../../core/insight/export";
+import type { Skipped } from "../../core/records";
 import { skippedWarning } from "../../core/records";
+import type { ExportOptions } from "../../core/sessions";
+import type { TextFill } from "../../node/node-store";
 import { NodeStore } from "../../node/node-store";
+import type { ExportDocument } from "../export-document";
+import { csvDocument, jsonDocument } from "../export-document";
 import { dayRangeOf } from "../day-range";
 import type { Values } from "../options";
 import type { Outcome } from "../output";
@@ -15,19 +18,45 @@ import type { Command, CommandContext } from "./command";
 const exists = (target: string): string =>
   `${target} already exists: choose another --out name (an export never overwrites a file)`;
 
-/** Writes `text` to a new file: never replaces one (a careful user does not expect an export to). */
-async function writeNewFile(target: string, text: string): Promise<void> {
+/** Writes a new file with what `fill` gives: never replaces one (a careful user does not expect an export to). */
+async function writeNewFile(target: string, fill: TextFill): Promise<void> {
   if (fs.existsSync(target)) throw new UsageError(exists(target));
   try {
     // The store's create: a flushed temp file published whole, exclusive even against a racing writer.
     const folder = new NodeStore(path.dirname(target));
     // Temp files of killed exports of this name, older than an hour, go first (contract §2; node-store.ts).
     await folder.removeStaleTempFilesOf(path.basename(target), Date.now()).catch(() => []);
-    await folder.create(path.basename(target), text);
+    await folder.createWith(path.basename(target), fill);
   } catch (error) {
     if (error instanceof FileExistsError) throw new UsageError(exists(target));
     throw error;
   }
+}
+
+/** About this many characters are gathered before a write, so 30 000 rows are not 30 000 small writes. */
+const PART_LENGTH = 64 * 1024;
+
+/**
+ * The document, written through `write` as the rows are read (one note body at a time): the export holds
+ * neither every row nor the whole text (contract §4a; docs/performance.md).
+ */
+async function writeDocument(
+  ctx: CommandContext,
+  range: ExportOptions,
+  document: ExportDocument,
+  write: (text: string) => void | Promise<void>,
+): Promise<{ rows: number; skipped: Skipped[] }> {
+  let part = document.head;
+  let index = 0;
+  const result = await ctx.core.exportEachRow(range, async (row) => {
+    part += document.row(row, index++);
+    if (part.length < PART_LENGTH) return;
+    const full = part;
+    part = "";
+    await write(full);
+  });
+  await write(part + document.tail(result.rows, result.skipped));
+  return result;
 }
 
 /** `target` relative to the vault root with "/" when it lies inside the vault (also through a symlink), else null. */
@@ -83,25 +112,30 @@ async function runExport(ctx: CommandContext, values: Values): Promise<Outcome> 
   }
   const chosen = values.out === undefined ? null : outTarget(ctx, values.out); // before any work
   const target = chosen?.target ?? null;
-  const { rows, skipped } = await ctx.core.exportRows(range);
-  for (const s of skipped) out.warn(skippedWarning(s));
-  const text =
-    format === "csv" ? renderExportCsv(rows) : jsonText({ sessions: rows, skipped: skipped.map(skippedJson) });
+  const document = format === "csv" ? csvDocument : jsonDocument;
   if (target === null) {
-    io.stdout(text);
+    const { skipped } = await writeDocument(ctx, range, document, async (text) => {
+      io.stdout(text);
+      await io.drained?.();
+    });
+    for (const s of skipped) out.warn(skippedWarning(s));
     return 0;
   }
+  let written = { rows: 0, skipped: [] as Skipped[] };
   try {
-    await writeNewFile(target, text);
+    await writeNewFile(target, async (write) => {
+      written = await writeDocument(ctx, range, document, write);
+    });
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot write ${target}: ${errorMessage(error)}`);
   }
+  const { rows, skipped } = written;
+  for (const s of skipped) out.warn(skippedWarning(s));
   // contract §5: the path relative to the vault when the file is inside it; `sessions` is the older name of `rows`.
   const shown = chosen?.relative ?? target;
-  if (out.json)
-    io.stdout(jsonText({ status: "exported", format, path: shown, rows: rows.length, sessions: rows.length }));
-  else io.stdout(`Exported ${plural(rows.length, "session")} to ${target} (${format}).\n`);
+  if (out.json) io.stdout(jsonText({ status: "exported", format, path: shown, rows, sessions: rows }));
+  else io.stdout(`Exported ${plural(rows, "session")} to ${target} (${format}).\n`);
   return 0;
 }
 

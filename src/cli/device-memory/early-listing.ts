@@ -20,7 +20,8 @@ import { performance } from "node:perf_hooks";
 import { DEFAULT_SESSION_FOLDER, layoutFor } from "../../core/layout";
 import type { EarlyFolder } from "../../node/folder-reading";
 import { readListing } from "../../node/folder-reading";
-import { LOCK_NAME, TOKEN_NAME, cacheRoot, textIfAny, stateDirOf } from "../state-dir";
+import { lockFilesOf } from "../lock-place";
+import { cacheRoot, textIfAny, stateDirOf } from "../state-dir";
 import { MEMORY_FILES } from "./file-names";
 import { folderSetting, sessionFolderFor, settingsFile, vaultRootFor } from "../vault";
 
@@ -58,12 +59,14 @@ export function beginEarlyListing(argv: readonly string[], env: NodeJS.ProcessEn
     const root = vaultRootFor(optionIn(argv, "vault"), env, cwd);
     const folder = sessionFolderFor(optionIn(argv, "folder") ?? savedFolder(root) ?? DEFAULT_SESSION_FOLDER);
     const sessions = path.resolve(root, ...layoutFor(folder).sessions.split("/"));
-    const state = stateDirOf(realpathSync(root), cacheRoot(env));
+    const realRoot = realpathSync(root);
+    const state = stateDirOf(realRoot, cacheRoot(env));
+    const lock = lockFilesOf(realRoot);
     // The token first, then whether the lock is held: a writer that took the lock after this saw it free
     // changes the token before it writes anything.
-    const tokenPath = path.join(state, TOKEN_NAME);
+    const tokenPath = lock.token;
     const value = textIfAny(tokenPath);
-    const held = lstatSync(path.join(state, LOCK_NAME), { throwIfNoEntry: false }) !== undefined;
+    const held = lstatSync(lock.lock, { throwIfNoEntry: false }) !== undefined;
     // Without a folder summary the call reads the folder's files and subfolders (one typed listing), else its names.
     const typed = !existsSync(path.join(state, MEMORY_FILES.summary));
     const began = performance.now();

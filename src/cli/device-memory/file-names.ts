@@ -1,5 +1,5 @@
 /**
- * The device memory's files in the vault's state folder (state-dir.ts), beside the vault lock: one per part
+ * The device memory's files in the vault's state folder (state-dir.ts), one per part
  * (memory-files.ts). A module of its own, so that the binary's early listing (early-listing.ts) loads no more.
  */
 export const MEMORY_FILES = {

@@ -6,7 +6,7 @@
 import { isPaleeError } from "../errors";
 import { isOpen } from "../hot-memory";
 import type { StartResult } from "../sessions";
-import type { SessionsWithRecords } from "../sessions-with-records";
+import type { PaleeSessions } from "../sessions";
 import type { HookEvent } from "./event";
 
 export interface HookOptions {
@@ -29,11 +29,7 @@ export interface SessionStartOutput {
   hookSpecificOutput: { hookEventName: "SessionStart"; additionalContext: string };
 }
 
-export async function answerHook(
-  core: SessionsWithRecords,
-  event: HookEvent,
-  options: HookOptions,
-): Promise<HookAnswer> {
+export async function answerHook(core: PaleeSessions, event: HookEvent, options: HookOptions): Promise<HookAnswer> {
   switch (event.kind) {
     case "start":
       return startAnswer(core, event.agent, options);
@@ -45,7 +41,7 @@ export async function answerHook(
 }
 
 /** SessionStart: start or keep (never replace) a session, then the brief for the tutor, with one line on top. */
-async function startAnswer(core: SessionsWithRecords, agent: string, options: HookOptions): Promise<HookAnswer> {
+async function startAnswer(core: PaleeSessions, agent: string, options: HookOptions): Promise<HookAnswer> {
   const result = await core.start({ topic: options.topic, ifOpen: "keep", agent });
   // The brief is of the session that records this conversation, else of the topic asked for (or the active one).
   const own = result.status === "started" ? result.topicId : ownOpenTopic(result, agent);
@@ -94,7 +90,7 @@ function statusLine(result: StartResult, agent: string, endCommand: string): str
 }
 
 /** UserPromptSubmit, Stop, PreCompact: a checkpoint of this agent's open session; anything else is left alone. */
-async function signOfLife(core: SessionsWithRecords, agent: string): Promise<HookAnswer> {
+async function signOfLife(core: PaleeSessions, agent: string): Promise<HookAnswer> {
   // hot.md and one draft only: no scan of the history unless this agent's session is open.
   const hot = (await core.readHot()).state;
   if (!isOpen(hot)) return ignored("no session is open");
@@ -112,7 +108,7 @@ async function signOfLife(core: SessionsWithRecords, agent: string): Promise<Hoo
 
 /** SessionEnd: end this agent's session at its last sign of life; none open, or not its own: nothing. */
 async function endAnswer(
-  core: SessionsWithRecords,
+  core: PaleeSessions,
   agent: string,
   outcome: "completed" | "interrupted",
 ): Promise<HookAnswer> {

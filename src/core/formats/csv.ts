@@ -14,8 +14,12 @@ export function csvField(value: CsvValue): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The whole document: `header`, then one record per row, each ended by `\r\n`. */
+/** One record, ended by `\r\n`. */
+export function csvRecord(fields: readonly CsvValue[]): string {
+  return `${fields.map(csvField).join(",")}\r\n`;
+}
+
+/** The whole document: `header`, then one record per row. */
 export function renderCsv(header: readonly string[], rows: ReadonlyArray<readonly CsvValue[]>): string {
-  const line = (fields: readonly CsvValue[]): string => `${fields.map(csvField).join(",")}\r\n`;
-  return line(header) + rows.map(line).join("");
+  return csvRecord(header) + rows.map(csvRecord).join("");
 }

@@ -1,5 +1,5 @@
 /** One row per confirmed session, oldest first, for CSV and JSON export (contract §4a). Pure. */
-import { renderCsv } from "../formats/csv";
+import { csvRecord } from "../formats/csv";
 import { extractSection } from "../session-note";
 import type { InsightSession } from "./stats";
 
@@ -61,16 +61,25 @@ export function exportRow(session: ExportSession): ExportRow {
   };
 }
 
-/** Oldest first, ties by session_id (the reverse of the index's order). */
+/** Oldest first, ties by session_id (the reverse of the index's order): the export's order. */
+export function oldestFirst<T extends { startedMs: number; sessionId: string }>(sessions: readonly T[]): T[] {
+  return [...sessions].sort(
+    (a, b) => a.startedMs - b.startedMs || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0),
+  );
+}
+
 export function exportRows(sessions: readonly ExportSession[]): ExportRow[] {
-  return [...sessions]
-    .sort((a, b) => a.startedMs - b.startedMs || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0))
-    .map(exportRow);
+  return oldestFirst(sessions).map(exportRow);
+}
+
+/** The CSV's header record. */
+export const EXPORT_CSV_HEADER = csvRecord(EXPORT_COLUMNS);
+
+/** One row as a CSV record (so a long export can be written a row at a time). */
+export function exportCsvRecord(row: ExportRow): string {
+  return csvRecord(EXPORT_COLUMNS.map((key) => (key === "hours" ? row.hours.toFixed(2) : row[key])));
 }
 
 export function renderExportCsv(rows: readonly ExportRow[]): string {
-  return renderCsv(
-    EXPORT_COLUMNS,
-    rows.map((row) => EXPORT_COLUMNS.map((key) => (key === "hours" ? row.hours.toFixed(2) : row[key]))),
-  );
+  return EXPORT_CSV_HEADER + rows.map(exportCsvRecord).join("");
 }

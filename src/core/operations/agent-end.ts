@@ -1,6 +1,5 @@
 /**
- * end --agent (contract §4b): an agent ends only a session it opened. Only the CLI and `palee mcp` end on behalf
- * of an agent, through SessionsWithRecords (sessions-with-records.ts), so main.js does not carry this rule.
+ * end --agent (contract §4b): an agent ends only a session it opened (PaleeSessions.end with `agent`).
  */
 import { UsageError } from "../errors";
 import type { HotState } from "../hot-memory";

@@ -13,9 +13,8 @@ export interface SessionsOptions {
   /** How long a silent session still counts as running on its device; default 15 minutes. */
   graceMs?: number;
   /**
-   * What rebuild (and the CLI's start and end, sessions-with-records.ts) does about temp files left by killed
-   * writes: `trashStaleTempFiles` (temp-files.ts) where the store writes them (the CLI). Passed in, so main.js,
-   * whose vault writes none, does not carry it.
+   * What rebuild (and the façade's start and end) does about temp files left by killed writes:
+   * `trashStaleTempFiles` (temp-files.ts) where the store writes them (the CLI); the plugin's vault writes none.
    */
   tempFiles?: (ports: CorePorts, layout: Layout) => Promise<string[]>;
   /**

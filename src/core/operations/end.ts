@@ -37,7 +37,7 @@ export interface EndOptions {
   note?: string | null;
 }
 
-/** An end as the CLI asks for it (sessions-with-records.ts): also on behalf of an agent. */
+/** An end, also on behalf of an agent (the CLI, `palee mcp` and the agent hook pass `agent`). */
 export interface AgentEndOptions extends EndOptions {
   /**
    * Who asks (CLI --agent, contract §4b): only a session this agent opened is ended; any other open session is

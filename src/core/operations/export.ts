@@ -4,9 +4,9 @@
  * render these rows (CSV or JSON) and write them where they write; neither reads the notes itself.
  */
 import type { ExportRow } from "../insight/export";
-import { exportRows } from "../insight/export";
+import { exportRow, oldestFirst } from "../insight/export";
 import { inRange } from "../insight/stats";
-import type { ConfirmedSession, Skipped } from "../records";
+import type { Skipped } from "../records";
 import { withBody } from "../scan";
 import type { SessionContext } from "./context";
 
@@ -22,14 +22,29 @@ export interface ExportResult {
   skipped: Skipped[];
 }
 
-export async function exportSessions(ctx: SessionContext, options: ExportOptions = {}): Promise<ExportResult> {
+/** Takes each row as it is made; an export written a row at a time holds one note body at a time. */
+export type ExportRowWriter = (row: ExportRow) => void | Promise<void>;
+
+/**
+ * The export's rows, oldest first, handed to `write` one at a time: each note's body is read for its Summary,
+ * made into a row and let go before the next, so what the export holds does not grow with the notes' text.
+ */
+export async function exportEachRow(
+  ctx: SessionContext,
+  options: ExportOptions,
+  write: ExportRowWriter,
+): Promise<{ rows: number; skipped: Skipped[] }> {
   const scan = await ctx.scan();
+  const chosen = oldestFirst(scan.confirmed.filter((s) => inRange(s, ctx.offsetAt, options.since, options.until)));
   // The summaries are in the bodies: an export is the one insight that reads every note it holds in full.
-  const chosen: ConfirmedSession[] = [];
-  for (const s of scan.confirmed) {
-    if (inRange(s, ctx.offsetAt, options.since, options.until)) {
-      chosen.push(await withBody(ctx.ports.store, s, ctx.offsetAt));
-    }
-  }
-  return { rows: exportRows(chosen), skipped: scan.skipped };
+  for (const s of chosen) await write(exportRow(await withBody(ctx.ports.store, s, ctx.offsetAt)));
+  return { rows: chosen.length, skipped: scan.skipped };
+}
+
+export async function exportSessions(ctx: SessionContext, options: ExportOptions = {}): Promise<ExportResult> {
+  const rows: ExportRow[] = [];
+  const { skipped } = await exportEachRow(ctx, options, (row) => {
+    rows.push(row);
+  });
+  return { rows, skipped };
 }

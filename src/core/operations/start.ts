@@ -44,7 +44,7 @@ export interface StartOptions {
   topicNote?: string | null;
 }
 
-/** A start as the CLI asks for it (sessions-with-records.ts): also on behalf of an agent. */
+/** A start, also on behalf of an agent (the CLI, `palee mcp` and the agent hook pass `agent`). */
 export interface AgentStartOptions extends StartOptions {
   /** Who opens the session when it is not the learner by hand (CLI --agent, contract §4b): kept in the draft. */
   agent?: string | null;

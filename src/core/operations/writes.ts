@@ -1,4 +1,4 @@
-import { ConflictError, FileExistsError, markSaved } from "../errors";
+import { BusyError, ConflictError, FileExistsError, LockLostError, markSaved } from "../errors";
 import { classifyRecord } from "../frontmatter";
 import { handWrittenHot, keptCopyPath } from "../hand-written";
 import { newDraftId, newSessionId } from "../ids";
@@ -167,14 +167,17 @@ export async function trashDraft(ctx: SessionContext, draft: Draft): Promise<voi
 }
 
 /**
- * What follows a session note's write (its drafts to the trash, the views): a conflict says that the session
- * itself is safe (exit 4); any other failure (a full disk) is marked as coming after the save (errors.ts
- * markSaved), so a face can say first that the session is saved.
+ * What follows a session note's write (its drafts to the trash, the views): a conflict or a lost vault lock says
+ * that the session itself is safe (exit 4); any other failure (a full disk) is marked as coming after the save
+ * (errors.ts markSaved), so a face can say first that the session is saved.
  */
 export async function afterSaving<T>(session: ConfirmedSession, updateViews: () => Promise<T>): Promise<T> {
   try {
     return await updateViews();
   } catch (error) {
+    if (error instanceof LockLostError) {
+      throw new BusyError(`${session.sessionId} is saved, but then ${error.message}; a rebuild refreshes the views`);
+    }
     if (!(error instanceof ConflictError)) {
       const minutes = `${session.durationMinutes} min`;
       throw markSaved(error, session.sessionId, `Saved ${session.sessionId} (${session.topicId}, ${minutes})`);

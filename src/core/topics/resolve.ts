@@ -125,7 +125,7 @@ export function findTopicByName(name: string, notes: readonly TopicNote[]): Name
     notes.filter((n) => namesOf(n).some((candidate) => candidate.includes(wanted))),
     "part",
   );
-  // The closest names are for the refusal (topicIdForName), computed only there: main.js need not carry them.
+  // The closest names are for the refusal only (topicIdForName), so they are computed there.
   return part ?? { kind: "unknown" };
 }
 

@@ -79,7 +79,7 @@ export class DailyNoteLog {
     const path = normalizePath(`${folder}/${date.format(format)}.md`);
     const direct = this.app.vault.getFileByPath(path);
     if (direct) return direct;
-    // (The library's own search, getAllDailyNotes, costs 2.5 KB of main.js, over the size budget.)
+    // A moved note: one pass over the vault's notes (the library's getAllDailyNotes builds a map of them all).
     const moved = this.app.vault.getMarkdownFiles().find((f) => isDailyNoteOf(f, day, folder, format));
     return moved ?? (await createDailyNote(date)) ?? null;
   }
