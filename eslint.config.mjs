@@ -170,6 +170,12 @@ export default defineConfig([
               regex: "^(\\.\\.?/)+node(/|$)",
               message: "the plugin must not import the Node adapters (see docs/architecture.md)",
             },
+            {
+              // The device memory is the CLI's (docs/core.md "Device memory"): the app's metadata cache is the
+              // plugin's, and main.js carries none of the wing.
+              regex: "(^|/)device-memory(/|$)",
+              message: "the plugin must not import the device-memory wing (see docs/core.md)",
+            },
           ],
         },
       ],

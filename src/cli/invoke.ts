@@ -11,14 +11,14 @@ import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
 import { trashStaleTempFiles } from "../core/temp-files";
 import { BOUNDED_VIEWS } from "../core/bounded";
-import type { CorePorts } from "../core/ports";
+import type { CorePorts, DeviceMemory } from "../core/ports";
 import type { SessionsOptions } from "../core/sessions";
 import type { Command, CommandContext } from "./commands/command";
 import { writes } from "./commands/index";
-import type { CliCache } from "./cache";
-import { openCache } from "./cache";
-import type { EarlyListing } from "./early-listing";
-import { provedEarly } from "./early-listing";
+import type { CliMemory } from "./device-memory/open-memory";
+import { openMemory } from "./device-memory/open-memory";
+import type { EarlyListing } from "./device-memory/early-listing";
+import { provedEarly } from "./device-memory/early-listing";
 import { lockVault } from "./lock";
 import type { Values } from "./options";
 import { vaultStateDir } from "./state-dir";
@@ -34,12 +34,13 @@ function sessionsOn(
   vault: VaultChoice,
   device: string,
   tempFiles: SessionsOptions["tempFiles"] = trashStaleTempFiles,
+  memory?: DeviceMemory,
 ): PaleeSessions {
-  const ports = { store, clock: systemClock, random: systemRandom, device };
+  const ports = { store, clock: systemClock, random: systemRandom, device, memory };
   return new PaleeSessions(ports, vault.layout, { ...BOUNDED_VIEWS, tempFiles, graceMs: vault.graceMs });
 }
 
-/** A fresh core on the vault, without the scan cache (palee mcp's resources). */
+/** A fresh core on the vault, without the device memory (palee mcp's resources). */
 export function coreFor(vault: VaultChoice, env: NodeJS.ProcessEnv): { core: PaleeSessions; store: NodeStore } {
   const store = new NodeStore(vault.root);
   return { core: sessionsOn(store, vault, deviceName(env)), store };
@@ -61,10 +62,10 @@ export async function invoke(
   // Standard input is read before the lock is taken: a writer of stdin that is slow never holds the vault.
   const prepared = command.prepare ? await command.prepare(values, io) : null;
   const writing = writes(command) && prepared?.writes !== false;
-  // A writer makes the device-local cache's folder (refused inside the vault) before it takes the lock.
+  // A writer makes the device memory's folder (refused inside the vault) before it takes the lock.
   if (writing) await vaultStateDir(vault.root, io.env);
   const lock = writing ? await lockVault(vault.root, io.env) : null;
-  let cache: CliCache | null = null;
+  let cache: CliMemory | null = null;
   try {
     for (const w of vault.warnings) out.warn(w);
     const device = deviceName(io.env);
@@ -72,15 +73,15 @@ export async function invoke(
     // from one read to the next (the topic check's, then the operation's).
     // Under the lock, every write first checks that the lock is still this process's (a lost one: exit 4).
     const store = new NodeStore(vault.root, provedEarly(early, lock), vault.layout.index, lock?.check);
-    // The device-local scan cache (issue 22): saved only by a writer, before the lock goes.
+    // The device memory (issue 22): saved only by a writer, before the lock goes.
     const use = {
       writes: lock !== null,
       fresh: command.name === "rebuild",
       now: () => systemClock.now(),
       notesWithin: command.readsNotesWithin,
     };
-    cache = await openCache(store, vault.layout, io.env, use);
-    const core = sessionsOn(cache.store, vault, device, cache.sweep(trashStaleTempFiles));
+    cache = await openMemory(store, vault.layout, io.env, use);
+    const core = sessionsOn(cache.store, vault, device, cache.sweep(trashStaleTempFiles), cache.memory);
     const offsetAt: OffsetAt = (instant) => systemClock.offsetMinutes(instant);
     const ctx: CommandContext = { core, out, io, device, store, clock: systemClock, offsetAt, notices: [] };
     const code = prepared ? await prepared.run(ctx) : await command.run(ctx, values);

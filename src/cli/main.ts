@@ -7,7 +7,7 @@ import { USAGE, commandHelp } from "./usage";
 import { chooseVault } from "./vault";
 import { hostExitCode } from "./hook/exit-code";
 import { VERSION } from "./version";
-import type { EarlyListing } from "./early-listing";
+import type { EarlyListing } from "./device-memory/early-listing";
 
 export type { CliIo } from "./output";
 export { USAGE } from "./usage";

@@ -1,7 +1,7 @@
 /**
  * Where the CLI keeps what belongs to this device and one vault, never to the vault itself: the vault syncs to
  * other devices, a device-local cache must not. One folder per vault, under the platform's cache folder: the
- * scan cache (cache.ts, `scan-cache.txt`) and its companions. Not the vault lock: it must be one per vault
+ * device memory (device-memory/, `note-times.txt` and the others). Not the vault lock: it must be one per vault
  * whatever the environment says, so it has a place of its own (lock-place.ts).
  *
  *   Linux and others  $XDG_CACHE_HOME/palee (an absolute one), else ~/.cache/palee
@@ -50,14 +50,7 @@ export function cacheRoot(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pr
 export const stateDirOf = (realVault: string, root: string): string =>
   path.join(root, "vaults", createHash("sha256").update(realVault).digest("hex").slice(0, 16));
 
-/** The scan cache's file in the vault's state folder (cache-file.ts). */
-export const CACHE_NAME = "scan-cache.txt";
-/** The index checks' file (core/scan/checked-indexes.ts), beside it. */
-export const CHECKS_NAME = "index-checks.txt";
-/** The folder in brief (core/scan/folder-brief.ts), beside them. */
-export const BRIEF_NAME = "folder-brief.txt";
-/** The recent notes' frontmatter, each by its file's identity (core/scan/kept-fields.ts). */
-export const FIELDS_NAME = "note-fields.txt";
+/** The device memory's files (device-memory/file-names.ts MEMORY_FILES) lie in the vault's state folder. */
 
 /** The text of `file`, or null when there is none (the lock's token; early-listing.ts). Throws on anything else. */
 export function textIfAny(file: string): string | null {

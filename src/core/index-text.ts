@@ -1,11 +1,11 @@
 import { renderIndexOfJoined } from "./session-index";
 
 /*
- * index.md read in place (issue 22): at 30 000 sessions it is 2.7 MB of 30 000 lines, and an operation needs a
+ * index.md read in place (issue 22): it has one line per session, and an operation needs a
  * handful of them (the first, the new line's neighbours, a topic's lines, the notes its scan read). Splitting it
  * into arrays cost more time and memory than everything else a start does with it, so the lines are found in
- * the text itself; only the lines asked for become strings. CLI only (operations/incremental-index.ts, the
- * bounded list and brief, the topic check): main.js does not carry it.
+ * the text itself; only the lines asked for become strings. Used where index.md is trusted instead of every note
+ * (operations/incremental-index.ts, the bounded list and the brief's topic history, the CLI's topic check).
  */
 
 /** One line of index.md: the note it links to (its file name without ".md"), the line, where the line starts. */
@@ -50,7 +50,7 @@ export function readIndexText(text: string | null): IndexText | null {
 
 /**
  * The index from its head alone, for a text known to be one that readIndexText accepted (the device remembers
- * having checked it, SessionStore.indexListsExactly, or this process just wrote it); null if its head is not.
+ * having checked it, DeviceMemory.indexListsExactly, or this process just wrote it); null if its head is not.
  */
 export function knownIndexText(text: string): IndexText | null {
   const date = HEAD.exec(text)?.[1];

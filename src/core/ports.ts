@@ -51,23 +51,31 @@ export interface SessionStore {
    * See ChangeReport for the three answers. Never writes.
    */
   changesSince(folder: string, since: number | null): ChangeReport;
-  /**
-   * Optional (the CLI's device-local cache, core/scan/remembered-times.ts): whether this device remembers having
-   * found that `text`, an index.md, has exactly renderIndexOfLines' shape and lists exactly the confirmed notes
-   * `names` (file names; `except` left out when among them). False when it does not know.
-   */
-  indexListsExactly?(text: string, names: readonly string[], except: string | null): boolean;
-  /** Optional, with indexListsExactly: `text` was found (or written) to list exactly `names` − `except` + `plus`. */
-  indexChecked?(text: string, names: readonly string[], except: string | null, plus: string | null): void;
-  /**
-   * Optional (the CLI's folder brief, core/scan/remembered-times.ts): `names`, the very array this store's latest
-   * `list(folder)` returned, as the confirmed notes it knows to be named before `before` (`older`, a scan need not
-   * tell them apart one by one) and the other names; null when it knows none.
-   */
-  olderNotesIn?(folder: string, names: readonly string[]): OlderNotes | null;
 }
 
-/** SessionStore.olderNotesIn: a listing's names, the older notes known as such apart. Read only. */
+/**
+ * What a device remembers between its processes, beside the store (the CLI's device memory, core/device-memory/;
+ * docs/core.md "Device memory"). Optional in CorePorts: without it every answer is worked out from the store.
+ * Each answer is one the store's own files would give; the arguments are in docs/performance.md.
+ */
+export interface DeviceMemory {
+  /**
+   * Whether this device remembers having found that `text`, an index.md, has exactly renderIndexOfLines' shape
+   * and lists exactly the confirmed notes `names` (file names; `except` left out when among them). False when it
+   * does not know.
+   */
+  indexListsExactly(text: string, names: readonly string[], except: string | null): boolean;
+  /** `text` was found (or written) to list exactly `names` − `except` + `plus`. */
+  indexChecked(text: string, names: readonly string[], except: string | null, plus: string | null): void;
+  /**
+   * `names`, the very array the store's latest `list(folder)` returned, as the confirmed notes known to be named
+   * before `before` (`older`: a scan need not tell them apart one by one) and the other names; null when it knows
+   * none.
+   */
+  olderNotesIn(folder: string, names: readonly string[]): OlderNotes | null;
+}
+
+/** DeviceMemory.olderNotesIn: a listing's names, the older notes known as such apart. Read only. */
 export interface OlderNotes {
   readonly older: readonly string[];
   readonly others: readonly string[];
@@ -106,4 +114,6 @@ export interface CorePorts {
   random: RandomSource;
   /** The name of this device, written into drafts and hot.md. */
   device: string;
+  /** What this device remembers between its processes (the CLI); none: every answer from the store. */
+  memory?: DeviceMemory;
 }

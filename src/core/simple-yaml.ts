@@ -3,7 +3,8 @@
  * lines whose values are null, [], a decimal integer, a plain word or a double-quoted string without
  * escapes, and block lists of such items. It returns null for anything else — the caller then parses with
  * js-yaml — so it can only ever agree with js-yaml, never differ from it (tests/core/simple-yaml.test.ts).
- * It exists because a scan parses every session note: at 10 000 notes js-yaml alone is ~40% of `end`.
+ * It exists because a scan parses every session note, and js-yaml was a large part of an `end`
+ * (docs/performance-log.md).
  */
 const KEY = /^([a-z][a-z0-9_]*):(?: (.*))?$/;
 const PLAIN = /^[A-Za-z][A-Za-z0-9._-]*$/;

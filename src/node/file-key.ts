@@ -7,7 +7,7 @@ import { lstatSync } from "node:fs";
 export const FRESH_MS = 3000;
 
 /**
- * The identity of the plain file at `absolute`, for the recent notes kept by it (core/scan/kept-fields.ts):
+ * The identity of the plain file at `absolute`, for the recent notes kept by it (core/device-memory/kept-fields.ts):
  * device, inode, size, modification and status-change times, as git tells a file unchanged. Null for no file,
  * a link, one that cannot be told, or one written less than FRESH_MS ago (or dated ahead of this clock): a
  * write within the same tick of the file system's clock would leave the same times, so such a file is told

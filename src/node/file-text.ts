@@ -3,9 +3,9 @@ import { readFileSync } from "node:fs";
 
 /**
  * A file's text as `readFileSync(file, "utf8")` gives it (a byte that is not UTF-8 becomes U+FFFD), decoded as
- * Latin-1 when every byte is ASCII: the same text, because ASCII's bytes mean the same in both, and about ten
- * times cheaper, as Node 20 decodes UTF-8 in script-visible steps (index.md at 30 000 sessions, 2.3 MB: about
- * 5 ms against 0.5, and it is read twice by a call; docs/performance.md).
+ * Latin-1 when every byte is ASCII: the same text, because ASCII's bytes mean the same in both, and much cheaper,
+ * as Node 20 decodes UTF-8 in script-visible steps (index.md is the largest text a call reads; the figures are in
+ * docs/performance-log.md).
  */
 export function decodeText(bytes: Buffer): string {
   return isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");

@@ -1,12 +1,12 @@
 /**
  * Reading one folder of the vault for a scan, as NodeStore answers it: its files and subfolders from one
  * readdir (or its names alone, and then what some of them are), and its files' modification times (the
- * device-local scan cache's, src/cli/cache.ts).
+ * device memory's, src/cli/device-memory/open-memory.ts).
  */
 import type { Stats } from "node:fs";
 import { lstatSync, promises as fs, statSync } from "node:fs";
 import * as path from "node:path";
-import type { TimeOf } from "../core/scan/remembered-times";
+import type { TimeOf } from "../core/device-memory/folder-reading";
 
 /**
  * The files (symbolic links too, unless they lead to a folder: a read then follows one inside the vault and
@@ -27,8 +27,8 @@ const linksToFolder = (dir: string, name: string): boolean =>
   statSync(path.join(dir, name), { throwIfNoEntry: false })?.isDirectory() === true;
 
 /**
- * The names of `dir`'s entries, without what each is: no entry object per name, which at 30 000 names is about
- * 8 ms less than readListing in a fresh process (docs/performance.md "Names without types").
+ * The names of `dir`'s entries, without what each is: no entry object per name, cheaper than readListing for a
+ * large folder in a fresh process (docs/performance.md "Names without types").
  */
 export function readNames(dir: string): Promise<string[]> {
   return fs.readdir(dir);
@@ -41,8 +41,8 @@ export interface FolderListing {
 }
 
 /**
- * A folder read before the store was asked (src/cli/early-listing.ts): by its names alone (`names`), or by its
- * files and subfolders (`listing`, for a call that will find no folder brief to vouch for names); the one read
+ * A folder read before the store was asked (the CLI's early listing): by its names alone (`names`), or by its
+ * files and subfolders (`listing`, for a call that will find no folder summary to vouch for names); the one read
  * resolves to null when it failed (the store then reads the folder itself and reports why).
  */
 export interface EarlyFolder {
@@ -55,7 +55,7 @@ export interface EarlyFolder {
 }
 
 /**
- * How old an early listing may be when it is asked for: about 40 ms is usual; a call that waits longer (for
+ * How old an early listing may be when it is asked for: a listing is usually far younger; a call that waits longer (for
  * its standard input, or for the lock) lists the folder again, so that what it sees is as fresh as before.
  */
 export const EARLY_NAMES_MAX_MS = 250;
@@ -69,7 +69,7 @@ export interface FolderKinds extends FolderListing {
 /**
  * Which of `names` (entries of `dir`) are files and which subfolders, as readListing tells them, each asked of
  * the file system (lstat; a link's target with stat); a name gone meanwhile is neither. Order kept. The same
- * stat tells a file's modification time, as statTimes would (a scan cache learns it, src/cli/cache.ts).
+ * stat tells a file's modification time, as statTimes would (the device memory learns it).
  */
 export function kindsOf(dir: string, names: readonly string[]): FolderKinds {
   const files: string[] = [];

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { BoundaryError, ConflictError, FileExistsError, LinkOutsideVaultError, PaleeError } from "../core/errors";
 import type { ChangeReport, ModifiedAt, SessionStore } from "../core/ports";
-import type { TimeOf } from "../core/scan/remembered-times";
+import type { TimeOf } from "../core/device-memory/folder-reading";
 import { STALE_TEMP_MS } from "../core/temp-files";
 import type { TopicNote } from "../core/topics/resolve";
 import { fileKeyAt } from "./file-key";
@@ -38,7 +38,7 @@ export class NodeStore implements SessionStore {
 
   /**
    * `keep`: a file one call reads more than once (the CLI's index.md, read by the topic check and then by the
-   * operation: 2.3 MB at 30 000 sessions). Its text as last read serves its next read: as sound as reading it
+   * operation; the largest file a call reads). Its text as last read serves its next read: as sound as reading it
    * then, since a text read for an operation is checked against the listing, and a replacement against the file.
    */
   constructor(
@@ -160,7 +160,7 @@ export class NodeStore implements SessionStore {
 
   /**
    * Each name's modification time, as changedAmong reads it (following a link; "untold" when it cannot be
-   * told, "missing" when it is gone): what the device-local scan cache remembers (src/cli/cache-file.ts).
+   * told, "missing" when it is gone): what the device memory remembers (cli/device-memory/memory-files.ts).
    */
   modifiedTimes(folder: string, names: readonly string[]): Promise<TimeOf[]> {
     return Promise.resolve(statTimes(this.resolve(folder), names));
@@ -330,7 +330,7 @@ export class NodeStore implements SessionStore {
     const absolute = this.resolve(relative);
     const temp = await this.writeTemp(absolute, (write) => write(content));
     try {
-      // Compared in pieces first (index.md is 2.3 MB at 30 000 sessions): no copy of the file in memory.
+      // Compared in pieces first (index.md grows with the history): no copy of the file in memory.
       const same = expected !== null && holdsExactly(this.resolve(relative), expected);
       if (!same && (await this.read(relative)) !== expected) throw new ConflictError(relative);
       await fs.rename(temp, absolute);

@@ -7,9 +7,9 @@ export const WRITE_PIECE_LENGTH = 256 * 1024;
 
 /**
  * `text` in pieces of at most `length` (≥ 2) code units that never cut a surrogate pair, so that converted one by
- * one to UTF-8 they give exactly the bytes of the whole. A long text converted at once (index.md at 30 000
- * sessions: 2.3 MB, hashed twice and written once by an end) is a transient buffer of its size, which the
- * allocator then keeps from the system: a call's peak memory (docs/performance.md "The listing begun early").
+ * one to UTF-8 they give exactly the bytes of the whole. A long text converted at once (index.md, hashed twice and
+ * written once by an end) is a transient buffer of its size, which the allocator then keeps from the system: a
+ * call's peak memory (docs/performance-log.md, "The listing begun early").
  */
 export function* pieces(text: string, length = PIECE_LENGTH): Generator<string> {
   let at = 0;
@@ -57,8 +57,8 @@ export function holdsExactly(absolute: string, text: string): boolean {
 /**
  * Writes `text` as UTF-8 to the open file `fd`, a piece at a time through one buffer: no buffer of the text's size,
  * and no thread-pool round trip per piece. Synchronous, as NodeStore's reads are (the CLI has nothing else to do
- * meanwhile): index.md at 30 000 sessions took 14.8 ms of an end in ten awaited writes, 8.9 ms so (traced; the
- * writes themselves, into this machine's page cache, are most of that).
+ * meanwhile): a long index.md took many awaited round trips otherwise (the traced figures:
+ * docs/performance-log.md, "Fewer copies and round trips").
  */
 export function writeText(fd: number, text: string): void {
   const buffer = Buffer.allocUnsafe(3 * Math.min(text.length, WRITE_PIECE_LENGTH)); // UTF-8: 3 bytes a unit at most

@@ -1,17 +1,18 @@
 /**
- * The session folder listed as the process begins (src/cli/early-listing.ts, issue 22 fifth step): the guess of
+ * The session folder listed as the process begins (device-memory/early-listing.ts, issue 22): the guess of
  * which folder, the proof that no writer held the lock since (the writers' token, lock.ts), and the store taking
  * it only for that folder, once, fresh and before any write (NodeStore `early`).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { beginEarlyListing, provedEarly } from "../../src/cli/early-listing";
-import type { EarlyListing } from "../../src/cli/early-listing";
+import { beginEarlyListing, provedEarly } from "../../src/cli/device-memory/early-listing";
+import type { EarlyListing } from "../../src/cli/device-memory/early-listing";
 import { lockVault } from "../../src/cli/lock";
 import { run } from "../../src/cli/main";
 import type { CliIo } from "../../src/cli/output";
-import { BRIEF_NAME, stateDirOf } from "../../src/cli/state-dir";
+import { stateDirOf } from "../../src/cli/state-dir";
+import { MEMORY_FILES } from "../../src/cli/device-memory/file-names";
 import { chooseVault } from "../../src/cli/vault";
 import { EARLY_NAMES_MAX_MS } from "../../src/node/folder-reading";
 import { NodeStore } from "../../src/node/node-store";
@@ -21,9 +22,9 @@ const temp = tempFolders();
 
 /**
  * A vault whose session folder (`folder`/sessions) holds `names`, and a cache folder of its own with a folder
- * brief in the vault's state folder (its content does not matter here: only whether there is one).
+ * summary in the vault's state folder (its content does not matter here: only whether there is one).
  */
-function vaultWith(names: string[], folder = "palee", brief = true): { vault: string; env: NodeJS.ProcessEnv } {
+function vaultWith(names: string[], folder = "palee", summary = true): { vault: string; env: NodeJS.ProcessEnv } {
   const vault = temp("palee-early-vault-");
   const sessions = path.join(vault, ...folder.split("/"), "sessions");
   fs.mkdirSync(sessions, { recursive: true });
@@ -31,7 +32,7 @@ function vaultWith(names: string[], folder = "palee", brief = true): { vault: st
   const cache = temp("palee-early-cache-");
   const state = stateDirOf(fs.realpathSync(vault), cache);
   fs.mkdirSync(state, { recursive: true });
-  if (brief) fs.writeFileSync(path.join(state, BRIEF_NAME), "a brief");
+  if (summary) fs.writeFileSync(path.join(state, MEMORY_FILES.summary), "a summary");
   return { vault, env: { PALEE_CACHE_DIR: cache, PALEE_LOCK_WAIT_MS: "2000" } };
 }
 
@@ -79,7 +80,7 @@ describe("beginEarlyListing: which folder", () => {
     expect(beginEarlyListing(["session", "start", "--vault", vault], env, "/")).toBeNull();
   });
 
-  it("reads the files and subfolders instead when the call will find no folder brief (a cold call)", async () => {
+  it("reads the files and subfolders instead when the call will find no folder summary (a cold call)", async () => {
     const { vault, env } = vaultWith(["S-20260101T000000-ffff.md"], "palee", false);
     fs.mkdirSync(path.join(vault, "palee", "sessions", "moved"));
     const early = beginEarlyListing(["session", "end", "--vault", vault], env, "/");

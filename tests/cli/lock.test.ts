@@ -109,11 +109,11 @@ describe("run() releases the lock on every way out", () => {
     expect(stderr).not.toMatch(/busy|another palee process/);
     expect(fs.readdirSync(path.join(cache, "vaults"))).toHaveLength(1);
     const [state] = fs.readdirSync(path.join(cache, "vaults"));
-    // No temp file: only the scan cache, the folder brief and the notes kept (issue 22); the lock is elsewhere.
+    // No temp file: only the note times, the folder summary and the notes kept (issue 22); the lock is elsewhere.
     expect(fs.readdirSync(path.join(cache, "vaults", state)).sort()).toEqual([
-      "folder-brief.txt",
+      "folder-summary.txt",
       "note-fields.txt",
-      "scan-cache.txt",
+      "note-times.txt",
     ]);
     // No lock left behind; the writers' token beside where it was.
     const files = lockFilesOf(fs.realpathSync(vault));

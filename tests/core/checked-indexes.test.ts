@@ -1,11 +1,11 @@
 /**
- * The index checks a device remembers (src/core/scan/checked-indexes.ts, issue 22): a memo of "this text lists
+ * The index checks a device remembers (src/core/device-memory/checked-indexes.ts, issue 22): a memo of "this text lists
  * exactly these names", by digests; it answers yes only for the same text beside the same set of names.
  */
 import { createHash } from "node:crypto";
 import fc from "fast-check";
-import { CHECKS_KEPT, CheckedIndexes, namesKey } from "../../src/core/scan/checked-indexes";
-import { namesDigest } from "../../src/core/scan/names-digest";
+import { CHECKS_KEPT, CheckedIndexes, namesKey } from "../../src/core/device-memory/checked-indexes";
+import { namesDigest } from "../../src/core/device-memory/names-digest";
 
 const sha = (text: string): string => createHash("sha256").update(text).digest("hex");
 const A = "S-20260101T090000-aaaa.md";
@@ -64,13 +64,13 @@ describe("CheckedIndexes", () => {
     );
   });
 
-  it("knows the older names of a brief without digesting them, and a check saved at one split at another", () => {
+  it("knows the older names of a summary without digesting them, and a check saved at one split at another", () => {
     const known = { split: "S-20260102", old: namesDigest([A], sha), older: [A] };
     const checks = new CheckedIndexes(sha);
     checks.checked("index four", [A, B], null, C, known);
     expect(checks.remembered()[0]).toEqual(expect.objectContaining({ split: "S-20260102", count: 3 }));
     expect(checks.listsExactly("index four", [A, B, C], null, known)).toBe(true);
-    expect(checks.listsExactly("index four", [C, B, A], null)).toBe(true); // no brief: every name digested
+    expect(checks.listsExactly("index four", [C, B, A], null)).toBe(true); // no summary: every name digested
     const later = { split: "S-20260103", old: namesDigest([A, B], sha), older: [A, B] };
     expect(checks.listsExactly("index four", [A, B, C], null, later)).toBe(true);
     // Found at another split, it is kept split at this call's, where its older names cost nothing.

@@ -1,8 +1,9 @@
 /**
- * The recent notes' frontmatter kept by their files' identities (core/scan/kept-fields.ts): answered only while
+ * The recent notes' frontmatter kept by their files' identities (device-memory/kept-fields.ts): answered only while
  * the identity holds, learned from reads with the identity taken before them, forgotten by writes.
  */
-import { FieldsKept, KEPT_SPAN_MS, KeptFields, PREPARED_MS, isPlainJson } from "../../src/core/scan/kept-fields";
+import { KEPT_SPAN_MS, KeptFields, PREPARED_MS, isPlainJson } from "../../src/core/device-memory/kept-fields";
+import { keepingFields } from "../support/device-memory";
 import { formatUtcCompact } from "../../src/core/time";
 import { MemoryStore } from "../support/memory-store";
 
@@ -32,7 +33,7 @@ function setup() {
   const counted = Object.assign(Object.create(memory) as MemoryStore, {
     read: (path: string) => (reads.push(path), memory.read(path)),
   });
-  const store = new FieldsKept(counted, kept);
+  const store = keepingFields(counted, kept);
   return { memory, keys, kept, store, reads, recent, old };
 }
 
@@ -73,7 +74,7 @@ describe("the recent notes kept by their files' identities", () => {
         return memory.read(p);
       },
     });
-    const store = new FieldsKept(racing, kept);
+    const store = keepingFields(racing, kept);
     await store.read(path);
     keys.set(path, "k2");
     // Kept under the identity from before the write, so the file's identity now does not match it.
@@ -118,7 +119,7 @@ describe("the identities asked ahead (prepare)", () => {
     const keyOf = (p: string) => (asked++, keys.get(p) ?? null);
     const first = new KeptFields(FOLDER, keyOf, () => clock);
     first.begin(null, NOW);
-    await new FieldsKept(memory, first).read(path);
+    await keepingFields(memory, first).read(path);
     const kept = new KeptFields(FOLDER, keyOf, () => clock);
     kept.begin(first.kept(), NOW);
     kept.prepare();
@@ -141,7 +142,7 @@ describe("the identities asked ahead (prepare)", () => {
     const keyOf = (p: string) => (asked.push(p), keys.get(p) ?? null);
     const first = new KeptFields(FOLDER, keyOf);
     first.begin(null, NOW);
-    for (const name of [early, late]) await new FieldsKept(memory, first).read(`${FOLDER}/${name}`);
+    for (const name of [early, late]) await keepingFields(memory, first).read(`${FOLDER}/${name}`);
     const kept = new KeptFields(FOLDER, keyOf);
     kept.begin(first.kept(), NOW);
     asked.length = 0;
@@ -160,7 +161,7 @@ describe("the identities asked ahead (prepare)", () => {
     const keyOf = (p: string) => keys.get(p) ?? null;
     const kept = new KeptFields(FOLDER, keyOf, () => 0);
     kept.begin(null, NOW);
-    const store = new FieldsKept(memory, kept);
+    const store = keepingFields(memory, kept);
     await store.read(path);
     kept.prepare();
     await store.replace(path, note("T-a"), note("T-d"));

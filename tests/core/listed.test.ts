@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { Listed } from "../../src/core/scan/listed";
+import { Listed } from "../../src/core/device-memory/listed";
 
 describe("a folder's names as listed, with the writes since", () => {
   it("follows names created, replaced and removed, in the listing's order and then the new ones", () => {

@@ -1,6 +1,6 @@
 /**
- * A bounded scan given a run of names the store knows to be older confirmed notes (SessionStore.olderNotesIn,
- * the CLI's folder brief): it reads exactly the notes, and finds exactly the sessions, that it finds telling
+ * A bounded scan given a run of names the store knows to be older confirmed notes (DeviceMemory.olderNotesIn,
+ * the CLI's folder summary): it reads exactly the notes, and finds exactly the sessions, that it finds telling
  * every name apart itself.
  */
 import fc from "fast-check";
@@ -76,8 +76,8 @@ describe("a bounded scan with the older notes known", () => {
           const plain = make(null);
           const spanning = make(split);
           const at = { now: NOW, starts: [NOW - 7 * DAY], required: [] };
-          const a = await scanRecentSessions(plain, LAYOUT, () => 0, at);
-          const b = await scanRecentSessions(spanning, LAYOUT, () => 0, at);
+          const a = await scanRecentSessions(plain, LAYOUT, () => 0, at, plain);
+          const b = await scanRecentSessions(spanning, LAYOUT, () => 0, at, spanning);
           expect(spanning.reads.sort()).toEqual(plain.reads.sort());
           expect(b?.confirmed.map((s) => s.path)).toEqual(a?.confirmed.map((s) => s.path));
           expect([...(b?.partial?.names ?? [])].sort()).toEqual([...(a?.partial?.names ?? [])].sort());

@@ -3,7 +3,7 @@
  * list answers from it) are exactly what a full rebuild writes, after random sequences of sessions, notes
  * arriving by sync (some in the same second, some under a name that does not match their start), notes
  * deleted, renamed or damaged by hand, and index.md deleted, damaged or edited by hand. As `palee` runs it: with
- * the device-local scan cache (issue 22), loaded before and saved after each call, deleted, corrupted, left
+ * the device memory (issue 22), loaded before and saved after each call, deleted, corrupted, left
  * stale or dated in the future at random steps, and notes synced with their old file times.
  *
  *   INCREMENTAL_RUNS (default 200)
@@ -18,8 +18,8 @@ import { FakeClock, SeededRandom, harness } from "../support/fakes";
 import type { Harness } from "../support/fakes";
 import { HOT, INDEX, S } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
-import type { CacheTrouble } from "../support/device-cache";
-import { CACHE_TROUBLES, DeviceCache } from "../support/device-cache";
+import type { CacheTrouble } from "../support/device-memory";
+import { CACHE_TROUBLES, DeviceMemoryModel } from "../support/device-memory";
 
 const RUNS = Number(process.env.INCREMENTAL_RUNS ?? 200);
 const SESSIONS = "palee/sessions/";
@@ -116,17 +116,17 @@ function sync(h: Harness, a: Extract<Action, { op: "sync" }>): void {
 }
 
 function handEdit(
-  h: Harness & { cache?: DeviceCache },
+  h: Harness & { cache?: DeviceMemoryModel },
   a: Extract<Action, { op: "delete" | "rename-away" | "rename-lying" | "annotate" }>,
 ): void {
   const names = confirmedNames(h.store);
   if (names.length === 0) return;
-  // The newest notes most often: the ones the device keeps by identity (core/scan/kept-fields.ts).
+  // The newest notes most often: the ones the device keeps by identity (core/device-memory/kept-fields.ts).
   const path = names[names.length - 1 - (a.pick % Math.min(names.length, a.op === "annotate" ? 3 : names.length))];
   const text = h.store.files.get(path) ?? "";
   if (a.op === "annotate") {
     // A property added in place, as a learner does in the app: no view shows it, so the views stay as they were;
-    // the notes kept must not answer what the note said before (DeviceCache checks every answer).
+    // the notes kept must not answer what the note said before (DeviceMemoryModel checks every answer).
     h.store.files.set(path, text.replace("palee_schema: 1\n", `palee_schema: 1\nmood: good ${a.pick}\n`));
     h.store.mtimes.set(path, h.clock.now());
     h.cache?.rewritten.add(path.slice(SESSIONS.length)); // the times' blind spot (docs/performance.md)
@@ -166,15 +166,15 @@ function editIndex(h: Harness, edit: Extract<Action, { op: "index" }>["edit"]): 
   h.store.files.set(INDEX, lines.join("\n"));
 }
 
-/** The core as `palee` runs it: bounded views, and the scan cache of this device between calls (issue 22). */
+/** The core as `palee` runs it: bounded views, and the memory of this device between calls (issue 22). */
 interface Cached extends Harness {
-  cache: DeviceCache;
+  cache: DeviceMemoryModel;
 }
 
 function cachedHarness(): Cached {
   const h = harness({ bounded: true });
-  const cache = new DeviceCache(h.store, h.store);
-  const ports = { ...h.ports, store: cache.store };
+  const cache = new DeviceMemoryModel(h.store, h.store);
+  const ports = { ...h.ports, store: cache.store, memory: cache.store };
   return { ...h, ports, cache, core: new PaleeSessions(ports, layoutFor("palee"), BOUNDED_VIEWS) };
 }
 
@@ -223,7 +223,7 @@ async function listAgrees(h: Cached, step: string): Promise<void> {
   expect([step, fast.skipped]).toEqual([step, full.skipped]);
 }
 
-const cacheRuns: Array<DeviceCache["counts"]> = [];
+const cacheRuns: Array<DeviceMemoryModel["counts"]> = [];
 
 describe("incremental views", () => {
   it(`end leaves index.md and hot.md exactly as a rebuild writes them (${RUNS} runs)`, async () => {
@@ -248,9 +248,9 @@ describe("incremental views", () => {
       { numRuns: RUNS },
     );
     // The cache was trusted in some calls, learned afresh in others, answered bounded scans, knew an index, and
-    // answered some writing calls from the folder's brief alone, and some notes from the notes kept by identity.
-    const total = (key: keyof DeviceCache["counts"]): number => cacheRuns.reduce((n, c) => n + c[key], 0);
-    const kinds = ["warm", "cold", "answered", "indexKnown", "briefOnly", "kept", "span"] as const;
+    // answered some writing calls from the folder's summary alone, and some notes from the notes kept by identity.
+    const total = (key: keyof DeviceMemoryModel["counts"]): number => cacheRuns.reduce((n, c) => n + c[key], 0);
+    const kinds = ["warm", "cold", "answered", "indexKnown", "summaryOnly", "kept", "span"] as const;
     expect(Object.fromEntries(kinds.map((k) => [k, total(k) > 0]))).toEqual(
       Object.fromEntries(kinds.map((k) => [k, true])),
     );

@@ -106,8 +106,8 @@ describe("the reference model", () => {
         expect([kind, (steps[kind] ?? 0) > 0]).toEqual([kind, true]);
       }
       const reached = [
-        "scan cache trusted",
-        "scan cache learned afresh",
+        "device memory trusted",
+        "device memory learned afresh",
         "crash fired",
         "start started",
         "start drafts_pending",

@@ -35,8 +35,8 @@ import { parseHookEvent } from "../../src/core/agent-hook/event";
 import { FakeClock, SeededRandom } from "../support/fakes";
 import { HOT, INDEX } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
-import type { CacheTrouble } from "../support/device-cache";
-import { CACHE_TROUBLES, DeviceCache } from "../support/device-cache";
+import type { CacheTrouble } from "../support/device-memory";
+import { CACHE_TROUBLES, DeviceMemoryModel } from "../support/device-memory";
 
 export const DEVICES = ["laptop", "phone", "tablet"] as const;
 /** Agent hosts' IDs (contract §4b `--agent`): two, so that one agent meets the other's session too. */
@@ -146,11 +146,11 @@ export class World {
       }
       const gate = new CrashGate(this.store);
       // As `palee` runs the core: reconcile, list and the views bounded by what changed (issue 13), with this
-      // device's scan cache between calls (issue 22).
+      // device's memory between calls (issue 22).
       const store = this.cacheOf(device).rewire(gate);
       found = {
         gate,
-        core: new PaleeSessions({ store, clock: this.clock, random, device }, LAYOUT, BOUNDED_VIEWS),
+        core: new PaleeSessions({ store, clock: this.clock, random, device, memory: store }, LAYOUT, BOUNDED_VIEWS),
       };
       this.instances.set(device, found);
     }
@@ -163,11 +163,11 @@ export class World {
    */
   readonly ui = new Map<Device, OpenRef>();
 
-  /** Each device's scan cache (issue 22): device-local, kept across restarts like the CLI's file. */
-  private readonly caches = new Map<Device, DeviceCache>();
-  cacheOf(device: Device = this.device): DeviceCache {
+  /** Each device's memory (issue 22): device-local, kept across restarts like the CLI's file. */
+  private readonly caches = new Map<Device, DeviceMemoryModel>();
+  cacheOf(device: Device = this.device): DeviceMemoryModel {
     let cache = this.caches.get(device);
-    if (!cache) this.caches.set(device, (cache = new DeviceCache(this.store, this.store)));
+    if (!cache) this.caches.set(device, (cache = new DeviceMemoryModel(this.store, this.store)));
     return cache;
   }
 
@@ -459,7 +459,7 @@ async function operate<T>(
   }
   let outcome: Outcome<T>;
   const cache = world.cacheOf(device);
-  stats.bump(stats.outcomes, cache.begin(world.clock.now()) ? "scan cache trusted" : "scan cache learned afresh");
+  stats.bump(stats.outcomes, cache.begin(world.clock.now()) ? "device memory trusted" : "device memory learned afresh");
   try {
     outcome = { value: await run(core), crashed: false };
   } catch (error) {
@@ -1472,7 +1472,7 @@ export class ClockJump extends Step {
 }
 
 /** A daylight-saving change: the instant goes on, the local offset moves by an hour. */
-/** Issue 22: this device's scan cache is deleted, corrupted, left stale or dated in the future between calls. */
+/** Issue 22: this device's memory is deleted, corrupted, left stale or dated in the future between calls. */
 export class CacheMishap extends Step {
   constructor(
     readonly trouble: CacheTrouble,
@@ -1481,7 +1481,7 @@ export class CacheMishap extends Step {
     super();
   }
   get label(): string {
-    return `the scan cache is ${this.trouble === "future" ? "dated in the future" : `${this.trouble}d`}`;
+    return `the device memory is ${this.trouble === "future" ? "dated in the future" : `${this.trouble}d`}`;
   }
   group(): string {
     return "cache";

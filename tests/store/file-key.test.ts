@@ -1,11 +1,12 @@
 /**
  * A file's identity as NodeStore tells it (fileKey), on real files: what the recent notes kept by identity
- * (core/scan/kept-fields.ts) rely on to see every write, also one that keeps the size and the modification time.
+ * (device-memory/kept-fields.ts) rely on to see every write, also one that keeps the size and the modification time.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { FieldsKept, KeptFields } from "../../src/core/scan/kept-fields";
+import { KeptFields } from "../../src/core/device-memory/kept-fields";
+import { keepingFields } from "../support/device-memory";
 import { FRESH_MS } from "../../src/node/file-key";
 import { NodeStore } from "../../src/node/node-store";
 import { tempFolders } from "../support/temp-folders";
@@ -82,7 +83,7 @@ describe("the recent notes kept by identity, on real files", () => {
     const keyOf = (p: string) => store.fileKey(p);
     const kept = new KeptFields(folder, keyOf);
     kept.begin(null, Date.parse("2026-12-02T04:00:00Z"));
-    const first = new FieldsKept(store, kept);
+    const first = keepingFields(store, kept);
     await first.read(`${folder}/${name}`);
     expect(first.cachedFields(`${folder}/${name}`)).toMatchObject({ topic_id: "T-aaa" });
     tick();
@@ -91,7 +92,7 @@ describe("the recent notes kept by identity, on real files", () => {
     // A later call, from what this one kept.
     const next = new KeptFields(folder, keyOf);
     next.begin(kept.kept(), Date.parse("2026-12-02T04:00:00Z"));
-    const later = new FieldsKept(store, next);
+    const later = keepingFields(store, next);
     expect(later.cachedFields(`${folder}/${name}`)).toBeUndefined();
     await later.read(`${folder}/${name}`);
     expect(fs.statSync(file).size).toBe(note("T-aaa").length);

@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
-import { sha256 } from "../../src/cli/cache-file";
+import { sha256 } from "../../src/cli/device-memory/envelope";
 import { createHash } from "node:crypto";
 import { NodeStore } from "../../src/node/node-store";
 import { PIECE_LENGTH, WRITE_PIECE_LENGTH, holdsExactly, pieces, writeText } from "../../src/node/text-pieces";

@@ -1,4 +1,4 @@
-import type { ChangeReport, ModifiedAt, OlderNotes, SessionStore } from "../../src/core/ports";
+import type { ChangeReport, ModifiedAt, SessionStore } from "../../src/core/ports";
 
 /**
  * A SessionStore that passes every call to `inner`: the base of the test wrappers (crashing, watched,
@@ -50,17 +50,5 @@ export class ForwardingStore<Inner extends SessionStore = SessionStore> implemen
 
   changesSince(folder: string, since: number | null): ChangeReport {
     return this.inner.changesSince(folder, since);
-  }
-
-  olderNotesIn(folder: string, names: readonly string[]): OlderNotes | null {
-    return this.inner.olderNotesIn?.(folder, names) ?? null;
-  }
-
-  indexListsExactly(text: string, names: readonly string[], except: string | null): boolean {
-    return this.inner.indexListsExactly?.(text, names, except) ?? false;
-  }
-
-  indexChecked(text: string, names: readonly string[], except: string | null, plus: string | null): void {
-    this.inner.indexChecked?.(text, names, except, plus);
   }
 }

@@ -35,8 +35,8 @@ export interface Command {
   run: (ctx: CommandContext, values: Values) => Promise<Outcome>;
   /**
    * How far back from now the confirmed notes it reads are named as a rule, when not as far as a start's week
-   * (draft, end: OPEN_SESSION_SPAN_MS, core/scan/kept-fields.ts): the device cache asks ahead only their files'
-   * identities (cache.ts).
+   * (draft, end: OPEN_SESSION_SPAN_MS, device-memory/kept-fields.ts): the device cache asks ahead only their files'
+   * identities (device-memory/open-memory.ts).
    */
   readsNotesWithin?: number;
   /**

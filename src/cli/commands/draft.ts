@@ -4,7 +4,7 @@ import { awayLine } from "../../core/honest-time";
 import type { Values } from "../options";
 import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
-import { OPEN_SESSION_SPAN_MS } from "../../core/scan/kept-fields";
+import { OPEN_SESSION_SPAN_MS } from "../../core/device-memory/kept-fields";
 import { topicOption } from "../topic";
 
 /** "Away 23:10–07:05, not counted" after a checkpoint that recorded time away (stderr: it is news, not data). */

@@ -14,7 +14,7 @@ import type { Values } from "../options";
 import type { CliIo, Outcome, Output } from "../output";
 import { LineReader } from "../prompt";
 import type { Command, CommandContext, Prepared } from "./command";
-import { OPEN_SESSION_SPAN_MS } from "../../core/scan/kept-fields";
+import { OPEN_SESSION_SPAN_MS } from "../../core/device-memory/kept-fields";
 import { topicOption } from "../topic";
 import { validateAgentId } from "../../core/ids";
 import { endTexts } from "../stdin-text";

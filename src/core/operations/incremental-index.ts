@@ -48,7 +48,7 @@ export const insertIntoViews: ViewsAfter = async (ctx, added, pointer, scan) => 
     if (!(error instanceof ConflictError)) throw error;
     return null; // another writer (a sync, another device): derive both views from the notes as they are
   }
-  ctx.ports.store.indexChecked?.(next, names, null, addedName);
+  ctx.ports.memory?.indexChecked(next, names, null, addedName);
   const written = knownIndexText(next);
   let newest = found.newest;
   // The topic's memory from the index's lines of that topic; from every note once the index proves untrustworthy.
@@ -107,17 +107,18 @@ export async function sessionOfLine(ctx: SessionContext, link: string, line: str
  * index.md as read when it can be trusted, else null: it must list exactly the confirmed notes of the folder as
  * `scan` (a bounded scan) listed them (`except`, a note written since, left out), newest file name first —
  * checked line by line, or known from this device's memory of having checked this very text beside these very
- * names (SessionStore.indexListsExactly) — and every note the scan read must agree with its line.
+ * names (DeviceMemory.indexListsExactly) — and every note the scan read must agree with its line.
  */
 export async function trustedIndex(ctx: SessionContext, scan: Scan, except: string | null): Promise<IndexText | null> {
   const store = ctx.ports.store;
   const text = scan.partial ? await store.read(ctx.layout.index) : null;
   if (text === null || !scan.partial) return null;
   const names = scan.partial.names;
-  const known = store.indexListsExactly?.(text, names, except) === true;
+  const memory = ctx.ports.memory;
+  const known = memory?.indexListsExactly(text, names, except) === true;
   const index = known ? knownIndexText(text) : readIndexText(text);
   if (index === null || (!known && !listsExactly(index, names, except))) return null;
-  if (!known) store.indexChecked?.(text, names, except, null);
+  if (!known) memory?.indexChecked(text, names, except, null);
   return agreesWithScan(index, scan, ctx.indexLine, ctx.layout.sessions) ? index : null;
 }
 

@@ -1,7 +1,7 @@
 import type { HotState } from "../hot-memory";
 import { isOpen } from "../hot-memory";
 import type { ConfirmedSession } from "../records";
-import { scanRecentSessions } from "../scan";
+import { scanRecent } from "./reading";
 import type { SessionContext } from "./context";
 import { indexEntries } from "../index-text";
 import { sessionOfLine, trustedIndex } from "./incremental-index";
@@ -16,7 +16,7 @@ import type { ListResult } from "./list";
  */
 export async function recentList(ctx: SessionContext, hot: HotState): Promise<ListResult | null> {
   const now = ctx.ports.clock.now();
-  const scan = await scanRecentSessions(ctx.ports.store, ctx.layout, ctx.offsetAt, { now, starts: [], required: [] });
+  const scan = await scanRecent(ctx, { now, starts: [], required: [] });
   const index = scan && (await trustedIndex(ctx, scan, null));
   if (!scan || !index) return null;
   const newest: ConfirmedSession[] = [];

@@ -8,6 +8,7 @@ import { sessionPath } from "../layout";
 import type { ConfirmedSession, Draft } from "../records";
 import { interpretDraft, skippedWarning } from "../records";
 import type { Scan } from "../scan";
+import { scanRecentSessions } from "../scan";
 import { formatLocalDate, formatTimestamp, isCanonicalTimestamp, parseTimestamp } from "../time";
 import type { SessionContext } from "./context";
 
@@ -84,4 +85,15 @@ export function resolveTopic(explicit: string | null | undefined, fallbacks: Rea
     if (topic !== null) return topic;
   }
   throw new UsageError("topic required: pass --topic T-… (no active topic in hot.md)", "topic_required");
+}
+
+/**
+ * The bounded scan (scan/recent-scan.ts) on the context's store, with what this device remembers when it does
+ * (CorePorts.memory); null when it cannot be bounded.
+ */
+export function scanRecent(
+  ctx: SessionContext,
+  at: { now: number; starts: ReadonlyArray<number | null>; required: readonly string[] },
+): Promise<Scan | null> {
+  return scanRecentSessions(ctx.ports.store, ctx.layout, ctx.offsetAt, at, ctx.ports.memory);
 }

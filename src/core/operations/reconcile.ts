@@ -3,10 +3,9 @@ import { absorbedCopies, isThisDevice, planReconcile, savedDraft } from "../reco
 import type { HotState } from "../hot-memory";
 import { isOpen } from "../hot-memory";
 import type { Scan } from "../scan";
-import { scanRecentSessions } from "../scan";
 import type { SessionContext } from "./context";
 import type { HotRead } from "./reading";
-import { startOf } from "./reading";
+import { startOf, scanRecent } from "./reading";
 import { closePointerTo, closingPointerTo, writeViewsAfter } from "./views";
 import { trashDraft } from "./writes";
 
@@ -91,6 +90,6 @@ export async function scanForReconcile(
   if (ctx.scanIsWarm()) return ctx.scan(); // the plugin, after its first full scan: costs only what changed
   const starts = [...(isOpen(hot) ? [startOf(ctx, hot)] : []), ...from];
   const now = ctx.ports.clock.now();
-  const recent = await scanRecentSessions(ctx.ports.store, ctx.layout, ctx.offsetAt, { now, starts, required });
+  const recent = await scanRecent(ctx, { now, starts, required });
   return recent ?? ctx.scan();
 }

@@ -9,9 +9,9 @@ import { renderTopic } from "../ids";
 import type { IndexEntry } from "../index-text";
 import { indexEntries } from "../index-text";
 import type { ConfirmedSession } from "../records";
-import { scanRecentSessions } from "../scan";
 import type { TopicHistory, TopicHistorySource } from "./context";
 import { sessionOfLine, trustedIndex } from "./incremental-index";
+import { scanRecent } from "./reading";
 
 // Defined beside SessionContext (context.ts), which holds a source, so the two files do not import each other.
 export type { TopicHistory, TopicHistorySource } from "./context";
@@ -32,7 +32,7 @@ const LINE = /^- \[\[[^\]]+\]\] - Topic: (.*) \((\d{4}-\d{2}-\d{2}), (\d+) min\)
 /** From a trusted index.md (renderIndexLine's lines), or null when it cannot be trusted. */
 export const indexedHistory: TopicHistorySource = async (ctx, topicId) => {
   const now = ctx.ports.clock.now();
-  const scan = await scanRecentSessions(ctx.ports.store, ctx.layout, ctx.offsetAt, { now, starts: [], required: [] });
+  const scan = await scanRecent(ctx, { now, starts: [], required: [] });
   const index = scan && (await trustedIndex(ctx, scan, null));
   if (!index) return null;
   const topic = topicId === null ? null : renderTopic(topicId);

@@ -1,5 +1,5 @@
 import type { Layout } from "../layout";
-import type { SessionStore } from "../ports";
+import type { DeviceMemory, SessionStore } from "../ports";
 import { CLOCK_BEHIND_MS } from "../recovery/absorbed";
 import { formatUtcCompact } from "../time";
 import { assemble, scanOf } from "./assemble";
@@ -15,18 +15,20 @@ import type { Scan } from "./scan";
  * since shortly before the draft's start (SessionStore.changedAmong), and a note of a later start is named
  * after it. "Shortly" is CLOCK_BEHIND_MS, for a device whose clock was behind. Every other note is older than
  * every draft: it cannot have absorbed one. Null when that cannot be bounded (a start is unknown, or one of
- * `required` is not among the usable drafts): the caller then scans everything. Never writes.
+ * `required` is not among the usable drafts): the caller then scans everything. With `memory`, the older notes it
+ * knows in the listing are taken as such (DeviceMemory.olderNotesIn). Never writes.
  */
 export async function scanRecentSessions(
   store: SessionStore,
   layout: Layout,
   offsetAt: (at: number) => number,
   at: { now: number; starts: ReadonlyArray<number | null>; required: readonly string[] },
+  memory?: Pick<DeviceMemory, "olderNotesIn">,
 ): Promise<Scan | null> {
   const listed = await store.list(layout.sessions);
   // The names the store knows to be older confirmed notes (30 000 of them, at 30 000 sessions) are taken as they
   // are; the other names are told apart one by one.
-  const known = store.olderNotesIn ? store.olderNotesIn(layout.sessions, listed) : null;
+  const known = memory ? memory.olderNotesIn(layout.sessions, listed) : null;
   const names: Record<NameKind, string[]> = { draft: [], confirmed: [], other: [], placeholder: [], ignored: [] };
   for (const name of known ? known.others : listed) names[kindOf(name)].push(name);
   const read = await readDrafts(store, layout, offsetAt, names.draft, at.now);
@@ -34,8 +36,8 @@ export async function scanRecentSessions(
   const starts = [...at.starts, ...read.drafts.map((d) => d.startedMs)];
   // An unreadable draft is never trashed or offered (only named): it needs no note found.
   if (starts.includes(null) || at.required.some((id) => !ids.includes(id))) return null;
-  // The known older notes first, as listed. Joined by concat: a spread of 30 000 names steps through each one in
-  // the interpreter, about 3 ms of a fresh process; concat copies them natively.
+  // The known older notes first, as listed. Joined by concat: a spread of a long history steps through each name
+  // in the interpreter of a fresh process; concat copies them natively.
   const confirmed = known ? known.older.concat(names.confirmed) : names.confirmed;
   const bound = Math.min(...(starts as number[])) - CLOCK_BEHIND_MS;
   const from = starts.length === 0 ? "T" : `S-${formatUtcCompact(bound)}`; // "T" sorts after every S-… name

@@ -1,8 +1,7 @@
-import type { ChangeReport, ModifiedAt, SessionStore } from "../ports";
 import { classifyRecord } from "../frontmatter";
 import { CLOCK_BEHIND_MS, SAVED_WITHIN_MS } from "../recovery/absorbed";
 import { formatUtcCompact } from "../time";
-import { kindOf } from "./names";
+import { kindOf } from "../scan/names";
 
 /*
  * The frontmatter of the session folder's recent confirmed notes as a device last read them, each beside the
@@ -10,7 +9,7 @@ import { kindOf } from "./names";
  * later call answers SessionStore.cachedFields for a note whose file still has that identity, without reading
  * it: what Obsidian's metadata cache is for the plugin. The face tells a file's identity (the CLI: device,
  * inode, size, modification and status-change times, NodeStore.fileKey) and keeps the notes between its
- * processes (src/cli/cache-file.ts). Pure: no file system here.
+ * processes (src/cli/device-memory/memory-files.ts). Pure: no file system here.
  *
  * Sound because the identity is taken before the read: what is kept is the file as it was then or later, and
  * a write since changes the identity (a file too fresh to tell has none: FileKeyOf). A note answered so is
@@ -139,70 +138,4 @@ export function isPlainJson(value: unknown): boolean {
   if (Array.isArray(value)) return value.every(isPlainJson);
   if (typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return false;
   return Object.entries(value).every(([key, v]) => key !== "__proto__" && isPlainJson(v));
-}
-
-/**
- * A SessionStore that answers `cachedFields` for the session folder's recent notes from `kept`, and teaches it
- * every such note it reads; every other call goes to `inner`, and a write forgets the note written.
- */
-export class FieldsKept implements SessionStore {
-  constructor(
-    readonly inner: SessionStore,
-    readonly kept: KeptFields,
-  ) {}
-
-  async read(path: string): Promise<string | null> {
-    const name = this.kept.nameOf(path);
-    // The identity first: what is read is the file as it was then, or later (then the identity no longer holds).
-    const key = name === null ? null : this.kept.keyOf(path);
-    const text = await this.inner.read(path);
-    if (name !== null && key !== null && text !== null) this.kept.learn(name, key, text);
-    return text;
-  }
-
-  cachedFields(path: string): Record<string, unknown> | undefined {
-    const name = this.kept.nameOf(path);
-    const fields = name === null ? undefined : this.kept.fieldsOf(name, path);
-    return fields ? { ...fields } : this.inner.cachedFields(path);
-  }
-
-  private wrote(path: string): void {
-    const name = this.kept.nameOf(path);
-    if (name !== null) this.kept.forget(name);
-  }
-
-  async create(path: string, content: string): Promise<void> {
-    this.wrote(path);
-    await this.inner.create(path, content);
-  }
-
-  async replace(path: string, expected: string | null, content: string): Promise<void> {
-    this.wrote(path);
-    await this.inner.replace(path, expected, content);
-  }
-
-  async trash(path: string): Promise<void> {
-    this.wrote(path);
-    await this.inner.trash(path);
-  }
-
-  list(folder: string): Promise<string[]> {
-    return this.inner.list(folder);
-  }
-
-  folders(folder: string): Promise<string[]> {
-    return this.inner.folders(folder);
-  }
-
-  modifiedAt(path: string): Promise<ModifiedAt> {
-    return this.inner.modifiedAt(path);
-  }
-
-  changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
-    return this.inner.changedAmong(folder, names, since);
-  }
-
-  changesSince(folder: string, since: number | null): ChangeReport {
-    return this.inner.changesSince(folder, since);
-  }
 }

@@ -1,22 +1,22 @@
 /**
- * The device-local scan cache (issue 22): each confirmed note's file time, kept beside the vault lock outside the
- * vault, so that a bounded scan stats only the names it has not seen. Its format (src/cli/cache-file.ts) and how
+ * the device memory (issue 22): each confirmed note's file time, kept outside the
+ * vault, so that a bounded scan stats only the names it has not seen. Its format (memory-files.ts) and how
  * the CLI uses it, on real files.
  */
 import * as fs from "node:fs";
 import path from "node:path";
 import { createHash } from "node:crypto";
+import { CACHE_MAX_AGE_MS, FORMAT } from "../../src/cli/device-memory/envelope";
 import {
-  CACHE_MAX_AGE_MS,
-  parseFolderBrief,
+  parseFolderSummary,
   parseIndexChecks,
-  parseScanCache,
-  renderFolderBrief,
+  parseNoteTimes,
+  renderFolderSummary,
   parseKeptFields,
   renderIndexChecks,
   renderKeptFields,
-  renderScanCache,
-} from "../../src/cli/cache-file";
+  renderNoteTimes,
+} from "../../src/cli/device-memory/memory-files";
 import { FRESH_MS } from "../../src/node/file-key";
 import {
   ago,
@@ -39,16 +39,16 @@ const OWNER = { tool: "1.2.3", vault: "/home/me/vault", folder: "palee/sessions"
 const NOW = Date.parse("2026-12-02T04:00:00Z");
 const DAY = 24 * 60;
 
-describe("the scan cache's file", () => {
+describe("the note times' file", () => {
   const times = new Map([
     ["S-20260101T090000-ab12.md", 1767258000000.125],
     ["S-20251201T090000-cd34.md", 1764579600000],
   ]);
-  const text = renderScanCache(OWNER, times, NOW);
+  const text = renderNoteTimes(OWNER, times, NOW);
 
   it("reads back the times it was saved with", () => {
-    expect(parseScanCache(text, OWNER, NOW + 1000)).toEqual({ times, savedAt: NOW });
-    expect(parseScanCache(renderScanCache(OWNER, new Map(), NOW), OWNER, NOW)).toEqual({
+    expect(parseNoteTimes(text, OWNER, NOW + 1000)).toEqual({ times, savedAt: NOW });
+    expect(parseNoteTimes(renderNoteTimes(OWNER, new Map(), NOW), OWNER, NOW)).toEqual({
       times: new Map(),
       savedAt: NOW,
     });
@@ -62,18 +62,19 @@ describe("the scan cache's file", () => {
     ["saved in the future", text, OWNER, NOW - 1],
     ["one digit of a time changed", text.replace("1764579600000", "1764579600001"), OWNER, NOW],
     ["cut short", text.slice(0, -10), OWNER, NOW],
-    ["another format", text.replace("palee scan cache 2", "palee scan cache 9"), OWNER, NOW],
+    ["another format", text.replace(FORMAT, "palee device memory 9"), OWNER, NOW],
+    ["another part", text.replace('"part":"times"', '"part":"fields"'), OWNER, NOW],
     ["a header that is not JSON", text.replace(/\{.*\}/, "{oops"), OWNER, NOW],
     ["empty", "", OWNER, NOW],
   ])("is not trusted when %s", (_what, damaged, owner, now) => {
-    expect(parseScanCache(damaged, owner, now)).toBeNull();
+    expect(parseNoteTimes(damaged, owner, now)).toBeNull();
   });
 
   it("is not trusted when its checksum holds but a time is not a number", () => {
     const body = `${JSON.stringify(["S-20260101T090000-ab12.md"])}\n${JSON.stringify(["soon"])}\n`;
     const sha256 = createHash("sha256").update(body).digest("hex");
-    const forged = `palee scan cache 2\n${JSON.stringify({ ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
-    expect(parseScanCache(forged, OWNER, NOW)).toBeNull();
+    const forged = `${FORMAT}\n${JSON.stringify({ part: "times", ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
+    expect(parseNoteTimes(forged, OWNER, NOW)).toBeNull();
   });
 });
 
@@ -94,40 +95,40 @@ describe("the index checks' file", () => {
     expect(parseIndexChecks(`${three.split("\n")[0]}\n${JSON.stringify(header)}\n${body}`, OWNER, NOW)).toBeNull();
     expect(parseIndexChecks(text, { ...OWNER, vault: "/elsewhere" }, NOW)).toBeNull();
     expect(parseIndexChecks(text, OWNER, NOW + CACHE_MAX_AGE_MS + 1)).toBeNull();
-    expect(parseIndexChecks(renderScanCache(OWNER, new Map(), NOW), OWNER, NOW)).toBeNull(); // another kind
+    expect(parseIndexChecks(renderNoteTimes(OWNER, new Map(), NOW), OWNER, NOW)).toBeNull(); // another kind
   });
 });
 
 /** A cache file of `magic`'s kind whose checksum holds for `body`, whatever `body` says: what a forger writes. */
-function forgedCacheText(magic: string, body: string): string {
+function forgedCacheText(part: string, body: string): string {
   const sha256 = createHash("sha256").update(body).digest("hex");
-  return `${magic}\n${JSON.stringify({ ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
+  return `${FORMAT}\n${JSON.stringify({ part, ...OWNER, saved_at: NOW, sha256 })}\n${body}`;
 }
 
-describe("the folder brief's file", () => {
-  const brief = {
+describe("the folder summary's file", () => {
+  const summary = {
     split: "S-20261118T040000",
     old: { digest: "0123456789abcdef", count: 2 },
     since: NOW - 14 * 24 * 3_600_000,
     late: new Map([["S-20251201T090000-cd34.md", NOW - 3_600_000]]),
     recent: new Map([["S-20261201T090000-ab12.md", NOW - 60_000.5]]),
   };
-  const text = renderFolderBrief(OWNER, brief, NOW);
+  const text = renderFolderSummary(OWNER, summary, NOW);
 
-  it("reads back the brief it was saved with, and trusts no damaged or foreign one", () => {
-    expect(parseFolderBrief(text, OWNER, NOW + 1000)).toEqual({ brief, savedAt: NOW });
-    expect(parseFolderBrief(text.replace("0123456789abcdef", "0123456789abcdee"), OWNER, NOW)).toBeNull();
-    expect(parseFolderBrief(text, { ...OWNER, folder: "study/sessions" }, NOW)).toBeNull();
-    expect(parseFolderBrief(text, OWNER, NOW + CACHE_MAX_AGE_MS + 1)).toBeNull();
-    expect(parseFolderBrief(text, OWNER, NOW - 1)).toBeNull();
-    expect(parseFolderBrief(renderIndexChecks(OWNER, [], NOW), OWNER, NOW)).toBeNull(); // another kind
+  it("reads back the summary it was saved with, and trusts no damaged or foreign one", () => {
+    expect(parseFolderSummary(text, OWNER, NOW + 1000)).toEqual({ summary, savedAt: NOW });
+    expect(parseFolderSummary(text.replace("0123456789abcdef", "0123456789abcdee"), OWNER, NOW)).toBeNull();
+    expect(parseFolderSummary(text, { ...OWNER, folder: "study/sessions" }, NOW)).toBeNull();
+    expect(parseFolderSummary(text, OWNER, NOW + CACHE_MAX_AGE_MS + 1)).toBeNull();
+    expect(parseFolderSummary(text, OWNER, NOW - 1)).toBeNull();
+    expect(parseFolderSummary(renderIndexChecks(OWNER, [], NOW), OWNER, NOW)).toBeNull(); // another kind
   });
 
   it("is not trusted when its checksum holds but a time is not a number", () => {
     const fields = { split: "S-2", old: ["0123456789abcdef", 1], since: 0, late: [["S-1.md", "x"]], recent: [] };
-    const forged = forgedCacheText("palee folder brief 1", `${JSON.stringify(fields)}\n`);
-    expect(parseFolderBrief(forged, OWNER, NOW)).toBeNull();
-    expect(parseFolderBrief(forged.replace('"x"', "5"), OWNER, NOW)).toBeNull(); // the checksum no longer holds
+    const forged = forgedCacheText("summary", `${JSON.stringify(fields)}\n`);
+    expect(parseFolderSummary(forged, OWNER, NOW)).toBeNull();
+    expect(parseFolderSummary(forged.replace('"x"', "5"), OWNER, NOW)).toBeNull(); // the checksum no longer holds
   });
 });
 
@@ -151,7 +152,7 @@ describe("the kept notes' file", () => {
     ["a key that is not a string", '[["S-1.md",5,{}]]'],
     ["fields that are a list", '[["S-1.md","k",[]]]'],
   ])("is not trusted when its checksum holds but it holds %s", (_label, rows) => {
-    const forged = forgedCacheText("palee note fields 1", `${rows}\n`);
+    const forged = forgedCacheText("fields", `${rows}\n`);
     expect(parseKeptFields(forged, OWNER, NOW)).toBeNull();
     expect(parseKeptFields(forged.replace(rows, "[]"), OWNER, NOW)).toBeNull(); // the checksum no longer holds
   });
@@ -161,11 +162,11 @@ describe("the kept notes' file", () => {
 function cacheFile(vault: string): string {
   const real = fs.realpathSync(vault);
   const hash = createHash("sha256").update(real).digest("hex").slice(0, 16);
-  return path.join(testCacheDir(), "vaults", hash, "scan-cache.txt");
+  return path.join(testCacheDir(), "vaults", hash, "note-times.txt");
 }
 
-/** The folder brief's file (core/scan/folder-brief.ts), beside the cache file. */
-const briefFile = (vault: string): string => path.join(path.dirname(cacheFile(vault)), "folder-brief.txt");
+/** The folder summary's file (core/device-memory/folder-summary.ts), beside the cache file. */
+const summaryFile = (vault: string): string => path.join(path.dirname(cacheFile(vault)), "folder-summary.txt");
 
 /** A note of long ago, its file time when its session ended. Returns its vault-relative path. */
 function writeOld(vault: string, minutesAgo: number, absorbed: string[] = []): string {
@@ -201,17 +202,18 @@ function rewriteInPlace(vault: string, rel: string): void {
   fs.writeFileSync(path.join(vault, rel), "---\npalee_schema: 1\nsession_id: [broken\n---\n");
 }
 
-describe("the CLI with its scan cache", () => {
-  it("keeps it beside the vault lock, outside the vault, naming the vault's real path", () => {
+describe("the CLI with its device memory", () => {
+  it("keeps it outside the vault, naming the vault's real path", () => {
     const { vault } = oldVault();
     const before = sessionFiles(vault);
     expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
     const text = fs.readFileSync(cacheFile(vault), "utf8");
-    expect(text.split("\n")[0]).toBe("palee scan cache 2");
-    expect(JSON.parse(text.split("\n")[1])).toMatchObject({ vault: fs.realpathSync(vault), folder: "palee/sessions" });
-    const brief = fs.readFileSync(briefFile(vault), "utf8").split("\n");
-    expect(brief[0]).toBe("palee folder brief 1");
-    expect(JSON.parse(brief[1])).toMatchObject({ vault: fs.realpathSync(vault), folder: "palee/sessions" });
+    expect(text.split("\n")[0]).toBe(FORMAT);
+    const where = { vault: fs.realpathSync(vault), folder: "palee/sessions" };
+    expect(JSON.parse(text.split("\n")[1])).toMatchObject({ part: "times", ...where });
+    const summary = fs.readFileSync(summaryFile(vault), "utf8").split("\n");
+    expect(summary[0]).toBe(FORMAT);
+    expect(JSON.parse(summary[1])).toMatchObject({ part: "summary", ...where });
     // Nothing new in the vault but the draft start wrote.
     expect(sessionFiles(vault).filter((f) => !before.includes(f))).toEqual([expect.stringMatching(/^DRAFT-S-/)]);
   });
@@ -224,8 +226,8 @@ describe("the CLI with its scan cache", () => {
     expect([warm.status, warm.stderr.includes(name)]).toEqual([0, false]);
     expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
 
-    // Both files remember its time: the scan cache, and the folder brief (a recent note's time).
-    for (const file of [cacheFile(vault), briefFile(vault)]) {
+    // Both files remember its time: the note times, and the folder summary (a recent note's time).
+    for (const file of [cacheFile(vault), summaryFile(vault)]) {
       const saved = fs.readFileSync(file, "utf8");
       const last = saved.search(/\d\D*$/); // the last digit of the last time, changed
       fs.writeFileSync(file, `${saved.slice(0, last)}${(Number(saved[last]) + 1) % 10}${saved.slice(last + 1)}`);
@@ -235,7 +237,7 @@ describe("the CLI with its scan cache", () => {
     expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
 
     fs.rmSync(cacheFile(vault));
-    fs.rmSync(briefFile(vault));
+    fs.rmSync(summaryFile(vault));
     const deleted = palee(vault, ["start", "--topic", "T-old"]);
     expect([deleted.status, deleted.stderr.includes(name)]).toEqual([0, true]);
   });
@@ -289,7 +291,7 @@ describe("the CLI with its scan cache", () => {
     expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
     expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
     const checks = path.join(path.dirname(cacheFile(vault)), "index-checks.txt");
-    expect(fs.readFileSync(checks, "utf8").split("\n")[0]).toBe("palee index checks 2");
+    expect(fs.readFileSync(checks, "utf8").split("\n")[1]).toMatch(/^\{"part":"checks",/);
     // The same index.md beside one note fewer: it no longer lists exactly the folder's notes.
     fs.rmSync(path.join(vault, probe));
     expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
@@ -299,18 +301,21 @@ describe("the CLI with its scan cache", () => {
     expect(index).toContain("Total sessions: 21");
   });
 
-  it("keeps the folder in brief, made anew once an older note is gone", () => {
+  it("keeps the folder summary, made anew once an older note is gone", () => {
     const { vault } = oldVault();
-    const brief = () =>
-      JSON.parse(fs.readFileSync(briefFile(vault), "utf8").split("\n")[2]) as { split: string; old: [string, number] };
+    const summary = () =>
+      JSON.parse(fs.readFileSync(summaryFile(vault), "utf8").split("\n")[2]) as {
+        split: string;
+        old: [string, number];
+      };
     const older = (split: string): number => sessionFiles(vault).filter((f) => f.startsWith("S-") && f < split).length;
     expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
-    const before = brief();
+    const before = summary();
     expect(before.old[1]).toBe(older(before.split)); // the notes of about 14 days ago and more
     fs.rmSync(path.join(vault, "palee", "sessions", sessionFiles(vault).filter((f) => f.startsWith("S-"))[0]));
-    // The end learns nothing new (every time is known), yet its brief no longer told: it is saved again.
+    // The end learns nothing new (every time is known), yet its summary no longer told: it is saved again.
     expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
-    const after = brief();
+    const after = summary();
     expect(after.old[0]).not.toBe(before.old[0]);
     expect(after.old[1]).toBe(older(after.split));
   });
@@ -321,7 +326,7 @@ describe("the CLI with its scan cache", () => {
       (JSON.parse(fs.readFileSync(file, "utf8").split("\n")[1]) as { saved_at: number }).saved_at;
     /** Both files as saved `hours` ago: the time in them, and (`fileToo`) the file's own. */
     const age = (hours: number, fileToo: boolean): void => {
-      for (const file of [cacheFile(vault), briefFile(vault)]) {
+      for (const file of [cacheFile(vault), summaryFile(vault)]) {
         const text = fs.readFileSync(file, "utf8");
         const then = Date.now() - hours * 3600_000;
         fs.writeFileSync(file, text.replace(/"saved_at":\d+/, `"saved_at":${then}`)); // the header is not summed
@@ -330,10 +335,10 @@ describe("the CLI with its scan cache", () => {
     };
     const body = (): string => fs.readFileSync(cacheFile(vault), "utf8").split("\n").slice(2).join("\n");
     const times = body();
-    // The time in the file says two hours, its file says now: the brief is saved again, the times are not read.
+    // The time in the file says two hours, its file says now: the summary is saved again, the times are not read.
     age(2, false);
     expect(palee(vault, ["start", "--topic", "T-old"]).status).toBe(0);
-    expect(Date.now() - savedAt(briefFile(vault))).toBeLessThan(600_000);
+    expect(Date.now() - savedAt(summaryFile(vault))).toBeLessThan(600_000);
     expect(Date.now() - savedAt(cacheFile(vault))).toBeGreaterThan(3600_000);
     expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
     // Both say two hours: the times are read and saved again as they were.

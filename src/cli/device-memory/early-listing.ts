@@ -1,9 +1,9 @@
 /**
- * The session folder, read as the process begins (issue 22, fifth step). At 30 000 sessions the
- * listing takes about 28 ms of the thread pool, while the main thread compiles and loads the CLI for about as
- * long; begun first (src/cli/bin.ts, before dist/palee.js is loaded), the one waits for nothing but the other.
+ * The session folder, read as the process begins (issue 22, fifth step). With a long history the listing takes
+ * the thread pool about as long as the main thread takes to compile and load the CLI; begun first
+ * (src/cli/bin.ts, before dist/palee.js is loaded), the one waits for nothing but the other.
  *
- * A call that will find a folder brief reads the folder by its names; one that will not (a cold call), by its files
+ * A call that will find a folder summary reads the folder by its names; one that will not (a cold call), by its files
  * and subfolders, the one typed listing it then needs.
  *
  * It is begun on a guess: the vault and session folder from the arguments as chooseVault reads them, without
@@ -17,12 +17,13 @@
 import { existsSync, lstatSync, promises as fs, realpathSync } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { DEFAULT_SESSION_FOLDER, layoutFor } from "../core/layout";
-import type { EarlyFolder } from "../node/folder-reading";
-import { readListing } from "../node/folder-reading";
-import { lockFilesOf } from "./lock-place";
-import { BRIEF_NAME, cacheRoot, textIfAny, stateDirOf } from "./state-dir";
-import { folderSetting, sessionFolderFor, settingsFile, vaultRootFor } from "./vault";
+import { DEFAULT_SESSION_FOLDER, layoutFor } from "../../core/layout";
+import type { EarlyFolder } from "../../node/folder-reading";
+import { readListing } from "../../node/folder-reading";
+import { lockFilesOf } from "../lock-place";
+import { cacheRoot, textIfAny, stateDirOf } from "../state-dir";
+import { MEMORY_FILES } from "./file-names";
+import { folderSetting, sessionFolderFor, settingsFile, vaultRootFor } from "../vault";
 
 /** A listing begun early, and what the writers' token was when it began. */
 export interface EarlyListing extends EarlyFolder {
@@ -66,8 +67,8 @@ export function beginEarlyListing(argv: readonly string[], env: NodeJS.ProcessEn
     const tokenPath = lock.token;
     const value = textIfAny(tokenPath);
     const held = lstatSync(lock.lock, { throwIfNoEntry: false }) !== undefined;
-    // Without a folder brief the call reads the folder's files and subfolders (one typed listing), else its names.
-    const typed = !existsSync(path.join(state, BRIEF_NAME));
+    // Without a folder summary the call reads the folder's files and subfolders (one typed listing), else its names.
+    const typed = !existsSync(path.join(state, MEMORY_FILES.summary));
     const began = performance.now();
     const names = typed ? null : fs.readdir(sessions).catch(() => null);
     const listing = typed ? readListing(sessions).catch(() => null) : null;

@@ -2,9 +2,9 @@
  * A digest of a set of file names (issue 22) that does not depend on their order (a listing's order is the file
  * system's): the digest of the names sorted, as a JSON array. Used for the sets a device remembers without keeping
  * their names: the names an index.md lists (checked-indexes.ts) and a session folder's older notes
- * (folder-brief.ts). Sorting, writing and digesting are the engine's own work, so 30 000 names cost about 10 ms
- * even in a process that runs them once, as the CLI does; a hash summed name by name in script, not yet compiled
- * in such a process, cost half as much again. Pure.
+ * (folder-summary.ts). Sorting, writing and digesting are the engine's own work, cheap even in a process that
+ * runs them once, as the CLI does; a hash summed name by name in script, not yet compiled in such a process, cost
+ * more (docs/decisions.md "Index checks are a memo"). Pure.
  */
 
 /** A digest of a text (the CLI: SHA-256). */
@@ -23,7 +23,7 @@ export function namesDigest(names: readonly string[], digest: Digest): NamesDige
 
 /**
  * The digest of `names` taken in the order they are in: namesDigest's exactly when that order is ascending (as a
- * listing's is on the usual file systems), without the copy and the sort (about 1 ms at 30 000 names). So equal
+ * listing's is on the usual file systems), without the copy and the sort. So equal
  * to a set's namesDigest only if `names` is that set, in ascending order.
  */
 export function digestInOrder(names: readonly string[], digest: Digest): NamesDigest {

@@ -1,25 +1,25 @@
 /**
- * The folder in brief (issue 22, src/core/scan/folder-brief.ts): a session folder's older notes remembered as the
+ * The folder summary (issue 22, core/device-memory/folder-summary.ts): a session folder's older notes remembered as the
  * digest of their set and the few written late, so that a bounded scan's "written since?" costs the recent notes.
  * Its answers must be exactly the truth whenever it gives one, and it must give none once an older note came or
- * went; RememberedTimes uses it without reading the full times.
+ * went; RememberingStore uses it without reading the full times.
  */
 import fc from "fast-check";
 import {
-  BRIEF_MOVE_MS,
-  BRIEF_SPAN_MS,
-  briefChanged,
-  briefKept,
-  briefOf,
+  SUMMARY_MOVE_MS,
+  SUMMARY_SPAN_MS,
+  summaryChanged,
+  summaryKept,
+  summaryOf,
   olderRange,
-} from "../../src/core/scan/folder-brief";
-import type { FolderBrief } from "../../src/core/scan/folder-brief";
-import { RememberedTimes } from "../../src/core/scan/remembered-times";
-import type { TimeOf } from "../../src/core/scan/remembered-times";
+} from "../../src/core/device-memory/folder-summary";
+import type { FolderSummary } from "../../src/core/device-memory/folder-summary";
+import { RememberingStore } from "../../src/core/device-memory/remembering-store";
+import type { TimeOf } from "../../src/core/device-memory/folder-reading";
 import { formatUtcCompact } from "../../src/core/time";
 import { createHash } from "node:crypto";
-import { digestInOrder, namesDigest } from "../../src/core/scan/names-digest";
-import { memoryTimes, readingOf } from "../support/device-cache";
+import { digestInOrder, namesDigest } from "../../src/core/device-memory/names-digest";
+import { memoryTimes, readingOf } from "../support/device-memory";
 import { MemoryStore } from "../support/memory-store";
 
 const DAY = 86_400_000;
@@ -54,22 +54,22 @@ function truth(times: ReadonlyMap<string, number>, bound: number): { asked: stri
   return { asked, changed: asked.filter((n) => (times.get(n) ?? 0) >= bound) };
 }
 
-describe("briefChanged", () => {
+describe("summaryChanged", () => {
   it("gives exactly the notes written since any bound after its `since`, looking up only recent names", () => {
     fc.assert(
       fc.property(notes, fc.integer({ min: 0, max: 13 }), (list, boundDaysBack) => {
         const times = folderOf(list);
-        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha);
-        if (brief === null) throw new Error("every time is known: a brief is made");
+        const summary = summaryOf([...times.keys()], (n) => times.get(n), NOW, null, sha);
+        if (summary === null) throw new Error("every time is known: a summary is made");
         const bound = NOW - boundDaysBack * DAY;
         const { asked, changed } = truth(times, bound);
-        const told = briefChanged(brief, asked, bound, sha);
-        if (told === null) throw new Error("the older notes did not change: the brief tells");
+        const told = summaryChanged(summary, asked, bound, sha);
+        if (told === null) throw new Error("the older notes did not change: the summary tells");
         const answer = [
           ...told.changed,
-          ...told.rest.filter((n) => (brief.recent.get(n) ?? -1) >= bound || (times.get(n) ?? -1) >= bound),
+          ...told.rest.filter((n) => (summary.recent.get(n) ?? -1) >= bound || (times.get(n) ?? -1) >= bound),
         ];
-        expect(told.rest.every((n) => n >= brief.split)).toBe(true);
+        expect(told.rest.every((n) => n >= summary.split)).toBe(true);
         expect(answer.sort()).toEqual([...changed].sort());
       }),
     );
@@ -79,10 +79,10 @@ describe("briefChanged", () => {
     fc.assert(
       fc.property(notes, fc.nat(), fc.constantFrom("came", "went", "renamed"), (list, pick, change) => {
         const times = folderOf(list);
-        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderBrief;
-        const older = [...times.keys()].filter((n) => n < brief.split);
+        const summary = summaryOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderSummary;
+        const older = [...times.keys()].filter((n) => n < summary.split);
         const bound = NOW - 8 * DAY;
-        expect(briefChanged(brief, older, brief.since - 1, sha)).toBeNull();
+        expect(summaryChanged(summary, older, summary.since - 1, sha)).toBeNull();
         const other = name(NOW - 40 * DAY, "zzzz");
         const names =
           change === "came"
@@ -92,7 +92,7 @@ describe("briefChanged", () => {
               : change === "went"
                 ? older.filter((_, i) => i !== pick % older.length)
                 : older.map((n, i) => (i === pick % older.length ? other : n));
-        expect(briefChanged(brief, names.sort(), bound, sha)).toBeNull();
+        expect(summaryChanged(summary, names.sort(), bound, sha)).toBeNull();
       }),
     );
   });
@@ -100,18 +100,18 @@ describe("briefChanged", () => {
     fc.assert(
       fc.property(notes, fc.integer({ min: 0, max: 13 }), fc.nat(), (list, boundDaysBack, seed) => {
         const times = folderOf(list);
-        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderBrief;
+        const summary = summaryOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderSummary;
         const bound = NOW - boundDaysBack * DAY;
         const { asked, changed } = truth(times, bound);
         const shuffled = asked
           .map((n, i) => [n, (i * 7919 + seed) % 1009] as const)
           .sort((x, y) => x[1] - y[1])
           .map(([n]) => n);
-        const told = briefChanged(brief, shuffled, bound, sha);
+        const told = summaryChanged(summary, shuffled, bound, sha);
         if (told === null) return;
-        // Every name is either an older note the brief vouches for, or one the caller looks up.
+        // Every name is either an older note the summary vouches for, or one the caller looks up.
         const vouched = shuffled.filter((n) => !told.rest.includes(n));
-        expect(vouched.every((n) => n < brief.split)).toBe(true);
+        expect(vouched.every((n) => n < summary.split)).toBe(true);
         const answer = [...told.changed, ...told.rest.filter((n) => (times.get(n) ?? -1) >= bound)];
         expect(answer.sort()).toEqual([...changed].sort());
       }),
@@ -127,10 +127,10 @@ describe("olderRange", () => {
     fc.assert(
       fc.property(notes, besides, (list, others) => {
         const times = folderOf(list);
-        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderBrief;
+        const summary = summaryOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderSummary;
         const names = [...times.keys(), ...others].sort();
-        const range = olderRange(brief, names, sha);
-        const older = [...times.keys()].filter((n) => n < brief.split).sort();
+        const range = olderRange(summary, names, sha);
+        const older = [...times.keys()].filter((n) => n < summary.split).sort();
         expect(range?.older).toEqual(older);
         expect(names.slice(range?.from, range?.to)).toEqual(older);
       }),
@@ -141,8 +141,8 @@ describe("olderRange", () => {
     fc.assert(
       fc.property(notes, fc.nat(), fc.constantFrom("came", "went", "renamed", "folder"), (list, pick, change) => {
         const times = folderOf(list);
-        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderBrief;
-        const older = [...times.keys()].filter((n) => n < brief.split);
+        const summary = summaryOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderSummary;
+        const older = [...times.keys()].filter((n) => n < summary.split);
         fc.pre(older.length > 0 || change === "came" || change === "folder");
         const at = pick % Math.max(1, older.length);
         const other = change === "folder" ? `S-${formatUtcCompact(NOW - 40 * DAY)}` : name(NOW - 40 * DAY, "zzzz");
@@ -152,7 +152,7 @@ describe("olderRange", () => {
             : change === "went"
               ? [...times.keys()].filter((n) => n !== older[at])
               : [...times.keys()].map((n) => (n === older[at] ? other : n));
-        expect(olderRange(brief, changed.sort(), sha)).toBeNull();
+        expect(olderRange(summary, changed.sort(), sha)).toBeNull();
       }),
     );
   });
@@ -161,12 +161,12 @@ describe("olderRange", () => {
     fc.assert(
       fc.property(notes, fc.nat(), (list, seed) => {
         const times = folderOf(list);
-        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderBrief;
-        const older = [...times.keys()].filter((n) => n < brief.split).sort();
-        const recent = [...times.keys()].filter((n) => n >= brief.split).sort();
+        const summary = summaryOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderSummary;
+        const older = [...times.keys()].filter((n) => n < summary.split).sort();
+        const recent = [...times.keys()].filter((n) => n >= summary.split).sort();
         const mixed = older.map((n, i) => [n, (i * 7919 + seed) % 1009] as const).sort((x, y) => x[1] - y[1]);
         const names = ["A-first.md", ...mixed.map(([n]) => n), ...recent];
-        expect(olderRange(brief, names, sha)?.older).toEqual(mixed.map(([n]) => n));
+        expect(olderRange(summary, names, sha)?.older).toEqual(mixed.map(([n]) => n));
       }),
     );
   });
@@ -185,25 +185,25 @@ describe("olderRange", () => {
     fc.assert(
       fc.property(notes, besides, fc.nat(), (list, others, seed) => {
         const times = folderOf(list);
-        const brief = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderBrief;
+        const summary = summaryOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderSummary;
         const shuffled = [...times.keys(), ...others]
           .map((n, i) => [n, (i * 7919 + seed) % 1009] as const)
           .sort((x, y) => x[1] - y[1])
           .map(([n]) => n);
-        const range = olderRange(brief, shuffled, sha);
+        const range = olderRange(summary, shuffled, sha);
         if (range === null) return;
-        expect([...range.older].sort()).toEqual([...times.keys()].filter((n) => n < brief.split).sort());
+        expect([...range.older].sort()).toEqual([...times.keys()].filter((n) => n < summary.split).sort());
       }),
     );
   });
 });
 
-describe("briefKept", () => {
-  it("makes what briefOf makes while the split is kept, walking only the notes after it", () => {
+describe("summaryKept", () => {
+  it("makes what summaryOf makes while the split is kept, walking only the notes after it", () => {
     fc.assert(
       fc.property(notes, notes, fc.integer({ min: 0, max: 2 * DAY }), (list, added, later) => {
         const times = folderOf(list);
-        const prior = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderBrief;
+        const prior = summaryOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderSummary;
         // Since then: new notes named after the split (a session ended), some with times known.
         const now = NOW + later;
         const recentAdded = [...folderOf(added).keys()].filter((n) => n >= prior.split && !times.has(n));
@@ -213,20 +213,20 @@ describe("briefKept", () => {
             ? (prior.late.get(n) ?? -Infinity)
             : (prior.recent.get(n) ?? (n.endsWith("0.md") ? undefined : now));
         const others = all.filter((n) => n >= prior.split);
-        const kept = briefKept(prior, others, timeOf, now);
-        if (later > BRIEF_MOVE_MS) expect(kept).toBeNull();
-        else expect(kept).toEqual(briefOf(all, timeOf, now, prior, sha));
+        const kept = summaryKept(prior, others, timeOf, now);
+        if (later > SUMMARY_MOVE_MS) expect(kept).toBeNull();
+        else expect(kept).toEqual(summaryOf(all, timeOf, now, prior, sha));
       }),
     );
   });
 
-  it("leaves a name before the split to briefOf", () => {
-    const prior = briefOf([name(NOW - DAY, "0001")], () => NOW - DAY, NOW, null, sha) as FolderBrief;
-    expect(briefKept(prior, [name(NOW - 30 * DAY, "0002")], () => NOW, NOW)).toBeNull();
+  it("leaves a name before the split to summaryOf", () => {
+    const prior = summaryOf([name(NOW - DAY, "0001")], () => NOW - DAY, NOW, null, sha) as FolderSummary;
+    expect(summaryKept(prior, [name(NOW - 30 * DAY, "0002")], () => NOW, NOW)).toBeNull();
   });
 });
 
-describe("briefOf", () => {
+describe("summaryOf", () => {
   const old = name(NOW - 30 * DAY, "0001");
   const late = name(NOW - 40 * DAY, "0002");
   const recent = name(NOW - 2 * DAY, "0003");
@@ -235,35 +235,35 @@ describe("briefOf", () => {
     [late, NOW - DAY], // synced late: an old name, a new time
     [recent, NOW - 2 * DAY],
   ]);
-  const made = briefOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderBrief;
+  const made = summaryOf([...times.keys()], (n) => times.get(n), NOW, null, sha) as FolderSummary;
 
-  it("splits at BRIEF_SPAN_MS back: older notes by digest, the late ones and the recent ones with times", () => {
-    expect(made.split).toBe(`S-${formatUtcCompact(NOW - BRIEF_SPAN_MS)}`);
-    expect(made.since).toBe(NOW - BRIEF_SPAN_MS);
+  it("splits at SUMMARY_SPAN_MS back: older notes by digest, the late ones and the recent ones with times", () => {
+    expect(made.split).toBe(`S-${formatUtcCompact(NOW - SUMMARY_SPAN_MS)}`);
+    expect(made.since).toBe(NOW - SUMMARY_SPAN_MS);
     expect(made.old.count).toBe(2);
     expect([...made.late]).toEqual([[late, NOW - DAY]]);
     expect([...made.recent]).toEqual([[recent, NOW - 2 * DAY]]);
   });
 
   it("vouches for no older note whose time is unknown", () => {
-    expect(briefOf([...times.keys()], (n) => (n === old ? undefined : times.get(n)), NOW, null, sha)).toBeNull();
+    expect(summaryOf([...times.keys()], (n) => (n === old ? undefined : times.get(n)), NOW, null, sha)).toBeNull();
     expect(
-      briefOf([...times.keys()], (n) => (n === recent ? undefined : times.get(n)), NOW, null, sha)?.recent.size,
+      summaryOf([...times.keys()], (n) => (n === recent ? undefined : times.get(n)), NOW, null, sha)?.recent.size,
     ).toBe(0);
   });
 
   it("keeps a prior's split until it is a day late, and trusts a prior only for the older notes it describes", () => {
     const fromPrior = (n: string) => (n < made.split ? (made.late.get(n) ?? -Infinity) : times.get(n));
-    expect(briefOf([...times.keys()], fromPrior, NOW + DAY, made, sha)).toEqual(made);
-    const moved = briefOf([...times.keys()], fromPrior, NOW + BRIEF_MOVE_MS + DAY, made, sha);
-    expect(moved?.split).toBe(`S-${formatUtcCompact(NOW + BRIEF_MOVE_MS + DAY - BRIEF_SPAN_MS)}`);
+    expect(summaryOf([...times.keys()], fromPrior, NOW + DAY, made, sha)).toEqual(made);
+    const moved = summaryOf([...times.keys()], fromPrior, NOW + SUMMARY_MOVE_MS + DAY, made, sha);
+    expect(moved?.split).toBe(`S-${formatUtcCompact(NOW + SUMMARY_MOVE_MS + DAY - SUMMARY_SPAN_MS)}`);
     // A note that came under an older name since the prior was made: the prior cannot answer for its time.
     const synced = name(NOW - 50 * DAY, "0004");
-    expect(briefOf([...times.keys(), synced], fromPrior, NOW + DAY, made, sha)).toBeNull();
+    expect(summaryOf([...times.keys(), synced], fromPrior, NOW + DAY, made, sha)).toBeNull();
   });
 });
 
-describe("RememberedTimes with a brief", () => {
+describe("RememberingStore with a summary", () => {
   const old = name(NOW - 30 * DAY, "0001");
   const recent = name(NOW - 2 * DAY, "0003");
   function setup() {
@@ -274,7 +274,7 @@ describe("RememberedTimes with a brief", () => {
       [old, NOW - 30 * DAY],
       [recent, NOW - 2 * DAY],
     ]);
-    const brief = briefOf([old, recent], (n) => full.get(n), NOW, null, sha) as FolderBrief;
+    const summary = summaryOf([old, recent], (n) => full.get(n), NOW, null, sha) as FolderSummary;
     const asked: string[] = [];
     let reads = 0;
     const times = memoryTimes(store);
@@ -282,21 +282,21 @@ describe("RememberedTimes with a brief", () => {
       asked.push(...names);
       return times(folder, names);
     };
-    const known = { brief, times: () => (reads++, new Map(full)) };
-    const remembered = new RememberedTimes(store, FOLDER, timesOf, known, undefined, undefined, sha);
-    return { store, asked, remembered, brief, reads: () => reads };
+    const known = { summary, times: () => (reads++, new Map(full)) };
+    const remembered = new RememberingStore(store, FOLDER, timesOf, known, { digest: sha });
+    return { store, asked, remembered, summary, reads: () => reads };
   }
 
   it("answers without reading the times while no older note came or went", async () => {
-    const { remembered, asked, reads, brief } = setup();
+    const { remembered, asked, reads, summary } = setup();
     await remembered.list(FOLDER);
     expect(await remembered.changedAmong(FOLDER, [old, recent], NOW - 8 * DAY)).toEqual([recent]);
     expect(await remembered.changedAmong(FOLDER, [old, recent], NOW - DAY)).toEqual([]);
     expect({ asked, reads: reads() }).toEqual({ asked: [], reads: 0 });
-    expect(remembered.remembered(NOW + 1000)).toEqual({ times: null, brief, changed: false });
+    expect(remembered.remembered(NOW + 1000)).toEqual({ times: null, summary, changed: false });
   });
 
-  it("asks about a new recent note and keeps it in the brief", async () => {
+  it("asks about a new recent note and keeps it in the summary", async () => {
     const { remembered, store, asked, reads } = setup();
     const added = name(NOW - DAY, "0005");
     store.files.set(`${FOLDER}/${added}`, "n");
@@ -306,7 +306,7 @@ describe("RememberedTimes with a brief", () => {
     expect({ asked, reads: reads() }).toEqual({ asked: [added], reads: 0 });
     const kept = remembered.remembered(NOW);
     expect(kept?.changed).toBe(true);
-    expect(kept?.brief?.recent.get(added)).toBe(NOW - DAY);
+    expect(kept?.summary?.recent.get(added)).toBe(NOW - DAY);
   });
 
   it("reads the times once an older note came, and finds it", async () => {
@@ -319,15 +319,15 @@ describe("RememberedTimes with a brief", () => {
     expect({ asked, reads: reads() }).toEqual({ asked: [synced], reads: 1 });
   });
 
-  it("never saves a brief that vouches for an older note it did not see, even without a question asked", async () => {
+  it("never saves a summary that vouches for an older note it did not see, even without a question asked", async () => {
     const { remembered, store } = setup();
     const synced = name(NOW - 40 * DAY, "0006");
     store.files.set(`${FOLDER}/${synced}`, "s");
     store.mtimes.set(`${FOLDER}/${synced}`, NOW);
     await remembered.list(FOLDER); // a writing call that asked nothing (no draft to bound)
     const kept = remembered.remembered(NOW);
-    // Its time was never learned: no brief can vouch for the older notes, and the times are kept as read.
-    expect(kept?.brief).toBeNull();
+    // Its time was never learned: no summary can vouch for the older notes, and the times are kept as read.
+    expect(kept?.summary).toBeNull();
     expect(kept?.times?.has(synced)).toBe(false);
   });
 
@@ -345,7 +345,7 @@ describe("RememberedTimes with a brief", () => {
   });
 });
 
-describe("RememberedTimes reading the folder by its names", () => {
+describe("RememberingStore reading the folder by its names", () => {
   const old = name(NOW - 30 * DAY, "0001");
   const older = name(NOW - 20 * DAY, "0002");
   const recent = name(NOW - 2 * DAY, "0003");
@@ -365,7 +365,7 @@ describe("RememberedTimes reading the folder by its names", () => {
       [recent, NOW - 2 * DAY],
     ]);
     for (const [n, at] of full) store.mtimes.set(`${FOLDER}/${n}`, at);
-    const brief = briefOf([...full.keys()], (n) => full.get(n), NOW, null, sha) as FolderBrief;
+    const summary = summaryOf([...full.keys()], (n) => full.get(n), NOW, null, sha) as FolderSummary;
     const plain = readingOf(store);
     const asked: string[][] = [];
     let typed = 0;
@@ -374,14 +374,20 @@ describe("RememberedTimes reading the folder by its names", () => {
       listing: (folder: string) => (typed++, plain.listing(folder)),
       kinds: (folder: string, names: readonly string[]) => (asked.push([...names]), plain.kinds(folder, names)),
     };
-    const known = () => ({ brief, times: () => new Map(full) });
-    const remembered = new RememberedTimes(store, FOLDER, memoryTimes(store), known(), reading, undefined, sha);
+    const known = () => ({ summary, times: () => new Map(full) });
+    const remembered = new RememberingStore(store, FOLDER, memoryTimes(store), known(), {
+      listing: reading,
+      digest: sha,
+    });
     // The same store read by one typed listing, as before names alone: what it tells must not differ.
-    const typedOnly = new RememberedTimes(store, FOLDER, memoryTimes(store), known(), plain.listing, undefined, sha);
-    return { store, brief, remembered, typedOnly, asked, typed: () => typed };
+    const typedOnly = new RememberingStore(store, FOLDER, memoryTimes(store), known(), {
+      listing: plain.listing,
+      digest: sha,
+    });
+    return { store, summary, remembered, typedOnly, asked, typed: () => typed };
   }
 
-  it("lists what a typed listing lists, asking only about names the brief does not vouch for", async () => {
+  it("lists what a typed listing lists, asking only about names the summary does not vouch for", async () => {
     const { remembered, typedOnly, asked, typed } = setup();
     const files = await remembered.list(FOLDER);
     expect(files.sort()).toEqual((await typedOnly.list(FOLDER)).sort());
@@ -403,36 +409,21 @@ describe("RememberedTimes reading the folder by its names", () => {
   });
 
   it("learns the times told along with the kinds, so that the next call asks nothing of those names", async () => {
-    const arrived = name(NOW - 3 * DAY, "0008"); // a recent note synced since the brief was made
-    const { store, brief } = setup({ [`${FOLDER}/${arrived}`]: "a" });
+    const arrived = name(NOW - 3 * DAY, "0008"); // a recent note synced since the summary was made
+    const { store, summary } = setup({ [`${FOLDER}/${arrived}`]: "a" });
     store.mtimes.set(`${FOLDER}/${arrived}`, NOW - DAY);
     const plain = readingOf(store, memoryTimes(store));
     const asked: string[] = [];
     const reading = { ...plain, kinds: (f: string, n: readonly string[]) => (asked.push(...n), plain.kinds(f, n)) };
-    const first = new RememberedTimes(
-      store,
-      FOLDER,
-      memoryTimes(store),
-      { brief, times: () => null },
-      reading,
-      undefined,
-      sha,
-    );
+    const parts = { listing: reading, digest: sha };
+    const first = new RememberingStore(store, FOLDER, memoryTimes(store), { summary, times: () => null }, parts);
     await first.list(FOLDER);
     expect(asked).toContain(arrived);
     expect(first.learned()).toBe(true);
-    const kept = first.remembered(NOW)?.brief as FolderBrief;
+    const kept = first.remembered(NOW)?.summary as FolderSummary;
     expect(kept.recent.get(arrived)).toBe(NOW - DAY);
     asked.length = 0;
-    const next = new RememberedTimes(
-      store,
-      FOLDER,
-      memoryTimes(store),
-      { brief: kept, times: () => null },
-      reading,
-      undefined,
-      sha,
-    );
+    const next = new RememberingStore(store, FOLDER, memoryTimes(store), { summary: kept, times: () => null }, parts);
     expect((await next.list(FOLDER)).sort()).toEqual([arrived, draft, old, older, recent].sort());
     expect(asked).not.toContain(arrived);
     expect(next.learned()).toBe(false);
@@ -440,7 +431,7 @@ describe("RememberedTimes reading the folder by its names", () => {
     expect(next.learned()).toBe(false);
   });
 
-  it("keeps, after writes, the brief a typed listing would have kept", async () => {
+  it("keeps, after writes, the summary a typed listing would have kept", async () => {
     const { store, remembered, typedOnly } = setup();
     const ended = name(NOW - 3600_000, "0007");
     for (const r of [remembered, typedOnly]) {
@@ -450,11 +441,11 @@ describe("RememberedTimes reading the folder by its names", () => {
     // One end, seen by both (the store is shared): a note created, the draft trashed.
     await remembered.create(`${FOLDER}/${ended}`, "e");
     await remembered.trash(`${FOLDER}/${draft}`);
-    typedOnly.begin({ brief: (typedOnly.remembered(NOW) as { brief: FolderBrief }).brief, times: () => null });
+    typedOnly.begin({ summary: (typedOnly.remembered(NOW) as { summary: FolderSummary }).summary, times: () => null });
     await typedOnly.list(FOLDER);
     expect(store.files.has(`${FOLDER}/${ended}`)).toBe(true);
     const kept = remembered.remembered(NOW + 1000);
-    expect(kept?.brief).toEqual(typedOnly.remembered(NOW + 1000)?.brief);
+    expect(kept?.summary).toEqual(typedOnly.remembered(NOW + 1000)?.summary);
     expect(kept?.times).toBeNull();
     expect((await remembered.reusingListing(() => remembered.list(FOLDER))).sort()).toEqual(
       [old, older, recent, ended].sort(),

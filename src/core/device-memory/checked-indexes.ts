@@ -1,10 +1,10 @@
 /**
  * What a device remembers of checking index.md (issue 22): that a text, by its digest, has exactly the shape
  * renderIndexOfLines writes and lists exactly a set of confirmed notes, by a digest of their names. Checking it
- * costs a walk of the 2.7 MB text and a set of 30 000 names at 30 000 sessions; the answer depends only on the
+ * costs a walk of the whole text and a set of every note's name; the answer depends only on the
  * text and the names, so it is remembered as it is (a memo, never a guess): the next call that finds the same
- * text beside the same names skips the walk (operations/incremental-index.ts, SessionStore.indexListsExactly).
- * The face keeps the memo between its processes (the CLI: src/cli/cache-file.ts, outside the vault). Pure.
+ * text beside the same names skips the walk (operations/incremental-index.ts, DeviceMemory.indexListsExactly).
+ * The face keeps the memo between its processes (the CLI: cli/device-memory/memory-files.ts, outside the vault). Pure.
  */
 import type { Digest, NamesDigest } from "./names-digest";
 import { namesDigest } from "./names-digest";
@@ -21,8 +21,8 @@ export interface IndexCheck {
 }
 
 /**
- * Names this call already knows the digest of (the folder brief's older notes, vouched for by the listing:
- * folder-brief.ts olderRange): `older`, every name before `split`, whose set's digest is `old`.
+ * Names this call already knows the digest of (the folder summary's older notes, vouched for by the listing:
+ * folder-summary.ts olderRange): `older`, every name before `split`, whose set's digest is `old`.
  */
 export interface KnownOlder {
   readonly split: string;
@@ -131,7 +131,7 @@ export class CheckedIndexes {
         c.text === (digest ??= this.digestOf(text)),
     );
     if (found === undefined) return false;
-    // Saved split elsewhere (by a call without a brief, or before the split moved): kept split where it is now.
+    // Saved split elsewhere (by a call without a summary, or before the split moved): kept split where it is now.
     const hit =
       known === null || found.split === known.split
         ? found

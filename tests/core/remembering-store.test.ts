@@ -1,13 +1,13 @@
 /**
- * RememberedTimes (issue 22): the bounded scans' `changedAmong` answered from remembered file times, asking the
+ * RememberingStore (issue 22): the bounded scans' `changedAmong` answered from remembered file times, asking the
  * store only about names it has not seen; its own writes forget their names' times; what it keeps to save.
  */
 import { createHash } from "node:crypto";
-import { briefOf } from "../../src/core/scan/folder-brief";
-import { RememberedTimes } from "../../src/core/scan/remembered-times";
-import type { TimeOf } from "../../src/core/scan/remembered-times";
+import { summaryOf } from "../../src/core/device-memory/folder-summary";
+import { RememberingStore } from "../../src/core/device-memory/remembering-store";
+import type { TimeOf } from "../../src/core/device-memory/folder-reading";
 import { MemoryStore } from "../support/memory-store";
-import { memoryTimes } from "../support/device-cache";
+import { memoryTimes } from "../support/device-memory";
 
 const FOLDER = "palee/sessions";
 const A = "S-20260101T090000-aaaa.md";
@@ -16,7 +16,7 @@ const C = "S-20260103T090000-cccc.md";
 const NOW = Date.parse("2026-03-01T00:00:00Z");
 const sha = (text: string): string => createHash("sha256").update(text).digest("hex");
 
-/** A store holding A (written at 1 000) and B (at 5 000), and a RememberedTimes over it counting what it asks. */
+/** A store holding A (written at 1 000) and B (at 5 000), and a RememberingStore over it counting what it asks. */
 function setup(known: Map<string, number> | null = null) {
   const store = new MemoryStore({ [`${FOLDER}/${A}`]: "a", [`${FOLDER}/${B}`]: "b" });
   store.mtimes.set(`${FOLDER}/${A}`, 1000);
@@ -27,10 +27,10 @@ function setup(known: Map<string, number> | null = null) {
     asked.push(...names);
     return times(folder, names);
   };
-  return { store, asked, remembered: new RememberedTimes(store, FOLDER, timesOf, known, undefined, undefined, sha) };
+  return { store, asked, remembered: new RememberingStore(store, FOLDER, timesOf, known, { digest: sha }) };
 }
 
-describe("RememberedTimes", () => {
+describe("RememberingStore", () => {
   it("asks only about names it does not know, and answers the rest from what it remembers", async () => {
     // A is remembered as written at 9 000 (later than it was: the cache only reads more), B is not known.
     const { remembered, asked } = setup(new Map([[A, 9000]]));
@@ -75,14 +75,14 @@ describe("RememberedTimes", () => {
         [A, 1000],
         [B, 5000],
       ]),
-      brief: briefOf([A, B], (name) => kept?.times?.get(name), NOW, null, sha),
-      changed: true, // the brief is new
+      summary: summaryOf([A, B], (name) => kept?.times?.get(name), NOW, null, sha),
+      changed: true, // the summary is new
     });
-    const brief = kept?.brief;
-    if (!brief) throw new Error("no brief made");
-    remembered.begin({ brief, times: () => new Map(kept.times) });
+    const summary = kept?.summary;
+    if (!summary) throw new Error("no summary made");
+    remembered.begin({ summary, times: () => new Map(kept.times) });
     await remembered.list(FOLDER);
-    expect(remembered.remembered(NOW)).toEqual({ times: null, brief, changed: false });
+    expect(remembered.remembered(NOW)).toEqual({ times: null, summary, changed: false });
     store.files.delete(`${FOLDER}/${B}`);
     await remembered.list(FOLDER);
     expect(remembered.learned()).toBe(false);
@@ -108,7 +108,7 @@ describe("RememberedTimes", () => {
       reads.push(folder);
       return Promise.resolve({ files: [A], folders: ["moved"] });
     };
-    const remembered = new RememberedTimes(store, FOLDER, memoryTimes(store), null, listing);
+    const remembered = new RememberingStore(store, FOLDER, memoryTimes(store), null, { listing });
     expect(await remembered.list(FOLDER)).toEqual([A]);
     expect(await remembered.folders(FOLDER)).toEqual(["moved"]);
     expect(await remembered.folders(FOLDER)).toEqual([]); // the store's own answer: a later scan reads again

@@ -1,29 +1,25 @@
-import { RESAVE_MS, toKeep } from "../../src/cli/cache";
-import type { CacheOwner } from "../../src/cli/cache-file";
-import {
-  parseFolderBrief,
-  parseIndexChecks,
-  parseKeptFields,
-  parseScanCache,
-  refreshedScanCache,
-  renderFolderBrief,
-  renderIndexChecks,
-  renderKeptFields,
-  renderScanCache,
-  sha256,
-} from "../../src/cli/cache-file";
+import { RESAVE_MS, toKeep } from "../../src/cli/device-memory/open-memory";
+import type { MemoryOwner } from "../../src/cli/device-memory/envelope";
+import { sha256 } from "../../src/cli/device-memory/envelope";
+import * as files from "../../src/cli/device-memory/memory-files";
 import { isDeepStrictEqual } from "node:util";
-import { CheckedIndexes } from "../../src/core/scan/checked-indexes";
+import { CheckedIndexes } from "../../src/core/device-memory/checked-indexes";
 import { classifyRecord } from "../../src/core/frontmatter";
-import type { OlderNotes, SessionStore } from "../../src/core/ports";
+import type { DeviceMemory, OlderNotes, SessionStore } from "../../src/core/ports";
 import { kindOf } from "../../src/core/scan/names";
-import type { FolderReading, TimeOf, TimesOf } from "../../src/core/scan/remembered-times";
-import { RememberedTimes } from "../../src/core/scan/remembered-times";
-import { FieldsKept, KeptFields } from "../../src/core/scan/kept-fields";
+import type { FolderReading, TimeOf, TimesOf } from "../../src/core/device-memory/folder-reading";
+import { RememberingStore } from "../../src/core/device-memory/remembering-store";
+import { KeptFields } from "../../src/core/device-memory/kept-fields";
 import { ForwardingStore } from "./forwarding-store";
 import type { MemoryStore } from "./memory-store";
 
-const OWNER: CacheOwner = { tool: "test", vault: "/vault", folder: "palee/sessions" };
+const OWNER: MemoryOwner = { tool: "test", vault: "/vault", folder: "palee/sessions" };
+
+/** A store over `inner` that keeps the fields of the recent notes it reads in `kept`, and nothing else. */
+export function keepingFields(inner: SessionStore, kept: KeptFields): RememberingStore {
+  const noTimes: TimesOf = () => Promise.reject(new Error("no times are asked of a store that keeps fields only"));
+  return new RememberingStore(inner, kept.folder, noTimes, null, { fields: kept });
+}
 
 /** What can happen to a device's cache file between two calls (issue 22). */
 export type CacheTrouble = "delete" | "corrupt" | "stale" | "future";
@@ -41,7 +37,7 @@ export function memoryTimes(memory: MemoryStore): TimesOf {
 }
 
 /**
- * A folder of `store` read as NodeStore reads it for the CLI's cache (src/cli/cache.ts): its names alone (in order
+ * A folder of `store` read as NodeStore reads it for the CLI's cache (open-memory.ts): its names alone (in order
  * by name, as the usual file systems list them), then what some of them are, or both at once.
  */
 export function readingOf(store: SessionStore, timesOf?: TimesOf): FolderReading {
@@ -72,32 +68,35 @@ export function readingOf(store: SessionStore, timesOf?: TimesOf): FolderReading
 }
 
 /**
- * One device's scan cache as the CLI keeps it, in memory: its file's text (through the real format of
- * src/cli/cache-file.ts), loaded when a call begins and saved when a writing call ends. `store` is what the
+ * One device's memory as the CLI keeps it, in memory: its file's text (through the real format of
+ * cli/device-memory/memory-files.ts), loaded when a call begins and saved when a writing call ends. `store` is what the
  * device's core works on.
  */
-export class DeviceCache {
+export class DeviceMemoryModel {
   text: string | null = null;
-  /** The index checks' file (core/scan/checked-indexes.ts), beside it: saved and troubled alike. */
+  /** The index checks' file (core/device-memory/checked-indexes.ts), beside it: saved and troubled alike. */
   checksText: string | null = null;
   readonly savedChecks: string[] = [];
-  /** The folder brief's file (core/scan/folder-brief.ts), beside them: saved and troubled alike. */
-  briefText: string | null = null;
-  readonly savedBriefs: string[] = [];
+  /** The folder summary's file (core/device-memory/folder-summary.ts), beside them: saved and troubled alike. */
+  summaryText: string | null = null;
+  readonly savedSummaries: string[] = [];
   checks!: CheckedIndexes;
-  /** The recent notes kept by identity (core/scan/kept-fields.ts), beside them: saved and troubled alike. */
+  /** The recent notes kept by identity (core/device-memory/kept-fields.ts), beside them: saved and troubled alike. */
   fieldsText: string | null = null;
   readonly savedFields: string[] = [];
   kept!: KeptFields;
   private fieldsBegan: number | undefined;
-  /** When the files the current call trusted were saved (undefined: none trusted), and whether a brief was. */
+  /** When the files the current call trusted were saved (undefined: none trusted), and whether a summary was. */
   private began: number | undefined;
-  private briefBegan = false;
+  private summaryBegan = false;
   /** Every text saved, oldest first: a stale cache is one of them. */
   readonly saved: string[] = [];
-  remembered!: RememberedTimes;
-  /** What the core works on: the remembered times, checked against the store's own answer (CheckedTimes). */
-  store!: SessionStore;
+  remembered!: RememberingStore;
+  /**
+   * What the core works on, as its store and its device memory: the remembered times, checked against the
+   * store's own answer (CheckedTimes).
+   */
+  store!: SessionStore & DeviceMemory;
   /**
    * Names a test replaced with other content by hand (a rename over an existing note): the one case the cache
    * does not see until it is rebuilt (docs/performance.md), left out of the check.
@@ -106,10 +105,10 @@ export class DeviceCache {
   /**
    * How the calls began: with a cache trusted, or learning afresh; how many answers the cache gave; how often an
    * index.md was known from a remembered check (and so not checked line by line); how many writing calls the
-   * folder brief answered alone (the times never read); how many notes were answered from the notes kept; how
+   * folder summary answered alone (the times never read); how many notes were answered from the notes kept; how
    * many listings came with their older notes known.
    */
-  readonly counts = { warm: 0, cold: 0, answered: 0, indexKnown: 0, briefOnly: 0, kept: 0, span: 0 };
+  readonly counts = { warm: 0, cold: 0, answered: 0, indexKnown: 0, summaryOnly: 0, kept: 0, span: 0 };
 
   constructor(
     inner: SessionStore,
@@ -119,7 +118,7 @@ export class DeviceCache {
   }
 
   /** The cache over another store (a fresh instance of the app after a crash); returns what the core uses. */
-  rewire(inner: SessionStore): SessionStore {
+  rewire(inner: SessionStore): SessionStore & DeviceMemory {
     this.checks = new CheckedIndexes(sha256);
     // A file's identity here is its content (a write that leaves it as it was changes nothing one could read).
     const keyOf = (path: string): string | null => {
@@ -127,66 +126,65 @@ export class DeviceCache {
       return text === undefined ? null : `${text.length}:${text}`;
     };
     this.kept = new KeptFields(OWNER.folder, keyOf);
-    this.remembered = new RememberedTimes(
-      new FieldsKept(inner, this.kept),
-      OWNER.folder,
-      memoryTimes(this.memory),
-      null,
-      readingOf(inner, memoryTimes(this.memory)),
-      this.checks,
-      sha256,
-    );
+    this.remembered = new RememberingStore(inner, OWNER.folder, memoryTimes(this.memory), null, {
+      listing: readingOf(inner, memoryTimes(this.memory)),
+      checks: this.checks,
+      digest: sha256,
+      fields: this.kept,
+    });
     this.store = new CheckedTimes(this.remembered, this.memory, this);
     return this.store;
   }
 
   /**
-   * A call begins: the cache files are read (a text not to be trusted: nothing known from it), as src/cli/cache.ts
-   * `openCache` does. Returns whether any was trusted.
+   * A call begins: the cache files are read (a text not to be trusted: nothing known from it), as open-memory.ts
+   * `openMemory` does. Returns whether any was trusted.
    */
   begin(now: number): boolean {
-    const brief = this.briefText === null ? null : parseFolderBrief(this.briefText, OWNER, now);
+    const summary = this.summaryText === null ? null : files.parseFolderSummary(this.summaryText, OWNER, now);
     const text = this.text;
-    const times = () => (text === null ? null : parseScanCache(text, OWNER, now));
-    const read = brief === null ? times() : null;
-    this.remembered.begin(brief ? { brief: brief.brief, times: () => times()?.times ?? null } : (read?.times ?? null));
-    this.checks.begin(this.checksText === null ? null : parseIndexChecks(this.checksText, OWNER, now));
-    const fields = this.fieldsText === null ? null : parseKeptFields(this.fieldsText, OWNER, now);
+    const times = () => (text === null ? null : files.parseNoteTimes(text, OWNER, now));
+    const read = summary === null ? times() : null;
+    this.remembered.begin(
+      summary ? { summary: summary.summary, times: () => times()?.times ?? null } : (read?.times ?? null),
+    );
+    this.checks.begin(this.checksText === null ? null : files.parseIndexChecks(this.checksText, OWNER, now));
+    const fields = this.fieldsText === null ? null : files.parseKeptFields(this.fieldsText, OWNER, now);
     this.kept.begin(fields?.notes ?? null, now);
     this.kept.prepare(); // as the CLI does: every answer of the call from the identities asked at its beginning
     this.fieldsBegan = fields?.savedAt;
-    this.began = brief?.savedAt ?? read?.savedAt;
-    this.briefBegan = brief !== null;
+    this.began = summary?.savedAt ?? read?.savedAt;
+    this.summaryBegan = summary !== null;
     this.counts[this.began === undefined ? "cold" : "warm"] += 1;
     return this.began !== undefined;
   }
 
-  /** A writing call ends (under the lock): what it learned is saved, as src/cli/cache.ts `finish` does. */
+  /** A writing call ends (under the lock): what it learned is saved, as open-memory.ts `finish` does. */
   save(now: number): void {
     if (this.checks.learned()) {
-      this.checksText = renderIndexChecks(OWNER, this.checks.remembered(), now);
+      this.checksText = files.renderIndexChecks(OWNER, this.checks.remembered(), now);
       this.savedChecks.push(this.checksText);
     }
-    if (!this.remembered.timesRead()) this.counts.briefOnly += 1;
+    if (!this.remembered.timesRead()) this.counts.summaryOnly += 1;
     const began = this.fieldsBegan;
     if (this.kept.learned() || began === undefined || now - began >= RESAVE_MS) {
-      this.fieldsText = renderKeptFields(OWNER, this.kept.kept(), now);
+      this.fieldsText = files.renderKeptFields(OWNER, this.kept.kept(), now);
       this.savedFields.push(this.fieldsText);
     }
-    const kept = toKeep(this.remembered, { savedAt: this.began, brief: this.briefBegan }, now);
+    const kept = toKeep(this.remembered, { savedAt: this.began, summary: this.summaryBegan }, now);
     if (kept === null) return;
-    if (kept.times !== null) this.text = renderScanCache(OWNER, kept.times, now);
-    else if (this.text !== null) this.text = refreshedScanCache(this.text, OWNER, now, RESAVE_MS) ?? this.text;
+    if (kept.times !== null) this.text = files.renderNoteTimes(OWNER, kept.times, now);
+    else if (this.text !== null) this.text = files.refreshedNoteTimes(this.text, OWNER, now, RESAVE_MS) ?? this.text;
     if (this.text !== null) this.saved.push(this.text);
-    this.briefText = kept.brief === null ? null : renderFolderBrief(OWNER, kept.brief, now);
-    if (this.briefText !== null) this.savedBriefs.push(this.briefText);
+    this.summaryText = kept.summary === null ? null : files.renderFolderSummary(OWNER, kept.summary, now);
+    if (this.summaryText !== null) this.savedSummaries.push(this.summaryText);
   }
 
-  /** `kind` befalls the device's cache files (the scan cache, the index checks, the folder brief, the notes kept). */
+  /** `kind` befalls the device's cache files (the note times, the index checks, the folder summary, the notes kept). */
   trouble(kind: CacheTrouble, pick: number, now: number): void {
     this.text = troubled(this.text, this.saved, kind, pick, now);
     this.checksText = troubled(this.checksText, this.savedChecks, kind, pick, now);
-    this.briefText = troubled(this.briefText, this.savedBriefs, kind, pick, now);
+    this.summaryText = troubled(this.summaryText, this.savedSummaries, kind, pick, now);
     this.fieldsText = troubled(this.fieldsText, this.savedFields, kind, pick, now);
   }
 }
@@ -208,11 +206,11 @@ function troubled(text: string | null, saved: readonly string[], kind: CacheTrou
  * The oracle: every name the store itself reports as written since `since` is among the cache's answer (it may
  * answer more: a time it remembers can be later than a file's, never earlier). A miss fails the test at once.
  */
-class CheckedTimes extends ForwardingStore<RememberedTimes> {
+class CheckedTimes extends ForwardingStore<RememberingStore> implements DeviceMemory {
   constructor(
-    inner: RememberedTimes,
+    inner: RememberingStore,
     private readonly memory: MemoryStore,
-    private readonly cache: DeviceCache,
+    private readonly cache: DeviceMemoryModel,
   ) {
     super(inner, true);
   }
@@ -221,6 +219,10 @@ class CheckedTimes extends ForwardingStore<RememberedTimes> {
     const known = this.inner.indexListsExactly(text, names, except);
     if (known) this.cache.counts.indexKnown += 1;
     return known;
+  }
+
+  indexChecked(text: string, names: readonly string[], except: string | null, plus: string | null): void {
+    this.inner.indexChecked(text, names, except, plus);
   }
 
   /**
@@ -256,7 +258,7 @@ class CheckedTimes extends ForwardingStore<RememberedTimes> {
     const truth = await this.memory.changedAmong(folder, names, since);
     const given = new Set(answer);
     const missed = truth.filter((name) => !given.has(name) && !this.cache.rewritten.has(name));
-    if (missed.length > 0) throw new Error(`the scan cache missed ${missed.join(", ")} (written since ${since})`);
+    if (missed.length > 0) throw new Error(`the note times missed ${missed.join(", ")} (written since ${since})`);
     this.cache.counts.answered += 1;
     return answer;
   }

@@ -1,0 +1,10 @@
+/**
+ * The device memory's files in the vault's state folder (state-dir.ts), one per part
+ * (memory-files.ts). A module of its own, so that the binary's early listing (early-listing.ts) loads no more.
+ */
+export const MEMORY_FILES = {
+  times: "note-times.txt",
+  checks: "index-checks.txt",
+  summary: "folder-summary.txt",
+  fields: "note-fields.txt",
+} as const;
