@@ -6,3 +6,6 @@ export * from "./weeks";
 export * from "./day-chain";
 export * from "./year";
 export * from "./progress";
+export * from "./plan-change";
+export * from "./plan-text";
+export * from "./as-of";

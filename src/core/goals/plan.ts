@@ -72,6 +72,8 @@ export interface PlanRead {
   writable: boolean;
   /** The frontmatter as parsed when ok (the writers change only the keys asked for, from these). */
   fields: Fields | null;
+  /** Why an unreadable plan.md cannot be read; null when it can (or is missing). */
+  problem: string | null;
 }
 
 export const hasTargets = (t: Targets): boolean => t.minutesPerWeek !== null || t.sessionsPerWeek !== null;
@@ -83,18 +85,18 @@ export const hasTargets = (t: Targets): boolean => t.minutesPerWeek !== null || 
 export function readPlan(text: string | null, path: string, knownTopics: ReadonlySet<string> = new Set()): PlanRead {
   const read = classifyRecord(text);
   if (read.state === "missing")
-    return { plan: EMPTY_PLAN, warnings: [], state: "missing", writable: true, fields: null };
+    return { plan: EMPTY_PLAN, warnings: [], state: "missing", writable: true, fields: null, problem: null };
   if (read.state !== "ok") {
     const problem = describeReadProblem(read);
     const warning = `${path}: ${problem}; read as a plan with no goals (it is never rewritten)`;
-    return { plan: EMPTY_PLAN, warnings: [warning], state: read.state, writable: false, fields: null };
+    return { plan: EMPTY_PLAN, warnings: [warning], state: read.state, writable: false, fields: null, problem };
   }
   const warnings: string[] = [];
   const warn: Warn = (key, value, why, outcome = "ignored") => {
     warnings.push(`${path}: ${key} ${shown(value)} ${why}; ${outcome}`);
   };
   const plan = planOf(read.fields, knownTopics, warn);
-  return { plan, warnings, state: "ok", writable: true, fields: read.fields };
+  return { plan, warnings, state: "ok", writable: true, fields: read.fields, problem: null };
 }
 
 type Warn = (key: string, value: unknown, why: string, outcome?: string) => void;

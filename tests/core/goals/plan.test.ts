@@ -11,6 +11,7 @@ describe("reading plan.md", () => {
       state: "missing",
       writable: true,
       fields: null,
+      problem: null,
     });
     expect(planJson(EMPTY_PLAN)).toEqual({
       goals: [],

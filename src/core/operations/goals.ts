@@ -1,0 +1,103 @@
+/**
+ * The goal reads and the goal write over the vault (contract §4c, §5 `goal`, `year`): plan.md read with its
+ * warnings, the sessions from the scan, the pure rules of core/goals. Reads never write (plan.md included); a
+ * write changes only the keys asked for, retried once from a fresh read when plan.md changed underneath it.
+ */
+import { ConflictError, PaleeError } from "../errors";
+import type { GoalChange, GoalsReport, PlanRead, StudyLog, YearView } from "../goals";
+import { asOfDay, goalsReport, newPlanText, planUpdates, readPlan, studyLog, updatePlanText, yearView } from "../goals";
+import { TOPIC_ID_PATTERN } from "../ids";
+import { localDay } from "../time";
+import type { Scan } from "../scan";
+import type { SessionContext } from "./context";
+
+/** plan.md's path in a session folder. */
+export const planPath = (folder: string): string => `${folder}/plan.md`;
+
+export interface GoalReadOptions {
+  /** YYYY-MM-DD; default today. A day after today is refused invalid_date. */
+  asOf?: string | null;
+}
+
+export interface PlanAndLog {
+  read: PlanRead;
+  log: StudyLog;
+  scan: Scan;
+  /** plan.md's warnings, then the sessions' (a damaged field), each naming its file. */
+  warnings: string[];
+}
+
+/** Topic IDs read from session notes that are not of the ID pattern (an original tool's `git_rebase`). */
+function legacyTopics(scan: Scan): Set<string> {
+  const found = new Set<string>();
+  for (const s of scan.confirmed) if (!TOPIC_ID_PATTERN.test(s.topicId)) found.add(s.topicId);
+  return found;
+}
+
+/** plan.md and the sessions as of a day. Never writes. */
+export async function readPlanAndLog(ctx: SessionContext, options: GoalReadOptions): Promise<PlanAndLog> {
+  const now = ctx.ports.clock.now();
+  const asOf = asOfDay(options.asOf, now, ctx.offsetAt);
+  const path = planPath(ctx.layout.folder);
+  const [text, scan] = [await ctx.ports.store.read(path), await ctx.scan()];
+  const read = readPlan(text, path, legacyTopics(scan));
+  const log = studyLog(scan.confirmed, { asOf, now, offsetAt: ctx.offsetAt, minMinutes: read.plan.minMinutes });
+  return { read, log, scan, warnings: [...read.warnings] };
+}
+
+export interface GoalsResult {
+  report: GoalsReport;
+  warnings: string[];
+  skipped: Scan["skipped"];
+}
+
+export async function goals(ctx: SessionContext, options: GoalReadOptions = {}): Promise<GoalsResult> {
+  const { read, log, scan, warnings } = await readPlanAndLog(ctx, options);
+  return { report: goalsReport(read.plan, log), warnings, skipped: scan.skipped };
+}
+
+export interface YearResult {
+  view: YearView;
+  warnings: string[];
+  skipped: Scan["skipped"];
+}
+
+export async function year(ctx: SessionContext, options: GoalReadOptions = {}): Promise<YearResult> {
+  const { read, log, scan, warnings } = await readPlanAndLog(ctx, options);
+  return { view: yearView(read.plan, log), warnings, skipped: scan.skipped };
+}
+
+/** Refused: plan.md exists but cannot be read, so it is never overwritten (contract §4c). */
+export class PlanUnreadableError extends PaleeError {
+  constructor(path: string, why: string) {
+    super("plan_unreadable", 2, `${path} cannot be read (${why}); fix or remove it first: it was not changed`);
+    this.name = "PlanUnreadableError";
+  }
+}
+
+/** Writes the change into plan.md (creating it when missing), then answers as `goals` does. */
+export async function setGoal(
+  ctx: SessionContext,
+  change: GoalChange,
+  options: GoalReadOptions = {},
+): Promise<GoalsResult> {
+  const path = planPath(ctx.layout.folder);
+  const today = localDay(ctx.ports.clock.now(), ctx.offsetAt);
+  asOfDay(options.asOf, ctx.ports.clock.now(), ctx.offsetAt); // refused before anything is written
+  const scan = await ctx.scan();
+  for (let attempt = 1; ; attempt++) {
+    const text = await ctx.ports.store.read(path);
+    const read = readPlan(text, path, legacyTopics(scan));
+    if (!read.writable) throw new PlanUnreadableError(path, read.problem ?? read.state);
+    const updates = planUpdates(read.fields, read.plan, change, today);
+    const next = text === null ? newPlanText(updates) : updatePlanText(text, updates);
+    try {
+      await ctx.ports.store.replace(path, text, next);
+      break;
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+      if (attempt >= 2) throw new ConflictError(path, `${path} changed twice while it was being written; try again`);
+    }
+  }
+  return goals(ctx, options);
+}
