@@ -4,8 +4,20 @@
  * write changes only the keys asked for, retried once from a fresh read when plan.md changed underneath it.
  */
 import { ConflictError, PaleeError } from "../errors";
-import type { GoalChange, GoalsReport, PlanRead, StudyLog, YearView } from "../goals";
-import { asOfDay, goalsReport, newPlanText, planUpdates, readPlan, studyLog, updatePlanText, yearView } from "../goals";
+import type { DayChain, GoalChange, GoalsReport, PlanRead, StudyLog, TopicWeek, YearView } from "../goals";
+import {
+  asOfDay,
+  dayChain,
+  goalsReport,
+  hasTargets,
+  topicWeeks,
+  newPlanText,
+  planUpdates,
+  readPlan,
+  studyLog,
+  updatePlanText,
+  yearView,
+} from "../goals";
 import { TOPIC_ID_PATTERN } from "../ids";
 import { localDay } from "../time";
 import type { Scan } from "../scan";
@@ -47,13 +59,15 @@ export async function readPlanAndLog(ctx: SessionContext, options: GoalReadOptio
 
 export interface GoalsResult {
   report: GoalsReport;
+  /** The forgiving day chain to as-of (stats shows it beside the week streak). */
+  chain: DayChain;
   warnings: string[];
   skipped: Scan["skipped"];
 }
 
 export async function goals(ctx: SessionContext, options: GoalReadOptions = {}): Promise<GoalsResult> {
   const { read, log, scan, warnings } = await readPlanAndLog(ctx, options);
-  return { report: goalsReport(read.plan, log), warnings, skipped: scan.skipped };
+  return { report: goalsReport(read.plan, log), chain: dayChain(read.plan, log), warnings, skipped: scan.skipped };
 }
 
 export interface YearResult {
@@ -100,4 +114,22 @@ export async function setGoal(
     }
   }
   return goals(ctx, options);
+}
+
+/**
+ * The topic's week for the brief's week line (contract §4c "Brief"): null, without scanning, when plan.md gives
+ * the topic no goal; else its week as `goal` judges it. Warnings of plan.md come back beside it.
+ */
+export async function topicWeekOf(
+  ctx: SessionContext,
+  topicId: string,
+  options: GoalReadOptions = {},
+): Promise<{ week: TopicWeek | null; warnings: string[] }> {
+  asOfDay(options.asOf, ctx.ports.clock.now(), ctx.offsetAt); // a bad --as-of is refused with or without a goal
+  const path = planPath(ctx.layout.folder);
+  const quick = readPlan(await ctx.ports.store.read(path), path);
+  const named = quick.plan.topics.some((t) => t.topicId === topicId && hasTargets(t));
+  if (!named && TOPIC_ID_PATTERN.test(topicId)) return { week: null, warnings: quick.warnings };
+  const { read, log, warnings } = await readPlanAndLog(ctx, options);
+  return { week: topicWeeks(read.plan, log).find((t) => t.topicId === topicId) ?? null, warnings };
 }
