@@ -8,7 +8,7 @@ import { UsageError } from "../errors";
 import type { Fields } from "../frontmatter";
 import { dayOf, dayText, mondayOf } from "../time";
 import type { Plan } from "./plan";
-import { goalFor } from "./plan";
+import { goalFor, planFromFields } from "./plan";
 import type { DaySpan } from "./plan-values";
 import {
   FREEZES_PER_MONTH,
@@ -210,5 +210,20 @@ export function planUpdates(fields: Fields | null, plan: Plan, change: GoalChang
   if (change.minMinutes !== undefined) updates.min_minutes = change.minMinutes;
   if (change.pause !== undefined || change.unpause !== undefined) updates.pauses = pausesAfter(current, change);
   updates.updated_at = dayText(today);
+  return updates;
+}
+
+/**
+ * Several changes one after another (the plugin's dialog: the overall goal and the active topic's), each from the
+ * keys the previous one left: the new values of every key any of them changes.
+ */
+export function planUpdatesAll(fields: Fields | null, changes: readonly GoalChange[], today: number): Fields {
+  let current: Fields = { ...(fields ?? {}) };
+  const updates: Fields = {};
+  for (const change of changes) {
+    const step = planUpdates(current, planFromFields(current), change, today);
+    Object.assign(updates, step);
+    current = { ...current, ...step };
+  }
   return updates;
 }

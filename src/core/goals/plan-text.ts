@@ -3,8 +3,7 @@
  * other key keeps its bytes, and the body is never touched. A new plan.md gets its keys and one body line.
  */
 import type { Fields } from "../frontmatter";
-import { classifyRecord } from "../frontmatter";
-import { stringifyYamlBlock } from "../yaml";
+import { classifyRecord, yamlBlock as stringifyYamlBlock } from "../frontmatter";
 
 /** The one body line written when plan.md is created, never touched again. */
 export const PLAN_BODY_LINE =

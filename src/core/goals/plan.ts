@@ -99,6 +99,11 @@ export function readPlan(text: string | null, path: string, knownTopics: Readonl
   return { plan, warnings, state: "ok", writable: true, fields: read.fields, problem: null };
 }
 
+/** The plan an ok plan.md's frontmatter reads as (the plugin's dialog, inside processFrontMatter). */
+export function planFromFields(fields: Fields, knownTopics: ReadonlySet<string> = new Set()): Plan {
+  return planOf(fields, knownTopics, () => undefined);
+}
+
 type Warn = (key: string, value: unknown, why: string, outcome?: string) => void;
 
 function shown(value: unknown): string {

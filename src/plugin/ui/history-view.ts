@@ -12,6 +12,7 @@ import { openTables, renderChart } from "./history-chart";
 import type { HistoryActions } from "./history-sections";
 import { renderOpenBox, renderProblems, renderRecent, renderSummary, renderTopics } from "./history-sections";
 import type { HistoryModel, OpenSessionModel } from "./history-model";
+import { renderThisWeek, renderYear } from "./history-goals";
 
 export type { HistoryInput, HistoryModel, OpenSessionModel, RecentSession } from "./history-model";
 export { historyModel, openSessionModel } from "./history-model";
@@ -73,7 +74,8 @@ function focusedButton(box: HTMLElement): number | null {
 }
 
 function renderBody(el: HTMLElement, model: HistoryModel, actions: HistoryActions, tables: Set<string>): void {
-  renderSummary(el, model.stats);
+  renderSummary(el, model.stats, model.goals);
+  if (model.goals) renderThisWeek(el, model.goals);
   const dayCaption = "Minutes per day, last 14 days";
   const dayBars = model.days.map((d) => ({
     key: d.date,
@@ -92,6 +94,7 @@ function renderBody(el: HTMLElement, model: HistoryModel, actions: HistoryAction
     sessions: w.sessions,
   }));
   renderChart(el, weekCaption, weekBars, tables.has(weekCaption));
+  if (model.goals) renderYear(el, model.goals.year);
   renderTopics(el, model.stats, actions);
   renderRecent(el, model.recent, actions);
   renderProblems(el, model.problems, actions);
