@@ -144,7 +144,7 @@ describe("weeks and the week streak (example 10)", () => {
     expect(lines(text.stdout)).toEqual([
       "This week (2026-07-20 to 2026-07-26, as of 2026-07-22)",
       "  overall: 100 of 300 min (in progress)",
-      "Week streak: 1 now, longest 1 (1 week met in a row)",
+      "Week streak: 1 week met in a row, longest 1",
     ]);
     const stats = palee(vault, ["stats", "--as-of", "2026-07-22", "--json"]).json();
     expect(stats).toMatchObject({

@@ -5,13 +5,13 @@
  */
 import { TopicLookupError } from "../../core/errors";
 import type { GoalOptionsText, GoalsReport } from "../../core/goals";
-import { asksForChange, goalChangeOf, goalsJson, weekProgressText, weekStreakText } from "../../core/goals";
+import { asksForChange, goalChangeOf, goalsJson, weekProgressText } from "../../core/goals";
 import type { GoalsResult } from "../../core/sessions";
 import { dayText } from "../../core/time";
 import { skippedWarning } from "../../core/records";
 import type { Values } from "../options";
 import type { CliIo, Outcome } from "../output";
-import { printable } from "../text";
+import { plural, printable } from "../text";
 import { topicOption } from "../topic";
 import type { Command, CommandContext, Prepared } from "./command";
 
@@ -62,7 +62,7 @@ function goalText(report: GoalsReport, topic: string | null): string[] {
     lines.push(`  ${printable(t.topicId)}: ${weekProgressText(t)} (${STATUS_WORDS[t.status]})`);
   }
   const s = report.weekStreak;
-  lines.push(`Week streak: ${s.current} now, longest ${s.longest} (${weekStreakText(s)})`);
+  lines.push(`Week streak: ${plural(s.current, "week")} met in a row, longest ${s.longest}`);
   if (overall === "no weekly goal") lines.push("Set one: palee session goal --minutes-per-week 300");
   return lines;
 }

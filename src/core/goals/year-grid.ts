@@ -26,9 +26,10 @@ function monthLine(view: YearView): string {
   view.weeks.forEach((week, column) => {
     for (let day = week.monday; day < week.monday + 7; day++) {
       const date = new Date(day * DAY_MS);
-      if (date.getUTCDate() !== 1 || column < free) continue;
       const name = MONTHS[date.getUTCMonth()];
-      for (let i = 0; i < name.length && column + i < cells.length; i++) cells[column + i] = name[i];
+      // A name that would not fit whole (the last weeks) is left out rather than cut.
+      if (date.getUTCDate() !== 1 || column < free || column + name.length > cells.length) continue;
+      for (let i = 0; i < name.length; i++) cells[column + i] = name[i];
       free = column + name.length + 1;
     }
   });
