@@ -4,10 +4,10 @@
  * day it started (sessionDay) and counts for the minutes stats counts it for (countedMinutes), so goals and
  * stats never disagree on a day. Sessions that start after the as-of day are left out.
  */
-import type { InsightSession } from "../insight/stats";
-import { countedMinutes } from "../insight/stats";
+import type { InsightSession, StatsMemo } from "../insight/stats";
+import { countedWith } from "../insight/stats";
 import type { OffsetAt } from "../time";
-import { dailyOffsets, mondayOf, sessionDay } from "../time";
+import { dailyOffsets, mondayOf } from "../time";
 
 export interface Tally {
   minutes: number;
@@ -35,6 +35,11 @@ export interface StudyLogOptions {
   now: number;
   offsetAt: OffsetAt;
   minMinutes: number;
+  /**
+   * What stats already worked out per session (the plugin's history view counts stats first): used only when
+   * it was made with this very `offsetAt`, so the day and minutes are the same.
+   */
+  memo?: StatsMemo;
 }
 
 const empty = (): Tally => ({ minutes: 0, sessions: 0, counted: 0 });
@@ -46,16 +51,16 @@ function addTo(tally: Tally, minutes: number, counted: boolean): void {
 }
 
 export function studyLog(sessions: readonly InsightSession[], options: StudyLogOptions): StudyLog {
-  const offsetAt = dailyOffsets(options.offsetAt);
+  const memo = options.memo?.offsetAt === options.offsetAt ? options.memo : undefined;
+  const offsetAt = memo ? options.offsetAt : dailyOffsets(options.offsetAt);
   const { asOf, minMinutes } = options;
   const monday = mondayOf(asOf);
   const days = new Map<number, Tally>();
   const topicsThisWeek = new Map<string, Tally>();
   let firstDay: number | null = null;
   for (const session of sessions) {
-    const day = sessionDay(session, offsetAt);
+    const { day, counted: result } = countedWith(session, options.now, offsetAt, memo);
     if (!(day <= asOf)) continue; // after as-of, or no day at all (NaN)
-    const result = countedMinutes(session, options.now, offsetAt);
     if (!result.counted) continue;
     const counted = result.minutes >= minMinutes;
     let tally = days.get(day);

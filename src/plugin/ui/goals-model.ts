@@ -5,7 +5,7 @@
  */
 import type { GoalsReport, YearView } from "../../core/goals";
 import { goalsReport, readPlan, studyLog, yearView } from "../../core/goals";
-import type { InsightSession } from "../../core/insight/stats";
+import type { InsightSession, StatsMemo } from "../../core/insight/stats";
 import type { OffsetAt } from "../../core/time";
 import { localDay, mondayOf } from "../../core/time";
 
@@ -27,13 +27,15 @@ export interface GoalsInput {
   now: number;
   offsetAt: OffsetAt;
   open: { topicId: string; startedMs: number; studiedMinutes: number } | null;
+  /** The view's stats memo, already filled by computeStats: each session's day and minutes are not worked again. */
+  memo?: StatsMemo;
 }
 
 export function goalsModel(input: GoalsInput): GoalsModel {
   const { now, offsetAt } = input;
   const read = readPlan(input.planText, input.planPath);
   const asOf = localDay(now, offsetAt);
-  const log = studyLog(input.confirmed, { asOf, now, offsetAt, minMinutes: read.plan.minMinutes });
+  const log = studyLog(input.confirmed, { asOf, now, offsetAt, minMinutes: read.plan.minMinutes, memo: input.memo });
   const open = input.open;
   const thisWeek = open !== null && localDay(open.startedMs, offsetAt) >= mondayOf(asOf);
   return {

@@ -109,7 +109,7 @@ function goalsOf(input: HistoryInput, plan: { text: string | null; path: string 
     studiedMinutes: studiedMs(model, input.now) / 60_000,
   };
   const { confirmed, now, offsetAt } = input;
-  return goalsModel({ confirmed, planText: plan.text, planPath: plan.path, now, offsetAt, open });
+  return goalsModel({ confirmed, planText: plan.text, planPath: plan.path, now, offsetAt, open, memo: input.memo });
 }
 
 /** The open session as the view shows it (from memory: no file access). */
