@@ -277,4 +277,17 @@ describe("setting goals", () => {
     expect(brief.week).toMatchObject({ from: monday, minutes: 20, sessions: 1, target_sessions: 3 });
     expect(palee(vault, ["context", "--topic", "T-b", "--json"]).json().week).toBeNull();
   });
+
+  it("takes an original tool's topic ID (git_rebase) as --topic and as a topics key", () => {
+    const vault = makeVault();
+    study(vault, "2026-01-05", 10, "git_rebase");
+    const set = palee(vault, ["goal", "--topic", "git_rebase", "--sessions-per-week", "2", "--json"]);
+    expect(set.status).toBe(0);
+    expect(set.json().topics).toEqual([expect.objectContaining({ topic_id: "git_rebase", target_sessions: 2 })]);
+    expect(readText(vault, PLAN)).toContain("topics:\n  git_rebase:\n    sessions_per_week: 2\n");
+    expect(palee(vault, ["goal", "--json"]).json().warnings).toEqual([]);
+    const unknown = palee(vault, ["goal", "--topic", "no such topic", "--minutes-per-week", "60", "--json"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.json().code).toBe("unknown_topic");
+  });
 });

@@ -46,6 +46,18 @@ function legacyTopics(scan: Scan): Set<string> {
   return found;
 }
 
+/** A sync tool's copy of plan.md ("plan 2.md", "plan (conflict 2026-08-14).md", "plan.sync-conflict-….md"). */
+const PLAN_COPY = /^plan(?: \d+| ?\(.*\)|\.sync-conflict-.*| conflict.*)\.md$/i;
+
+/** Copies of plan.md left by a sync conflict, each named: only plan.md is read, the copy may hold a change. */
+async function planCopies(ctx: SessionContext): Promise<string[]> {
+  const names = await ctx.ports.store.list(ctx.layout.folder);
+  return names
+    .filter((name) => PLAN_COPY.test(name))
+    .sort()
+    .map((name) => `${ctx.layout.folder}/${name}: a copy of plan.md left by a sync conflict; only plan.md is read`);
+}
+
 /** plan.md and the sessions as of a day. Never writes. */
 export async function readPlanAndLog(ctx: SessionContext, options: GoalReadOptions): Promise<PlanAndLog> {
   const now = ctx.ports.clock.now();
@@ -54,7 +66,7 @@ export async function readPlanAndLog(ctx: SessionContext, options: GoalReadOptio
   const [text, scan] = [await ctx.ports.store.read(path), await ctx.scan()];
   const read = readPlan(text, path, legacyTopics(scan));
   const log = studyLog(scan.confirmed, { asOf, now, offsetAt: ctx.offsetAt, minMinutes: read.plan.minMinutes });
-  return { read, log, scan, warnings: [...read.warnings] };
+  return { read, log, scan, warnings: [...read.warnings, ...(await planCopies(ctx))] };
 }
 
 export interface GoalsResult {

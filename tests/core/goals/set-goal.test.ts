@@ -187,6 +187,20 @@ describe("writing plan.md", () => {
     expect([...h.store.files.keys()].sort()).toEqual(before);
   });
 
+  it("names a sync conflict copy of plan.md and reads only plan.md", async () => {
+    const h = harness({ at: AT });
+    await h.core.setGoal(change({ minutesPerWeek: "300" }));
+    h.store.files.set("palee/plan 2.md", "---\npalee_schema: 1\ngoals: []\n---\n");
+    h.store.files.set("palee/plan (conflict 2026-07-22).md", "---\npalee_schema: 1\n---\n");
+    h.store.files.set("palee/planning.md", "not a copy");
+    const r = await h.core.goals();
+    expect(r.warnings).toEqual([
+      "palee/plan (conflict 2026-07-22).md: a copy of plan.md left by a sync conflict; only plan.md is read",
+      "palee/plan 2.md: a copy of plan.md left by a sync conflict; only plan.md is read",
+    ]);
+    expect(r.report.week.targetMinutes).toBe(300);
+  });
+
   it("refuses an as-of after today, and a malformed one, with invalid_date", async () => {
     const h = harness({ at: AT });
     expect((await refusal(() => h.core.goals({ asOf: "2026-07-23" }))).message).toBe(
