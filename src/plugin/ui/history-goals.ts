@@ -111,7 +111,7 @@ export function renderYear(el: HTMLElement, view: YearView): HTMLElement {
   const section = el.createDiv({ cls: "palee-year" });
   section.createDiv({ text: "Year", cls: "palee-history-heading" });
   const summary = yearSummaryText(view);
-  const scroll = section.createDiv({ cls: "palee-year-scroll" });
+  const scroll = section.createDiv({ cls: "palee-year-scroll", attr: { "data-scrolls": "x" } });
   const width = LEFT + view.weeks.length * (CELL + GAP);
   const height = TOP + 7 * (CELL + GAP);
   const svg = scroll.createSvg("svg", {
@@ -142,6 +142,6 @@ export function renderYear(el: HTMLElement, view: YearView): HTMLElement {
     });
   });
   section.createEl("p", { text: summary, cls: "palee-history-muted palee-year-summary" });
-  scroll.scrollLeft = scroll.scrollWidth; // the newest week, at the right
+  // The box is right to left (styles.css), so it opens at the newest week, on the right, on any screen.
   return scroll;
 }
