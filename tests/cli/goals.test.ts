@@ -1,6 +1,7 @@
 /** CLI end-to-end: `palee session goal`, `year` and the goal parts of `stats` (contract §4c, §5). */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { lockVault } from "../../src/cli/lock";
 import {
   cleanupVaults,
   expectCleanError,
@@ -8,6 +9,7 @@ import {
   makeVault,
   palee,
   readText,
+  testCacheDir,
   writeConfirmed,
   writeFile,
 } from "./support";
@@ -289,5 +291,70 @@ describe("setting goals", () => {
     const unknown = palee(vault, ["goal", "--topic", "no such topic", "--minutes-per-week", "60", "--json"]);
     expect(unknown.status).toBe(2);
     expect(unknown.json().code).toBe("unknown_topic");
+  });
+
+  it("writes under the vault lock (busy, exit 4, nothing written) and reads without it", async () => {
+    const vault = makeVault();
+    study(vault, "2026-07-20", 30);
+    const env = { PALEE_CACHE_DIR: testCacheDir(), PALEE_LOCK_WAIT_MS: "300" };
+    const held = await lockVault(vault, { ...process.env, ...env });
+    try {
+      const write = palee(vault, ["goal", "--minutes-per-week", "300", "--json"], { env });
+      expectCleanError(write, 4, { json: true, code: "busy" });
+      expect(fs.existsSync(path.join(vault, PLAN))).toBe(false);
+      for (const args of [["goal"], ["year"], ["goal", "--topic", "T-a"]]) {
+        expect(palee(vault, [...args, "--as-of", "2026-07-22"], { env }).status).toBe(0);
+      }
+    } finally {
+      await held.release();
+    }
+  });
+});
+
+describe("--as-of on stats and context (contract §4c)", () => {
+  it("leaves out the sessions after the as-of day and moves today, the weeks and the streaks", () => {
+    const vault = makeVault();
+    study(vault, "2026-07-20", 30);
+    study(vault, "2026-07-21", 40);
+    study(vault, "2026-07-23", 50); // after as-of
+    const doc = palee(vault, ["stats", "--json", "--as-of", "2026-07-22"]).json();
+    expect(doc).toMatchObject({
+      total_minutes: 70,
+      total_sessions: 2,
+      today: { date: "2026-07-22", minutes: 0 },
+      this_week: { start: "2026-07-20", minutes: 70 },
+      streak: { current: 2, longest: 2 },
+      week: { from: "2026-07-20", minutes: 70, status: "met" },
+      day_chain: { current: 2, longest: 2, freezes_left: 2 },
+    });
+  });
+
+  it("keeps the brief's week line within --words 50 (example 15), with the topic line and the next action", () => {
+    const vault = makeVault();
+    writeFile(vault, PLAN, plan("topics:\n  T-a:\n    minutes_per_week: 120\n    sessions_per_week: 3\n"));
+    writeConfirmed(vault, {
+      id: "S-20260720T100000-00aa",
+      topic: "T-a",
+      startedAt: "2026-07-20T10:00:00+00:00",
+      endedAt: "2026-07-20T10:40:00+00:00",
+      duration: 40,
+      summary: "word ".repeat(80).trim(),
+      next: "Read chapter four on borrowing and write two examples",
+    });
+    const doc = palee(vault, ["context", "--topic", "T-a", "--words", "50", "--json", "--as-of", "2026-07-22"]).json();
+    const text = doc.text as string;
+    expect(text.split(/\s+/).filter((w) => w !== "").length).toBeLessThanOrEqual(50);
+    expect(text).toContain("# Tutor brief: T-a");
+    expect(text).toContain("Read chapter four on borrowing and write two examples");
+    expect(text).toContain("This week: 40 of 120 min, 1 of 3 sessions.");
+    expect(doc.week).toEqual({
+      from: "2026-07-20",
+      to: "2026-07-26",
+      minutes: 40,
+      sessions: 1,
+      target_minutes: 120,
+      target_sessions: 3,
+      status: "in_progress",
+    });
   });
 });
