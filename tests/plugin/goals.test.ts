@@ -2,6 +2,8 @@
  * Goals in the plugin (contract §5 version 4): the history view's "This week" and "Year", the set-goals dialog
  * (plan.md through processFrontMatter, bad values refused with a notice) and open-year, in the in-memory Obsidian.
  */
+import { readFileSync } from "fs";
+import { join } from "path";
 import type { View, WorkspaceLeaf } from "obsidian";
 import { WorkspaceLeaf as MockLeaf } from "obsidian-test-mocks/obsidian";
 import { formatTimestamp, formatUtcCompact } from "../../src/core/time";
@@ -135,6 +137,12 @@ describe("This week and Year in the history view", () => {
     const week = el.querySelector(".palee-this-week")?.textContent ?? "";
     expect(week).toContain("105 of 300 min+ 25 min in the open session, counted when it ends");
     expect(el.querySelector(".palee-goal-open")?.getAttribute("style")).toBe("width: 8%");
+  });
+
+  it("opens the year's box at the newest week: right to left, with the drawing left to right", () => {
+    const css = readFileSync(join(__dirname, "../../styles.css"), "utf8");
+    expect(css).toMatch(/\.palee-year-scroll \{[^}]*overflow-x: auto;[^}]*direction: rtl;/);
+    expect(css).toMatch(/\.palee-year-svg \{[^}]*direction: ltr;/);
   });
 
   it("opens at the year with open-year", async () => {
