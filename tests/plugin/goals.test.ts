@@ -35,7 +35,7 @@ const PLAN = "palee/plan.md";
 let serial = 0;
 
 /** A confirmed session `daysAgo` days before T0 (Friday 14 August 2026, 12:00 UTC), at 09:00. */
-function session(daysAgo: number, minutes: number, topic = "T-rust"): [string, string] {
+function session(daysAgo: number, minutes: number, topic = "T-rust", topicNote?: string): [string, string] {
   const start = T0 - daysAgo * DAY - 3 * 60 * MINUTE;
   const id = `S-${formatUtcCompact(start)}-${(++serial).toString(16).padStart(4, "0")}`;
   const fields = {
@@ -44,6 +44,7 @@ function session(daysAgo: number, minutes: number, topic = "T-rust"): [string, s
     started_at: formatTimestamp(start, 0),
     ended_at: formatTimestamp(start + minutes * MINUTE, 0),
     duration_minutes: minutes,
+    ...(topicNote ? { topic_note: topicNote } : {}),
   };
   return [S(id), confirmedText(fields)];
 }
@@ -125,6 +126,17 @@ describe("This week and Year in the history view", () => {
     // Nothing is drawn or named as a warning: no missed day, no warning class.
     expect(el.querySelector(".mod-warning, .is-missed, [class*='warning'], [class*='error']")).toBeNull();
     expect(el.querySelector(".palee-year-scroll")).not.toBeNull();
+  });
+
+  it("names a topic goal by its topic note, with the ID as its tooltip", async () => {
+    const files = { ...history(), ...Object.fromEntries([session(1, 15, "T-rust", "[[Books/Rust book]]")]) };
+    const p = await loaded({ ...files, [PLAN]: PLAN_TEXT });
+    const el = (await openView(p)).contentEl;
+    const labels = Array.from(el.querySelectorAll(".palee-this-week .palee-history-stat-label"));
+    expect(labels.map((l) => [l.textContent, l.getAttribute("title")])).toEqual([
+      ["Weekly goal", null],
+      ["Rust book", "T-rust"],
+    ]);
   });
 
   it("draws the open session's minutes apart and does not count them", async () => {

@@ -32,9 +32,9 @@ function progressBar(el: HTMLElement, week: Week, openMinutes: number): void {
   if (extra > 0) bar.createDiv({ cls: "palee-goal-open", attr: { style: `width: ${Math.round(extra * 100)}%` } });
 }
 
-function goalRow(el: HTMLElement, label: string, week: Week, openMinutes: number): void {
+function goalRow(el: HTMLElement, label: string, week: Week, openMinutes: number, title?: string): void {
   const row = el.createDiv({ cls: "palee-goal-row" });
-  row.createDiv({ text: label, cls: "palee-history-stat-label" });
+  row.createDiv({ text: label, cls: "palee-history-stat-label", attr: title ? { title } : {} });
   row.createDiv({ text: weekProgressText(week), cls: "palee-goal-text" });
   progressBar(row, week, openMinutes);
   if (openMinutes > 0) {
@@ -45,14 +45,24 @@ function goalRow(el: HTMLElement, label: string, week: Week, openMinutes: number
   }
 }
 
-export function renderThisWeek(el: HTMLElement, model: GoalsModel): void {
+/**
+ * `names`: a topic note's name by topic ID, where one is known (contract §5 version 4: topics by name); the ID
+ * is then the row's tooltip.
+ */
+export function renderThisWeek(
+  el: HTMLElement,
+  model: GoalsModel,
+  names: ReadonlyMap<string, string> = new Map(),
+): void {
   const section = el.createDiv({ cls: "palee-this-week" });
   section.createDiv({ text: "This week", cls: "palee-history-heading" });
   const { report } = model;
   const hasGoal = report.week.targetMinutes !== null || report.week.targetSessions !== null;
   goalRow(section, hasGoal ? "Weekly goal" : "No weekly goal yet", report.week, model.openMinutes);
   for (const topic of report.topics) {
-    goalRow(section, topic.topicId, topic, model.openTopicId === topic.topicId ? model.openMinutes : 0);
+    const name = names.get(topic.topicId);
+    const open = model.openTopicId === topic.topicId ? model.openMinutes : 0;
+    goalRow(section, name ?? topic.topicId, topic, open, name === undefined ? undefined : topic.topicId);
   }
   if (!hasGoal && report.topics.length === 0) {
     section.createEl("p", { text: "No goal yet: the set goals command sets one.", cls: "palee-history-muted" });

@@ -10,7 +10,14 @@ import { studiedMs } from "../../core/honest-time";
 import { formatElapsed } from "../../core/time";
 import { openTables, renderChart } from "./history-chart";
 import type { HistoryActions } from "./history-sections";
-import { renderOpenBox, renderProblems, renderRecent, renderSummary, renderTopics } from "./history-sections";
+import {
+  linkTarget,
+  renderOpenBox,
+  renderProblems,
+  renderRecent,
+  renderSummary,
+  renderTopics,
+} from "./history-sections";
 import type { HistoryModel, OpenSessionModel } from "./history-model";
 import { renderThisWeek, renderYear } from "./history-goals";
 
@@ -75,7 +82,7 @@ function focusedButton(box: HTMLElement): number | null {
 
 function renderBody(el: HTMLElement, model: HistoryModel, actions: HistoryActions, tables: Set<string>): void {
   renderSummary(el, model.stats, model.goals);
-  if (model.goals) renderThisWeek(el, model.goals);
+  if (model.goals) renderThisWeek(el, model.goals, topicNames(model));
   const dayCaption = "Minutes per day, last 14 days";
   const dayBars = model.days.map((d) => ({
     key: d.date,
@@ -98,6 +105,16 @@ function renderBody(el: HTMLElement, model: HistoryModel, actions: HistoryAction
   renderTopics(el, model.stats, actions);
   renderRecent(el, model.recent, actions);
   renderProblems(el, model.problems, actions);
+}
+
+/** Each topic's note name, where a session recorded its topic note as a link. */
+function topicNames(model: HistoryModel): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const t of model.stats.byTopic) {
+    const target = linkTarget(t.topicNote);
+    if (target !== null) names.set(t.topicId, target.slice(target.lastIndexOf("/") + 1));
+  }
+  return names;
 }
 
 // ---- the view ------------------------------------------------------------------------------------------
