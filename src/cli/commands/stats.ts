@@ -1,7 +1,7 @@
 /** `palee session stats` (contract §4a, §5): the CLI face of src/core/insight/stats. */
 import { skippedJson } from "../../core/formats/json";
 import type { DayTotal, RangeAnswers, SessionStats, Totals } from "../../core/insight/stats";
-import { computeStats, daySeries, periodsInRange } from "../../core/insight/stats";
+import { computeStats, daySeries, periodsInRange, statsMemo } from "../../core/insight/stats";
 import { formatDuration } from "../../core/time";
 import type { Skipped } from "../../core/records";
 import { skippedWarning } from "../../core/records";
@@ -139,11 +139,13 @@ function asOfRange(range: DayRange, asOf: string | undefined, now: number, offse
 async function runStats(ctx: CommandContext, values: Values): Promise<Outcome> {
   const { io, out } = ctx;
   const asked = dayRangeOf(values);
-  // The goals first: they refuse a bad --as-of (invalid_date) before anything is printed.
-  const goals = await ctx.core.goals({ asOf: values["as-of"] ?? null });
   const { range, now } = asOfRange(asked, values["as-of"], ctx.clock.now(), ctx.offsetAt);
   const scan = await ctx.core.scan();
-  const stats = computeStats(scan.confirmed, { now, offsetAt: ctx.offsetAt, ...range });
+  const memo = statsMemo();
+  const stats = computeStats(scan.confirmed, { now, offsetAt: ctx.offsetAt, ...range, memo });
+  // The same scan and each session's day and minutes as stats counted them; a bad --as-of is refused here
+  // (invalid_date), before anything is printed.
+  const goals = await ctx.core.goals({ asOf: values["as-of"] ?? null, scan, memo });
   const shows = periodsInRange(stats, asked, CHART_DAYS);
   for (const s of scan.skipped) out.warn(skippedWarning(s));
   for (const f of stats.flagged) out.warn(`${f.path}: ${printable(f.problem)}`);

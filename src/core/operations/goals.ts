@@ -21,6 +21,7 @@ import {
 import { TOPIC_ID_PATTERN } from "../ids";
 import { localDay } from "../time";
 import type { Scan } from "../scan";
+import type { StatsMemo } from "../insight/stats";
 import type { SessionContext } from "./context";
 
 /** plan.md's path in a session folder. */
@@ -29,6 +30,10 @@ export const planPath = (folder: string): string => `${folder}/plan.md`;
 export interface GoalReadOptions {
   /** YYYY-MM-DD; default today. A day after today is refused invalid_date. */
   asOf?: string | null;
+  /** A scan the caller already made (stats): not made again. */
+  scan?: Scan;
+  /** What stats already worked out per session with this context's offsets (study-log.ts). */
+  memo?: StatsMemo;
 }
 
 export interface PlanAndLog {
@@ -63,9 +68,10 @@ export async function readPlanAndLog(ctx: SessionContext, options: GoalReadOptio
   const now = ctx.ports.clock.now();
   const asOf = asOfDay(options.asOf, now, ctx.offsetAt);
   const path = planPath(ctx.layout.folder);
-  const [text, scan] = [await ctx.ports.store.read(path), await ctx.scan()];
+  const [text, scan] = [await ctx.ports.store.read(path), options.scan ?? (await ctx.scan())];
   const read = readPlan(text, path, legacyTopics(scan));
-  const log = studyLog(scan.confirmed, { asOf, now, offsetAt: ctx.offsetAt, minMinutes: read.plan.minMinutes });
+  const { minMinutes } = read.plan;
+  const log = studyLog(scan.confirmed, { asOf, now, offsetAt: ctx.offsetAt, minMinutes, memo: options.memo });
   return { read, log, scan, warnings: [...read.warnings, ...(await planCopies(ctx))] };
 }
 
