@@ -221,6 +221,15 @@ describe("the set-goals dialog", () => {
     expect(text).toMatch(/T-rust:\n\s+sessions_per_week: 3\n\s+minutes_per_week: 120/);
   });
 
+  it("offers the active topic's goal from hot.md when no session is open", async () => {
+    const hot =
+      "---\npalee_schema: 1\nmemory_id: H-active\nactive_topic: T-rust\nstarted_at: null\nopen_draft: null\n---\n";
+    const p = await loaded({ ...history(), [PLAN]: PLAN_TEXT, "palee/hot.md": hot });
+    await p.run("set-goals");
+    const field = dialog().contentEl.querySelector(".palee-goals-topicSessionsPerWeek") as HTMLInputElement;
+    expect(field.value).toBe("3");
+  });
+
   it("never writes a plan.md it cannot read: a notice names it, and nothing changes", async () => {
     const corrupt = "---\ngoals: [\n---\nMy plan.\n";
     const p = await loaded({ ...history(), [PLAN]: corrupt });

@@ -6,6 +6,8 @@
 import { TFile } from "obsidian";
 import { PaleeError, errorMessage } from "../../core/errors";
 import type { Fields } from "../../core/frontmatter";
+import { classifyRecord } from "../../core/frontmatter";
+import { normalizeTopic } from "../../core/ids";
 import type { GoalChange, GoalOptionsText, Plan } from "../../core/goals";
 import { goalChangeOf, goalFor, newPlanText, planUpdatesAll, readPlan, WEEKDAYS } from "../../core/goals";
 import { localDay, mondayOf } from "../../core/time";
@@ -83,6 +85,16 @@ async function write(ctx: FlowContext, path: string, before: string | null, chan
   });
 }
 
+/** hot.md's active topic (the last one studied when no session is open), or null. */
+async function activeTopic(ctx: FlowContext): Promise<string | null> {
+  try {
+    const hot = classifyRecord(await ctx.controller.readHot());
+    return hot.state === "ok" ? normalizeTopic(hot.fields.active_topic) : null;
+  } catch {
+    return null; // no topic field in the dialog, nothing worse
+  }
+}
+
 export async function setGoals(ctx: FlowContext): Promise<void> {
   const path = `${ctx.controller.layout.folder}/plan.md`;
   let before: string | null;
@@ -98,7 +110,7 @@ export async function setGoals(ctx: FlowContext): Promise<void> {
     ctx.notify(`${path} cannot be read (${why}): fix or remove it first. Nothing was changed.`, LONG_NOTICE_MS);
     return;
   }
-  const topicId = ctx.controller.open?.session.topicId ?? null;
+  const topicId = ctx.controller.open?.session.topicId ?? (await activeTopic(ctx));
   const monday = mondayOf(localDay(ctx.controller.now(), ctx.controller.offsetAt));
   const was = currentInput(read.plan, monday, topicId);
   new GoalsModal(ctx.app, was, topicId, async (input) => {
