@@ -158,6 +158,8 @@ const KINDS = [
   "listAll",
   "rebuild",
   "stats",
+  "goal",
+  "year",
   "exportCsv",
   "floorNames",
   "floorAsync",
@@ -610,6 +612,9 @@ async function measureSize(ctx, core, size, reps) {
   // Issue 12: statistics and a CSV export of the whole history (output to the parent, as with a pipe).
   const stats = () => cli(ctx, vault, "stats", "--json");
   const exportCsv = () => cli(ctx, vault, "export");
+  // Issue 38: this week against the goals, and the year view (read-only, no plan.md: the cost is the sessions').
+  const goal = () => cli(ctx, vault, "goal", "--json");
+  const year = () => cli(ctx, vault, "year", "--json");
   const list = () => cli(ctx, vault, "list");
   const listAll = () => cli(ctx, vault, "list", "--all");
   const floorNames = () => runNode(ctx, [ctx.floorNamesPath, sessionsDir]);
@@ -619,7 +624,7 @@ async function measureSize(ctx, core, size, reps) {
   const cold = makeCycle(true, ctx.cli);
   const baseline = makeCycle(false, ctx.baselineCli ?? ctx.cli);
   const every = {
-    ...{ cycle, cold, baseline, list, listAll, rebuild, stats, exportCsv },
+    ...{ cycle, cold, baseline, list, listAll, rebuild, stats, goal, year, exportCsv },
     ...{ floorNames, floorAsync, floorSync, nodeStart },
   };
   const wanted = (k) => (ctx.only === null ? k !== "baseline" || ctx.baselineCli !== null : ctx.only.has(k));
@@ -913,6 +918,20 @@ function report(results, rssMethod, cliPath, names, hook) {
         `${fmtMs(r.exportCsv.ms)} | ${fmtMb(r.exportCsv.rssKb)} | ` +
         `${fmtRatio(r.stats.ms / r.floor.ms)} | ${fmtRatio(r.exportCsv.ms / r.floor.ms)} |`,
     );
+  }
+
+  const goals = results.filter((r) => r.goal && r.year && r.floorNames);
+  if (goals.length > 0) {
+    console.log("\nGoals (issue 38): `session goal --json` and `session year --json`, wall ms median, and against the");
+    console.log("names floor (listing the folder). Targets: ≤ 200 ms at 10 000; at 30 000 ≤ 2× the names floor.\n");
+    console.log("| sessions | goal ms | year ms | stats ms | goal/names floor | year/names floor |");
+    console.log("|---:|---:|---:|---:|---:|---:|");
+    for (const r of goals) {
+      console.log(
+        `| ${fmtInt(r.size)} | ${fmtMs(r.goal.ms)} | ${fmtMs(r.year.ms)} | ${r.stats ? fmtMs(r.stats.ms) : "–"} | ` +
+          `${fmtRatio(r.goal.ms / r.floorNames.ms)} | ${fmtRatio(r.year.ms / r.floorNames.ms)} |`,
+      );
+    }
   }
 
   if (results.length > 0) reportGrowth(results);

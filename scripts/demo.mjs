@@ -212,6 +212,15 @@ showFile("palee/index.md");
 say("And no session is open any more.");
 palee(["status"], { expect: /No open session/ });
 
+// ---- goals and the year -----------------------------------------------------------------------
+
+say("A weekly goal, kept in palee/plan.md (a note that syncs), from this week on; Sundays are rest days.");
+palee(["goal", "--minutes-per-week", "150", "--rest-days", "sun"], { expect: /overall: \d+ of 150 min/ });
+showFile("palee/plan.md");
+
+say("The year: minutes per day, newest week on the right; a missed day looks like any empty day.");
+palee(["year"], { expect: /Studied \d+ of the last 30 days/ });
+
 // ---- the end ----------------------------------------------------------------------------------
 
 console.log();

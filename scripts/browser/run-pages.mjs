@@ -4,10 +4,13 @@
 // stdin: {"pages": [{"name", "html", "width", "height"?, "screenshot"?: png path, "bars"?: CSS selector,
 //   "clip"?: true to photograph only the viewport (a picture of exactly width × height), not the whole page}]}
 // stdout: {"pages": [{"name", "overflow": [...], "cramped": [...], "bars"?: [heights in px]}]}
-//   overflow: elements whose box reaches past the viewport's right edge, or that scroll sideways;
+//   overflow: elements whose box reaches past the viewport's right edge, or that scroll sideways (but for a
+//   box marked data-scrolls="x", which scrolls on purpose and clips what it holds);
 //   cramped: setting labels (.setting-item-info with text) squeezed under 8em by their controls.
 // "within"?: CSS selectors; for every element they match: itself or a descendant wider than its box
-//   (scrollWidth > clientWidth), or a descendant drawn outside its box. Reported as "escapes".
+//   (scrollWidth > clientWidth), or a descendant drawn outside its box. Reported as "escapes". A box marked
+//   data-scrolls="x" scrolls sideways on purpose (the year heatmap): it may be wider inside, and what it holds
+//   is clipped by it, so only the box itself is checked.
 //
 // `--where`: prints {"chromium": path or null, "message": why not} and exits; for tests deciding to skip.
 import { writeFileSync } from "node:fs";
@@ -41,10 +44,13 @@ try {
       const width = document.documentElement.clientWidth;
       const found = [];
       for (const el of document.body.querySelectorAll("*")) {
+        // What a box marked data-scrolls="x" holds is clipped by it (the year heatmap scrolls on purpose).
+        if (el.parentElement?.closest('[data-scrolls="x"]')) continue;
         const box = el.getBoundingClientRect();
         const style = getComputedStyle(el);
-        // A text field scrolls its own text by design; anything else scrolling sideways hides content.
-        const field = el.tagName === "INPUT" || el.tagName === "TEXTAREA";
+        // A text field scrolls its own text by design, as does a box marked to scroll sideways; anything else
+        // scrolling sideways hides content.
+        const field = el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.getAttribute("data-scrolls") === "x";
         const scrolls =
           !field &&
           el.scrollWidth > el.clientWidth + 1 &&
@@ -88,9 +94,11 @@ try {
           for (const root of document.querySelectorAll(selector)) {
             const outer = root.getBoundingClientRect();
             for (const el of [root, ...root.querySelectorAll("*")]) {
+              if (el.parentElement?.closest('[data-scrolls="x"]') && root.contains(el.parentElement)) continue;
+              const scrolls = el.getAttribute("data-scrolls") === "x";
               const box = el.getBoundingClientRect();
               const text = (el.textContent ?? "").trim().slice(0, 40);
-              if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
+              if (!scrolls && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
                 found.push(`${selector}: ${describe(el)} is ${el.scrollWidth}px wide in ${el.clientWidth}px: ${text}`);
               const outside =
                 box.left < outer.left - 0.5 ||

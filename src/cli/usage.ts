@@ -29,6 +29,12 @@ export const USAGE = `Usage: palee session <${ACTIONS}> [options]
   --id <session id>    show: the session (S-…) or draft (DRAFT-S-…) to print
   --install claude-code | --uninstall claude-code [--settings <file>]   hook: add (remove) its hooks in a
                        Claude Code settings file (default .claude/settings.json); hook alone reads one event
+  --as-of <YYYY-MM-DD> goal, year, stats, context: answer as of that day (not after today)
+  --minutes-per-week <n> --sessions-per-week <n> [--topic <id>] | --clear   goal: set (or clear) the weekly
+                       goal, overall or of a topic, from this week on
+  --review <on|off> --topic <id>   goal: keep a topic in (out of) the review queue
+  --rest-days <mon,…|none>  --freezes-per-month <n>  --min-minutes <n>   goal: the forgiving rules
+  --pause <from>/<to> | --unpause <from>   goal: a holiday or illness (days inclusive, at most 366)
   --json               one JSON document on stdout
   -h, --help           this help (after an action: that action's own help too)
   --version            the version of palee
@@ -38,7 +44,8 @@ Exit codes: 0 success, 2 usage (also: topic required, drafts pending, already op
 10 s), 5 unexpected error. hook never exits 2 (it would block the agent host): its refusals exit 1.
 
 Writing actions hold a lock of the vault, one per vault and user, outside it (/tmp/palee-<uid>/; on Windows
-the profile's AppData\\Local\\palee\\locks); list, status, stats, context, show and latest take none.`;
+the profile's AppData\\Local\\palee\\locks); list, status, stats, context, show, latest, year and goal without
+a setting option take none.`;
 
 /** How each option is written on the command line, with its value. */
 const FLAGS: Record<OptionName, string> = {
@@ -68,6 +75,16 @@ const FLAGS: Record<OptionName, string> = {
   install: "--install claude-code",
   uninstall: "--uninstall claude-code",
   settings: "--settings <file>",
+  "as-of": "--as-of <YYYY-MM-DD>",
+  "minutes-per-week": "--minutes-per-week <n>",
+  "sessions-per-week": "--sessions-per-week <n>",
+  clear: "--clear",
+  review: "--review <on|off>",
+  "rest-days": "--rest-days <mon,…|none>",
+  "freezes-per-month": "--freezes-per-month <n>",
+  "min-minutes": "--min-minutes <n>",
+  pause: "--pause <from>/<to>",
+  unpause: "--unpause <from>",
 };
 
 /**

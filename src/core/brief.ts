@@ -54,6 +54,8 @@ export interface BriefInput {
   /** The topic's sessions newest first (at least those that can fit; more are ignored). */
   sessions: readonly BriefSession[];
   words: number;
+  /** The topic's week line ("This week: 40 of 120 min, 1 of 3 sessions"), when it has a goal (version 4). */
+  weekLine?: string | null;
 }
 
 export interface Brief {
@@ -144,6 +146,7 @@ export function renderBrief(input: BriefInput): Brief {
   const title = take(`# Tutor brief: ${topic}${note}`, false);
   const totals = take(totalsLine(topic, input.totals), false);
   const next = take(input.nextAction && nextBlock(input.nextAction));
+  const week = take(input.weekLine ?? null, false);
   const open = take(input.open && openBlock(input.open));
   const sessions: string[] = [];
   const heading = "## Sessions";
@@ -158,7 +161,7 @@ export function renderBrief(input: BriefInput): Brief {
       if (kept !== block) break;
     }
   }
-  const text = [title, totals, open, next, ...sessions].filter((b): b is string => b !== null).join("\n\n");
+  const text = [title, totals, week, open, next, ...sessions].filter((b): b is string => b !== null).join("\n\n");
   return { text: text === "" ? "" : `${text}\n`, shown: Math.max(0, sessions.length - 1) };
 }
 

@@ -35,7 +35,12 @@ export type ErrorKind =
   | "cache_dir"
   // Finding a topic by name (contract §4, version 3): several topic notes match, or none does (exit 2).
   | "ambiguous_topic"
-  | "unknown_topic";
+  | "unknown_topic"
+  // Goals (contract §4c refusals, version 4), all exit 2: a bad target or weekday, a bad date or pause, a
+  // plan.md that cannot be read (never overwritten).
+  | "invalid_goal"
+  | "invalid_date"
+  | "plan_unreadable";
 
 export class PaleeError extends Error {
   constructor(

@@ -179,3 +179,11 @@ export function updateFrontmatterFields(text: string, updates: Readonly<Record<s
 function sameValue(actual: unknown, wanted: FieldValue | undefined): boolean {
   return JSON.stringify(actual) === JSON.stringify(wanted);
 }
+
+/**
+ * A frontmatter block's YAML (without fences) from `fields`, through the codec of this face (js-yaml in the CLI,
+ * Obsidian's own in main.js: only this file's import of ./yaml is swapped, esbuild.config.mjs). Bounded.
+ */
+export function yamlBlock(fields: Record<string, unknown>): string {
+  return stringifyYamlBlock(fields);
+}

@@ -30,6 +30,9 @@ import type { RecoverAction, RecoverResult } from "./operations/recover";
 import { recover } from "./operations/recover";
 import type { AgentStartOptions, StartResult } from "./operations/start";
 import { start } from "./operations/start";
+import type { GoalReadOptions, GoalsResult, YearResult } from "./operations/goals";
+import { goals, setGoal, year } from "./operations/goals";
+import type { GoalChange } from "./goals";
 import type { CorePorts } from "./ports";
 import type { ConfirmedSession, Draft, Skipped } from "./records";
 import type { Scan } from "./scan";
@@ -51,6 +54,7 @@ export type { ContinueResult, PauseOptions, PauseResult } from "./operations/pau
 export type { RebuildResult } from "./operations/rebuild";
 export type { RecoverAction, RecoverResult } from "./operations/recover";
 export type { AgentStartOptions, StartOptions, StartResult } from "./operations/start";
+export type { GoalReadOptions, GoalsResult, YearResult } from "./operations/goals";
 
 /**
  * After a start or an end that wrote (and scanned the session folder): temp files of the tool's own pattern
@@ -150,7 +154,22 @@ export class PaleeSessions {
     return this.exclusive((ctx) => rebuild(ctx));
   }
 
+  /** Writes a goal change into plan.md (contract §5 `goal` with a setting option), then reads as goals does. */
+  setGoal(change: GoalChange, options: GoalReadOptions = {}): Promise<GoalsResult> {
+    return this.exclusive((ctx) => setGoal(ctx, change, options));
+  }
+
   // Reads are not queued: they never write.
+
+  /** This week against the goals, and the week streak (contract §4c); plan.md is read, never written. */
+  goals(options: GoalReadOptions = {}): Promise<GoalsResult> {
+    return goals(this.context, options);
+  }
+
+  /** The year view (contract §4c). */
+  year(options: GoalReadOptions = {}): Promise<YearResult> {
+    return year(this.context, options);
+  }
 
   list(options: { all?: boolean } = {}): Promise<ListResult> {
     return list(this.context, options, this.recentList);

@@ -10,6 +10,7 @@ import { continueSession, pause } from "./flows/pause";
 import { recoverDrafts } from "./flows/recovery";
 import { start } from "./flows/start";
 import { copyHot, openHot, rebuild } from "./flows/working-memory";
+import { openYear, setGoals } from "./flows/goals";
 
 type Flow = (ctx: FlowContext) => Promise<void>;
 
@@ -44,4 +45,6 @@ export function registerCommands(plugin: Plugin, ctx: FlowContext): void {
   add({ id: "copy-tutor-brief", name: "Copy tutor brief to the clipboard", callback: always(copyBrief) });
   add({ id: "rebuild-views", name: "Rebuild working memory and index", callback: always(rebuild) });
   add({ id: "import-palee-folder", name: "Import a .palee folder", callback: always(importFolder) });
+  add({ id: "set-goals", name: "Set goals", callback: always(setGoals) });
+  add({ id: "open-year", name: "Open the year of study", callback: always(openYear) });
 }

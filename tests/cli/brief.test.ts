@@ -77,7 +77,7 @@ describe("palee session context", () => {
     const v = vault();
     const doc = palee(v, ["context", "--topic", "T-rust", "--json"]).json();
     expect(Object.keys(doc).sort()).toEqual(
-      ["next_action", "open", "sessions", "text", "topic_id", "topic_note", "totals"].sort(),
+      ["next_action", "open", "sessions", "text", "topic_id", "topic_note", "totals", "week", "warnings"].sort(),
     );
     expect(doc).toMatchObject({
       topic_id: "T-rust",

@@ -3,7 +3,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { runRaw } from "./support";
 
-const ACTIONS = "start|draft|end|list|status|recover|rebuild|pause|continue|log|stats|export|context|show|latest|hook";
+const ACTIONS =
+  "start|draft|end|list|status|recover|rebuild|pause|continue|log|stats|export|context|show|latest|hook|goal|year";
 const USAGE_LINE = new RegExp(`^Usage: palee session <${ACTIONS.replace(/\|/g, "\\|")}> \\[options\\]\n`);
 
 describe("per-action help", () => {
@@ -40,6 +41,8 @@ describe("per-action help", () => {
     "show",
     "latest",
     "hook",
+    "goal",
+    "year",
   ])("has a description and an example for %s", (action) => {
     const run = runRaw(["session", action, "-h"]);
     expect(run.status).toBe(0);
@@ -50,7 +53,7 @@ describe("per-action help", () => {
   it("lists only the options the action accepts", () => {
     const run = runRaw(["session", "stats", "--help"]);
     const own = run.stdout.slice(run.stdout.indexOf("\npalee session stats: "));
-    expect(own.match(/^ {2}--\S+/gm)).toEqual(["  --since", "  --until"]);
+    expect(own.match(/^ {2}--\S+/gm)).toEqual(["  --since", "  --until", "  --as-of"]);
   });
 });
 

@@ -303,7 +303,7 @@ describe("--help", () => {
       expect(run.stdout).toMatch(
         new RegExp(
           /^Usage: palee session <start\|draft\|end\|list\|status\|recover\|rebuild\|/.source +
-            /pause\|continue\|log\|stats\|export\|context\|show\|latest\|hook> \[options\]/.source,
+            /pause\|continue\|log\|stats\|export\|context\|show\|latest\|hook\|goal\|year> \[options\]/.source,
         ),
       );
       for (const option of [

@@ -51,10 +51,13 @@ const TOOLS = [
   "continue_session",
   "end_session",
   "log_session",
+  "goals",
+  "set_goal",
+  "year",
 ];
 
 describe("palee mcp: what it offers", () => {
-  it("lists the eleven tools with strict input schemas, and the two resources", async () => {
+  it("lists its tools with strict input schemas, and the two resources", async () => {
     const { client } = await serve(makeVault());
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());

@@ -104,7 +104,9 @@ describe("study history view", () => {
     expect(text).toMatch(/Today30 min1 session/);
     // Monday 10 Aug to Friday 14 Aug: 30 + 45 + 20; the week before: 60.
     expect(text).toMatch(/This week1 h 35 min\+35 min on last week \(1 h\)/);
-    expect(text).toMatch(/Streak3 dayslongest 3 days/);
+    // Version 4: weeks met and days studied replace the daily streak (weeks of 3 and 10 August met).
+    expect(text).toMatch(/Week streak2 weekslongest 2 weeks/);
+    expect(text).toMatch(/Studied4 of 30 daysin the last 30 days/);
     const charts = el.querySelectorAll("svg.palee-history-svg");
     expect(charts).toHaveLength(2);
     expect(charts[0].querySelectorAll("rect")).toHaveLength(14);
@@ -215,7 +217,7 @@ describe("study history view", () => {
     expect(problems.join("\n")).toMatch(
       /ended_at 2026-08-09T12:00:00\+00:00 is before started_at 2026-08-12T09:00:00\+00:00: counted 30 min/,
     );
-    expect(view.contentEl.textContent).toMatch(/Streak2 days/);
+    expect(view.contentEl.textContent).toMatch(/Studied2 of 30 days/);
     // Listed where the learner can fix them: each names its note and opens it.
     const link = view.contentEl.querySelector(".palee-history-problems a[href]") as HTMLElement;
     link.click();

@@ -37,6 +37,8 @@ const STABLE_COMMAND_IDS = [
   "pause-session",
   "continue-session",
   "log-session",
+  "set-goals",
+  "open-year",
 ];
 
 function mainJs(): string {

@@ -59,6 +59,8 @@ describe("the plugin on mobile", () => {
         "pause-session",
         "continue-session",
         "log-session",
+        "set-goals",
+        "open-year",
       ].sort(),
     );
   });

@@ -5,6 +5,8 @@ import type { Values } from "../options";
 import { topicOption } from "../topic";
 import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
+import { weekJson } from "../../core/goals";
+import { printable } from "../text";
 
 /** --words: a whole number within the allowed range (contract §5), else one clear refusal (exit 2). */
 export function parseWords(value: string | undefined): number {
@@ -22,7 +24,8 @@ async function runContext(ctx: CommandContext, values: Values): Promise<Outcome>
   const words = parseWords(values.words);
   // A topic note's name, alias or path works too (contract §4 "finding a topic by name").
   const topic = await topicOption(ctx, values.topic, "acts on the open session");
-  const r = await ctx.core.brief({ topic, words });
+  const r = await ctx.core.brief({ topic, words, asOf: values["as-of"] ?? null });
+  for (const w of r.warnings) out.warn(printable(w));
   if (out.json) {
     out.doc({
       topic_id: r.topicId,
@@ -32,6 +35,8 @@ async function runContext(ctx: CommandContext, values: Values): Promise<Outcome>
       next_action: r.nextAction?.text ?? null,
       sessions: r.sessions.map(detailedSessionJson),
       text: r.text,
+      week: r.week && weekJson(r.week),
+      warnings: r.warnings,
     });
     return 0;
   }
@@ -45,6 +50,7 @@ export const context: Command = {
   options: {
     topic: "the topic to brief (default: the active topic, else the newest session's)",
     words: `the brief's length in words, ${BRIEF_WORDS_MIN} to ${BRIEF_WORDS_MAX} (default ${BRIEF_WORDS_DEFAULT})`,
+    "as-of": "the day the brief's week line is for, YYYY-MM-DD (default today)",
   },
   example: "palee session context --topic T-rust-ownership --words 300",
   run: runContext,

@@ -20,6 +20,8 @@ import { show } from "./show";
 import { stats } from "./stats";
 import { status } from "./status";
 import { hook } from "./hook";
+import { goal } from "./goal";
+import { year } from "./year";
 
 export const COMMANDS: readonly Command[] = [
   start,
@@ -38,6 +40,8 @@ export const COMMANDS: readonly Command[] = [
   show,
   latest,
   hook,
+  goal,
+  year,
 ];
 
 export function findCommand(name: string): Command | undefined {
@@ -47,9 +51,9 @@ export function findCommand(name: string): Command | undefined {
 /**
  * The actions that only read (contract §4 "One at a time": they take no lock). Every other action writes (a
  * draft, a note, a view, an export file) and holds the vault lock for its whole operation; a new command is a
- * writer until it is named here.
+ * writer until it is named here (`goal` says in its `prepare` when it only reads).
  */
-const READ_ONLY: ReadonlySet<string> = new Set(["list", "status", "stats", "context", "show", "latest"]);
+const READ_ONLY: ReadonlySet<string> = new Set(["list", "status", "stats", "context", "show", "latest", "year"]);
 
 export function writes(command: Command): boolean {
   return !READ_ONLY.has(command.name);

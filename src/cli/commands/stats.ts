@@ -1,7 +1,7 @@
 /** `palee session stats` (contract §4a, §5): the CLI face of src/core/insight/stats. */
 import { skippedJson } from "../../core/formats/json";
 import type { DayTotal, RangeAnswers, SessionStats, Totals } from "../../core/insight/stats";
-import { computeStats, daySeries, periodsInRange } from "../../core/insight/stats";
+import { computeStats, daySeries, periodsInRange, statsMemo } from "../../core/insight/stats";
 import { formatDuration } from "../../core/time";
 import type { Skipped } from "../../core/records";
 import { skippedWarning } from "../../core/records";
@@ -11,6 +11,10 @@ import type { Values } from "../options";
 import type { Outcome } from "../output";
 import { jsonText, plural, printable } from "../text";
 import type { Command, CommandContext } from "./command";
+import type { GoalsResult } from "../../core/sessions";
+import { goalLine, weekJson } from "../../core/goals";
+import { DAY_MS, MINUTE_MS, dayOf } from "../../core/time";
+import type { OffsetAt } from "../../core/time";
 
 const totalsJson = (t: { minutes: number; sessions: number }) => ({ minutes: t.minutes, sessions: t.sessions });
 
@@ -18,7 +22,14 @@ const totalsJson = (t: { minutes: number; sessions: number }) => ({ minutes: t.m
 const CHART_DAYS = 14;
 
 /** With --since/--until, a period outside the range is null, never 0 (core periodsInRange). */
-function statsJson(stats: SessionStats, range: DayRange, shows: RangeAnswers, skipped: readonly Skipped[]) {
+function statsJson(
+  stats: SessionStats,
+  range: DayRange,
+  shows: RangeAnswers,
+  skipped: readonly Skipped[],
+  goals: GoalsResult,
+) {
+  const { report, chain } = goals;
   return {
     since: range.since,
     until: range.until,
@@ -43,6 +54,11 @@ function statsJson(stats: SessionStats, range: DayRange, shows: RangeAnswers, sk
       counted_minutes: f.countedMinutes,
     })),
     skipped: skipped.map(skippedJson),
+    // Version 4 (contract §5): this week against the goal, the week streak and the forgiving day chain.
+    week: weekJson(report.week),
+    week_streak: { current: report.weekStreak.current, longest: report.weekStreak.longest },
+    day_chain: { current: chain.current, longest: chain.longest, freezes_left: chain.freezesLeft },
+    warnings: goals.warnings,
   };
 }
 
@@ -108,16 +124,40 @@ function statsText(stats: SessionStats, range: DayRange, shows: RangeAnswers): s
   return lines;
 }
 
+/**
+ * --as-of (contract §4c): stats as they stood at the end of that local day: "now" moves there (today, the
+ * weeks, the streak) and sessions that start after it are not counted (an --until after it is cut to it).
+ */
+function asOfRange(range: DayRange, asOf: string | undefined, now: number, offsetAt: OffsetAt) {
+  const day = asOf === undefined ? null : dayOf(asOf);
+  if (day === null) return { range, now };
+  const end = (day + 1) * DAY_MS - 1;
+  const until = range.until === null || range.until > asOf!.trim() ? asOf!.trim() : range.until;
+  return { range: { ...range, until }, now: Math.min(now, end - offsetAt(end) * MINUTE_MS) };
+}
+
 async function runStats(ctx: CommandContext, values: Values): Promise<Outcome> {
   const { io, out } = ctx;
-  const range = dayRangeOf(values);
+  const asked = dayRangeOf(values);
+  const { range, now } = asOfRange(asked, values["as-of"], ctx.clock.now(), ctx.offsetAt);
   const scan = await ctx.core.scan();
-  const stats = computeStats(scan.confirmed, { now: ctx.clock.now(), offsetAt: ctx.offsetAt, ...range });
-  const shows = periodsInRange(stats, range, CHART_DAYS);
+  const memo = statsMemo();
+  const stats = computeStats(scan.confirmed, { now, offsetAt: ctx.offsetAt, ...range, memo });
+  // The same scan and each session's day and minutes as stats counted them; a bad --as-of is refused here
+  // (invalid_date), before anything is printed.
+  const goals = await ctx.core.goals({ asOf: values["as-of"] ?? null, scan, memo });
+  const shows = periodsInRange(stats, asked, CHART_DAYS);
   for (const s of scan.skipped) out.warn(skippedWarning(s));
   for (const f of stats.flagged) out.warn(`${f.path}: ${printable(f.problem)}`);
-  if (out.json) io.stdout(jsonText(statsJson(stats, range, shows, scan.skipped)));
-  else io.stdout(`${statsText(stats, range, shows).join("\n")}\n`);
+  for (const w of goals.warnings) out.warn(printable(w));
+  if (out.json) io.stdout(jsonText(statsJson(stats, asked, shows, scan.skipped, goals)));
+  else {
+    const lines = statsText(stats, asked, shows);
+    // The goal line is about this week: left out, like This week, over a range that does not hold it.
+    const goal = `  ${goalLine(goals.report.week, goals.report.weekStreak)}`;
+    if (shows.thisWeek) lines.splice(lines.findIndex((l) => l.startsWith("  Streak")) + 1, 0, goal);
+    io.stdout(`${lines.join("\n")}\n`);
+  }
   return 0;
 }
 
@@ -127,6 +167,7 @@ export const stats: Command = {
   options: {
     since: "first local day, YYYY-MM-DD (inclusive)",
     until: "last local day, YYYY-MM-DD (inclusive)",
+    "as-of": "stats as they stood at the end of this day, YYYY-MM-DD (not after today)",
   },
   example: "palee session stats --since 2026-11-01",
   run: runStats,

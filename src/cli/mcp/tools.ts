@@ -62,6 +62,28 @@ function literal(v: unknown, name: string): string | undefined {
 
 const strict = <S extends z.ZodRawShape>(shape: S) => z.object(shape).strict();
 
+const asOf = z.string().max(32).describe("answer as of this local day, YYYY-MM-DD (default today)").optional();
+/** A goal's number: any number here, so the action itself refuses -5 or 2.5 with its code (invalid_goal). */
+const goalNumber = (what: string) => z.number().describe(what).optional();
+
+/** set_goal's arguments as the options of `palee session goal`. */
+function goalValues(a: ToolArgs): Values {
+  const review = typeof a.review === "boolean" ? (a.review ? "on" : "off") : str(a.review);
+  return {
+    topic: str(a.topic),
+    "as-of": str(a.as_of),
+    "minutes-per-week": num(a.minutes_per_week),
+    "sessions-per-week": num(a.sessions_per_week),
+    clear: a.clear === true ? true : undefined,
+    review,
+    "rest-days": Array.isArray(a.rest_days) ? (a.rest_days.length === 0 ? "none" : a.rest_days.join(",")) : undefined,
+    "freezes-per-month": num(a.freezes_per_month),
+    "min-minutes": num(a.min_minutes),
+    pause: str(a.pause),
+    unpause: str(a.unpause),
+  };
+}
+
 export const TOOLS: readonly ToolSpec[] = [
   {
     name: "status",
@@ -84,8 +106,9 @@ export const TOOLS: readonly ToolSpec[] = [
     input: strict({
       topic,
       words: z.number().int().min(BRIEF_WORDS_MIN).max(BRIEF_WORDS_MAX).describe("the brief's length").optional(),
+      as_of: asOf,
     }),
-    values: (a) => ({ topic: str(a.topic), words: num(a.words) }),
+    values: (a) => ({ topic: str(a.topic), words: num(a.words), "as-of": str(a.as_of) }),
   },
   {
     name: "list_sessions",
@@ -117,8 +140,8 @@ export const TOOLS: readonly ToolSpec[] = [
     description: "Totals, today, this and last week, the streak, minutes per day and per topic (palee session stats).",
     action: "stats",
     readOnly: true,
-    input: strict({ since: day("from"), until: day("to") }),
-    values: (a) => ({ since: str(a.since), until: str(a.until) }),
+    input: strict({ since: day("from"), until: day("to"), as_of: asOf }),
+    values: (a) => ({ since: str(a.since), until: str(a.until), "as-of": str(a.as_of) }),
   },
   {
     name: "start_session",
@@ -205,5 +228,55 @@ export const TOOLS: readonly ToolSpec[] = [
       summary: str(a.summary),
       next: str(a.next_action),
     }),
+  },
+  {
+    name: "goals",
+    title: "Weekly goals",
+    description: "This week against the weekly goals, overall and per topic, and the week streak (palee session goal).",
+    action: "goal",
+    readOnly: true,
+    input: strict({ topic, as_of: asOf }),
+    values: (a) => ({ topic: str(a.topic), "as-of": str(a.as_of) }),
+  },
+  {
+    name: "set_goal",
+    title: "Set a weekly goal",
+    description:
+      "Sets the learner's weekly goal (overall, or a topic's with topic) from this week on, or the forgiving " +
+      "rules: rest days, freezes per month, minimum minutes, pauses (palee session goal with a setting option).",
+    action: "goal",
+    readOnly: false,
+    input: strict({
+      topic,
+      minutes_per_week: goalNumber("the weekly target in minutes, 1 to 10080"),
+      sessions_per_week: goalNumber("the weekly target in sessions, 1 to 100"),
+      clear: z.boolean().describe("remove the targets of the goal named").optional(),
+      review: z
+        .union([z.boolean(), z.enum(["on", "off"])])
+        .describe("with topic: keep it in the review queue")
+        .optional(),
+      rest_days: z
+        .array(z.string().max(16))
+        .max(7)
+        .describe("weekdays that never break the day chain: mon … sun ([] for none)")
+        .optional(),
+      freezes_per_month: goalNumber("missed days forgiven each month, 0 to 10"),
+      min_minutes: goalNumber("the minutes of a study day and a counted session, 1 to 240"),
+      pause: z.string().max(32).describe("a pause, YYYY-MM-DD/YYYY-MM-DD (inclusive)").optional(),
+      unpause: z.string().max(32).describe("remove the pause starting on this day, YYYY-MM-DD").optional(),
+      as_of: asOf,
+    }),
+    values: goalValues,
+  },
+  {
+    name: "year",
+    title: "A year of study",
+    description:
+      "Minutes per day over the 53 weeks to as_of, weeks met, the week streak and the forgiving day chain " +
+      "(palee session year).",
+    action: "year",
+    readOnly: true,
+    input: strict({ as_of: asOf }),
+    values: (a) => ({ "as-of": str(a.as_of) }),
   },
 ];

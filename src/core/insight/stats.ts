@@ -94,7 +94,7 @@ export interface StatsOptions {
 }
 
 /** A session's day and counted minutes, as computeStats worked them out. */
-interface Counted {
+export interface Counted {
   day: number;
   counted: ReturnType<typeof countedMinutes>;
 }
@@ -111,7 +111,13 @@ export interface StatsMemo {
 
 export const statsMemo = (): StatsMemo => ({ offsetAt: null, known: new WeakMap() });
 
-function countedWith(session: InsightSession, now: number, offsetAt: OffsetAt, memo: StatsMemo | undefined): Counted {
+/** A session's day and counted minutes, from `memo` when an earlier count (stats, with the same offsets) has them. */
+export function countedWith(
+  session: InsightSession,
+  now: number,
+  offsetAt: OffsetAt,
+  memo: StatsMemo | undefined,
+): Counted {
   const past = session.startedMs <= now;
   const known = past ? memo?.known.get(session) : undefined;
   if (known) return known;

@@ -21,6 +21,9 @@ import { openSessionOf } from "./open-session";
 import type { TopicHistory } from "./topic-history";
 import { IndexDisagrees, historyOf } from "./topic-history";
 import { readDraft, readHot } from "./reading";
+import type { TopicWeek } from "../goals";
+import { weekProgressText } from "../goals";
+import { topicWeekOf } from "./goals";
 
 /** A confirmed session ID as the tool writes it (contract §2); the original PALEE's have the same shape. */
 export const SESSION_ID_PATTERN = /^S-\d{8}T\d{6}-[0-9a-f]{4}$/;
@@ -29,6 +32,8 @@ export interface ContextOptions {
   /** A topic ID (validated as new input); absent: the active topic, else the newest session's. */
   topic?: string | null;
   words?: number;
+  /** The day the week line is for (contract §4c; default today). */
+  asOf?: string | null;
 }
 
 export interface ContextResult {
@@ -41,6 +46,9 @@ export interface ContextResult {
   /** The sessions the text shows, newest first. */
   sessions: BriefSession[];
   text: string;
+  /** The topic's week against its goal (version 4), null when it has none; plan.md's warnings. */
+  week: TopicWeek | null;
+  warnings: string[];
 }
 
 /** A session with its Summary and Next action read from its body. */
@@ -92,7 +100,8 @@ async function contextFrom(ctx: SessionContext, options: ContextOptions, bounded
       : (hot.activeTopic ?? (await (await historyFor(ctx, null, bounded)).at(0))?.topicId ?? null);
   if (topicId === null) {
     const none = { topicId: null, topicNote: null, totals: briefTotals([]), open: null, nextAction: null };
-    return { ...none, sessions: [], text: `${truncateWords(NO_TOPIC_BRIEF, words)}\n` };
+    const text = `${truncateWords(NO_TOPIC_BRIEF, words)}\n`;
+    return { ...none, sessions: [], text, week: null, warnings: [] };
   }
   const history = await historyFor(ctx, topicId, bounded);
   let open: OpenSession | null = null;
@@ -117,8 +126,12 @@ async function contextFrom(ctx: SessionContext, options: ContextOptions, bounded
   const notes = open ? draft?.body.trim() || null : null;
   const briefOpen = open && { startedAt: open.startedAt, elapsedSeconds: open.elapsedSeconds, notes };
   const totals = history.totals;
-  const brief = renderBrief({ topicId, topicNote, totals, open: briefOpen, nextAction, sessions: read, words });
-  return { topicId, topicNote, totals, open, nextAction, sessions: read.slice(0, brief.shown), text: brief.text };
+  const { week, warnings } = await topicWeekOf(ctx, topicId, { asOf: options.asOf });
+  const weekLine = week && `This week: ${weekProgressText(week)}.`;
+  const input = { topicId, topicNote, totals, open: briefOpen, nextAction, sessions: read, words, weekLine };
+  const brief = renderBrief(input);
+  const shown = read.slice(0, brief.shown);
+  return { topicId, topicNote, totals, open, nextAction, sessions: shown, text: brief.text, week, warnings };
 }
 
 export type ShowResult =

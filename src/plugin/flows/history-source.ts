@@ -22,7 +22,9 @@ export function historySource(deps: FlowContext): HistorySource {
   return {
     async load() {
       const { confirmed, skipped } = await controller.confirmedSessions();
+      const planPath = `${controller.layout.folder}/plan.md`;
       return historyModel({
+        plan: { text: await deps.store.read(planPath), path: planPath },
         confirmed,
         skipped,
         now: controller.now(),
@@ -34,7 +36,8 @@ export function historySource(deps: FlowContext): HistorySource {
     },
     openSession: () => openSessionModel(controller.open),
     onChange(listener: (what: HistoryChange) => void) {
-      const history = (path: string): boolean => concernsHistory(controller.layout.sessions, path);
+      const plan = (): string => `${controller.layout.folder}/plan.md`;
+      const history = (path: string): boolean => concernsHistory(controller.layout.sessions, path) || path === plan();
       const refs = [
         app.metadataCache.on("changed", (file) => history(file.path) && listener("history")),
         app.vault.on("delete", (file: TAbstractFile) => history(file.path) && listener("history")),

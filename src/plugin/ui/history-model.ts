@@ -14,6 +14,9 @@ import { computeStats, countedMinutes, daySeries, weekSeries } from "../../core/
 import type { Skipped } from "../../core/records";
 import type { OffsetAt } from "../../core/time";
 import type { OpenState } from "../session-controller";
+import { studiedMs } from "../../core/honest-time";
+import type { GoalsModel } from "./goals-model";
+import { goalsModel } from "./goals-model";
 
 const RECENT_COUNT = 10;
 const DAY_BARS = 14;
@@ -50,6 +53,8 @@ export interface HistoryModel {
   problems: Array<{ path: string; text: string }>;
   open: OpenSessionModel | null;
   showSeconds: boolean;
+  /** "This week" and "Year" (version 4); null when the source gives no plan (a script drawing charts only). */
+  goals: GoalsModel | null;
 }
 
 export interface HistoryInput {
@@ -62,6 +67,8 @@ export interface HistoryInput {
   showSeconds: boolean;
   /** Kept by the view between loads: each session is counted once, not on every refresh (stats.ts). */
   memo?: StatsMemo;
+  /** plan.md (its text, null when missing): with it, the model has the goals and the year. */
+  plan?: { text: string | null; path: string };
 }
 
 /** "2026-12-01T14:02:00+01:00" → "2026-12-01 14:02": the learner's wall clock as recorded. */
@@ -90,7 +97,19 @@ export function historyModel(input: HistoryInput): HistoryModel {
     ],
     open: openSessionModel(input.open),
     showSeconds: input.showSeconds,
+    goals: input.plan ? goalsOf(input, input.plan) : null,
   };
+}
+
+function goalsOf(input: HistoryInput, plan: { text: string | null; path: string }): GoalsModel {
+  const model = openSessionModel(input.open);
+  const open = model && {
+    topicId: model.topicId,
+    startedMs: model.startedMs,
+    studiedMinutes: studiedMs(model, input.now) / 60_000,
+  };
+  const { confirmed, now, offsetAt } = input;
+  return goalsModel({ confirmed, planText: plan.text, planPath: plan.path, now, offsetAt, open, memo: input.memo });
 }
 
 /** The open session as the view shows it (from memory: no file access). */

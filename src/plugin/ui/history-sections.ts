@@ -10,6 +10,7 @@ import type { SessionStats } from "../../core/insight/stats";
 import { formatDuration } from "../../core/time";
 import { plural } from "./history-chart";
 import type { HistoryModel, OpenSessionModel, RecentSession } from "./history-model";
+import type { GoalsModel } from "./goals-model";
 
 export interface HistoryActions {
   /** Opens a vault path (a note the view lists as to check). */
@@ -98,7 +99,7 @@ export function renderOpenBox(
   return timer;
 }
 
-export function renderSummary(el: HTMLElement, stats: SessionStats): void {
+export function renderSummary(el: HTMLElement, stats: SessionStats, goals: GoalsModel | null = null): void {
   const grid = el.createDiv({ cls: "palee-history-summary" });
   const cell = (label: string, value: string, detail: string): void => {
     const c = grid.createDiv({ cls: "palee-history-stat" });
@@ -111,7 +112,14 @@ export function renderSummary(el: HTMLElement, stats: SessionStats): void {
   const change = `${diff >= 0 ? "+" : "−"}${formatDuration(Math.abs(diff))}`;
   const lastWeek = formatDuration(stats.lastWeek.minutes);
   cell("This week", formatDuration(stats.thisWeek.minutes), `${change} on last week (${lastWeek})`);
-  cell("Streak", plural(stats.streak.current, "day"), `longest ${plural(stats.streak.longest, "day")}`);
+  if (goals === null) {
+    cell("Streak", plural(stats.streak.current, "day"), `longest ${plural(stats.streak.longest, "day")}`);
+    return;
+  }
+  // Version 4: weeks met and days studied, which a missed day never breaks, instead of the daily streak.
+  const weeks = goals.report.weekStreak;
+  cell("Week streak", plural(weeks.current, "week"), `longest ${plural(weeks.longest, "week")}`);
+  cell("Studied", `${goals.year.studyDays.last30} of 30 days`, "in the last 30 days");
 }
 
 export function renderTopics(el: HTMLElement, stats: SessionStats, actions: HistoryActions): void {

@@ -10,8 +10,16 @@ import { studiedMs } from "../../core/honest-time";
 import { formatElapsed } from "../../core/time";
 import { openTables, renderChart } from "./history-chart";
 import type { HistoryActions } from "./history-sections";
-import { renderOpenBox, renderProblems, renderRecent, renderSummary, renderTopics } from "./history-sections";
+import {
+  linkTarget,
+  renderOpenBox,
+  renderProblems,
+  renderRecent,
+  renderSummary,
+  renderTopics,
+} from "./history-sections";
 import type { HistoryModel, OpenSessionModel } from "./history-model";
+import { renderThisWeek, renderYear } from "./history-goals";
 
 export type { HistoryInput, HistoryModel, OpenSessionModel, RecentSession } from "./history-model";
 export { historyModel, openSessionModel } from "./history-model";
@@ -73,7 +81,8 @@ function focusedButton(box: HTMLElement): number | null {
 }
 
 function renderBody(el: HTMLElement, model: HistoryModel, actions: HistoryActions, tables: Set<string>): void {
-  renderSummary(el, model.stats);
+  renderSummary(el, model.stats, model.goals);
+  if (model.goals) renderThisWeek(el, model.goals, topicNames(model));
   const dayCaption = "Minutes per day, last 14 days";
   const dayBars = model.days.map((d) => ({
     key: d.date,
@@ -92,9 +101,20 @@ function renderBody(el: HTMLElement, model: HistoryModel, actions: HistoryAction
     sessions: w.sessions,
   }));
   renderChart(el, weekCaption, weekBars, tables.has(weekCaption));
+  if (model.goals) renderYear(el, model.goals.year);
   renderTopics(el, model.stats, actions);
   renderRecent(el, model.recent, actions);
   renderProblems(el, model.problems, actions);
+}
+
+/** Each topic's note name, where a session recorded its topic note as a link. */
+function topicNames(model: HistoryModel): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const t of model.stats.byTopic) {
+    const target = linkTarget(t.topicNote);
+    if (target !== null) names.set(t.topicId, target.slice(target.lastIndexOf("/") + 1));
+  }
+  return names;
 }
 
 // ---- the view ------------------------------------------------------------------------------------------

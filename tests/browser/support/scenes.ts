@@ -259,6 +259,10 @@ function historyFiles(): Record<string, string> {
   const files: Record<string, string> = {
     [HOT]: hotText(),
     "Rust ownership.md": "---\npalee_id: T-rust-ownership\n---\n# Rust ownership\n",
+    // Version 4: a weekly goal (5 h), one for a topic, and Sundays off, for This week and Year.
+    "palee/plan.md":
+      "---\npalee_schema: 1\ntype: study_plan\ngoals:\n  - from: 2026-05-04\n    minutes_per_week: 300\n" +
+      "topics:\n  T-spanish-subjunctive:\n    sessions_per_week: 3\nrest_days:\n  - sun\n---\nMy plan.\n",
   };
   HISTORY_SESSIONS.forEach(([daysAgo, hhmm, minutes, topic], i) => {
     const [hh, mm] = hhmm.split(":").map(Number);
