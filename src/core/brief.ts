@@ -79,13 +79,17 @@ export function plainSection(body: string, heading: string): string | null {
   return section === null ? null : section.replace(/^([ \t]{0,3})\\(#{1,6})(?=[ \t]|$)/gm, "$1$2").trim() || null;
 }
 
-/** The topic's next action: the newest non-empty Next action among its sessions (newest first), carried forward. */
+/**
+ * The topic's next action: the newest non-empty Next action among its sessions (newest first), carried forward
+ * until a session marked it done.
+ */
 export function carriedNextAction(sessions: readonly BriefSession[]): BriefNextAction | null {
-  const index = sessions.findIndex((s) => s.nextAction !== null);
-  if (index === -1) return null;
+  // A session that marked the carried one done (next_done, contract §4c) stops the carrying, unless it gave a new one.
+  const index = sessions.findIndex((s) => s.nextAction !== null || s.session.nextDone === true);
+  if (index === -1 || sessions[index].nextAction === null) return null;
   const { session, nextAction } = sessions[index];
   return {
-    text: nextAction as string,
+    text: nextAction,
     day: recordedDate(session.startedAt),
     sessionId: session.sessionId,
     carried: index > 0,

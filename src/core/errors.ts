@@ -35,7 +35,10 @@ export type ErrorKind =
   | "cache_dir"
   // Finding a topic by name (contract §4, version 3): several topic notes match, or none does (exit 2).
   | "ambiguous_topic"
-  | "unknown_topic";
+  | "unknown_topic"
+  // The learning loop (contract §4c, version 4): a rating or an as-of day that is not one (exit 2).
+  | "invalid_rating"
+  | "invalid_date";
 
 export class PaleeError extends Error {
   constructor(

@@ -19,6 +19,8 @@ import type { ContinueResult, PauseOptions, PauseResult } from "./operations/pau
 import { continueSession, pause } from "./operations/pause";
 import type { ContextOptions, ContextResult } from "./operations/brief";
 import { context as briefContext } from "./operations/brief";
+import type { NextOptions, NextResult } from "./operations/next";
+import { next } from "./operations/next";
 import type { HotRead } from "./operations/reading";
 import { readDraft, readHot } from "./operations/reading";
 import type { RebuildResult } from "./operations/rebuild";
@@ -41,6 +43,7 @@ export type { ExportOptions, ExportResult } from "./operations/export";
 export type { EndTime } from "./honest-time";
 export { endTimeOf } from "./honest-time";
 export type { ListResult, StatusResult } from "./operations/list";
+export type { NextOptions, NextResult } from "./operations/next";
 export type { LogOptions, LogResult } from "./operations/log";
 export type { OpenSession } from "./operations/open-session";
 export type { VaultOpenResult } from "./operations/triage-on-open";
@@ -146,6 +149,11 @@ export class PaleeSessions {
   /** The tutor brief of one topic (contract §4b context). */
   brief(options: ContextOptions = {}): Promise<ContextResult> {
     return briefContext(this.context, options);
+  }
+
+  /** What to study next: the review queue as of a day (contract §4c). Never writes. */
+  next(options: NextOptions = {}): Promise<NextResult> {
+    return next(this.context, options);
   }
 
   readHot(): Promise<HotRead> {

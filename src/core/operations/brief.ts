@@ -105,7 +105,7 @@ async function contextFrom(ctx: SessionContext, options: ContextOptions, bounded
   // Bodies newest first, until the summaries read fill the budget and a next action is known.
   const read: BriefSession[] = [];
   let used = 0;
-  for (let i = 0; !(used > words && read.some((r) => r.nextAction !== null)); i++) {
+  for (let i = 0; !(used > words && read.some((r) => r.nextAction !== null || r.session.nextDone)); i++) {
     const session = await history.at(i);
     if (session === null) break;
     const one = await detailed(ctx, session);
