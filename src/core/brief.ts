@@ -54,6 +54,10 @@ export interface BriefInput {
   /** The topic's sessions newest first (at least those that can fit; more are ignored). */
   sessions: readonly BriefSession[];
   words: number;
+  /** Version 4 (contract §4c Brief): the review line, the week line, the newest recall; null: none. */
+  review?: string | null;
+  week?: string | null;
+  recall?: string | null;
 }
 
 export interface Brief {
@@ -129,9 +133,10 @@ function sessionBlock(s: BriefSession): string {
 }
 
 /**
- * The brief. Blocks in the order shown: the topic, its totals, the open session, the next action, then the
- * sessions newest first. The words go first to the topic, the totals and the next action (what the tutor needs
- * most), then to the open session, then to the sessions; a block that does not fit is cut at a word boundary
+ * The brief. Blocks in the order shown: the topic, its totals, the review and week lines, the open session, the
+ * next action, the newest recall, then the sessions newest first. The words go first to the topic, the totals
+ * and the next action (what the tutor needs most), then to the review line, the week line and the recall, then
+ * to the open session, then to the sessions; a block that does not fit is cut at a word boundary
  * with "…" (never down to its heading alone), and nothing follows a cut session. The text never exceeds `words` words.
  */
 export function renderBrief(input: BriefInput): Brief {
@@ -148,6 +153,10 @@ export function renderBrief(input: BriefInput): Brief {
   const title = take(`# Tutor brief: ${topic}${note}`, false);
   const totals = take(totalsLine(topic, input.totals), false);
   const next = take(input.nextAction && nextBlock(input.nextAction));
+  // Version 4's priority after the next action: the review line, the week line, the recall (contract §4c).
+  const review = take(input.review ?? null, false);
+  const week = take(input.week ?? null, false);
+  const recall = take(input.recall ?? null, false);
   const open = take(input.open && openBlock(input.open));
   const sessions: string[] = [];
   const heading = "## Sessions";
@@ -162,7 +171,9 @@ export function renderBrief(input: BriefInput): Brief {
       if (kept !== block) break;
     }
   }
-  const text = [title, totals, open, next, ...sessions].filter((b): b is string => b !== null).join("\n\n");
+  const text = [title, totals, review, week, open, next, recall, ...sessions]
+    .filter((b): b is string => b !== null)
+    .join("\n\n");
   return { text: text === "" ? "" : `${text}\n`, shown: Math.max(0, sessions.length - 1) };
 }
 

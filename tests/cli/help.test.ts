@@ -3,7 +3,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { runRaw } from "./support";
 
-const ACTIONS = "start|draft|end|list|status|recover|rebuild|pause|continue|log|stats|export|context|show|latest|hook";
+const ACTIONS =
+  "start|draft|end|list|status|recover|rebuild|pause|continue|log|stats|export|context|show|latest|hook|next";
 const USAGE_LINE = new RegExp(`^Usage: palee session <${ACTIONS.replace(/\|/g, "\\|")}> \\[options\\]\n`);
 
 describe("per-action help", () => {
@@ -40,6 +41,7 @@ describe("per-action help", () => {
     "show",
     "latest",
     "hook",
+    "next",
   ])("has a description and an example for %s", (action) => {
     const run = runRaw(["session", action, "-h"]);
     expect(run.status).toBe(0);

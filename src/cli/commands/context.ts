@@ -1,6 +1,9 @@
 import { BRIEF_WORDS_DEFAULT, BRIEF_WORDS_MAX, BRIEF_WORDS_MIN } from "../../core/brief";
 import { UsageError } from "../../core/errors";
 import { detailedSessionJson, openJson } from "../../core/formats/json";
+import { queueEntryJson, topicWeekJson } from "../../core/formats/review";
+import { EMPTY_PLAN_VIEW } from "../../core/review/goal-progress";
+import { dayText } from "../../core/time";
 import type { Values } from "../options";
 import { topicOption } from "../topic";
 import type { Outcome } from "../output";
@@ -22,8 +25,12 @@ async function runContext(ctx: CommandContext, values: Values): Promise<Outcome>
   const words = parseWords(values.words);
   // A topic note's name, alias or path works too (contract §4 "finding a topic by name").
   const topic = await topicOption(ctx, values.topic, "acts on the open session");
-  const r = await ctx.core.brief({ topic, words });
+  // plan.md is not read here yet: the lead passes the goals work's PlanView instead of EMPTY_PLAN_VIEW.
+  const r = await ctx.core.brief({ topic, words, asOf: values["as-of"] ?? null, plan: EMPTY_PLAN_VIEW });
+  for (const w of r.warnings) out.warn(w);
   if (out.json) {
+    const note =
+      r.review && (ctx.store.topicNotes([ctx.core.layout.folder]).find((n) => n.topicId === r.topicId) ?? null);
     out.doc({
       topic_id: r.topicId,
       topic_note: r.topicNote,
@@ -31,7 +38,11 @@ async function runContext(ctx: CommandContext, values: Values): Promise<Outcome>
       open: r.open ? openJson(r.open) : null,
       next_action: r.nextAction?.text ?? null,
       sessions: r.sessions.map(detailedSessionJson),
+      review: r.review && queueEntryJson(r.review, note ?? null, r.asOf),
+      week: r.week && topicWeekJson(r.week, r.asOf),
+      recall: r.recall && { date: dayText(r.recall.day), text: r.recall.text, rating: r.recall.rating },
       text: r.text,
+      warnings: r.warnings,
     });
     return 0;
   }
@@ -45,6 +56,7 @@ export const context: Command = {
   options: {
     topic: "the topic to brief (default: the active topic, else the newest session's)",
     words: `the brief's length in words, ${BRIEF_WORDS_MIN} to ${BRIEF_WORDS_MAX} (default ${BRIEF_WORDS_DEFAULT})`,
+    "as-of": "brief as of this day, YYYY-MM-DD (default today): later sessions are left out",
   },
   example: "palee session context --topic T-rust-ownership --words 300",
   run: runContext,

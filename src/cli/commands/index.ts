@@ -20,6 +20,7 @@ import { show } from "./show";
 import { stats } from "./stats";
 import { status } from "./status";
 import { hook } from "./hook";
+import { next } from "./next";
 
 export const COMMANDS: readonly Command[] = [
   start,
@@ -38,6 +39,7 @@ export const COMMANDS: readonly Command[] = [
   show,
   latest,
   hook,
+  next,
 ];
 
 export function findCommand(name: string): Command | undefined {
@@ -49,7 +51,7 @@ export function findCommand(name: string): Command | undefined {
  * draft, a note, a view, an export file) and holds the vault lock for its whole operation; a new command is a
  * writer until it is named here.
  */
-const READ_ONLY: ReadonlySet<string> = new Set(["list", "status", "stats", "context", "show", "latest"]);
+const READ_ONLY: ReadonlySet<string> = new Set(["list", "status", "stats", "context", "show", "latest", "next"]);
 
 export function writes(command: Command): boolean {
   return !READ_ONLY.has(command.name);
