@@ -51,16 +51,17 @@ const TOOLS = [
   "continue_session",
   "end_session",
   "log_session",
+  "study_next",
 ];
 
 describe("palee mcp: what it offers", () => {
-  it("lists the eleven tools with strict input schemas, and the two resources", async () => {
+  it("lists the twelve tools with strict input schemas, and the two resources", async () => {
     const { client } = await serve(makeVault());
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
     const end = tools.find((t) => t.name === "end_session");
     expect(Object.keys(end?.inputSchema.properties ?? {}).sort()).toEqual(
-      ["at", "next_action", "note", "outcome", "summary", "topic"].sort(),
+      ["at", "next_action", "note", "outcome", "summary", "topic", "recall", "rating", "done"].sort(),
     );
     expect(end?.inputSchema).toMatchObject({ additionalProperties: false });
     expect(tools.find((t) => t.name === "status")?.annotations).toMatchObject({ readOnlyHint: true });
