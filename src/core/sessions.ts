@@ -18,7 +18,8 @@ import { triageOnOpen, savedTwice } from "./operations/triage-on-open";
 import type { ContinueResult, PauseOptions, PauseResult } from "./operations/pause";
 import { continueSession, pause } from "./operations/pause";
 import type { ContextOptions, ContextResult } from "./operations/brief";
-import { context as briefContext } from "./operations/brief";
+import { context as briefContext, carriedNextActionOf } from "./operations/brief";
+import type { BriefNextAction } from "./brief";
 import type { NextOptions, NextResult } from "./operations/next";
 import { next } from "./operations/next";
 import type { HotRead } from "./operations/reading";
@@ -154,6 +155,11 @@ export class PaleeSessions {
   /** What to study next: the review queue as of a day (contract §4c). Never writes. */
   next(options: NextOptions = {}): Promise<NextResult> {
     return next(this.context, options);
+  }
+
+  /** The topic's next action carried forward now, or null (none, or marked done). Never writes. */
+  carriedNextAction(topicId: string): Promise<BriefNextAction | null> {
+    return carriedNextActionOf(this.context, topicId);
   }
 
   readHot(): Promise<HotRead> {

@@ -16,7 +16,8 @@ import type {
   VaultOpenResult,
 } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
-import type { ContextResult, CountAwayBackResult, ExportResult } from "../core/sessions";
+import type { ContextResult, CountAwayBackResult, ExportResult, NextOptions, NextResult } from "../core/sessions";
+import type { BriefNextAction } from "../core/brief";
 import { absorbedBy, checkpointedWithin, isThisDevice } from "../core/recovery";
 import type { Layout } from "../core/layout";
 import type { ConfirmedSession, Draft, Skipped } from "../core/records";
@@ -50,6 +51,10 @@ export interface EndRequest {
   summary: string | null;
   nextAction: string | null;
   endAt: EndTime;
+  /** The recall step (contract §4c), all optional: what is remembered, the 1–4 rating, the carried action done. */
+  recall?: string | null;
+  rating?: number | null;
+  done?: boolean;
 }
 
 export interface ControllerDeps {
@@ -286,8 +291,7 @@ export class SessionController {
       if (!open) throw new UsageError("no session is open", "nothing_open");
       try {
         const { draftId, topicId } = open.session;
-        const { summary, nextAction, endAt } = input;
-        return await this.sessions.end({ open: { draftId, topicId }, summary, nextAction, endAt });
+        return await this.sessions.end({ open: { draftId, topicId }, ...input });
       } catch (error) {
         if (error instanceof ConflictError && error.savedSession) {
           // Saved, but a view changed underneath: the session is over. Reconcile closes its pointer.
@@ -376,6 +380,16 @@ export class SessionController {
   /** The tutor brief of `topic` (default: the active topic, else the newest session's), at the default length. */
   brief(topic: string | null = null): Promise<ContextResult> {
     return this.exclusive(() => this.sessions.brief(topic === null ? {} : { topic }));
+  }
+
+  /** The queue (contract §4c) from the scan cache: ratings from the metadata cache, no body but next actions'. */
+  next(options: NextOptions = {}): Promise<NextResult> {
+    return this.exclusive(() => this.sessions.next(options));
+  }
+
+  /** The topic's next action carried forward now, for the end dialog's Done box. */
+  carriedNextAction(topicId: string): Promise<BriefNextAction | null> {
+    return this.exclusive(() => this.sessions.carriedNextAction(topicId));
   }
 
   /** hot.md's text, or null when there is none yet. */

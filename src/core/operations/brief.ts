@@ -107,20 +107,25 @@ async function withHistory<T>(read: (bounded: boolean) => Promise<T>): Promise<T
 }
 
 /**
- * Whether the topic has a next action carried forward now (contract §4c): its sessions newest first, until one
+ * The topic's next action carried forward now (contract §4c), or null: its sessions newest first, until one
  * gives a next action or marked the carried one done. Reads as few notes as the brief does.
  */
-export function hasCarriedNextAction(ctx: SessionContext, topicId: string): Promise<boolean> {
+export function carriedNextActionOf(ctx: SessionContext, topicId: string): Promise<BriefNextAction | null> {
   return withHistory(async (bounded) => {
     const history = await historyFor(ctx, topicId, bounded);
     for (let i = 0; ; i++) {
       const session = await history.at(i);
-      if (session === null) return false;
-      const full = await withBody(ctx.ports.store, session, ctx.offsetAt);
-      if (plainSection(full.body, "Next action") !== null) return true;
-      if (full.nextDone) return false;
+      if (session === null) return null;
+      const one = await detailed(ctx, session);
+      if (one.nextAction !== null) return carriedNextAction([one]);
+      if (one.session.nextDone) return null;
     }
   });
+}
+
+/** Whether the topic has a next action carried forward now (end --done marks it done). */
+export async function hasCarriedNextAction(ctx: SessionContext, topicId: string): Promise<boolean> {
+  return (await carriedNextActionOf(ctx, topicId)) !== null;
 }
 
 export function context(ctx: SessionContext, options: ContextOptions = {}): Promise<ContextResult> {
