@@ -31,7 +31,7 @@ import { recover } from "./operations/recover";
 import type { StartOptions, StartResult } from "./operations/start";
 import { start } from "./operations/start";
 import type { CorePorts } from "./ports";
-import type { Draft } from "./records";
+import type { ConfirmedSession, Draft } from "./records";
 import type { Scan } from "./scan";
 
 export type { AwayBreak } from "./honest-time";
@@ -158,8 +158,11 @@ export class PaleeSessions {
   }
 
   /** The topic's next action carried forward now, or null (none, or marked done). Never writes. */
-  carriedNextAction(topicId: string): Promise<BriefNextAction | null> {
-    return carriedNextActionOf(this.context, topicId);
+  carriedNextAction(
+    topicId: string,
+    probe?: (session: ConfirmedSession) => boolean | undefined,
+  ): Promise<BriefNextAction | null> {
+    return carriedNextActionOf(this.context, topicId, probe);
   }
 
   readHot(): Promise<HotRead> {

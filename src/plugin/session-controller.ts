@@ -17,7 +17,6 @@ import type {
 } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
 import type { ContextResult, CountAwayBackResult, ExportResult, NextOptions, NextResult } from "../core/sessions";
-import type { BriefNextAction } from "../core/brief";
 import { absorbedBy, checkpointedWithin, isThisDevice } from "../core/recovery";
 import type { Layout } from "../core/layout";
 import type { ConfirmedSession, Draft, Skipped } from "../core/records";
@@ -388,8 +387,8 @@ export class SessionController {
   }
 
   /** The topic's next action carried forward now, for the end dialog's Done box. */
-  carriedNextAction(topicId: string): Promise<BriefNextAction | null> {
-    return this.exclusive(() => this.sessions.carriedNextAction(topicId));
+  carriedNextAction(topicId: string, probe?: (s: { path: string }) => boolean | undefined) {
+    return this.exclusive(() => this.sessions.carriedNextAction(topicId, probe));
   }
 
   /** hot.md's text, or null when there is none yet. */

@@ -110,12 +110,21 @@ async function withHistory<T>(read: (bounded: boolean) => Promise<T>): Promise<T
  * The topic's next action carried forward now (contract §4c), or null: its sessions newest first, until one
  * gives a next action or marked the carried one done. Reads as few notes as the brief does.
  */
-export function carriedNextActionOf(ctx: SessionContext, topicId: string): Promise<BriefNextAction | null> {
+export function carriedNextActionOf(
+  ctx: SessionContext,
+  topicId: string,
+  /** Whether a note not read yet has a Next action, from a cache of its headings (undefined: read it). */
+  probe?: (session: ConfirmedSession) => boolean | undefined,
+): Promise<BriefNextAction | null> {
   return withHistory(async (bounded) => {
     const history = await historyFor(ctx, topicId, bounded);
     for (let i = 0; ; i++) {
       const session = await history.at(i);
       if (session === null) return null;
+      if (session.bodyPending && probe?.(session) === false) {
+        if (session.nextDone) return null;
+        continue;
+      }
       const one = await detailed(ctx, session);
       if (one.nextAction !== null) return carriedNextAction([one]);
       if (one.session.nextDone) return null;

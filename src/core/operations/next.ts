@@ -19,7 +19,6 @@ import type { TopicNote } from "../topics/resolve";
 import type { SessionContext } from "./context";
 import type { OpenSession } from "./open-session";
 import { status } from "./list";
-import { memoryFrom } from "./topic-memory";
 
 export interface NextOptions {
   /** YYYY-MM-DD; absent: today. A later day or a malformed one is refused invalid_date. */
@@ -30,6 +29,12 @@ export interface NextOptions {
   topicNotes?: readonly TopicNote[];
   /** One topic's entry (with its history), also outside the queue (group excluded or none). */
   topic?: string | null;
+  /**
+   * Whether a session not yet read in full has a Next action, from what the face's cache knows of its headings
+   * (undefined: it cannot tell, so the note is read). With it, a view never reads a body: a known next action's
+   * text is then "" (present, unread).
+   */
+  hasNextAction?: (session: ConfirmedSession) => boolean | undefined;
 }
 
 export interface NextResult {
@@ -56,14 +61,25 @@ function byTopic(ctx: SessionContext, newestFirst: readonly ConfirmedSession[], 
   return topics;
 }
 
-/** The topic's next action as of its sessions (newest first): carried forward until done (contract §4c). */
-async function nextActionOf(ctx: SessionContext, topicId: string, sessions: readonly ConfirmedSession[]) {
-  const memory = await memoryFrom(
-    topicId,
-    sessions.map((s) => () => withBody(ctx.ports.store, s, ctx.offsetAt)),
-  );
-  const source = memory?.carried ?? memory?.newest ?? null;
-  return source === null ? null : plainSection(source.body, "Next action");
+/**
+ * The topic's next action as of its sessions (newest first): carried forward until a session marks it done
+ * (contract §4c), as hot.md carries it (topic-memory.ts). "" when `probe` says one is there without its text.
+ */
+async function nextActionOf(
+  ctx: SessionContext,
+  sessions: readonly ConfirmedSession[],
+  probe: NextOptions["hasNextAction"],
+): Promise<string | null> {
+  for (const session of sessions) {
+    const known = session.bodyPending && probe ? probe(session) : undefined;
+    if (known === true) return "";
+    if (known === undefined) {
+      const text = plainSection((await withBody(ctx.ports.store, session, ctx.offsetAt)).body, "Next action");
+      if (text !== null) return text;
+    }
+    if (session.nextDone) return null;
+  }
+  return null;
 }
 
 function notesByTopic(notes: readonly TopicNote[]): Map<string, TopicNote> {
@@ -101,7 +117,11 @@ export async function next(ctx: SessionContext, options: NextOptions = {}): Prom
   for (const [topicId, list] of sessions) {
     const schedule = scheduleOf(reviewDaysOf(list, ctx.offsetAt, asOf));
     const counts = schedule.history.length > 0 || plan.goals.has(topicId) || topicId === wanted;
-    topics.push({ topicId, schedule, nextAction: counts ? await nextActionOf(ctx, topicId, list) : null });
+    topics.push({
+      topicId,
+      schedule,
+      nextAction: counts ? await nextActionOf(ctx, list, options.hasNextAction) : null,
+    });
   }
   const { queue, excluded } = buildQueue(topics, plan, asOf);
   const notes = notesByTopic(options.topicNotes ?? []);

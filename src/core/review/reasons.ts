@@ -44,7 +44,11 @@ export function reasonsOf(entry: ReasonInput, behind: boolean): Reason[] {
     );
   }
   if (behind) reasons.push({ code: "goal_behind", text: goalText(entry) });
-  if (entry.nextAction !== null) reasons.push({ code: "next_action", text: `next action: ${entry.nextAction}` });
+  if (entry.nextAction !== null) {
+    // "": a view that knows a next action is there without reading its note.
+    const text = entry.nextAction === "" ? "has a next action" : `next action: ${entry.nextAction}`;
+    reasons.push({ code: "next_action", text });
+  }
   if (s.lastRating === 1 && s.lastReviewed !== null) {
     reasons.push({ code: "last_again", text: `last recall rated again (${dayText(s.lastReviewed)})` });
   }

@@ -11,6 +11,7 @@ import { EndSessionModal } from "../ui/end-modal";
 import type { FlowContext } from "./context";
 import { fail, sentence, warn } from "./notices";
 import { recoverInterrupted } from "./recovery";
+import { headingsProbe } from "./study-next";
 
 /** End session: only this device's running session; the end modal first when a summary is asked for. */
 export async function end(ctx: FlowContext): Promise<void> {
@@ -30,7 +31,7 @@ export async function end(ctx: FlowContext): Promise<void> {
   const preview = endPreview(ctx, open);
   // The carried next action (its Done box): one read of the topic's newest notes; none when it cannot tell.
   const carried = ctx.settings().askForSummary
-    ? await ctx.controller.carriedNextAction(open.session.topicId).catch(() => null)
+    ? await ctx.controller.carriedNextAction(open.session.topicId, headingsProbe(ctx)).catch(() => null)
     : null;
   if (ctx.ending) return;
   if (!ctx.settings().askForSummary) {

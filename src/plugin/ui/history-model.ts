@@ -14,6 +14,8 @@ import { computeStats, countedMinutes, daySeries, weekSeries } from "../../core/
 import type { Skipped } from "../../core/records";
 import type { OffsetAt } from "../../core/time";
 import type { OpenState } from "../session-controller";
+import type { NextUpEntry } from "./next-up";
+import { NEXT_UP_COUNT } from "./next-up";
 
 const RECENT_COUNT = 10;
 const DAY_BARS = 14;
@@ -50,6 +52,8 @@ export interface HistoryModel {
   problems: Array<{ path: string; text: string }>;
   open: OpenSessionModel | null;
   showSeconds: boolean;
+  /** "Next up": the queue's first entries (null: not known, e.g. it could not be read). */
+  nextUp: NextUpEntry[] | null;
 }
 
 export interface HistoryInput {
@@ -62,6 +66,8 @@ export interface HistoryInput {
   showSeconds: boolean;
   /** Kept by the view between loads: each session is counted once, not on every refresh (stats.ts). */
   memo?: StatsMemo;
+  /** The review queue's entries (contract §4c), first first. */
+  nextUp?: readonly NextUpEntry[] | null;
 }
 
 /** "2026-12-01T14:02:00+01:00" → "2026-12-01 14:02": the learner's wall clock as recorded. */
@@ -90,6 +96,7 @@ export function historyModel(input: HistoryInput): HistoryModel {
     ],
     open: openSessionModel(input.open),
     showSeconds: input.showSeconds,
+    nextUp: input.nextUp ? input.nextUp.slice(0, NEXT_UP_COUNT) : null,
   };
 }
 

@@ -12,6 +12,7 @@ import { openTables, renderChart } from "./history-chart";
 import type { HistoryActions } from "./history-sections";
 import { renderOpenBox, renderProblems, renderRecent, renderSummary, renderTopics } from "./history-sections";
 import type { HistoryModel, OpenSessionModel } from "./history-model";
+import { renderNextUp } from "./next-up";
 
 export type { HistoryInput, HistoryModel, OpenSessionModel, RecentSession } from "./history-model";
 export { historyModel, openSessionModel } from "./history-model";
@@ -73,6 +74,7 @@ function focusedButton(box: HTMLElement): number | null {
 }
 
 function renderBody(el: HTMLElement, model: HistoryModel, actions: HistoryActions, tables: Set<string>): void {
+  renderNextUp(el, model.nextUp, actions.startTopic && ((topicId) => actions.startTopic?.(topicId)));
   renderSummary(el, model.stats);
   const dayCaption = "Minutes per day, last 14 days";
   const dayBars = model.days.map((d) => ({
