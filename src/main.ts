@@ -11,7 +11,7 @@ import { ticker } from "./plugin/flows/time-away";
 import { ObsidianStore } from "./plugin/adapters/obsidian-store";
 import { registerInsight } from "./plugin/flows/insight";
 import { registerDoors } from "./plugin/doors";
-import { dueCounter } from "./plugin/flows/study-next";
+import { dueCounter } from "./plugin/flows/review-queue";
 import { SessionController } from "./plugin/session-controller";
 import type { PaleeSettings } from "./plugin/settings";
 import { settingsFrom, toSaved } from "./plugin/settings";

@@ -12,7 +12,16 @@ import type { NextChoice } from "../../src/plugin/ui/study-next-modal";
 import { studyNote } from "../support/review-vault";
 import { followLink, runCli } from "./support/doors";
 import type { LoadedPlugin } from "./support/plugin-harness";
-import { click, harness, installPluginTestEnvironment, loadPlugin, modals, settle } from "./support/plugin-harness";
+import {
+  click,
+  harness,
+  installPluginTestEnvironment,
+  loadPlugin,
+  modals,
+  settle,
+  suggestions,
+} from "./support/plugin-harness";
+import { choiceLabel } from "../../src/plugin/ui/topic-picker";
 import { HOT, confirmedPaths, fieldsAt, statusText } from "./support/session-files";
 
 jest.mock("obsidian", () => {
@@ -91,6 +100,15 @@ describe("study-next", () => {
     const p = await loaded();
     await followLink(p, "obsidian://palee-sessions?action=next");
     expect(p.h.app.workspace.getLeavesOfType(HISTORY_VIEW.type)).toHaveLength(1);
+  });
+});
+
+describe("the topic picker", () => {
+  it('lists due topics first, marked "due", and the others "in N days"', async () => {
+    const p = await loaded();
+    await p.ribbon();
+    const labels = suggestions("").map((c) => ("topicId" in c ? `${c.topicId}: ${choiceLabel(c).note}` : c.kind));
+    expect(labels).toEqual(["T-a: Topic note: Rust ownership · due", "T-b: From your past sessions · in 1 day"]);
   });
 });
 

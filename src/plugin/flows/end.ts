@@ -11,7 +11,7 @@ import { EndSessionModal } from "../ui/end-modal";
 import type { FlowContext } from "./context";
 import { fail, sentence, warn } from "./notices";
 import { recoverInterrupted } from "./recovery";
-import { headingsProbe } from "./study-next";
+import { headingsProbe } from "./review-queue";
 
 /** End session: only this device's running session; the end modal first when a summary is asked for. */
 export async function end(ctx: FlowContext): Promise<void> {
