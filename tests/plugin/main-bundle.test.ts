@@ -38,6 +38,7 @@ const STABLE_COMMAND_IDS = [
   "pause-session",
   "continue-session",
   "log-session",
+  "study-next",
 ];
 
 function mainJs(): string {

@@ -59,6 +59,7 @@ describe("the plugin on mobile", () => {
         "pause-session",
         "continue-session",
         "log-session",
+        "study-next",
       ].sort(),
     );
   });
