@@ -8,6 +8,7 @@ import { nextJson, queueEntryJson } from "../../core/formats/review";
 import type { NextResult } from "../../core/operations/next";
 import { EMPTY_PLAN_VIEW } from "../../core/review/goal-progress";
 import type { QueueEntry } from "../../core/review/queue";
+import { ratingWord } from "../../core/review/rating";
 import { dayText } from "../../core/time";
 import type { Values } from "../options";
 import type { Outcome } from "../output";
@@ -53,7 +54,9 @@ function headline(r: NextResult): string[] {
   if (first === undefined) return ["Nothing to review yet: end a session on a topic to start its schedule."];
   const start = `palee session start --topic ${printable(first.topicId)}`;
   if (first.group === "due" || first.group === "goal" || first.group === "continue") {
-    return [`Study next: ${named(r, first.topicId)} — ${printable(reasonsText(first))}.`, `Start it: ${start}`];
+    // One full stop: a reason that ends a sentence (a next action often does) keeps its own.
+    const why = printable(reasonsText(first)).replace(/[.!?]$/, "");
+    return [`Study next: ${named(r, first.topicId)} — ${why}.`, `Start it: ${start}`];
   }
   const dated = r.queue.filter((e) => e.schedule.due !== null);
   const soonest = dated.reduce<QueueEntry | null>(
@@ -73,8 +76,8 @@ function topicText(r: NextResult, e: QueueEntry): string[] {
   const lines = [`${named(r, e.topicId)}: ${e.group}`, entryLine(r, e)];
   if (s.history.length > 0) lines.push("Review days:");
   for (const h of s.history) {
-    const rating = h.rating === null ? "unrated" : String(h.rating);
-    lines.push(`  ${dayText(h.day)}  rating ${rating}, step ${h.step}, gap ${h.gapDays} d, due ${dayText(h.due)}`);
+    const rating = h.rating === null ? "unrated" : `rated ${ratingWord(h.rating)} (${h.rating})`;
+    lines.push(`  ${dayText(h.day)}  ${rating}, step ${h.step}, gap ${h.gapDays} d, due ${dayText(h.due)}`);
   }
   return lines;
 }
