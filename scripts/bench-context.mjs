@@ -36,11 +36,12 @@ function generate(vault) {
   for (let i = 0; i < SIZE; i++) {
     const startedMs = start + i * 3 * 3600_000;
     const id = `S-${compact(startedMs)}-${(i % 65536).toString(16).padStart(4, "0")}`;
+    const rating = i % 3 === 0 ? `recall_rating: ${(i % 4) + 1}\n` : "";
     const words = Array.from({ length: 40 }, (_, k) => `word${(i * 7 + k) % 997}`).join(" ");
     const text =
       `---\npalee_schema: 1\nsession_id: ${id}\ntopic_id: T-topic-${i % 10}\nstarted_at: "${iso(startedMs)}"\n` +
       `ended_at: "${iso(startedMs + 45 * 60_000)}"\nduration_minutes: 45\nstatus: completed\noutcome: completed\n` +
-      `absorbed_drafts: []\n${i % 3 === 0 ? `recall_rating: ${(i % 4) + 1}\n` : ""}---\n# Session: ${id}\n\n## Summary\n\nSession ${i}: ${words}\n\n` +
+      `absorbed_drafts: []\n${rating}---\n# Session: ${id}\n\n## Summary\n\nSession ${i}: ${words}\n\n` +
       `## Next action\n\nNext step ${i}\n`;
     writeFileSync(path.join(dir, `${id}.md`), text);
   }
