@@ -30,7 +30,7 @@ export default class PaleeSessionsPlugin extends Plugin {
   private flows!: FlowContext;
   private onTick: () => Promise<void> = () => Promise.resolve();
   private timer: StatusBarTimer | null = null;
-  private due: { count: () => number; refresh: () => void } | null = null;
+  private due: ReturnType<typeof dueCounter> | null = null;
   private unloaded = false;
 
   async onload(): Promise<void> {
@@ -57,8 +57,7 @@ export default class PaleeSessionsPlugin extends Plugin {
     if (!Platform.isMobile) {
       const item = this.addStatusBarItem();
       const showSeconds = (): boolean => this.settings.showSeconds;
-      this.due = dueCounter(flows, () => this.timer?.render());
-      const due = this.due;
+      const due = (this.due = dueCounter(flows, () => this.timer?.render()));
       this.timer = new StatusBarTimer(
         item,
         () => this.controller.open,
@@ -67,7 +66,8 @@ export default class PaleeSessionsPlugin extends Plugin {
         due.count,
       );
       this.registerDomEvent(item, "click", (event) => statusBarClick(flows, event));
-      this.register(this.controller.onChange(() => (this.timer?.render(), due.refresh())));
+      this.register(this.controller.onChange(() => this.timer?.render()));
+      this.register(due.follow());
       this.timer.render();
     }
     this.addSettingTab(

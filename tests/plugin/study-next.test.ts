@@ -94,6 +94,12 @@ describe("study-next", () => {
     const p = await loaded();
     await settle();
     expect(statusText(p)).toBe("Start session · 1 due");
+    // Studying the due topic takes it off the count once the session ends.
+    await runCli(p, "palee-sessions:start", { topic: "T-a" });
+    jest.setSystemTime(Date.UTC(2026, 7, 14, 12, 10)); // within the grace period: no silence to cut
+    expect(await runCli(p, "palee-sessions:end", {})).toBe("Session on T-a saved (10 min).");
+    await settle();
+    expect(statusText(p)).toBe("Start session");
   });
 
   it("opens the history view for action=next", async () => {

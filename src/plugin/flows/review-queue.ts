@@ -45,27 +45,51 @@ export function nextChoices(result: NextResult, notes: ReadonlyMap<string, Topic
 }
 
 /**
- * How many topics are due for review, for the idle status bar: counted again after each change of the open
- * session (an end, a start, a sync) and when asked; `changed` is told when the number moves.
+ * How many topics are due for review, for the idle status bar; `changed` is told when the number moves. It is
+ * counted again when a session starts or ends (`follow`), not on each refresh (the editor saves every ~2 s), and
+ * when asked (the vault opened, the hour turned).
  */
-export function dueCounter(ctx: FlowContext, changed: () => void): { count: () => number; refresh: () => void } {
+export function dueCounter(
+  ctx: FlowContext,
+  changed: () => void,
+): { count: () => number; refresh: () => void; follow: () => () => void } {
   let count = 0;
   let running = false;
+  // Asked again while counting (a start, then its end): counted once more afterwards, never dropped.
+  let again = false;
   const refresh = (): void => {
-    if (running || ctx.disposed) return;
+    if (ctx.disposed) return;
+    if (running) {
+      again = true;
+      return;
+    }
     running = true;
     void queueNow(ctx, true)
-      .then(({ result: r }) => {
-        const due = r.queue.filter((e) => e.group === "due").length;
+      .then(({ result }) => {
+        const due = result.queue.filter((e) => e.group === "due").length;
         if (due !== count) {
           count = due;
           changed();
         }
       })
       .catch(() => undefined)
-      .finally(() => (running = false));
+      .finally(() => {
+        running = false;
+        if (again) {
+          again = false;
+          refresh();
+        }
+      });
   };
-  return { count: () => count, refresh };
+  const follow = (): (() => void) => {
+    let openKey: string | null = ctx.controller.open?.session.draftId ?? null;
+    return ctx.controller.onChange(() => {
+      const key = ctx.controller.open?.session.draftId ?? null;
+      if (key !== openKey) refresh();
+      openKey = key;
+    });
+  };
+  return { count: () => count, refresh, follow };
 }
 
 /**
