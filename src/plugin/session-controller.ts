@@ -14,9 +14,14 @@ import type {
   StartOptions,
   StartResult,
   VaultOpenResult,
+  ContextOptions,
+  ContextResult,
+  CountAwayBackResult,
+  ExportResult,
+  NextOptions,
+  NextResult,
 } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
-import type { ContextResult, CountAwayBackResult, ExportResult, NextOptions, NextResult } from "../core/sessions";
 import { absorbedBy, checkpointedWithin, isThisDevice } from "../core/recovery";
 import type { Layout } from "../core/layout";
 import type { ConfirmedSession, Draft, Skipped } from "../core/records";
@@ -50,8 +55,7 @@ export interface EndRequest {
   summary: string | null;
   nextAction: string | null;
   endAt: EndTime;
-  /** The recall step (contract §4c), all optional: what is remembered, the 1–4 rating, the carried action done. */
-  recall?: string | null;
+  recall?: string | null; // the recall step (contract §4c), all optional
   rating?: number | null;
   done?: boolean;
 }
@@ -377,16 +381,14 @@ export class SessionController {
   }
 
   /** The tutor brief of `topic` (default: the active topic, else the newest session's), at the default length. */
-  brief(topic: string | null = null): Promise<ContextResult> {
-    return this.exclusive(() => this.sessions.brief(topic === null ? {} : { topic }));
+  brief(topic: string | null = null, hasHeading?: ContextOptions["hasHeading"]): Promise<ContextResult> {
+    return this.exclusive(() => this.sessions.brief(topic === null ? { hasHeading } : { topic, hasHeading }));
   }
 
-  /** The queue (contract §4c) from the scan cache: ratings from the metadata cache, no body but next actions'. */
   next(options: NextOptions = {}): Promise<NextResult> {
     return this.exclusive(() => this.sessions.next(options));
   }
 
-  /** The topic's next action carried forward now, for the end dialog's Done box. */
   carriedNextAction(topicId: string, probe?: (s: { path: string }) => boolean | undefined) {
     return this.exclusive(() => this.sessions.carriedNextAction(topicId, probe));
   }

@@ -21,6 +21,9 @@ import type { TopicHistory } from "./topic-history";
  */
 export const RECALL_LOOKBACK = 30;
 
+/** Whether a note not read yet has a `## <heading>` (ContextOptions.hasHeading). */
+type HasHeading = (session: ConfirmedSession, heading: string) => boolean | undefined;
+
 export interface BriefLearning {
   /** null when the topic has no review day and no goal. */
   review: QueueEntry | null;
@@ -56,8 +59,11 @@ async function reviewEntry(
 async function newestRecall(
   ctx: SessionContext,
   newestFirst: readonly ConfirmedSession[],
+  hasHeading: HasHeading | undefined,
 ): Promise<BriefRecall | null> {
+  // A note whose cached headings show no Recall is passed over unread.
   for (const known of newestFirst.slice(0, RECALL_LOOKBACK)) {
+    if (known.bodyPending && hasHeading?.(known, "Recall") === false) continue;
     const session = await withBody(ctx.ports.store, known, ctx.offsetAt);
     const text = plainSection(session.body, "Recall");
     if (text !== null) return { day: sessionDay(session, ctx.offsetAt), text, rating: session.recallRating ?? null };
@@ -74,9 +80,10 @@ export async function briefLearning(
     nextAction: string | null;
     read: readonly BriefSession[];
     history: TopicHistory;
+    hasHeading?: HasHeading;
   },
 ): Promise<BriefLearning> {
   const review = await reviewEntry(ctx, at, at.history);
-  const recall = await newestRecall(ctx, review.mine);
+  const recall = await newestRecall(ctx, review.mine, at.hasHeading);
   return { review: review.entry, week: at.plan.goals.get(at.topicId) ?? null, recall, warnings: review.warnings };
 }

@@ -42,6 +42,8 @@ export interface ContextOptions {
   asOf?: string | null;
   /** The plan's part the review and week lines need; the faces pass EMPTY_PLAN_VIEW until plan.md is wired in. */
   plan?: PlanView;
+  /** Whether a note not read yet has a `## <heading>`, from a cache of its headings (undefined: read it). */
+  hasHeading?: (session: ConfirmedSession, heading: string) => boolean | undefined;
 }
 
 export interface ContextResult {
@@ -163,6 +165,7 @@ async function contextFrom(ctx: SessionContext, options: ContextOptions, bounded
   const nextAction = carriedNextAction(read);
   const plan = options.plan ?? EMPTY_PLAN_VIEW;
   const learning = await briefLearning(ctx, {
+    hasHeading: options.hasHeading,
     topicId,
     asOf,
     plan,

@@ -16,6 +16,7 @@ import { start, startWith } from "../flows/start";
 import { pauseOrContinue, runningHere } from "./running";
 import { resolveTopic } from "./topic";
 import { nextText } from "../flows/study-next";
+import { headingProbe } from "../flows/review-queue";
 import { parseRating } from "../../core/review/rating";
 
 /** rating= as typed; a bad one is refused by parseRating (invalid_rating), said as the answer. */
@@ -68,7 +69,8 @@ async function endDoor(flow: FlowContext, params: CliData): Promise<void> {
 
 async function contextDoor(flow: FlowContext, params: CliData): Promise<string> {
   const choice = await resolveTopic(flow, text(params, "topic") ?? undefined);
-  const brief = await flow.controller.brief(choice !== null && "topicId" in choice ? choice.topicId : null);
+  const topicId = choice !== null && "topicId" in choice ? choice.topicId : null;
+  const brief = await flow.controller.brief(topicId, headingProbe(flow));
   return brief.topicId === null ? "No topic to brief yet." : brief.text.trim();
 }
 

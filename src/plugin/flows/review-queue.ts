@@ -26,14 +26,21 @@ export async function queueNow(
   return { result, notes };
 }
 
-/** Whether a session note has a "## Next action" heading, as the metadata cache knows it (undefined: unknown). */
-export function headingsProbe(ctx: FlowContext): (session: { path: string }) => boolean | undefined {
-  return (session) => {
+/** Whether a session note has a "## <heading>" heading, as the metadata cache knows it (undefined: unknown). */
+export function headingProbe(ctx: FlowContext): (session: { path: string }, heading: string) => boolean | undefined {
+  return (session, heading) => {
     const file = ctx.app.vault.getFileByPath(session.path);
     const cache = file ? ctx.app.metadataCache.getFileCache(file) : null;
     if (!cache) return undefined;
-    return (cache.headings ?? []).some((h) => h.level === 2 && h.heading.trim().toLowerCase() === "next action");
+    const wanted = heading.toLowerCase();
+    return (cache.headings ?? []).some((h) => h.level === 2 && h.heading.trim().toLowerCase() === wanted);
   };
+}
+
+/** Whether a session note has a "## Next action" heading, as the metadata cache knows it (undefined: unknown). */
+export function headingsProbe(ctx: FlowContext): (session: { path: string }) => boolean | undefined {
+  const probe = headingProbe(ctx);
+  return (session) => probe(session, "Next action");
 }
 
 export function nextChoices(result: NextResult, notes: ReadonlyMap<string, TopicChoice>): NextChoice[] {
