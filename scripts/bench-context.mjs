@@ -1,5 +1,6 @@
 // Tutor brief benchmark (issue 19 item 3): `session context` (and `latest`, `list --json`, `status` as a baseline)
 // wall time on a generated vault of N confirmed sessions over 10 topics, each with a Summary and a Next action.
+// Issue 37: `next` (the review queue) too; one session in three carries a recall_rating.
 //
 //   node esbuild.config.mjs production && node scripts/bench-context.mjs [--size 10000] [--reps 7]
 //
@@ -35,11 +36,12 @@ function generate(vault) {
   for (let i = 0; i < SIZE; i++) {
     const startedMs = start + i * 3 * 3600_000;
     const id = `S-${compact(startedMs)}-${(i % 65536).toString(16).padStart(4, "0")}`;
+    const rating = i % 3 === 0 ? `recall_rating: ${(i % 4) + 1}\n` : "";
     const words = Array.from({ length: 40 }, (_, k) => `word${(i * 7 + k) % 997}`).join(" ");
     const text =
       `---\npalee_schema: 1\nsession_id: ${id}\ntopic_id: T-topic-${i % 10}\nstarted_at: "${iso(startedMs)}"\n` +
       `ended_at: "${iso(startedMs + 45 * 60_000)}"\nduration_minutes: 45\nstatus: completed\noutcome: completed\n` +
-      `absorbed_drafts: []\n---\n# Session: ${id}\n\n## Summary\n\nSession ${i}: ${words}\n\n` +
+      `absorbed_drafts: []\n${rating}---\n# Session: ${id}\n\n## Summary\n\nSession ${i}: ${words}\n\n` +
       `## Next action\n\nNext step ${i}\n`;
     writeFileSync(path.join(dir, `${id}.md`), text);
   }
@@ -71,6 +73,8 @@ try {
     ["latest", "--json"],
     ["list", "--json"],
     ["stats", "--json"],
+    ["next", "--json"],
+    ["next", "--topic", "T-topic-3", "--json"],
   ]) {
     console.log(`${args.join(" ").padEnd(50)} ${time(vault, args).toFixed(0).padStart(6)} ms`);
   }

@@ -212,6 +212,45 @@ showFile("palee/index.md");
 say("And no session is open any more.");
 palee(["status"], { expect: /No open session/ });
 
+// ---- a review, two days from now ---------------------------------------------------------------
+
+const t3 = daysAgoAt(-2, 19, 0);
+when(t3);
+say(
+  "Two days on. What should the learner study next? Each topic has a review schedule built from the sessions " +
+    "they actually did: gaps of 1, 3, 7, 14, 30, 60 and 120 days. SQL joins, studied on 8 Nov and again " +
+    "the day before yesterday, is due today; Rust ownership comes later.",
+);
+palee(["next"], { at: t3, expect: /Study next: T-sql-joins — due today \(3-day gap\)/ });
+
+say("The learner studies it, and before re-reading writes down what they remember, then rates it: hard.");
+palee(["start", "--topic", "T-sql-joins"], { at: t3, expect: /Started a session on T-sql-joins/ });
+const reviewed = palee(
+  [
+    "end",
+    "--summary",
+    "Semi-joins with EXISTS; anti-joins both ways.",
+    "--recall",
+    "An anti-join keeps the rows with no match: LEFT JOIN, then WHERE the right side's key IS NULL. NOT EXISTS too.",
+    "--rating",
+    "hard",
+    "--next",
+    "Rewrite the anti-join with NOT EXISTS and compare the plans.",
+  ],
+  { at: t3 + 30 * MINUTE, expect: /T-sql-joins, 30 min .*recall rated hard/ },
+);
+const reviewedId = /Saved (S-\d{8}T\d{6}-[0-9a-f]{4})/.exec(reviewed)?.[1];
+if (reviewedId) showFile(`palee/sessions/${reviewedId}.md`);
+
+say('"Hard" keeps the same gap (3 days) instead of growing it: the topic comes back sooner. Its review days:');
+palee(["next", "--topic", "T-sql-joins"], { at: t3 + 31 * MINUTE, expect: /rated hard \(2\), step 1, gap 3 d/ });
+
+say("A tutor's brief now carries the review line and the newest recall, within its word budget.");
+palee(["context", "--topic", "T-sql-joins", "--words", "120"], {
+  at: t3 + 32 * MINUTE,
+  expect: /Review: next due .*; last rating hard[\s\S]*Last recall/,
+});
+
 // ---- goals and the year -----------------------------------------------------------------------
 
 say("A weekly goal, kept in palee/plan.md (a note that syncs), from this week on; Sundays are rest days.");

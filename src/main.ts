@@ -11,6 +11,7 @@ import { ticker } from "./plugin/flows/time-away";
 import { ObsidianStore } from "./plugin/adapters/obsidian-store";
 import { registerInsight } from "./plugin/flows/insight";
 import { registerDoors } from "./plugin/doors";
+import { dueCounter } from "./plugin/flows/review-queue";
 import { SessionController } from "./plugin/session-controller";
 import type { PaleeSettings } from "./plugin/settings";
 import { settingsFrom, toSaved } from "./plugin/settings";
@@ -29,6 +30,7 @@ export default class PaleeSessionsPlugin extends Plugin {
   private flows!: FlowContext;
   private onTick: () => Promise<void> = () => Promise.resolve();
   private timer: StatusBarTimer | null = null;
+  private due: ReturnType<typeof dueCounter> | null = null;
   private unloaded = false;
 
   async onload(): Promise<void> {
@@ -55,14 +57,17 @@ export default class PaleeSessionsPlugin extends Plugin {
     if (!Platform.isMobile) {
       const item = this.addStatusBarItem();
       const showSeconds = (): boolean => this.settings.showSeconds;
+      const due = (this.due = dueCounter(flows, () => this.timer?.render()));
       this.timer = new StatusBarTimer(
         item,
         () => this.controller.open,
         () => browserClock.now(),
         showSeconds,
+        due.count,
       );
       this.registerDomEvent(item, "click", (event) => statusBarClick(flows, event));
       this.register(this.controller.onChange(() => this.timer?.render()));
+      this.register(due.follow());
       this.timer.render();
     }
     this.addSettingTab(
@@ -123,6 +128,9 @@ export default class PaleeSessionsPlugin extends Plugin {
       }),
     );
     await onVaultOpen(this.flows);
+    this.due?.refresh();
+    // Days turn: a topic falls due at midnight without any change to a note.
+    this.registerInterval(window.setInterval(() => this.due?.refresh(), 60 * 60 * 1000));
   }
 
   private tick(): void {

@@ -25,17 +25,23 @@ export async function readStdinText(stdin: NodeJS.ReadableStream, option: string
 }
 
 /**
- * The values of --summary and --next, with `-` read from standard input; at most one of them may be `-`
- * (standard input is read once).
+ * The values of --summary, --next and --recall, with `-` read from standard input; at most one of them may be
+ * `-` (standard input is read once): two are refused (usage, exit 2).
  */
 export async function endTexts(
   stdin: NodeJS.ReadableStream,
-  values: { summary?: string; next?: string },
-): Promise<{ summary: string | null; nextAction: string | null }> {
-  if (values.summary === "-" && values.next === "-") {
-    throw new UsageError("--summary - and --next - cannot both read standard input: give one of them as text");
+  values: { summary?: string; next?: string; recall?: string },
+): Promise<{ summary: string | null; nextAction: string | null; recall: string | null }> {
+  const fromStdin = (["summary", "next", "recall"] as const).filter((k) => values[k] === "-");
+  if (fromStdin.length > 1) {
+    const named = fromStdin.map((k) => `--${k} -`).join(" and ");
+    throw new UsageError(`${named} cannot all read standard input: give all but one of them as text`);
   }
   const read = async (value: string | undefined, option: string): Promise<string | null> =>
     value === "-" ? readStdinText(stdin, option) : (value ?? null);
-  return { summary: await read(values.summary, "summary"), nextAction: await read(values.next, "next") };
+  return {
+    summary: await read(values.summary, "summary"),
+    nextAction: await read(values.next, "next"),
+    recall: await read(values.recall, "recall"),
+  };
 }

@@ -9,7 +9,7 @@ export const USAGE = `Usage: palee session <${ACTIONS}> [options]
 
   --vault <dir>        vault root (default: $PALEE_VAULT, else the current directory)
   --folder <path>      session folder inside the vault (default: the plugin's setting, else "palee")
-  --topic <id>         explicit topic (start, draft, end, pause, continue, log, context, latest, hook)
+  --topic <id>         explicit topic (start, draft, end, pause, continue, log, context, latest, hook, next)
   --summary <text>     end, log: the summary (end: "-" reads it from standard input)
   --next <text>        end, log: the next action (end: "-" reads it from standard input)
   --at <now|last|HH:MM|ISO>  end: when the session ended (needed after a long silence)
@@ -22,19 +22,23 @@ export const USAGE = `Usage: palee session <${ACTIONS}> [options]
   --if-open <refuse|keep>  start: what to do when a session is already open (default refuse)
   --ignore-pending     start: start even though other drafts are pending, leaving them as they are
   --draft <id> --action <resume|save|discard|ignore>   recover one draft
-  --all                list: every confirmed session
+  --all                list: every confirmed session; next: every entry
   --since <YYYY-MM-DD> --until <YYYY-MM-DD>   stats, export: local days, inclusive
   --format <csv|json>  export (default csv);  --out <file>: a new file (never overwritten)
   --words <n>          context, hook: the brief's length in words, 50 to 5000 (default 400)
   --id <session id>    show: the session (S-…) or draft (DRAFT-S-…) to print
   --install claude-code | --uninstall claude-code [--settings <file>]   hook: add (remove) its hooks in a
                        Claude Code settings file (default .claude/settings.json); hook alone reads one event
-  --as-of <YYYY-MM-DD> goal, year, stats, context: answer as of that day (not after today)
+  --as-of <YYYY-MM-DD> next, goal, year, stats, context: answer as of that day (default today; not after today)
   --minutes-per-week <n> --sessions-per-week <n> [--topic <id>] | --clear   goal: set (or clear) the weekly
                        goal, overall or of a topic, from this week on
   --review <on|off> --topic <id>   goal: keep a topic in (out of) the review queue
   --rest-days <mon,…|none>  --freezes-per-month <n>  --min-minutes <n>   goal: the forgiving rules
   --pause <from>/<to> | --unpause <from>   goal: a holiday or illness (days inclusive, at most 366)
+  --recall <text|->    end, log: what you remember, without looking ("-": read it from standard input)
+  --rating <1-4|again|hard|good|easy>  end, log: how well you recalled it (1 again … 4 easy)
+  --done               end: the carried next action was done in this session
+  --limit <n>          next: how many entries (default 10; --all: every one)
   --json               one JSON document on stdout
   -h, --help           this help (after an action: that action's own help too)
   --version            the version of palee
@@ -85,6 +89,10 @@ const FLAGS: Record<OptionName, string> = {
   "min-minutes": "--min-minutes <n>",
   pause: "--pause <from>/<to>",
   unpause: "--unpause <from>",
+  recall: "--recall <text|->",
+  rating: "--rating <1-4|again|hard|good|easy>",
+  done: "--done",
+  limit: "--limit <n>",
 };
 
 /**

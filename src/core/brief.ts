@@ -54,8 +54,10 @@ export interface BriefInput {
   /** The topic's sessions newest first (at least those that can fit; more are ignored). */
   sessions: readonly BriefSession[];
   words: number;
-  /** The topic's week line ("This week: 40 of 120 min, 1 of 3 sessions"), when it has a goal (version 4). */
-  weekLine?: string | null;
+  /** Version 4 (contract §4c Brief): the review line, the week line, the newest recall; null: none. */
+  review?: string | null;
+  week?: string | null;
+  recall?: string | null;
 }
 
 export interface Brief {
@@ -81,13 +83,17 @@ export function plainSection(body: string, heading: string): string | null {
   return section === null ? null : section.replace(/^([ \t]{0,3})\\(#{1,6})(?=[ \t]|$)/gm, "$1$2").trim() || null;
 }
 
-/** The topic's next action: the newest non-empty Next action among its sessions (newest first), carried forward. */
+/**
+ * The topic's next action: the newest non-empty Next action among its sessions (newest first), carried forward
+ * until a session marked it done.
+ */
 export function carriedNextAction(sessions: readonly BriefSession[]): BriefNextAction | null {
-  const index = sessions.findIndex((s) => s.nextAction !== null);
-  if (index === -1) return null;
+  // A session that marked the carried one done (next_done, contract §4c) stops the carrying, unless it gave a new one.
+  const index = sessions.findIndex((s) => s.nextAction !== null || s.session.nextDone === true);
+  if (index === -1 || sessions[index].nextAction === null) return null;
   const { session, nextAction } = sessions[index];
   return {
-    text: nextAction as string,
+    text: nextAction,
     day: recordedDate(session.startedAt),
     sessionId: session.sessionId,
     carried: index > 0,
@@ -127,9 +133,10 @@ function sessionBlock(s: BriefSession): string {
 }
 
 /**
- * The brief. Blocks in the order shown: the topic, its totals, the open session, the next action, then the
- * sessions newest first. The words go first to the topic, the totals and the next action (what the tutor needs
- * most), then to the open session, then to the sessions; a block that does not fit is cut at a word boundary
+ * The brief. Blocks in the order shown: the topic, its totals, the review and week lines, the open session, the
+ * next action, the newest recall, then the sessions newest first. The words go first to the topic, the totals
+ * and the next action (what the tutor needs most), then to the review line, the week line and the recall, then
+ * to the open session, then to the sessions; a block that does not fit is cut at a word boundary
  * with "…" (never down to its heading alone), and nothing follows a cut session. The text never exceeds `words` words.
  */
 export function renderBrief(input: BriefInput): Brief {
@@ -146,7 +153,10 @@ export function renderBrief(input: BriefInput): Brief {
   const title = take(`# Tutor brief: ${topic}${note}`, false);
   const totals = take(totalsLine(topic, input.totals), false);
   const next = take(input.nextAction && nextBlock(input.nextAction));
-  const week = take(input.weekLine ?? null, false);
+  // Version 4's priority after the next action: the review line, the week line, the recall (contract §4c).
+  const review = take(input.review ?? null, false);
+  const week = take(input.week ?? null, false);
+  const recall = take(input.recall ?? null, false);
   const open = take(input.open && openBlock(input.open));
   const sessions: string[] = [];
   const heading = "## Sessions";
@@ -161,7 +171,9 @@ export function renderBrief(input: BriefInput): Brief {
       if (kept !== block) break;
     }
   }
-  const text = [title, totals, week, open, next, ...sessions].filter((b): b is string => b !== null).join("\n\n");
+  const text = [title, totals, review, week, open, next, recall, ...sessions]
+    .filter((b): b is string => b !== null)
+    .join("\n\n");
   return { text: text === "" ? "" : `${text}\n`, shown: Math.max(0, sessions.length - 1) };
 }
 

@@ -40,7 +40,9 @@ export type ErrorKind =
   // plan.md that cannot be read (never overwritten).
   | "invalid_goal"
   | "invalid_date"
-  | "plan_unreadable";
+  | "plan_unreadable"
+  // The learning loop (contract §4c, version 4): a rating that is not one (exit 2).
+  | "invalid_rating";
 
 export class PaleeError extends Error {
   constructor(

@@ -111,7 +111,7 @@ export function describeReadProblem(result: ReadResult): string {
   }
 }
 
-export type FieldValue = string | number | null | readonly string[];
+export type FieldValue = string | number | boolean | null | readonly string[];
 
 const RESERVED_PLAIN = /^(true|false|null|yes|no|on|off|y|n|~)$/i;
 const SAFE_PLAIN = /^[A-Za-z][A-Za-z0-9._-]*$/;
@@ -126,7 +126,7 @@ function yamlString(value: string): string {
 
 function yamlValue(value: FieldValue): string {
   if (value === null) return " null";
-  if (typeof value === "number") return ` ${String(value)}`;
+  if (typeof value === "number" || typeof value === "boolean") return ` ${String(value)}`;
   if (typeof value === "string") return ` ${yamlString(value)}`;
   if (value.length === 0) return " []";
   return value.map((item) => `\n  - ${yamlString(item)}`).join("");

@@ -4,6 +4,8 @@ import type { BreakInterval } from "./honest-time/breaks";
 import { readBreakList, readBreakMinutes } from "./honest-time/breaks";
 import { readHonestFields } from "./honest-time/draft-fields";
 import { normalizeTopic } from "./ids";
+import type { Rating } from "./review/rating";
+import { readRecallRating } from "./review/rating";
 import { durationMinutes, parseTimestamp } from "./time";
 import type { OffsetAt } from "./time";
 
@@ -28,6 +30,10 @@ export interface ConfirmedSession {
   topicNote: string | null;
   /** Who opened the session when it was not the learner by hand (contract §2 `agent`, version 3), else null. */
   agent?: string | null;
+  /** The learner's recall rating 1–4 (contract §2 `recall_rating`, version 4); null: unrated. */
+  recallRating?: Rating | null;
+  /** `next_done: true` (version 4): the next action carried to this session was done in it. */
+  nextDone?: boolean;
   body: string;
   /** True when the record came from the app's metadata cache: `body` is empty until the file is read. */
   bodyPending?: boolean;
@@ -119,7 +125,13 @@ export function interpretConfirmed(path: string, read: ReadResult, offsetAt: Off
   }
   const breaks = readBreakMinutes(f.break_minutes, path);
   const intervals = readBreakList(f.breaks, path, offsetAt);
-  const fieldWarnings = [...(breaks.warning === null ? [] : [breaks.warning]), ...intervals.warnings];
+  // Ratings are frontmatter: a scan from the metadata cache knows them without reading a body (contract §4c).
+  const recall = readRecallRating(f.recall_rating, path);
+  const fieldWarnings = [
+    ...(breaks.warning === null ? [] : [breaks.warning]),
+    ...intervals.warnings,
+    ...(recall.warning === null ? [] : [recall.warning]),
+  ];
   // A single draft ID written as text instead of a one-item list (a hand edit, another tool) still names the
   // draft this note absorbed: ignoring it would offer that draft for recovery and save the session twice.
   const absorbed = Array.isArray(f.absorbed_drafts)
@@ -142,6 +154,9 @@ export function interpretConfirmed(path: string, read: ReadResult, offsetAt: Off
       absorbedDrafts: absorbed,
       topicNote: optionalString(f.topic_note),
       agent: optionalString(f.agent)?.trim() ?? null,
+      recallRating: recall.rating,
+      nextDone:
+        f.next_done === true || (typeof f.next_done === "string" && f.next_done.trim().toLowerCase() === "true"),
       body: read.body,
       ...(fieldWarnings.length === 0 ? {} : { fieldWarnings }),
     },

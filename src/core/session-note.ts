@@ -16,8 +16,22 @@ export interface ConfirmedNoteInput {
   /** Who opened the session (contract §2 `agent`, version 3): copied from the draft; written only when set. */
   agent?: string | null;
   summary: string | null;
+  /** What the learner remembered (version 4 recall step): the `## Recall` section, when given. */
+  recall?: string | null;
+  /** The learner's recall rating 1–4 (version 4); written only when given. */
+  recallRating?: number | null;
+  /** The carried next action was done in this session (version 4); written only when true. */
+  nextDone?: boolean;
   nextAction: string | null;
   notes: string | null;
+}
+
+/** recall_rating and next_done (contract §2, version 4), each written only when given. */
+function recallEntries(input: { recallRating?: number | null; nextDone?: boolean }) {
+  return [
+    ...(input.recallRating ? [["recall_rating", input.recallRating] as const] : []),
+    ...(input.nextDone ? [["next_done", true] as const] : []),
+  ];
 }
 
 /** break_minutes is written only when there was a break: an unbroken session's note is as in version 1. */
@@ -49,7 +63,7 @@ export function escapeHeadings(text: string | null): string | null {
   return text === null ? null : text.replace(/^([ \t]{0,3})(#{1,6})(?=[ \t]|$)/gm, "$1\\$2");
 }
 
-/** A confirmed session note: frontmatter, then Summary, Next action and Notes, empty ones omitted. */
+/** A confirmed session note: frontmatter, then Summary, Recall, Next action and Notes, empty ones omitted. */
 export function renderConfirmedNote(input: ConfirmedNoteInput): string {
   const front = renderFrontmatter([
     ["palee_schema", 1],
@@ -64,9 +78,11 @@ export function renderConfirmedNote(input: ConfirmedNoteInput): string {
     ["outcome", input.outcome],
     ["absorbed_drafts", input.absorbedDrafts],
     ...topicNoteAndAgent(input),
+    ...recallEntries(input),
   ]);
   const sections = [
     section("Summary", escapeHeadings(input.summary)),
+    section("Recall", escapeHeadings(input.recall ?? null)),
     section("Next action", escapeHeadings(input.nextAction)),
     section("Notes", input.notes),
   ].filter((s): s is string => s !== null);
@@ -120,7 +136,7 @@ export function appendNotes(text: string, notes: string, bodyIsEmpty: boolean): 
   return `${text}${separator}${addition}\n`;
 }
 
-const SECTIONS = ["## summary", "## next action", "## notes"];
+const SECTIONS = ["## summary", "## recall", "## next action", "## notes"];
 
 const isLine = (line: string, heading: string): boolean => line.trim().toLowerCase() === heading;
 

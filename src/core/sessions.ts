@@ -21,7 +21,10 @@ import { triageOnOpen, savedTwice } from "./operations/triage-on-open";
 import type { ContinueResult, PauseOptions, PauseResult } from "./operations/pause";
 import { continueSession, pause } from "./operations/pause";
 import type { ContextOptions, ContextResult, ShowResult } from "./operations/brief";
-import { context as briefContext, latest, sessionDetails, show } from "./operations/brief";
+import { context as briefContext, carriedNextActionOf, latest, sessionDetails, show } from "./operations/brief";
+import type { BriefNextAction } from "./brief";
+import type { NextOptions, NextResult } from "./operations/next";
+import { next } from "./operations/next";
 import type { HotRead } from "./operations/reading";
 import { readDraft, readHot } from "./operations/reading";
 import type { RebuildResult } from "./operations/rebuild";
@@ -47,6 +50,7 @@ export type { ExportOptions, ExportResult, ExportRowWriter } from "./operations/
 export type { EndTime } from "./honest-time";
 export { endTimeOf } from "./honest-time";
 export type { ListResult, StatusResult } from "./operations/list";
+export type { NextOptions, NextResult } from "./operations/next";
 export type { LogOptions, LogResult } from "./operations/log";
 export type { OpenSession } from "./operations/open-session";
 export type { VaultOpenResult } from "./operations/triage-on-open";
@@ -202,6 +206,19 @@ export class PaleeSessions {
   /** The Summary and Next action of each session, read from its note (list --json). */
   sessionDetails(sessions: readonly ConfirmedSession[]): Promise<BriefSession[]> {
     return sessionDetails(this.context, sessions);
+  }
+
+  /** What to study next: the review queue as of a day (contract §4c). Never writes. */
+  next(options: NextOptions = {}): Promise<NextResult> {
+    return next(this.context, options);
+  }
+
+  /** The topic's next action carried forward now, or null (none, or marked done). Never writes. */
+  carriedNextAction(
+    topicId: string,
+    probe?: (session: ConfirmedSession) => boolean | undefined,
+  ): Promise<BriefNextAction | null> {
+    return carriedNextActionOf(this.context, topicId, probe);
   }
 
   readHot(): Promise<HotRead> {

@@ -9,6 +9,7 @@ import { openSessionNote, showStatus } from "./flows/open-session";
 import { continueSession, pause } from "./flows/pause";
 import { recoverDrafts } from "./flows/recovery";
 import { start } from "./flows/start";
+import { studyNext } from "./flows/study-next";
 import { copyHot, openHot, rebuild } from "./flows/working-memory";
 import { openYear, setGoals } from "./flows/goals";
 
@@ -37,6 +38,7 @@ export function registerCommands(plugin: Plugin, ctx: FlowContext): void {
   add({ id: "continue-session", name: "Continue session", checkCallback: whenOpen(continueSession, true, true) });
   add({ id: "end-session", name: "End session", checkCallback: whenOpen(end, true) });
   add({ id: "log-session", name: "Log a past session", callback: always(logSession) });
+  add({ id: "study-next", name: "What should I study next?", callback: always(studyNext) });
   add({ id: "recover-drafts", name: "Recover interrupted sessions", callback: always(recoverDrafts) });
   add({ id: "show-status", name: "Show session status", callback: always(showStatus) });
   add({ id: "open-working-memory", name: "Open working memory", callback: always(openHot) });

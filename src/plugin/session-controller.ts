@@ -14,9 +14,14 @@ import type {
   StartOptions,
   StartResult,
   VaultOpenResult,
+  ContextOptions,
+  ContextResult,
+  CountAwayBackResult,
+  ExportResult,
+  NextOptions,
+  NextResult,
 } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
-import type { ContextResult, CountAwayBackResult, ExportResult } from "../core/sessions";
 import { absorbedBy, checkpointedWithin, isThisDevice } from "../core/recovery";
 import type { Layout } from "../core/layout";
 import type { ConfirmedSession, Draft, Skipped } from "../core/records";
@@ -50,6 +55,9 @@ export interface EndRequest {
   summary: string | null;
   nextAction: string | null;
   endAt: EndTime;
+  recall?: string | null; // the recall step (contract §4c), all optional
+  rating?: number | null;
+  done?: boolean;
 }
 
 export interface ControllerDeps {
@@ -286,8 +294,7 @@ export class SessionController {
       if (!open) throw new UsageError("no session is open", "nothing_open");
       try {
         const { draftId, topicId } = open.session;
-        const { summary, nextAction, endAt } = input;
-        return await this.sessions.end({ open: { draftId, topicId }, summary, nextAction, endAt });
+        return await this.sessions.end({ open: { draftId, topicId }, ...input });
       } catch (error) {
         if (error instanceof ConflictError && error.savedSession) {
           // Saved, but a view changed underneath: the session is over. Reconcile closes its pointer.
@@ -374,8 +381,16 @@ export class SessionController {
   }
 
   /** The tutor brief of `topic` (default: the active topic, else the newest session's), at the default length. */
-  brief(topic: string | null = null): Promise<ContextResult> {
-    return this.exclusive(() => this.sessions.brief(topic === null ? {} : { topic }));
+  brief(topic: string | null = null, hasHeading?: ContextOptions["hasHeading"]): Promise<ContextResult> {
+    return this.exclusive(() => this.sessions.brief(topic === null ? { hasHeading } : { topic, hasHeading }));
+  }
+
+  next(options: NextOptions = {}): Promise<NextResult> {
+    return this.exclusive(() => this.sessions.next(options));
+  }
+
+  carriedNextAction(topicId: string, probe?: (s: { path: string }) => boolean | undefined) {
+    return this.exclusive(() => this.sessions.carriedNextAction(topicId, probe));
   }
 
   /** hot.md's text, or null when there is none yet. */

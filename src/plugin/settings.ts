@@ -9,6 +9,8 @@ export interface PaleeSettings {
   /** Minutes a draft of another device counts as alive; also how recent a checkpoint must be to resume silently. */
   graceMinutes: number;
   askForSummary: boolean;
+  /** The end dialog's recall step (contract §5 version 4): what is remembered and a rating; on by default. */
+  askRecall: boolean;
   showSeconds: boolean;
   /** Add a line per saved session to the daily note of its start day (off by default). */
   dailyNote: boolean;
@@ -21,6 +23,7 @@ export const DEFAULT_SETTINGS: Readonly<PaleeSettings> = Object.freeze({
   checkpointMinutes: 5,
   graceMinutes: 15,
   askForSummary: true,
+  askRecall: true,
   showSeconds: true,
   dailyNote: false,
   dailyNoteHeading: DEFAULT_DAILY_HEADING,
@@ -56,6 +59,7 @@ export function settingsFrom(saved: unknown): PaleeSettings {
   }
   if (typeof data.askForSummary === "boolean") settings.askForSummary = data.askForSummary;
   if (typeof data.showSeconds === "boolean") settings.showSeconds = data.showSeconds;
+  if (typeof data.askRecall === "boolean") settings.askRecall = data.askRecall;
   if (typeof data.dailyNote === "boolean") settings.dailyNote = data.dailyNote;
   if (typeof data.dailyNoteHeading === "string") settings.dailyNoteHeading = normalizeHeading(data.dailyNoteHeading);
   return settings;

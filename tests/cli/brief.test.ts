@@ -77,7 +77,20 @@ describe("palee session context", () => {
     const v = vault();
     const doc = palee(v, ["context", "--topic", "T-rust", "--json"]).json();
     expect(Object.keys(doc).sort()).toEqual(
-      ["next_action", "open", "sessions", "text", "topic_id", "topic_note", "totals", "week", "warnings"].sort(),
+      [
+        "next_action",
+        "open",
+        "sessions",
+        "text",
+        "topic_id",
+        "topic_note",
+        "totals",
+        // version 4 (contract §5): the review entry, the week, the newest recall, warnings
+        "review",
+        "week",
+        "recall",
+        "warnings",
+      ].sort(),
     );
     expect(doc).toMatchObject({
       topic_id: "T-rust",

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { runRaw } from "./support";
 
 const ACTIONS =
-  "start|draft|end|list|status|recover|rebuild|pause|continue|log|stats|export|context|show|latest|hook|goal|year";
+  "start|draft|end|list|status|recover|rebuild|pause|continue|log|stats|export|context|show|latest|hook|goal|year|next";
 const USAGE_LINE = new RegExp(`^Usage: palee session <${ACTIONS.replace(/\|/g, "\\|")}> \\[options\\]\n`);
 
 describe("per-action help", () => {
@@ -43,6 +43,7 @@ describe("per-action help", () => {
     "hook",
     "goal",
     "year",
+    "next",
   ])("has a description and an example for %s", (action) => {
     const run = runRaw(["session", action, "-h"]);
     expect(run.status).toBe(0);

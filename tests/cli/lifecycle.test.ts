@@ -30,8 +30,10 @@ const S_KEYS = [
   "break_minutes",
   "duration_minutes",
   "ended_at",
+  "next_done",
   "outcome",
   "path",
+  "recall_rating",
   "session_id",
   "started_at",
   "topic_id",
@@ -303,7 +305,7 @@ describe("--help", () => {
       expect(run.stdout).toMatch(
         new RegExp(
           /^Usage: palee session <start\|draft\|end\|list\|status\|recover\|rebuild\|/.source +
-            /pause\|continue\|log\|stats\|export\|context\|show\|latest\|hook\|goal\|year> \[options\]/.source,
+            /pause\|continue\|log\|stats\|export\|context\|show\|latest\|hook\|goal\|year\|next> \[options\]/.source,
         ),
       );
       for (const option of [

@@ -54,6 +54,7 @@ const TOOLS = [
   "goals",
   "set_goal",
   "year",
+  "study_next",
 ];
 
 describe("palee mcp: what it offers", () => {
@@ -63,7 +64,7 @@ describe("palee mcp: what it offers", () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
     const end = tools.find((t) => t.name === "end_session");
     expect(Object.keys(end?.inputSchema.properties ?? {}).sort()).toEqual(
-      ["at", "next_action", "note", "outcome", "summary", "topic"].sort(),
+      ["at", "next_action", "note", "outcome", "summary", "topic", "recall", "rating", "done"].sort(),
     );
     expect(end?.inputSchema).toMatchObject({ additionalProperties: false });
     expect(tools.find((t) => t.name === "status")?.annotations).toMatchObject({ readOnlyHint: true });

@@ -209,7 +209,7 @@ describe("context and latest from a trusted index.md (the CLI's bounded reads)",
     return h;
   }
 
-  it("gives what a full scan gives, reading only the notes shown", async () => {
+  it("gives what a full scan gives, reading only the topic's notes (for their ratings), each once", async () => {
     const h = bigVault();
     await h.core.rebuild();
     const full = await harness({ at: "2026-08-15T09:30:00Z", store: h.store }).core.brief({ topic: "T-rust" });
@@ -218,7 +218,11 @@ describe("context and latest from a trusted index.md (the CLI's bounded reads)",
     expect(quick).toEqual(full);
     expect(quick.totals).toEqual({ sessions: 20, minutes: 600, first: "2026-06-01", last: "2026-06-28" });
     const notes = reads.mock.calls.map(([p]) => p).filter((p) => /\/S-[^/]+\.md$/.test(p));
-    expect(notes.length).toBeLessThanOrEqual(10);
+    // Version 4: the review line needs every rating of the topic (contract §4c), so each of its 20 notes is
+    // read once; no note of another topic is.
+    expect(notes.length).toBe(20);
+    expect(new Set(notes).size).toBe(20);
+    for (const path of notes) expect(h.store.files.get(path)).toContain("topic_id: T-rust");
     const latest = await h.core.latest("T-sql");
     expect(latest?.kind === "session" && latest.session.session.topicId).toBe("T-sql");
   });

@@ -99,7 +99,7 @@ describe("obsidian://palee-sessions links", () => {
     const before = p.h.files();
     await followLink(p, link("action=delete-everything"));
     await followLink(p, "obsidian://palee-sessions");
-    const expected = "A PALEE link takes action=start, end, pause, continue, history.";
+    const expected = "A PALEE link takes action=start, end, pause, continue, history, next.";
     expect(noticeLog().slice(-2)).toEqual([expected, expected]);
     expect(p.h.files()).toEqual(before);
   });
@@ -157,7 +157,7 @@ describe("obsidian://palee-sessions links", () => {
 });
 
 describe("the app's command line (Obsidian 1.12.2 and later)", () => {
-  const COMMANDS = ["checkpoint", "context", "continue", "end", "pause", "start", "status"];
+  const COMMANDS = ["checkpoint", "context", "continue", "end", "next", "pause", "start", "status"];
 
   it("registers its handlers on 1.12.2, and none on an older app, where links still work", async () => {
     const p = await vault();

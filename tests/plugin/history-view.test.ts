@@ -161,12 +161,13 @@ describe("study history view", () => {
     jest.advanceTimersByTime(65_000);
     expect(view.contentEl.querySelector(".palee-history-timer")?.textContent).toBe("0:01:05");
     h.catchUpCache();
-    h.resetLogs();
     const end = Array.from(view.contentEl.querySelectorAll("button")).find(
       (b) => b.textContent === "End",
     ) as HTMLButtonElement;
     end.click();
     await settle();
+    // From here: what the end and the refresh after it read (the dialog's carried next action is read before).
+    h.resetLogs();
     // With a next action, the end's working memory needs no older note of the topic (contract §2 hot.md).
     await submitEnd("Lifetimes", "Chapter 10");
     h.catchUpCache();

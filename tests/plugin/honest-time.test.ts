@@ -357,7 +357,7 @@ async function openLogDialog(p: LoadedPlugin, topic = TOPIC): Promise<LogSession
 
 function fill(
   modal: LogSessionModal,
-  fields: Partial<Record<"from" | "to" | "minutes" | "summary" | "nextAction", string>>,
+  fields: Partial<Record<"from" | "to" | "minutes" | "summary" | "nextAction" | "recall", string>>,
 ): void {
   for (const [key, value] of Object.entries(fields)) type(modal.contentEl.querySelector(`.palee-log-${key}`), value);
 }
@@ -386,6 +386,21 @@ describe("log a past session", () => {
     });
     expect(textAt(h, path)).toContain("## Summary\n\nBorrowing rules");
     expect(lastNotice()).toBe(`Logged ${TOPIC}, 09:30–10:15 (45 min).`);
+  });
+
+  it("takes the recall step: what is remembered and a rating (contract §5 version 4)", async () => {
+    const h = harness();
+    const p = await loadPlugin(h, { device: "laptop" });
+    const modal = await openLogDialog(p);
+    fill(modal, { minutes: "20", recall: "borrow rules" });
+    const select = modal.contentEl.querySelector<HTMLSelectElement>("select.palee-log-rating");
+    if (!select) throw new Error("no rating field");
+    select.value = "2";
+    select.dispatchEvent(new Event("change"));
+    await logIt(modal);
+    const path = onlyConfirmed(h);
+    expect(fieldsAt(h, path).recall_rating).toBe(2);
+    expect(textAt(h, path)).toContain("## Recall\n\nborrow rules");
   });
 
   it("shows refusals in the dialog and writes nothing: future, overlap, start after end, bad minutes", async () => {

@@ -534,7 +534,7 @@ describe("a metadata cache that lags behind the writes", () => {
 
     jest.setSystemTime(T0 + 40 * MINUTE);
     await p.ribbon();
-    expect(suggestions("")).toContainEqual({ kind: "past-topic", topicId: "T-rust-ownership" });
+    expect(suggestions("")).toContainEqual({ kind: "past-topic", topicId: "T-rust-ownership", review: "in 1 day" });
     await pickTopic("T-rust-ownership", isTopic("T-rust-ownership"));
     const second = fields(h, HOT).open_draft as string;
     expect(second).not.toBe(first);

@@ -39,6 +39,7 @@ const STABLE_COMMAND_IDS = [
   "log-session",
   "set-goals",
   "open-year",
+  "study-next",
 ];
 
 function mainJs(): string {

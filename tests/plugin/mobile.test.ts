@@ -61,6 +61,7 @@ describe("the plugin on mobile", () => {
         "log-session",
         "set-goals",
         "open-year",
+        "study-next",
       ].sort(),
     );
   });

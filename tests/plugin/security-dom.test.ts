@@ -172,7 +172,9 @@ describe("hostile text from notes, through every surface of the plugin", () => {
       // The picker: the note's name, its legacy ID, the past session's legacy topic, and a typed ID with markup.
       await p.run("start-session");
       const shown = renderSuggestions("");
-      expect(shown).toEqual(expect.arrayContaining([`${SCRIPT}Topic note: ${IMG}`, `${LINK}From your past sessions`]));
+      expect(shown).toEqual(
+        expect.arrayContaining([`${SCRIPT}Topic note: ${IMG}`, `${LINK}From your past sessions · due`]),
+      );
       const typed = renderSuggestions(SCRIPT);
       expect(typed[typed.length - 1]).toBe(
         `Not a valid topic ID: T-${SCRIPT}Use T- followed by letters, digits, ".", "_" or "-"`,

@@ -61,7 +61,12 @@ describe("what the topic picker offers", () => {
     const p = await loadPlugin(h);
     await p.ribbon();
     expect(suggestions("")).toEqual([
-      { kind: "topic-note", topicId: "T-rust-ownership", notePath: RUST_NOTE, noteName: "Rust ownership" },
+      {
+        kind: "topic-note",
+        topicId: "T-rust-ownership",
+        notePath: RUST_NOTE,
+        noteName: "Rust ownership",
+      },
     ]);
     expect(rendered(suggestions("")[0]).textContent).toBe("T-rust-ownershipTopic note: Rust ownership");
   });
@@ -79,8 +84,9 @@ describe("what the topic picker offers", () => {
     const h = harness({ files: { [S(PAST)]: confirmedText({ session_id: PAST, topic_id: "T-borrow-checker" }) } });
     const p = await loadPlugin(h);
     await p.ribbon();
-    expect(suggestions("")).toEqual([{ kind: "past-topic", topicId: "T-borrow-checker" }]);
-    expect(rendered(suggestions("")[0]).textContent).toBe("T-borrow-checkerFrom your past sessions");
+    // The past session (13 Aug, good) was due on 14 Aug, today: the picker marks it (contract §5 version 4).
+    expect(suggestions("")).toEqual([{ kind: "past-topic", topicId: "T-borrow-checker", review: "due" }]);
+    expect(rendered(suggestions("")[0]).textContent).toBe("T-borrow-checkerFrom your past sessions · due");
   });
 
   it("lists a topic once when it has a topic note and past sessions", async () => {
@@ -88,7 +94,13 @@ describe("what the topic picker offers", () => {
     const p = await loadPlugin(h);
     await p.ribbon();
     expect(suggestions("")).toEqual([
-      { kind: "topic-note", topicId: "T-rust-ownership", notePath: RUST_NOTE, noteName: "Rust ownership" },
+      {
+        kind: "topic-note",
+        topicId: "T-rust-ownership",
+        notePath: RUST_NOTE,
+        noteName: "Rust ownership",
+        review: "due",
+      },
     ]);
   });
 

@@ -1,11 +1,12 @@
 import { BRIEF_WORDS_DEFAULT, BRIEF_WORDS_MAX, BRIEF_WORDS_MIN } from "../../core/brief";
 import { UsageError } from "../../core/errors";
 import { detailedSessionJson, openJson } from "../../core/formats/json";
+import { queueEntryJson, topicWeekJson } from "../../core/formats/review";
+import { dayText } from "../../core/time";
 import type { Values } from "../options";
 import { topicOption } from "../topic";
 import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
-import { weekJson } from "../../core/goals";
 import { printable } from "../text";
 
 /** --words: a whole number within the allowed range (contract §5), else one clear refusal (exit 2). */
@@ -27,6 +28,8 @@ async function runContext(ctx: CommandContext, values: Values): Promise<Outcome>
   const r = await ctx.core.brief({ topic, words, asOf: values["as-of"] ?? null });
   for (const w of r.warnings) out.warn(printable(w));
   if (out.json) {
+    const note =
+      r.review && (ctx.store.topicNotes([ctx.core.layout.folder]).find((n) => n.topicId === r.topicId) ?? null);
     out.doc({
       topic_id: r.topicId,
       topic_note: r.topicNote,
@@ -34,8 +37,10 @@ async function runContext(ctx: CommandContext, values: Values): Promise<Outcome>
       open: r.open ? openJson(r.open) : null,
       next_action: r.nextAction?.text ?? null,
       sessions: r.sessions.map(detailedSessionJson),
+      review: r.review && queueEntryJson(r.review, note ?? null, r.asOf),
+      week: r.week && topicWeekJson(r.week, r.asOf),
+      recall: r.recall && { date: dayText(r.recall.day), text: r.recall.text, rating: r.recall.rating },
       text: r.text,
-      week: r.week && weekJson(r.week),
       warnings: r.warnings,
     });
     return 0;
@@ -50,7 +55,7 @@ export const context: Command = {
   options: {
     topic: "the topic to brief (default: the active topic, else the newest session's)",
     words: `the brief's length in words, ${BRIEF_WORDS_MIN} to ${BRIEF_WORDS_MAX} (default ${BRIEF_WORDS_DEFAULT})`,
-    "as-of": "the day the brief's week line is for, YYYY-MM-DD (default today)",
+    "as-of": "brief as of this day, YYYY-MM-DD (default today): later sessions are left out",
   },
   example: "palee session context --topic T-rust-ownership --words 300",
   run: runContext,

@@ -18,6 +18,7 @@ import { OPEN_SESSION_SPAN_MS } from "../../core/device-memory/kept-fields";
 import { topicOption } from "../topic";
 import { validateAgentId } from "../../core/ids";
 import { endTexts } from "../stdin-text";
+import { ratingWord } from "../../core/review/rating";
 
 type EndTexts = Awaited<ReturnType<typeof endTexts>>;
 
@@ -70,6 +71,9 @@ async function ended(ctx: CommandContext, values: Values, texts: EndTexts): Prom
     agent: values.agent ?? null,
     outcome,
     note: values.note ?? null,
+    // The recall step (contract §4c): given or not, never asked for (an agent's end waits for nothing).
+    rating: values.rating ?? null,
+    done: values.done === true,
   };
   try {
     return await core.end(options);
@@ -117,10 +121,11 @@ function reportEnd(result: EndResult, out: Output): void {
   const s = result.session;
   const breaks = s.breakMinutes > 0 ? `; ${formatDuration(s.breakMinutes)} of breaks not counted` : "";
   const duration = formatDuration(s.durationMinutes);
+  const rated = s.recallRating ? `; recall rated ${ratingWord(s.recallRating)}` : "";
   out.text(
     result.alreadySaved
       ? `This session was already saved as ${s.sessionId} (${duration}); nothing new was written.`
-      : `Saved ${s.sessionId}: ${s.topicId}, ${duration} (${s.startedAt} → ${s.endedAt}${breaks}).`,
+      : `Saved ${s.sessionId}: ${s.topicId}, ${duration} (${s.startedAt} → ${s.endedAt}${breaks}${rated}).`,
   );
   if (result.absorbedDrafts.length && !result.alreadySaved) {
     out.text(`Merged and trashed: ${result.absorbedDrafts.join(", ")}`);
@@ -140,8 +145,11 @@ export const end: Command = {
     note: "a last note, merged into the session's Notes as a checkpoint's",
     agent: "end only a session this agent opened; any other is left alone (not_this_agent)",
     outcome: "completed (default) or interrupted: the episode was cut short",
+    recall: 'what you remember, without looking ("-": read it from standard input)',
+    rating: "how well you recalled it: 1-4 or again, hard, good, easy",
+    done: "the next action carried from an earlier session was done in this one",
   },
-  example: 'palee session end --summary "- lifetimes" --next "exercises 4.1-4.3"',
+  example: 'palee session end --summary "- lifetimes" --recall "borrow rules" --rating good --next "exercises 4.1-4.3"',
   prepare: prepareEnd,
   run: async (ctx, values) => (await prepareEnd(values, ctx.io)).run(ctx),
   readsNotesWithin: OPEN_SESSION_SPAN_MS,

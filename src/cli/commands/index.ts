@@ -22,6 +22,7 @@ import { status } from "./status";
 import { hook } from "./hook";
 import { goal } from "./goal";
 import { year } from "./year";
+import { next } from "./next";
 
 export const COMMANDS: readonly Command[] = [
   start,
@@ -42,6 +43,7 @@ export const COMMANDS: readonly Command[] = [
   hook,
   goal,
   year,
+  next,
 ];
 
 export function findCommand(name: string): Command | undefined {
@@ -53,7 +55,16 @@ export function findCommand(name: string): Command | undefined {
  * draft, a note, a view, an export file) and holds the vault lock for its whole operation; a new command is a
  * writer until it is named here (`goal` says in its `prepare` when it only reads).
  */
-const READ_ONLY: ReadonlySet<string> = new Set(["list", "status", "stats", "context", "show", "latest", "year"]);
+const READ_ONLY: ReadonlySet<string> = new Set([
+  "list",
+  "status",
+  "stats",
+  "context",
+  "show",
+  "latest",
+  "year",
+  "next",
+]);
 
 export function writes(command: Command): boolean {
   return !READ_ONLY.has(command.name);

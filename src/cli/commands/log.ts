@@ -1,11 +1,18 @@
 import { formatDuration } from "../../core/time";
 import { sessionJson } from "../../core/formats/json";
 import type { Values } from "../options";
-import type { Outcome } from "../output";
-import type { Command, CommandContext } from "./command";
+import type { CliIo, Outcome } from "../output";
+import { readStdinText } from "../stdin-text";
+import type { Command, CommandContext, Prepared } from "./command";
 import { topicOption } from "../topic";
 
-async function runLog(ctx: CommandContext, values: Values): Promise<Outcome> {
+/** `--recall -` is read before the vault is locked (main.ts), then the log runs under it. */
+async function prepareLog(values: Values, io: CliIo): Promise<Prepared> {
+  const recall = values.recall === "-" ? await readStdinText(io.stdin, "recall") : (values.recall ?? null);
+  return { run: (ctx) => runLog(ctx, values, recall) };
+}
+
+async function runLog(ctx: CommandContext, values: Values, recall: string | null): Promise<Outcome> {
   const r = await ctx.core.log({
     topic: await topicOption(ctx, values.topic, "begins"),
     from: values.from,
@@ -13,6 +20,8 @@ async function runLog(ctx: CommandContext, values: Values): Promise<Outcome> {
     minutes: values.minutes,
     summary: values.summary ?? null,
     nextAction: values.next ?? null,
+    recall,
+    rating: values.rating ?? null,
   });
   for (const w of r.warnings) ctx.out.warn(w);
   if (ctx.out.json) ctx.out.doc({ status: "logged", when: r.when, session: sessionJson(r.session) });
@@ -32,7 +41,10 @@ export const log: Command = {
     minutes: "how long it lasted (1 to 1440), instead of --from",
     summary: "the summary",
     next: "the next action",
+    recall: 'what you remember, without looking ("-": read it from standard input)',
+    rating: "how well you recalled it: 1-4 or again, hard, good, easy",
   },
   example: 'palee session log --topic T-rust --from 14:00 --to 15:10 --summary "read chapter 4"',
-  run: runLog,
+  prepare: prepareLog,
+  run: async (ctx, values) => (await prepareLog(values, ctx.io)).run(ctx),
 };

@@ -62,7 +62,11 @@ function literal(v: unknown, name: string): string | undefined {
 
 const strict = <S extends z.ZodRawShape>(shape: S) => z.object(shape).strict();
 
-const asOf = z.string().max(32).describe("answer as of this local day, YYYY-MM-DD (default today)").optional();
+const asOf = z
+  .string()
+  .max(32)
+  .describe("answer as of this local day, YYYY-MM-DD (default today, never later)")
+  .optional();
 /** A goal's number: any number here, so the action itself refuses -5 or 2.5 with its code (invalid_goal). */
 const goalNumber = (what: string) => z.number().describe(what).optional();
 
@@ -83,6 +87,13 @@ function goalValues(a: ToolArgs): Values {
     unpause: str(a.unpause),
   };
 }
+/** The recall step (contract §4c): what is remembered, and a rating the action checks (invalid_rating). */
+const recall = text("what the learner remembers, without looking (Markdown)");
+const rating = z
+  .union([z.number().int(), z.string().max(16)])
+  .describe("how well it was recalled: 1-4 or again, hard, good, easy")
+  .optional();
+const ratingValue = (v: unknown): string | undefined => str(v) ?? num(v);
 
 export const TOOLS: readonly ToolSpec[] = [
   {
@@ -109,6 +120,27 @@ export const TOOLS: readonly ToolSpec[] = [
       as_of: asOf,
     }),
     values: (a) => ({ topic: str(a.topic), words: num(a.words), "as-of": str(a.as_of) }),
+  },
+  {
+    name: "study_next",
+    title: "What to study next",
+    description:
+      "The review queue: topics due for review first, then behind their weekly goal, with a next action, the " +
+      "rest; each with its reasons (palee session next). With `topic`, that topic's entry and review days.",
+    action: "next",
+    readOnly: true,
+    input: strict({
+      limit: z.number().int().min(1).max(10_000).describe("at most this many entries (default 10)").optional(),
+      all: z.boolean().describe("every entry").optional(),
+      topic: z.string().max(SHORT_MAX).describe("one topic's entry: an ID or a topic note's name").optional(),
+      as_of: asOf,
+    }),
+    values: (a) => ({
+      limit: num(a.limit),
+      all: a.all === true ? true : undefined,
+      topic: str(a.topic),
+      "as-of": str(a.as_of),
+    }),
   },
   {
     name: "list_sessions",
@@ -196,6 +228,9 @@ export const TOOLS: readonly ToolSpec[] = [
       note: text("a last note, merged into the session's Notes"),
       at: time("when it ended: now, last, HH:MM or ISO 8601"),
       outcome: z.enum(["completed", "interrupted"]).optional(),
+      recall,
+      rating,
+      done: z.boolean().describe("the next action carried from an earlier session was done").optional(),
     }),
     values: (a) => ({
       topic: str(a.topic),
@@ -204,6 +239,9 @@ export const TOOLS: readonly ToolSpec[] = [
       note: str(a.note),
       at: str(a.at),
       outcome: str(a.outcome),
+      recall: literal(a.recall, "recall"),
+      rating: ratingValue(a.rating),
+      done: a.done === true ? true : undefined,
     }),
   },
   {
@@ -219,6 +257,8 @@ export const TOOLS: readonly ToolSpec[] = [
       minutes: z.number().int().min(1).max(1440).describe("how long, instead of from").optional(),
       summary: text("what was learned (Markdown)"),
       next_action: text("the next step"),
+      recall,
+      rating,
     }),
     values: (a) => ({
       topic: str(a.topic),
@@ -227,6 +267,8 @@ export const TOOLS: readonly ToolSpec[] = [
       minutes: num(a.minutes),
       summary: str(a.summary),
       next: str(a.next_action),
+      recall: literal(a.recall, "recall"),
+      rating: ratingValue(a.rating),
     }),
   },
   {

@@ -16,6 +16,8 @@ export function sessionJson(s: ConfirmedSession) {
     ...(s.breaks && s.breaks.length > 0 ? { breaks: s.breaks } : {}),
     outcome: s.outcome,
     ...(s.agent ? { agent: s.agent } : {}),
+    recall_rating: s.recallRating ?? null,
+    next_done: s.nextDone === true,
     path: s.path,
   };
 }

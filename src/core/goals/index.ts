@@ -8,6 +8,5 @@ export * from "./year";
 export * from "./progress";
 export * from "./plan-change";
 export * from "./plan-text";
-export * from "./as-of";
 export * from "./describe";
 export * from "./year-grid";

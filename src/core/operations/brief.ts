@@ -12,18 +12,24 @@ import { DRAFT_ID_PATTERN, normalizeTopic, validateNewTopicId } from "../ids";
 import { sessionPath } from "../layout";
 import { classifyRecord } from "../frontmatter";
 import type { ConfirmedSession, Draft } from "../records";
+import type { OpenSession } from "./open-session";
 import { interpretConfirmed, interpretDraft } from "../records";
 import { withBody } from "../scan";
 import { extractSection } from "../session-note";
 import type { SessionContext } from "./context";
-import type { OpenSession } from "./open-session";
+import type { HotState } from "../hot-memory";
+import { asOfDay } from "../time";
+import type { BriefRecall } from "../review/brief-lines";
+import { recallBlock, reviewLine, weekLine } from "../review/brief-lines";
+import type { PlanView, TopicGoal } from "../review/goal-progress";
+import type { QueueEntry } from "../review/queue";
+import { sessionDay } from "../time/local-days";
+import { briefLearning } from "./brief-review";
 import { openSessionOf } from "./open-session";
 import type { TopicHistory } from "./topic-history";
 import { IndexDisagrees, historyOf } from "./topic-history";
 import { readDraft, readHot } from "./reading";
-import type { TopicWeek } from "../goals";
-import { weekProgressText } from "../goals";
-import { topicWeekOf } from "./goals";
+import { planViewOf } from "./goals";
 
 /** A confirmed session ID as the tool writes it (contract §2); the original PALEE's have the same shape. */
 export const SESSION_ID_PATTERN = /^S-\d{8}T\d{6}-[0-9a-f]{4}$/;
@@ -32,8 +38,12 @@ export interface ContextOptions {
   /** A topic ID (validated as new input); absent: the active topic, else the newest session's. */
   topic?: string | null;
   words?: number;
-  /** The day the week line is for (contract §4c; default today). */
+  /** YYYY-MM-DD (contract §4c): sessions after it are ignored; absent: today. */
   asOf?: string | null;
+  /** The plan's part the review and week lines need; absent: read from plan.md (operations/goals.ts). */
+  plan?: PlanView;
+  /** Whether a note not read yet has a `## <heading>`, from a cache of its headings (undefined: read it). */
+  hasHeading?: (session: ConfirmedSession, heading: string) => boolean | undefined;
 }
 
 export interface ContextResult {
@@ -46,8 +56,11 @@ export interface ContextResult {
   /** The sessions the text shows, newest first. */
   sessions: BriefSession[];
   text: string;
-  /** The topic's week against its goal (version 4), null when it has none; plan.md's warnings. */
-  week: TopicWeek | null;
+  /** Version 4 (contract §4c Brief): the day judged, the topic's review entry, goal and newest recall. */
+  asOf: number;
+  review: QueueEntry | null;
+  week: TopicGoal | null;
+  recall: BriefRecall | null;
   warnings: string[];
 }
 
@@ -68,12 +81,21 @@ export async function sessionDetails(ctx: SessionContext, sessions: readonly Con
   return out;
 }
 
-/** The topic's history from the face's bounded source when it can tell, else from a full scan. */
-async function historyFor(ctx: SessionContext, topicId: string | null, bounded: boolean): Promise<TopicHistory> {
-  const quick = bounded && ctx.topicHistory ? await ctx.topicHistory(ctx, topicId) : null;
+/**
+ * The topic's history from the face's bounded source when it can tell, else from a full scan; as of a day
+ * (`asOf` not null), from a full scan without the sessions after it.
+ */
+async function historyFor(
+  ctx: SessionContext,
+  topicId: string | null,
+  bounded: boolean,
+  asOf: number | null = null,
+): Promise<TopicHistory> {
+  const quick = bounded && asOf === null && ctx.topicHistory ? await ctx.topicHistory(ctx, topicId) : null;
   if (quick) return quick;
   const { confirmed } = await ctx.scan();
-  return historyOf(topicId === null ? confirmed : confirmed.filter((s) => s.topicId === topicId));
+  const inDays = asOf === null ? confirmed : confirmed.filter((s) => sessionDay(s, ctx.offsetAt) <= asOf);
+  return historyOf(topicId === null ? inDays : inDays.filter((s) => s.topicId === topicId));
 }
 
 /** Runs `read` over the bounded source, and again over a full scan when a note disagrees with index.md. */
@@ -86,52 +108,108 @@ async function withHistory<T>(read: (bounded: boolean) => Promise<T>): Promise<T
   }
 }
 
+/**
+ * The topic's next action carried forward now (contract §4c), or null: its sessions newest first, until one
+ * gives a next action or marked the carried one done. Reads as few notes as the brief does.
+ */
+export function carriedNextActionOf(
+  ctx: SessionContext,
+  topicId: string,
+  /** Whether a note not read yet has a Next action, from a cache of its headings (undefined: read it). */
+  probe?: (session: ConfirmedSession) => boolean | undefined,
+): Promise<BriefNextAction | null> {
+  return withHistory(async (bounded) => {
+    const history = await historyFor(ctx, topicId, bounded);
+    for (let i = 0; ; i++) {
+      const session = await history.at(i);
+      if (session === null) return null;
+      if (session.bodyPending && probe?.(session) === false) {
+        if (session.nextDone) return null;
+        continue;
+      }
+      const one = await detailed(ctx, session);
+      if (one.nextAction !== null) return carriedNextAction([one]);
+      if (one.session.nextDone) return null;
+    }
+  });
+}
+
+/** Whether the topic has a next action carried forward now (end --done marks it done). */
+export async function hasCarriedNextAction(ctx: SessionContext, topicId: string): Promise<boolean> {
+  return (await carriedNextActionOf(ctx, topicId)) !== null;
+}
+
 export function context(ctx: SessionContext, options: ContextOptions = {}): Promise<ContextResult> {
   return withHistory((bounded) => contextFrom(ctx, options, bounded));
 }
 
 async function contextFrom(ctx: SessionContext, options: ContextOptions, bounded: boolean): Promise<ContextResult> {
   const words = options.words ?? 400;
+  const asOf = asOfDay(options.asOf, ctx.ports.clock.now(), ctx.offsetAt);
+  const dated = options.asOf === undefined || options.asOf === null ? null : asOf;
   const explicit = normalizeTopic(options.topic);
   const hot = (await readHot(ctx)).state;
   const topicId =
     explicit !== null
       ? validateNewTopicId(explicit)
-      : (hot.activeTopic ?? (await (await historyFor(ctx, null, bounded)).at(0))?.topicId ?? null);
+      : (hot.activeTopic ?? (await (await historyFor(ctx, null, bounded, dated)).at(0))?.topicId ?? null);
   if (topicId === null) {
     const none = { topicId: null, topicNote: null, totals: briefTotals([]), open: null, nextAction: null };
-    const text = `${truncateWords(NO_TOPIC_BRIEF, words)}\n`;
-    return { ...none, sessions: [], text, week: null, warnings: [] };
+    const learning = { asOf, review: null, week: null, recall: null, warnings: [] };
+    return { ...none, ...learning, sessions: [], text: `${truncateWords(NO_TOPIC_BRIEF, words)}\n` };
   }
-  const history = await historyFor(ctx, topicId, bounded);
-  let open: OpenSession | null = null;
-  let draft: Draft | null = null;
-  if (isOpen(hot)) {
-    draft = await readDraft(ctx, hot.openDraft);
-    const candidate = openSessionOf(ctx, hot, draft);
-    if (candidate && candidate.topicId === topicId) open = candidate;
-  }
-  // Bodies newest first, until the summaries read fill the budget and a next action is known.
+  const history = await historyFor(ctx, topicId, bounded, dated);
+  const { open, draft } = await openOn(ctx, hot, topicId);
+  const read = await readForBrief(ctx, history, words);
+  const topicNote = history.topicNote() ?? (open ? draft?.topicNote : null) ?? null;
+  const nextAction = carriedNextAction(read);
+  const planned = options.plan
+    ? { plan: options.plan, warnings: [] }
+    : await planViewOf(ctx, { asOf: options.asOf, topicId });
+  const { plan } = planned;
+  const learned = await briefLearning(ctx, {
+    hasHeading: options.hasHeading,
+    topicId,
+    asOf,
+    plan,
+    nextAction: nextAction?.text ?? null,
+    read,
+    history,
+  });
+  const learning = { ...learned, warnings: [...planned.warnings, ...learned.warnings] };
+  const notes = open ? draft?.body.trim() || null : null;
+  const briefOpen = open && { startedAt: open.startedAt, elapsedSeconds: open.elapsedSeconds, notes };
+  const totals = history.totals;
+  const brief = renderBrief({
+    ...{ topicId, topicNote, totals, open: briefOpen, nextAction, sessions: read, words },
+    review: reviewLine(learning.review),
+    week: weekLine(learning.week),
+    recall: recallBlock(learning.recall),
+  });
+  const sessions = read.slice(0, brief.shown);
+  return { topicId, topicNote, totals, open, nextAction, sessions, text: brief.text, asOf, ...learning };
+}
+
+/** The open session when it is on `topicId`, with its draft. */
+async function openOn(ctx: SessionContext, hot: HotState, topicId: string) {
+  if (!isOpen(hot)) return { open: null, draft: null };
+  const draft = await readDraft(ctx, hot.openDraft);
+  const candidate = openSessionOf(ctx, hot, draft);
+  return { open: candidate && candidate.topicId === topicId ? candidate : null, draft };
+}
+
+/** Bodies newest first, until the summaries read fill the budget and a next action is known (or done). */
+async function readForBrief(ctx: SessionContext, history: TopicHistory, words: number): Promise<BriefSession[]> {
   const read: BriefSession[] = [];
   let used = 0;
-  for (let i = 0; !(used > words && read.some((r) => r.nextAction !== null)); i++) {
+  for (let i = 0; !(used > words && read.some((r) => r.nextAction !== null || r.session.nextDone)); i++) {
     const session = await history.at(i);
     if (session === null) break;
     const one = await detailed(ctx, session);
     read.push(one);
     used += countWords(one.summary ?? "") + 4;
   }
-  const topicNote = history.topicNote() ?? (open ? draft?.topicNote : null) ?? null;
-  const nextAction = carriedNextAction(read);
-  const notes = open ? draft?.body.trim() || null : null;
-  const briefOpen = open && { startedAt: open.startedAt, elapsedSeconds: open.elapsedSeconds, notes };
-  const totals = history.totals;
-  const { week, warnings } = await topicWeekOf(ctx, topicId, { asOf: options.asOf });
-  const weekLine = week && `This week: ${weekProgressText(week)}.`;
-  const input = { topicId, topicNote, totals, open: briefOpen, nextAction, sessions: read, words, weekLine };
-  const brief = renderBrief(input);
-  const shown = read.slice(0, brief.shown);
-  return { topicId, topicNote, totals, open, nextAction, sessions: shown, text: brief.text, week, warnings };
+  return read;
 }
 
 export type ShowResult =

@@ -2,6 +2,8 @@ import { UsageError } from "../errors";
 import type { HotState } from "../hot-memory";
 import { EMPTY_HOT, isOpen } from "../hot-memory";
 import type { ConfirmedSession, Draft } from "../records";
+import type { RecallFields, RecallOptions } from "../review/recall";
+import { recallFields } from "../review/recall";
 import { chooseSitting, isAliveElsewhere, isThisDevice, savedIn } from "../recovery";
 import type { Scan } from "../scan";
 import { withBody } from "../scan";
@@ -16,10 +18,11 @@ import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./g
 import { readHot, resolveTopic, skippedWarnings, stamp, startOf } from "./reading";
 import { timedNotes } from "./checkpoint";
 import { reconcile, scanForReconcile, startRecord } from "./reconcile";
+import { hasCarriedNextAction } from "./brief";
 import { writeViewsAfter } from "./views";
 import { afterSaving, trashDraft, writeConfirmed } from "./writes";
 
-export interface EndOptions {
+export interface EndOptions extends RecallOptions {
   topic?: string | null;
   /**
    * The open session the caller means (the plugin: the session its timer shows). If hot.md no longer points
@@ -35,6 +38,8 @@ export interface EndOptions {
   outcome?: "completed" | "interrupted";
   /** A last note, merged into the session's Notes as a checkpoint's is ("- HH:MM …", contract §4b). */
   note?: string | null;
+  /** The carried next action was done in this session (contract §4c): written as `next_done: true`. */
+  done?: boolean;
 }
 
 /** An end, also on behalf of an agent (the CLI, `palee mcp` and the agent hook pass `agent`). */
@@ -56,7 +61,7 @@ export interface EndResult {
 
 /** Ends the topic's session: (1) the confirmed note, (2) the drafts to the trash, (3) index.md, then hot.md. */
 export async function end(ctx: SessionContext, options: AgentEndOptions): Promise<EndResult> {
-  validateEndOptions(options);
+  const recall = validateEndOptions(options);
   const hotBefore = await readHot(ctx);
   const expected = options.open;
   if (
@@ -97,13 +102,14 @@ export async function end(ctx: SessionContext, options: AgentEndOptions): Promis
   }
   // A pointer closed only because its draft is gone still dates the session (tier 2).
   const dating = startRecord(ctx, hotBefore.state, hotAfter.state, closed);
-  const recorded = await recordEnd(ctx, { ...taken, topicId, dating, now, options });
+  const done = options.done ? await doneFor(ctx, topicId) : { nextDone: false, warnings: [] };
+  const recorded = await recordEnd(ctx, { ...taken, topicId, dating, now, options, recall, nextDone: done.nextDone });
   const { session } = recorded;
   const views = await afterSaving(session, async () => {
     for (const d of taken.absorbed) await trashDraft(ctx, d);
     return writeViewsAfter(ctx, session, closeEnded(taken, topicId), scan);
   });
-  warnings.push(...taken.leftAlone, ...recorded.warnings, ...views);
+  warnings.push(...taken.leftAlone, ...done.warnings, ...recorded.warnings, ...views);
   const absorbedDrafts = taken.absorbed.map((d) => d.draftId);
   return { session, absorbedDrafts, alreadySaved: false, warnings: [...warnings, ...skipped] };
 }
@@ -224,17 +230,32 @@ function endNotes(ctx: SessionContext, absorbed: readonly Draft[], note: string 
   return last === "" ? merged : appendNotes(merged, last, merged === "").trim();
 }
 
-function validateEndOptions(options: EndOptions): void {
+/** Refusals before anything is read or written: a bad outcome, a bad rating (invalid_rating). */
+function validateEndOptions(options: EndOptions): RecallFields {
   const outcome = options.outcome;
   if (outcome !== undefined && outcome !== "completed" && outcome !== "interrupted") {
     throw new UsageError(`outcome must be completed or interrupted (got ${JSON.stringify(outcome)})`);
   }
+  return recallFields(options);
+}
+
+/** --done marks a carried next action done; with none carried it warns and ends as without it (contract §5). */
+async function doneFor(ctx: SessionContext, topicId: string): Promise<{ nextDone: boolean; warnings: string[] }> {
+  if (await hasCarriedNextAction(ctx, topicId)) return { nextDone: true, warnings: [] };
+  return { nextDone: false, warnings: [`no next action is carried on ${topicId}: nothing to mark done`] };
 }
 
 /** Writes the confirmed note (step 1); the caller trashes the drafts it absorbed (step 2). */
 async function recordEnd(
   ctx: SessionContext,
-  at: Taken & { topicId: string; dating: HotState; now: number; options: EndOptions },
+  at: Taken & {
+    topicId: string;
+    dating: HotState;
+    now: number;
+    options: EndOptions;
+    recall: RecallFields;
+    nextDone: boolean;
+  },
 ): Promise<{ session: ConfirmedSession; warnings: string[] }> {
   const { absorbed, topicId, dating, now, options } = at;
   const start = endStart(topicId, absorbed, dating, now, ctx.offsetAt);
@@ -255,6 +276,8 @@ async function recordEnd(
     topicNote: absorbed.find((d) => d.topicNote !== null)?.topicNote ?? null,
     agent: absorbed.find((d) => d.agent)?.agent ?? null,
     summary: options.summary ?? null,
+    ...at.recall,
+    nextDone: at.nextDone,
     nextAction: options.nextAction ?? null,
     notes: endNotes(ctx, absorbed, options.note, now),
   });

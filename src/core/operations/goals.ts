@@ -4,13 +4,13 @@
  * write changes only the keys asked for, retried once from a fresh read when plan.md changed underneath it.
  */
 import { ConflictError, PaleeError } from "../errors";
-import type { DayChain, GoalChange, GoalsReport, PlanRead, StudyLog, TopicWeek, YearView } from "../goals";
+import type { DayChain, GoalChange, GoalsReport, Plan, PlanRead, StudyLog, TopicWeek, YearView } from "../goals";
 import {
-  asOfDay,
   dayChain,
   goalsReport,
   hasTargets,
   topicWeeks,
+  topicWeekProgress,
   newPlanText,
   planUpdates,
   readPlan,
@@ -19,9 +19,10 @@ import {
   yearView,
 } from "../goals";
 import { TOPIC_ID_PATTERN } from "../ids";
-import { localDay } from "../time";
+import { asOfDay, localDay } from "../time";
 import type { Scan } from "../scan";
 import type { StatsMemo } from "../insight/stats";
+import type { PlanView } from "../review/goal-progress";
 import type { SessionContext } from "./context";
 
 /** plan.md's path in a session folder. */
@@ -151,3 +152,26 @@ export async function topicWeekOf(
   const { read, log, warnings } = await readPlanAndLog(ctx, options);
   return { week: topicWeeks(read.plan, log).find((t) => t.topicId === topicId) ?? null, warnings };
 }
+
+/**
+ * The plan's part the review queue and the brief need (contract §4c "Queue"): the topics whose review is off,
+ * and each topic goal's week so far. With `topicId` (the brief), the sessions are scanned only when plan.md
+ * gives that topic a goal. Never writes; plan.md's warnings come back beside it.
+ */
+export async function planViewOf(
+  ctx: SessionContext,
+  options: GoalReadOptions & { topicId?: string },
+): Promise<{ plan: PlanView; warnings: string[] }> {
+  const path = planPath(ctx.layout.folder);
+  const quick = readPlan(await ctx.ports.store.read(path), path);
+  const only = options.topicId;
+  const legacy = only !== undefined && !TOPIC_ID_PATTERN.test(only);
+  const wanted = quick.plan.topics.some((t) => hasTargets(t) && (only === undefined || t.topicId === only));
+  if (!wanted && !legacy)
+    return { plan: { reviewOff: reviewOff(quick.plan), goals: new Map() }, warnings: quick.warnings };
+  const { read, log, warnings } = await readPlanAndLog(ctx, options);
+  const goals = new Map(topicWeekProgress(read.plan, log).map((p) => [p.topicId, p]));
+  return { plan: { reviewOff: reviewOff(read.plan), goals }, warnings };
+}
+
+const reviewOff = (plan: Plan): Set<string> => new Set(plan.topics.filter((t) => !t.review).map((t) => t.topicId));

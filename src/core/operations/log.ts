@@ -3,6 +3,8 @@ import { resolveLogInterval } from "../honest-time";
 import type { HotState } from "../hot-memory";
 import { isOpen } from "../hot-memory";
 import type { ConfirmedSession } from "../records";
+import type { RecallOptions } from "../review/recall";
+import { recallFields } from "../review/recall";
 import type { Scan } from "../scan";
 import { MINUTE_MS, parseTimestamp } from "../time";
 import type { SessionContext } from "./context";
@@ -10,7 +12,7 @@ import { readHot, resolveTopic, skippedWarnings, stamp } from "./reading";
 import { withSession, writeViews } from "./views";
 import { afterSaving, writeConfirmed } from "./writes";
 
-export interface LogOptions {
+export interface LogOptions extends RecallOptions {
   /** Explicit topic; else hot.md's active topic. */
   topic?: string | null;
   /** HH:MM or ISO 8601; with `to`. */
@@ -37,6 +39,7 @@ export interface LogResult {
  * after (1) leaves stale views (a rebuild refreshes them); a retried log is refused as an overlap with it.
  */
 export async function log(ctx: SessionContext, options: LogOptions): Promise<LogResult> {
+  const recall = recallFields(options);
   const hot = await readHot(ctx);
   const topicId = resolveTopic(options.topic, [hot.state.activeTopic]);
   const scan = await ctx.scan();
@@ -51,6 +54,7 @@ export async function log(ctx: SessionContext, options: LogOptions): Promise<Log
     absorbedDrafts: [],
     topicNote: null,
     summary: options.summary ?? null,
+    ...recall,
     nextAction: options.nextAction ?? null,
     notes: null,
   });

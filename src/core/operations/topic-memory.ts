@@ -7,7 +7,8 @@ import type { SessionContext } from "./context";
 /*
  * The working memory of one topic (contract §2 hot.md, version 3), found by reading as few notes as it can:
  * the topic's sessions newest first, each read (body included) only until one has a Next action. A topic
- * whose newest session has one costs one read; a session ended without one costs one more per such session.
+ * whose newest session has one costs one read; a session ended without one costs one more per such session,
+ * and a session that marked it done (next_done) ends the walk.
  */
 
 /** One of a topic's sessions, read when needed (with its body); null: the source turned out untrustworthy. */
@@ -22,6 +23,8 @@ export async function memoryFrom(topicId: string, loads: Iterable<SessionLoad>):
     if (session.topicId !== topicId) continue; // another topic rendered alike (a legacy ID): not this one
     newest ??= session;
     if (nextActionOf(session) !== null) return { topicId, newest, carried: session === newest ? null : session };
+    // Done in this session (next_done, contract §4c): nothing older is carried past it.
+    if (session.nextDone === true) return { topicId, newest, carried: null };
   }
   return { topicId, newest, carried: null };
 }

@@ -8,3 +8,4 @@ export * from "./render-iso";
 export * from "./local-days";
 export * from "./wall-clock";
 export * from "./display";
+export * from "./as-of";

@@ -15,6 +15,12 @@ import { showStatus } from "../flows/open-session";
 import { start, startWith } from "../flows/start";
 import { pauseOrContinue, runningHere } from "./running";
 import { resolveTopic } from "./topic";
+import { nextText } from "../flows/study-next";
+import { headingProbe } from "../flows/review-queue";
+import { parseRating } from "../../core/review/rating";
+
+/** rating= as typed; a bad one is refused by parseRating (invalid_rating), said as the answer. */
+const ratingOf = (value: string | null): number | null => (value === null ? null : parseRating(value));
 
 export const CLI_PREFIX = "palee-sessions";
 
@@ -49,12 +55,22 @@ async function endDoor(flow: FlowContext, params: CliData): Promise<void> {
   const preview = endPreview(flow, open);
   const chosen = preview.preview(preview.preselected, "");
   const endAt = (at === null ? undefined : endTimeOf(at)) ?? ("endAt" in chosen ? chosen.endAt : { kind: "now" });
-  return endWith(flow, { summary: text(params, "summary"), nextAction: text(params, "next"), endAt }, open.session);
+  const recall = {
+    recall: text(params, "recall"),
+    rating: ratingOf(text(params, "rating")),
+    done: params.done === "true",
+  };
+  return endWith(
+    flow,
+    { summary: text(params, "summary"), nextAction: text(params, "next"), endAt, ...recall },
+    open.session,
+  );
 }
 
 async function contextDoor(flow: FlowContext, params: CliData): Promise<string> {
   const choice = await resolveTopic(flow, text(params, "topic") ?? undefined);
-  const brief = await flow.controller.brief(choice !== null && "topicId" in choice ? choice.topicId : null);
+  const topicId = choice !== null && "topicId" in choice ? choice.topicId : null;
+  const brief = await flow.controller.brief(topicId, headingProbe(flow));
   return brief.topicId === null ? "No topic to brief yet." : brief.text.trim();
 }
 
@@ -76,9 +92,13 @@ export const CLI_DOORS: readonly CliDoor[] = [
       summary: flag("<text>", "the summary"),
       next: flag("<text>", "the next action"),
       at: flag("<now|last|HH:MM|ISO>", "when it ended"),
+      recall: flag("<text>", "what you remember, without looking"),
+      rating: flag("<1-4|again|hard|good|easy>", "how well you recalled it"),
+      done: flag("", "the carried next action was done"),
     },
     run: endDoor,
   },
+  { command: "next", description: "What to study next", flags: null, run: (f) => nextText(f) },
   { command: "context", description: "Print the tutor brief", flags: { topic: TOPIC }, run: contextDoor },
 ];
 

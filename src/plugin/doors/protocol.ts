@@ -1,5 +1,5 @@
 /**
- * `obsidian://palee-sessions?action=start|end|pause|continue|history[&topic=…]` (contract §5, version 3): phone
+ * `obsidian://palee-sessions?action=start|end|pause|continue|history|next[&topic=…]` (contract §5, version 3): phone
  * shortcuts and widgets run the commands' own flows. Parameters are only ever text: a topic is looked up, never
  * run or rendered as HTML. Whatever the link holds, the answer is a notice, never an exception.
  */
@@ -27,6 +27,8 @@ const LINKS: Record<string, (ctx: FlowContext, params: ObsidianProtocolData) => 
   pause: (ctx) => pauseOrContinue(ctx, "pause"),
   continue: (ctx) => pauseOrContinue(ctx, "continue"),
   history: (ctx) => openHistory(ctx.app, (message) => ctx.notify(message, 8000)),
+  // The history view opens with "Next up" at its top (contract §5 version 4).
+  next: (ctx) => openHistory(ctx.app, (message) => ctx.notify(message, 8000)),
 };
 
 const known = (verb: unknown): verb is string =>

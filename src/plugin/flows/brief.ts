@@ -1,5 +1,6 @@
 import type { FlowContext } from "./context";
 import { fail } from "./notices";
+import { headingProbe } from "./review-queue";
 
 /**
  * "Copy tutor brief" (contract §4b context): the brief of the active topic (else the newest session's) on the
@@ -7,7 +8,7 @@ import { fail } from "./notices";
  */
 export async function copyBrief(ctx: FlowContext): Promise<void> {
   try {
-    const brief = await ctx.controller.brief();
+    const brief = await ctx.controller.brief(null, headingProbe(ctx));
     if (brief.topicId === null) {
       ctx.notify("There is no topic to brief yet: start a session first.");
       return;

@@ -11,6 +11,7 @@ import { EndSessionModal } from "../ui/end-modal";
 import type { FlowContext } from "./context";
 import { fail, sentence, warn } from "./notices";
 import { recoverInterrupted } from "./recovery";
+import { headingsProbe } from "./review-queue";
 
 /** End session: only this device's running session; the end modal first when a summary is asked for. */
 export async function end(ctx: FlowContext): Promise<void> {
@@ -28,6 +29,11 @@ export async function end(ctx: FlowContext): Promise<void> {
   }
   if (ctx.ending) return; // a second click while the first end is on screen or being saved
   const preview = endPreview(ctx, open);
+  // The carried next action (its Done box): one read of the topic's newest notes; none when it cannot tell.
+  const carried = ctx.settings().askForSummary
+    ? await ctx.controller.carriedNextAction(open.session.topicId, headingsProbe(ctx)).catch(() => null)
+    : null;
+  if (ctx.ending) return;
   if (!ctx.settings().askForSummary) {
     // No dialog: the preselected end (the pause, or the last activity after a long silence), never a
     // silent gap counted as study time.
@@ -38,7 +44,7 @@ export async function end(ctx: FlowContext): Promise<void> {
   ctx.ending = true;
   new EndSessionModal(
     ctx.app,
-    preview,
+    { ...preview, carried: carried && { text: carried.text, day: carried.day }, askRecall: ctx.settings().askRecall },
     (input) => void endWith(ctx, input, open.session),
     () => (ctx.ending = false),
   ).open();
@@ -59,7 +65,7 @@ export function endAtSession(ctx: FlowContext, open: OpenState): EndAtSession {
 }
 
 /** The end dialog's model: the silence, the choices, and the duration each one would record. */
-export function endPreview(ctx: FlowContext, open: OpenState): EndPreview {
+export function endPreview(ctx: FlowContext, open: OpenState): Omit<EndPreview, "carried" | "askRecall"> {
   const { controller } = ctx;
   const { offsetAt, graceMs } = controller;
   const now = controller.now();

@@ -12,6 +12,9 @@ import { end } from "./end";
 import { continueSession, pause } from "./pause";
 import { openFile } from "./open-session";
 import { recoverDrafts } from "./recovery";
+import { nextChoices, queueNow } from "./review-queue";
+import { startNext } from "./study-next";
+import type { TopicChoice } from "../ui/topic-picker";
 import type { HistoryChange, HistorySource } from "../ui/history-view";
 import { historyModel, openSessionModel } from "../ui/history-view";
 
@@ -19,12 +22,17 @@ export function historySource(deps: FlowContext): HistorySource {
   const { app, controller } = deps;
   const sourcePath = (): string => controller.layout.index;
   const memo = statsMemo();
+  let notes: ReadonlyMap<string, TopicChoice> = new Map();
   return {
     async load() {
       const { confirmed, skipped } = await controller.confirmedSessions();
+      // "Next up": the queue is read beside the sessions; a failure leaves the section out, never the view.
+      const queue = await queueNow(deps, true).catch(() => null);
+      notes = queue?.notes ?? notes;
       const planPath = `${controller.layout.folder}/plan.md`;
       return historyModel({
         plan: { text: await deps.store.read(planPath), path: planPath },
+        nextUp: queue && nextChoices(queue.result, queue.notes),
         confirmed,
         skipped,
         now: controller.now(),
@@ -64,6 +72,7 @@ export function historySource(deps: FlowContext): HistorySource {
       pause: () => void pause(deps),
       continueSession: () => void continueSession(deps),
       recover: () => void recoverDrafts(deps),
+      startTopic: (topicId) => void startNext(deps, topicId, notes),
     },
   };
 }

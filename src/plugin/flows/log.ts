@@ -40,6 +40,8 @@ export async function logWith(ctx: FlowContext, topicId: string, input: LogInput
       minutes: given(input.minutes),
       summary: given(input.summary) ?? null,
       nextAction: given(input.nextAction) ?? null,
+      recall: given(input.recall) ?? null,
+      rating: given(input.rating) ?? null,
     });
     const today = ctx.controller.today();
     const span = `${describeRecorded(session.startedAt, today)}–${describeRecorded(session.endedAt, today).slice(-5)}`;

@@ -7,6 +7,7 @@ import { fail, warn } from "./notices";
 import { isThisDevice } from "../../core/recovery";
 import { openRecovery, recoverInterrupted } from "./recovery";
 import { claimNoteAsTopic, invalidTopicText, linkTo, topicChoices } from "./topics";
+import { dueFirst } from "./review-queue";
 
 /** Start session: recover an interrupted session first, else pick a topic. */
 export async function start(ctx: FlowContext): Promise<void> {
@@ -18,7 +19,7 @@ export async function start(ctx: FlowContext): Promise<void> {
   }
   let choices: TopicChoice[];
   try {
-    choices = await topicChoices(ctx);
+    choices = await dueFirst(ctx, await topicChoices(ctx));
   } catch (error) {
     fail(ctx, "list your topics", error);
     return;

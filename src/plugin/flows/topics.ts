@@ -9,6 +9,19 @@ import { LONG_NOTICE_MS, fail } from "./notices";
 
 /** The picker's lines: the active note first, then topic notes, then topics of past sessions. */
 export async function topicChoices(ctx: FlowContext): Promise<TopicChoice[]> {
+  const choices = topicNoteChoices(ctx);
+  const seen = new Set(choices.flatMap((c) => ("topicId" in c ? [c.topicId] : [])));
+  for (const topicId of await ctx.controller.pastTopics()) {
+    if (!seen.has(topicId)) {
+      seen.add(topicId);
+      choices.push({ kind: "past-topic", topicId });
+    }
+  }
+  return choices;
+}
+
+/** The active note (as a topic, or to become one) and the vault's topic notes, from the metadata cache. */
+export function topicNoteChoices(ctx: FlowContext): TopicChoice[] {
   const { app, controller } = ctx;
   const choices: TopicChoice[] = [];
   const seen = new Set<string>();
@@ -29,12 +42,6 @@ export async function topicChoices(ctx: FlowContext): Promise<TopicChoice[]> {
     if (topicId && !seen.has(topicId)) {
       seen.add(topicId);
       choices.push({ kind: "topic-note", topicId, notePath: file.path, noteName: file.basename });
-    }
-  }
-  for (const topicId of await controller.pastTopics()) {
-    if (!seen.has(topicId)) {
-      seen.add(topicId);
-      choices.push({ kind: "past-topic", topicId });
     }
   }
   return choices;

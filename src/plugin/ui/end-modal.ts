@@ -3,6 +3,8 @@ import { formatDuration } from "../../core/time";
 import type { EndRequest } from "../session-controller";
 import type { EndTime } from "../../core/sessions";
 import { Modal, Setting } from "obsidian";
+import type { Rating } from "../../core/review/rating";
+import { RATING_MEANINGS, ratingWord } from "../../core/review/rating";
 
 /** When the session ended, as the learner chooses it in the end dialog. */
 export type EndChoiceKind = "paused" | "last" | "now" | "given";
@@ -26,6 +28,10 @@ export interface EndPreview {
   preselected: EndChoiceKind;
   /** The duration for a choice (`typed`: the time typed for "given"); computed by the core's rules. */
   preview: (kind: EndChoiceKind, typed: string) => EndPreviewResult;
+  /** The next action carried to this session (a "Done" box beside it), or null. */
+  carried: { text: string; day: string } | null;
+  /** Setting "Ask what I remember when ending": shows the recall field and the four rating buttons. */
+  askRecall: boolean;
 }
 
 /** What the dialog hands back: the controller's end request (`at`: "now", ISO 8601 or the typed HH:MM). */
@@ -40,6 +46,9 @@ export type EndInput = EndRequest;
 export class EndSessionModal extends Modal {
   private summary = "";
   private nextAction = "";
+  private recall = "";
+  private rating: Rating | null = null;
+  private done = false;
   private submitted = false;
   /** What confirming records now: the chosen end, or why it cannot be confirmed. */
   private chosen: EndPreviewResult = { error: "" };
@@ -104,6 +113,8 @@ export class EndSessionModal extends Modal {
           }
         });
       });
+    if (preview.carried) this.doneBox(preview.carried);
+    if (preview.askRecall) this.recallStep();
     let confirm: HTMLButtonElement | null = null;
     new Setting(contentEl)
       .addButton((b) => b.setButtonText("Cancel").onClick(() => this.close()))
@@ -129,6 +140,51 @@ export class EndSessionModal extends Modal {
     update();
   }
 
+  /** The carried next action, with a "Done" box: checked, the session records next_done. */
+  private doneBox(carried: { text: string; day: string }): void {
+    const setting = new Setting(this.contentEl)
+      .setName(`Next action (from ${carried.day})`)
+      .setDesc(carried.text)
+      .setClass("palee-carried-next");
+    const label = setting.controlEl.createEl("label", { cls: "palee-done" });
+    const box = label.createEl("input", { type: "checkbox", cls: "palee-done-box" });
+    label.createSpan({ text: " Done" });
+    // "click" also comes with the keyboard (Space) and sees the new state.
+    box.addEventListener("click", () => (this.done = box.checked));
+  }
+
+  /** "What do you remember?" and the four ratings, each with its meaning; a chosen one is chosen again to clear. */
+  private recallStep(): void {
+    new Setting(this.contentEl)
+      .setName("What do you remember, without looking?")
+      .setDesc("Optional. Recalling before re-reading is what makes it stick.")
+      .addTextArea((text) => {
+        text.onChange((value) => (this.recall = value));
+        text.inputEl.rows = 3;
+        text.inputEl.addClass("palee-recall-input");
+      });
+    const row = this.contentEl.createDiv({ cls: "palee-rating-buttons" });
+    const buttons: HTMLButtonElement[] = [];
+    for (const rating of [1, 2, 3, 4] as const) {
+      const word = ratingWord(rating);
+      const button = row.createEl("button", {
+        text: word[0].toUpperCase() + word.slice(1),
+        cls: "palee-rating-button",
+        attr: { title: RATING_MEANINGS[rating], "aria-pressed": "false", "data-rating": String(rating) },
+      });
+      row.createSpan({ text: RATING_MEANINGS[rating], cls: "palee-rating-meaning" });
+      button.addEventListener("click", () => {
+        this.rating = this.rating === rating ? null : rating;
+        buttons.forEach((b, i) => {
+          const on = this.rating === i + 1;
+          b.toggleClass("is-active", on);
+          b.setAttribute("aria-pressed", String(on));
+        });
+      });
+      buttons.push(button);
+    }
+  }
+
   onClose(): void {
     this.contentEl.empty();
     if (!this.submitted) this.onCancel();
@@ -143,6 +199,9 @@ export class EndSessionModal extends Modal {
       summary: blankToNull(this.summary),
       nextAction: blankToNull(this.nextAction),
       endAt: chosen.endAt,
+      recall: blankToNull(this.recall),
+      rating: this.rating,
+      done: this.done,
     });
   }
 }

@@ -17,6 +17,8 @@ import type { OpenState } from "../session-controller";
 import { studiedMs } from "../../core/honest-time";
 import type { GoalsModel } from "./goals-model";
 import { goalsModel } from "./goals-model";
+import type { NextUpEntry } from "./next-up";
+import { NEXT_UP_COUNT } from "./next-up";
 
 const RECENT_COUNT = 10;
 const DAY_BARS = 14;
@@ -55,6 +57,8 @@ export interface HistoryModel {
   showSeconds: boolean;
   /** "This week" and "Year" (version 4); null when the source gives no plan (a script drawing charts only). */
   goals: GoalsModel | null;
+  /** "Next up": the queue's first entries (null: not known, e.g. it could not be read). */
+  nextUp: NextUpEntry[] | null;
 }
 
 export interface HistoryInput {
@@ -69,6 +73,8 @@ export interface HistoryInput {
   memo?: StatsMemo;
   /** plan.md (its text, null when missing): with it, the model has the goals and the year. */
   plan?: { text: string | null; path: string };
+  /** The review queue's entries (contract §4c), first first. */
+  nextUp?: readonly NextUpEntry[] | null;
 }
 
 /** "2026-12-01T14:02:00+01:00" → "2026-12-01 14:02": the learner's wall clock as recorded. */
@@ -98,6 +104,7 @@ export function historyModel(input: HistoryInput): HistoryModel {
     open: openSessionModel(input.open),
     showSeconds: input.showSeconds,
     goals: input.plan ? goalsOf(input, input.plan) : null,
+    nextUp: input.nextUp ? input.nextUp.slice(0, NEXT_UP_COUNT) : null,
   };
 }
 

@@ -23,6 +23,8 @@ export interface HistoryActions {
   pause(): void;
   continueSession(): void;
   recover(): void;
+  /** "Next up"'s start button: a session on that topic, by start's rules. */
+  startTopic?(topicId: string): void;
 }
 
 /** "[[Rust ownership|Rust]]" → "Rust ownership"; null when it is not one wikilink. */

@@ -20,6 +20,7 @@ import {
 } from "./history-sections";
 import type { HistoryModel, OpenSessionModel } from "./history-model";
 import { renderThisWeek, renderYear } from "./history-goals";
+import { renderNextUp } from "./next-up";
 
 export type { HistoryInput, HistoryModel, OpenSessionModel, RecentSession } from "./history-model";
 export { historyModel, openSessionModel } from "./history-model";
@@ -81,6 +82,7 @@ function focusedButton(box: HTMLElement): number | null {
 }
 
 function renderBody(el: HTMLElement, model: HistoryModel, actions: HistoryActions, tables: Set<string>): void {
+  renderNextUp(el, model.nextUp, actions.startTopic && ((topicId) => actions.startTopic?.(topicId)));
   renderSummary(el, model.stats, model.goals);
   if (model.goals) renderThisWeek(el, model.goals, topicNames(model));
   const dayCaption = "Minutes per day, last 14 days";

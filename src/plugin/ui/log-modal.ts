@@ -1,5 +1,6 @@
 import type { App } from "obsidian";
 import { Modal, Setting } from "obsidian";
+import { RATING_MEANINGS, ratingWord } from "../../core/review/rating";
 
 /** The fields as typed; blank ones are left out by the flow. */
 export interface LogInput {
@@ -8,6 +9,9 @@ export interface LogInput {
   minutes: string;
   summary: string;
   nextAction: string;
+  /** The recall step (contract §5 version 4): what is remembered, and "" or "1"–"4". */
+  recall: string;
+  rating: string;
 }
 
 /**
@@ -26,7 +30,7 @@ export class LogSessionModal extends Modal {
 
   onOpen(): void {
     const { contentEl } = this;
-    const input: LogInput = { from: "", to: "", minutes: "", summary: "", nextAction: "" };
+    const input: LogInput = { from: "", to: "", minutes: "", summary: "", nextAction: "", recall: "", rating: "" };
     this.titleEl.setText("Log a past session");
     contentEl.createEl("p", { text: `Topic: ${this.topicId}`, cls: "palee-log-topic" });
     const field = (name: string, desc: string, key: keyof LogInput, placeholder: string): void => {
@@ -43,12 +47,20 @@ export class LogSessionModal extends Modal {
     field("Or minutes", "Instead of the start.", "minutes", "45");
     field("Summary", "", "summary", "What did you learn?");
     field("Next action", "", "nextAction", "The next step");
+    field("What do you remember?", "Optional: without looking.", "recall", "");
+    // A plain select, its value read when logging: every way of choosing (mouse, keys) counts.
+    const ratingSetting = new Setting(contentEl).setName("How well did you recall it?");
+    const select = ratingSetting.controlEl.createEl("select", { cls: "dropdown palee-log-rating" });
+    select.createEl("option", { text: "Not rated", value: "" });
+    for (const r of [1, 2, 3, 4] as const) {
+      select.createEl("option", { text: `${ratingWord(r)}: ${RATING_MEANINGS[r]}`, value: String(r) });
+    }
     const errorEl = contentEl.createEl("p", { cls: "palee-log-error mod-warning" });
     let busy = false;
     const submit = async (): Promise<void> => {
       if (busy) return;
       busy = true;
-      const refusal = await this.onSubmit({ ...input });
+      const refusal = await this.onSubmit({ ...input, rating: select.value });
       busy = false;
       if (refusal === null) this.close();
       else errorEl.setText(refusal);

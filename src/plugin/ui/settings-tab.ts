@@ -151,6 +151,15 @@ export class PaleeSettingTab extends PluginSettingTab {
         },
       },
       {
+        name: "Ask what I remember when ending",
+        desc: "The end dialog asks what you remember, without looking, and how well (Again, Hard, Good, Easy).",
+        build: (setting) => {
+          setting.addToggle((t) =>
+            t.setValue(host.settings().askRecall).onChange((v) => void host.update({ askRecall: v })),
+          );
+        },
+      },
+      {
         name: "Show seconds",
         desc: "Show seconds in the status bar timer.",
         build: (setting) => {

@@ -8,9 +8,12 @@ export function studiedSoFar(open: OpenState, now: number): number {
   return studiedMs({ startedMs, pausedMs, breakMinutes: open.session.breakMinutes }, now);
 }
 
-/** The status bar text: "Start session" when idle, else the topic and the time studied. */
-export function statusText(open: OpenState | null, now: number, showSeconds: boolean): string {
-  if (!open) return "Start session";
+/**
+ * The status bar text: "Start session" when idle ("Start session · 3 due" with topics due for review), else the
+ * topic and the time studied.
+ */
+export function statusText(open: OpenState | null, now: number, showSeconds: boolean, due = 0): string {
+  if (!open) return due > 0 ? `Start session · ${due} due` : "Start session";
   const paused = open.pausedMs !== null;
   // Another device's paused session writes nothing while paused: it is paused, not interrupted.
   if (!open.running && !(paused && !open.mine)) return `${open.session.topicId} (interrupted)`;
@@ -32,13 +35,15 @@ export class StatusBarTimer {
     private readonly state: () => OpenState | null,
     private readonly now: () => number,
     private readonly showSeconds: () => boolean,
+    /** Topics due for review now (contract §5 version 4), counted after each change; 0 while unknown. */
+    private readonly due: () => number = () => 0,
   ) {
     el.addClass("palee-status-bar", "mod-clickable");
   }
 
   render(): void {
     const open = this.state();
-    const text = statusText(open, this.now(), this.showSeconds());
+    const text = statusText(open, this.now(), this.showSeconds(), this.due());
     if (text === this.lastText) return;
     this.lastText = text;
     this.el.setText(text);

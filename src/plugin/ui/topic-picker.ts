@@ -4,17 +4,17 @@ import { TOPIC_ID_PATTERN } from "../../core/ids";
 
 /** One line of the topic picker. */
 export type TopicChoice =
-  | { kind: "topic-note"; topicId: string; notePath: string; noteName: string }
-  | { kind: "past-topic"; topicId: string }
+  | { kind: "topic-note"; topicId: string; notePath: string; noteName: string; review?: string }
+  | { kind: "past-topic"; topicId: string; review?: string }
   | { kind: "use-current-note"; notePath: string; noteName: string }
   | { kind: "new-topic"; topicId: string; valid: boolean };
 
 export function choiceLabel(choice: TopicChoice): { title: string; note: string } {
   switch (choice.kind) {
     case "topic-note":
-      return { title: choice.topicId, note: `Topic note: ${choice.noteName}` };
+      return { title: choice.topicId, note: `Topic note: ${choice.noteName}${reviewMark(choice.review)}` };
     case "past-topic":
-      return { title: choice.topicId, note: "From your past sessions" };
+      return { title: choice.topicId, note: `From your past sessions${reviewMark(choice.review)}` };
     case "use-current-note":
       return { title: `Use "${choice.noteName}" as a topic`, note: "Adds a palee_id to this note's properties" };
     case "new-topic":
@@ -26,6 +26,9 @@ export function choiceLabel(choice: TopicChoice): { title: string; note: string 
           };
   }
 }
+
+/** " · due" or " · in 3 days": where the topic stands in the review schedule (contract §5 version 4). */
+const reviewMark = (review: string | undefined): string => (review ? ` · ${review}` : "");
 
 /** What the learner typed as a new topic ID ("rust ownership" becomes T-rust-ownership). */
 export function typedTopic(query: string): { topicId: string; valid: boolean } | null {

@@ -1,7 +1,7 @@
 /** The as-of day of the version 4 reads (contract §4c): today by default; a day after today is refused. */
 import { UsageError } from "../errors";
-import type { OffsetAt } from "../time";
-import { dayOf, dayText, localDay } from "../time";
+import type { OffsetAt } from "./instants";
+import { dayOf, dayText, localDay } from "./local-days";
 
 export function asOfDay(text: string | null | undefined, now: number, offsetAt: OffsetAt): number {
   const today = localDay(now, offsetAt);

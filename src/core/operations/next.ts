@@ -1,0 +1,133 @@
+/**
+ * What to study next (contract §4c "Queue"): the read-only operation over the confirmed sessions up to the
+ * as-of day. Ratings come from the frontmatter (a metadata cache's record serves); note bodies are read only
+ * for each queued topic's next action, newest first until one is found or marked done.
+ */
+import { plainSection } from "../brief";
+import { UsageError } from "../errors";
+import { normalizeTopic, validateNewTopicId } from "../ids";
+import type { ConfirmedSession } from "../records";
+import { asOfDay } from "../time";
+import type { PlanView } from "../review/goal-progress";
+import { planViewOf } from "./goals";
+import type { QueueEntry, QueueTopic } from "../review/queue";
+import { buildQueue, topicEntry } from "../review/queue";
+import { reviewDaysOf, scheduleOf } from "../review/schedule";
+import { withBody } from "../scan";
+import { sessionDay } from "../time/local-days";
+import type { TopicNote } from "../topics/resolve";
+import type { SessionContext } from "./context";
+import type { OpenSession } from "./open-session";
+import { status } from "./list";
+
+export interface NextOptions {
+  /** YYYY-MM-DD; absent: today. A later day or a malformed one is refused invalid_date. */
+  asOf?: string | null;
+  /** The plan's part the queue needs; absent: read from plan.md (operations/goals.ts planViewOf). */
+  plan?: PlanView;
+  /** The vault's topic notes, to name each entry's note (the CLI reads them; none: names stay null). */
+  topicNotes?: readonly TopicNote[];
+  /** One topic's entry (with its history), also outside the queue (group excluded or none). */
+  topic?: string | null;
+  /**
+   * Whether a session not yet read in full has a Next action, from what the face's cache knows of its headings
+   * (undefined: it cannot tell, so the note is read). With it, a view never reads a body: a known next action's
+   * text is then "" (present, unread).
+   */
+  hasNextAction?: (session: ConfirmedSession) => boolean | undefined;
+}
+
+export interface NextResult {
+  asOf: number;
+  open: OpenSession | null;
+  queue: QueueEntry[];
+  excluded: string[];
+  /** The entry of `options.topic`, when one was asked for. */
+  entry: QueueEntry | null;
+  /** Each topic's note (name and path), when one exists. */
+  notes: ReadonlyMap<string, TopicNote>;
+  warnings: string[];
+}
+
+/** Each topic's sessions up to `asOf` (inclusive), newest first as the scan gives them. */
+function byTopic(ctx: SessionContext, newestFirst: readonly ConfirmedSession[], asOf: number) {
+  const topics = new Map<string, ConfirmedSession[]>();
+  for (const s of newestFirst) {
+    if (!(sessionDay(s, ctx.offsetAt) <= asOf)) continue;
+    const list = topics.get(s.topicId);
+    if (list) list.push(s);
+    else topics.set(s.topicId, [s]);
+  }
+  return topics;
+}
+
+/**
+ * The topic's next action as of its sessions (newest first): carried forward until a session marks it done
+ * (contract §4c), as hot.md carries it (topic-memory.ts). "" when `probe` says one is there without its text.
+ */
+async function nextActionOf(
+  ctx: SessionContext,
+  sessions: readonly ConfirmedSession[],
+  probe: NextOptions["hasNextAction"],
+): Promise<string | null> {
+  for (const session of sessions) {
+    const known = session.bodyPending && probe ? probe(session) : undefined;
+    if (known === true) return "";
+    if (known === undefined) {
+      const text = plainSection((await withBody(ctx.ports.store, session, ctx.offsetAt)).body, "Next action");
+      if (text !== null) return text;
+    }
+    if (session.nextDone) return null;
+  }
+  return null;
+}
+
+function notesByTopic(notes: readonly TopicNote[]): Map<string, TopicNote> {
+  const map = new Map<string, TopicNote>();
+  for (const n of [...notes].sort((a, b) => (a.path < b.path ? -1 : +(a.path > b.path)))) {
+    if (!map.has(n.topicId)) map.set(n.topicId, n);
+  }
+  return map;
+}
+
+/** A topic no session, note or plan names: unknown_topic (exit 2), never an empty entry. */
+function refuseUnknown(
+  topicId: string,
+  confirmed: readonly ConfirmedSession[],
+  plan: PlanView,
+  notes: ReadonlyMap<string, TopicNote>,
+): void {
+  const known =
+    notes.has(topicId) ||
+    plan.goals.has(topicId) ||
+    plan.reviewOff.has(topicId) ||
+    confirmed.some((s) => s.topicId === topicId);
+  if (!known)
+    throw new UsageError(`unknown topic ${topicId}: no session, topic note or goal names it`, "unknown_topic");
+}
+
+export async function next(ctx: SessionContext, options: NextOptions = {}): Promise<NextResult> {
+  const asOf = asOfDay(options.asOf, ctx.ports.clock.now(), ctx.offsetAt);
+  const planned = options.plan ? { plan: options.plan, warnings: [] } : await planViewOf(ctx, { asOf: options.asOf });
+  const { plan } = planned;
+  const asked = normalizeTopic(options.topic);
+  const wanted = asked === null ? null : validateNewTopicId(asked);
+  const scan = await ctx.scan();
+  const sessions = byTopic(ctx, scan.confirmed, asOf);
+  const topics: QueueTopic[] = [];
+  for (const [topicId, list] of sessions) {
+    const schedule = scheduleOf(reviewDaysOf(list, ctx.offsetAt, asOf));
+    const counts = schedule.history.length > 0 || plan.goals.has(topicId) || topicId === wanted;
+    topics.push({
+      topicId,
+      schedule,
+      nextAction: counts ? await nextActionOf(ctx, list, options.hasNextAction) : null,
+    });
+  }
+  const { queue, excluded } = buildQueue(topics, plan, asOf);
+  const notes = notesByTopic(options.topicNotes ?? []);
+  if (wanted !== null) refuseUnknown(wanted, scan.confirmed, plan, notes);
+  const entry = wanted === null ? null : topicEntry(wanted, topics, queue, plan, asOf);
+  const open = (await status(ctx)).open;
+  return { asOf, open, queue, excluded, entry, notes, warnings: [...planned.warnings, ...scan.warnings] };
+}

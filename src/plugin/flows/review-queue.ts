@@ -1,0 +1,122 @@
+/**
+ * The review queue as the plugin's views read it (contract §4c): with the topic notes named, "light" (no note
+ * read: next actions known from the metadata cache's headings) for what redraws after every end. The core reads
+ * plan.md for the goals and `review: false`.
+ */
+import type { NextResult } from "../../core/sessions";
+import type { TopicChoice } from "../ui/topic-picker";
+import type { NextChoice } from "../ui/study-next-modal";
+import type { FlowContext } from "./context";
+import { topicNoteChoices } from "./topics";
+
+/**
+ * The queue with the vault's topic notes named (from the metadata cache, as the picker reads them). `light`:
+ * for views redrawn after every end ("Next up", the status bar), whether a note has a next action is told by
+ * its headings in the metadata cache, so no note is read (its text then shows as "has a next action").
+ */
+export async function queueNow(
+  ctx: FlowContext,
+  light = false,
+): Promise<{ result: NextResult; notes: Map<string, TopicChoice> }> {
+  const notes = new Map<string, TopicChoice>();
+  for (const c of topicNoteChoices(ctx)) if ("topicId" in c && !notes.has(c.topicId)) notes.set(c.topicId, c);
+  const hasNextAction = light ? headingsProbe(ctx) : undefined;
+  const result = await ctx.controller.next({ hasNextAction }); // the core reads plan.md
+  return { result, notes };
+}
+
+/** Whether a session note has a "## <heading>" heading, as the metadata cache knows it (undefined: unknown). */
+export function headingProbe(ctx: FlowContext): (session: { path: string }, heading: string) => boolean | undefined {
+  return (session, heading) => {
+    const file = ctx.app.vault.getFileByPath(session.path);
+    const cache = file ? ctx.app.metadataCache.getFileCache(file) : null;
+    if (!cache) return undefined;
+    const wanted = heading.toLowerCase();
+    return (cache.headings ?? []).some((h) => h.level === 2 && h.heading.trim().toLowerCase() === wanted);
+  };
+}
+
+/** Whether a session note has a "## Next action" heading, as the metadata cache knows it (undefined: unknown). */
+export function headingsProbe(ctx: FlowContext): (session: { path: string }) => boolean | undefined {
+  const probe = headingProbe(ctx);
+  return (session) => probe(session, "Next action");
+}
+
+export function nextChoices(result: NextResult, notes: ReadonlyMap<string, TopicChoice>): NextChoice[] {
+  return result.queue.map((e) => {
+    const note = notes.get(e.topicId);
+    const name = note && note.kind === "topic-note" ? note.noteName : e.topicId;
+    return { topicId: e.topicId, name, group: e.group, reasons: e.reasons.map((r) => r.text).join("; ") };
+  });
+}
+
+/**
+ * How many topics are due for review, for the idle status bar; `changed` is told when the number moves. It is
+ * counted again when a session starts or ends (`follow`), not on each refresh (the editor saves every ~2 s), and
+ * when asked (the vault opened, the hour turned).
+ */
+export function dueCounter(
+  ctx: FlowContext,
+  changed: () => void,
+): { count: () => number; refresh: () => void; follow: () => () => void } {
+  let count = 0;
+  let running = false;
+  // Asked again while counting (a start, then its end): counted once more afterwards, never dropped.
+  let again = false;
+  const refresh = (): void => {
+    if (ctx.disposed) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    void queueNow(ctx, true)
+      .then(({ result }) => {
+        const due = result.queue.filter((e) => e.group === "due").length;
+        if (due !== count) {
+          count = due;
+          changed();
+        }
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        running = false;
+        if (again) {
+          again = false;
+          refresh();
+        }
+      });
+  };
+  const follow = (): (() => void) => {
+    let openKey: string | null = ctx.controller.open?.session.draftId ?? null;
+    return ctx.controller.onChange(() => {
+      const key = ctx.controller.open?.session.draftId ?? null;
+      if (key !== openKey) refresh();
+      openKey = key;
+    });
+  };
+  return { count: () => count, refresh, follow };
+}
+
+/**
+ * The topic picker's order (contract §5 version 4): due topics first, each marked "due", the others with a due
+ * day marked "in N days"; otherwise as given. The queue is the light one: no note is read.
+ */
+export async function dueFirst(ctx: FlowContext, choices: TopicChoice[]): Promise<TopicChoice[]> {
+  const queue = await queueNow(ctx, true).catch(() => null);
+  if (queue === null) return choices;
+  const today = queue.result.asOf;
+  const marks = new Map<string, string>();
+  for (const e of queue.result.queue) {
+    const due = e.schedule.due;
+    if (e.group === "due") marks.set(e.topicId, "due");
+    else if (due !== null) marks.set(e.topicId, due - today === 1 ? "in 1 day" : `in ${due - today} days`);
+  }
+  const marked = choices.map((c) =>
+    (c.kind === "topic-note" || c.kind === "past-topic") && marks.has(c.topicId)
+      ? { ...c, review: marks.get(c.topicId) }
+      : c,
+  );
+  const isDue = (c: TopicChoice): boolean => "review" in c && c.review === "due";
+  return [...marked.filter(isDue), ...marked.filter((c) => !isDue(c))];
+}

@@ -1,0 +1,41 @@
+/**
+ * The idle status bar's due count (contract §5 version 4): a count asked for while one is running is done once
+ * more afterwards, so a start quickly followed by its end is never left showing the count from before the end.
+ */
+import type { FlowContext } from "../../src/plugin/flows/context";
+import { dueCounter } from "../../src/plugin/flows/review-queue";
+
+function stubContext(next: () => Promise<unknown>): FlowContext {
+  return {
+    app: {
+      workspace: { getActiveFile: () => null },
+      vault: { getMarkdownFiles: () => [], getFileByPath: () => null },
+      metadataCache: { getFileCache: () => null },
+    },
+    controller: { layout: { folder: "palee" }, next, open: null, onChange: () => () => undefined },
+    disposed: false,
+  } as unknown as FlowContext;
+}
+
+const queueOf = (due: number) => ({
+  queue: Array.from({ length: due }, (_, i) => ({ topicId: `T-${i}`, group: "due" })),
+});
+
+describe("the due count", () => {
+  it("counts once more when asked while a count runs, and reports the later number", async () => {
+    const answers: Array<(value: unknown) => void> = [];
+    const next = jest.fn(() => new Promise((resolve) => answers.push(resolve)));
+    const changed = jest.fn();
+    const counter = dueCounter(stubContext(next), changed);
+    counter.refresh(); // the start
+    counter.refresh(); // its end, while the first count runs
+    expect(next).toHaveBeenCalledTimes(1);
+    answers[0](queueOf(2));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(counter.count()).toBe(2);
+    expect(next).toHaveBeenCalledTimes(2);
+    answers[1](queueOf(1));
+    await new Promise((r) => setTimeout(r, 0));
+    expect([counter.count(), changed.mock.calls.length, next.mock.calls.length]).toEqual([1, 2, 2]);
+  });
+});
