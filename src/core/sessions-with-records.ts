@@ -10,8 +10,8 @@ import { endAsAgent } from "./operations/agent-end";
 import type { ShowResult } from "./operations/brief";
 import { latest, sessionDetails, show } from "./operations/brief";
 import type { SessionContext } from "./operations/context";
-import type { AgentEndOptions, EndResult } from "./operations/end";
-import { end } from "./operations/end";
+import type { AgentEndOptions, EndAnswer, EndResult } from "./operations/end";
+import { end, endOrDiscard } from "./operations/end";
 import type { AgentStartOptions, StartResult } from "./operations/start";
 import { start } from "./operations/start";
 import type { ConfirmedSession } from "./records";
@@ -40,7 +40,17 @@ export class SessionsWithRecords extends PaleeSessions {
   override end(options: AgentEndOptions = {}): Promise<EndResult> {
     return this.exclusive(async (ctx) => {
       const { agent } = options;
-      const result = agent == null ? await end(ctx, options) : await endAsAgent(ctx, options, agent);
+      // Without discarding, every answer is a saved session.
+      const result = agent == null ? await end(ctx, options) : ((await endAsAgent(ctx, options, agent)) as EndResult);
+      return withTempSweep(ctx, result);
+    });
+  }
+
+  /** As end; an agent's session that recorded nothing is discarded (contract §5 version 4, agents). */
+  override endOrDiscard(options: AgentEndOptions = {}): Promise<EndAnswer> {
+    return this.exclusive(async (ctx) => {
+      const { agent } = options;
+      const result = agent == null ? await endOrDiscard(ctx, options) : await endAsAgent(ctx, options, agent, true);
       return withTempSweep(ctx, result);
     });
   }

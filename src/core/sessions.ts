@@ -5,10 +5,10 @@ import type { SessionContext, SessionsOptions } from "./operations/context";
 import { createSessionContext } from "./operations/context";
 import type { CountAwayBackOptions, CountAwayBackResult } from "./operations/away";
 import { countAwayBack } from "./operations/away";
-import type { EndOptions, EndResult } from "./operations/end";
+import type { EndAnswer, EndOptions, EndResult } from "./operations/end";
 import type { ExportOptions, ExportResult } from "./operations/export";
 import { exportSessions } from "./operations/export";
-import { end } from "./operations/end";
+import { end, endOrDiscard } from "./operations/end";
 import type { LogOptions, LogResult } from "./operations/log";
 import { log } from "./operations/log";
 import type { ListResult, RecentList, StatusResult } from "./operations/list";
@@ -36,7 +36,7 @@ export type { CountAwayBackOptions, CountAwayBackResult } from "./operations/awa
 export type { CheckpointOptions, CheckpointResult, OpenRef } from "./operations/checkpoint";
 export type { SessionsOptions } from "./operations/context";
 export type { ContextOptions, ContextResult, ShowResult } from "./operations/brief";
-export type { AgentEndOptions, EndOptions, EndResult } from "./operations/end";
+export type { AgentEndOptions, DiscardedEnd, EndAnswer, EndOptions, EndResult } from "./operations/end";
 export type { ExportOptions, ExportResult } from "./operations/export";
 export type { EndTime } from "./honest-time";
 export { endTimeOf } from "./honest-time";
@@ -92,6 +92,11 @@ export class PaleeSessions {
 
   end(options: EndOptions = {}): Promise<EndResult> {
     return this.exclusive((ctx) => end(ctx, options));
+  }
+
+  /** As end; an agent's session that recorded nothing is discarded, not saved (contract §5 version 4, agents). */
+  endOrDiscard(options: EndOptions = {}): Promise<EndAnswer> {
+    return this.exclusive((ctx) => endOrDiscard(ctx, options));
   }
 
   /** Records paused_at in the open session's draft (contract §4 honest time). */

@@ -78,7 +78,7 @@ describe("an agent's own session", () => {
     expect(status.agent).toBe(AGENT);
     expect(status.draft_path).toBe(`palee/sessions/${draft}`);
     expect(palee(vault, ["status"]).stdout).toContain(`\nOpened by agent ${AGENT}\n`);
-    const run = palee(vault, ["end", "--agent", AGENT, "--outcome", "interrupted", "--json"]);
+    const run = palee(vault, ["end", "--agent", AGENT, "--outcome", "interrupted", "--note", "n", "--json"]);
     expect(run.status).toBe(0);
     const session = run.json().session as Record<string, unknown>;
     expect(session.agent).toBe(AGENT);

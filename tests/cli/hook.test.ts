@@ -232,6 +232,32 @@ describe("SessionEnd", () => {
     expect(draftFiles(vault)).toEqual([]);
   });
 
+  it("discards a conversation opened and closed with no prompt: no session, the real one's summary kept", () => {
+    const vault = makeVault();
+    expect(palee(vault, ["start", "--topic", "T-rust"]).status).toBe(0);
+    expect(palee(vault, ["end", "--summary", "- the real summary"]).status).toBe(0);
+    for (let i = 0; i < 5; i++) {
+      const id = `empty-${i}`;
+      expect(hook(vault, event("SessionStart", { source: "startup" }, id), ["--topic", "T-rust"]).status).toBe(0);
+      const run = hook(vault, event("SessionEnd", { reason: "prompt_input_exit" }, id));
+      expect({ status: run.status, stdout: run.stdout }).toEqual({ status: 0, stdout: "" });
+    }
+    expect(confirmedFiles(vault)).toHaveLength(1);
+    expect(draftFiles(vault)).toEqual([]);
+    expect(palee(vault, ["status", "--json"]).json()).toEqual({ open: null });
+    expect(fs.readFileSync(path.join(vault, "palee", "hot.md"), "utf8")).toContain("- the real summary");
+  });
+
+  it("end --agent of the agent's empty session answers discarded_empty and saves nothing", () => {
+    const vault = agentStarted();
+    const draft = openDraft(vault).file.replace(/\.md$/, "");
+    const run = palee(vault, ["end", "--agent", AGENT, "--json"]);
+    expect(run.status).toBe(0);
+    expect(run.json()).toEqual({ status: "discarded_empty", draft_id: draft });
+    expect(confirmedFiles(vault)).toEqual([]);
+    expect(draftFiles(vault)).toEqual([]);
+  });
+
   it.each(["other", "bypass_permissions_disabled", "something_new"])("reason %s: outcome interrupted", (reason) => {
     const vault = agentStarted();
     age(vault, 30, 10);
@@ -263,6 +289,7 @@ describe("an odd session_id", () => {
     expect(hook(vault, event("SessionStart", {}, odd), ["--topic", "T-rust"]).status).toBe(0);
     const agent = openDraft(vault).fields.agent as string;
     expect(agent).toMatch(/^claude-code:a-b-\.\.-c-x-[0-9a-f]{8}$/);
+    age(vault, 30, 5);
     expect(hook(vault, event("SessionEnd", { reason: "logout" }, odd)).status).toBe(0);
     expect(readRecord(vault, `palee/sessions/${confirmedFiles(vault)[0]}`).fields.agent).toBe(agent);
   });

@@ -8,7 +8,7 @@ import { LongSilenceError, UsageError, afterSaveError, isPaleeError } from "../.
 import { sessionJson } from "../../core/formats/json";
 import type { OffsetAt } from "../../core/time";
 import { formatDuration, localClock } from "../../core/time";
-import type { AgentEndOptions, EndResult } from "../../core/sessions";
+import type { AgentEndOptions, EndAnswer } from "../../core/sessions";
 import { endTimeOf } from "../../core/sessions";
 import type { Values } from "../options";
 import type { CliIo, Outcome, Output } from "../output";
@@ -54,7 +54,7 @@ async function runEnd(ctx: CommandContext, values: Values, texts: EndTexts): Pro
   return 0;
 }
 
-async function ended(ctx: CommandContext, values: Values, texts: EndTexts): Promise<EndResult> {
+async function ended(ctx: CommandContext, values: Values, texts: EndTexts): Promise<EndAnswer> {
   const { core, out, io } = ctx;
   const endAt = values.at === undefined ? undefined : endTimeOf(values.at);
   const outcome = values.outcome;
@@ -72,10 +72,10 @@ async function ended(ctx: CommandContext, values: Values, texts: EndTexts): Prom
     note: values.note ?? null,
   };
   try {
-    return await core.end(options);
+    return await core.endOrDiscard(options);
   } catch (error) {
     if (!(error instanceof LongSilenceError) || !io.isTerminal || out.json || values.at !== undefined) throw error;
-    return core.end({ ...options, endAt: endTimeOf(await askEnd(error, io, ctx.offsetAt)) });
+    return core.endOrDiscard({ ...options, endAt: endTimeOf(await askEnd(error, io, ctx.offsetAt)) });
   }
 }
 
@@ -103,8 +103,17 @@ async function askEnd(silence: LongSilenceError, io: CliIo, offsetAt: OffsetAt):
   }
 }
 
-function reportEnd(result: EndResult, out: Output): void {
+function reportEnd(result: EndAnswer, out: Output): void {
   for (const w of result.warnings) out.warn(w);
+  if (result.discardedEmpty !== undefined) {
+    // An agent's session that recorded nothing (contract §5 version 4, agents): no note, no streak day.
+    if (out.json) out.doc({ status: "discarded_empty", draft_id: result.discardedEmpty });
+    out.text(
+      `Nothing was studied in ${result.discardedEmpty} (${result.topicId}, opened by an agent: 0 min, no notes): ` +
+        "its draft went to the trash and no session was saved.",
+    );
+    return;
+  }
   if (out.json) {
     out.doc({
       status: "ended",

@@ -21,7 +21,7 @@ export interface HookOptions {
 /** What the event did, for tests and the model; `output` is the document to print on stdout, if any. */
 export type HookAnswer =
   | { did: "started" | "kept" | "pending"; output: SessionStartOutput; warnings: string[] }
-  | { did: "checkpointed" | "ended"; output: null; warnings: string[] }
+  | { did: "checkpointed" | "ended" | "discarded_empty"; output: null; warnings: string[] }
   | { did: "ignored"; output: null; warnings: string[]; why: string };
 
 /** The document Claude Code reads from a SessionStart hook's stdout: the brief goes into the conversation. */
@@ -117,8 +117,9 @@ async function endAnswer(
   outcome: "completed" | "interrupted",
 ): Promise<HookAnswer> {
   try {
-    const result = await core.end({ agent, endAt: { kind: "last" }, outcome });
-    return { did: "ended", output: null, warnings: result.warnings };
+    const result = await core.endOrDiscard({ agent, endAt: { kind: "last" }, outcome });
+    const did = result.discardedEmpty === undefined ? "ended" : "discarded_empty";
+    return { did, output: null, warnings: result.warnings };
   } catch (error) {
     if (isPaleeError(error) && (error.kind === "nothing_open" || error.kind === "not_this_agent")) {
       return ignored(error.message);
