@@ -6,6 +6,7 @@ import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
 import { OPEN_SESSION_SPAN_MS } from "../../core/scan/kept-fields";
 import { topicOption } from "../topic";
+import { requireOwnSession } from "../agent-guard";
 
 /** "Away 23:10–07:05, not counted" after a checkpoint that recorded time away (stderr: it is news, not data). */
 function reportAway(away: AwayBreak | null, ctx: CommandContext): void {
@@ -14,6 +15,7 @@ function reportAway(away: AwayBreak | null, ctx: CommandContext): void {
 
 async function runDraft(ctx: CommandContext, values: Values): Promise<Outcome> {
   const { core, out } = ctx;
+  await requireOwnSession(ctx, values.agent);
   const checkpoint = { topic: await topicOption(ctx, values.topic, "begins"), notes: values.note ?? null };
   const { created, opened, draft, away, warnings } = await core.checkpoint(checkpoint);
   for (const w of warnings) out.warn(w);
@@ -33,6 +35,7 @@ export const draft: Command = {
   options: {
     topic: "the topic, when no session is open yet",
     note: "notes to append to the draft",
+    agent: "act only on a session this agent opened; any other is left alone (not_this_agent)",
   },
   example: 'palee session draft --note "lifetimes: elision rules"',
   run: runDraft,

@@ -4,8 +4,10 @@ import type { Values } from "../options";
 import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
 import { topicOption } from "../topic";
+import { validateAgentId } from "../../core/ids";
 
 async function runLog(ctx: CommandContext, values: Values): Promise<Outcome> {
+  if (values.agent !== undefined) validateAgentId(values.agent);
   const r = await ctx.core.log({
     topic: await topicOption(ctx, values.topic, "begins"),
     from: values.from,
@@ -13,6 +15,7 @@ async function runLog(ctx: CommandContext, values: Values): Promise<Outcome> {
     minutes: values.minutes,
     summary: values.summary ?? null,
     nextAction: values.next ?? null,
+    agent: values.agent ?? null,
   });
   for (const w of r.warnings) ctx.out.warn(w);
   if (ctx.out.json) ctx.out.doc({ status: "logged", when: r.when, session: sessionJson(r.session) });
@@ -32,6 +35,7 @@ export const log: Command = {
     minutes: "how long it lasted (1 to 1440), instead of --from",
     summary: "the summary",
     next: "the next action",
+    agent: "who logs it when it is not the learner by hand (recorded as the session's agent)",
   },
   example: 'palee session log --topic T-rust --from 14:00 --to 15:10 --summary "read chapter 4"',
   run: runLog,

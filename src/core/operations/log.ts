@@ -21,6 +21,8 @@ export interface LogOptions {
   minutes?: number | string;
   summary?: string | null;
   nextAction?: string | null;
+  /** Who logs it when it is not the learner by hand (contract §5 version 4: every writing tool takes agent). */
+  agent?: string | null;
 }
 
 export interface LogResult {
@@ -53,6 +55,7 @@ export async function log(ctx: SessionContext, options: LogOptions): Promise<Log
     summary: options.summary ?? null,
     nextAction: options.nextAction ?? null,
     notes: null,
+    agent: options.agent ?? null,
   });
   const sessions = withSession(scan.confirmed, session);
   const warnings = await afterSaving(session, () =>
