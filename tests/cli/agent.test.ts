@@ -60,6 +60,14 @@ describe("an agent never ends the learner's session", () => {
     expect(snapshot(vault)).toEqual(before);
   });
 
+  it("with no topic, nothing open and --if-none ignore: nothing_open, exit 0 (not topic required)", () => {
+    const vault = makeVault();
+    const before = snapshot(vault);
+    const run = palee(vault, ["end", "--if-none", "ignore", "--json"]);
+    expect({ status: run.status, doc: run.json() }).toEqual({ status: 0, doc: { status: "nothing_open" } });
+    expect(snapshot(vault)).toEqual(before);
+  });
+
   it("with nothing open and --if-none ignore: nothing_open, exit 0", () => {
     const vault = makeVault();
     const run = palee(vault, ["end", "--agent", AGENT, "--if-none", "ignore", "--json"]);

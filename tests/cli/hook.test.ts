@@ -288,7 +288,7 @@ describe("an odd session_id", () => {
     const odd = 'a b\n../c\u0007 "x"';
     expect(hook(vault, event("SessionStart", {}, odd), ["--topic", "T-rust"]).status).toBe(0);
     const agent = openDraft(vault).fields.agent as string;
-    expect(agent).toMatch(/^claude-code:a-b-\.\.-c-x-[0-9a-f]{8}$/);
+    expect(agent).toBe("claude-code:a@0020b@000a..@002fc@0007@0020@0022x@0022");
     age(vault, 30, 5);
     expect(hook(vault, event("SessionEnd", { reason: "logout" }, odd)).status).toBe(0);
     expect(readRecord(vault, `palee/sessions/${confirmedFiles(vault)[0]}`).fields.agent).toBe(agent);

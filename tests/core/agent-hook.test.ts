@@ -27,6 +27,18 @@ describe("the event", () => {
     for (const id of ids) expect(validateAgentId(id)).toBe(id);
     expect(new Set(ids).size).toBe(odd.length);
   });
+
+  it("never gives two session_ids one agent ID: an odd ID is spelled out, not cleaned (issue 35 §2)", () => {
+    // The old cleaning made "a b" claude-code:a-b-<tag>, the agent ID of the plain session_id "a-b-<tag>".
+    const ids = ["a b", "a-b", "a_b", "a@0020b", "a\u0000b", "a  b", "a\tb", "-a b", "a b ", "é", "e\u0301"];
+    const agents = ids.map(agentIdFor);
+    expect(new Set(agents).size).toBe(ids.length);
+    expect(agentIdFor("a b")).toBe("claude-code:a@0020b");
+    expect(agentIdFor("a@0020b")).toBe("claude-code:a@00400020b");
+    for (const id of agents) expect(validateAgentId(id)).toBe(id);
+    const long = ["y".repeat(300), `${"y".repeat(299)}z`, `${"y".repeat(299)} `];
+    expect(new Set(long.map(agentIdFor)).size).toBe(3);
+  });
 });
 
 describe("the settings merge", () => {

@@ -10,6 +10,7 @@ import type { OffsetAt } from "../../core/time";
 import { formatDuration, localClock } from "../../core/time";
 import type { AgentEndOptions, EndAnswer } from "../../core/sessions";
 import { endTimeOf } from "../../core/sessions";
+import { nothingOpen } from "../../core/operations/end";
 import type { Values } from "../options";
 import type { CliIo, Outcome, Output } from "../output";
 import { LineReader } from "../prompt";
@@ -35,7 +36,8 @@ async function runEnd(ctx: CommandContext, values: Values, texts: EndTexts): Pro
   }
   try {
     reportEnd(await ended(ctx, values, texts), out);
-  } catch (error) {
+  } catch (caught) {
+    const error = ifNone === "ignore" ? await topicOrNothing(ctx, caught) : caught;
     // Nothing open, nothing to end (contract §4 end step 2): with --if-none ignore, a success that wrote nothing.
     if (ifNone === "ignore" && isPaleeError(error) && error.kind === "nothing_open") {
       if (out.json) out.doc({ status: "nothing_open" });
@@ -52,6 +54,15 @@ async function runEnd(ctx: CommandContext, values: Values, texts: EndTexts): Pro
     throw afterSaveError(error) ?? error;
   }
   return 0;
+}
+
+/**
+ * With `--if-none ignore`, "topic required" when no topic is given or active and no session is open is
+ * nothing to end (contract §4 end: nothing_open), a success (issue 35 §2). A plain end keeps topic_required.
+ */
+async function topicOrNothing(ctx: CommandContext, error: unknown): Promise<unknown> {
+  if (!isPaleeError(error) || error.kind !== "topic_required") return error;
+  return (await ctx.core.status()).open === null ? nothingOpen(null) : error;
 }
 
 async function ended(ctx: CommandContext, values: Values, texts: EndTexts): Promise<EndAnswer> {
