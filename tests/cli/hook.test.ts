@@ -4,7 +4,7 @@
  * checkpoint only that session; SessionEnd ends it at its last sign of life. It never touches a session its
  * agent did not open and never exits 2.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RunResult } from "./support";
@@ -120,11 +120,23 @@ describe("SessionStart", () => {
     const run = hook(vault, event("SessionStart", { source: "startup" }), ["--topic", "T-rust"]);
     const context = contextOf(run);
     expect(context).toMatch(/^PALEE: a study session on T-rust started for this conversation \(agent claude-code:/);
-    // The tests run palee from the repository, not from the vault: the end names the vault.
-    expect(context).toContain(`palee session end --vault ${vault} --agent ${AGENT} --summary`);
+    // The tests run palee from the repository, not from the vault: the end names the vault, and node and the
+    // CLI by absolute path (bare `palee` is not on the PATH after npm install).
+    expect(context).toContain(`${process.execPath} ${CLI} session end --vault ${vault} --agent ${AGENT} --summary`);
     expect(context).toContain("# Tutor brief: T-rust");
     expect(openDraft(vault).fields.agent).toBe(AGENT);
     expect(palee(vault, ["status", "--json"]).json().open).toMatchObject({ agent: AGENT, topic_id: "T-rust" });
+  });
+
+  it("gives an end command that runs as written, from another folder with an empty PATH", () => {
+    const vault = makeVault();
+    const context = contextOf(hook(vault, event("SessionStart", { source: "startup" }), ["--topic", "T-rust"]));
+    const written = /To end it yourself with what was covered: (.*)$/m.exec(context)?.[1] ?? "";
+    const line = written.replace("<what was covered>", "borrows").replace("<the next step>", "ex 4.1");
+    const env = { PATH: "", PALEE_DEVICE: DEVICE, TZ: "UTC", PALEE_CACHE_DIR: testCacheDir() };
+    const run = spawnSync("/bin/sh", ["-c", line], { cwd: path.dirname(vault), env, encoding: "utf8" });
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
+    expect(confirmedFiles(vault)).toHaveLength(1);
   });
 
   it("after a compaction or a resume keeps that session: no second draft", () => {

@@ -22,7 +22,7 @@ export function shellWord(word: string): string {
 }
 
 /** The path of this CLI's script (dist/cli.js), as the host will run it. */
-function cliScript(): string {
+export function cliScript(): string {
   return path.resolve(require.main?.filename ?? process.argv[1] ?? "palee");
 }
 

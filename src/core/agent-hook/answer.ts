@@ -14,8 +14,11 @@ export interface HookOptions {
   topic: string | null;
   /** The brief's word budget. */
   words: number;
-  /** How the tutor runs `end` from where it works (default `palee session end`; the CLI adds --vault if needed). */
-  endCommand?: string;
+  /**
+   * How a `palee session` action is run from where the tutor works, as written in the brief (default
+   * `palee session <action>`; the CLI gives its absolute form, as the installed hook runs it, and --vault).
+   */
+  command?: (action: string) => string;
 }
 
 /** What the event did, for tests and the model; `output` is the document to print on stdout, if any. */
@@ -51,8 +54,8 @@ async function startAnswer(core: SessionsWithRecords, agent: string, options: Ho
   const own = result.status === "started" ? result.topicId : ownOpenTopic(result, agent);
   const topic = own ?? options.topic;
   const brief = await core.brief({ topic, words: options.words });
-  const endCommand = options.endCommand ?? "palee session end";
-  const additionalContext = `${statusLine(result, agent, endCommand)}\n\n${brief.text.trim()}\n`;
+  const command = options.command ?? ((action: string) => `palee session ${action}`);
+  const additionalContext = `${statusLine(result, agent, command)}\n\n${brief.text.trim()}\n`;
   const output: SessionStartOutput = { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext } };
   const did = result.status === "started" ? "started" : result.status === "drafts_pending" ? "pending" : "kept";
   return { did, output, warnings: result.status === "started" ? result.warnings : [] };
@@ -65,9 +68,9 @@ function ownOpenTopic(result: StartResult, agent: string): string | null {
 }
 
 /** The line that tells the tutor which session records this conversation, and how it may end it itself. */
-function statusLine(result: StartResult, agent: string, endCommand: string): string {
+function statusLine(result: StartResult, agent: string, command: (action: string) => string): string {
   const endIt =
-    `To end it yourself with what was covered: ${endCommand} --agent ${agent} ` +
+    `To end it yourself with what was covered: ${command("end")} --agent ${agent} ` +
     `--summary "<what was covered>" --next "<the next step>" --if-none ignore`;
   switch (result.status) {
     case "started":
@@ -78,7 +81,7 @@ function statusLine(result: StartResult, agent: string, endCommand: string): str
     case "drafts_pending":
       return (
         `PALEE: no study session was started: ${result.drafts.length} unfinished session draft(s) wait for ` +
-        `the learner to resolve them ("palee session start -i").`
+        `the learner to resolve them (${command("start -i")}).`
       );
     case "kept":
     case "already_open": {
