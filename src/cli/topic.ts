@@ -60,6 +60,22 @@ function topicNotes(ctx: CommandContext): TopicNote[] {
   return ctx.store.topicNotes([ctx.core.layout.folder]);
 }
 
+/**
+ * The link to the topic note of `topicId` (default: hot.md's active topic) as a session records it in
+ * `topic_note`, `[[path without .md]]`, or null when no topic note has that ID (contract §5 version 4: a
+ * session started from the CLI, MCP or a hook records topic_note as the plugin does). The first by path when
+ * several notes carry the ID.
+ */
+export async function topicNoteLink(ctx: CommandContext, topicId: string | null): Promise<string | null> {
+  const id = topicId ?? (await readOrNull(async () => (await ctx.core.readHot()).state.activeTopic));
+  if (id === null) return null;
+  const paths = topicNotes(ctx)
+    .filter((n) => n.topicId === id)
+    .map((n) => n.path)
+    .sort();
+  return paths.length === 0 ? null : `[[${paths[0].replace(/\.md$/i, "")}]]`;
+}
+
 /** A topic ID as typed: known, or new (then a notice on stderr, once the command succeeded, naming a close ID). */
 async function checkId(ctx: CommandContext, topicId: string): Promise<void> {
   const hot = await readOrNull(async () => (await ctx.core.readHot()).state.activeTopic);

@@ -5,7 +5,8 @@ import type { Values } from "../options";
 import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
 import { OPEN_SESSION_SPAN_MS } from "../../core/scan/kept-fields";
-import { topicOption } from "../topic";
+import { topicNoteLink, topicOption } from "../topic";
+import { isOpen } from "../../core/hot-memory";
 import { requireOwnSession } from "../agent-guard";
 
 /** "Away 23:10–07:05, not counted" after a checkpoint that recorded time away (stderr: it is news, not data). */
@@ -16,7 +17,10 @@ function reportAway(away: AwayBreak | null, ctx: CommandContext): void {
 async function runDraft(ctx: CommandContext, values: Values): Promise<Outcome> {
   const { core, out } = ctx;
   await requireOwnSession(ctx, values.agent);
-  const checkpoint = { topic: await topicOption(ctx, values.topic, "begins"), notes: values.note ?? null };
+  const topic = await topicOption(ctx, values.topic, "begins");
+  // Only a new draft records its topic note: a checkpoint of the open session reads no topic notes.
+  const opens = !isOpen((await core.readHot()).state);
+  const checkpoint = { topic, notes: values.note ?? null, topicNote: opens ? await topicNoteLink(ctx, topic) : null };
   const { created, opened, draft, away, warnings } = await core.checkpoint(checkpoint);
   for (const w of warnings) out.warn(w);
   reportAway(away, ctx);

@@ -13,7 +13,7 @@ import { cliScript, runInstall, shellWord } from "../hook/install";
 import { readHookInput } from "../hook/read-event";
 import type { Values } from "../options";
 import type { CliIo, Outcome } from "../output";
-import { topicOption } from "../topic";
+import { topicNoteLink, topicOption } from "../topic";
 import type { Command, CommandContext, Prepared } from "./command";
 import { parseWords } from "./context";
 
@@ -37,7 +37,8 @@ async function runEvent(ctx: CommandContext, values: Values, event: HookEvent, w
   const vault = here ? "" : ` --vault ${shellWord(ctx.store.root)}`;
   const palee = [process.execPath, cliScript()].map(shellWord).join(" ");
   const command = (action: string) => `${palee} session ${action}${vault}`;
-  const answer = await answerHook(ctx.core, event, { topic, words, command });
+  const topicNote = event.kind === "start" ? await topicNoteLink(ctx, topic) : null;
+  const answer = await answerHook(ctx.core, event, { topic, words, command, topicNote });
   if (answer.did !== "started") ctx.notices.length = 0; // "new topic …" only when a session began on it
   for (const w of answer.warnings) ctx.out.warn(w);
   // stdout is read by the host: the SessionStart document, and nothing for the other events.

@@ -3,13 +3,15 @@ import { sessionJson } from "../../core/formats/json";
 import type { Values } from "../options";
 import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
-import { topicOption } from "../topic";
+import { topicNoteLink, topicOption } from "../topic";
 import { validateAgentId } from "../../core/ids";
 
 async function runLog(ctx: CommandContext, values: Values): Promise<Outcome> {
   if (values.agent !== undefined) validateAgentId(values.agent);
+  const topic = await topicOption(ctx, values.topic, "begins");
   const r = await ctx.core.log({
-    topic: await topicOption(ctx, values.topic, "begins"),
+    topic,
+    topicNote: await topicNoteLink(ctx, topic),
     from: values.from,
     to: values.to,
     minutes: values.minutes,

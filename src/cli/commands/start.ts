@@ -7,7 +7,7 @@ import type { Values } from "../options";
 import type { Outcome, Output } from "../output";
 import { LineReader } from "../prompt";
 import type { Command, CommandContext } from "./command";
-import { topicOption } from "../topic";
+import { topicNoteLink, topicOption } from "../topic";
 
 async function runStart(ctx: CommandContext, values: Values): Promise<Outcome> {
   const { core, out, io, device } = ctx;
@@ -16,6 +16,7 @@ async function runStart(ctx: CommandContext, values: Values): Promise<Outcome> {
     throw new UsageError(`--if-open must be refuse or keep (got "${ifOpen}")`);
   }
   const topic = await topicOption(ctx, values.topic, "begins"); // contract §4 "finding a topic by name"
+  const topicNote = await topicNoteLink(ctx, topic);
   const ignored = new Set<string>();
   let reader: LineReader | null = null;
   try {
@@ -26,6 +27,7 @@ async function runStart(ctx: CommandContext, values: Values): Promise<Outcome> {
         ignoreDrafts: ignored,
         ignorePending: values["ignore-pending"] === true,
         agent: values.agent ?? null,
+        topicNote,
       });
       if (result.status === "kept") ctx.notices.length = 0; // nothing was started on the topic typed
       const interactive = values.interactive === true;

@@ -19,6 +19,8 @@ export interface HookOptions {
    * `palee session <action>`; the CLI gives its absolute form, as the installed hook runs it, and --vault).
    */
   command?: (action: string) => string;
+  /** The link to the topic note SessionStart starts on, when the face found one (contract §5 version 4). */
+  topicNote?: string | null;
 }
 
 /** What the event did, for tests and the model; `output` is the document to print on stdout, if any. */
@@ -49,7 +51,7 @@ export async function answerHook(
 
 /** SessionStart: start or keep (never replace) a session, then the brief for the tutor, with one line on top. */
 async function startAnswer(core: SessionsWithRecords, agent: string, options: HookOptions): Promise<HookAnswer> {
-  const result = await core.start({ topic: options.topic, ifOpen: "keep", agent });
+  const result = await core.start({ topic: options.topic, ifOpen: "keep", agent, topicNote: options.topicNote });
   // The brief is of the session that records this conversation, else of the topic asked for (or the active one).
   const own = result.status === "started" ? result.topicId : ownOpenTopic(result, agent);
   const topic = own ?? options.topic;

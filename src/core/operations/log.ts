@@ -23,6 +23,8 @@ export interface LogOptions {
   nextAction?: string | null;
   /** Who logs it when it is not the learner by hand (contract §5 version 4: every writing tool takes agent). */
   agent?: string | null;
+  /** The topic note's link, when the face found one (contract §5 version 4: topics by name). */
+  topicNote?: string | null;
 }
 
 export interface LogResult {
@@ -51,7 +53,7 @@ export async function log(ctx: SessionContext, options: LogOptions): Promise<Log
     durationMinutes: interval.durationMinutes,
     outcome: "logged",
     absorbedDrafts: [],
-    topicNote: null,
+    topicNote: options.topicNote ?? null,
     summary: options.summary ?? null,
     nextAction: options.nextAction ?? null,
     notes: null,

@@ -1,0 +1,68 @@
+/**
+ * Topics by name (contract §5 version 4; issue 35 §3): a session started from the CLI, MCP or a hook records
+ * `topic_note` as the plugin does when a topic note has the topic's palee_id, so hot.md and the brief link it.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { call, connectStdio } from "./mcp-support";
+import { cleanupVaults, confirmedFiles, draftFiles, makeVault, palee, readRecord, writeFile } from "./support";
+
+afterEach(cleanupVaults);
+jest.setTimeout(30_000);
+
+const LINK = "[[Topics/Rust ownership]]";
+
+function topicVault(): string {
+  const vault = makeVault();
+  writeFile(vault, "Topics/Rust ownership.md", "---\npalee_id: T-rust-ownership\n---\nbody\n");
+  return vault;
+}
+
+const draftFields = (vault: string) => readRecord(vault, `palee/sessions/${draftFiles(vault)[0]}`).fields;
+const noteFields = (vault: string) => readRecord(vault, `palee/sessions/${confirmedFiles(vault)[0]}`).fields;
+
+describe("topic_note on every face", () => {
+  it.each([["Rust ownership"], ["T-rust-ownership"]])("start --topic %j, then end: both record the link", (typed) => {
+    const vault = topicVault();
+    expect(palee(vault, ["start", "--topic", typed]).status).toBe(0);
+    expect(draftFields(vault).topic_note).toBe(LINK);
+    expect(palee(vault, ["end", "--summary", "- moves"]).status).toBe(0);
+    expect(noteFields(vault).topic_note).toBe(LINK);
+    expect(fs.readFileSync(path.join(vault, "palee", "hot.md"), "utf8")).toContain(LINK);
+  });
+
+  it("start with the active topic (no --topic) records it too", () => {
+    const vault = topicVault();
+    expect(palee(vault, ["log", "--topic", "T-rust-ownership", "--minutes", "20"]).status).toBe(0);
+    expect(noteFields(vault).topic_note).toBe(LINK);
+    expect(palee(vault, ["start"]).status).toBe(0);
+    expect(draftFields(vault).topic_note).toBe(LINK);
+  });
+
+  it("draft opening a session records it; a topic with no note records none", () => {
+    const vault = topicVault();
+    expect(palee(vault, ["draft", "--topic", "Rust ownership", "--note", "n"]).status).toBe(0);
+    expect(draftFields(vault).topic_note).toBe(LINK);
+    const other = makeVault();
+    expect(palee(other, ["start", "--topic", "T-go"]).status).toBe(0);
+    expect(draftFields(other)).not.toHaveProperty("topic_note");
+  });
+
+  it("the hook's SessionStart records it", () => {
+    const vault = topicVault();
+    const input = JSON.stringify({ hook_event_name: "SessionStart", session_id: "c-1", source: "startup" });
+    expect(palee(vault, ["hook", "--topic", "Rust ownership"], { input }).status).toBe(0);
+    expect(draftFields(vault).topic_note).toBe(LINK);
+  });
+
+  it("MCP start_session records it", async () => {
+    const vault = topicVault();
+    const connected = await connectStdio(vault);
+    try {
+      expect((await call(connected.client, "start_session", { topic: "Rust ownership" })).isError).toBe(false);
+    } finally {
+      await connected.close();
+    }
+    expect(draftFields(vault).topic_note).toBe(LINK);
+  });
+});
