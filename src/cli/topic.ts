@@ -6,7 +6,7 @@
  */
 import { TOPIC_ID_PATTERN } from "../core/ids";
 import { knownIndexText } from "../core/index-text";
-import { CLOSE_LIMIT, classifyTopicValue, newTopicNotice, topicIdForName } from "../core/topics/resolve";
+import { CLOSE_LIMIT, classifyTopicValue, closeTopicId, newTopicNotice, topicIdForName } from "../core/topics/resolve";
 import type { TopicNote } from "../core/topics/resolve";
 import type { CommandContext } from "./commands/command";
 
@@ -77,7 +77,7 @@ export async function topicNoteLink(ctx: CommandContext, topicId: string | null)
 }
 
 /** A topic ID as typed: known, or new (then a notice on stderr, once the command succeeded, naming a close ID). */
-async function checkId(ctx: CommandContext, topicId: string): Promise<void> {
+async function checkId(ctx: CommandContext, topicId: string, reads = false): Promise<void> {
   const hot = await readOrNull(async () => (await ctx.core.readHot()).state.activeTopic);
   if (hot === topicId) return;
   const index = await readOrNull(() => ctx.store.read(ctx.core.layout.index));
@@ -87,24 +87,31 @@ async function checkId(ctx: CommandContext, topicId: string): Promise<void> {
   const known = new Set([...noteIds, ...(await sessionTopics(ctx, index, topicId))]);
   if (hot !== null) known.add(hot);
   if (known.has(topicId)) return;
-  ctx.notices.push(newTopicNotice(topicId, known));
+  if (!reads) {
+    ctx.notices.push(newTopicNotice(topicId, known));
+    return;
+  }
+  // context, latest, list of a topic nothing has: most likely a typo (issue 35 §3).
+  const close = closeTopicId(topicId, known);
+  ctx.notices.push(`no session or topic note has ${topicId}` + (close === null ? "" : `; did you mean ${close}?`));
 }
 
 /**
  * The topic ID a `--topic` value stands for, or null for none (blank, "(none)", absent: the operation then
  * falls back as it always did). Throws invalid_topic, ambiguous_topic or unknown_topic (exit 2). `begins`:
  * whether the command can begin a session on the topic (start, draft, log), and so says when an ID is new;
- * end, pause and continue only act on the open session, whose topic is never new.
+ * end, pause and continue only act on the open session, whose topic is never new; a command that "reads" one
+ * (context, latest, list) says when nothing has the ID, naming a close one ("did you mean").
  */
 export async function topicOption(
   ctx: CommandContext,
   raw: string | undefined,
-  begins: "begins" | "acts on the open session",
+  begins: "begins" | "acts on the open session" | "reads",
 ): Promise<string | null> {
   const value = classifyTopicValue(raw);
   if (value.kind === "none") return null;
   if (value.kind === "id") {
-    if (begins === "begins") await checkId(ctx, value.topicId);
+    if (begins !== "acts on the open session") await checkId(ctx, value.topicId, begins === "reads");
     return value.topicId;
   }
   return topicIdForName(value.name, topicNotes(ctx));

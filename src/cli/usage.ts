@@ -9,14 +9,15 @@ export const USAGE = `Usage: palee session <${ACTIONS}> [options]
 
   --vault <dir>        vault root (default: $PALEE_VAULT, else the current directory)
   --folder <path>      session folder inside the vault (default: the plugin's setting, else "palee")
-  --topic <id>         explicit topic (start, draft, end, pause, continue, log, context, latest, hook)
+  --topic <id>         explicit topic (start, draft, end, pause, continue, log, context, latest, list, hook)
   --summary <text>     end, log: the summary (end: "-" reads it from standard input)
   --next <text>        end, log: the next action (end: "-" reads it from standard input)
   --at <now|last|HH:MM|ISO>  end: when the session ended (needed after a long silence)
   --if-none <refuse|ignore>  end: what to do when no session is open (default refuse; ignore: succeed, write nothing)
   --from <time> --to <time> | --minutes <n> [--to <time>]   log: when the past session happened
   --note <text>        draft: notes to append; end: a last note, merged into the session's Notes
-  --agent <id>         start: who opens the session (an agent host); end: end only a session this agent opened
+  --agent <id>         start: who opens the session (an agent host); end, draft, pause, continue: act only on
+                       a session this agent opened; log: who logs it
   --outcome <completed|interrupted>  end: how the session ended (default completed)
   -i, --interactive    start, recover: resolve drafts with [R]esume [S]ave [D]iscard [I]gnore prompts
   --if-open <refuse|keep>  start: what to do when a session is already open (default refuse)

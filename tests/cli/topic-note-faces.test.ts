@@ -66,3 +66,29 @@ describe("topic_note on every face", () => {
     expect(draftFields(vault).topic_note).toBe(LINK);
   });
 });
+
+describe("reading a topic by a mistyped ID or by name", () => {
+  it("context and latest of a mistyped ID say did you mean, exit 0", () => {
+    const vault = topicVault();
+    expect(palee(vault, ["log", "--topic", "T-rust-ownership", "--minutes", "20"]).status).toBe(0);
+    for (const action of ["context", "latest"]) {
+      const run = palee(vault, [action, "--topic", "T-rust-ownershp"]);
+      expect(run.status).toBe(0);
+      expect(run.stderr).toBe("no session or topic note has T-rust-ownershp; did you mean T-rust-ownership?\n");
+    }
+    expect(palee(vault, ["context", "--topic", "T-rust-ownership"]).stderr).toBe("");
+  });
+
+  it("list --topic lists only that topic, by ID or name, with its totals", () => {
+    const vault = topicVault();
+    expect(palee(vault, ["log", "--topic", "T-rust-ownership", "--minutes", "20", "--to", "10:00"]).status).toBe(0);
+    expect(palee(vault, ["log", "--topic", "T-go", "--minutes", "20", "--to", "11:00"]).status).toBe(0);
+    for (const typed of ["T-rust-ownership", "Rust ownership"]) {
+      const run = palee(vault, ["list", "--topic", typed, "--json"]);
+      expect(run.status).toBe(0);
+      const doc = run.json() as { confirmed: Array<{ topic_id: string }>; total_confirmed: number };
+      expect(doc.confirmed.map((s) => s.topic_id)).toEqual(["T-rust-ownership"]);
+      expect(doc.total_confirmed).toBe(1);
+    }
+  });
+});

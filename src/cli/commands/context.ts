@@ -21,7 +21,7 @@ async function runContext(ctx: CommandContext, values: Values): Promise<Outcome>
   const { out } = ctx;
   const words = parseWords(values.words);
   // A topic note's name, alias or path works too (contract §4 "finding a topic by name").
-  const topic = await topicOption(ctx, values.topic, "acts on the open session");
+  const topic = await topicOption(ctx, values.topic, "reads");
   const r = await ctx.core.brief({ topic, words });
   if (out.json) {
     out.doc({

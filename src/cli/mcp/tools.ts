@@ -115,10 +115,12 @@ export const TOOLS: readonly ToolSpec[] = [
     action: "list",
     readOnly: true,
     input: strict({
+      topic,
       all: z.boolean().describe("every confirmed session, not only the newest").optional(),
       limit: z.number().int().min(1).max(100_000).describe("at most this many confirmed sessions").optional(),
     }),
     values: (a) => ({
+      topic: str(a.topic),
       all: a.all === true || (typeof a.limit === "number" && a.limit > LIST_NEWEST) ? true : undefined,
     }),
     result: limited,
