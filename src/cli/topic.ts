@@ -6,9 +6,17 @@
  */
 import { TOPIC_ID_PATTERN } from "../core/ids";
 import { knownIndexText } from "../core/index-text";
-import { CLOSE_LIMIT, classifyTopicValue, closeTopicId, newTopicNotice, topicIdForName } from "../core/topics/resolve";
+import {
+  CLOSE_LIMIT,
+  classifyTopicValue,
+  closeTopicId,
+  findTopicByName,
+  newTopicNotice,
+  topicIdForName,
+} from "../core/topics/resolve";
 import type { TopicNote } from "../core/topics/resolve";
 import type { CommandContext } from "./commands/command";
+import { UsageError, isPaleeError } from "../core/errors";
 
 /** What comes before an index line's topic: `- [[S-…]] - Topic: T-… (2026-08-14, 45 min)` (session-index.ts). */
 const TOPIC_KEY = " - Topic: ";
@@ -114,5 +122,23 @@ export async function topicOption(
     if (begins !== "acts on the open session") await checkId(ctx, value.topicId, begins === "reads");
     return value.topicId;
   }
-  return topicIdForName(value.name, topicNotes(ctx));
+  const invalid: TopicNote[] = [];
+  const notes = ctx.store.topicNotes([ctx.core.layout.folder], invalid);
+  try {
+    return topicIdForName(value.name, notes);
+  } catch (error) {
+    throw isPaleeError(error) && error.kind === "unknown_topic" ? (badIdRefusal(value.name, invalid) ?? error) : error;
+  }
+}
+
+/** A name that finds only a note whose palee_id is not a topic ID: refused for that reason (issue 35 §3). */
+function badIdRefusal(name: string, invalid: readonly TopicNote[]): UsageError | null {
+  const match = findTopicByName(name, invalid);
+  const note = match.kind === "found" ? match.note : match.kind === "ambiguous" ? match.matches[0] : null;
+  if (note === null) return null;
+  return new UsageError(
+    `the note ${note.path} has palee_id ${JSON.stringify(note.topicId)}, which is not a topic ID ` +
+      '(T- then a letter or digit, then letters, digits, ".", "_" or "-"): correct its palee_id; nothing was written',
+    "invalid_topic",
+  );
 }

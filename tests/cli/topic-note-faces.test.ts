@@ -92,3 +92,18 @@ describe("reading a topic by a mistyped ID or by name", () => {
     }
   });
 });
+
+describe("a note whose palee_id is not a topic ID", () => {
+  it("is named as such when its name is given, not as no note named so", () => {
+    const vault = topicVault();
+    writeFile(vault, "Topics/Go basics.md", '---\npalee_id: "go basics"\n---\n');
+    writeFile(vault, "Topics/Numbers.md", "---\npalee_id: 42\n---\n");
+    const run = palee(vault, ["start", "--topic", "Go basics", "--json"]);
+    expect(run.status).toBe(2);
+    expect(run.json()).toMatchObject({ code: "invalid_topic" });
+    expect(run.stderr).toMatch(/the note Topics\/Go basics\.md has palee_id "go basics", which is not a topic ID/);
+    expect(palee(vault, ["context", "--topic", "numbers"]).stderr).toMatch(/Topics\/Numbers\.md has palee_id "42"/);
+    expect(draftFiles(vault)).toEqual([]);
+    expect(palee(vault, ["start", "--topic", "nothing like it"]).stderr).toMatch(/no topic note is named/);
+  });
+});

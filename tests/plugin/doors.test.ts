@@ -83,6 +83,16 @@ describe("obsidian://palee-sessions links", () => {
     expect(openModals()).toEqual([]);
   });
 
+  it("names a note whose palee_id is not a topic ID, writing nothing", async () => {
+    const p = await vault({ "notes/Go basics.md": '---\npalee_id: "go basics"\n---\n' });
+    const before = p.h.files();
+    await followLink(p, link("action=start&topic=Go%20basics"));
+    expect(lastNotice()).toBe(
+      'The note notes/Go basics.md has palee_id "go basics", which is not a topic ID: correct it',
+    );
+    expect(p.h.files()).toEqual(before);
+  });
+
   it("treats a script in a parameter as text: looked up, shown as text, nothing run or written", async () => {
     const p = await vault();
     const before = p.h.files();
