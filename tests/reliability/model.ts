@@ -408,6 +408,16 @@ export class ModelViolation extends Error {
   }
 }
 
+/** Whether a draft's body has a line that none of the notes that saved it holds (it is then kept, not trashed). */
+function hasUnsavedLines(body: string, view: View, notes: readonly string[]): boolean {
+  const lines = body
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  const held = new Set(notes.flatMap((n) => (view.confirmed.get(n)?.body ?? "").split(/\r?\n/).map((l) => l.trim())));
+  return lines.some((l) => !held.has(l));
+}
+
 function fail(step: string, message: string): never {
   throw new ModelViolation(`${step}: ${message}`);
 }
@@ -1094,7 +1104,10 @@ export class HookStep extends Step {
       }
     }
     void model;
-    return { kind, crashed: out.crashed, refused: !out.crashed && (!out.value || out.value.did === "ignored") };
+    // An agent's empty session is discarded, not saved (contract §5 version 4, agents): its draft to the trash.
+    const discardTarget = out.value?.did === "discarded_empty" ? out.value.discarded : undefined;
+    const refused = !out.crashed && (!out.value || out.value.did === "ignored");
+    return { kind, crashed: out.crashed, refused, discardTarget };
   }
 }
 
@@ -1301,7 +1314,9 @@ export class OpenVault extends Step {
         out.value.openElsewhere?.draftId,
       ].filter((id): id is string => id !== undefined);
       const present = [...after.drafts.keys()];
-      if (seen.length !== new Set(seen).size || present.some((id) => !seen.includes(id))) {
+      // A saved draft with notes its note lacks is kept and reported (issue 35 §4: never only in the trash).
+      const reported = (id: string) => out.value?.warnings.some((w) => w.includes(`${id}.md is a copy`)) ?? false;
+      if (seen.length !== new Set(seen).size || present.some((id) => !seen.includes(id) && !reported(id))) {
         fail(
           this.label,
           `every draft must be resumed, reported or offered exactly once: offered ` +
@@ -1665,8 +1680,8 @@ export function verify(model: Model, world: World, before: View, after: View, ef
 
   // Start, recover and the start-up reconcile: no saved draft is left behind after them.
   if (!effects.crashed && (effects.kind === "start" || effects.kind === "triageOnOpen" || effects.kind === "recover")) {
-    for (const id of after.drafts.keys())
-      if (absorbed.has(id))
+    for (const [id, draft] of after.drafts)
+      if (absorbed.has(id) && !hasUnsavedLines(draft.body, after, absorbed.get(id) ?? []))
         fail(step, `${id} was saved in ${absorbed.get(id)?.join(", ")} but still lingers as a draft after reconcile`);
   }
 

@@ -26,7 +26,8 @@ export interface HookOptions {
 /** What the event did, for tests and the model; `output` is the document to print on stdout, if any. */
 export type HookAnswer =
   | { did: "started" | "kept" | "pending"; output: SessionStartOutput; warnings: string[] }
-  | { did: "checkpointed" | "ended" | "discarded_empty"; output: null; warnings: string[] }
+  | { did: "checkpointed" | "ended"; output: null; warnings: string[] }
+  | { did: "discarded_empty"; output: null; warnings: string[]; discarded: string }
   | { did: "ignored"; output: null; warnings: string[]; why: string };
 
 /** The document Claude Code reads from a SessionStart hook's stdout: the brief goes into the conversation. */
@@ -123,8 +124,10 @@ async function endAnswer(
 ): Promise<HookAnswer> {
   try {
     const result = await core.endOrDiscard({ agent, endAt: { kind: "last" }, outcome });
-    const did = result.discardedEmpty === undefined ? "ended" : "discarded_empty";
-    return { did, output: null, warnings: result.warnings };
+    if (result.discardedEmpty !== undefined) {
+      return { did: "discarded_empty", output: null, warnings: result.warnings, discarded: result.discardedEmpty };
+    }
+    return { did: "ended", output: null, warnings: result.warnings };
   } catch (error) {
     if (isPaleeError(error) && (error.kind === "nothing_open" || error.kind === "not_this_agent")) {
       return ignored(error.message);
