@@ -18,6 +18,7 @@ export const USAGE = `Usage: palee session <${ACTIONS}> [options]
   --note <text>        draft: notes to append; end: a last note, merged into the session's Notes
   --agent <id>         start: who opens the session (an agent host); end, draft, pause, continue: act only on
                        a session this agent opened; log: who logs it
+  --count-away         draft, end: count the time away recorded in the open session as study after all
   --outcome <completed|interrupted>  end: how the session ended (default completed)
   -i, --interactive    start, recover: resolve drafts with [R]esume [S]ave [D]iscard [I]gnore prompts
   --if-open <refuse|keep>  start: what to do when a session is already open (default refuse)
@@ -65,6 +66,7 @@ const FLAGS: Record<OptionName, string> = {
   words: "--words <n>",
   id: "--id <session id>",
   agent: "--agent <id>",
+  "count-away": "--count-away",
   outcome: "--outcome <completed|interrupted>",
   install: "--install claude-code",
   uninstall: "--uninstall claude-code",

@@ -7,6 +7,8 @@
 import type { BriefSession } from "./brief";
 import { validateAgentId } from "./ids";
 import { endAsAgent } from "./operations/agent-end";
+import type { CountAllAwayResult } from "./operations/away";
+import { countAllAway } from "./operations/away";
 import type { ShowResult } from "./operations/brief";
 import { latest, sessionDetails, show } from "./operations/brief";
 import type { SessionContext } from "./operations/context";
@@ -53,6 +55,11 @@ export class SessionsWithRecords extends PaleeSessions {
       const result = agent == null ? await endOrDiscard(ctx, options) : await endAsAgent(ctx, options, agent, true);
       return withTempSweep(ctx, result);
     });
+  }
+
+  /** `--count-away`: the open session's recorded time away counted as study (contract §5 version 4). */
+  countAllAway(): Promise<CountAllAwayResult> {
+    return this.exclusive((ctx) => countAllAway(ctx));
   }
 
   /** One confirmed session or draft, whole; no_such_session for an unknown or malformed ID. */

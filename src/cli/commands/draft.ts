@@ -8,6 +8,7 @@ import { OPEN_SESSION_SPAN_MS } from "../../core/scan/kept-fields";
 import { topicNoteLink, topicOption } from "../topic";
 import { isOpen } from "../../core/hot-memory";
 import { requireOwnSession } from "../agent-guard";
+import { countAwayIfAsked } from "../count-away";
 
 /** "Away 23:10–07:05, not counted" after a checkpoint that recorded time away (stderr: it is news, not data). */
 function reportAway(away: AwayBreak | null, ctx: CommandContext): void {
@@ -24,6 +25,7 @@ async function runDraft(ctx: CommandContext, values: Values): Promise<Outcome> {
   const { created, opened, draft, away, warnings } = await core.checkpoint(checkpoint);
   for (const w of warnings) out.warn(w);
   reportAway(away, ctx);
+  await countAwayIfAsked(ctx, values);
   if (out.json) out.doc({ status: "checkpointed", created, draft: draftJson(draft) });
   out.text(
     `${created ? "Created" : "Updated"} ${draft.draftId} for ${draft.topicId} ` +
@@ -39,6 +41,7 @@ export const draft: Command = {
   options: {
     topic: "the topic, when no session is open yet",
     note: "notes to append to the draft",
+    "count-away": "count the time away recorded in the open session as study after all",
     agent: "act only on a session this agent opened; any other is left alone (not_this_agent)",
   },
   example: 'palee session draft --note "lifetimes: elision rules"',

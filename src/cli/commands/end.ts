@@ -19,6 +19,7 @@ import { OPEN_SESSION_SPAN_MS } from "../../core/scan/kept-fields";
 import { topicOption } from "../topic";
 import { validateAgentId } from "../../core/ids";
 import { endTexts } from "../stdin-text";
+import { countAwayIfAsked } from "../count-away";
 
 type EndTexts = Awaited<ReturnType<typeof endTexts>>;
 
@@ -74,6 +75,7 @@ async function ended(ctx: CommandContext, values: Values, texts: EndTexts): Prom
   }
   if (values.agent !== undefined) validateAgentId(values.agent);
   const topic = await topicOption(ctx, values.topic, "acts on the open session");
+  await countAwayIfAsked(ctx, values);
   const options: AgentEndOptions = {
     topic,
     ...texts,
@@ -160,6 +162,7 @@ export const end: Command = {
     note: "a last note, merged into the session's Notes as a checkpoint's",
     agent: "end only a session this agent opened; any other is left alone (not_this_agent)",
     outcome: "completed (default) or interrupted: the episode was cut short",
+    "count-away": "count the time away recorded in the open session as study after all",
   },
   example: 'palee session end --summary "- lifetimes" --next "exercises 4.1-4.3"',
   prepare: prepareEnd,

@@ -26,6 +26,8 @@ const agent = z
       "this agent opened (else not_this_agent). Without it the tool acts for the learner",
   )
   .optional();
+const countAway = z.boolean().describe("count the time away recorded in the open session as study").optional();
+const yes = (v: unknown): true | undefined => (v === true ? true : undefined);
 const text = (what: string) => z.string().max(TEXT_MAX).describe(what).optional();
 const time = (what: string) => z.string().max(64).describe(what).optional();
 const day = (what: string) => z.string().max(32).describe(`${what} (YYYY-MM-DD, local day, inclusive)`).optional();
@@ -160,8 +162,8 @@ export const TOOLS: readonly ToolSpec[] = [
     description: "Checkpoints the open session, appending notes to its draft (palee session draft).",
     action: "draft",
     readOnly: false,
-    input: strict({ topic, note: text("notes to append (Markdown)"), agent }),
-    values: (a) => ({ topic: str(a.topic), note: str(a.note), agent: str(a.agent) }),
+    input: strict({ topic, note: text("notes to append (Markdown)"), agent, count_away: countAway }),
+    values: (a) => ({ topic: str(a.topic), note: str(a.note), agent: str(a.agent), "count-away": yes(a.count_away) }),
   },
   {
     name: "pause",
@@ -197,6 +199,7 @@ export const TOOLS: readonly ToolSpec[] = [
       at: time("when it ended: now, last, HH:MM or ISO 8601"),
       outcome: z.enum(["completed", "interrupted"]).optional(),
       agent,
+      count_away: countAway,
     }),
     values: (a) => ({
       topic: str(a.topic),
@@ -206,6 +209,7 @@ export const TOOLS: readonly ToolSpec[] = [
       at: str(a.at),
       outcome: str(a.outcome),
       agent: str(a.agent),
+      "count-away": yes(a.count_away),
     }),
     result: whoseSession,
   },

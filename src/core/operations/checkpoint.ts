@@ -13,7 +13,7 @@ import { awayUpdate, breakFields } from "../honest-time";
 import { inheritedStart } from "../honest-time";
 import { localClock } from "../time";
 import type { SessionContext } from "./context";
-import { awayOf, honestOf } from "./draft-fields";
+import { awayOf, honestOf, recordedAway } from "./draft-fields";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
 import type { HotRead } from "./reading";
 import { damagedPointerWarnings, draftFromText, draftStart, readHot, resolveTopic, stamp } from "./reading";
@@ -242,7 +242,7 @@ async function checkpointDraft(
       last_checkpoint_at: nowText,
       device: ctx.ports.device,
       ...legacyBreaks(text, current, ctx),
-      ...(away ? awayUpdate(honestOf(current), away, ctx.offsetAt) : {}),
+      ...(away ? awayUpdate(honestOf(current), away, ctx.offsetAt, recordedAway(ctx, text, draft.path)) : {}),
     });
     const read = classifyRecord(updated);
     const bodyIsEmpty = read.state === "ok" && read.body.trim() === "";
