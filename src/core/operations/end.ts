@@ -292,9 +292,9 @@ async function recordEnd(
 ): Promise<{ session: ConfirmedSession; warnings: string[] } | { discarded: true }> {
   const { absorbed, topicId, dating, now, options } = at;
   const start = endStart(topicId, absorbed, dating, now, ctx.offsetAt);
-  // Tier 3 would be the start: no draft, no open session. Nothing was studied that the tool knows of.
-  const hotDates = dating.activeTopic === topicId && dating.startedAt !== null;
-  if (absorbed.length === 0 && !hotDates) throw nothingOpen(topicId, at.leftAlone);
+  // Tier 3 would be the start: no draft, and no open session (or one whose start is unusable, e.g. in the
+  // future). Nothing was studied that the tool knows of.
+  if (absorbed.length === 0 && start.tier === 3) throw nothingOpen(topicId, at.leftAlone);
   const ending = endingSession(absorbed, at.seenOpen, start.ms);
   const ended = resolveEndAt(options.endAt, ending, now, ctx.graceMs, ctx.offsetAt);
   const agent = absorbed.find((d) => d.agent)?.agent ?? null;

@@ -30,7 +30,7 @@ export interface SavePlan {
  * else at the latest last checkpoint (now if none has one); its breaks are that copy's. A recorded start never
  * moves: a last checkpoint before it (a clock set back) ends the session at its start, 0 minutes. Nothing ends
  * after now (contract §4 end step 2): a last checkpoint in the future is not a sign of life, so the session
- * ends at its last sign of life before now (never before its start).
+ * ends at its last sign of life before now (never before its start); a start in the future is ignored.
  */
 export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
   const warnings: string[] = [];
@@ -48,9 +48,13 @@ export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
     (d) => d.lastCheckpointAt,
     (a, b) => a > b,
   );
+  // A start in the future is no start (as end's tiers say): the session would end in the future (issue 35 §4).
+  for (const d of copies.filter((c) => c.startedMs !== null && c.startedMs > now)) {
+    warnings.push(`${d.draftId}: started_at ${d.startedAt ?? "?"} is in the future (a clock that was ahead): ignored`);
+  }
   const first = pick(
     copies,
-    (d) => d.startedMs,
+    (d) => (d.startedMs !== null && d.startedMs <= now ? d.startedMs : null),
     (d) => d.startedAt,
     (a, b) => a < b,
   );
