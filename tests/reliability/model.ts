@@ -1241,7 +1241,16 @@ export class Recover extends Step {
           pausedMs !== null ? Math.min(pausedMs, before.now) : lastSignAt(draft, before.now),
           ms(draft.fields.started_at),
         ];
-        const last = checkpointMs !== null && startMs !== null ? Math.max(checkpointMs, startMs) : checkpointMs;
+        // Issue 35 §4: a start more than a minute ahead is no start either; with no sign of life it ends now.
+        const startUsable = startMs !== null && startMs - before.now > 60_000 ? null : startMs;
+        const ignored = startUsable !== startMs;
+        const last = ignored
+          ? checkpointMs !== null && checkpointMs <= before.now
+            ? checkpointMs
+            : before.now
+          : checkpointMs !== null && startUsable !== null
+            ? Math.max(checkpointMs, startUsable)
+            : checkpointMs;
         const endsAt = last === null ? null : toSecond(last);
         if (ms(note.fields.ended_at) !== endsAt) {
           fail(
@@ -1250,7 +1259,7 @@ export class Recover extends Step {
               `${String(draft.fields.last_checkpoint_at)} (or its start, or its pause)`,
           );
         }
-        if (startMs !== null && ms(note.fields.started_at) !== startMs) {
+        if (startUsable !== null && ms(note.fields.started_at) !== startUsable) {
           fail(
             step,
             `saved with started_at ${String(note.fields.started_at)}, not the draft's start ` +

@@ -2,7 +2,7 @@ import type { Draft } from "../records";
 import { compareDraftsOldestFirst } from "../records";
 import type { BreakInterval } from "../honest-time";
 import { futureCheckpoint, lastSignOfLife, savedEnd } from "../honest-time";
-import { isCanonicalTimestamp } from "../time";
+import { FUTURE_SKEW_MS, isCanonicalTimestamp } from "../time";
 import { checkpointedWithin, isAliveElsewhere } from "./liveness";
 
 /**
@@ -48,13 +48,15 @@ export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
     (d) => d.lastCheckpointAt,
     (a, b) => a > b,
   );
-  // A start in the future is no start (as end's tiers say): the session would end in the future (issue 35 §4).
-  for (const d of copies.filter((c) => c.startedMs !== null && c.startedMs > now)) {
+  // A start in the future (beyond a clock's skew) is no start, as end's tiers say: the session would end in the
+  // future (issue 35 §4).
+  const startAhead = (ms: number | null): boolean => ms !== null && ms - now > FUTURE_SKEW_MS;
+  for (const d of copies.filter((c) => startAhead(c.startedMs))) {
     warnings.push(`${d.draftId}: started_at ${d.startedAt ?? "?"} is in the future (a clock that was ahead): ignored`);
   }
   const first = pick(
     copies,
-    (d) => (d.startedMs !== null && d.startedMs <= now ? d.startedMs : null),
+    (d) => (startAhead(d.startedMs) ? null : d.startedMs),
     (d) => d.startedAt,
     (a, b) => a < b,
   );
