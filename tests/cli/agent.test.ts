@@ -167,3 +167,27 @@ describe("bad agent IDs and outcomes are refused with one line", () => {
     expect(snapshot(vault)).toEqual(before);
   });
 });
+
+describe("small defects (issue 35 §4)", () => {
+  it("start refused by an agent's open session names the agent", () => {
+    const vault = agentStarted();
+    const run = palee(vault, ["start", "--topic", "T-rust"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(`opened by agent ${AGENT}`);
+  });
+
+  it("end --summary - with empty standard input says so", () => {
+    const vault = learnerStarted();
+    const run = palee(vault, ["end", "--summary", "-"], { input: "" });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain("warning: --summary -: standard input was empty");
+  });
+
+  it("the hook reads an event after a UTF-8 byte-order mark", () => {
+    const vault = makeVault();
+    const event = JSON.stringify({ hook_event_name: "SessionStart", session_id: "bom-1", source: "startup" });
+    const run = palee(vault, ["hook", "--topic", "T-rust"], { input: `\uFEFF${event}` });
+    expect(run.status).toBe(0);
+    expect(draftFiles(vault)).toHaveLength(1);
+  });
+});

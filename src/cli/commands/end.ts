@@ -26,6 +26,9 @@ type EndTexts = Awaited<ReturnType<typeof endTexts>>;
 /** `--summary -` / `--next -` are read before the vault is locked (main.ts), then the end runs under it. */
 async function prepareEnd(values: Values, io: CliIo): Promise<Prepared> {
   const texts = await endTexts(io.stdin, values);
+  // `-` read nothing: said, not silently dropped (issue 35 §4).
+  if (values.summary === "-" && texts.summary === null) io.stderr("warning: --summary -: standard input was empty\n");
+  if (values.next === "-" && texts.nextAction === null) io.stderr("warning: --next -: standard input was empty\n");
   return { run: (ctx) => runEnd(ctx, values, texts) };
 }
 

@@ -113,6 +113,8 @@ function reportStart(result: StartResult, out: Output, device: string): Outcome 
       }
       out.error(
         `a session is already open: ${o.topicId} on ${o.device ?? "an unknown device"} since ${o.startedAt}, ` +
+          // Who opened it, when an agent did (issue 35 §4): the learner sees whose session stands in the way.
+          (o.agent ? `opened by agent ${o.agent}, ` : "") +
           (o.pausedAt === null ? "" : `paused since ${o.pausedAt}, `) +
           `last checkpoint ${o.lastCheckpointAt ?? "unknown"} (${o.draftId}); ` +
           howToEnd(o, device),

@@ -69,7 +69,9 @@ export function agentIdFor(sessionId: string): string {
   return validateAgentId(`${HOOK_HOST}:${start}/${tag64(sessionId)}`);
 }
 
-function objectOf(text: string): Record<string, unknown> {
+function objectOf(input: string): Record<string, unknown> {
+  // A UTF-8 byte-order mark some hosts and editors put first is not part of the JSON (issue 35 §4).
+  const text = input.startsWith("\uFEFF") ? input.slice(1) : input;
   if (text.trim() === "") {
     throw new UsageError(
       "standard input is empty: palee session hook reads one hook event as JSON (Claude Code writes it)",
