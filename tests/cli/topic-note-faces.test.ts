@@ -107,3 +107,17 @@ describe("a note whose palee_id is not a topic ID", () => {
     expect(palee(vault, ["start", "--topic", "nothing like it"]).stderr).toMatch(/no topic note is named/);
   });
 });
+
+describe("list text", () => {
+  it("aligns its columns", () => {
+    const vault = topicVault();
+    expect(palee(vault, ["log", "--topic", "T-a", "--minutes", "5", "--to", "09:00"]).status).toBe(0);
+    expect(palee(vault, ["log", "--topic", "T-rust-ownership", "--minutes", "125", "--to", "12:00"]).status).toBe(0);
+    const rows = palee(vault, ["list"])
+      .stdout.split("\n")
+      .filter((l) => /^ {2}S-/.test(l));
+    expect(rows).toHaveLength(2);
+    const starts = rows.map((l) => [l.indexOf("T-"), l.search(/\d{4}-\d\d-\d\dT/), l.indexOf("logged")]);
+    expect(starts[0]).toEqual(starts[1]);
+  });
+});

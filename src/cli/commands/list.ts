@@ -48,11 +48,13 @@ async function runList(ctx: CommandContext, values: Values): Promise<Outcome> {
   const newest = ` (newest ${r.confirmed.length}; --all shows every one)`;
   const shown = r.confirmed.length < r.totalConfirmed ? newest : "";
   out.text(`Confirmed sessions: ${r.totalConfirmed}${shown}`);
-  for (const s of r.confirmed) {
+  // Columns aligned (issue 35 §4): each padded to the widest of its column.
+  const rows = r.confirmed.map((s) => {
     const breaks = s.breakMinutes > 0 ? ` (+${formatDuration(s.breakMinutes)} break)` : "";
-    const duration = formatDuration(s.durationMinutes);
-    out.text(`  ${s.sessionId}  ${s.topicId}  ${s.startedAt}  ${duration}${breaks}  ${s.outcome}`);
-  }
+    return [s.sessionId, s.topicId, s.startedAt, `${formatDuration(s.durationMinutes)}${breaks}`, s.outcome];
+  });
+  const widths = rows.reduce((w, row) => row.map((cell, i) => Math.max(w[i] ?? 0, cell.length)), [] as number[]);
+  for (const row of rows) out.text(`  ${row.map((cell, i) => cell.padEnd(widths[i])).join("  ")}`.trimEnd());
   out.text(`Drafts: ${r.totalDrafts}`);
   for (const d of r.drafts) {
     const paused = d.pausedAt === null ? "" : `  paused since ${d.pausedAt}`;
