@@ -40,3 +40,23 @@ describe("a start in the future", () => {
     expect(store.files).toEqual(before);
   });
 });
+
+describe("recover save without hot.md", () => {
+  it("makes the saved session's topic the active one, as rebuild does", async () => {
+    const store = new MemoryStore({
+      [S(ID)]: draftText(
+        {
+          session_id: ID,
+          topic_id: "T-b",
+          started_at: "2026-08-14T10:00:00+00:00",
+          last_checkpoint_at: "2026-08-14T10:40:00+00:00",
+          device: "laptop",
+        },
+        "",
+      ),
+    });
+    const { core } = harness({ store });
+    await core.recover(ID, "save");
+    expect(store.files.get(HOT)).toMatch(/^active_topic: T-b$/m);
+  });
+});

@@ -175,7 +175,14 @@ async function save(
   // Trashing belongs after the save too: a failure there still says first that the session is saved.
   const views = await afterSaving(session, async () => {
     for (const d of copies) await trashDraft(ctx, d);
-    return writeViews(ctx, withSession(scan.confirmed, session), closingPointerTo(absorbedIds));
+    // No active topic (hot.md was missing): the newest session's, as rebuild sets it (issue 35 §4).
+    const close = closingPointerTo(absorbedIds);
+    return writeViews(ctx, withSession(scan.confirmed, session), (current, newest) => {
+      const closed = close(current);
+      return closed.activeTopic === null && closed.openDraft === null && newest !== null
+        ? { ...closed, activeTopic: newest.topicId }
+        : closed;
+    });
   });
   return { session, warnings: [...plan.warnings, ...left, ...views] };
 }
