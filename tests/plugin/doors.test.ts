@@ -60,7 +60,7 @@ describe("obsidian://palee-sessions links", () => {
     expect(fieldsAt(p.h, HOT)).toMatchObject({ active_topic: "T-rust-ownership" });
     expect(draftPaths(p.h)).toHaveLength(1);
     expect(lastNotice()).toBe("Session on T-rust-ownership started.");
-    expect(statusText(p)).toContain("T-rust-ownership");
+    expect(statusText(p)).toContain("Rust ownership"); // the topic note's name (version 4, topics by name)
   });
 
   it("starts on a topic ID of a past session, and opens the picker without a topic", async () => {
@@ -184,7 +184,7 @@ describe("the app's command line (Obsidian 1.12.2 and later)", () => {
     expect(await runCli(p, "palee-sessions:start", { topic: "ownership" })).toBe(
       "Session on T-rust-ownership started.",
     );
-    expect(statusText(p)).toContain("T-rust-ownership");
+    expect(statusText(p)).toContain("Rust ownership"); // the topic note's name (version 4, topics by name)
     await tickFor(5 * MINUTE);
     expect(await runCli(p, "palee-sessions:checkpoint", { note: "- moves: elision" })).toMatch(
       /^Checkpoint saved \(T-rust-ownership/,
