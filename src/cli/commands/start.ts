@@ -2,12 +2,13 @@ import { UsageError } from "../../core/errors";
 import { draftJson, openJson } from "../../core/formats/json";
 import type { OpenSession, StartResult } from "../../core/sessions";
 import { askAction } from "../ask-action";
-import { describeDraft, describeOpen, describePending, recoveryJson, recoveryLine } from "../describe";
+import { describeDraft, describeOpen, describePending, recoveryLine } from "../describe";
 import type { Values } from "../options";
 import type { Outcome, Output } from "../output";
 import { LineReader } from "../prompt";
 import type { Command, CommandContext } from "./command";
 import { topicNoteLink, topicOption } from "../topic";
+import { reportAway, resultJson } from "./recover";
 
 async function runStart(ctx: CommandContext, values: Values): Promise<Outcome> {
   const { core, out, io, device } = ctx;
@@ -48,7 +49,10 @@ async function runStart(ctx: CommandContext, values: Values): Promise<Outcome> {
           continue;
         }
         if (done.status === "resumed") {
-          if (out.json) out.doc(recoveryJson(done));
+          // The away gap is announced as recover announces it (issue 35 §4), and in the JSON.
+          reportAway(ctx, done);
+          ctx.notices.length = 0; // "new topic …": nothing was started on the topic typed
+          if (out.json) out.doc(resultJson(ctx, done));
           out.text(recoveryLine(done));
           return 0;
         }
