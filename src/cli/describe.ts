@@ -18,7 +18,8 @@ export function describeOpen(o: OpenSession): string {
   const checkpoint = o.lastCheckpointAt ?? "(none)";
   const device = o.device ?? "(unknown)";
   const started = `started ${o.startedAt}`;
-  return `Open session ${o.draftId}  ${o.topicId}  ${started}  last checkpoint ${checkpoint}  device ${device}`;
+  const agent = o.agent ? `  opened by agent ${o.agent}` : "";
+  return `Open session ${o.draftId}  ${o.topicId}  ${started}  last checkpoint ${checkpoint}  device ${device}${agent}`;
 }
 
 export function recoveryLine(r: RecoverResult): string {

@@ -30,6 +30,7 @@ const OPTIONS = {
   words: { type: "string" },
   id: { type: "string" },
   agent: { type: "string" },
+  "count-away": { type: "boolean" },
   outcome: { type: "string" },
   install: { type: "string" },
   uninstall: { type: "string" },

@@ -6,9 +6,17 @@
  */
 import { TOPIC_ID_PATTERN } from "../core/ids";
 import { knownIndexText } from "../core/index-text";
-import { CLOSE_LIMIT, classifyTopicValue, newTopicNotice, topicIdForName } from "../core/topics/resolve";
+import {
+  CLOSE_LIMIT,
+  classifyTopicValue,
+  closeTopicId,
+  findTopicByName,
+  newTopicNotice,
+  topicIdForName,
+} from "../core/topics/resolve";
 import type { TopicNote } from "../core/topics/resolve";
 import type { CommandContext } from "./commands/command";
+import { UsageError, isPaleeError } from "../core/errors";
 
 /** What comes before an index line's topic: `- [[S-…]] - Topic: T-… (2026-08-14, 45 min)` (session-index.ts). */
 const TOPIC_KEY = " - Topic: ";
@@ -60,8 +68,24 @@ function topicNotes(ctx: CommandContext): TopicNote[] {
   return ctx.store.topicNotes([ctx.core.layout.folder]);
 }
 
+/**
+ * The link to the topic note of `topicId` (default: hot.md's active topic) as a session records it in
+ * `topic_note`, `[[path without .md]]`, or null when no topic note has that ID (contract §5 version 4: a
+ * session started from the CLI, MCP or a hook records topic_note as the plugin does). The first by path when
+ * several notes carry the ID.
+ */
+export async function topicNoteLink(ctx: CommandContext, topicId: string | null): Promise<string | null> {
+  const id = topicId ?? (await readOrNull(async () => (await ctx.core.readHot()).state.activeTopic));
+  if (id === null) return null;
+  const paths = topicNotes(ctx)
+    .filter((n) => n.topicId === id)
+    .map((n) => n.path)
+    .sort();
+  return paths.length === 0 ? null : `[[${paths[0].replace(/\.md$/i, "")}]]`;
+}
+
 /** A topic ID as typed: known, or new (then a notice on stderr, once the command succeeded, naming a close ID). */
-async function checkId(ctx: CommandContext, topicId: string): Promise<void> {
+async function checkId(ctx: CommandContext, topicId: string, reads = false): Promise<void> {
   const hot = await readOrNull(async () => (await ctx.core.readHot()).state.activeTopic);
   if (hot === topicId) return;
   const index = await readOrNull(() => ctx.store.read(ctx.core.layout.index));
@@ -71,25 +95,50 @@ async function checkId(ctx: CommandContext, topicId: string): Promise<void> {
   const known = new Set([...noteIds, ...(await sessionTopics(ctx, index, topicId))]);
   if (hot !== null) known.add(hot);
   if (known.has(topicId)) return;
-  ctx.notices.push(newTopicNotice(topicId, known));
+  if (!reads) {
+    ctx.notices.push(newTopicNotice(topicId, known));
+    return;
+  }
+  // context, latest, list of a topic nothing has: most likely a typo (issue 35 §3).
+  const close = closeTopicId(topicId, known);
+  ctx.notices.push(`no session or topic note has ${topicId}` + (close === null ? "" : `; did you mean ${close}?`));
 }
 
 /**
  * The topic ID a `--topic` value stands for, or null for none (blank, "(none)", absent: the operation then
  * falls back as it always did). Throws invalid_topic, ambiguous_topic or unknown_topic (exit 2). `begins`:
  * whether the command can begin a session on the topic (start, draft, log), and so says when an ID is new;
- * end, pause and continue only act on the open session, whose topic is never new.
+ * end, pause and continue only act on the open session, whose topic is never new; a command that "reads" one
+ * (context, latest, list) says when nothing has the ID, naming a close one ("did you mean").
  */
 export async function topicOption(
   ctx: CommandContext,
   raw: string | undefined,
-  begins: "begins" | "acts on the open session",
+  begins: "begins" | "acts on the open session" | "reads",
 ): Promise<string | null> {
   const value = classifyTopicValue(raw);
   if (value.kind === "none") return null;
   if (value.kind === "id") {
-    if (begins === "begins") await checkId(ctx, value.topicId);
+    if (begins !== "acts on the open session") await checkId(ctx, value.topicId, begins === "reads");
     return value.topicId;
   }
-  return topicIdForName(value.name, topicNotes(ctx));
+  const invalid: TopicNote[] = [];
+  const notes = ctx.store.topicNotes([ctx.core.layout.folder], invalid);
+  try {
+    return topicIdForName(value.name, notes);
+  } catch (error) {
+    throw isPaleeError(error) && error.kind === "unknown_topic" ? (badIdRefusal(value.name, invalid) ?? error) : error;
+  }
+}
+
+/** A name that finds only a note whose palee_id is not a topic ID: refused for that reason (issue 35 §3). */
+function badIdRefusal(name: string, invalid: readonly TopicNote[]): UsageError | null {
+  const match = findTopicByName(name, invalid);
+  const note = match.kind === "found" ? match.note : match.kind === "ambiguous" ? match.matches[0] : null;
+  if (note === null) return null;
+  return new UsageError(
+    `the note ${note.path} has palee_id ${JSON.stringify(note.topicId)}, which is not a topic ID ` +
+      '(T- then a letter or digit, then letters, digits, ".", "_" or "-"): correct its palee_id; nothing was written',
+    "invalid_topic",
+  );
 }

@@ -9,14 +9,16 @@ export const USAGE = `Usage: palee session <${ACTIONS}> [options]
 
   --vault <dir>        vault root (default: $PALEE_VAULT, else the current directory)
   --folder <path>      session folder inside the vault (default: the plugin's setting, else "palee")
-  --topic <id>         explicit topic (start, draft, end, pause, continue, log, context, latest, hook, next)
+  --topic <id>         explicit topic (start, draft, end, pause, continue, log, context, latest, list, hook, next)
   --summary <text>     end, log: the summary (end: "-" reads it from standard input)
   --next <text>        end, log: the next action (end: "-" reads it from standard input)
   --at <now|last|HH:MM|ISO>  end: when the session ended (needed after a long silence)
   --if-none <refuse|ignore>  end: what to do when no session is open (default refuse; ignore: succeed, write nothing)
   --from <time> --to <time> | --minutes <n> [--to <time>]   log: when the past session happened
   --note <text>        draft: notes to append; end: a last note, merged into the session's Notes
-  --agent <id>         start: who opens the session (an agent host); end: end only a session this agent opened
+  --agent <id>         start: who opens the session (an agent host); end, draft, pause, continue: act only on
+                       a session this agent opened; log: who logs it
+  --count-away         draft, end: count the time away recorded in the open session as study after all
   --outcome <completed|interrupted>  end: how the session ended (default completed)
   -i, --interactive    start, recover: resolve drafts with [R]esume [S]ave [D]iscard [I]gnore prompts
   --if-open <refuse|keep>  start: what to do when a session is already open (default refuse)
@@ -75,6 +77,7 @@ const FLAGS: Record<OptionName, string> = {
   words: "--words <n>",
   id: "--id <session id>",
   agent: "--agent <id>",
+  "count-away": "--count-away",
   outcome: "--outcome <completed|interrupted>",
   install: "--install claude-code",
   uninstall: "--uninstall claude-code",

@@ -129,7 +129,9 @@ function nextBlock(next: BriefNextAction): string {
 
 function sessionBlock(s: BriefSession): string {
   const head = `### ${recordedDate(s.session.startedAt)}, ${formatDuration(s.session.durationMinutes)}`;
-  return `${head}\n\n${s.summary ?? "No summary recorded."}`;
+  // No summary: the session's notes say what was done (issue 35 §4), before "No summary recorded".
+  const notes = s.summary === null ? extractSection(s.session.body, "Notes") : null;
+  return `${head}\n\n${s.summary ?? (notes === null ? "No summary recorded." : `Notes:\n\n${notes}`)}`;
 }
 
 /**

@@ -144,8 +144,9 @@ export function renderHotBody(memory: TopicMemory | null): string {
   const nextHeading = memory.carried
     ? `## Next action (from ${recordedDate(memory.carried.startedAt)})`
     : "## Next action";
-  // A session saved after a crash has no summary: its notes are then the best memory of where it stopped.
-  const notes = summary === null && next === null ? extractSection(newest.body, "Notes") : null;
+  // A session with no summary (saved after a crash, ended without one): its notes are then the best memory of
+  // where it stopped, also when a next action is carried (issue 35 §4).
+  const notes = summary === null ? extractSection(newest.body, "Notes") : null;
   let budget = HOT_WORD_LIMIT - countWords(sources) - countWords(header);
   const fit = (heading: string, value: string | null): string | null => {
     if (!value || budget - countWords(heading) <= 0) return null;

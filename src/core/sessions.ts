@@ -6,12 +6,12 @@ import type { CheckpointOptions, CheckpointResult } from "./operations/checkpoin
 import { checkpoint } from "./operations/checkpoint";
 import type { SessionContext, SessionsOptions } from "./operations/context";
 import { createSessionContext } from "./operations/context";
-import type { CountAwayBackOptions, CountAwayBackResult } from "./operations/away";
-import { countAwayBack } from "./operations/away";
-import type { AgentEndOptions, EndResult } from "./operations/end";
+import type { CountAllAwayResult, CountAwayBackOptions, CountAwayBackResult } from "./operations/away";
+import { countAllAway, countAwayBack } from "./operations/away";
+import type { AgentEndOptions, EndAnswer, EndResult } from "./operations/end";
 import type { ExportOptions, ExportResult, ExportRowWriter } from "./operations/export";
 import { exportEachRow, exportSessions } from "./operations/export";
-import { end } from "./operations/end";
+import { end, endOrDiscard } from "./operations/end";
 import type { LogOptions, LogResult } from "./operations/log";
 import { log } from "./operations/log";
 import type { ListResult, RecentList, StatusResult } from "./operations/list";
@@ -45,7 +45,7 @@ export type { CountAwayBackOptions, CountAwayBackResult } from "./operations/awa
 export type { CheckpointOptions, CheckpointResult, OpenRef } from "./operations/checkpoint";
 export type { SessionsOptions } from "./operations/context";
 export type { ContextOptions, ContextResult, ShowResult } from "./operations/brief";
-export type { AgentEndOptions, EndOptions, EndResult } from "./operations/end";
+export type { AgentEndOptions, DiscardedEnd, EndAnswer, EndOptions, EndResult } from "./operations/end";
 export type { ExportOptions, ExportResult, ExportRowWriter } from "./operations/export";
 export type { EndTime } from "./honest-time";
 export { endTimeOf } from "./honest-time";
@@ -119,9 +119,24 @@ export class PaleeSessions {
   end(options: AgentEndOptions = {}): Promise<EndResult> {
     return this.exclusive(async (ctx) => {
       const { agent } = options;
-      const result = agent == null ? await end(ctx, options) : await endAsAgent(ctx, options, agent);
+      // Without discarding, every answer is a saved session.
+      const result = agent == null ? await end(ctx, options) : ((await endAsAgent(ctx, options, agent)) as EndResult);
       return withTempSweep(ctx, result);
     });
+  }
+
+  /** As end; an agent's session that recorded nothing is discarded, not saved (contract §5 version 4, agents). */
+  endOrDiscard(options: AgentEndOptions = {}): Promise<EndAnswer> {
+    return this.exclusive(async (ctx) => {
+      const { agent } = options;
+      const result = agent == null ? await endOrDiscard(ctx, options) : await endAsAgent(ctx, options, agent, true);
+      return withTempSweep(ctx, result);
+    });
+  }
+
+  /** `--count-away`: the open session's recorded time away counted as study (contract §5 version 4). */
+  countAllAway(): Promise<CountAllAwayResult> {
+    return this.exclusive((ctx) => countAllAway(ctx));
   }
 
   /** Records paused_at in the open session's draft (contract §4 honest time). */

@@ -170,8 +170,8 @@ export class NodeStore implements SessionStore {
    * The vault's topic notes from their frontmatter blocks only (topic-notes.ts), outside the `skip` folders
    * (the session folder) and dot-folders; never through a link leading out of the vault.
    */
-  topicNotes(skip: readonly string[]): TopicNote[] {
-    return readTopicNotes(this.root, skip);
+  topicNotes(skip: readonly string[], invalid?: TopicNote[]): TopicNote[] {
+    return readTopicNotes(this.root, skip, invalid);
   }
 
   /** The CLI has no metadata cache: every note is read. */

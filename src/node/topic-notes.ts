@@ -8,7 +8,7 @@
 import { closeSync, constants as fsConstants, openSync, readSync, readdirSync, realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
 import type { TopicNote } from "../core/topics/resolve";
-import { topicNoteOf } from "../core/topics/resolve";
+import { badTopicNoteOf, topicNoteOf } from "../core/topics/resolve";
 import { MAX_FRONTMATTER_CHARS } from "../core/yaml-bounds";
 
 const FIRST_READ = 4096;
@@ -84,9 +84,9 @@ function headOf(absolute: string, realRoot: string): string | null {
 /**
  * The topic notes of the vault at `root`, in no particular order. `skip`: vault-relative folders not looked
  * into (the session folder). A folder or file that cannot be read is left out: topic lookup never fails a
- * command because of an unrelated note.
+ * command because of an unrelated note. `invalid`, when given, collects the notes whose palee_id is no topic ID.
  */
-export function readTopicNotes(root: string, skip: readonly string[]): TopicNote[] {
+export function readTopicNotes(root: string, skip: readonly string[], invalid?: TopicNote[]): TopicNote[] {
   const realRoot = realpathSync(root);
   const skipped = new Set(skip.map((s) => s.replace(/\/+$/, "")));
   const notes: TopicNote[] = [];
@@ -110,6 +110,10 @@ export function readTopicNotes(root: string, skip: readonly string[]): TopicNote
       const head = headOf(path.join(root, ...child.split("/")), realRoot);
       const note = head === null ? null : topicNoteOf(child, head);
       if (note) notes.push(note);
+      else if (head !== null && invalid) {
+        const bad = badTopicNoteOf(child, head);
+        if (bad) invalid.push(bad);
+      }
     }
   }
   return notes;

@@ -3,7 +3,7 @@ import { layoutFor } from "../core/layout";
 import type { Clock, RandomSource } from "../core/ports";
 import type {
   CheckpointResult,
-  EndResult,
+  EndAnswer,
   LogOptions,
   LogResult,
   EndTime,
@@ -288,13 +288,13 @@ export class SessionController {
    * Ends `session` (the one the end modal showed; default: the open one). If it was ended meanwhile, e.g.
    * on another device while the modal was open, the core reports it as already saved.
    */
-  end(input: EndRequest, session?: OpenSession): Promise<EndResult> {
+  end(input: EndRequest, session?: OpenSession): Promise<EndAnswer> {
     return this.exclusive(async () => {
       const open = session ? { session } : this.state;
       if (!open) throw new UsageError("no session is open", "nothing_open");
       try {
         const { draftId, topicId } = open.session;
-        return await this.sessions.end({ open: { draftId, topicId }, ...input });
+        return await this.sessions.endOrDiscard({ open: { draftId, topicId }, ...input });
       } catch (error) {
         if (error instanceof ConflictError && error.savedSession) {
           // Saved, but a view changed underneath: the session is over. Reconcile closes its pointer.

@@ -60,6 +60,14 @@ describe("an agent never ends the learner's session", () => {
     expect(snapshot(vault)).toEqual(before);
   });
 
+  it("with no topic, nothing open and --if-none ignore: nothing_open, exit 0 (not topic required)", () => {
+    const vault = makeVault();
+    const before = snapshot(vault);
+    const run = palee(vault, ["end", "--if-none", "ignore", "--json"]);
+    expect({ status: run.status, doc: run.json() }).toEqual({ status: 0, doc: { status: "nothing_open" } });
+    expect(snapshot(vault)).toEqual(before);
+  });
+
   it("with nothing open and --if-none ignore: nothing_open, exit 0", () => {
     const vault = makeVault();
     const run = palee(vault, ["end", "--agent", AGENT, "--if-none", "ignore", "--json"]);
@@ -78,7 +86,7 @@ describe("an agent's own session", () => {
     expect(status.agent).toBe(AGENT);
     expect(status.draft_path).toBe(`palee/sessions/${draft}`);
     expect(palee(vault, ["status"]).stdout).toContain(`\nOpened by agent ${AGENT}\n`);
-    const run = palee(vault, ["end", "--agent", AGENT, "--outcome", "interrupted", "--json"]);
+    const run = palee(vault, ["end", "--agent", AGENT, "--outcome", "interrupted", "--note", "n", "--json"]);
     expect(run.status).toBe(0);
     const session = run.json().session as Record<string, unknown>;
     expect(session.agent).toBe(AGENT);
@@ -157,5 +165,29 @@ describe("bad agent IDs and outcomes are refused with one line", () => {
     const run = palee(vault, [action, option, value, "--json"]);
     expectCleanError(run, 2, { json: true, code: "usage" });
     expect(snapshot(vault)).toEqual(before);
+  });
+});
+
+describe("small defects (issue 35 §4)", () => {
+  it("start refused by an agent's open session names the agent", () => {
+    const vault = agentStarted();
+    const run = palee(vault, ["start", "--topic", "T-rust"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(`opened by agent ${AGENT}`);
+  });
+
+  it("end --summary - with empty standard input says so", () => {
+    const vault = learnerStarted();
+    const run = palee(vault, ["end", "--summary", "-"], { input: "" });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain("warning: --summary -: standard input was empty");
+  });
+
+  it("the hook reads an event after a UTF-8 byte-order mark", () => {
+    const vault = makeVault();
+    const event = JSON.stringify({ hook_event_name: "SessionStart", session_id: "bom-1", source: "startup" });
+    const run = palee(vault, ["hook", "--topic", "T-rust"], { input: `\uFEFF${event}` });
+    expect(run.status).toBe(0);
+    expect(draftFiles(vault)).toHaveLength(1);
   });
 });

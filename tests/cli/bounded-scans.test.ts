@@ -58,6 +58,7 @@ describe("bounded scans on real files", () => {
       duration: 90,
       absorbed: [OLD, YOUNG],
       summary: "saved on the desk",
+      notes: "young notes",
     });
     writeDraft(vault, {
       id: YOUNG,

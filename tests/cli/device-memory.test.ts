@@ -254,6 +254,7 @@ describe("the CLI with its device memory", () => {
       duration: 90,
       absorbed: [draftId("0000a0a0"), young],
       summary: "saved on the desk",
+      notes: "young",
     });
     const written = (Date.now() - 60 * 60_000) / 1000; // the desk wrote it an hour ago; the sync kept that time
     fs.utimesSync(path.join(vault, note), written, written);

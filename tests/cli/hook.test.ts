@@ -4,7 +4,7 @@
  * checkpoint only that session; SessionEnd ends it at its last sign of life. It never touches a session its
  * agent did not open and never exits 2.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RunResult } from "./support";
@@ -120,11 +120,23 @@ describe("SessionStart", () => {
     const run = hook(vault, event("SessionStart", { source: "startup" }), ["--topic", "T-rust"]);
     const context = contextOf(run);
     expect(context).toMatch(/^PALEE: a study session on T-rust started for this conversation \(agent claude-code:/);
-    // The tests run palee from the repository, not from the vault: the end names the vault.
-    expect(context).toContain(`palee session end --vault ${vault} --agent ${AGENT} --summary`);
+    // The tests run palee from the repository, not from the vault: the end names the vault, and node and the
+    // CLI by absolute path (bare `palee` is not on the PATH after npm install).
+    expect(context).toContain(`${process.execPath} ${CLI} session end --vault ${vault} --agent ${AGENT} --summary`);
     expect(context).toContain("# Tutor brief: T-rust");
     expect(openDraft(vault).fields.agent).toBe(AGENT);
     expect(palee(vault, ["status", "--json"]).json().open).toMatchObject({ agent: AGENT, topic_id: "T-rust" });
+  });
+
+  it("gives an end command that runs as written, from another folder with an empty PATH", () => {
+    const vault = makeVault();
+    const context = contextOf(hook(vault, event("SessionStart", { source: "startup" }), ["--topic", "T-rust"]));
+    const written = /To end it yourself with what was covered: (.*)$/m.exec(context)?.[1] ?? "";
+    const line = written.replace("<what was covered>", "borrows").replace("<the next step>", "ex 4.1");
+    const env = { PATH: "", PALEE_DEVICE: DEVICE, TZ: "UTC", PALEE_CACHE_DIR: testCacheDir() };
+    const run = spawnSync("/bin/sh", ["-c", line], { cwd: path.dirname(vault), env, encoding: "utf8" });
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: "" });
+    expect(confirmedFiles(vault)).toHaveLength(1);
   });
 
   it("after a compaction or a resume keeps that session: no second draft", () => {
@@ -232,6 +244,32 @@ describe("SessionEnd", () => {
     expect(draftFiles(vault)).toEqual([]);
   });
 
+  it("discards a conversation opened and closed with no prompt: no session, the real one's summary kept", () => {
+    const vault = makeVault();
+    expect(palee(vault, ["start", "--topic", "T-rust"]).status).toBe(0);
+    expect(palee(vault, ["end", "--summary", "- the real summary"]).status).toBe(0);
+    for (let i = 0; i < 5; i++) {
+      const id = `empty-${i}`;
+      expect(hook(vault, event("SessionStart", { source: "startup" }, id), ["--topic", "T-rust"]).status).toBe(0);
+      const run = hook(vault, event("SessionEnd", { reason: "prompt_input_exit" }, id));
+      expect({ status: run.status, stdout: run.stdout }).toEqual({ status: 0, stdout: "" });
+    }
+    expect(confirmedFiles(vault)).toHaveLength(1);
+    expect(draftFiles(vault)).toEqual([]);
+    expect(palee(vault, ["status", "--json"]).json()).toEqual({ open: null });
+    expect(fs.readFileSync(path.join(vault, "palee", "hot.md"), "utf8")).toContain("- the real summary");
+  });
+
+  it("end --agent of the agent's empty session answers discarded_empty and saves nothing", () => {
+    const vault = agentStarted();
+    const draft = openDraft(vault).file.replace(/\.md$/, "");
+    const run = palee(vault, ["end", "--agent", AGENT, "--json"]);
+    expect(run.status).toBe(0);
+    expect(run.json()).toEqual({ status: "discarded_empty", draft_id: draft });
+    expect(confirmedFiles(vault)).toEqual([]);
+    expect(draftFiles(vault)).toEqual([]);
+  });
+
   it.each(["other", "bypass_permissions_disabled", "something_new"])("reason %s: outcome interrupted", (reason) => {
     const vault = agentStarted();
     age(vault, 30, 10);
@@ -262,7 +300,8 @@ describe("an odd session_id", () => {
     const odd = 'a b\n../c\u0007 "x"';
     expect(hook(vault, event("SessionStart", {}, odd), ["--topic", "T-rust"]).status).toBe(0);
     const agent = openDraft(vault).fields.agent as string;
-    expect(agent).toMatch(/^claude-code:a-b-\.\.-c-x-[0-9a-f]{8}$/);
+    expect(agent).toBe("claude-code:a@0020b@000a..@002fc@0007@0020@0022x@0022");
+    age(vault, 30, 5);
     expect(hook(vault, event("SessionEnd", { reason: "logout" }, odd)).status).toBe(0);
     expect(readRecord(vault, `palee/sessions/${confirmedFiles(vault)[0]}`).fields.agent).toBe(agent);
   });

@@ -64,7 +64,19 @@ describe("palee mcp: what it offers", () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
     const end = tools.find((t) => t.name === "end_session");
     expect(Object.keys(end?.inputSchema.properties ?? {}).sort()).toEqual(
-      ["at", "next_action", "note", "outcome", "summary", "topic", "recall", "rating", "done"].sort(),
+      [
+        "agent",
+        "at",
+        "count_away",
+        "next_action",
+        "note",
+        "outcome",
+        "summary",
+        "topic",
+        "recall",
+        "rating",
+        "done",
+      ].sort(),
     );
     expect(end?.inputSchema).toMatchObject({ additionalProperties: false });
     expect(tools.find((t) => t.name === "status")?.annotations).toMatchObject({ readOnlyHint: true });

@@ -258,6 +258,9 @@ describe("start -i: answers on stdin", () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^Resumed the session on T-a\b/);
     expect(run.stdout).toContain(startedAt);
+    // The 2 h since its last checkpoint is announced as recover announces it (issue 35 §4).
+    expect(run.stderr).toMatch(/Away .*, not counted \(2 h recorded as a break\)\.\n/);
+    expect(run.stderr).not.toContain("new topic T-b"); // nothing was started on it
     expect(draftFiles(vault)).toEqual([`${ID}.md`]);
     expect(confirmedFiles(vault)).toEqual([]);
     expect(readRecord(vault, "palee/hot.md").fields).toMatchObject({

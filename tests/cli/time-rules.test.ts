@@ -133,15 +133,12 @@ describe("end: the three tiers of the start time", () => {
     expect(Date.parse(String(ended.fields.started_at))).toBeLessThanOrEqual(Date.parse(String(ended.fields.ended_at)));
   });
 
-  it("tier 2: hot.md started_at 10 min in the future is ignored: 0 min, started_at ≈ now", () => {
+  it("tier 2: hot.md started_at 10 min in the future, and no draft: nothing studied, nothing_open (issue 35)", () => {
     const vault = makeVault();
-    const future = ago(-10);
-    writeHot(vault, { activeTopic: "T-a", startedAt: future });
-    const ended = end(vault, undefined, /hot\.md's started_at \(.*\) is in the future; ignored/);
-    expectConsistent(ended, 0);
-    expect(ended.fields.started_at).not.toBe(future);
-    expectNearNow(ended.fields.started_at);
-    expect(Date.parse(String(ended.fields.started_at))).toBeLessThanOrEqual(Date.parse(String(ended.fields.ended_at)));
+    writeHot(vault, { activeTopic: "T-a", startedAt: ago(-10) });
+    const before = snapshot(vault);
+    expectCleanError(palee(vault, ["end", "--topic", "T-a", "--json"]), 2, { json: true, code: "nothing_open" });
+    expect(snapshot(vault)).toEqual(before);
   });
 
   it("tier 3 is refused: nothing (no draft, no hot.md) records nothing, even with --topic, and points to log", () => {

@@ -1,14 +1,11 @@
-/** The pure parts of `palee session hook` (contract §4b): the event, the agent ID, the settings merge. */
+/** The pure parts of `palee session hook` (contract §4b): the event, the agent ID, the mapping. */
 import { agentIdFor, parseHookEvent } from "../../src/core/agent-hook/event";
-import { installHooks, isOwnHook, uninstallHooks } from "../../src/core/agent-hook/settings";
 import { validateAgentId } from "../../src/core/ids";
 import { answerHook } from "../../src/core/agent-hook/answer";
 import { layoutFor } from "../../src/core/layout";
 import { PaleeSessions } from "../../src/core/sessions";
 import { CrashingStore, SimulatedCrash } from "../support/crashing-store";
 import { harness } from "../support/fakes";
-
-const CMD = "/usr/bin/node /opt/palee/dist/cli.js session hook --vault /v";
 
 describe("the event", () => {
   it("maps SessionEnd reasons: the learner's own exits are completed, the rest interrupted", () => {
@@ -27,32 +24,17 @@ describe("the event", () => {
     for (const id of ids) expect(validateAgentId(id)).toBe(id);
     expect(new Set(ids).size).toBe(odd.length);
   });
-});
 
-describe("the settings merge", () => {
-  const theirs = { type: "command", command: "echo session hook" };
-  it("recognises only palee's own commands", () => {
-    expect(isOwnHook({ type: "command", command: CMD })).toBe(true);
-    expect(isOwnHook({ type: "command", command: "palee session hook --topic T-a" })).toBe(true);
-    expect(isOwnHook({ type: "command", command: "'/my dir/cli.js' session hook" })).toBe(true);
-    expect(isOwnHook(theirs)).toBe(false);
-    expect(isOwnHook({ type: "command", command: "palee session hooked" })).toBe(false);
-  });
-
-  it("uninstall keeps another hook that shares a group with palee's, and the order of keys", () => {
-    const settings = { a: 1, hooks: { Stop: [{ hooks: [theirs, { type: "command", command: CMD }] }] }, z: 2 };
-    const { settings: out, changed } = uninstallHooks(settings, "s.json");
-    expect(changed).toBe(true);
-    expect(out).toEqual({ a: 1, hooks: { Stop: [{ hooks: [theirs] }] }, z: 2 });
-    expect(Object.keys(out)).toEqual(["a", "hooks", "z"]);
-  });
-
-  it("install then uninstall gives back the settings, and install is idempotent", () => {
-    const settings = { hooks: { Stop: [{ hooks: [theirs] }] }, other: true };
-    const once = installHooks(settings, "s.json", CMD);
-    expect(installHooks(once.settings, "s.json", CMD).changed).toBe(false);
-    expect(uninstallHooks(once.settings, "s.json").settings).toEqual(settings);
-    expect(uninstallHooks({}, "s.json").changed).toBe(false);
+  it("never gives two session_ids one agent ID: an odd ID is spelled out, not cleaned (issue 35 §2)", () => {
+    // The old cleaning made "a b" claude-code:a-b-<tag>, the agent ID of the plain session_id "a-b-<tag>".
+    const ids = ["a b", "a-b", "a_b", "a@0020b", "a\u0000b", "a  b", "a\tb", "-a b", "a b ", "é", "e\u0301"];
+    const agents = ids.map(agentIdFor);
+    expect(new Set(agents).size).toBe(ids.length);
+    expect(agentIdFor("a b")).toBe("claude-code:a@0020b");
+    expect(agentIdFor("a@0020b")).toBe("claude-code:a@00400020b");
+    for (const id of agents) expect(validateAgentId(id)).toBe(id);
+    const long = ["y".repeat(300), `${"y".repeat(299)}z`, `${"y".repeat(299)} `];
+    expect(new Set(long.map(agentIdFor)).size).toBe(3);
   });
 });
 

@@ -41,7 +41,8 @@ function vault(h: Harness, hot: Record<string, string | null>): void {
       },
       // With a next action, the working memory needs no older note (contract §2 hot.md carries one forward
       // otherwise, reading the topic's notes back to it: tests/core/topic-memory.test.ts pins that cost).
-      { summary: "saved on the desk", next: "review the desk notes", notes: "desk notes" },
+      // The note carries the young draft's notes it absorbed (a draft whose notes it lacked would be kept).
+      { summary: "saved on the desk", next: "review the desk notes", notes: "desk notes\n\nyoung notes" },
     ),
   );
   h.store.mtimes.set(S(NOTE), Date.parse("2026-08-14T11:00:00Z")); // written an hour ago

@@ -103,6 +103,30 @@ describe("sync-conflict copies of a draft", () => {
     expect(confirmedPaths(store)).toHaveLength(1);
   });
 
+  it("a copy that syncs in after the save with notes the note lacks is kept, never counted twice", async () => {
+    const store = vault(draft(X, {}, "Laptop notes.\n"));
+    const saved = await core(store).recover(X, "save");
+    if (saved.status !== "saved") throw new Error(saved.status);
+    // The phone's copy arrives later, with a note written there before it synced.
+    const [copyPath, copyText] = draft(X2, {}, "Laptop notes.\n\nPhone-only note.\n");
+    store.files.set(copyPath, copyText);
+    const triage = await core(store).triageOnOpen();
+    expect(triage).toMatchObject({ pending: [] });
+    expect(store.trashed.map((t) => t.path)).toEqual([S(X)]);
+    expect(store.files.get(copyPath)).toBe(copyText);
+    expect(triage.warnings.join("\n")).toContain(`with notes that ${saved.session.sessionId} lacks`);
+    await expect(core(store).start({ topic: "T-sync" })).resolves.toMatchObject({ status: "started" });
+    const ended = await core(store).end({ summary: "next sitting" });
+    expect(ended.session.absorbedDrafts).not.toContain(X2);
+    expect(confirmedPaths(store)).toHaveLength(2);
+    // A copy whose notes are all in the saved note is finished business: trashed as before.
+    const same = vault(draft(X, {}, "Laptop notes.\n"));
+    await core(same).recover(X, "save");
+    same.files.set(copyPath, draft(X2, {}, "Laptop notes.\n")[1]);
+    await core(same).triageOnOpen();
+    expect(same.trashed.map((t) => t.path)).toEqual([S(X), S(X2)]);
+  });
+
   it("saving the copy first records exactly the same note", async () => {
     const fromOriginal = pair();
     await core(fromOriginal).recover(X, "save");

@@ -91,7 +91,8 @@ describe("a session saved twice", () => {
       `palee/sessions/${DRAFT}.md`,
       draftText(
         { session_id: DRAFT, topic_id: "T-rust-ownership", started_at: "2026-08-14T10:00:00+00:00" },
-        "notes\n",
+        // No notes of its own: a draft whose notes its note lacks is kept (conflict-copies.test.ts).
+        "",
       ),
     );
     const h = harness({ store });

@@ -464,6 +464,8 @@ describe("time away", () => {
         "2026-08-13T21:10:00+00:00/2026-08-14T05:05:00+00:00",
       ],
       break_minutes: 485,
+      // Version 4: time away is also listed apart from pauses, so --count-away can tell them apart.
+      away: ["2026-08-13T21:10:00+00:00/2026-08-14T05:05:00+00:00"],
       last_checkpoint_at: "2026-08-14T05:05:00+00:00",
     });
   });

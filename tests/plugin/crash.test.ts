@@ -580,7 +580,8 @@ async function checkUsable(p: LoadedPlugin, where: string): Promise<void> {
   while (modals().length > 0) modals()[modals().length - 1].close();
   await settle();
   const status = statusText(p);
-  if (!/^(?:Start session(?: · \d+ due)?|T-[\w.-]+ (?:\d+:\d{2}:\d{2}|\(interrupted\)))$/.test(status))
+  // The topic is its ID, or its note's name (version 4, topics by name).
+  if (!/^(?:Start session(?: · \d+ due)?|(?:T-[\w.-]+|[\w ]+) (?:\d+:\d{2}:\d{2}|\(interrupted\)))$/.test(status))
     throw new Error(`${where}: status bar shows "${status}"`);
   const notices = noticeLog().length;
   await p.ribbon();

@@ -60,7 +60,7 @@ describe("obsidian://palee-sessions links", () => {
     expect(fieldsAt(p.h, HOT)).toMatchObject({ active_topic: "T-rust-ownership" });
     expect(draftPaths(p.h)).toHaveLength(1);
     expect(lastNotice()).toBe("Session on T-rust-ownership started.");
-    expect(statusText(p)).toContain("T-rust-ownership");
+    expect(statusText(p)).toContain("Rust ownership"); // the topic note's name (version 4, topics by name)
   });
 
   it("starts on a topic ID of a past session, and opens the picker without a topic", async () => {
@@ -81,6 +81,16 @@ describe("obsidian://palee-sessions links", () => {
     ]);
     expect(p.h.files()).toEqual(before);
     expect(openModals()).toEqual([]);
+  });
+
+  it("names a note whose palee_id is not a topic ID, writing nothing", async () => {
+    const p = await vault({ "notes/Go basics.md": '---\npalee_id: "go basics"\n---\n' });
+    const before = p.h.files();
+    await followLink(p, link("action=start&topic=Go%20basics"));
+    expect(lastNotice()).toBe(
+      'The note notes/Go basics.md has palee_id "go basics", which is not a topic ID: correct it',
+    );
+    expect(p.h.files()).toEqual(before);
   });
 
   it("treats a script in a parameter as text: looked up, shown as text, nothing run or written", async () => {
@@ -174,7 +184,7 @@ describe("the app's command line (Obsidian 1.12.2 and later)", () => {
     expect(await runCli(p, "palee-sessions:start", { topic: "ownership" })).toBe(
       "Session on T-rust-ownership started.",
     );
-    expect(statusText(p)).toContain("T-rust-ownership");
+    expect(statusText(p)).toContain("Rust ownership"); // the topic note's name (version 4, topics by name)
     await tickFor(5 * MINUTE);
     expect(await runCli(p, "palee-sessions:checkpoint", { note: "- moves: elision" })).toMatch(
       /^Checkpoint saved \(T-rust-ownership/,

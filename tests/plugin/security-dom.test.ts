@@ -203,8 +203,9 @@ describe("hostile text from notes, through every surface of the plugin", () => {
       await settle();
       const draft = onlyDraft(h);
       expect(fieldsAt(h, draft)).toMatchObject({ topic_id: SCRIPT, topic_note: `[[${IMG}]]` });
-      expect(statusText(p)).toBe(`${SCRIPT} 0:00:00`);
-      expectRenderedAsText(`Session on ${SCRIPT} started.`, `${SCRIPT} 0:00:00`);
+      // The status bar names the topic note (version 4, topics by name), shown as text.
+      expect(statusText(p)).toBe(`${IMG} 0:00:00`);
+      expectRenderedAsText(`Session on ${SCRIPT} started.`, `${IMG} 0:00:00`);
 
       // Already open, and the status notice.
       await p.run("start-session");

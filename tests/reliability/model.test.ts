@@ -202,15 +202,16 @@ describe("found by the model", () => {
  * itself was wrong (it expected text typed into an already saved draft to reach the note).
  */
 describe("scenarios from the model", () => {
-  it("moves text typed into a draft that a crash left behind after saving it to the trash with the draft", async () => {
+  it("keeps text typed into a draft that a crash left behind after saving it: never only in the trash", async () => {
     const { real } = await runScenario([
       new Start("T-b", false, false),
       new Crash(1), // end writes the confirmed note, then crashes before trashing the draft
       new End(null, "none", false),
       new ExternalEdit("edit draft body", 0),
     ]);
-    expect(real.store.trashed.map((t) => t.content.includes("(edit 1)"))).toEqual([true]);
-    expect([...real.store.files.values()].some((text) => text.includes("(edit 1)"))).toBe(false);
+    // Issue 35 §4: the edit is not in the saved note, so the draft stays where the learner can find it.
+    expect(real.store.trashed.map((t) => t.content.includes("(edit 1)"))).toEqual([]);
+    expect([...real.store.files.values()].some((text) => text.includes("(edit 1)"))).toBe(true);
   });
 
   it("saves a session once when end crashes after the note and the learner ends again", async () => {

@@ -408,6 +408,16 @@ export class ModelViolation extends Error {
   }
 }
 
+/** Whether a draft's body has a line that none of the notes that saved it holds (it is then kept, not trashed). */
+function hasUnsavedLines(body: string, view: View, notes: readonly string[]): boolean {
+  const lines = body
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  const held = new Set(notes.flatMap((n) => (view.confirmed.get(n)?.body ?? "").split(/\r?\n/).map((l) => l.trim())));
+  return lines.some((l) => !held.has(l));
+}
+
 function fail(step: string, message: string): never {
   throw new ModelViolation(`${step}: ${message}`);
 }
@@ -1094,7 +1104,10 @@ export class HookStep extends Step {
       }
     }
     void model;
-    return { kind, crashed: out.crashed, refused: !out.crashed && (!out.value || out.value.did === "ignored") };
+    // An agent's empty session is discarded, not saved (contract §5 version 4, agents): its draft to the trash.
+    const discardTarget = out.value?.did === "discarded_empty" ? out.value.discarded : undefined;
+    const refused = !out.crashed && (!out.value || out.value.did === "ignored");
+    return { kind, crashed: out.crashed, refused, discardTarget };
   }
 }
 
@@ -1228,7 +1241,16 @@ export class Recover extends Step {
           pausedMs !== null ? Math.min(pausedMs, before.now) : lastSignAt(draft, before.now),
           ms(draft.fields.started_at),
         ];
-        const last = checkpointMs !== null && startMs !== null ? Math.max(checkpointMs, startMs) : checkpointMs;
+        // Issue 35 §4: a start more than a minute ahead is no start either; with no sign of life it ends now.
+        const startUsable = startMs !== null && startMs - before.now > 60_000 ? null : startMs;
+        const ignored = startUsable !== startMs;
+        const last = ignored
+          ? checkpointMs !== null && checkpointMs <= before.now
+            ? checkpointMs
+            : before.now
+          : checkpointMs !== null && startUsable !== null
+            ? Math.max(checkpointMs, startUsable)
+            : checkpointMs;
         const endsAt = last === null ? null : toSecond(last);
         if (ms(note.fields.ended_at) !== endsAt) {
           fail(
@@ -1237,7 +1259,7 @@ export class Recover extends Step {
               `${String(draft.fields.last_checkpoint_at)} (or its start, or its pause)`,
           );
         }
-        if (startMs !== null && ms(note.fields.started_at) !== startMs) {
+        if (startUsable !== null && ms(note.fields.started_at) !== startUsable) {
           fail(
             step,
             `saved with started_at ${String(note.fields.started_at)}, not the draft's start ` +
@@ -1301,7 +1323,9 @@ export class OpenVault extends Step {
         out.value.openElsewhere?.draftId,
       ].filter((id): id is string => id !== undefined);
       const present = [...after.drafts.keys()];
-      if (seen.length !== new Set(seen).size || present.some((id) => !seen.includes(id))) {
+      // A saved draft with notes its note lacks is kept and reported (issue 35 §4: never only in the trash).
+      const reported = (id: string) => out.value?.warnings.some((w) => w.includes(`${id}.md is a copy`)) ?? false;
+      if (seen.length !== new Set(seen).size || present.some((id) => !seen.includes(id) && !reported(id))) {
         fail(
           this.label,
           `every draft must be resumed, reported or offered exactly once: offered ` +
@@ -1665,8 +1689,8 @@ export function verify(model: Model, world: World, before: View, after: View, ef
 
   // Start, recover and the start-up reconcile: no saved draft is left behind after them.
   if (!effects.crashed && (effects.kind === "start" || effects.kind === "triageOnOpen" || effects.kind === "recover")) {
-    for (const id of after.drafts.keys())
-      if (absorbed.has(id))
+    for (const [id, draft] of after.drafts)
+      if (absorbed.has(id) && !hasUnsavedLines(draft.body, after, absorbed.get(id) ?? []))
         fail(step, `${id} was saved in ${absorbed.get(id)?.join(", ")} but still lingers as a draft after reconcile`);
   }
 

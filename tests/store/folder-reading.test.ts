@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { isUtf8 } from "node:buffer";
 import fc from "fast-check";
 import { decodeText, readFileText } from "../../src/node/file-text";
 import { kindsOf, readListing, readNames, statTimes } from "../../src/node/folder-reading";
@@ -16,7 +17,7 @@ afterAll(() => {
 });
 
 describe("a file's text", () => {
-  it("is what a UTF-8 read gives, for any bytes", () => {
+  it("is what a UTF-8 read gives for UTF-8, and never U+FFFD for a stray byte (issue 35 §4)", () => {
     const bytes = fc.oneof(
       fc.uint8Array({ maxLength: 200 }),
       fc.uint8Array({ max: 0x7f, maxLength: 200 }), // ASCII only: the Latin-1 path
@@ -25,17 +26,21 @@ describe("a file's text", () => {
     fc.assert(
       fc.property(bytes, (raw) => {
         const buffer = Buffer.from(raw);
-        expect(decodeText(buffer)).toBe(buffer.toString("utf8"));
+        if (isUtf8(buffer)) expect(decodeText(buffer)).toBe(buffer.toString("utf8"));
+        // Every byte read: as UTF-8 where it is, else as its Latin-1 character (never dropped, never U+FFFD).
+        else if (!buffer.includes(Buffer.from("\ufffd", "utf8"))) expect(decodeText(buffer)).not.toContain("\ufffd");
       }),
       { numRuns: 500 },
     );
   });
 
-  it("keeps a byte-order mark, replaces a broken sequence, and reads an empty file", () => {
-    for (const raw of [[0xef, 0xbb, 0xbf, 0x41], [0x41, 0xc3], [0xff, 0x0a], [0x7f], []]) {
+  it("keeps a byte-order mark, reads a broken sequence as Latin-1, and reads an empty file", () => {
+    for (const raw of [[0xef, 0xbb, 0xbf, 0x41], [0x7f], []]) {
       const buffer = Buffer.from(raw);
       expect(decodeText(buffer)).toBe(buffer.toString("utf8"));
     }
+    expect(decodeText(Buffer.from([0x41, 0xc3]))).toBe("A\u00c3");
+    expect(decodeText(Buffer.from([0xff, 0x0a]))).toBe("\u00ff\n");
     const dir = tempDir();
     const file = path.join(dir, "n.md");
     fs.writeFileSync(file, "");

@@ -24,7 +24,7 @@ async function runContext(ctx: CommandContext, values: Values): Promise<Outcome>
   const { out } = ctx;
   const words = parseWords(values.words);
   // A topic note's name, alias or path works too (contract §4 "finding a topic by name").
-  const topic = await topicOption(ctx, values.topic, "acts on the open session");
+  const topic = await topicOption(ctx, values.topic, "reads");
   const r = await ctx.core.brief({ topic, words, asOf: values["as-of"] ?? null });
   for (const w of r.warnings) out.warn(printable(w));
   if (out.json) {

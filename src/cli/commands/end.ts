@@ -8,8 +8,9 @@ import { LongSilenceError, UsageError, afterSaveError, isPaleeError } from "../.
 import { sessionJson } from "../../core/formats/json";
 import type { OffsetAt } from "../../core/time";
 import { formatDuration, localClock } from "../../core/time";
-import type { AgentEndOptions, EndResult } from "../../core/sessions";
+import type { AgentEndOptions, EndAnswer } from "../../core/sessions";
 import { endTimeOf } from "../../core/sessions";
+import { nothingOpen } from "../../core/operations/end";
 import type { Values } from "../options";
 import type { CliIo, Outcome, Output } from "../output";
 import { LineReader } from "../prompt";
@@ -19,12 +20,16 @@ import { topicOption } from "../topic";
 import { validateAgentId } from "../../core/ids";
 import { endTexts } from "../stdin-text";
 import { ratingWord } from "../../core/review/rating";
+import { countAwayIfAsked } from "../count-away";
 
 type EndTexts = Awaited<ReturnType<typeof endTexts>>;
 
 /** `--summary -` / `--next -` are read before the vault is locked (main.ts), then the end runs under it. */
 async function prepareEnd(values: Values, io: CliIo): Promise<Prepared> {
   const texts = await endTexts(io.stdin, values);
+  // `-` read nothing: said, not silently dropped (issue 35 §4).
+  if (values.summary === "-" && texts.summary === null) io.stderr("warning: --summary -: standard input was empty\n");
+  if (values.next === "-" && texts.nextAction === null) io.stderr("warning: --next -: standard input was empty\n");
   return { run: (ctx) => runEnd(ctx, values, texts) };
 }
 
@@ -36,7 +41,8 @@ async function runEnd(ctx: CommandContext, values: Values, texts: EndTexts): Pro
   }
   try {
     reportEnd(await ended(ctx, values, texts), out);
-  } catch (error) {
+  } catch (caught) {
+    const error = ifNone === "ignore" ? await topicOrNothing(ctx, caught) : caught;
     // Nothing open, nothing to end (contract §4 end step 2): with --if-none ignore, a success that wrote nothing.
     if (ifNone === "ignore" && isPaleeError(error) && error.kind === "nothing_open") {
       if (out.json) out.doc({ status: "nothing_open" });
@@ -55,7 +61,16 @@ async function runEnd(ctx: CommandContext, values: Values, texts: EndTexts): Pro
   return 0;
 }
 
-async function ended(ctx: CommandContext, values: Values, texts: EndTexts): Promise<EndResult> {
+/**
+ * With `--if-none ignore`, "topic required" when no topic is given or active and no session is open is
+ * nothing to end (contract §4 end: nothing_open), a success (issue 35 §2). A plain end keeps topic_required.
+ */
+async function topicOrNothing(ctx: CommandContext, error: unknown): Promise<unknown> {
+  if (!isPaleeError(error) || error.kind !== "topic_required") return error;
+  return (await ctx.core.status()).open === null ? nothingOpen(null) : error;
+}
+
+async function ended(ctx: CommandContext, values: Values, texts: EndTexts): Promise<EndAnswer> {
   const { core, out, io } = ctx;
   const endAt = values.at === undefined ? undefined : endTimeOf(values.at);
   const outcome = values.outcome;
@@ -64,6 +79,7 @@ async function ended(ctx: CommandContext, values: Values, texts: EndTexts): Prom
   }
   if (values.agent !== undefined) validateAgentId(values.agent);
   const topic = await topicOption(ctx, values.topic, "acts on the open session");
+  await countAwayIfAsked(ctx, values);
   const options: AgentEndOptions = {
     topic,
     ...texts,
@@ -76,10 +92,10 @@ async function ended(ctx: CommandContext, values: Values, texts: EndTexts): Prom
     done: values.done === true,
   };
   try {
-    return await core.end(options);
+    return await core.endOrDiscard(options);
   } catch (error) {
     if (!(error instanceof LongSilenceError) || !io.isTerminal || out.json || values.at !== undefined) throw error;
-    return core.end({ ...options, endAt: endTimeOf(await askEnd(error, io, ctx.offsetAt)) });
+    return core.endOrDiscard({ ...options, endAt: endTimeOf(await askEnd(error, io, ctx.offsetAt)) });
   }
 }
 
@@ -107,8 +123,17 @@ async function askEnd(silence: LongSilenceError, io: CliIo, offsetAt: OffsetAt):
   }
 }
 
-function reportEnd(result: EndResult, out: Output): void {
+function reportEnd(result: EndAnswer, out: Output): void {
   for (const w of result.warnings) out.warn(w);
+  if (result.discardedEmpty !== undefined) {
+    // An agent's session that recorded nothing (contract §5 version 4, agents): no note, no streak day.
+    if (out.json) out.doc({ status: "discarded_empty", draft_id: result.discardedEmpty });
+    out.text(
+      `Nothing was studied in ${result.discardedEmpty} (${result.topicId}, opened by an agent: 0 min, no notes): ` +
+        "its draft went to the trash and no session was saved.",
+    );
+    return;
+  }
   if (out.json) {
     out.doc({
       status: "ended",
@@ -148,6 +173,7 @@ export const end: Command = {
     recall: 'what you remember, without looking ("-": read it from standard input)',
     rating: "how well you recalled it: 1-4 or again, hard, good, easy",
     done: "the next action carried from an earlier session was done in this one",
+    "count-away": "count the time away recorded in the open session as study after all",
   },
   example: 'palee session end --summary "- lifetimes" --recall "borrow rules" --rating good --next "exercises 4.1-4.3"',
   prepare: prepareEnd,

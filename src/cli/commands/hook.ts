@@ -9,11 +9,11 @@ import { answerHook } from "../../core/agent-hook/answer";
 import { UsageError } from "../../core/errors";
 import type { HookEvent } from "../../core/agent-hook/event";
 import { parseHookEvent } from "../../core/agent-hook/event";
-import { runInstall, shellWord } from "../hook/install";
+import { cliScript, runInstall, shellWord } from "../hook/install";
 import { readHookInput } from "../hook/read-event";
 import type { Values } from "../options";
 import type { CliIo, Outcome } from "../output";
-import { topicOption } from "../topic";
+import { topicNoteLink, topicOption } from "../topic";
 import type { Command, CommandContext, Prepared } from "./command";
 import { parseWords } from "./context";
 
@@ -31,10 +31,14 @@ async function prepareHook(values: Values, io: CliIo): Promise<Prepared> {
 async function runEvent(ctx: CommandContext, values: Values, event: HookEvent, words: number): Promise<Outcome> {
   // Only SessionStart uses the topic: the signs of life stay as cheap as reading hot.md and one draft.
   const topic = event.kind === "start" ? await topicOption(ctx, values.topic, "begins") : null;
-  // The tutor works in the host's folder: if that is not the vault, the end it may run names the vault.
+  // Runnable as written (issue 35 §2): `palee` is not on the PATH after `npm install`, so the brief names node
+  // and this CLI by absolute path, as the installed hook does; and the vault, unless the tutor works in it.
   const here = path.resolve(ctx.io.cwd) === path.resolve(ctx.store.root);
-  const endCommand = `palee session end${here ? "" : ` --vault ${shellWord(ctx.store.root)}`}`;
-  const answer = await answerHook(ctx.core, event, { topic, words, endCommand });
+  const vault = here ? "" : ` --vault ${shellWord(ctx.store.root)}`;
+  const palee = [process.execPath, cliScript()].map(shellWord).join(" ");
+  const command = (action: string) => `${palee} session ${action}${vault}`;
+  const topicNote = event.kind === "start" ? await topicNoteLink(ctx, topic) : null;
+  const answer = await answerHook(ctx.core, event, { topic, words, command, topicNote });
   if (answer.did !== "started") ctx.notices.length = 0; // "new topic …" only when a session began on it
   for (const w of answer.warnings) ctx.out.warn(w);
   // stdout is read by the host: the SessionStart document, and nothing for the other events.

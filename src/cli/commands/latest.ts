@@ -6,7 +6,7 @@ import { printRecord, recordJson } from "./show";
 
 async function runLatest(ctx: CommandContext, values: Values): Promise<Outcome> {
   const { out } = ctx;
-  const topic = await topicOption(ctx, values.topic, "acts on the open session");
+  const topic = await topicOption(ctx, values.topic, "reads");
   const r = await ctx.core.latest(topic);
   if (r === null) {
     if (out.json) out.doc({ session: null });

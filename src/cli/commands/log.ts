@@ -4,7 +4,8 @@ import type { Values } from "../options";
 import type { CliIo, Outcome } from "../output";
 import { readStdinText } from "../stdin-text";
 import type { Command, CommandContext, Prepared } from "./command";
-import { topicOption } from "../topic";
+import { topicNoteLink, topicOption } from "../topic";
+import { validateAgentId } from "../../core/ids";
 
 /** `--recall -` is read before the vault is locked (main.ts), then the log runs under it. */
 async function prepareLog(values: Values, io: CliIo): Promise<Prepared> {
@@ -13,8 +14,11 @@ async function prepareLog(values: Values, io: CliIo): Promise<Prepared> {
 }
 
 async function runLog(ctx: CommandContext, values: Values, recall: string | null): Promise<Outcome> {
+  if (values.agent !== undefined) validateAgentId(values.agent);
+  const topic = await topicOption(ctx, values.topic, "begins");
   const r = await ctx.core.log({
-    topic: await topicOption(ctx, values.topic, "begins"),
+    topic,
+    topicNote: await topicNoteLink(ctx, topic),
     from: values.from,
     to: values.to,
     minutes: values.minutes,
@@ -22,6 +26,7 @@ async function runLog(ctx: CommandContext, values: Values, recall: string | null
     nextAction: values.next ?? null,
     recall,
     rating: values.rating ?? null,
+    agent: values.agent ?? null,
   });
   for (const w of r.warnings) ctx.out.warn(w);
   if (ctx.out.json) ctx.out.doc({ status: "logged", when: r.when, session: sessionJson(r.session) });
@@ -43,6 +48,7 @@ export const log: Command = {
     next: "the next action",
     recall: 'what you remember, without looking ("-": read it from standard input)',
     rating: "how well you recalled it: 1-4 or again, hard, good, easy",
+    agent: "who logs it when it is not the learner by hand (recorded as the session's agent)",
   },
   example: 'palee session log --topic T-rust --from 14:00 --to 15:10 --summary "read chapter 4"',
   prepare: prepareLog,

@@ -18,11 +18,11 @@ function recoverAction(value: string | undefined): RecoverAction {
  * A resumed session's time away (contract §4 recover): the same "Away … not counted" line as `draft`, on
  * stderr (news, not data), and `away` in its JSON.
  */
-function reportAway(ctx: CommandContext, r: RecoverResult): void {
+export function reportAway(ctx: CommandContext, r: RecoverResult): void {
   if (r.status === "resumed" && r.away) ctx.io.stderr(`${awayLine(r.away, ctx.offsetAt)}\n`);
 }
 
-function resultJson(ctx: CommandContext, r: RecoverResult) {
+export function resultJson(ctx: CommandContext, r: RecoverResult) {
   const doc = recoveryJson(r);
   return r.status === "resumed" && r.away ? { ...doc, away: awayJson(r.away, ctx.offsetAt) } : doc;
 }

@@ -2,12 +2,13 @@ import { UsageError } from "../../core/errors";
 import { draftJson, openJson } from "../../core/formats/json";
 import type { OpenSession, StartResult } from "../../core/sessions";
 import { askAction } from "../ask-action";
-import { describeDraft, describeOpen, describePending, recoveryJson, recoveryLine } from "../describe";
+import { describeDraft, describeOpen, describePending, recoveryLine } from "../describe";
 import type { Values } from "../options";
 import type { Outcome, Output } from "../output";
 import { LineReader } from "../prompt";
 import type { Command, CommandContext } from "./command";
-import { topicOption } from "../topic";
+import { topicNoteLink, topicOption } from "../topic";
+import { reportAway, resultJson } from "./recover";
 
 async function runStart(ctx: CommandContext, values: Values): Promise<Outcome> {
   const { core, out, io, device } = ctx;
@@ -16,6 +17,7 @@ async function runStart(ctx: CommandContext, values: Values): Promise<Outcome> {
     throw new UsageError(`--if-open must be refuse or keep (got "${ifOpen}")`);
   }
   const topic = await topicOption(ctx, values.topic, "begins"); // contract §4 "finding a topic by name"
+  const topicNote = await topicNoteLink(ctx, topic);
   const ignored = new Set<string>();
   let reader: LineReader | null = null;
   try {
@@ -26,6 +28,7 @@ async function runStart(ctx: CommandContext, values: Values): Promise<Outcome> {
         ignoreDrafts: ignored,
         ignorePending: values["ignore-pending"] === true,
         agent: values.agent ?? null,
+        topicNote,
       });
       if (result.status === "kept") ctx.notices.length = 0; // nothing was started on the topic typed
       const interactive = values.interactive === true;
@@ -46,7 +49,10 @@ async function runStart(ctx: CommandContext, values: Values): Promise<Outcome> {
           continue;
         }
         if (done.status === "resumed") {
-          if (out.json) out.doc(recoveryJson(done));
+          // The away gap is announced as recover announces it (issue 35 §4), and in the JSON.
+          reportAway(ctx, done);
+          ctx.notices.length = 0; // "new topic …": nothing was started on the topic typed
+          if (out.json) out.doc(resultJson(ctx, done));
           out.text(recoveryLine(done));
           return 0;
         }
@@ -111,6 +117,8 @@ function reportStart(result: StartResult, out: Output, device: string): Outcome 
       }
       out.error(
         `a session is already open: ${o.topicId} on ${o.device ?? "an unknown device"} since ${o.startedAt}, ` +
+          // Who opened it, when an agent did (issue 35 §4): the learner sees whose session stands in the way.
+          (o.agent ? `opened by agent ${o.agent}, ` : "") +
           (o.pausedAt === null ? "" : `paused since ${o.pausedAt}, `) +
           `last checkpoint ${o.lastCheckpointAt ?? "unknown"} (${o.draftId}); ` +
           howToEnd(o, device),

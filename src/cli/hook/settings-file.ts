@@ -13,12 +13,13 @@ export interface SettingsText {
   file: string;
   /** false: the file does not exist yet (install creates it and its folder). */
   exists: boolean;
-  settings: unknown;
-  indent: string;
-  bom: boolean;
-  finalNewline: boolean;
+  /** The file's text as read ("" when it does not exist). */
+  raw: string;
   mode: number;
 }
+
+/** The file changed between its read and the write (another editor, the host): the write did not happen. */
+export class SettingsChanged extends Error {}
 
 const codeOf = (error: unknown): string => String((error as { code?: unknown }).code ?? error);
 
@@ -28,7 +29,7 @@ export async function readSettings(file: string): Promise<SettingsText> {
     stat = await fs.lstat(file);
   } catch (error) {
     if (codeOf(error) !== "ENOENT") throw new UsageError(`cannot read ${file} (${codeOf(error)}): nothing was changed`);
-    return { file, exists: false, settings: {}, indent: "  ", bom: false, finalNewline: true, mode: 0o644 };
+    return { file, exists: false, raw: "", mode: 0o644 };
   }
   if (stat.isSymbolicLink()) {
     throw new UsageError(
@@ -39,39 +40,40 @@ export async function readSettings(file: string): Promise<SettingsText> {
   if (!stat.isFile()) throw new UsageError(`${file} is not a file: nothing was changed`);
   // No write permission for anyone: the learner made it read-only on purpose (root could still write it).
   if ((stat.mode & 0o222) === 0) throw new UsageError(`${file} is read-only: nothing was changed`);
-  let raw: string;
   try {
-    raw = await fs.readFile(file, "utf8");
+    return { file, exists: true, raw: await fs.readFile(file, "utf8"), mode: stat.mode & 0o777 };
   } catch (error) {
     throw new UsageError(`cannot read ${file} (${codeOf(error)}): nothing was changed`);
   }
-  const bom = raw.startsWith("\uFEFF");
-  const text = bom ? raw.slice(1) : raw;
-  let settings: unknown;
-  try {
-    settings = JSON.parse(text);
-  } catch (error) {
-    const why = error instanceof Error ? error.message.split("\n")[0] : "";
-    throw new UsageError(`${file} is not valid JSON (${why}): fix it first; nothing was changed`);
-  }
-  const indent = /^\{\r?\n([ \t]+)\S/.exec(text)?.[1] ?? "  ";
-  return { file, exists: true, settings, indent, bom, finalNewline: /\n$/.test(text), mode: stat.mode & 0o777 };
 }
 
-/** Writes `settings` over the file read as `read`, atomically; one clear line when it cannot. */
-export async function writeSettings(read: SettingsText, settings: unknown): Promise<void> {
+async function current(file: string): Promise<string | null> {
+  try {
+    return await fs.readFile(file, "utf8");
+  } catch (error) {
+    if (codeOf(error) === "ENOENT") return null;
+    throw error;
+  }
+}
+
+/**
+ * Writes `text` over the file read as `read`, atomically (a temp file beside it, then a rename). Just before
+ * the rename the file must still be as read: if it changed meanwhile, nothing is written and SettingsChanged
+ * is thrown (the caller reads again), so an edit made during the install is never lost.
+ */
+export async function writeSettings(read: SettingsText, text: string): Promise<void> {
   const { file } = read;
-  const json = JSON.stringify(settings, null, read.indent);
-  const text = `${read.bom ? "\uFEFF" : ""}${json}${read.finalNewline ? "\n" : ""}`;
   const dir = path.dirname(file);
   const temp = path.join(dir, `.${path.basename(file)}.palee-${randomBytes(4).toString("hex")}.tmp`);
   try {
     if (read.exists) await fs.access(file, constants.W_OK);
     else await fs.mkdir(dir, { recursive: true });
     await fs.writeFile(temp, text, { flag: "wx", mode: read.mode });
+    if ((await current(file)) !== (read.exists ? read.raw : null)) throw new SettingsChanged(file);
     await fs.rename(temp, file);
   } catch (error) {
     await fs.rm(temp, { force: true }).catch(() => undefined);
+    if (error instanceof SettingsChanged) throw error;
     throw new UsageError(`cannot write ${file} (${codeOf(error)}): nothing was changed`);
   }
 }

@@ -11,6 +11,8 @@ import type { CliIo } from "../output";
 import { Output, terminalIo } from "../output";
 import type { VaultChoice } from "../vault";
 import type { ToolArgs, ToolSpec } from "./tools";
+import { TOOLS } from "./tools";
+import { inToolWords } from "./words";
 
 /** Where the server finds its vault, chosen again for each call as one CLI invocation would. */
 export interface ServerSetup {
@@ -51,8 +53,22 @@ function parsed(text: string): Record<string, unknown> {
   }
 }
 
+const toolOf = (action: string): string | undefined => TOOLS.find((t) => t.action === action)?.name;
+const words = (text: string): string => inToolWords(text, toolOf);
+
+/** The answer's own sentences (its message and warnings) in the tool's words; the data is left as it is. */
+function inWords(doc: Record<string, unknown>): Record<string, unknown> {
+  const message = typeof doc.message === "string" ? { message: words(doc.message) } : {};
+  const warnings = Array.isArray(doc.warnings)
+    ? { warnings: (doc.warnings as unknown[]).map((w) => (typeof w === "string" ? words(w) : w)) }
+    : {};
+  return { ...doc, ...message, ...warnings };
+}
+
 /** The result: the JSON document as text (and as structured content), then what the action said on stderr. */
-function result(doc: Record<string, unknown>, said: string, isError: boolean): CallToolResult {
+function result(answer: Record<string, unknown>, stderr: string, isError: boolean): CallToolResult {
+  const doc = inWords(answer);
+  const said = words(stderr);
   const content: CallToolResult["content"] = [{ type: "text", text: JSON.stringify(doc) }];
   const lines = said.trim();
   if (lines !== "") content.push({ type: "text", text: lines });

@@ -12,6 +12,7 @@ import { terminalIo } from "../output";
 import { chooseVault } from "../vault";
 import type { ServerSetup } from "./call";
 import { createServer } from "./server";
+import { MESSAGE_MAX_BYTES, boundedLines, tooLongAnswer } from "./bounded-input";
 
 export const MCP_USAGE = `Usage: palee mcp [--vault <dir>] [--folder <path>]
 
@@ -60,7 +61,15 @@ export async function runMcp(
     return error.exitCode;
   }
   const { server, drained } = createServer(setup);
-  const transport = new StdioServerTransport(streams.input as NodeJS.ReadStream, streams.output as NodeJS.WriteStream);
+  // A request over MESSAGE_MAX_BYTES is answered with an error and skipped; the server goes on serving.
+  const refuse = (head: string) => {
+    log(`palee mcp: refused a request over ${MESSAGE_MAX_BYTES} bytes\n`);
+    streams.output.write(tooLongAnswer(head, MESSAGE_MAX_BYTES));
+  };
+  const input = streams.input.pipe(boundedLines(MESSAGE_MAX_BYTES, refuse));
+  const transport = new StdioServerTransport(input, streams.output as NodeJS.WriteStream, {
+    maxBufferSize: 2 * MESSAGE_MAX_BYTES + 2,
+  });
   const closed = new Promise<void>((resolve) => {
     streams.input.once("end", resolve);
     streams.input.once("close", resolve);

@@ -25,16 +25,20 @@ export interface PaleeMcpServer {
 
 export function createServer(setup: ServerSetup): PaleeMcpServer {
   const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: INSTRUCTIONS });
-  // Calls run one after another, in the order they reach their tool, as the core's own queue runs operations:
-  // a client that sends start and then end without waiting gets them in that order.
+  // Writing calls run one after another, in the order they reach their tool, as the core's own queue runs
+  // operations: a client that sends start and then end without waiting gets them in that order. Reads run at
+  // once, beside them.
   let queue: Promise<unknown> = Promise.resolve();
   const running = new Set<Promise<unknown>>();
-  const track = <T>(run: () => Promise<T>): Promise<T> => {
-    const call = queue.then(run, run);
-    queue = call.catch(() => undefined);
+  const tracked = <T>(call: Promise<T>): Promise<T> => {
     running.add(call);
     void call.finally(() => running.delete(call)).catch(() => undefined);
     return call;
+  };
+  const track = <T>(run: () => Promise<T>): Promise<T> => {
+    const call = queue.then(run, run);
+    queue = call.catch(() => undefined);
+    return tracked(call);
   };
   for (const spec of TOOLS) {
     server.registerTool(
@@ -50,7 +54,9 @@ export function createServer(setup: ServerSetup): PaleeMcpServer {
           openWorldHint: false,
         },
       },
-      (args: Record<string, unknown>) => track(() => callTool(spec, args, setup)),
+      // A read takes no lock (contract §4): it never waits behind a writer that waits for one (issue 35 §2).
+      (args: Record<string, unknown>) =>
+        spec.readOnly ? tracked(callTool(spec, args, setup)) : track(() => callTool(spec, args, setup)),
     );
   }
   registerResources(server, setup);

@@ -17,6 +17,17 @@ const topic = z
   .max(SHORT_MAX)
   .describe("a topic ID (T-…) or a topic note's name or path; default: the active topic")
   .optional();
+/** Who acts (contract §5 version 4): as the CLI's --agent; without it the tool acts for the learner. */
+const agent = z
+  .string()
+  .max(SHORT_MAX)
+  .describe(
+    "who acts, e.g. claude-code:<conversation id>: start records it; the other tools act only on a session " +
+      "this agent opened (else not_this_agent). Without it the tool acts for the learner",
+  )
+  .optional();
+const countAway = z.boolean().describe("count the time away recorded in the open session as study").optional();
+const yes = (v: unknown): true | undefined => (v === true ? true : undefined);
 const text = (what: string) => z.string().max(TEXT_MAX).describe(what).optional();
 const time = (what: string) => z.string().max(64).describe(what).optional();
 const day = (what: string) => z.string().max(32).describe(`${what} (YYYY-MM-DD, local day, inclusive)`).optional();
@@ -45,6 +56,18 @@ function limited(doc: Record<string, unknown>, args: ToolArgs): Record<string, u
   const { limit } = args;
   if (typeof limit !== "number" || !Array.isArray(doc.confirmed)) return doc;
   return { ...doc, confirmed: doc.confirmed.slice(0, limit) };
+}
+
+/**
+ * end_session's answer names whose session it ended (contract §5 version 4): `ended_session_of` is the agent
+ * that opened it, or "learner"; without `agent` the tool acts for the learner and may end anyone's session.
+ */
+function whoseSession(doc: Record<string, unknown>): Record<string, unknown> {
+  const session = doc.session as Record<string, unknown> | undefined;
+  if (doc.status !== "ended" || typeof session !== "object" || session === null) return doc;
+  const opener = typeof session.agent === "string" ? session.agent : null;
+  const whose = opener === null ? "the learner's own session" : `the session opened by ${opener}`;
+  return { ...doc, ended_session_of: opener ?? "learner", message: `Ended ${whose} (${String(session.session_id)}).` };
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
@@ -149,10 +172,12 @@ export const TOOLS: readonly ToolSpec[] = [
     action: "list",
     readOnly: true,
     input: strict({
+      topic,
       all: z.boolean().describe("every confirmed session, not only the newest").optional(),
       limit: z.number().int().min(1).max(100_000).describe("at most this many confirmed sessions").optional(),
     }),
     values: (a) => ({
+      topic: str(a.topic),
       all: a.all === true || (typeof a.limit === "number" && a.limit > LIST_NEWEST) ? true : undefined,
     }),
     result: limited,
@@ -183,8 +208,8 @@ export const TOOLS: readonly ToolSpec[] = [
       "session is already open or drafts are pending.",
     action: "start",
     readOnly: false,
-    input: strict({ topic }),
-    values: (a) => ({ topic: str(a.topic) }),
+    input: strict({ topic, agent }),
+    values: (a) => ({ topic: str(a.topic), agent: str(a.agent) }),
   },
   {
     name: "checkpoint",
@@ -192,8 +217,8 @@ export const TOOLS: readonly ToolSpec[] = [
     description: "Checkpoints the open session, appending notes to its draft (palee session draft).",
     action: "draft",
     readOnly: false,
-    input: strict({ topic, note: text("notes to append (Markdown)") }),
-    values: (a) => ({ topic: str(a.topic), note: str(a.note) }),
+    input: strict({ topic, note: text("notes to append (Markdown)"), agent, count_away: countAway }),
+    values: (a) => ({ topic: str(a.topic), note: str(a.note), agent: str(a.agent), "count-away": yes(a.count_away) }),
   },
   {
     name: "pause",
@@ -201,8 +226,8 @@ export const TOOLS: readonly ToolSpec[] = [
     description: "Pauses the open session; the time until continue is a break, not counted (palee session pause).",
     action: "pause",
     readOnly: false,
-    input: strict({ topic }),
-    values: (a) => ({ topic: str(a.topic) }),
+    input: strict({ topic, agent }),
+    values: (a) => ({ topic: str(a.topic), agent: str(a.agent) }),
   },
   {
     name: "continue_session",
@@ -210,8 +235,8 @@ export const TOOLS: readonly ToolSpec[] = [
     description: "Goes on with a paused session (palee session continue).",
     action: "continue",
     readOnly: false,
-    input: strict({ topic }),
-    values: (a) => ({ topic: str(a.topic) }),
+    input: strict({ topic, agent }),
+    values: (a) => ({ topic: str(a.topic), agent: str(a.agent) }),
   },
   {
     name: "end_session",
@@ -231,6 +256,8 @@ export const TOOLS: readonly ToolSpec[] = [
       recall,
       rating,
       done: z.boolean().describe("the next action carried from an earlier session was done").optional(),
+      agent,
+      count_away: countAway,
     }),
     values: (a) => ({
       topic: str(a.topic),
@@ -242,7 +269,10 @@ export const TOOLS: readonly ToolSpec[] = [
       recall: literal(a.recall, "recall"),
       rating: ratingValue(a.rating),
       done: a.done === true ? true : undefined,
+      agent: str(a.agent),
+      "count-away": yes(a.count_away),
     }),
+    result: whoseSession,
   },
   {
     name: "log_session",
@@ -259,9 +289,11 @@ export const TOOLS: readonly ToolSpec[] = [
       next_action: text("the next step"),
       recall,
       rating,
+      agent,
     }),
     values: (a) => ({
       topic: str(a.topic),
+      agent: str(a.agent),
       from: str(a.from),
       to: str(a.to),
       minutes: num(a.minutes),

@@ -14,14 +14,20 @@ export interface HookOptions {
   topic: string | null;
   /** The brief's word budget. */
   words: number;
-  /** How the tutor runs `end` from where it works (default `palee session end`; the CLI adds --vault if needed). */
-  endCommand?: string;
+  /**
+   * How a `palee session` action is run from where the tutor works, as written in the brief (default
+   * `palee session <action>`; the CLI gives its absolute form, as the installed hook runs it, and --vault).
+   */
+  command?: (action: string) => string;
+  /** The link to the topic note SessionStart starts on, when the face found one (contract §5 version 4). */
+  topicNote?: string | null;
 }
 
 /** What the event did, for tests and the model; `output` is the document to print on stdout, if any. */
 export type HookAnswer =
   | { did: "started" | "kept" | "pending"; output: SessionStartOutput; warnings: string[] }
   | { did: "checkpointed" | "ended"; output: null; warnings: string[] }
+  | { did: "discarded_empty"; output: null; warnings: string[]; discarded: string }
   | { did: "ignored"; output: null; warnings: string[]; why: string };
 
 /** The document Claude Code reads from a SessionStart hook's stdout: the brief goes into the conversation. */
@@ -42,13 +48,13 @@ export async function answerHook(core: PaleeSessions, event: HookEvent, options:
 
 /** SessionStart: start or keep (never replace) a session, then the brief for the tutor, with one line on top. */
 async function startAnswer(core: PaleeSessions, agent: string, options: HookOptions): Promise<HookAnswer> {
-  const result = await core.start({ topic: options.topic, ifOpen: "keep", agent });
+  const result = await core.start({ topic: options.topic, ifOpen: "keep", agent, topicNote: options.topicNote });
   // The brief is of the session that records this conversation, else of the topic asked for (or the active one).
   const own = result.status === "started" ? result.topicId : ownOpenTopic(result, agent);
   const topic = own ?? options.topic;
   const brief = await core.brief({ topic, words: options.words });
-  const endCommand = options.endCommand ?? "palee session end";
-  const additionalContext = `${statusLine(result, agent, endCommand)}\n\n${brief.text.trim()}\n`;
+  const command = options.command ?? ((action: string) => `palee session ${action}`);
+  const additionalContext = `${statusLine(result, agent, command)}\n\n${brief.text.trim()}\n`;
   const output: SessionStartOutput = { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext } };
   const did = result.status === "started" ? "started" : result.status === "drafts_pending" ? "pending" : "kept";
   return { did, output, warnings: result.status === "started" ? result.warnings : [] };
@@ -61,9 +67,9 @@ function ownOpenTopic(result: StartResult, agent: string): string | null {
 }
 
 /** The line that tells the tutor which session records this conversation, and how it may end it itself. */
-function statusLine(result: StartResult, agent: string, endCommand: string): string {
+function statusLine(result: StartResult, agent: string, command: (action: string) => string): string {
   const endIt =
-    `To end it yourself with what was covered: ${endCommand} --agent ${agent} ` +
+    `To end it yourself with what was covered: ${command("end")} --agent ${agent} ` +
     `--summary "<what was covered>" --next "<the next step>" --if-none ignore`;
   switch (result.status) {
     case "started":
@@ -74,7 +80,7 @@ function statusLine(result: StartResult, agent: string, endCommand: string): str
     case "drafts_pending":
       return (
         `PALEE: no study session was started: ${result.drafts.length} unfinished session draft(s) wait for ` +
-        `the learner to resolve them ("palee session start -i").`
+        `the learner to resolve them (${command("start -i")}).`
       );
     case "kept":
     case "already_open": {
@@ -113,7 +119,10 @@ async function endAnswer(
   outcome: "completed" | "interrupted",
 ): Promise<HookAnswer> {
   try {
-    const result = await core.end({ agent, endAt: { kind: "last" }, outcome });
+    const result = await core.endOrDiscard({ agent, endAt: { kind: "last" }, outcome });
+    if (result.discardedEmpty !== undefined) {
+      return { did: "discarded_empty", output: null, warnings: result.warnings, discarded: result.discardedEmpty };
+    }
     return { did: "ended", output: null, warnings: result.warnings };
   } catch (error) {
     if (isPaleeError(error) && (error.kind === "nothing_open" || error.kind === "not_this_agent")) {

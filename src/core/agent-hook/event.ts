@@ -4,7 +4,7 @@
  * `reason` (SessionEnd). Pure: the CLI reads the text, this decides what it is, or refuses it in one line.
  */
 import { UsageError } from "../errors";
-import { validateAgentId } from "../ids";
+import { AGENT_ID_MAX, validateAgentId } from "../ids";
 
 /** The agent host whose events the hook reads; the agent ID of its conversations is `claude-code:<id>`. */
 export const HOOK_HOST = "claude-code";
@@ -34,9 +34,9 @@ function shown(value: string): string {
 
 const isHookEventName = (name: string): name is HookEventName => (HOOK_EVENTS as readonly string[]).includes(name);
 
-/** FNV-1a, 32 bits, as 8 hex digits: a short, stable tag of a session ID that had to be cleaned. */
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
+/** FNV-1a, 32 bits from `basis`, as 8 hex digits. */
+function fnv1a(text: string, basis: number): string {
+  let hash = basis >>> 0;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193) >>> 0;
@@ -44,24 +44,34 @@ function fnv1a(text: string): string {
   return hash.toString(16).padStart(8, "0");
 }
 
+/** A 64-bit tag of an ID too long to spell out: two FNV-1a passes from different bases. */
+const tag64 = (text: string): string => `${fnv1a(text, 0x811c9dc5)}${fnv1a(text, 0x050c5d1f)}`;
+
 const PLAIN_SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,150}$/;
 
 /**
- * The agent ID of a host's conversation: `claude-code:<session_id>`. A session ID of other characters (or
- * longer than 151) is cleaned to letters, digits, `.`, `_`, `-` and tagged with a hash of the whole ID, so two
- * different IDs never share an agent ID by accident and the result is always a valid agent ID (ids.ts).
+ * The agent ID of a host's conversation: `claude-code:<session_id>`. A session ID with other characters is
+ * spelled out: each such UTF-16 unit becomes `@` and its 4 hex digits (`a b` → `a@0020b`). `@` never occurs in
+ * a plain ID, so the spelling is one-to-one and two conversations never share an agent ID (issue 35 §2). Only
+ * an ID whose spelling would not fit in an agent ID is shortened, to its start, `/` (which neither form uses)
+ * and a 64-bit tag of the whole ID. The result is always a valid agent ID (ids.ts).
  */
 export function agentIdFor(sessionId: string): string {
   if (PLAIN_SESSION_ID.test(sessionId)) return `${HOOK_HOST}:${sessionId}`;
-  const cleaned = sessionId
-    .replace(/[^A-Za-z0-9._-]+/g, "-")
-    .replace(/^[^A-Za-z0-9]+/, "")
-    .slice(0, 100)
-    .replace(/[^A-Za-z0-9]+$/, "");
-  return validateAgentId(`${HOOK_HOST}:${cleaned === "" ? "" : `${cleaned}-`}${fnv1a(sessionId)}`);
+  let spelled = "";
+  for (let i = 0; i < sessionId.length; i++) {
+    const ch = sessionId[i];
+    spelled += /[A-Za-z0-9._-]/.test(ch) ? ch : `@${sessionId.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  }
+  const whole = `${HOOK_HOST}:${spelled}`;
+  if (whole.length <= AGENT_ID_MAX) return validateAgentId(whole);
+  const start = sessionId.replace(/[^A-Za-z0-9._-]+/g, "-").slice(0, 100);
+  return validateAgentId(`${HOOK_HOST}:${start}/${tag64(sessionId)}`);
 }
 
-function objectOf(text: string): Record<string, unknown> {
+function objectOf(input: string): Record<string, unknown> {
+  // A UTF-8 byte-order mark some hosts and editors put first is not part of the JSON (issue 35 §4).
+  const text = input.startsWith("\uFEFF") ? input.slice(1) : input;
   if (text.trim() === "") {
     throw new UsageError(
       "standard input is empty: palee session hook reads one hook event as JSON (Claude Code writes it)",

@@ -3,7 +3,7 @@ import type { FieldValue } from "../frontmatter";
 import type { OffsetAt } from "../time";
 import { describeSpan, durationMinutes, formatDuration, formatTimestamp } from "../time";
 import type { BreakInterval } from "./breaks";
-import { breakFields, clipBreaks, toSecond, totalBreakMinutes, withoutSpan } from "./breaks";
+import { breakFields, clipBreaks, formatBreaks, toSecond, totalBreakMinutes, withoutSpan } from "./breaks";
 import type { HonestFields } from "./draft-fields";
 
 export interface AwayBreak {
@@ -28,10 +28,39 @@ export function timeAway(lastSignMs: number, now: number, graceMs: number, pause
  * The draft changes that record time away: the break appended to breaks (no recorded break reaching past it),
  * and a checkpoint now, in one write, so another device (or the next tick) does not record the same gap again.
  */
-export function awayUpdate(current: HonestFields, away: AwayBreak, offsetAt: OffsetAt): Record<string, FieldValue> {
+export function awayUpdate(
+  current: HonestFields,
+  away: AwayBreak,
+  offsetAt: OffsetAt,
+  /** The draft's `away` list as recorded (version 4): this gap is added to it, so it can be told from pauses. */
+  recorded: readonly BreakInterval[] = [],
+): Record<string, FieldValue> {
   const checkpointAt = formatTimestamp(away.toMs, offsetAt(away.toMs));
   const earlier = clipBreaks(current.breaks, Number.NEGATIVE_INFINITY, away.toMs);
-  return { ...breakFields([...earlier, away], offsetAt), last_checkpoint_at: checkpointAt };
+  const awayList = [...clipBreaks(recorded, Number.NEGATIVE_INFINITY, away.toMs), away];
+  return {
+    ...breakFields([...earlier, away], offsetAt),
+    away: formatBreaks(awayList, offsetAt),
+    last_checkpoint_at: checkpointAt,
+  };
+}
+
+/**
+ * The draft change that counts every recorded time away as study after all (`--count-away`, contract §5
+ * version 4): each `away` interval leaves `breaks` (pauses stay), and `away` is emptied.
+ */
+export function countAllAwayUpdate(
+  current: HonestFields,
+  recorded: readonly BreakInterval[],
+  offsetAt: OffsetAt,
+): { updates: Record<string, FieldValue>; counted: BreakInterval[]; countedMinutes: number } {
+  const breaks = recorded.reduce<BreakInterval[]>((left, span) => withoutSpan(left, span), [...current.breaks]);
+  const counted = recorded.filter((span) => current.breaks.some((b) => b.fromMs < span.toMs && b.toMs > span.fromMs));
+  return {
+    updates: { ...breakFields(breaks, offsetAt), away: [] },
+    counted,
+    countedMinutes: Math.max(0, current.breakMinutes - totalBreakMinutes(breaks)),
+  };
 }
 
 /**
@@ -42,11 +71,16 @@ export function countBackUpdate(
   current: HonestFields,
   away: BreakInterval,
   offsetAt: OffsetAt,
+  /** The draft's `away` list as recorded, from which the interval is removed too (absent: left as it is). */
+  recorded?: readonly BreakInterval[],
 ): { updates: Record<string, FieldValue>; breakMinutes: number; countedMinutes: number } {
   const breaks = withoutSpan(current.breaks, away);
   const breakMinutes = totalBreakMinutes(breaks);
   return {
-    updates: breakFields(breaks, offsetAt),
+    updates: {
+      ...breakFields(breaks, offsetAt),
+      ...(recorded ? { away: formatBreaks(withoutSpan(recorded, away), offsetAt) } : {}),
+    },
     breakMinutes,
     countedMinutes: Math.max(0, current.breakMinutes - breakMinutes),
   };

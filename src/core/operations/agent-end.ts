@@ -6,15 +6,20 @@ import type { HotState } from "../hot-memory";
 import { isOpen } from "../hot-memory";
 import { validateAgentId } from "../ids";
 import type { SessionContext } from "./context";
-import type { AgentEndOptions, EndResult } from "./end";
-import { end, nothingOpen } from "./end";
+import type { AgentEndOptions, EndAnswer } from "./end";
+import { end, endOrDiscard, nothingOpen } from "./end";
 import { readDraft, readHot } from "./reading";
 
 /** The end `agent` asks for; refused (nothing written) unless the open session is one this agent opened. */
-export async function endAsAgent(ctx: SessionContext, options: AgentEndOptions, agent: string): Promise<EndResult> {
+export async function endAsAgent(
+  ctx: SessionContext,
+  options: AgentEndOptions,
+  agent: string,
+  discard = false,
+): Promise<EndAnswer> {
   validateAgentId(agent);
   await requireAgentsSession(ctx, (await readHot(ctx)).state, agent);
-  return end(ctx, { ...options, agent });
+  return discard ? endOrDiscard(ctx, { ...options, agent }) : end(ctx, { ...options, agent });
 }
 
 /**

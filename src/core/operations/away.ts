@@ -1,8 +1,10 @@
 import { UsageError } from "../errors";
-import { countBackUpdate } from "../honest-time";
+import type { BreakInterval } from "../honest-time";
+import { countAllAwayUpdate, countBackUpdate } from "../honest-time";
+import { isOpen } from "../hot-memory";
 import type { SessionContext } from "./context";
-import { honestOf, updateDraft } from "./draft-fields";
-import { readDraft } from "./reading";
+import { honestOf, recordedAway, updateDraft } from "./draft-fields";
+import { readDraft, readHot } from "./reading";
 
 export interface CountAwayBackOptions {
   /** The draft whose recorded time away is counted after all (the notice's session). */
@@ -39,10 +41,47 @@ export async function countAwayBack(ctx: SessionContext, options: CountAwayBackO
     );
   }
   let countedMinutes = 0;
-  const updated = await updateDraft(ctx, draft, (current) => {
-    const change = countBackUpdate(honestOf(current), { fromMs, toMs }, ctx.offsetAt);
+  const updated = await updateDraft(ctx, draft, (current, text) => {
+    const recorded = recordedAway(ctx, text, draft.path);
+    const change = countBackUpdate(honestOf(current), { fromMs, toMs }, ctx.offsetAt, recorded);
     countedMinutes = change.countedMinutes;
     return change.updates;
   });
   return { breakMinutes: updated.breakMinutes, countedMinutes };
+}
+
+export interface CountAllAwayResult {
+  draftId: string;
+  /** The time-away intervals counted as study (none: nothing was recorded, nothing changed). */
+  counted: BreakInterval[];
+  countedMinutes: number;
+  breakMinutes: number;
+}
+
+/**
+ * `--count-away` (contract §5 version 4): every time away recorded in the open session's draft (its `away`
+ * list, never a pause) is counted as study after all, in one write. Nothing recorded: nothing written.
+ */
+export async function countAllAway(ctx: SessionContext): Promise<CountAllAwayResult> {
+  const hot = (await readHot(ctx)).state;
+  if (!isOpen(hot)) throw nothingOpenToCount();
+  const draft = await readDraft(ctx, hot.openDraft);
+  if (!draft) throw nothingOpenToCount();
+  const text = (await ctx.ports.store.read(draft.path)) ?? "";
+  if (recordedAway(ctx, text, draft.path).length === 0) {
+    return { draftId: draft.draftId, counted: [], countedMinutes: 0, breakMinutes: draft.breakMinutes };
+  }
+  let counted: BreakInterval[] = [];
+  let countedMinutes = 0;
+  const updated = await updateDraft(ctx, draft, (current, now) => {
+    const change = countAllAwayUpdate(honestOf(current), recordedAway(ctx, now, draft.path), ctx.offsetAt);
+    counted = change.counted;
+    countedMinutes = change.countedMinutes;
+    return change.updates;
+  });
+  return { draftId: draft.draftId, counted, countedMinutes, breakMinutes: updated.breakMinutes };
+}
+
+function nothingOpenToCount(): UsageError {
+  return new UsageError("no open session: there is no time away to count", "nothing_open");
 }

@@ -13,7 +13,7 @@ import { awayUpdate, breakFields } from "../honest-time";
 import { inheritedStart } from "../honest-time";
 import { localClock } from "../time";
 import type { SessionContext } from "./context";
-import { awayOf, honestOf } from "./draft-fields";
+import { awayOf, honestOf, recordedAway } from "./draft-fields";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
 import type { HotRead } from "./reading";
 import { damagedPointerWarnings, draftFromText, draftStart, readHot, resolveTopic, stamp } from "./reading";
@@ -37,6 +37,8 @@ export interface CheckpointOptions {
    * is time away only when neither the draft nor the caller saw the session alive during it.
    */
   aliveAt?: number;
+  /** A new draft's link to its topic note (the faces that find it, contract §5 version 4: topics by name). */
+  topicNote?: string | null;
 }
 
 /** The open session as a face last saw it. */
@@ -114,7 +116,7 @@ async function checkpointAfterReconcile(
   const dating = startRecord(ctx, hotBefore.state, hotAfter.state, closed);
   const { draft, away } = current
     ? await checkpointDraft(ctx, current, now, options)
-    : { draft: await createDraft(ctx, scan, topicId, now, dating, options.notes), away: null };
+    : { draft: await createDraft(ctx, scan, topicId, now, dating, options), away: null };
 
   // With no usable open session, this draft becomes the open one, so that end absorbs it, status shows it
   // and the next checkpoint updates it instead of creating yet another file. A hot.md of another schema
@@ -180,8 +182,9 @@ async function createDraft(
   topicId: string,
   now: number,
   dating: HotState,
-  notes: string | null | undefined,
+  options: CheckpointOptions,
 ): Promise<Draft> {
+  const { notes } = options;
   const nowText = stamp(ctx, now);
   const draftId = await pickFreeDraftId(ctx, scan);
   const path = sessionPath(ctx.layout, `${draftId}.md`);
@@ -191,7 +194,7 @@ async function createDraft(
     startedAt: inheritedStart(topicId, dating, now, ctx.offsetAt) ?? nowText,
     lastCheckpointAt: nowText,
     device: ctx.ports.device,
-    topicNote: null,
+    topicNote: options.topicNote ?? null,
     notes: notes ? timedNotes(notes, now, ctx) : "",
   });
   await ctx.ports.store.create(path, content);
@@ -239,7 +242,7 @@ async function checkpointDraft(
       last_checkpoint_at: nowText,
       device: ctx.ports.device,
       ...legacyBreaks(text, current, ctx),
-      ...(away ? awayUpdate(honestOf(current), away, ctx.offsetAt) : {}),
+      ...(away ? awayUpdate(honestOf(current), away, ctx.offsetAt, recordedAway(ctx, text, draft.path)) : {}),
     });
     const read = classifyRecord(updated);
     const bodyIsEmpty = read.state === "ok" && read.body.trim() === "";

@@ -1,8 +1,8 @@
 import { UsageError } from "../errors";
 import type { FieldValue } from "../frontmatter";
-import { updateFrontmatterFields } from "../frontmatter";
-import type { AwayBreak, HonestFields } from "../honest-time";
-import { LONG_SILENCE_MS, lastSignOfLife, timeAway } from "../honest-time";
+import { classifyRecord, updateFrontmatterFields } from "../frontmatter";
+import type { AwayBreak, BreakInterval, HonestFields } from "../honest-time";
+import { LONG_SILENCE_MS, lastSignOfLife, readBreakList, timeAway } from "../honest-time";
 import type { Draft } from "../records";
 import type { SessionContext } from "./context";
 import { draftFromText } from "./reading";
@@ -15,18 +15,25 @@ import { writeView } from "./writes";
 export async function updateDraft(
   ctx: SessionContext,
   draft: Draft,
-  change: (current: Draft) => Record<string, FieldValue>,
+  change: (current: Draft, text: string) => Record<string, FieldValue>,
 ): Promise<Draft> {
   const written = await writeView(ctx, draft.path, (text) => {
     const current = text === null ? null : draftFromText(ctx, draft.path, text);
     if (text === null || current === null) {
       throw new UsageError(`${draft.path} disappeared or became unreadable; nothing was changed`, "no_such_draft");
     }
-    return updateFrontmatterFields(text, change(current));
+    return updateFrontmatterFields(text, change(current, text));
   });
   const result = draftFromText(ctx, draft.path, written.text);
   if (!result) throw new Error(`updated draft ${draft.draftId} does not read back`);
   return result;
+}
+
+/** A draft's `away` list (contract §2 version 4) as its text records it; a damaged one reads as empty. */
+export function recordedAway(ctx: SessionContext, text: string, path: string): BreakInterval[] {
+  const read = classifyRecord(text);
+  if (read.state !== "ok" && read.state !== "schema-invalid") return [];
+  return readBreakList(read.fields.away, path, ctx.offsetAt).breaks ?? [];
 }
 
 /** A draft's paused_at and breaks, as the rules of honest-time take them. */

@@ -52,6 +52,7 @@ export interface AgentEndOptions extends EndOptions {
 }
 
 export interface EndResult {
+  discardedEmpty?: undefined;
   session: ConfirmedSession;
   absorbedDrafts: string[];
   /** True when this end had already been completed (a retry after a crash or a conflict): nothing new written. */
@@ -59,8 +60,32 @@ export interface EndResult {
   warnings: string[];
 }
 
+/**
+ * An agent's session that ended having recorded nothing (contract §5 version 4, agents): its draft went to the
+ * trash, no note was written. `discardedEmpty` is the open session's draft.
+ */
+export interface DiscardedEnd {
+  discardedEmpty: string;
+  topicId: string;
+  absorbedDrafts: string[];
+  warnings: string[];
+}
+
+/** What an end did: saved the session, or (an agent's empty session) discarded it. */
+export type EndAnswer = EndResult | DiscardedEnd;
+
 /** Ends the topic's session: (1) the confirmed note, (2) the drafts to the trash, (3) index.md, then hot.md. */
-export async function end(ctx: SessionContext, options: AgentEndOptions): Promise<EndResult> {
+export function end(ctx: SessionContext, options: AgentEndOptions): Promise<EndResult> {
+  // Without discarding, every answer is a saved session.
+  return settle(ctx, options, false) as Promise<EndResult>;
+}
+
+/** As end, and an agent's session that recorded nothing is discarded (contract §5 version 4, agents). */
+export function endOrDiscard(ctx: SessionContext, options: AgentEndOptions): Promise<EndAnswer> {
+  return settle(ctx, options, true);
+}
+
+async function settle(ctx: SessionContext, options: AgentEndOptions, discard: boolean): Promise<EndAnswer> {
   const recall = validateEndOptions(options);
   const hotBefore = await readHot(ctx);
   const expected = options.open;
@@ -103,7 +128,9 @@ export async function end(ctx: SessionContext, options: AgentEndOptions): Promis
   // A pointer closed only because its draft is gone still dates the session (tier 2).
   const dating = startRecord(ctx, hotBefore.state, hotAfter.state, closed);
   const done = options.done ? await doneFor(ctx, topicId) : { nextDone: false, warnings: [] };
-  const recorded = await recordEnd(ctx, { ...taken, topicId, dating, now, options, recall, nextDone: done.nextDone });
+  const { nextDone } = done;
+  const recorded = await recordEnd(ctx, { ...taken, topicId, dating, now, options, recall, nextDone, discard });
+  if ("discarded" in recorded) return discardEmpty(ctx, { taken, topicId, scan, warnings: [...warnings, ...skipped] });
   const { session } = recorded;
   const views = await afterSaving(session, async () => {
     for (const d of taken.absorbed) await trashDraft(ctx, d);
@@ -245,6 +272,34 @@ async function doneFor(ctx: SessionContext, topicId: string): Promise<{ nextDone
   return { nextDone: false, warnings: [`no next action is carried on ${topicId}: nothing to mark done`] };
 }
 
+/**
+ * An agent's empty session (contract §5 version 4, agents): hot.md is closed first, then its drafts go to the
+ * trash, so a crash between the two leaves a 0-minute draft for recovery, never an open pointer to nothing.
+ */
+async function discardEmpty(
+  ctx: SessionContext,
+  at: { taken: Taken; topicId: string; scan: Scan; warnings: string[] },
+): Promise<DiscardedEnd> {
+  const { taken, topicId } = at;
+  const views = await writeViewsAfter(ctx, null, closeEnded(taken, topicId), at.scan);
+  for (const d of taken.absorbed) await trashDraft(ctx, d);
+  const absorbedDrafts = taken.absorbed.map((d) => d.draftId);
+  const discardedEmpty = absorbedDrafts.find((id) => id === taken.seenOpen) ?? absorbedDrafts[0] ?? "";
+  return { discardedEmpty, topicId, absorbedDrafts, warnings: [...at.warnings, ...taken.leftAlone, ...views] };
+}
+
+/**
+ * Whether an end records nothing (contract §5 version 4, agents): a session an agent opened, 0 minutes
+ * studied, and no notes, summary, next action, recall, rating or done. The learner's own 0-minute end is kept.
+ */
+function recordsNothing(agent: string | null, minutes: number, notes: string, options: EndOptions): boolean {
+  if (agent === null || minutes > 0 || notes.trim() !== "") return false;
+  // recall, rating and done are the learning loop's (§4c): read by name, whichever face passes them.
+  const given = options as Record<string, unknown>;
+  const said = (v: unknown) => v !== undefined && v !== null && v !== false && !(typeof v === "string" && !v.trim());
+  return !["summary", "nextAction", "note", "recall", "rating", "done"].some((k) => said(given[k]));
+}
+
 /** Writes the confirmed note (step 1); the caller trashes the drafts it absorbed (step 2). */
 async function recordEnd(
   ctx: SessionContext,
@@ -255,15 +310,19 @@ async function recordEnd(
     options: EndOptions;
     recall: RecallFields;
     nextDone: boolean;
+    discard: boolean;
   },
-): Promise<{ session: ConfirmedSession; warnings: string[] }> {
+): Promise<{ session: ConfirmedSession; warnings: string[] } | { discarded: true }> {
   const { absorbed, topicId, dating, now, options } = at;
   const start = endStart(topicId, absorbed, dating, now, ctx.offsetAt);
-  // Tier 3 would be the start: no draft, no open session. Nothing was studied that the tool knows of.
-  const hotDates = dating.activeTopic === topicId && dating.startedAt !== null;
-  if (absorbed.length === 0 && !hotDates) throw nothingOpen(topicId, at.leftAlone);
+  // Tier 3 would be the start: no draft, and no open session (or one whose start is unusable, e.g. in the
+  // future). Nothing was studied that the tool knows of.
+  if (absorbed.length === 0 && start.tier === 3) throw nothingOpen(topicId, at.leftAlone);
   const ending = endingSession(absorbed, at.seenOpen, start.ms);
   const ended = resolveEndAt(options.endAt, ending, now, ctx.graceMs, ctx.offsetAt);
+  const agent = absorbed.find((d) => d.agent)?.agent ?? null;
+  const notes = endNotes(ctx, absorbed, options.note, now);
+  if (at.discard && recordsNothing(agent, ended.durationMinutes, notes, options)) return { discarded: true };
   const session = await writeConfirmed(ctx, start.ms, {
     topicId,
     startedAt: start.text ?? stamp(ctx, start.ms),
@@ -274,12 +333,12 @@ async function recordEnd(
     outcome: options.outcome ?? "completed",
     absorbedDrafts: absorbed.map((d) => d.draftId),
     topicNote: absorbed.find((d) => d.topicNote !== null)?.topicNote ?? null,
-    agent: absorbed.find((d) => d.agent)?.agent ?? null,
+    agent,
     summary: options.summary ?? null,
     ...at.recall,
     nextDone: at.nextDone,
     nextAction: options.nextAction ?? null,
-    notes: endNotes(ctx, absorbed, options.note, now),
+    notes,
   });
   return { session, warnings: [...(start.warning ? [start.warning] : []), ...ended.warnings] };
 }

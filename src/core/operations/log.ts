@@ -23,6 +23,10 @@ export interface LogOptions extends RecallOptions {
   minutes?: number | string;
   summary?: string | null;
   nextAction?: string | null;
+  /** Who logs it when it is not the learner by hand (contract §5 version 4: every writing tool takes agent). */
+  agent?: string | null;
+  /** The topic note's link, when the face found one (contract §5 version 4: topics by name). */
+  topicNote?: string | null;
 }
 
 export interface LogResult {
@@ -52,11 +56,12 @@ export async function log(ctx: SessionContext, options: LogOptions): Promise<Log
     durationMinutes: interval.durationMinutes,
     outcome: "logged",
     absorbedDrafts: [],
-    topicNote: null,
+    topicNote: options.topicNote ?? null,
     summary: options.summary ?? null,
     ...recall,
     nextAction: options.nextAction ?? null,
     notes: null,
+    agent: options.agent ?? null,
   });
   const sessions = withSession(scan.confirmed, session);
   const warnings = await afterSaving(session, () =>

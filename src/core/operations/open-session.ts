@@ -30,6 +30,8 @@ export interface OpenSession {
   agent: string | null;
   /** The open draft's path, relative to the vault (contract §5 O `draft_path`). */
   draftPath: string;
+  /** The draft's link to its topic note, `[[…]]`, or null (contract §5 version 4: topics by name). */
+  topicNote?: string | null;
 }
 
 export function openSessionOf(ctx: SessionContext, hot: HotState, draft: Draft | null): OpenSession | null {
@@ -51,6 +53,7 @@ export function openSessionOf(ctx: SessionContext, hot: HotState, draft: Draft |
     breakMinutes,
     breaks: draft?.breaks ?? [],
     agent: draft?.agent ?? null,
+    topicNote: draft?.topicNote ?? null,
     draftPath: draft?.path ?? sessionPath(ctx.layout, `${hot.openDraft}.md`),
     ...signs(
       lastSignOfLife({ startedMs, lastCheckpointMs: draft?.lastCheckpointMs ?? null, breaks: draft?.breaks }, now) ??

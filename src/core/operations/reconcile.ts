@@ -8,6 +8,8 @@ import type { HotRead } from "./reading";
 import { startOf, scanRecent } from "./reading";
 import { closePointerTo, closingPointerTo, writeViewsAfter } from "./views";
 import { trashDraft } from "./writes";
+import type { ConfirmedSession, Draft } from "../records";
+import { withBody } from "../scan";
 
 export interface Reconciled {
   /** The scan without the drafts reconcile trashed. */
@@ -30,16 +32,22 @@ export async function reconcile(ctx: SessionContext, scan: Scan, hotRead: HotRea
   });
   const warnings: string[] = [];
   const copies = absorbedCopies(absorbed);
+  const kept = new Set<string>();
   for (const draft of plan.trash) {
+    const saved = savedDraft(absorbed, copies, draft, ctx.offsetAt);
+    if (saved && (await hasUnsavedNotes(ctx, draft, saved))) {
+      kept.add(draft.draftId);
+      warnings.push(unsavedNotesWarning(draft, saved));
+      continue;
+    }
     await trashDraft(ctx, draft);
-    const savedIn = savedDraft(absorbed, copies, draft, ctx.offsetAt)?.sessionId ?? "?";
-    warnings.push(`${draft.path} was already saved in ${savedIn}; moved it to the trash`);
+    warnings.push(`${draft.path} was already saved in ${saved?.sessionId ?? "?"}; moved it to the trash`);
   }
   // Work left by an interrupted end or save: its views still describe the history before that session, so
   // they are rewritten from the notes (pointer cleared last). A pointer closed only because its draft is gone
   // saved nothing: the views (and the body) stay as they are.
   const closing = plan.closeOpen?.draftId ?? null;
-  if (hotRead.read.state === "ok" && (plan.trash.length > 0 || plan.closeOpen?.reason === "absorbed")) {
+  if (hotRead.read.state === "ok" && (plan.trash.length > kept.size || plan.closeOpen?.reason === "absorbed")) {
     const pointer = closingPointerTo(closing === null ? [] : [closing]);
     warnings.push(...(await writeViewsAfter(ctx, null, pointer, scan)));
   } else if (closing !== null) {
@@ -53,10 +61,35 @@ export async function reconcile(ctx: SessionContext, scan: Scan, hotRead: HotRea
         : `the open session's draft ${draftId} no longer exists; closed the session`,
     );
   }
-  const trashed = new Set(plan.trash.map((d) => d.draftId));
-  const drafts = scan.drafts.filter((d) => !trashed.has(d.draftId));
+  const trashed = new Set(plan.trash.map((d) => d.draftId).filter((id) => !kept.has(id)));
+  // A kept copy is finished business too: its time is in the saved session, never to be counted again.
+  const drafts = scan.drafts.filter((d) => !trashed.has(d.draftId) && !kept.has(d.draftId));
   const draftFiles = new Set([...scan.draftFiles].filter((id) => !trashed.has(id)));
   return { scan: { ...scan, drafts, draftFiles }, warnings, closed: plan.closeOpen };
+}
+
+/**
+ * Whether a saved draft (a sync tool's conflict copy, written on another device before it synced) carries notes
+ * that its saved session's note lacks (issue 35 §4): a line of its body not found in that note. Such a copy is
+ * never sent to the trash, where its notes would be the only ones left.
+ */
+async function hasUnsavedNotes(ctx: SessionContext, draft: Draft, saved: ConfirmedSession): Promise<boolean> {
+  const lines = draft.body
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  if (lines.length === 0) return false;
+  const body = (await withBody(ctx.ports.store, saved, ctx.offsetAt)).body;
+  const noted = new Set(body.split(/\r?\n/).map((l) => l.trim()));
+  return lines.some((l) => !noted.has(l));
+}
+
+function unsavedNotesWarning(draft: Draft, saved: ConfirmedSession): string {
+  return (
+    `${draft.path} is a copy of a session already saved in ${saved.sessionId}, with notes that ${saved.sessionId} ` +
+    "lacks: left it where it is so they are not lost (its time is counted once, in the saved session); " +
+    `copy its notes into ${saved.path}, then delete it`
+  );
 }
 
 /**

@@ -9,7 +9,7 @@ import type { AwayBreak } from "../honest-time";
 import { awayUpdate, formatBreaks } from "../honest-time";
 import type { Scan } from "../scan";
 import type { SessionContext } from "./context";
-import { awayOf, honestOf } from "./draft-fields";
+import { awayOf, honestOf, recordedAway } from "./draft-fields";
 import type { OpenSession } from "./open-session";
 import { openSessionOf } from "./open-session";
 import type { HotRead } from "./reading";
@@ -112,7 +112,9 @@ async function resume(
     const current = draftFromText(ctx, draft.path, text) ?? draft;
     // The learner resumes an interrupted session: any gap longer than the grace period was not study.
     const away = awayOf(ctx, current, now, { watched: true });
-    const awayFields = away ? awayUpdate(honestOf(current), away, ctx.offsetAt) : {};
+    const awayFields = away
+      ? awayUpdate(honestOf(current), away, ctx.offsetAt, recordedAway(ctx, text, draft.path))
+      : {};
     const fields = { last_checkpoint_at: nowText, device: ctx.ports.device, ...awayFields };
     return { next: updateFrontmatterFields(text, fields), value: away };
   });
@@ -173,7 +175,14 @@ async function save(
   // Trashing belongs after the save too: a failure there still says first that the session is saved.
   const views = await afterSaving(session, async () => {
     for (const d of copies) await trashDraft(ctx, d);
-    return writeViews(ctx, withSession(scan.confirmed, session), closingPointerTo(absorbedIds));
+    // No active topic (hot.md was missing): the newest session's, as rebuild sets it (issue 35 §4).
+    const close = closingPointerTo(absorbedIds);
+    return writeViews(ctx, withSession(scan.confirmed, session), (current, newest) => {
+      const closed = close(current);
+      return closed.activeTopic === null && closed.openDraft === null && newest !== null
+        ? { ...closed, activeTopic: newest.topicId }
+        : closed;
+    });
   });
   return { session, warnings: [...plan.warnings, ...left, ...views] };
 }

@@ -2,7 +2,7 @@ import type { Draft } from "../records";
 import { compareDraftsOldestFirst } from "../records";
 import type { BreakInterval } from "../honest-time";
 import { futureCheckpoint, lastSignOfLife, savedEnd } from "../honest-time";
-import { isCanonicalTimestamp } from "../time";
+import { FUTURE_SKEW_MS, isCanonicalTimestamp } from "../time";
 import { checkpointedWithin, isAliveElsewhere } from "./liveness";
 
 /**
@@ -30,7 +30,7 @@ export interface SavePlan {
  * else at the latest last checkpoint (now if none has one); its breaks are that copy's. A recorded start never
  * moves: a last checkpoint before it (a clock set back) ends the session at its start, 0 minutes. Nothing ends
  * after now (contract §4 end step 2): a last checkpoint in the future is not a sign of life, so the session
- * ends at its last sign of life before now (never before its start).
+ * ends at its last sign of life before now (never before its start); a start in the future is ignored.
  */
 export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
   const warnings: string[] = [];
@@ -48,9 +48,15 @@ export function savePlanOf(copies: readonly Draft[], now: number): SavePlan {
     (d) => d.lastCheckpointAt,
     (a, b) => a > b,
   );
+  // A start in the future (beyond a clock's skew) is no start, as end's tiers say: the session would end in the
+  // future (issue 35 §4).
+  const startAhead = (ms: number | null): boolean => ms !== null && ms - now > FUTURE_SKEW_MS;
+  for (const d of copies.filter((c) => startAhead(c.startedMs))) {
+    warnings.push(`${d.draftId}: started_at ${d.startedAt ?? "?"} is in the future (a clock that was ahead): ignored`);
+  }
   const first = pick(
     copies,
-    (d) => d.startedMs,
+    (d) => (startAhead(d.startedMs) ? null : d.startedMs),
     (d) => d.startedAt,
     (a, b) => a < b,
   );

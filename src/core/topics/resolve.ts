@@ -84,6 +84,23 @@ export function topicNoteFromFields(path: string, fields: Record<string, unknown
   return { path, name: file.replace(/\.md$/i, ""), aliases, topicId: id.trim() };
 }
 
+/**
+ * A note that means to be a topic note but whose `palee_id` is not a topic ID (issue 35 §3): as a TopicNote
+ * whose `topicId` is the value as written, so a name that finds it is refused for that reason, not as unknown.
+ */
+export function badTopicNoteOf(path: string, head: string): TopicNote | null {
+  const read = classifyRecord(head);
+  return read.state === "ok" || read.state === "schema-invalid" ? badTopicNoteFromFields(path, read.fields) : null;
+}
+
+/** badTopicNoteOf, from the fields as parsed (the plugin: the metadata cache's frontmatter). */
+export function badTopicNoteFromFields(path: string, fields: Record<string, unknown>): TopicNote | null {
+  const id = fields.palee_id;
+  if (id === undefined || id === null || (typeof id === "string" && TOPIC_ID_PATTERN.test(id.trim()))) return null;
+  const valid = topicNoteFromFields(path, { ...fields, palee_id: "T-x" });
+  return valid === null ? null : { ...valid, topicId: typeof id === "string" ? id : JSON.stringify(id) };
+}
+
 /** What a name stands for among the topic notes. */
 export type NameMatch =
   | { kind: "found"; note: TopicNote; by: "path" | "name" | "part" }

@@ -7,7 +7,12 @@
 import type { TFile } from "obsidian";
 import { UsageError } from "../../core/errors";
 import type { TopicNote } from "../../core/topics/resolve";
-import { classifyTopicValue, findTopicByName, topicNoteFromFields } from "../../core/topics/resolve";
+import {
+  badTopicNoteFromFields,
+  classifyTopicValue,
+  findTopicByName,
+  topicNoteFromFields,
+} from "../../core/topics/resolve";
 import type { FlowContext } from "../flows/context";
 import type { TopicChoice } from "../ui/topic-picker";
 
@@ -15,6 +20,27 @@ function topicNoteOfFile(ctx: FlowContext, file: TFile): TopicNote | null {
   const frontmatter: unknown = ctx.app.metadataCache.getFileCache(file)?.frontmatter;
   if (frontmatter === null || typeof frontmatter !== "object") return null;
   return topicNoteFromFields(file.path, frontmatter as Record<string, unknown>);
+}
+
+/** A name that finds only a note whose palee_id is not a topic ID: refused for that reason (issue 35 §3). */
+function badIdRefusal(ctx: FlowContext, name: string): UsageError | null {
+  const folder = `${ctx.controller.layout.folder}/`;
+  const bad = ctx.app.vault
+    .getMarkdownFiles()
+    .filter((file) => !file.path.startsWith(folder))
+    .map((file) => {
+      const frontmatter: unknown = ctx.app.metadataCache.getFileCache(file)?.frontmatter;
+      const fields = frontmatter !== null && typeof frontmatter === "object" ? frontmatter : {};
+      return badTopicNoteFromFields(file.path, fields as Record<string, unknown>);
+    })
+    .filter((note): note is TopicNote => note !== null);
+  const match = findTopicByName(name, bad);
+  const note = match.kind === "found" ? match.note : match.kind === "ambiguous" ? match.matches[0] : null;
+  if (note === null) return null;
+  return new UsageError(
+    `the note ${note.path} has palee_id ${JSON.stringify(note.topicId)}, which is not a topic ID: correct it`,
+    "invalid_topic",
+  );
 }
 
 function topicNotes(ctx: FlowContext): TopicNote[] {
@@ -48,7 +74,7 @@ export async function resolveTopic(ctx: FlowContext, raw: string | undefined): P
     const named = (list: TopicNote[]) => list.map((n) => `${n.name} (${n.topicId})`).join(", ");
     throw match.kind === "ambiguous"
       ? new UsageError(`"${value.name}" matches several topics: ${named(match.matches)}`, "ambiguous_topic")
-      : new UsageError(`no topic note is named "${value.name}"`, "unknown_topic");
+      : (badIdRefusal(ctx, value.name) ?? new UsageError(`no topic note is named "${value.name}"`, "unknown_topic"));
   }
   if (value.kind !== "id") return null;
   const note = notes.find((n) => n.topicId === value.topicId);

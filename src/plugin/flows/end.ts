@@ -118,6 +118,12 @@ export async function endWith(ctx: FlowContext, input: EndRequest, shown?: OpenS
   ctx.ending = true;
   try {
     const result = await ctx.controller.end(input, shown);
+    if (result.discardedEmpty !== undefined) {
+      // An agent's session that recorded nothing (contract §5 version 4, agents): discarded, not saved.
+      ctx.notify(`Nothing was studied in the agent's session on ${result.topicId}: it was discarded, not saved.`);
+      warn(ctx, result.warnings);
+      return;
+    }
     const { session } = result;
     ctx.notify(
       result.alreadySaved

@@ -9,18 +9,32 @@ export function studiedSoFar(open: OpenState, now: number): number {
 }
 
 /**
+ * The topic as the learner named it (contract §5 version 4, topics by name): the topic note's name when the
+ * session recorded a link to one, else the topic ID.
+ */
+export function topicLabel(topicId: string, topicNote: string | null | undefined): string {
+  const target = topicNote ? /^\s*\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]\s*$/.exec(topicNote)?.[1] : undefined;
+  const name = target
+    ?.slice(target.lastIndexOf("/") + 1)
+    .replace(/\.md$/i, "")
+    .trim();
+  return name ? name : topicId;
+}
+
+/**
  * The status bar text: "Start session" when idle ("Start session · 3 due" with topics due for review), else the
- * topic and the time studied.
+ * topic (its note's name) and the time studied.
  */
 export function statusText(open: OpenState | null, now: number, showSeconds: boolean, due = 0): string {
   if (!open) return due > 0 ? `Start session · ${due} due` : "Start session";
+  const topic = topicLabel(open.session.topicId, open.session.topicNote);
   const paused = open.pausedMs !== null;
   // Another device's paused session writes nothing while paused: it is paused, not interrupted.
-  if (!open.running && !(paused && !open.mine)) return `${open.session.topicId} (interrupted)`;
+  if (!open.running && !(paused && !open.mine)) return `${topic} (interrupted)`;
   const elapsed = formatElapsed(studiedSoFar(open, now), showSeconds);
   const device = open.session.device ?? "another device";
   const where = open.mine ? (paused ? " (paused)" : "") : paused ? ` (paused on ${device})` : ` (on ${device})`;
-  return `${open.session.topicId} ${elapsed}${where}`;
+  return `${topic} ${elapsed}${where}`;
 }
 
 /**
