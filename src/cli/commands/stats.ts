@@ -10,6 +10,7 @@ import { dayRangeOf } from "../day-range";
 import type { Values } from "../options";
 import type { Outcome } from "../output";
 import { jsonText, plural, printable } from "../text";
+import { keepYoungGenerationSmall } from "../young-generation";
 import type { Command, CommandContext } from "./command";
 
 const totalsJson = (t: { minutes: number; sessions: number }) => ({ minutes: t.minutes, sessions: t.sessions });
@@ -109,6 +110,7 @@ function statsText(stats: SessionStats, range: DayRange, shows: RangeAnswers): s
 }
 
 async function runStats(ctx: CommandContext, values: Values): Promise<Outcome> {
+  keepYoungGenerationSmall(); // a full scan (young-generation.ts)
   const { io, out } = ctx;
   const range = dayRangeOf(values);
   const scan = await ctx.core.scan();
