@@ -1,7 +1,8 @@
 // Builds the two artifacts of the project:
 //   - the plugin: src/main.ts -> main.js (loaded by the app, CommonJS)
 //   - the CLI:    src/cli/bin.ts -> dist/cli.js (Node, the `palee` bin), which loads
-//                 src/cli/main.ts -> dist/palee.js once it has begun listing the session folder
+//                 src/cli/main.ts -> dist/palee.js once it has begun listing the session folder, through V8's
+//                 code cache (src/cli/code-cache.ts: it reads the file beside itself, no require to resolve)
 //
 // `node esbuild.config.mjs production` builds both once (minified plugin).
 // `node esbuild.config.mjs` builds both and keeps rebuilding on change.
@@ -126,20 +127,6 @@ const mcpApart = {
   },
 };
 
-/**
- * In dist/cli.js (the bin) the require of the CLI becomes a plain `require("./palee.js")` of dist/palee.js,
- * built on its own below: loading it is what the session folder's early listing overlaps.
- * @type {import("esbuild").Plugin}
- */
-const cliApart = {
-  name: "cli-apart",
-  setup(build) {
-    build.onResolve({ filter: /^\.\/main$/ }, (args) =>
-      args.importer.endsWith(path.join("src", "cli", "bin.ts")) ? { path: "./palee.js", external: true } : undefined,
-    );
-  },
-};
-
 /** @type {import("esbuild").BuildOptions} */
 const cliOptions = {
   entryPoints: [CLI_ENTRY],
@@ -151,7 +138,7 @@ const cliOptions = {
   banner: { js: SHEBANG },
   sourcemap: production ? false : "inline",
   logLevel: "info",
-  plugins: [cliExecutable, cliApart],
+  plugins: [cliExecutable],
 };
 
 /** @type {import("esbuild").BuildOptions} */

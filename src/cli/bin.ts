@@ -1,12 +1,19 @@
 /**
  * The `palee` binary (dist/cli.js): begins listing the session folder (early-listing.ts), then loads the CLI
  * itself (dist/palee.js, src/cli/main.ts), whose compiling and loading the listing then overlaps. Kept small:
- * everything it imports is compiled before the listing can begin.
+ * everything it imports is compiled before the listing can begin. The CLI is compiled with V8's code cache
+ * (code-cache.ts), which takes most of the compiling off every call but the first.
  */
+import * as path from "node:path";
+import { requireWithCodeCache } from "./code-cache";
 import { beginEarlyListing } from "./device-memory/early-listing";
+import { keepYoungGenerationSmall } from "./young-generation";
 
-const early = beginEarlyListing(process.argv.slice(2), process.env, process.cwd());
-// Loaded only now, by the build's "cli-apart" (esbuild.config.mjs): a static import would load it first.
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a require where it stands, not hoisted
-const cli = require("./main") as typeof import("./main");
+const args = process.argv.slice(2);
+const early = beginEarlyListing(args, process.env, process.cwd());
+// A call that scans every note keeps V8's young generation small from the start (young-generation.ts).
+if (args[0] === "session" && (args[1] === "stats" || args[1] === "export")) keepYoungGenerationSmall();
+// dist/palee.js is built on its own (esbuild.config.mjs), beside this file. `palee mcp` writes no cache.
+const file = path.join(__dirname, "palee.js");
+const cli = requireWithCodeCache(file, process.env, process.argv[2] !== "mcp") as typeof import("./main");
 cli.runProcess(early);

@@ -13,6 +13,7 @@ import { dayRangeOf } from "../day-range";
 import type { Values } from "../options";
 import type { Outcome } from "../output";
 import { jsonText, plural } from "../text";
+import { keepYoungGenerationSmall } from "../young-generation";
 import type { Command, CommandContext } from "./command";
 
 const exists = (target: string): string =>
@@ -103,6 +104,7 @@ function outTarget(ctx: CommandContext, out: string): { target: string; relative
 }
 
 async function runExport(ctx: CommandContext, values: Values): Promise<Outcome> {
+  keepYoungGenerationSmall(); // a full scan (young-generation.ts)
   const { io, out } = ctx;
   const range = dayRangeOf(values);
   const format = values.format ?? (out.json && values.out === undefined ? "json" : "csv");

@@ -10,6 +10,7 @@ import { dayRangeOf } from "../day-range";
 import type { Values } from "../options";
 import type { Outcome } from "../output";
 import { jsonText, plural, printable } from "../text";
+import { keepYoungGenerationSmall } from "../young-generation";
 import type { Command, CommandContext } from "./command";
 import type { GoalsResult } from "../../core/sessions";
 import { goalLine, weekJson } from "../../core/goals";
@@ -137,6 +138,7 @@ function asOfRange(range: DayRange, asOf: string | undefined, now: number, offse
 }
 
 async function runStats(ctx: CommandContext, values: Values): Promise<Outcome> {
+  keepYoungGenerationSmall(); // a full scan (young-generation.ts)
   const { io, out } = ctx;
   const asked = dayRangeOf(values);
   const { range, now } = asOfRange(asked, values["as-of"], ctx.clock.now(), ctx.offsetAt);

@@ -48,13 +48,46 @@ export async function readNotes(
     return !cached;
   });
   const interpret = interpreter(store, layout);
+  // Each record is made what the scan keeps as soon as it is read, so its note's text dies young.
   const read = await mapLimit(toRead, READ_CONCURRENCY, (name) =>
-    interpret(name, (p, text) => interpretConfirmed(p, text, offsetAt)),
+    interpret(name, (p, text) => {
+      const result = interpretConfirmed(p, text, offsetAt);
+      return "record" in result ? { record: kept(result.record) } : result;
+    }),
   );
   for (const { name, path, result } of read) {
     outcomes.push([name, "record" in result ? result.record : { path, reason: result.reason }]);
   }
   return outcomes;
+}
+
+/**
+ * `text` as a string of its own. V8 keeps a slice of a long string as a view into the whole: every field parsed
+ * from a note would keep the whole note alive, body included. Slicing a concatenation makes a new flat string.
+ */
+const own = (text: string): string => ` ${text}`.slice(1);
+
+/**
+ * A note's record as a scan keeps it (issue 36, bounded memory): without its body, which is read again where it
+ * is needed (withBody), exactly as for a record from the metadata cache, and with its texts copied out of the
+ * note's text, so that holding every record of a long history does not hold every note. Only memory, never an
+ * answer, depends on the copies. Changed in place (the record is this read's own): a copy made by spreading
+ * would give every record a hidden class of its own in V8, several hundred bytes each.
+ */
+function kept(record: ConfirmedSession): ConfirmedSession {
+  record.sessionId = own(record.sessionId);
+  record.topicId = own(record.topicId);
+  record.startedAt = own(record.startedAt);
+  record.endedAt = own(record.endedAt);
+  record.outcome = own(record.outcome);
+  record.absorbedDrafts = record.absorbedDrafts.map(own);
+  if (record.topicNote !== null) record.topicNote = own(record.topicNote);
+  if (typeof record.agent === "string") record.agent = own(record.agent);
+  if (record.breaks) record.breaks = record.breaks.map(own);
+  if (record.fieldWarnings) record.fieldWarnings = record.fieldWarnings.map(own);
+  record.body = "";
+  record.bodyPending = true;
+  return record;
 }
 
 /** Drafts: few, and their bodies are the learner's current notes: always read. */

@@ -1,0 +1,104 @@
+/**
+ * Loads the CLI itself (dist/palee.js) with V8's code cache (issue 36, the fixed cost of a process): Node 20 has
+ * no compile cache of its own (module.enableCompileCache is Node 22), so the bin compiles the bundle through
+ * vm.Script and hands V8 the code it produced for the same bundle in an earlier process, kept on this device in
+ * the palee cache folder (state-dir.ts cacheRoot), `code/<key>.v8`.
+ *
+ * Sound by construction: the cache is a hint V8 may take or refuse, never an input of any answer.
+ *   - The key is the SHA-256 of the bundle's text, Node's version, V8's version and the architecture: another
+ *     bundle or another Node never finds this file. The file repeats the key and carries the SHA-256 of its
+ *     payload; a file whose key or digest does not match (damaged, cut short, another format) is not handed to
+ *     V8 at all, since V8 itself checks only the source's length and its own version and flags.
+ *   - V8 may still refuse a well-formed cache (cachedDataRejected): the bundle is then compiled from its text,
+ *     exactly as without a cache, and the cache is written anew.
+ *   - It is written after the run (so it holds the functions the run compiled lazily too), only when there was
+ *     none or it was refused, to a temporary file renamed over the cache (atomic), and any failure is ignored.
+ *   - `palee mcp` reads a cache but never writes one: the server writes nothing until a tool that writes is called
+ *     (contract, `palee mcp`), and its own code is in dist/mcp.js, which this cache does not hold.
+ *   - `PALEE_CODE_CACHE=off` loads the bundle without it (the bench's comparison; a way out if ever needed).
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire, wrap } from "node:module";
+import * as path from "node:path";
+import { Script } from "node:vm";
+import { cacheRoot } from "./state-dir";
+
+const FORMAT = "palee-code-cache 1";
+
+const sha256 = (data: string | Buffer): string => createHash("sha256").update(data).digest("hex");
+
+/** What a cache file must repeat to be taken: the format, the key, the payload's digest. */
+function headerOf(key: string, payload: Buffer): string {
+  return `${FORMAT}\n${key}\n${sha256(payload)}\n`;
+}
+
+/** The payload of the cache file `file` if it is whole and made for `key`, else undefined. */
+export function readCodeCache(file: string, key: string): Buffer | undefined {
+  let data: Buffer;
+  try {
+    data = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const prefix = `${FORMAT}\n${key}\n`;
+  const headerEnd = prefix.length + 65; // the digest's 64 hex digits and a newline
+  if (data.length <= headerEnd || data.toString("latin1", 0, prefix.length) !== prefix) return undefined;
+  const payload = data.subarray(headerEnd);
+  return data.toString("latin1", prefix.length, headerEnd) === `${sha256(payload)}\n` ? payload : undefined;
+}
+
+/** Writes `payload` as the cache file `file` for `key`: a temporary file beside it, then renamed over it. */
+export function writeCodeCache(file: string, key: string, payload: Buffer): void {
+  const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(temp, Buffer.concat([Buffer.from(headerOf(key, payload), "latin1"), payload]), { mode: 0o600 });
+    renameSync(temp, file);
+  } catch {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // No temporary file could be made there either.
+    }
+  }
+}
+
+/** Where the code cache of `source` is kept, and its key; null when there is no cache folder (or it is off). */
+function cachePlace(source: string, env: NodeJS.ProcessEnv): { file: string; key: string } | null {
+  if (env.PALEE_CODE_CACHE === "off") return null;
+  let root: string;
+  try {
+    root = cacheRoot(env);
+  } catch {
+    return null;
+  }
+  const key = sha256(`${sha256(source)} ${process.version} ${process.versions.v8} ${process.arch}`);
+  return { file: path.join(root, "code", `${key.slice(0, 32)}.v8`), key };
+}
+
+/**
+ * Loads the CommonJS file `file` as `require` would (its own `require`, `module`, `exports`, `__filename`,
+ * `__dirname`), through the code cache, and returns its exports. `save`: whether a missing or refused cache is
+ * written when the process exits.
+ */
+export function requireWithCodeCache(file: string, env: NodeJS.ProcessEnv, save = true): unknown {
+  const source = readFileSync(file, "utf8");
+  const place = cachePlace(source, env);
+  const cachedData = place === null ? undefined : readCodeCache(place.file, place.key);
+  const script = new Script(wrap(source), { filename: file, cachedData });
+  if (save && place !== null && (cachedData === undefined || script.cachedDataRejected === true)) {
+    process.once("exit", () => {
+      try {
+        writeCodeCache(place.file, place.key, script.createCachedData());
+      } catch {
+        // A cache that cannot be made is no cache: the next process compiles the text, as this one did.
+      }
+    });
+  }
+  const load = script.runInThisContext() as (...args: unknown[]) => void;
+  const module = { exports: {} as unknown, filename: file, id: file, loaded: false };
+  load.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  module.loaded = true;
+  return module.exports;
+}

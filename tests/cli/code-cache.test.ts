@@ -1,0 +1,139 @@
+/**
+ * V8's code cache of the CLI bundle (src/cli/code-cache.ts, issue 36): a hint V8 may take or refuse, never an
+ * input of an answer. A damaged, cut-short, stale or foreign cache file is not handed to V8, the call answers
+ * exactly as without one, and the cache is written anew, atomically.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { readCodeCache, writeCodeCache } from "../../src/cli/code-cache";
+import { tempFolders } from "../support/temp-folders";
+import { CLI } from "./support";
+
+const temp = tempFolders();
+const KEY = "a".repeat(64);
+
+describe("readCodeCache and writeCodeCache", () => {
+  const payload = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) % 256));
+
+  it("reads back what was written for the same key, and leaves no temporary file", () => {
+    const file = path.join(temp("palee-cc-"), "code", "x.v8");
+    writeCodeCache(file, KEY, payload);
+    expect(readCodeCache(file, KEY)).toEqual(payload);
+    expect(fs.readdirSync(path.dirname(file))).toEqual(["x.v8"]);
+  });
+
+  it("refuses a file made for another key, damaged, cut short, empty or missing", () => {
+    const file = path.join(temp("palee-cc-"), "x.v8");
+    writeCodeCache(file, KEY, payload);
+    const whole = fs.readFileSync(file);
+    expect(readCodeCache(file, "b".repeat(64))).toBeUndefined();
+    const damaged = Buffer.from(whole);
+    damaged[damaged.length - 100] ^= 1; // one bit of the payload: V8 would be handed it without the digest
+    fs.writeFileSync(file, damaged);
+    expect(readCodeCache(file, KEY)).toBeUndefined();
+    fs.writeFileSync(file, whole.subarray(0, whole.length - 1));
+    expect(readCodeCache(file, KEY)).toBeUndefined();
+    fs.writeFileSync(file, whole.subarray(0, 40));
+    expect(readCodeCache(file, KEY)).toBeUndefined();
+    fs.writeFileSync(file, "");
+    expect(readCodeCache(file, KEY)).toBeUndefined();
+    fs.rmSync(file);
+    expect(readCodeCache(file, KEY)).toBeUndefined();
+    fs.mkdirSync(file); // a folder where the file should be
+    expect(readCodeCache(file, KEY)).toBeUndefined();
+  });
+
+  it("writes nothing, and throws nothing, where it cannot write", () => {
+    const dir = temp("palee-cc-");
+    fs.writeFileSync(path.join(dir, "code"), "a file where the folder should be");
+    expect(() => writeCodeCache(path.join(dir, "code", "x.v8"), KEY, payload)).not.toThrow();
+    expect(fs.readdirSync(dir)).toEqual(["code"]);
+  });
+});
+
+describe("the CLI with its code cache", () => {
+  /** One whole process of the built CLI in `vault` with the cache folder `cache`. */
+  const call = (vault: string, cache: string, ...args: string[]) => {
+    const r = spawnSync(process.execPath, [CLI, ...args, "--vault", vault], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, TZ: "UTC", PALEE_CACHE_DIR: cache, PALEE_DEVICE: "test-device" },
+    });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const cacheFiles = (cache: string): string[] => {
+    const dir = path.join(cache, "code");
+    return fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => path.join(dir, name)) : [];
+  };
+
+  it("answers alike with no cache, a good one, a damaged one and a stale one, and mends the bad ones", () => {
+    const vault = temp("palee-cc-vault-");
+    const cache = temp("palee-cc-cache-");
+    expect(call(vault, cache, "session", "start", "--topic", "T-cache").status).toBe(0);
+    expect(call(vault, cache, "session", "end", "--summary", "Cached.", "--next", "More.").status).toBe(0);
+    const args = ["session", "list", "--json"];
+    const first = call(vault, cache, ...args);
+    expect(first.status).toBe(0);
+    const [file] = cacheFiles(cache);
+    expect(cacheFiles(cache)).toHaveLength(1);
+    const good = fs.readFileSync(file);
+
+    // A good cache is used as it is: not rewritten.
+    const long = new Date("2020-01-01T00:00:00Z");
+    fs.utimesSync(file, long, long);
+    expect(call(vault, cache, ...args)).toEqual(first);
+    expect(fs.statSync(file).mtimeMs).toBe(long.getTime());
+
+    const bad: Array<[string, Buffer]> = [
+      ["a bit of the payload flipped", Buffer.from(good.map((b, i) => (i === good.length - 500 ? b ^ 0x10 : b)))],
+      ["cut short", good.subarray(0, good.length >> 1)],
+      [
+        "another bundle's key",
+        Buffer.concat([Buffer.from(good.toString("latin1").replace(/\n[0-9a-f]{64}\n/, `\n${KEY}\n`), "latin1")]),
+      ],
+      ["garbage", Buffer.from("palee-code-cache 1\nnot a cache at all\n")],
+      ["empty", Buffer.alloc(0)],
+    ];
+    for (const [what, bytes] of bad) {
+      fs.writeFileSync(file, bytes);
+      expect({ what, ...call(vault, cache, ...args) }).toEqual({ what, ...first });
+      // The refused cache was made anew, whole.
+      expect({ what, files: cacheFiles(cache).length, mended: readCodeCache(file, keyOf(good)) !== undefined }).toEqual(
+        { what, files: 1, mended: true },
+      );
+    }
+  });
+
+  it("answers alike when the cache folder cannot be used, or the cache is off", () => {
+    const vault = temp("palee-cc-vault-");
+    const cache = temp("palee-cc-cache-");
+    const expected = call(vault, cache, "session", "list");
+    expect(expected.status).toBe(0);
+    fs.rmSync(path.join(cache, "code"), { recursive: true });
+    fs.writeFileSync(path.join(cache, "code"), "a file where the folder should be");
+    expect(call(vault, cache, "session", "list")).toEqual(expected);
+    const fresh = temp("palee-cc-cache-");
+    const off = spawnSync(process.execPath, [CLI, "session", "list", "--vault", vault], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, TZ: "UTC", PALEE_CACHE_DIR: fresh, PALEE_CODE_CACHE: "off" },
+    });
+    expect({ status: off.status, stdout: off.stdout, stderr: off.stderr }).toEqual(expected);
+    expect(fs.existsSync(path.join(fresh, "code"))).toBe(false);
+  });
+
+  it("writes no cache for palee mcp, which writes nothing until a tool that writes is called", () => {
+    const cache = temp("palee-cc-cache-");
+    const r = spawnSync(process.execPath, [CLI, "mcp", "--vault", path.join(cache, "nowhere")], {
+      input: "",
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, TZ: "UTC", PALEE_CACHE_DIR: cache },
+    });
+    expect(r.status).toBe(2);
+    expect(fs.readdirSync(cache)).toEqual([]);
+  });
+});
+
+/** The key a cache file names on its second line. */
+function keyOf(file: Buffer): string {
+  return file.toString("latin1").split("\n")[1];
+}
