@@ -80,7 +80,7 @@ function cachePlace(source: string, env: NodeJS.ProcessEnv): { file: string; key
 /**
  * Loads the CommonJS file `file` as `require` would (its own `require`, `module`, `exports`, `__filename`,
  * `__dirname`), through the code cache, and returns its exports. `save`: whether a missing or refused cache is
- * written when the process exits.
+ * written when the process exits with 0.
  */
 export function requireWithCodeCache(file: string, env: NodeJS.ProcessEnv, save = true): unknown {
   const source = readFileSync(file, "utf8");
@@ -88,7 +88,9 @@ export function requireWithCodeCache(file: string, env: NodeJS.ProcessEnv, save 
   const cachedData = place === null ? undefined : readCodeCache(place.file, place.key);
   const script = new Script(wrap(source), { filename: file, cachedData });
   if (save && place !== null && (cachedData === undefined || script.cachedDataRejected === true)) {
-    process.once("exit", () => {
+    process.once("exit", (code) => {
+      // Only after a call that succeeded: one refused (a cache folder inside the vault, `cache_dir`) writes nothing.
+      if (code !== 0) return;
       try {
         writeCodeCache(place.file, place.key, script.createCachedData());
       } catch {

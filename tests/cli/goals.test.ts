@@ -275,7 +275,7 @@ describe("setting goals", () => {
     // The brief's week line (contract §4c "Brief"), within its words.
     study(vault, doc.as_of as string, 20, "T-a", "00:00:00"); // at midnight: never after now
     const brief = palee(vault, ["context", "--topic", "T-a", "--json", "--words", "50"]).json();
-    expect(brief.text).toContain("\n\nThis week: 1 of 3 sessions.\n");
+    expect(brief.text).toContain("\n\nThis week: 1 of 3 sessions\n");
     expect(brief.week).toMatchObject({ from: monday, minutes: 20, sessions: 1, target_sessions: 3 });
     expect(palee(vault, ["context", "--topic", "T-b", "--json"]).json().week).toBeNull();
   });
@@ -346,7 +346,7 @@ describe("--as-of on stats and context (contract §4c)", () => {
     expect(text.split(/\s+/).filter((w) => w !== "").length).toBeLessThanOrEqual(50);
     expect(text).toContain("# Tutor brief: T-a");
     expect(text).toContain("Read chapter four on borrowing and write two examples");
-    expect(text).toContain("This week: 40 of 120 min, 1 of 3 sessions.");
+    expect(text).toContain("This week: 40 of 120 min, 1 of 3 sessions\n");
     expect(doc.week).toEqual({
       from: "2026-07-20",
       to: "2026-07-26",
