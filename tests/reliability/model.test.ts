@@ -63,9 +63,10 @@ async function holds(runs: number, seed: number): Promise<void> {
 /**
  * A seed whose 1 000 runs reach every outcome below. The rarest ("end already saved", about 4 in 1 000 runs)
  * is missed by about one random seed in fifty: the check then adds these runs, so that it fails only when the
- * generator no longer reaches an outcome at all, never by the luck of the seed.
+ * generator no longer reaches an outcome at all, never by the luck of the seed. (Seed 11 stopped reaching
+ * "hook SessionEnd ended" once an agent's empty session is discarded rather than ended: 12 reaches all.)
  */
-const COVERING_SEED = 11;
+const COVERING_SEED = 12;
 
 describe("the reference model", () => {
   it(

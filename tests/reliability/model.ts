@@ -349,10 +349,15 @@ function breaksOf(draft: FileView | null | undefined, now: number): Span[] {
 }
 
 /** contract §4: the last sign of life; a checkpoint more than a minute ahead of now is none. */
-function lastSignAt(draft: FileView, now: number, checkpoint = ms(draft.fields.last_checkpoint_at)): number | null {
+function lastSignAt(
+  draft: FileView,
+  now: number,
+  checkpoint = ms(draft.fields.last_checkpoint_at),
+  withStart = true,
+): number | null {
   const usable = checkpoint !== null && checkpoint - now <= 60_000 ? [Math.min(checkpoint, now)] : [];
   const ends = breaksOf(draft, now).map((b) => Math.min(b.to, now));
-  const started = ms(draft.fields.started_at);
+  const started = withStart ? ms(draft.fields.started_at) : null;
   const signs = [...(started === null ? [] : [started]), ...usable, ...ends];
   return signs.length === 0 ? null : Math.max(...signs);
 }
@@ -1237,13 +1242,15 @@ export class Recover extends Step {
         // moves, so a checkpoint before the start (a clock set back) ends the session at its start, 0 minutes.
         // Version 3: never after now; a last checkpoint more than a minute ahead is no sign of life.
         const pausedMs = usablePause(draft, before.now);
-        const [checkpointMs, startMs] = [
-          pausedMs !== null ? Math.min(pausedMs, before.now) : lastSignAt(draft, before.now),
-          ms(draft.fields.started_at),
-        ];
-        // Issue 35 §4: a start more than a minute ahead is no start either; with no sign of life it ends now.
+        const startMs = ms(draft.fields.started_at);
+        // Issue 35 §4: a start more than a minute ahead is no start either, nor a sign of life (a checkpoint
+        // before it still is one); with no sign of life it ends now.
         const startUsable = startMs !== null && startMs - before.now > 60_000 ? null : startMs;
         const ignored = startUsable !== startMs;
+        const checkpointMs =
+          pausedMs !== null
+            ? Math.min(pausedMs, before.now)
+            : lastSignAt(draft, before.now, ms(draft.fields.last_checkpoint_at), !ignored);
         const last = ignored
           ? checkpointMs !== null && checkpointMs <= before.now
             ? checkpointMs
