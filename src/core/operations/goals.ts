@@ -4,12 +4,11 @@
  * write changes only the keys asked for, retried once from a fresh read when plan.md changed underneath it.
  */
 import { ConflictError, PaleeError } from "../errors";
-import type { DayChain, GoalChange, GoalsReport, Plan, PlanRead, StudyLog, TopicWeek, YearView } from "../goals";
+import type { DayChain, GoalChange, GoalsReport, Plan, PlanRead, StudyLog, YearView } from "../goals";
 import {
   dayChain,
   goalsReport,
   hasTargets,
-  topicWeeks,
   topicWeekProgress,
   newPlanText,
   planUpdates,
@@ -133,24 +132,6 @@ export async function setGoal(
     }
   }
   return goals(ctx, options);
-}
-
-/**
- * The topic's week for the brief's week line (contract §4c "Brief"): null, without scanning, when plan.md gives
- * the topic no goal; else its week as `goal` judges it. Warnings of plan.md come back beside it.
- */
-export async function topicWeekOf(
-  ctx: SessionContext,
-  topicId: string,
-  options: GoalReadOptions = {},
-): Promise<{ week: TopicWeek | null; warnings: string[] }> {
-  asOfDay(options.asOf, ctx.ports.clock.now(), ctx.offsetAt); // a bad --as-of is refused with or without a goal
-  const path = planPath(ctx.layout.folder);
-  const quick = readPlan(await ctx.ports.store.read(path), path);
-  const named = quick.plan.topics.some((t) => t.topicId === topicId && hasTargets(t));
-  if (!named && TOPIC_ID_PATTERN.test(topicId)) return { week: null, warnings: quick.warnings };
-  const { read, log, warnings } = await readPlanAndLog(ctx, options);
-  return { week: topicWeeks(read.plan, log).find((t) => t.topicId === topicId) ?? null, warnings };
 }
 
 /**
