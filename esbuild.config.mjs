@@ -37,7 +37,7 @@ const nodeBuiltins = [
 ];
 
 /**
- * In main.js the core's YAML codec (src/core/yaml.ts, js-yaml) is replaced by
+ * In main.js the core's YAML codec (src/core/records/yaml.ts, js-yaml) is replaced by
  * src/plugin/adapters/obsidian-yaml.ts, which uses the YAML parser Obsidian already
  * ships: js-yaml alone is 40 KB minified, half of the plugin's size budget.
  * The plugin tests map the module the same way (jest.config.cjs). See
@@ -48,7 +48,7 @@ const obsidianYaml = {
   name: "obsidian-yaml",
   setup(build) {
     build.onResolve({ filter: /^\.\/yaml$/ }, (args) =>
-      args.importer.endsWith(path.join("src", "core", "frontmatter.ts"))
+      args.importer.endsWith(path.join("src", "core", "records", "frontmatter.ts"))
         ? { path: path.resolve("src/plugin/adapters/obsidian-yaml.ts") }
         : undefined,
     );

@@ -386,7 +386,7 @@ async function loadCore(tmp) {
   await esbuild.build({
     stdin: {
       contents: [
-        `export { renderConfirmedNote } from "./src/core/session-note";`,
+        `export { renderConfirmedNote } from "./src/core/records/session-note";`,
         `export { formatTimestamp, formatUtcCompact } from "./src/core/time";`,
       ].join("\n"),
       resolveDir: ROOT,

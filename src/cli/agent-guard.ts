@@ -6,8 +6,8 @@
  * what is checked here is what the operation then finds.
  */
 import { UsageError } from "../core/errors";
-import { isOpen } from "../core/hot-memory";
-import { validateAgentId } from "../core/ids";
+import { isOpen } from "../core/records/hot-memory";
+import { validateAgentId } from "../core/records/ids";
 import type { CommandContext } from "./commands/command";
 
 export async function requireOwnSession(ctx: CommandContext, agent: string | undefined): Promise<void> {

@@ -1,7 +1,7 @@
 /** How the CLI names drafts, open sessions and recovery results in its text and JSON output. */
 import { formatDuration } from "../core/time";
 import { openJson, sessionJson } from "../core/formats/json";
-import type { Draft } from "../core/records";
+import type { Draft } from "../core/records/records";
 import type { OpenSession, RecoverResult } from "../core/sessions";
 import { formatElapsed } from "../core/time";
 

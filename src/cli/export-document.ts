@@ -3,7 +3,7 @@
  * parts are byte for byte the whole document (`renderExportCsv`, or `jsonText` of `{ sessions, skipped }`), so
  * an export of every session can be written as it is read, in memory that does not grow with the history.
  */
-import type { Skipped } from "../core/records";
+import type { Skipped } from "../core/records/records";
 import { skippedJson } from "../core/formats/json";
 import type { ExportRow } from "../core/insight/export";
 import { EXPORT_CSV_HEADER, exportCsvRecord } from "../core/insight/export";

@@ -9,8 +9,8 @@ import { LongSilenceError, TopicLookupError, afterSaveError, toPaleeError } from
 import { PaleeSessions } from "../core/sessions";
 import { NodeStore } from "../node/node-store";
 import { deviceName, systemClock, systemRandom } from "../node/system-ports";
-import { trashStaleTempFiles } from "../core/temp-files";
-import { BOUNDED_VIEWS } from "../core/bounded";
+import { trashStaleTempFiles } from "../core/records/temp-files";
+import { BOUNDED_VIEWS } from "../core/operations/bounded-views";
 import type { CorePorts, DeviceMemory } from "../core/ports";
 import type { SessionsOptions } from "../core/sessions";
 import type { Command, CommandContext } from "./commands/command";

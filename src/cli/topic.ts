@@ -4,8 +4,8 @@
  * index.md already has it (a `start --topic T-known` stays as fast as before). A name, or a new ID (for the
  * "did you mean" notice), reads the topic notes' frontmatter (src/node/topic-notes.ts).
  */
-import { TOPIC_ID_PATTERN } from "../core/ids";
-import { knownIndexText } from "../core/index-text";
+import { TOPIC_ID_PATTERN } from "../core/records/ids";
+import { knownIndexText } from "../core/records/index-text";
 import {
   CLOSE_LIMIT,
   classifyTopicValue,

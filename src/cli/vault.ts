@@ -1,8 +1,8 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { UsageError } from "../core/errors";
-import type { Layout } from "../core/layout";
-import { DEFAULT_SESSION_FOLDER, layoutFor, normalizeSessionFolder } from "../core/layout";
+import type { Layout } from "../core/records/layout";
+import { DEFAULT_SESSION_FOLDER, layoutFor, normalizeSessionFolder } from "../core/records/layout";
 
 export const PLUGIN_ID = "palee-sessions";
 

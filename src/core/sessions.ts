@@ -1,6 +1,6 @@
-import type { BriefSession } from "./brief";
-import { validateAgentId } from "./ids";
-import type { Layout } from "./layout";
+import type { BriefSession } from "./records/brief";
+import { validateAgentId } from "./records/ids";
+import type { Layout } from "./records/layout";
 import { endAsAgent } from "./operations/agent-end";
 import type { CheckpointOptions, CheckpointResult } from "./operations/checkpoint";
 import { checkpoint } from "./operations/checkpoint";
@@ -22,7 +22,7 @@ import type { ContinueResult, PauseOptions, PauseResult } from "./operations/pau
 import { continueSession, pause } from "./operations/pause";
 import type { ContextOptions, ContextResult, ShowResult } from "./operations/brief";
 import { context as briefContext, carriedNextActionOf, latest, sessionDetails, show } from "./operations/brief";
-import type { BriefNextAction } from "./brief";
+import type { BriefNextAction } from "./records/brief";
 import type { NextOptions, NextResult } from "./operations/next";
 import { next } from "./operations/next";
 import type { HotRead } from "./operations/reading";
@@ -37,7 +37,7 @@ import type { GoalReadOptions, GoalsResult, YearResult } from "./operations/goal
 import { goals, setGoal, year } from "./operations/goals";
 import type { GoalChange } from "./goals";
 import type { CorePorts } from "./ports";
-import type { ConfirmedSession, Draft, Skipped } from "./records";
+import type { ConfirmedSession, Draft, Skipped } from "./records/records";
 import type { Scan } from "./scan";
 
 export type { AwayBreak } from "./honest-time";

@@ -5,7 +5,7 @@ import { performance } from "node:perf_hooks";
 import { BoundaryError, ConflictError, FileExistsError, LinkOutsideVaultError, PaleeError } from "../core/errors";
 import type { ChangeReport, ModifiedAt, SessionStore } from "../core/ports";
 import type { TimeOf } from "../core/device-memory/folder-reading";
-import { STALE_TEMP_MS } from "../core/temp-files";
+import { STALE_TEMP_MS } from "../core/records/temp-files";
 import type { TopicNote } from "../core/topics/resolve";
 import { fileKeyAt } from "./file-key";
 import { readFileText } from "./file-text";

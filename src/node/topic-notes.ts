@@ -9,7 +9,7 @@ import { closeSync, constants as fsConstants, openSync, readSync, readdirSync, r
 import * as path from "node:path";
 import type { TopicNote } from "../core/topics/resolve";
 import { badTopicNoteOf, topicNoteOf } from "../core/topics/resolve";
-import { MAX_FRONTMATTER_CHARS } from "../core/yaml-bounds";
+import { MAX_FRONTMATTER_CHARS } from "../core/records/yaml-bounds";
 
 const FIRST_READ = 4096;
 /** The most read of one file: the bounded frontmatter, its fences and a byte-order mark. */

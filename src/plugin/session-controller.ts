@@ -1,5 +1,5 @@
 import { ConflictError, UsageError } from "../core/errors";
-import { layoutFor } from "../core/layout";
+import { layoutFor } from "../core/records/layout";
 import type { Clock, RandomSource } from "../core/ports";
 import type {
   CheckpointResult,
@@ -23,8 +23,8 @@ import type {
 } from "../core/sessions";
 import { PaleeSessions } from "../core/sessions";
 import { absorbedBy, checkpointedWithin, isThisDevice } from "../core/recovery";
-import type { Layout } from "../core/layout";
-import type { ConfirmedSession, Draft, Skipped } from "../core/records";
+import type { Layout } from "../core/records/layout";
+import type { ConfirmedSession, Draft, Skipped } from "../core/records/records";
 import { MINUTE_MS, formatLocalDate, parseTimestamp } from "../core/time";
 import type { OffsetAt } from "../core/time";
 import type { ObsidianStore } from "./adapters/obsidian-store";

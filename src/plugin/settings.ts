@@ -1,5 +1,5 @@
-import { DEFAULT_DAILY_HEADING, normalizeHeading } from "../core/daily-note";
-import { DEFAULT_SESSION_FOLDER, normalizeSessionFolder } from "../core/layout";
+import { DEFAULT_DAILY_HEADING, normalizeHeading } from "../core/records/daily-note";
+import { DEFAULT_SESSION_FOLDER, normalizeSessionFolder } from "../core/records/layout";
 
 /** What the plugin keeps in data.json. `sessionFolder` is also read by the CLI. */
 export interface PaleeSettings {

@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import type { ExportRow } from "../../src/core/insight/export";
 import { renderExportCsv } from "../../src/core/insight/export";
-import type { Skipped } from "../../src/core/records";
+import type { Skipped } from "../../src/core/records/records";
 import { skippedJson } from "../../src/core/formats/json";
 import type { ExportDocument } from "../../src/cli/export-document";
 import { csvDocument, jsonDocument } from "../../src/cli/export-document";

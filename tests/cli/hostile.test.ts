@@ -7,8 +7,8 @@
  * except where the spec allows (hot.md, index.md, new confirmed notes, our draft, drafts already absorbed).
  */
 import * as path from "node:path";
-import { classifyRecord } from "../../src/core/frontmatter";
-import { renderTopic } from "../../src/core/ids";
+import { classifyRecord } from "../../src/core/records/frontmatter";
+import { renderTopic } from "../../src/core/records/ids";
 import type { HostileFixture } from "../fixtures/hostile/manifest";
 import { EXPECTED, HOT_VARIANTS, byOutcome, hotVault, mainVault, expectIndexLists } from "../fixtures/hostile/manifest";
 import type { RunResult, SnapshotEntry } from "./support";

@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { CommandContext } from "../../src/cli/commands/command";
 import { indexTopicsNear, topicOption } from "../../src/cli/topic";
-import { layoutFor } from "../../src/core/layout";
+import { layoutFor } from "../../src/core/records/layout";
 import { PaleeSessions } from "../../src/core/sessions";
 import { NodeStore } from "../../src/node/node-store";
 import { systemClock, systemRandom } from "../../src/node/system-ports";

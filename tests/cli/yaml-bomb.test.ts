@@ -1,6 +1,6 @@
 /**
  * A YAML alias bomb (contract §3, version 3: a hostile file is `corrupt`, never a hang or a crash). Before the
- * bounds (src/core/yaml-bounds.ts), the hot.md and the draft of tests/fixtures/hostile/yaml-bomb sent start,
+ * bounds (src/core/records/yaml-bounds.ts), the hot.md and the draft of tests/fixtures/hostile/yaml-bomb sent start,
  * draft --note and recover resume into 20–25 s of work and 1.6 GB before "unexpected error: Invalid string
  * length" (exit 5; a V8 out-of-memory abort, exit 134, on a larger heap), and this suite's 20 s limit per run.
  */

@@ -4,8 +4,8 @@
  * be exactly what absorbedBy of the whole list says, and so must the copies of it (absorbedCopies).
  */
 import fc from "fast-check";
-import type { ConfirmedSession } from "../../src/core/records";
-import { compareNewestFirst } from "../../src/core/records";
+import type { ConfirmedSession } from "../../src/core/records/records";
+import { compareNewestFirst } from "../../src/core/records/records";
 import { absorbedAfter, absorbedBy, absorbedCopies } from "../../src/core/recovery";
 
 const offsetAt = (): number => 0;

@@ -1,8 +1,8 @@
 /** The pure parts of `palee session hook` (contract §4b): the event, the agent ID, the mapping. */
 import { agentIdFor, parseHookEvent } from "../../src/core/agent-hook/event";
-import { validateAgentId } from "../../src/core/ids";
+import { validateAgentId } from "../../src/core/records/ids";
 import { answerHook } from "../../src/core/agent-hook/answer";
-import { layoutFor } from "../../src/core/layout";
+import { layoutFor } from "../../src/core/records/layout";
 import { PaleeSessions } from "../../src/core/sessions";
 import { CrashingStore, SimulatedCrash } from "../support/crashing-store";
 import { harness } from "../support/fakes";

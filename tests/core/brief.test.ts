@@ -1,10 +1,10 @@
 /** The tutor brief (contract §4b context), show and latest: the pure renderer and the operations over a store. */
-import type { BriefInput, BriefSession } from "../../src/core/brief";
-import { briefTotals, carriedNextAction, renderBrief, renderTopicNote } from "../../src/core/brief";
-import { classifyRecord } from "../../src/core/frontmatter";
-import { countWords } from "../../src/core/hot-memory";
-import type { ConfirmedSession } from "../../src/core/records";
-import { interpretConfirmed } from "../../src/core/records";
+import type { BriefInput, BriefSession } from "../../src/core/records/brief";
+import { briefTotals, carriedNextAction, renderBrief, renderTopicNote } from "../../src/core/records/brief";
+import { classifyRecord } from "../../src/core/records/frontmatter";
+import { countWords } from "../../src/core/records/hot-memory";
+import type { ConfirmedSession } from "../../src/core/records/records";
+import { interpretConfirmed } from "../../src/core/records/records";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { harness } from "../support/fakes";
 

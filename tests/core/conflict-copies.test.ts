@@ -1,6 +1,6 @@
-import { classifyRecord } from "../../src/core/frontmatter";
-import type { FieldValue } from "../../src/core/frontmatter";
-import { layoutFor } from "../../src/core/layout";
+import { classifyRecord } from "../../src/core/records/frontmatter";
+import type { FieldValue } from "../../src/core/records/frontmatter";
+import { layoutFor } from "../../src/core/records/layout";
 import type { SessionStore } from "../../src/core/ports";
 import { PaleeSessions } from "../../src/core/sessions";
 import { draftText, hotText } from "../support/builders";

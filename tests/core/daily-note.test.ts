@@ -3,7 +3,7 @@ import {
   insertUnderHeading,
   normalizeHeading,
   renderDailyNoteLine,
-} from "../../src/core/daily-note";
+} from "../../src/core/records/daily-note";
 
 const H = DEFAULT_DAILY_HEADING;
 const LINE = "- 14:02–14:44 T-rust-ownership, 42 min [[S-20260814T140200-abcd]]";

@@ -3,7 +3,7 @@
  * whatever order sync delivers hot.md and the draft in, and hot.md names the device a session runs on.
  */
 import { UsageError } from "../../src/core/errors";
-import type { Draft } from "../../src/core/records";
+import type { Draft } from "../../src/core/records/records";
 import { isAliveElsewhere } from "../../src/core/recovery";
 
 import { draftText, hotText } from "../support/builders";

@@ -3,7 +3,7 @@
  * plugin's end of a session saved meanwhile) warns about the summary and next action only when the saved note
  * lacks them.
  */
-import { unrecordedWarning } from "../../src/core/session-note";
+import { unrecordedWarning } from "../../src/core/records/session-note";
 import { LockLostError } from "../../src/core/errors";
 import { harness } from "../support/fakes";
 import { HOT, confirmedPaths } from "../support/inspect";

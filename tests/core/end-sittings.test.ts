@@ -7,8 +7,8 @@
 import { PaleeError, afterSaveError } from "../../src/core/errors";
 import type { SessionStore } from "../../src/core/ports";
 import { chooseSitting, sittingsOf } from "../../src/core/recovery";
-import { interpretDraft } from "../../src/core/records";
-import { classifyRecord } from "../../src/core/frontmatter";
+import { interpretDraft } from "../../src/core/records/records";
+import { classifyRecord } from "../../src/core/records/frontmatter";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { harness } from "../support/fakes";
 import { ForwardingStore } from "../support/forwarding-store";

@@ -3,7 +3,7 @@ import {
   describeReadProblem,
   renderFrontmatter,
   updateFrontmatterFields,
-} from "../../src/core/frontmatter";
+} from "../../src/core/records/frontmatter";
 
 describe("the five read states", () => {
   it.each([

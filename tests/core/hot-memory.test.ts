@@ -1,4 +1,4 @@
-import { classifyRecord } from "../../src/core/frontmatter";
+import { classifyRecord } from "../../src/core/records/frontmatter";
 import {
   EMPTY_HOT,
   HOT_WORD_LIMIT,
@@ -6,10 +6,10 @@ import {
   renderHot,
   renderHotBody,
   truncateWords,
-} from "../../src/core/hot-memory";
-import { interpretConfirmed } from "../../src/core/records";
-import type { ConfirmedSession } from "../../src/core/records";
-import { renderIndex } from "../../src/core/session-index";
+} from "../../src/core/records/hot-memory";
+import { interpretConfirmed } from "../../src/core/records/records";
+import type { ConfirmedSession } from "../../src/core/records/records";
+import { renderIndex } from "../../src/core/records/session-index";
 import { confirmedText } from "../support/builders";
 import { harness } from "../support/fakes";
 import { HOT } from "../support/inspect";

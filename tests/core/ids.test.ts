@@ -1,5 +1,5 @@
 import { PaleeError } from "../../src/core/errors";
-import { newDraftId, newSessionId, normalizeTopic, renderTopic, validateNewTopicId } from "../../src/core/ids";
+import { newDraftId, newSessionId, normalizeTopic, renderTopic, validateNewTopicId } from "../../src/core/records/ids";
 import { SeededRandom } from "../support/fakes";
 
 describe("IDs", () => {

@@ -1,5 +1,5 @@
 /**
- * index.md read in place (src/core/index-text.ts, issue 22): each question it answers from the text equals the
+ * index.md read in place (src/core/records/index-text.ts, issue 22): each question it answers from the text equals the
  * answer from the index's lines as arrays, for any index renderIndexOfLines writes.
  */
 import fc from "fast-check";
@@ -12,8 +12,8 @@ import {
   readIndexText,
   topicEntries,
   withLine,
-} from "../../src/core/index-text";
-import { renderIndexOfLines } from "../../src/core/session-index";
+} from "../../src/core/records/index-text";
+import { renderIndexOfLines } from "../../src/core/records/session-index";
 
 const TOPICS = ["T-a", "T-b", "T-a (b)", "T-x]] - Topic: T-a ("];
 

@@ -1,5 +1,5 @@
 import { BoundaryError, PaleeError } from "../../src/core/errors";
-import { assertRemovable, layoutFor, normalizeSessionFolder } from "../../src/core/layout";
+import { assertRemovable, layoutFor, normalizeSessionFolder } from "../../src/core/records/layout";
 
 describe("session folder setting", () => {
   it.each([

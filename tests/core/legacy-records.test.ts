@@ -4,8 +4,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { classifyRecord } from "../../src/core/frontmatter";
-import { interpretConfirmed } from "../../src/core/records";
+import { classifyRecord } from "../../src/core/records/frontmatter";
+import { interpretConfirmed } from "../../src/core/records/records";
 import { harness } from "../support/fakes";
 import { HOT, INDEX, S, fields } from "../support/inspect";
 

@@ -1,9 +1,9 @@
 /** The pure planners, tested directly: what reconcile, Save and end decide, before anything is written. */
-import { classifyRecord } from "../../src/core/frontmatter";
-import type { HotState } from "../../src/core/hot-memory";
-import { EMPTY_HOT } from "../../src/core/hot-memory";
-import type { ConfirmedSession, Draft } from "../../src/core/records";
-import { interpretDraft } from "../../src/core/records";
+import { classifyRecord } from "../../src/core/records/frontmatter";
+import type { HotState } from "../../src/core/records/hot-memory";
+import { EMPTY_HOT } from "../../src/core/records/hot-memory";
+import type { ConfirmedSession, Draft } from "../../src/core/records/records";
+import { interpretDraft } from "../../src/core/records/records";
 import { copiesOf, planReconcile, previewSave, saveGroup, savePlanOf } from "../../src/core/recovery";
 import { endStart } from "../../src/core/honest-time";
 import { parseTimestamp } from "../../src/core/time";

@@ -4,7 +4,7 @@
  * every name apart itself.
  */
 import fc from "fast-check";
-import { layoutFor } from "../../src/core/layout";
+import { layoutFor } from "../../src/core/records/layout";
 import type { OlderNotes } from "../../src/core/ports";
 import { scanRecentSessions } from "../../src/core/scan";
 import { formatTimestamp, formatUtcCompact } from "../../src/core/time";

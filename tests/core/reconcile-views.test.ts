@@ -3,11 +3,11 @@
  * session that was saved (found by the plugin crash suite: index.md and hot.md's working memory stayed on the
  * previous session until the next end or a manual rebuild).
  */
-import { classifyRecord } from "../../src/core/frontmatter";
+import { classifyRecord } from "../../src/core/records/frontmatter";
 import { CrashingStore } from "../support/crashing-store";
 import { harness } from "../support/fakes";
 import { HOT, INDEX, confirmedPaths, draftPaths, fields } from "../support/inspect";
-import { layoutFor } from "../../src/core/layout";
+import { layoutFor } from "../../src/core/records/layout";
 import { PaleeSessions } from "../../src/core/sessions";
 import type { Harness } from "../support/fakes";
 

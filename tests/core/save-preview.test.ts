@@ -1,4 +1,4 @@
-import type { Draft } from "../../src/core/records";
+import type { Draft } from "../../src/core/records/records";
 import { previewSave } from "../../src/core/recovery";
 
 const MINUTE = 60_000;

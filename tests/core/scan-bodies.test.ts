@@ -3,10 +3,10 @@
  * read again where it is needed (withBody), as for a record from the metadata cache; every field as the note's
  * text gives it. Export and brief answers read the body through withBody and so stay the same.
  */
-import { layoutFor } from "../../src/core/layout";
-import { classifyRecord } from "../../src/core/frontmatter";
+import { layoutFor } from "../../src/core/records/layout";
+import { classifyRecord } from "../../src/core/records/frontmatter";
 import { exportRow } from "../../src/core/insight/export";
-import { interpretConfirmed } from "../../src/core/records";
+import { interpretConfirmed } from "../../src/core/records/records";
 import { scanSessions, withBody } from "../../src/core/scan";
 import { confirmedText } from "../support/builders";
 import { MemoryStore } from "../support/memory-store";

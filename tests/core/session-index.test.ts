@@ -3,9 +3,9 @@
  * the incremental index (operations/incremental-index.ts) trusts an index only when this reads it.
  */
 import fc from "fast-check";
-import type { ConfirmedSession } from "../../src/core/records";
-import { parseIndex } from "../../src/core/index-text";
-import { joinedAfter, renderIndexOfLines } from "../../src/core/session-index";
+import type { ConfirmedSession } from "../../src/core/records/records";
+import { parseIndex } from "../../src/core/records/index-text";
+import { joinedAfter, renderIndexOfLines } from "../../src/core/records/session-index";
 
 const line = fc
   .tuple(fc.stringMatching(/^S-[0-9A-Za-z-]{1,20}$/), fc.stringMatching(/^[^\n\]]{0,30}$/))

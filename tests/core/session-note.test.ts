@@ -1,4 +1,4 @@
-import { renderConfirmedNote, renderDraft } from "../../src/core/session-note";
+import { renderConfirmedNote, renderDraft } from "../../src/core/records/session-note";
 import { draftText } from "../support/builders";
 import { harness } from "../support/fakes";
 import { S, fields } from "../support/inspect";

@@ -1,6 +1,6 @@
 import { ConflictError, PaleeError } from "../../src/core/errors";
-import { classifyRecord } from "../../src/core/frontmatter";
-import { countWords } from "../../src/core/hot-memory";
+import { classifyRecord } from "../../src/core/records/frontmatter";
+import { countWords } from "../../src/core/records/hot-memory";
 import type { SessionStore } from "../../src/core/ports";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { FixedRandom, SeededRandom, harness } from "../support/fakes";

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { CORE_SCHEMA, load } from "js-yaml";
-import { renderFrontmatter } from "../../src/core/frontmatter";
-import type { FieldValue } from "../../src/core/frontmatter";
-import { parseSimpleFrontmatter } from "../../src/core/simple-yaml";
+import { renderFrontmatter } from "../../src/core/records/frontmatter";
+import type { FieldValue } from "../../src/core/records/frontmatter";
+import { parseSimpleFrontmatter } from "../../src/core/records/simple-yaml";
 
 /** js-yaml's reading of a block, or "error". The fast path must agree whenever it answers at all. */
 function reference(yaml: string): unknown {

@@ -2,11 +2,11 @@
  * Temp files left by a killed write (contract §2 "Temporary files"): rebuild moves the tool's own, older than an
  * hour, to the trash — the only exception to the deletion boundary, for that exact pattern only.
  */
-import { assertTempRemovable, isOwnTempFile, layoutFor } from "../../src/core/layout";
+import { assertTempRemovable, isOwnTempFile, layoutFor } from "../../src/core/records/layout";
 import { BoundaryError, BusyError } from "../../src/core/errors";
 import { confirmedText } from "../support/builders";
 import { PaleeSessions } from "../../src/core/sessions";
-import { trashStaleTempFiles } from "../../src/core/temp-files";
+import { trashStaleTempFiles } from "../../src/core/records/temp-files";
 import { harness as plainHarness } from "../support/fakes";
 import { S } from "../support/inspect";
 

@@ -3,10 +3,10 @@
  * it names the topic and the day of its newest session, carries the topic's last next action forward, and is
  * the same whether written by start, end, log (the incremental path over index.md or a full scan) or rebuild.
  */
-import { classifyRecord } from "../../src/core/frontmatter";
-import { HOT_WORD_LIMIT, countWords, renderHotBody, topicNoteLink } from "../../src/core/hot-memory";
-import { interpretConfirmed } from "../../src/core/records";
-import type { ConfirmedSession } from "../../src/core/records";
+import { classifyRecord } from "../../src/core/records/frontmatter";
+import { HOT_WORD_LIMIT, countWords, renderHotBody, topicNoteLink } from "../../src/core/records/hot-memory";
+import { interpretConfirmed } from "../../src/core/records/records";
+import type { ConfirmedSession } from "../../src/core/records/records";
 import { confirmedText, hotText } from "../support/builders";
 import { harness } from "../support/fakes";
 import type { Harness } from "../support/fakes";

@@ -1,5 +1,5 @@
 /** The cases both YAML codecs must pass (the CLI's js-yaml, the plugin's Obsidian parser): yaml-bounds.ts. */
-import { MAX_FRONTMATTER_CHARS, MAX_YAML_NODES, YamlBoundsError } from "../../src/core/yaml-bounds";
+import { MAX_FRONTMATTER_CHARS, MAX_YAML_NODES, YamlBoundsError } from "../../src/core/records/yaml-bounds";
 
 export interface Codec {
   parseYamlBlock: (text: string) => unknown;

@@ -7,9 +7,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { classifyRecord, updateFrontmatterFields } from "../../src/core/frontmatter";
-import { parseYamlBlock, stringifyYamlBlock } from "../../src/core/yaml";
-import { MAX_FRONTMATTER_CHARS, MAX_YAML_NODES, YamlBoundsError } from "../../src/core/yaml-bounds";
+import { classifyRecord, updateFrontmatterFields } from "../../src/core/records/frontmatter";
+import { parseYamlBlock, stringifyYamlBlock } from "../../src/core/records/yaml";
+import { MAX_FRONTMATTER_CHARS, MAX_YAML_NODES, YamlBoundsError } from "../../src/core/records/yaml-bounds";
 import { yamlBoundsCases } from "./yaml-bounds-cases";
 
 yamlBoundsCases({ parseYamlBlock, stringifyYamlBlock });

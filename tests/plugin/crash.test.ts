@@ -13,9 +13,9 @@
  * the crashed instance's writes, every row ignored; and an hour later with the cache still behind, every row
  * saved.
  */
-import { classifyRecord } from "../../src/core/frontmatter";
-import type { ConfirmedSession, Draft } from "../../src/core/records";
-import { compareNewestFirst, interpretConfirmed, interpretDraft } from "../../src/core/records";
+import { classifyRecord } from "../../src/core/records/frontmatter";
+import type { ConfirmedSession, Draft } from "../../src/core/records/records";
+import { compareNewestFirst, interpretConfirmed, interpretDraft } from "../../src/core/records/records";
 import { ConfirmModal } from "../../src/plugin/ui/confirm-modal";
 import { confirmedText, draftText } from "../support/builders";
 import type { CrashingVault } from "./support/crashing-vault";

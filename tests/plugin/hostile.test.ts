@@ -8,9 +8,9 @@
  * own: these tests check what the plugin does with what it is given, not how a cache parses YAML.
  */
 import * as path from "node:path";
-import { classifyRecord } from "../../src/core/frontmatter";
-import { countWords, HOT_WORD_LIMIT } from "../../src/core/hot-memory";
-import { renderTopic } from "../../src/core/ids";
+import { classifyRecord } from "../../src/core/records/frontmatter";
+import { countWords, HOT_WORD_LIMIT } from "../../src/core/records/hot-memory";
+import { renderTopic } from "../../src/core/records/ids";
 import type { HostileFixture } from "../fixtures/hostile/manifest";
 import { EXPECTED, HOT_VARIANTS, byOutcome, hotVault, mainVault, expectIndexLists } from "../fixtures/hostile/manifest";
 import type { ObsidianHarness } from "./support/obsidian-harness";

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { confirmedText, draftText, hotText } from "../support/builders";
-import { layoutFor } from "../../src/core/layout";
+import { layoutFor } from "../../src/core/records/layout";
 import { importPaleeFolder } from "../../src/plugin/adapters/import-palee";
 import { ObsidianStore } from "../../src/plugin/adapters/obsidian-store";
 import type { ObsidianHarness } from "./support/obsidian-harness";

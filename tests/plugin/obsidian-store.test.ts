@@ -1,5 +1,5 @@
 import { ConflictError, FileExistsError } from "../../src/core/errors";
-import { layoutFor } from "../../src/core/layout";
+import { layoutFor } from "../../src/core/records/layout";
 import { scanSessions } from "../../src/core/scan";
 import { ObsidianStore } from "../../src/plugin/adapters/obsidian-store";
 import { describeStoreContract } from "../store/store-contract";

@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import type { EventRef } from "obsidian";
-import { layoutFor } from "../../src/core/layout";
+import { layoutFor } from "../../src/core/records/layout";
 import { ScanCache, scanSessions } from "../../src/core/scan";
 import type { Scan } from "../../src/core/scan";
 import type { SessionStore } from "../../src/core/ports";

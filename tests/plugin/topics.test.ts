@@ -4,7 +4,7 @@
  * text (contract §6.9).
  */
 import type { TFile } from "obsidian";
-import { classifyRecord } from "../../src/core/frontmatter";
+import { classifyRecord } from "../../src/core/records/frontmatter";
 import { ConfirmModal } from "../../src/plugin/ui/confirm-modal";
 import type { TopicChoice } from "../../src/plugin/ui/topic-picker";
 import { confirmedText } from "../support/builders";

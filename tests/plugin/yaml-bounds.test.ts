@@ -4,7 +4,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { classifyRecord } from "../../src/core/frontmatter";
+import { classifyRecord } from "../../src/core/records/frontmatter";
 import { parseYamlBlock, stringifyYamlBlock } from "../../src/plugin/adapters/obsidian-yaml";
 import { yamlBoundsCases } from "../core/yaml-bounds-cases";
 

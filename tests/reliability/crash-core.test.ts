@@ -7,9 +7,9 @@
  * and stops on pending drafts — and a rebuild; then every invariant of tests/reliability/invariants.ts must
  * hold. Where it applies, the learner instead simply retries the failed command: no second confirmed note.
  */
-import { classifyRecord, updateFrontmatterFields } from "../../src/core/frontmatter";
+import { classifyRecord, updateFrontmatterFields } from "../../src/core/records/frontmatter";
 import { UsageError } from "../../src/core/errors";
-import { layoutFor } from "../../src/core/layout";
+import { layoutFor } from "../../src/core/records/layout";
 import type { SessionStore } from "../../src/core/ports";
 import { PaleeSessions } from "../../src/core/sessions";
 import { answerHook } from "../../src/core/agent-hook/answer";

@@ -14,7 +14,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { layoutFor } from "../../src/core/layout";
+import { layoutFor } from "../../src/core/records/layout";
 import type { SessionStore } from "../../src/core/ports";
 import { PaleeSessions } from "../../src/core/sessions";
 import { answerHook } from "../../src/core/agent-hook/answer";

@@ -8,9 +8,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { PaleeError } from "../../src/core/errors";
-import { classifyRecord } from "../../src/core/frontmatter";
-import { countWords, HOT_WORD_LIMIT } from "../../src/core/hot-memory";
-import { renderTopic } from "../../src/core/ids";
+import { classifyRecord } from "../../src/core/records/frontmatter";
+import { countWords, HOT_WORD_LIMIT } from "../../src/core/records/hot-memory";
+import { renderTopic } from "../../src/core/records/ids";
 import type { Harness } from "../support/fakes";
 import { harness } from "../support/fakes";
 import { HOT, INDEX } from "../support/inspect";

@@ -9,8 +9,8 @@
  *   INCREMENTAL_RUNS (default 200)
  */
 import fc from "fast-check";
-import { layoutFor } from "../../src/core/layout";
-import { BOUNDED_VIEWS } from "../../src/core/bounded";
+import { layoutFor } from "../../src/core/records/layout";
+import { BOUNDED_VIEWS } from "../../src/core/operations/bounded-views";
 import { PaleeSessions } from "../../src/core/sessions";
 import { formatTimestamp, formatUtcCompact } from "../../src/core/time";
 import { confirmedText } from "../support/builders";

@@ -7,8 +7,8 @@
  * `invariantViolations` returns the problems as sentences (empty when all hold), so a failing test names
  * every broken rule at once: `expect(invariantViolations(before, after)).toEqual([])`.
  */
-import { bodyAfterFrontmatter, classifyRecord } from "../../src/core/frontmatter";
-import { HOT_WORD_LIMIT, countWords } from "../../src/core/hot-memory";
+import { bodyAfterFrontmatter, classifyRecord } from "../../src/core/records/frontmatter";
+import { HOT_WORD_LIMIT, countWords } from "../../src/core/records/hot-memory";
 import type { MemoryStore } from "../support/memory-store";
 
 /** A vault as files: every file outside the trash, what went to the trash, and every draft ever created. */

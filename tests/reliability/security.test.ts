@@ -17,9 +17,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
 import { BoundaryError, PaleeError } from "../../src/core/errors";
-import { classifyRecord } from "../../src/core/frontmatter";
-import { TOPIC_ID_PATTERN, normalizeTopic } from "../../src/core/ids";
-import { assertRemovable, layoutFor } from "../../src/core/layout";
+import { classifyRecord } from "../../src/core/records/frontmatter";
+import { TOPIC_ID_PATTERN, normalizeTopic } from "../../src/core/records/ids";
+import { assertRemovable, layoutFor } from "../../src/core/records/layout";
 import type { SessionStore } from "../../src/core/ports";
 import { PaleeSessions } from "../../src/core/sessions";
 import { NodeStore } from "../../src/node/node-store";
@@ -226,7 +226,7 @@ describe("topic IDs never reach a path", () => {
   );
 });
 
-describe("the deletion boundary (assertRemovable, src/core/layout.ts)", () => {
+describe("the deletion boundary (assertRemovable, src/core/records/layout.ts)", () => {
   const layout = layoutFor("palee");
   const nested = layoutFor("Study/palee");
 

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterSaveError } from "../../src/core/errors";
-import { layoutFor } from "../../src/core/layout";
+import { layoutFor } from "../../src/core/records/layout";
 import { PaleeSessions } from "../../src/core/sessions";
 import { NodeStore } from "../../src/node/node-store";
 import { FakeClock, SeededRandom } from "../support/fakes";

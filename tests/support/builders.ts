@@ -1,6 +1,6 @@
 /** Test data builders: session files exactly as the core writes them, with overridable fields. */
-import { renderFrontmatter } from "../../src/core/frontmatter";
-import type { FieldValue } from "../../src/core/frontmatter";
+import { renderFrontmatter } from "../../src/core/records/frontmatter";
+import type { FieldValue } from "../../src/core/records/frontmatter";
 
 export function draftText(fields: Partial<Record<string, FieldValue>> & { session_id: string }, body = ""): string {
   const base: Array<[string, FieldValue]> = [

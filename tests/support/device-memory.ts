@@ -4,7 +4,7 @@ import { sha256 } from "../../src/cli/device-memory/envelope";
 import * as files from "../../src/cli/device-memory/memory-files";
 import { isDeepStrictEqual } from "node:util";
 import { CheckedIndexes } from "../../src/core/device-memory/checked-indexes";
-import { classifyRecord } from "../../src/core/frontmatter";
+import { classifyRecord } from "../../src/core/records/frontmatter";
 import type { DeviceMemory, OlderNotes, SessionStore } from "../../src/core/ports";
 import { kindOf } from "../../src/core/scan/names";
 import type { FolderReading, TimeOf, TimesOf } from "../../src/core/device-memory/folder-reading";

@@ -1,6 +1,6 @@
 import type { Clock, CorePorts, RandomSource, SessionStore } from "../../src/core/ports";
-import { BOUNDED_VIEWS } from "../../src/core/bounded";
-import { layoutFor } from "../../src/core/layout";
+import { BOUNDED_VIEWS } from "../../src/core/operations/bounded-views";
+import { layoutFor } from "../../src/core/records/layout";
 import { PaleeSessions } from "../../src/core/sessions";
 import { MemoryStore } from "./memory-store";
 
@@ -60,7 +60,8 @@ export interface Harness<S extends SessionStore = MemoryStore> {
 
 /**
  * A core over `store` (any store: a watched or crashing wrapper too; by default a fresh in-memory one).
- * `bounded`: the CLI's list and views from a trusted index.md (core/bounded.ts), as `palee` runs the core.
+ * `bounded`: the CLI's list and views from a trusted index.md (core/operations/bounded-views.ts), as `palee`
+ * runs the core.
  */
 export function harness<S extends SessionStore = MemoryStore>(
   options: {

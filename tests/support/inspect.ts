@@ -1,5 +1,5 @@
 /** Looking into an in-memory vault from tests: the default layout's paths and what the session files hold. */
-import { classifyRecord } from "../../src/core/frontmatter";
+import { classifyRecord } from "../../src/core/records/frontmatter";
 import type { MemoryStore } from "./memory-store";
 
 export const HOT = "palee/hot.md";

@@ -1,5 +1,5 @@
 /** Vaults for the learning-loop tests: confirmed session notes built from a day, an hour and a rating. */
-import type { FieldValue } from "../../src/core/frontmatter";
+import type { FieldValue } from "../../src/core/records/frontmatter";
 import { confirmedText } from "./builders";
 import type { Harness } from "./fakes";
 

@@ -1,4 +1,4 @@
-import { BRIEF_WORDS_DEFAULT, BRIEF_WORDS_MAX, BRIEF_WORDS_MIN } from "../../core/brief";
+import { BRIEF_WORDS_DEFAULT, BRIEF_WORDS_MAX, BRIEF_WORDS_MIN } from "../../core/records/brief";
 import { UsageError } from "../../core/errors";
 import { detailedSessionJson, openJson } from "../../core/formats/json";
 import { queueEntryJson, topicWeekJson } from "../../core/formats/review";

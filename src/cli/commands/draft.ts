@@ -6,7 +6,7 @@ import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
 import { OPEN_SESSION_SPAN_MS } from "../../core/device-memory/kept-fields";
 import { topicNoteLink, topicOption } from "../topic";
-import { isOpen } from "../../core/hot-memory";
+import { isOpen } from "../../core/records/hot-memory";
 import { requireOwnSession } from "../agent-guard";
 import { countAwayIfAsked } from "../count-away";
 

@@ -17,7 +17,7 @@ import { LineReader } from "../prompt";
 import type { Command, CommandContext, Prepared } from "./command";
 import { OPEN_SESSION_SPAN_MS } from "../../core/device-memory/kept-fields";
 import { topicOption } from "../topic";
-import { validateAgentId } from "../../core/ids";
+import { validateAgentId } from "../../core/records/ids";
 import { endTexts } from "../stdin-text";
 import { ratingWord } from "../../core/review/rating";
 import { countAwayIfAsked } from "../count-away";

@@ -2,8 +2,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { FileExistsError, UsageError, errorMessage } from "../../core/errors";
-import type { Skipped } from "../../core/records";
-import { skippedWarning } from "../../core/records";
+import type { Skipped } from "../../core/records/records";
+import { skippedWarning } from "../../core/records/records";
 import type { ExportOptions } from "../../core/sessions";
 import type { TextFill } from "../../node/node-store";
 import { NodeStore } from "../../node/node-store";

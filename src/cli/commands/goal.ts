@@ -8,7 +8,7 @@ import type { GoalOptionsText, GoalsReport } from "../../core/goals";
 import { asksForChange, goalChangeOf, goalsJson, weekProgressText } from "../../core/goals";
 import type { GoalsResult } from "../../core/sessions";
 import { dayText } from "../../core/time";
-import { skippedWarning } from "../../core/records";
+import { skippedWarning } from "../../core/records/records";
 import type { Values } from "../options";
 import type { CliIo, Outcome } from "../output";
 import { plural, printable } from "../text";

@@ -1,6 +1,6 @@
 import { formatDuration } from "../../core/time";
 import { detailedSessionJson, draftJson, skippedJson } from "../../core/formats/json";
-import { skippedWarning } from "../../core/records";
+import { skippedWarning } from "../../core/records/records";
 import { describeDraft } from "../describe";
 import type { Values } from "../options";
 import type { Outcome } from "../output";

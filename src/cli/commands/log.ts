@@ -5,7 +5,7 @@ import type { CliIo, Outcome } from "../output";
 import { readStdinText } from "../stdin-text";
 import type { Command, CommandContext, Prepared } from "./command";
 import { topicNoteLink, topicOption } from "../topic";
-import { validateAgentId } from "../../core/ids";
+import { validateAgentId } from "../../core/records/ids";
 
 /** `--recall -` is read before the vault is locked (main.ts), then the log runs under it. */
 async function prepareLog(values: Values, io: CliIo): Promise<Prepared> {

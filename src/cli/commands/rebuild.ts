@@ -1,5 +1,5 @@
 import { skippedJson } from "../../core/formats/json";
-import { skippedWarning } from "../../core/records";
+import { skippedWarning } from "../../core/records/records";
 import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
 

@@ -1,6 +1,6 @@
 /** `palee session year` (contract §5): the year view as a 7-row grid and its summary, or its JSON document. */
 import { yearGrid, yearJson, yearSummary } from "../../core/goals";
-import { skippedWarning } from "../../core/records";
+import { skippedWarning } from "../../core/records/records";
 import type { Values } from "../options";
 import type { Outcome } from "../output";
 import { printable } from "../text";

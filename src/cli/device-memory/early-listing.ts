@@ -17,7 +17,7 @@
 import { existsSync, lstatSync, promises as fs, realpathSync } from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { DEFAULT_SESSION_FOLDER, layoutFor } from "../../core/layout";
+import { DEFAULT_SESSION_FOLDER, layoutFor } from "../../core/records/layout";
 import type { EarlyFolder } from "../../node/folder-reading";
 import { readListing } from "../../node/folder-reading";
 import { lockFilesOf } from "../lock-place";

@@ -15,7 +15,7 @@ import { promises as fs } from "node:fs";
 import { performance } from "node:perf_hooks";
 import * as path from "node:path";
 import type { CorePorts, DeviceMemory } from "../../core/ports";
-import type { Layout } from "../../core/layout";
+import type { Layout } from "../../core/records/layout";
 import { RememberingStore } from "../../core/device-memory/remembering-store";
 import type { Kept } from "../../core/device-memory/remembering-store";
 import type { FolderReading } from "../../core/device-memory/folder-reading";

@@ -3,7 +3,7 @@
  * options in snake case) into that action's option values. No rule lives here: the action decides and refuses.
  */
 import * as z from "zod";
-import { BRIEF_WORDS_MAX, BRIEF_WORDS_MIN } from "../../core/brief";
+import { BRIEF_WORDS_MAX, BRIEF_WORDS_MIN } from "../../core/records/brief";
 import { UsageError } from "../../core/errors";
 import type { Values } from "../options";
 import { STDIN_TEXT_MAX } from "../stdin-text";

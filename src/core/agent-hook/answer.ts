@@ -4,7 +4,7 @@
  * ends, checkpoints or absorbs a session its agent did not open, and never creates one but at SessionStart.
  */
 import { isPaleeError } from "../errors";
-import { isOpen } from "../hot-memory";
+import { isOpen } from "../records/hot-memory";
 import type { StartResult } from "../sessions";
 import type { PaleeSessions } from "../sessions";
 import type { HookEvent } from "./event";

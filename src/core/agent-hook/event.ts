@@ -4,7 +4,7 @@
  * `reason` (SessionEnd). Pure: the CLI reads the text, this decides what it is, or refuses it in one line.
  */
 import { UsageError } from "../errors";
-import { AGENT_ID_MAX, validateAgentId } from "../ids";
+import { AGENT_ID_MAX, validateAgentId } from "../records/ids";
 
 /** The agent host whose events the hook reads; the agent ID of its conversations is `claude-code:<id>`. */
 export const HOOK_HOST = "claude-code";

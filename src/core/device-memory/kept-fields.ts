@@ -1,4 +1,4 @@
-import { classifyRecord } from "../frontmatter";
+import { classifyRecord } from "../records/frontmatter";
 import { CLOCK_BEHIND_MS, SAVED_WITHIN_MS } from "../recovery/absorbed";
 import { formatUtcCompact } from "../time";
 import { kindOf } from "../scan/names";

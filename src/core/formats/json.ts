@@ -1,5 +1,5 @@
 import type { OpenSession } from "../operations/open-session";
-import type { ConfirmedSession, Draft, Skipped } from "../records";
+import type { ConfirmedSession, Draft, Skipped } from "../records/records";
 
 /**
  * The JSON documents the CLI prints (`--json`): a session, a draft, the open session and a skipped file, in

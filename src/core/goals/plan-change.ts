@@ -5,7 +5,7 @@
  * text (plan-text.ts), the plugin through FileManager.processFrontMatter. Pure.
  */
 import { UsageError } from "../errors";
-import type { Fields } from "../frontmatter";
+import type { Fields } from "../records/frontmatter";
 import { dayOf, dayText, mondayOf } from "../time";
 import type { Plan } from "./plan";
 import { goalFor, planFromFields } from "./plan";

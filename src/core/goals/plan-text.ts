@@ -2,8 +2,8 @@
  * plan.md's text after a write (contract §2 plan.md, §6 invariant 18): only the keys asked for change; every
  * other key keeps its bytes, and the body is never touched. A new plan.md gets its keys and one body line.
  */
-import type { Fields } from "../frontmatter";
-import { classifyRecord, yamlBlock as stringifyYamlBlock } from "../frontmatter";
+import type { Fields } from "../records/frontmatter";
+import { classifyRecord, yamlBlock as stringifyYamlBlock } from "../records/frontmatter";
 
 /** The one body line written when plan.md is created, never touched again. */
 export const PLAN_BODY_LINE =

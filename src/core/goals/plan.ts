@@ -4,9 +4,9 @@
  * or a `topics` key that is not a topic, is left out and named in `warnings`; an unreadable plan reads as
  * the empty plan with a warning naming the file. Pure: the caller reads the file.
  */
-import type { Fields, ReadResult } from "../frontmatter";
-import { classifyRecord, describeReadProblem } from "../frontmatter";
-import { TOPIC_ID_PATTERN } from "../ids";
+import type { Fields, ReadResult } from "../records/frontmatter";
+import { classifyRecord, describeReadProblem } from "../records/frontmatter";
+import { TOPIC_ID_PATTERN } from "../records/ids";
 import { dayOf, dayText, mondayOf } from "../time";
 import type { DaySpan } from "./plan-values";
 import {

@@ -1,5 +1,5 @@
 /** Time away: a gap with no sign of life, longer than the grace period, recorded as a break. */
-import type { FieldValue } from "../frontmatter";
+import type { FieldValue } from "../records/frontmatter";
 import type { OffsetAt } from "../time";
 import { describeSpan, durationMinutes, formatDuration, formatTimestamp } from "../time";
 import type { BreakInterval } from "./breaks";

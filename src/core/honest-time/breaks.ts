@@ -2,7 +2,7 @@
  * Breaks: the time inside a session that is not study (pauses and time away), recorded as intervals
  * (contract §2 `breaks`, version 3). Every rule that adds a break, removes one or subtracts them lives here.
  */
-import type { FieldValue } from "../frontmatter";
+import type { FieldValue } from "../records/frontmatter";
 import type { OffsetAt } from "../time";
 import { durationMinutes, formatTimestamp, parseTimestamp } from "../time";
 

@@ -1,5 +1,5 @@
 /** A draft's honest-time fields as recorded, hand edits included: paused_at, breaks and break_minutes. */
-import type { Fields } from "../frontmatter";
+import type { Fields } from "../records/frontmatter";
 import type { OffsetAt } from "../time";
 import { FUTURE_SKEW_MS, MINUTE_MS, formatTimestamp, parseTimestamp } from "../time";
 import type { BreakInterval } from "./breaks";

@@ -1,6 +1,6 @@
 /** Pause and continue: the frontmatter updates, for updateFrontmatterFields. */
 import { UsageError } from "../errors";
-import type { FieldValue } from "../frontmatter";
+import type { FieldValue } from "../records/frontmatter";
 import type { OffsetAt } from "../time";
 import { formatTimestamp, localClock } from "../time";
 import { breakFields, clipBreaks, normalizeBreaks, toSecond, totalBreakMinutes } from "./breaks";

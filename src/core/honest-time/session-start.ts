@@ -1,6 +1,6 @@
 /** When a session started, as end and checkpoint date it from the drafts and hot.md. */
-import type { HotState } from "../hot-memory";
-import type { Draft } from "../records";
+import type { HotState } from "../records/hot-memory";
+import type { Draft } from "../records/records";
 import type { OffsetAt } from "../time";
 import { FUTURE_SKEW_MS, INHERIT_MAX_AGE_MS, formatTimestamp, isCanonicalTimestamp, parseTimestamp } from "../time";
 

@@ -1,6 +1,6 @@
 /** One row per confirmed session, oldest first, for CSV and JSON export (contract §4a). Pure. */
 import { csvRecord } from "../formats/csv";
-import { extractSection } from "../session-note";
+import { extractSection } from "../records/session-note";
 import type { InsightSession } from "./stats";
 
 export const EXPORT_COLUMNS = [

@@ -4,7 +4,7 @@
  * started_at (sessionDay: its own offset, not the viewer's); "today" is the viewer's local day. Weeks are ISO
  * weeks, Monday first.
  */
-import type { ConfirmedSession } from "../records";
+import type { ConfirmedSession } from "../records/records";
 import type { OffsetAt } from "../time";
 import {
   EARLIEST_PLAUSIBLE_MS,

@@ -2,9 +2,9 @@
  * end --agent (contract §4b): an agent ends only a session it opened (PaleeSessions.end with `agent`).
  */
 import { UsageError } from "../errors";
-import type { HotState } from "../hot-memory";
-import { isOpen } from "../hot-memory";
-import { validateAgentId } from "../ids";
+import type { HotState } from "../records/hot-memory";
+import { isOpen } from "../records/hot-memory";
+import { validateAgentId } from "../records/ids";
 import type { SessionContext } from "./context";
 import type { AgentEndOptions, EndAnswer } from "./end";
 import { end, endOrDiscard, nothingOpen } from "./end";

@@ -1,7 +1,7 @@
 import { UsageError } from "../errors";
 import type { BreakInterval } from "../honest-time";
 import { countAllAwayUpdate, countBackUpdate } from "../honest-time";
-import { isOpen } from "../hot-memory";
+import { isOpen } from "../records/hot-memory";
 import type { SessionContext } from "./context";
 import { honestOf, recordedAway, updateDraft } from "./draft-fields";
 import { readDraft, readHot } from "./reading";

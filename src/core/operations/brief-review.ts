@@ -2,9 +2,9 @@
  * The learning loop's part of the tutor brief (contract §4c "Brief"): the topic's review entry (its schedule
  * from the ratings in its notes' frontmatter), its goal this week, and its newest recall.
  */
-import type { BriefSession } from "../brief";
-import { plainSection } from "../brief";
-import type { ConfirmedSession } from "../records";
+import type { BriefSession } from "../records/brief";
+import { plainSection } from "../records/brief";
+import type { ConfirmedSession } from "../records/records";
 import type { BriefRecall } from "../review/brief-lines";
 import type { PlanView, TopicGoal } from "../review/goal-progress";
 import type { QueueEntry } from "../review/queue";

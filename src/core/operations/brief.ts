@@ -4,20 +4,20 @@
  * for the sessions needed: the brief reads its topic's sessions newest first until its words are full and the
  * next action is known (a record from the metadata cache is read then; the CLI's scan already holds bodies).
  */
-import type { BriefNextAction, BriefSession, BriefTotals } from "../brief";
-import { NO_TOPIC_BRIEF, briefTotals, carriedNextAction, plainSection, renderBrief } from "../brief";
+import type { BriefNextAction, BriefSession, BriefTotals } from "../records/brief";
+import { NO_TOPIC_BRIEF, briefTotals, carriedNextAction, plainSection, renderBrief } from "../records/brief";
 import { UsageError } from "../errors";
-import { countWords, isOpen, truncateWords } from "../hot-memory";
-import { DRAFT_ID_PATTERN, normalizeTopic, validateNewTopicId } from "../ids";
-import { sessionPath } from "../layout";
-import { classifyRecord } from "../frontmatter";
-import type { ConfirmedSession, Draft } from "../records";
+import { countWords, isOpen, truncateWords } from "../records/hot-memory";
+import { DRAFT_ID_PATTERN, normalizeTopic, validateNewTopicId } from "../records/ids";
+import { sessionPath } from "../records/layout";
+import { classifyRecord } from "../records/frontmatter";
+import type { ConfirmedSession, Draft } from "../records/records";
 import type { OpenSession } from "./open-session";
-import { interpretConfirmed, interpretDraft } from "../records";
+import { interpretConfirmed, interpretDraft } from "../records/records";
 import { withBody } from "../scan";
-import { extractSection } from "../session-note";
+import { extractSection } from "../records/session-note";
 import type { SessionContext } from "./context";
-import type { HotState } from "../hot-memory";
+import type { HotState } from "../records/hot-memory";
 import { asOfDay } from "../time";
 import type { BriefRecall } from "../review/brief-lines";
 import { recallBlock, reviewLine, weekLine } from "../review/brief-lines";

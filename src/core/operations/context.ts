@@ -1,13 +1,13 @@
-import type { Layout } from "../layout";
+import type { Layout } from "../records/layout";
 import type { CorePorts } from "../ports";
-import type { ConfirmedSession } from "../records";
+import type { ConfirmedSession } from "../records/records";
 import { DEFAULT_GRACE_MS, absorbedAfter, absorbedBy } from "../recovery";
 import type { Scan } from "../scan";
 import { ScanCache, scanSessions } from "../scan";
-import type { HotState } from "../hot-memory";
-import { joinedAfter, renderIndexLine } from "../session-index";
+import type { HotState } from "../records/hot-memory";
+import { joinedAfter, renderIndexLine } from "../records/session-index";
 import type { OffsetAt } from "../time";
-import type { BriefTotals } from "../brief";
+import type { BriefTotals } from "../records/brief";
 
 export interface SessionsOptions {
   /** How long a silent session still counts as running on its device; default 15 minutes. */

@@ -1,9 +1,9 @@
 import { UsageError } from "../errors";
-import type { FieldValue } from "../frontmatter";
-import { classifyRecord, updateFrontmatterFields } from "../frontmatter";
+import type { FieldValue } from "../records/frontmatter";
+import { classifyRecord, updateFrontmatterFields } from "../records/frontmatter";
 import type { AwayBreak, BreakInterval, HonestFields } from "../honest-time";
 import { LONG_SILENCE_MS, lastSignOfLife, readBreakList, timeAway } from "../honest-time";
-import type { Draft } from "../records";
+import type { Draft } from "../records/records";
 import type { SessionContext } from "./context";
 import { draftFromText } from "./reading";
 import { writeView } from "./writes";

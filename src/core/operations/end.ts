@@ -1,13 +1,13 @@
 import { UsageError } from "../errors";
-import type { HotState } from "../hot-memory";
-import { EMPTY_HOT, isOpen } from "../hot-memory";
-import type { ConfirmedSession, Draft } from "../records";
+import type { HotState } from "../records/hot-memory";
+import { EMPTY_HOT, isOpen } from "../records/hot-memory";
+import type { ConfirmedSession, Draft } from "../records/records";
 import type { RecallFields, RecallOptions } from "../review/recall";
 import { recallFields } from "../review/recall";
 import { chooseSitting, isAliveElsewhere, isThisDevice, savedIn } from "../recovery";
 import type { Scan } from "../scan";
 import { withBody } from "../scan";
-import { appendNotes, unrecordedWarning } from "../session-note";
+import { appendNotes, unrecordedWarning } from "../records/session-note";
 import { LONG_SILENCE_MS, endStart } from "../honest-time";
 import type { EndAtSession } from "../honest-time";
 import type { OpenRef } from "./checkpoint";

@@ -6,7 +6,7 @@
 import type { ExportRow } from "../insight/export";
 import { exportRow, oldestFirst } from "../insight/export";
 import { inRange } from "../insight/stats";
-import type { Skipped } from "../records";
+import type { Skipped } from "../records/records";
 import { withBody } from "../scan";
 import type { SessionContext } from "./context";
 

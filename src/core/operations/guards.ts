@@ -1,7 +1,7 @@
 import { UsageError } from "../errors";
-import type { HotState } from "../hot-memory";
-import { isOpen } from "../hot-memory";
-import { sessionPath } from "../layout";
+import type { HotState } from "../records/hot-memory";
+import { isOpen } from "../records/hot-memory";
+import { sessionPath } from "../records/layout";
 import type { Scan } from "../scan";
 import type { SessionContext } from "./context";
 

@@ -1,10 +1,10 @@
-import { sessionPath } from "../layout";
-import type { ConfirmedSession } from "../records";
-import { compareNewestFirst } from "../records";
+import { sessionPath } from "../records/layout";
+import type { ConfirmedSession } from "../records/records";
+import { compareNewestFirst } from "../records/records";
 import { ConflictError } from "../errors";
 import type { Scan } from "../scan";
 import { kindOf, readConfirmed, withBody } from "../scan";
-import type { IndexText } from "../index-text";
+import type { IndexText } from "../records/index-text";
 import {
   findEntry,
   firstEntry,
@@ -14,11 +14,11 @@ import {
   readIndexText,
   topicEntries,
   withLine,
-} from "../index-text";
-import { linkOf, renderIndexLine } from "../session-index";
+} from "../records/index-text";
+import { linkOf, renderIndexLine } from "../records/session-index";
 import type { SessionContext, ViewsAfter } from "./context";
-import type { TopicMemory } from "../hot-memory";
-import { renderTopic } from "../ids";
+import type { TopicMemory } from "../records/hot-memory";
+import { renderTopic } from "../records/ids";
 import { everyNote, today } from "./reading";
 import type { SessionLoad } from "./topic-memory";
 import { memoryCache, memoryFrom, memoryOfList } from "./topic-memory";

@@ -1,9 +1,9 @@
-import type { HotState } from "../hot-memory";
-import { isOpen } from "../hot-memory";
-import type { ConfirmedSession } from "../records";
+import type { HotState } from "../records/hot-memory";
+import { isOpen } from "../records/hot-memory";
+import type { ConfirmedSession } from "../records/records";
 import { scanRecent } from "./reading";
 import type { SessionContext } from "./context";
-import { indexEntries } from "../index-text";
+import { indexEntries } from "../records/index-text";
 import { sessionOfLine, trustedIndex } from "./incremental-index";
 import type { ListResult } from "./list";
 

@@ -1,7 +1,7 @@
-import type { ReadResult } from "../frontmatter";
-import type { HotState } from "../hot-memory";
-import { isOpen } from "../hot-memory";
-import type { ConfirmedSession, Draft, Skipped } from "../records";
+import type { ReadResult } from "../records/frontmatter";
+import type { HotState } from "../records/hot-memory";
+import { isOpen } from "../records/hot-memory";
+import type { ConfirmedSession, Draft, Skipped } from "../records/records";
 import type { SessionContext } from "./context";
 import type { OpenSession } from "./open-session";
 import { openSessionOf } from "./open-session";

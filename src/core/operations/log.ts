@@ -1,8 +1,8 @@
 import type { OtherSession } from "../honest-time";
 import { resolveLogInterval } from "../honest-time";
-import type { HotState } from "../hot-memory";
-import { isOpen } from "../hot-memory";
-import type { ConfirmedSession } from "../records";
+import type { HotState } from "../records/hot-memory";
+import { isOpen } from "../records/hot-memory";
+import type { ConfirmedSession } from "../records/records";
 import type { RecallOptions } from "../review/recall";
 import { recallFields } from "../review/recall";
 import type { Scan } from "../scan";

@@ -3,10 +3,10 @@
  * as-of day. Ratings come from the frontmatter (a metadata cache's record serves); note bodies are read only
  * for each queued topic's next action, newest first until one is found or marked done.
  */
-import { plainSection } from "../brief";
+import { plainSection } from "../records/brief";
 import { UsageError } from "../errors";
-import { normalizeTopic, validateNewTopicId } from "../ids";
-import type { ConfirmedSession } from "../records";
+import { normalizeTopic, validateNewTopicId } from "../records/ids";
+import type { ConfirmedSession } from "../records/records";
 import { asOfDay } from "../time";
 import type { PlanView } from "../review/goal-progress";
 import { planViewOf } from "./goals";

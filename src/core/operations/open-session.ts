@@ -1,9 +1,9 @@
 import type { BreakInterval } from "../honest-time";
 import { lastSignOfLife, studiedMs } from "../honest-time";
-import type { HotState } from "../hot-memory";
-import { isOpen } from "../hot-memory";
-import type { Draft } from "../records";
-import { sessionPath } from "../layout";
+import type { HotState } from "../records/hot-memory";
+import { isOpen } from "../records/hot-memory";
+import type { Draft } from "../records/records";
+import { sessionPath } from "../records/layout";
 import { parseTimestamp } from "../time";
 import type { SessionContext } from "./context";
 

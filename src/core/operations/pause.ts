@@ -1,9 +1,9 @@
 import { UsageError } from "../errors";
-import type { FieldValue } from "../frontmatter";
+import type { FieldValue } from "../records/frontmatter";
 import { continueUpdate, nothingOpenError, pauseUpdate } from "../honest-time";
-import { isOpen } from "../hot-memory";
-import { normalizeTopic, validateNewTopicId } from "../ids";
-import type { Draft } from "../records";
+import { isOpen } from "../records/hot-memory";
+import { normalizeTopic, validateNewTopicId } from "../records/ids";
+import type { Draft } from "../records/records";
 import { isAliveElsewhere } from "../recovery";
 import type { SessionContext } from "./context";
 import { refuseUnusableOpenDraft } from "./guards";

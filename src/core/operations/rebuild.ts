@@ -1,6 +1,6 @@
-import type { HotState } from "../hot-memory";
-import { isOpen } from "../hot-memory";
-import type { ConfirmedSession, Skipped } from "../records";
+import type { HotState } from "../records/hot-memory";
+import { isOpen } from "../records/hot-memory";
+import type { ConfirmedSession, Skipped } from "../records/records";
 import { duplicateSaves } from "../recovery";
 import type { SessionContext } from "./context";
 import { writeViews } from "./views";

@@ -1,14 +1,14 @@
 import type { ReconcilePlan } from "../recovery";
 import { absorbedCopies, isThisDevice, planReconcile, savedDraft } from "../recovery";
-import type { HotState } from "../hot-memory";
-import { isOpen } from "../hot-memory";
+import type { HotState } from "../records/hot-memory";
+import { isOpen } from "../records/hot-memory";
 import type { Scan } from "../scan";
 import type { SessionContext } from "./context";
 import type { HotRead } from "./reading";
 import { startOf, scanRecent } from "./reading";
 import { closePointerTo, closingPointerTo, writeViewsAfter } from "./views";
 import { trashDraft } from "./writes";
-import type { ConfirmedSession, Draft } from "../records";
+import type { ConfirmedSession, Draft } from "../records/records";
 import { withBody } from "../scan";
 
 export interface Reconciled {

@@ -1,9 +1,9 @@
 import { UsageError } from "../errors";
-import { updateFrontmatterFields } from "../frontmatter";
-import { EMPTY_HOT, isOpen } from "../hot-memory";
-import { DRAFT_ID_PATTERN } from "../ids";
-import { sessionPath } from "../layout";
-import type { ConfirmedSession, Draft } from "../records";
+import { updateFrontmatterFields } from "../records/frontmatter";
+import { EMPTY_HOT, isOpen } from "../records/hot-memory";
+import { DRAFT_ID_PATTERN } from "../records/ids";
+import { sessionPath } from "../records/layout";
+import type { ConfirmedSession, Draft } from "../records/records";
 import { absorbedCopies, copiesOf, previewSave, savedDraft, savedIn } from "../recovery";
 import type { AwayBreak } from "../honest-time";
 import { awayUpdate, formatBreaks } from "../honest-time";

@@ -1,11 +1,11 @@
-import { classifyRecord } from "../frontmatter";
-import type { HotState } from "../hot-memory";
-import { hotStateOf, isOpen } from "../hot-memory";
-import { normalizeTopic, validateNewTopicId } from "../ids";
-import { sessionPath } from "../layout";
-import type { Draft } from "../records";
+import { classifyRecord } from "../records/frontmatter";
+import type { HotState } from "../records/hot-memory";
+import { hotStateOf, isOpen } from "../records/hot-memory";
+import { normalizeTopic, validateNewTopicId } from "../records/ids";
+import { sessionPath } from "../records/layout";
+import type { Draft } from "../records/records";
 import { SAVED_WITHIN_MS, pendingDrafts } from "../recovery";
-import { renderDraft } from "../session-note";
+import { renderDraft } from "../records/session-note";
 import type { SessionContext } from "./context";
 import type { OpenSession } from "./open-session";
 import { openSessionOf } from "./open-session";

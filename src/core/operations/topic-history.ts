@@ -4,11 +4,11 @@
  * (incremental-index.ts: the same trust check as the bounded list). From the index, the totals come from the
  * topic's lines and only the notes asked for are read, each checked against its line.
  */
-import { briefTotals } from "../brief";
-import { renderTopic } from "../ids";
-import type { IndexEntry } from "../index-text";
-import { indexEntries } from "../index-text";
-import type { ConfirmedSession } from "../records";
+import { briefTotals } from "../records/brief";
+import { renderTopic } from "../records/ids";
+import type { IndexEntry } from "../records/index-text";
+import { indexEntries } from "../records/index-text";
+import type { ConfirmedSession } from "../records/records";
 import type { TopicHistory, TopicHistorySource } from "./context";
 import { sessionOfLine, trustedIndex } from "./incremental-index";
 import { scanRecent } from "./reading";

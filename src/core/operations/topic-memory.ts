@@ -1,6 +1,6 @@
-import type { TopicMemory } from "../hot-memory";
-import { nextActionOf } from "../hot-memory";
-import type { ConfirmedSession } from "../records";
+import type { TopicMemory } from "../records/hot-memory";
+import { nextActionOf } from "../records/hot-memory";
+import type { ConfirmedSession } from "../records/records";
 import { withBody } from "../scan";
 import type { SessionContext } from "./context";
 

@@ -1,6 +1,6 @@
-import { isOpen } from "../hot-memory";
-import type { Draft } from "../records";
-import { compareDraftsOldestFirst } from "../records";
+import { isOpen } from "../records/hot-memory";
+import type { Draft } from "../records/records";
+import { compareDraftsOldestFirst } from "../records/records";
 import { checkpointedWithin, duplicateSaves, isAliveElsewhere, isThisDevice, pendingDrafts } from "../recovery";
 import type { SessionContext } from "./context";
 import type { OpenSession } from "./open-session";

@@ -1,13 +1,13 @@
 import { BusyError, ConflictError, FileExistsError, LockLostError, markSaved } from "../errors";
-import { classifyRecord } from "../frontmatter";
-import { handWrittenHot, keptCopyPath } from "../hand-written";
-import { newDraftId, newSessionId } from "../ids";
-import { assertRemovable, sessionPath } from "../layout";
-import type { ConfirmedSession, Draft } from "../records";
-import { interpretConfirmed } from "../records";
+import { classifyRecord } from "../records/frontmatter";
+import { handWrittenHot, keptCopyPath } from "../records/hand-written";
+import { newDraftId, newSessionId } from "../records/ids";
+import { assertRemovable, sessionPath } from "../records/layout";
+import type { ConfirmedSession, Draft } from "../records/records";
+import { interpretConfirmed } from "../records/records";
 import type { Scan } from "../scan";
-import type { ConfirmedNoteInput } from "../session-note";
-import { renderConfirmedNote } from "../session-note";
+import type { ConfirmedNoteInput } from "../records/session-note";
+import { renderConfirmedNote } from "../records/session-note";
 import type { SessionContext } from "./context";
 import { stamp } from "./reading";
 

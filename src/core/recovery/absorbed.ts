@@ -1,5 +1,5 @@
-import type { ConfirmedSession, Draft } from "../records";
-import { compareNewestFirst } from "../records";
+import type { ConfirmedSession, Draft } from "../records/records";
+import { compareNewestFirst } from "../records/records";
 import { lastSignOfLife } from "../honest-time";
 import { parseTimestamp } from "../time";
 import type { OffsetAt } from "../time";

@@ -1,4 +1,4 @@
-import type { Draft } from "../records";
+import type { Draft } from "../records/records";
 
 export const DEFAULT_GRACE_MS = 15 * 60_000;
 

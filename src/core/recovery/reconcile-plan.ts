@@ -1,6 +1,6 @@
-import type { HotState } from "../hot-memory";
-import { isOpen } from "../hot-memory";
-import type { ConfirmedSession, Draft } from "../records";
+import type { HotState } from "../records/hot-memory";
+import { isOpen } from "../records/hot-memory";
+import type { ConfirmedSession, Draft } from "../records/records";
 import { parseTimestamp } from "../time";
 import { absorbedCopies, savedDraft, savedIn } from "./absorbed";
 import { isThisDevice } from "./liveness";

@@ -1,5 +1,5 @@
-import type { Draft } from "../records";
-import { compareDraftsOldestFirst } from "../records";
+import type { Draft } from "../records/records";
+import { compareDraftsOldestFirst } from "../records/records";
 import type { BreakInterval } from "../honest-time";
 import { futureCheckpoint, lastSignOfLife, savedEnd } from "../honest-time";
 import { FUTURE_SKEW_MS, isCanonicalTimestamp } from "../time";

@@ -1,5 +1,5 @@
-import type { Draft } from "../records";
-import { compareDraftsOldestFirst } from "../records";
+import type { Draft } from "../records/records";
+import { compareDraftsOldestFirst } from "../records/records";
 import { lastSignOfLife } from "../honest-time";
 
 /**

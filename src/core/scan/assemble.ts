@@ -1,7 +1,7 @@
-import { sessionPath } from "../layout";
-import type { Layout } from "../layout";
-import type { ConfirmedSession, Skipped } from "../records";
-import { compareNewestFirst } from "../records";
+import { sessionPath } from "../records/layout";
+import type { Layout } from "../records/layout";
+import type { ConfirmedSession, Skipped } from "../records/records";
+import { compareNewestFirst } from "../records/records";
 import { NOT_A_SESSION } from "./names";
 import type { DraftsRead } from "./read";
 import type { Assembled, Scan } from "./scan";

@@ -1,7 +1,7 @@
-import { SUPPORTED_SCHEMA, classifyRecord } from "../frontmatter";
+import { SUPPORTED_SCHEMA, classifyRecord } from "../records/frontmatter";
 import type { SessionStore } from "../ports";
-import type { ConfirmedSession, Interpreted } from "../records";
-import { interpretConfirmed } from "../records";
+import type { ConfirmedSession, Interpreted } from "../records/records";
+import { interpretConfirmed } from "../records/records";
 
 /**
  * A confirmed session from the store's metadata cache, without reading the file (SessionStore.cachedFields);

@@ -1,8 +1,8 @@
-import type { Layout } from "../layout";
+import type { Layout } from "../records/layout";
 import type { SessionStore } from "../ports";
-import type { ConfirmedSession, Skipped } from "../records";
-import { compareNewestFirst } from "../records";
-import { partitionPoint } from "../sorted";
+import type { ConfirmedSession, Skipped } from "../records/records";
+import { compareNewestFirst } from "../records/records";
+import { partitionPoint } from "./sorted";
 import { assemble, scanOf } from "./assemble";
 import { kindOf } from "./names";
 import { readDrafts, readNotes } from "./read";

@@ -1,4 +1,4 @@
-import { CONFIRMED_FILE_PATTERN, DRAFT_FILE_PATTERN } from "../ids";
+import { CONFIRMED_FILE_PATTERN, DRAFT_FILE_PATTERN } from "../records/ids";
 
 export const NOT_A_SESSION = "not a session file name (expected S-….md or DRAFT-S-….md)";
 

@@ -1,10 +1,10 @@
 import { errorMessage } from "../errors";
-import { classifyRecord } from "../frontmatter";
-import type { Layout } from "../layout";
-import { sessionPath } from "../layout";
+import { classifyRecord } from "../records/frontmatter";
+import type { Layout } from "../records/layout";
+import { sessionPath } from "../records/layout";
 import type { SessionStore } from "../ports";
-import type { ConfirmedSession, Draft, Interpreted, Skipped } from "../records";
-import { compareDraftsOldestFirst, interpretConfirmed, interpretDraft } from "../records";
+import type { ConfirmedSession, Draft, Interpreted, Skipped } from "../records/records";
+import { compareDraftsOldestFirst, interpretConfirmed, interpretDraft } from "../records/records";
 import type { ScanMemo } from "./cached";
 import { confirmedFromCache } from "./cached";
 

@@ -1,4 +1,4 @@
-import type { Layout } from "../layout";
+import type { Layout } from "../records/layout";
 import type { DeviceMemory, SessionStore } from "../ports";
 import { CLOCK_BEHIND_MS } from "../recovery/absorbed";
 import { formatUtcCompact } from "../time";

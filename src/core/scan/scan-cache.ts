@@ -1,4 +1,4 @@
-import type { ConfirmedSession, Skipped } from "../records";
+import type { ConfirmedSession, Skipped } from "../records/records";
 import type { ScanMemo } from "./cached";
 import type { Assembled } from "./scan";
 

@@ -1,4 +1,4 @@
-import type { ConfirmedSession, Draft, Skipped } from "../records";
+import type { ConfirmedSession, Draft, Skipped } from "../records/records";
 
 /** What the sessions folder holds. Every file that could not be used is in `skipped`, by name. */
 export interface Scan {

@@ -3,10 +3,10 @@
  * session files not downloaded yet, and session notes moved into a subfolder of sessions/ (only the files
  * directly inside it are sessions, contract §2). Never writes.
  */
-import type { Layout } from "../layout";
-import { sessionPath } from "../layout";
+import type { Layout } from "../records/layout";
+import { sessionPath } from "../records/layout";
 import type { SessionStore } from "../ports";
-import type { Skipped } from "../records";
+import type { Skipped } from "../records/records";
 import { NOT_DOWNLOADED, kindOf } from "./names";
 
 /** How deep below sessions/ moved notes are looked for, and how many folders at most (a huge tree is cut). */

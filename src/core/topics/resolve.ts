@@ -4,8 +4,8 @@
  * the notes (src/node/topic-notes.ts for the CLI) and print what this decides.
  */
 import { TopicLookupError, UsageError } from "../errors";
-import { classifyRecord } from "../frontmatter";
-import { TOPIC_ID_PATTERN, normalizeTopic, validateNewTopicId } from "../ids";
+import { classifyRecord } from "../records/frontmatter";
+import { TOPIC_ID_PATTERN, normalizeTopic, validateNewTopicId } from "../records/ids";
 import { editDistance } from "./distance";
 
 /** A note whose frontmatter has `palee_id: T-…` (contract §1). */

@@ -1,6 +1,6 @@
 import type { App } from "obsidian";
 import type { RandomSource } from "../../core/ports";
-import { hex } from "../../core/ids";
+import { hex } from "../../core/records/ids";
 
 /** Kept per device in the app's local storage (scoped to this vault), never in the synced data.json. */
 export const DEVICE_STORAGE_KEY = "palee-sessions-device";

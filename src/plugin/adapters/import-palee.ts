@@ -1,12 +1,12 @@
 import type { DataAdapter } from "obsidian";
 import { normalizePath } from "obsidian";
 import { FileExistsError, UsageError } from "../../core/errors";
-import { classifyRecord } from "../../core/frontmatter";
-import { CONFIRMED_FILE_PATTERN, DRAFT_FILE_PATTERN } from "../../core/ids";
-import type { Layout } from "../../core/layout";
-import { sessionPath } from "../../core/layout";
+import { classifyRecord } from "../../core/records/frontmatter";
+import { CONFIRMED_FILE_PATTERN, DRAFT_FILE_PATTERN } from "../../core/records/ids";
+import type { Layout } from "../../core/records/layout";
+import { sessionPath } from "../../core/records/layout";
 import type { SessionStore } from "../../core/ports";
-import type { Skipped } from "../../core/records";
+import type { Skipped } from "../../core/records/records";
 
 /** The seed tool's hidden folder: Obsidian does not index it, so only the adapter can see it. */
 export const LEGACY_FOLDER = ".palee";

@@ -1,8 +1,8 @@
 import { parseYaml, stringifyYaml } from "obsidian";
-import { assertYamlTextBounded, assertYamlValueBounded } from "../../core/yaml-bounds";
+import { assertYamlTextBounded, assertYamlValueBounded } from "../../core/records/yaml-bounds";
 
 /**
- * Replaces src/core/yaml.ts in main.js and in the plugin tests: Obsidian's own YAML instead of js-yaml
+ * Replaces src/core/records/yaml.ts in main.js and in the plugin tests: Obsidian's own YAML instead of js-yaml
  * (docs/adr/0003-plugin-yaml.md). Timestamps stay text: any Date the parser makes is turned back into ISO 8601.
  * Bounded like the CLI's codec (yaml-bounds.ts, contract §3): the value is checked before datesAsText copies it.
  */

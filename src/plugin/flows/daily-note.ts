@@ -2,9 +2,14 @@ import type { App, TFile } from "obsidian";
 import { moment, normalizePath } from "obsidian";
 import type { Moment } from "moment";
 import { appHasDailyNotesPluginLoaded, createDailyNote, getDailyNoteSettings } from "obsidian-daily-notes-interface";
-import { insertUnderHeading, normalizeHeading, renderDailyNoteLine, sessionLinkTarget } from "../../core/daily-note";
+import {
+  insertUnderHeading,
+  normalizeHeading,
+  renderDailyNoteLine,
+  sessionLinkTarget,
+} from "../../core/records/daily-note";
 import { errorMessage } from "../../core/errors";
-import type { ConfirmedSession } from "../../core/records";
+import type { ConfirmedSession } from "../../core/records/records";
 import { recordedDate } from "../../core/time";
 import { saveEditors, writeThroughEditor } from "../adapters/open-editors";
 

@@ -5,9 +5,9 @@
  */
 import { TFile } from "obsidian";
 import { PaleeError, errorMessage } from "../../core/errors";
-import type { Fields } from "../../core/frontmatter";
-import { classifyRecord } from "../../core/frontmatter";
-import { normalizeTopic } from "../../core/ids";
+import type { Fields } from "../../core/records/frontmatter";
+import { classifyRecord } from "../../core/records/frontmatter";
+import { normalizeTopic } from "../../core/records/ids";
 import type { GoalChange, GoalOptionsText, Plan } from "../../core/goals";
 import { goalChangeOf, goalFor, newPlanText, planUpdatesAll, readPlan, WEEKDAYS } from "../../core/goals";
 import { localDay, mondayOf } from "../../core/time";

@@ -1,4 +1,4 @@
-import type { Skipped } from "../../core/records";
+import type { Skipped } from "../../core/records/records";
 import type { ImportReport } from "../adapters/import-palee";
 import { describeImport, importPaleeFolder } from "../adapters/import-palee";
 import type { FlowContext } from "./context";

@@ -1,4 +1,4 @@
-import type { Draft } from "../../core/records";
+import type { Draft } from "../../core/records/records";
 import { isThisDevice, previewSave } from "../../core/recovery";
 import type { RecoverAction, RecoverResult } from "../../core/sessions";
 import type { RecoveryRow } from "../ui/recovery-modal";

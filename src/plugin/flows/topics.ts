@@ -1,6 +1,6 @@
 import type { TFile } from "obsidian";
 import { errorMessage } from "../../core/errors";
-import { normalizeTopic, topicIdForNote } from "../../core/ids";
+import { normalizeTopic, topicIdForNote } from "../../core/records/ids";
 import type { StartOptions } from "../../core/sessions";
 import { ConfirmModal } from "../ui/confirm-modal";
 import type { TopicChoice } from "../ui/topic-picker";

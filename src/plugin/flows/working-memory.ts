@@ -1,5 +1,5 @@
-import { classifyRecord } from "../../core/frontmatter";
-import { skippedWarning } from "../../core/records";
+import { classifyRecord } from "../../core/records/frontmatter";
+import { skippedWarning } from "../../core/records/records";
 import type { FlowContext } from "./context";
 import { fail, warn } from "./notices";
 import { openPath } from "./open-session";

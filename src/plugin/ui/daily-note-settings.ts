@@ -1,5 +1,5 @@
 import type { Setting } from "obsidian";
-import { DEFAULT_DAILY_HEADING, normalizeHeading } from "../../core/daily-note";
+import { DEFAULT_DAILY_HEADING, normalizeHeading } from "../../core/records/daily-note";
 import type { PaleeSettings } from "../settings";
 
 interface Host {

@@ -11,7 +11,7 @@ import type {
   WeekTotal,
 } from "../../core/insight/stats";
 import { computeStats, countedMinutes, daySeries, weekSeries } from "../../core/insight/stats";
-import type { Skipped } from "../../core/records";
+import type { Skipped } from "../../core/records/records";
 import type { OffsetAt } from "../../core/time";
 import type { OpenState } from "../session-controller";
 import { studiedMs } from "../../core/honest-time";

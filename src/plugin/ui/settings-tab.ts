@@ -1,7 +1,7 @@
 import type { App, Plugin } from "obsidian";
 import { PluginSettingTab, Setting } from "obsidian";
 import { errorMessage } from "../../core/errors";
-import { DEFAULT_SESSION_FOLDER, normalizeSessionFolder } from "../../core/layout";
+import { DEFAULT_SESSION_FOLDER, normalizeSessionFolder } from "../../core/records/layout";
 import { cleanDeviceName } from "../adapters/device";
 import type { PaleeSettings } from "../settings";
 import { LIMITS, intervalProblem, wholeNumberIn } from "../settings";

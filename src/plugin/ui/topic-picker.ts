@@ -1,6 +1,6 @@
 import type { App, SearchResult } from "obsidian";
 import { SuggestModal, prepareFuzzySearch } from "obsidian";
-import { TOPIC_ID_PATTERN } from "../../core/ids";
+import { TOPIC_ID_PATTERN } from "../../core/records/ids";
 
 /** One line of the topic picker. */
 export type TopicChoice =

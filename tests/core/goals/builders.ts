@@ -2,7 +2,7 @@
 import type { InsightSession } from "../../../src/core/insight/stats";
 import type { Plan } from "../../../src/core/goals";
 import { readPlan, studyLog } from "../../../src/core/goals";
-import { renderFrontmatter } from "../../../src/core/frontmatter";
+import { renderFrontmatter } from "../../../src/core/records/frontmatter";
 import { dayOf, parseTimestamp } from "../../../src/core/time";
 import type { OffsetAt } from "../../../src/core/time";
 import { dump } from "js-yaml";

@@ -3,8 +3,8 @@
  * core): optional everywhere, written only into the new note, refused before anything is written when the
  * rating is not one; a done next action is no longer carried by hot.md, the brief or the queue.
  */
-import { classifyRecord } from "../../../src/core/frontmatter";
-import { extractSection } from "../../../src/core/session-note";
+import { classifyRecord } from "../../../src/core/records/frontmatter";
+import { extractSection } from "../../../src/core/records/session-note";
 import { harness } from "../../support/fakes";
 import type { Harness } from "../../support/fakes";
 import { HOT, INDEX, confirmedPaths, draftPaths, fields } from "../../support/inspect";

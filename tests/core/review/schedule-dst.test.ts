@@ -4,7 +4,7 @@
  * 23-hour day), a due day stays the date the ladder names. The offsets are the tz database's (Intl).
  */
 import { dayOf, dayText } from "../../../src/core/time";
-import { layoutFor } from "../../../src/core/layout";
+import { layoutFor } from "../../../src/core/records/layout";
 import { PaleeSessions } from "../../../src/core/sessions";
 import { FakeClock, harness } from "../../support/fakes";
 import type { Harness } from "../../support/fakes";

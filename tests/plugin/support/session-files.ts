@@ -2,7 +2,7 @@
  * Looking into the harness's vault from plugin tests: where the session files are, what their frontmatter
  * and bodies hold, and recorded timestamps relative to the fixed test clock (TZ is UTC in the plugin project).
  */
-import { classifyRecord } from "../../../src/core/frontmatter";
+import { classifyRecord } from "../../../src/core/records/frontmatter";
 import type { TopicChoice } from "../../../src/plugin/ui/topic-picker";
 import type { ObsidianHarness } from "./obsidian-harness";
 import type { LoadedPlugin } from "./plugin-harness";

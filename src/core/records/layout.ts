@@ -1,4 +1,4 @@
-import { BoundaryError, UsageError } from "./errors";
+import { BoundaryError, UsageError } from "../errors";
 import { DRAFT_FILE_PATTERN } from "./ids";
 
 /** Where a vault's session files live, all relative to the vault root. */

@@ -1,6 +1,6 @@
-import { UsageError } from "./errors";
-import type { RandomSource } from "./ports";
-import { formatUtcCompact } from "./time";
+import { UsageError } from "../errors";
+import type { RandomSource } from "../ports";
+import { formatUtcCompact } from "../time/index";
 
 export const TOPIC_ID_PATTERN = /^T-[A-Za-z0-9][A-Za-z0-9._-]{0,120}$/;
 export const DRAFT_ID_PATTERN = /^DRAFT-S-[0-9a-f]{8}$/;

@@ -1,8 +1,8 @@
-import { BusyError, errorMessage } from "./errors";
+import { BusyError, errorMessage } from "../errors";
 import type { Layout } from "./layout";
 import { assertTempRemovable, isOwnTempFile } from "./layout";
-import type { CorePorts } from "./ports";
-import { MINUTE_MS } from "./time";
+import type { CorePorts } from "../ports";
+import { MINUTE_MS } from "../time/index";
 
 /** A temp file of the tool's own pattern older than this was left by a killed write (contract §2). */
 export const STALE_TEMP_MS = 60 * MINUTE_MS;

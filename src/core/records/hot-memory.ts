@@ -4,7 +4,7 @@ import { isDraftId, normalizeTopic, renderTopic } from "./ids";
 import type { ConfirmedSession } from "./records";
 import { linkOf } from "./session-index";
 import { extractSection } from "./session-note";
-import { recordedDate } from "./time";
+import { recordedDate } from "../time/index";
 
 /** hot.md's body (frontmatter excluded) never exceeds this many words. */
 export const HOT_WORD_LIMIT = 250;

@@ -1,7 +1,7 @@
 import { renderFrontmatter } from "./frontmatter";
 import { renderTopic } from "./ids";
 import type { ConfirmedSession } from "./records";
-import { recordedDate } from "./time";
+import { recordedDate } from "../time/index";
 
 /** One index line; the date is the day recorded in started_at (the learner's day, same on every device). */
 export function renderIndexLine(session: ConfirmedSession): string {

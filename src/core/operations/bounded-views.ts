@@ -1,6 +1,6 @@
-import { insertIntoViews } from "./operations/incremental-index";
-import { recentList } from "./operations/list-recent";
-import { indexedHistory } from "./operations/topic-history";
+import { insertIntoViews } from "./incremental-index";
+import { recentList } from "./list-recent";
+import { indexedHistory } from "./topic-history";
 
 /**
  * What a face without a metadata cache (the CLI) passes to PaleeSessions, so that list, the views after a new

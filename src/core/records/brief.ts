@@ -7,7 +7,7 @@ import { countWords, topicNoteLink, truncateWords } from "./hot-memory";
 import { inlineMarkdownText, renderTopic } from "./ids";
 import type { ConfirmedSession } from "./records";
 import { extractSection } from "./session-note";
-import { formatDuration, recordedDate } from "./time";
+import { formatDuration, recordedDate } from "../time/index";
 
 /** The allowed --words range of the CLI (contract §5); the pure renderer takes any budget ≥ 0. */
 export const BRIEF_WORDS_DEFAULT = 400;

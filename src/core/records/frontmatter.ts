@@ -1,4 +1,4 @@
-import { errorMessage } from "./errors";
+import { errorMessage } from "../errors";
 import { parseYamlBlock, stringifyYamlBlock } from "./yaml";
 import { YamlBoundsError } from "./yaml-bounds";
 

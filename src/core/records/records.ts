@@ -1,13 +1,13 @@
 import type { Fields, ReadResult } from "./frontmatter";
 import { describeReadProblem } from "./frontmatter";
-import type { BreakInterval } from "./honest-time/breaks";
-import { readBreakList, readBreakMinutes } from "./honest-time/breaks";
-import { readHonestFields } from "./honest-time/draft-fields";
+import type { BreakInterval } from "../honest-time/breaks";
+import { readBreakList, readBreakMinutes } from "../honest-time/breaks";
+import { readHonestFields } from "../honest-time/draft-fields";
 import { normalizeTopic } from "./ids";
-import type { Rating } from "./review/rating";
-import { readRecallRating } from "./review/rating";
-import { durationMinutes, parseTimestamp } from "./time";
-import type { OffsetAt } from "./time";
+import type { Rating } from "../review/rating";
+import { readRecallRating } from "../review/rating";
+import { durationMinutes, parseTimestamp } from "../time/index";
+import type { OffsetAt } from "../time/index";
 
 /** A finished session: the source of truth (views are derived from these notes). */
 export interface ConfirmedSession {
