@@ -48,9 +48,9 @@ export async function exportEachRow(
   }
   const { store } = ctx.ports;
   const { keys, skipped } = await scanKeys(store, ctx.layout, ctx.offsetAt, ctx.ports.clock.now(), choose);
-  const chosen = oldestFirst(keys.filter((k) => k.chosen));
   let rows = 0;
-  for (const key of chosen) {
+  for (const i of keys.chosenOldestFirst()) {
+    const key = keys.key(i);
     const read = interpretConfirmed(key.path, classifyRecord(await store.read(key.path)), ctx.offsetAt);
     // A note that changed or went while the export ran is named, never exported half from each reading.
     const same = "record" in read && read.record.sessionId === key.sessionId;
