@@ -1,4 +1,5 @@
 import { UsageError } from "../../core/errors";
+import { LONG_SILENCE_MS } from "../../core/honest-time";
 import { draftJson, openJson } from "../../core/formats/json";
 import type { OpenSession, StartResult } from "../../core/sessions";
 import { askAction } from "../ask-action";
@@ -71,7 +72,12 @@ function howToEnd(o: OpenSession, device: string): string {
   const saveHere =
     `"palee session recover --draft ${o.draftId} --action save" ends it ` + (where ?? "at its last checkpoint");
   if (o.device === null || o.device === device) {
-    return `"palee session end" ends it ${where ?? "now"}, ${saveHere}, --if-open keep leaves it`;
+    // After a long silence a bare end refuses (long_silence): the suggestion says when (issue 35 §4).
+    const silent = where === null && o.silenceSeconds * 1000 > LONG_SILENCE_MS;
+    const end = silent
+      ? '"palee session end --at last" ends it at its last activity'
+      : `"palee session end" ends it ${where ?? "now"}`;
+    return `${end}, ${saveHere}, --if-open keep leaves it`;
   }
   // Another device's session: end refuses it here; Save of that very draft works once its draft has synced.
   const there = `end it on ${o.device}`;

@@ -1,0 +1,36 @@
+/** end of an open session whose draft is gone: decided before reconcile tidies the pointer (issue 35 §4). */
+import type { EndTime } from "../honest-time";
+import { refuseVanishedEnd } from "../honest-time";
+import type { HotState } from "../records/hot-memory";
+import { isOpen } from "../records/hot-memory";
+import { isThisDevice, savedIn } from "../recovery";
+import type { Scan } from "../scan";
+import type { SessionContext } from "./context";
+import { startOf } from "./reading";
+
+/**
+ * This device's open session on the topic whose draft is gone, dated by hot.md alone (tier 2), or null. Its
+ * end is decided before reconcile closes that pointer, so a refusal writes nothing and the end it suggests
+ * still finds the session (issue 35 §4).
+ */
+function vanishedOpen(ctx: SessionContext, hot: HotState, scan: Scan, topicId: string) {
+  if (!isOpen(hot) || hot.activeTopic !== topicId || !isThisDevice(hot.device, ctx.ports.device)) return null;
+  if (scan.draftFiles.has(hot.openDraft) || scan.drafts.some((d) => d.topicId === topicId)) return null;
+  const startedMs = startOf(ctx, hot);
+  const absorbed = ctx.absorbedIn(scan.confirmed);
+  if (startedMs === null || savedIn(absorbed, hot.openDraft, startedMs, ctx.offsetAt)) return null;
+  return { draftId: hot.openDraft, startedMs };
+}
+
+/** An end that would be refused however reconcile tidies: refused before it writes anything. */
+export function refuseBeforeReconcile(
+  ctx: SessionContext,
+  hot: HotState,
+  scan: Scan,
+  topicId: string,
+  endAt?: EndTime,
+) {
+  const vanished = vanishedOpen(ctx, hot, scan, topicId);
+  const now = ctx.ports.clock.now();
+  if (vanished && vanished.startedMs <= now) refuseVanishedEnd(endAt, vanished, now, ctx.graceMs, ctx.offsetAt);
+}
