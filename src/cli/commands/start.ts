@@ -2,7 +2,7 @@ import { UsageError } from "../../core/errors";
 import { LONG_SILENCE_MS } from "../../core/honest-time";
 import { draftJson, openJson } from "../../core/formats/json";
 import type { OpenSession, StartResult } from "../../core/sessions";
-import { askAction } from "../ask-action";
+import { askAboutDraft } from "../ask-action";
 import { describeDraft, describeOpen, describePending, recoveryLine } from "../describe";
 import type { Values } from "../options";
 import type { Outcome, Output } from "../output";
@@ -42,7 +42,8 @@ async function runStart(ctx: CommandContext, values: Values): Promise<Outcome> {
           ? result.drafts.map((d) => ({ id: d.draftId, description: describePending(d) }))
           : [{ id: result.open.draftId, description: describeOpen(result.open) }];
       for (const choice of choices) {
-        const done = await core.recover(choice.id, await askAction(reader, io, choice.id, choice.description));
+        const action = await askAboutDraft(ctx, reader, choice.id, choice.description);
+        const done = await core.recover(choice.id, action);
         for (const w of done.warnings) out.warn(w);
         if (done.status === "ignored") {
           if (result.status === "already_open") return reportStart(result, out, device);
