@@ -127,6 +127,18 @@ describe("sync-conflict copies of a draft", () => {
     expect(same.trashed.map((t) => t.path)).toEqual([S(X), S(X2)]);
   });
 
+  it("a kept copy with notes the note lacks goes to the trash when the learner discards it", async () => {
+    const store = vault(draft(X, {}, "Laptop notes.\n"));
+    const saved = await core(store).recover(X, "save");
+    if (saved.status !== "saved") throw new Error(saved.status);
+    const [copyPath, copyText] = draft(X2, {}, "Laptop notes.\n\nPhone-only note.\n");
+    store.files.set(copyPath, copyText);
+    const discarded = await core(store).recover(X2, "discard");
+    expect(discarded).toMatchObject({ status: "discarded", alreadySavedIn: saved.session.sessionId });
+    expect(store.files.has(copyPath)).toBe(false);
+    expect(store.trashed.map((t) => t.path)).toEqual([S(X), copyPath]);
+  });
+
   it("saving the copy first records exactly the same note", async () => {
     const fromOriginal = pair();
     await core(fromOriginal).recover(X, "save");
