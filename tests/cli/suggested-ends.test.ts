@@ -126,6 +126,20 @@ describe("a long silence whose draft is gone (240 hours, only hot.md's start)", 
     expect(expectEnded(palee(vault, [...commands[0], "--json"])).duration_minutes).toBe(0);
   });
 
+  it("beside an older interrupted draft of the topic: refused without writing, then --at last is accepted", () => {
+    const vault = silentSession(240 * 60, "gone");
+    const older = draftId("01de0001");
+    writeDraft(vault, { id: older, topic: "T-a", startedAt: ago(300 * 60), lastCheckpointAt: ago(299 * 60) });
+    const before = snapshot(vault, { mtimes: true });
+    const refused = palee(vault, ["end", "--at", "now", "--json"]);
+    expect([refused.status, refused.json().code]).toEqual([2, "long_silence"]);
+    expect(snapshot(vault, { mtimes: true })).toEqual(before);
+    const ended = palee(vault, ["end", "--at", "last", "--json"]);
+    expect(expectEnded(ended).duration_minutes).toBe(0);
+    expect(ended.json().absorbed_drafts).toEqual([]);
+    expect(exists(vault, `palee/sessions/${older}.md`)).toBe(true);
+  });
+
   it("a short gap is no long silence: end --at now is accepted", () => {
     const vault = silentSession(30, "gone");
     expect(expectEnded(palee(vault, ["end", "--at", "now", "--json"])).duration_minutes).toBe(30);

@@ -1,9 +1,10 @@
 /** end of an open session whose draft is gone: decided before reconcile tidies the pointer (issue 35 §4). */
 import type { EndTime } from "../honest-time";
-import { refuseVanishedEnd } from "../honest-time";
+import { lastSignOfLife, refuseVanishedEnd } from "../honest-time";
 import type { HotState } from "../records/hot-memory";
 import { isOpen } from "../records/hot-memory";
 import { isThisDevice, savedIn } from "../recovery";
+import type { Draft } from "../records/records";
 import type { Scan } from "../scan";
 import type { SessionContext } from "./context";
 import { startOf } from "./reading";
@@ -15,11 +16,14 @@ import { startOf } from "./reading";
  */
 function vanishedOpen(ctx: SessionContext, hot: HotState, scan: Scan, topicId: string) {
   if (!isOpen(hot) || hot.activeTopic !== topicId || !isThisDevice(hot.device, ctx.ports.device)) return null;
-  if (scan.draftFiles.has(hot.openDraft) || scan.drafts.some((d) => d.topicId === topicId)) return null;
   const startedMs = startOf(ctx, hot);
+  if (startedMs === null || scan.draftFiles.has(hot.openDraft)) return null;
+  // A draft of the topic alive since the open session began may date it (end tier 1): the usual rules decide.
+  const now = ctx.ports.clock.now();
+  const bears = (d: Draft) => d.topicId === topicId && (lastSignOfLife(d, now) ?? Infinity) >= startedMs;
+  if (scan.drafts.some(bears)) return null;
   const absorbed = ctx.absorbedIn(scan.confirmed);
-  if (startedMs === null || savedIn(absorbed, hot.openDraft, startedMs, ctx.offsetAt)) return null;
-  return { draftId: hot.openDraft, startedMs };
+  return savedIn(absorbed, hot.openDraft, startedMs, ctx.offsetAt) ? null : { draftId: hot.openDraft, startedMs };
 }
 
 /** An end that would be refused however reconcile tidies: refused before it writes anything. */
