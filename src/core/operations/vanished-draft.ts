@@ -6,6 +6,7 @@ import { isOpen } from "../records/hot-memory";
 import { isThisDevice, savedIn } from "../recovery";
 import type { Draft } from "../records/records";
 import type { Scan } from "../scan";
+import type { OpenRef } from "./checkpoint";
 import type { SessionContext } from "./context";
 import { startOf } from "./reading";
 
@@ -26,15 +27,33 @@ function vanishedOpen(ctx: SessionContext, hot: HotState, scan: Scan, topicId: s
   return savedIn(absorbed, hot.openDraft, startedMs, ctx.offsetAt) ? null : { draftId: hot.openDraft, startedMs };
 }
 
+/**
+ * What the caller knows: the end's time, and the session its timer shows (the plugin), whose own ticks are
+ * signs of life the files do not hold: its end dialog shows the silence, and the rule is not for it.
+ */
+type EndAsked = { endAt?: EndTime; open?: OpenRef };
+
 /** An end that would be refused however reconcile tidies: refused before it writes anything. */
 export function refuseBeforeReconcile(
   ctx: SessionContext,
   hot: HotState,
   scan: Scan,
   topicId: string,
-  endAt?: EndTime,
+  asked: EndAsked,
 ) {
+  if (asked.open !== undefined) return;
   const vanished = vanishedOpen(ctx, hot, scan, topicId);
   const now = ctx.ports.clock.now();
-  if (vanished && vanished.startedMs <= now) refuseVanishedEnd(endAt, vanished, now, ctx.graceMs, ctx.offsetAt);
+  if (vanished && vanished.startedMs <= now) refuseVanishedEnd(asked.endAt, vanished, now, ctx.graceMs, ctx.offsetAt);
+}
+
+/** Once end took no draft and dates the session by hot.md's open pointer (tier 2): that draft is gone. */
+export function refuseVanishedTaken(
+  ctx: SessionContext,
+  dating: { openDraft: string | null; startedMs: number },
+  asked: EndAsked,
+): void {
+  if (asked.open !== undefined || dating.openDraft === null) return;
+  const vanished = { draftId: dating.openDraft, startedMs: dating.startedMs };
+  refuseVanishedEnd(asked.endAt, vanished, ctx.ports.clock.now(), ctx.graceMs, ctx.offsetAt);
 }
