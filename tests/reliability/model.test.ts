@@ -18,6 +18,7 @@ import {
   EDITS,
   End,
   ExternalEdit,
+  Log,
   OpenVault,
   Recover,
   Start,
@@ -196,6 +197,23 @@ describe("found by the model", () => {
       new Checkpoint(null, true, false),
     ]);
     expect([...real.store.files.keys()].filter((p) => p.includes("/DRAFT-S-")).length).toBe(1);
+  });
+
+  // MODEL_SEED=852137200, shrunk: log(T-a), start, crash after 1 write, end, the learner edits draft #0,
+  // recover(#0, discard). The end wrote its note and crashed before trashing the draft; the edit gave the
+  // draft text the note lacks, so reconcile keeps it (issue 35 §4); discard answered "discarded" and left it
+  // there. Contract §4 recover: Discard moves the draft to the trash (the text goes with it, never lost).
+  it("moves a saved draft the learner typed into to the trash when they discard it, after end crashed", async () => {
+    const { real } = await runScenario([
+      new Log("T-a", 1, 0),
+      new Start(null, false, false),
+      new Crash(1),
+      new End(null, "none", false),
+      new ExternalEdit("edit draft body", 0),
+      new Recover(0, "discard"),
+    ]);
+    expect([...real.store.files.keys()].filter((p) => p.includes("/DRAFT-S-"))).toEqual([]);
+    expect(real.store.trashed.filter((t) => t.content.includes("(edit 1)"))).toHaveLength(1);
   });
 });
 
