@@ -36,6 +36,11 @@ export function recoveryLine(r: RecoverResult): string {
             `${formatDuration(r.session.durationMinutes)} (interrupted).`;
     case "discarded":
     case "ignored":
+      if (r.status === "discarded" && r.trashedKept)
+        return (
+          `Moved ${r.draftId} to the trash: it was already saved as ${r.alreadySavedIn ?? "?"}, ` +
+          "and the notes it held that the saved note lacks are in the trash with it."
+        );
       if (r.alreadySavedIn) return `${r.draftId} was already saved as ${r.alreadySavedIn}; nothing more to do.`;
       return r.status === "discarded"
         ? `Moved ${r.draftId} to the trash.`

@@ -434,6 +434,22 @@ describe("reconcile: a draft already named in a confirmed note's absorbed_drafts
     expect(run.stderr).not.toContain("[R]esume");
     expect(trashFiles(vault)).toEqual([`${ID}.md`]);
   });
+
+  it("recover --action discard of it with text the note lacks moves it to the trash and says so", () => {
+    const { vault, draftPath } = absorbedAlready();
+    fs.appendFileSync(`${vault}/${draftPath}`, "\nTyped after the end.\n");
+    const run = palee(vault, ["recover", "--draft", ID, "--action", "discard"]);
+    expect(run.status).toBe(0);
+    // Before: "… nothing more to do." and a warning "left it where it is", with the draft in the trash.
+    expect(run.stdout).toBe(
+      `Moved ${ID} to the trash: it was already saved as ${SESSION}, ` +
+        "and the notes it held that the saved note lacks are in the trash with it.\n",
+    );
+    expect(run.stderr).toBe("");
+    expect(draftFiles(vault)).toEqual([]);
+    expect(trashFiles(vault)).toEqual([`${ID}.md`]);
+    expect(readText(vault, `.trash/${ID}.md`)).toContain("Typed after the end.");
+  });
 });
 
 describe("drafts on other devices and recover -i", () => {

@@ -40,7 +40,10 @@ describe("discarding a saved draft the learner typed into after a crash", () => 
   it("moves it to the trash with the learner's text when they discard it, and says so truthfully", async () => {
     const { core, store, path, draftId, note, noteText } = await savedDraftEditedAfterACrash();
     const discarded = await core.recover(draftId, "discard");
-    expect(discarded).toMatchObject({ status: "discarded", draftId });
+    const saved = /S-[0-9T]+-[0-9a-f]{4}/.exec(note)?.[0];
+    expect(discarded).toMatchObject({ status: "discarded", draftId, alreadySavedIn: saved, trashedKept: true });
+    // Reconcile's "left it where it is" would send the learner looking for a file that is in the trash now.
+    expect(discarded.warnings.filter((w) => w.includes(path))).toEqual([]);
     // Before the fix: "discarded", and the draft still in the sessions folder.
     expect(draftPaths(store)).toEqual([]);
     expect(store.files.has(path)).toBe(false);
@@ -53,6 +56,7 @@ describe("discarding a saved draft the learner typed into after a crash", () => 
     const { core, store, path, draftId } = await savedDraftEditedAfterACrash();
     const ignored = await core.recover(draftId, "ignore");
     expect(ignored).toMatchObject({ status: "ignored", draftId });
+    expect(ignored.warnings.filter((w) => w.startsWith(path))).toEqual([expect.stringContaining("left it where")]);
     expect(store.files.get(path)).toContain(TYPED);
     expect(store.trashed.filter((t) => t.path === path)).toEqual([]);
   });

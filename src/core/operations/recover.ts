@@ -29,7 +29,7 @@ export type RecoverAction = "resume" | "save" | "discard" | "ignore";
 export type RecoverResult = (
   | { status: "resumed"; draftId: string; open: OpenSession; away: AwayBreak | null }
   | { status: "saved"; draftId: string; session: ConfirmedSession; alreadySaved: boolean }
-  | { status: "discarded"; draftId: string; alreadySavedIn?: string }
+  | { status: "discarded"; draftId: string; alreadySavedIn?: string; trashedKept?: true }
   | { status: "ignored"; draftId: string; alreadySavedIn?: string }
 ) & { warnings: string[] };
 
@@ -56,8 +56,11 @@ export async function recover(ctx: SessionContext, draftId: string, action: Reco
     if (action === "discard") {
       // A copy reconcile kept for notes its note lacks goes only where the learner sends it: the trash.
       const kept = found && !scan.drafts.includes(found) && (await ctx.ports.store.read(found.path)) !== null;
-      if (kept) await trashDraft(ctx, found);
-      return { status: "discarded", draftId, alreadySavedIn: noteId, warnings };
+      if (!kept) return { status: "discarded", draftId, alreadySavedIn: noteId, warnings };
+      await trashDraft(ctx, found);
+      // Reconcile's "left it where it is" no longer holds: the answer says where it went (trashedKept).
+      const rest = warnings.filter((w) => !w.startsWith(`${found.path} `));
+      return { status: "discarded", draftId, alreadySavedIn: noteId, trashedKept: true, warnings: rest };
     }
     if (action === "ignore") return { status: "ignored", draftId, alreadySavedIn: noteId, warnings };
     throw new UsageError(`${draftId} was already saved in ${noteId}; there is nothing to resume`, "no_such_draft");

@@ -210,6 +210,7 @@ function recoveredText(ctx: FlowContext, result: RecoverResult, action: RecoverA
         ? `Was already saved as ${result.session.sessionId}.`
         : `Saved as ${result.session.sessionId} (${formatDuration(result.session.durationMinutes)}).`;
     case "discarded":
+      if (result.trashedKept) return `Moved to the trash (already saved in ${result.alreadySavedIn ?? "?"}).`;
       return result.alreadySavedIn ? `Was already saved in ${result.alreadySavedIn}.` : "Moved to the trash.";
     case "ignored":
       return action === "ignore" ? "Left for later." : "Unchanged.";
