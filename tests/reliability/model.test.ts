@@ -20,6 +20,7 @@ import {
   ExternalEdit,
   Log,
   OpenVault,
+  Read,
   Recover,
   Start,
   SwitchDevice,
@@ -232,6 +233,20 @@ describe("scenarios from the model", () => {
     // Issue 35 §4: the edit is not in the saved note, so the draft stays where the learner can find it.
     expect(real.store.trashed.map((t) => t.content.includes("(edit 1)"))).toEqual([]);
     expect([...real.store.files.values()].some((text) => text.includes("(edit 1)"))).toBe(true);
+  });
+
+  // MODEL_SEED=3 and 7, shrunk: the model expected list to count a draft that a Save cut short had already
+  // saved; since issue 35 §4, list answers as reconcile would (named in a warning, not listed as a draft).
+  it("lists a draft a Save cut short already saved as finished, naming the note, not as a draft", async () => {
+    const steps = [new Start("T-a", false, false), new Crash(1), new Recover(0, "save"), new Read("list")];
+    const { real } = await runScenario(steps);
+    // After the next start-up (reconcile): the one note, and the finished draft in the trash.
+    const paths = [...real.store.files.keys()];
+    expect([paths.filter((p) => p.includes("/S-")).length, paths.filter((p) => p.includes("/DRAFT-S-"))]).toEqual([
+      1,
+      [],
+    ]);
+    expect(real.store.trashed.map((t) => t.path)).toEqual([expect.stringMatching(/\/DRAFT-S-[0-9a-f]{8}\.md$/)]);
   });
 
   it("saves a session once when end crashes after the note and the learner ends again", async () => {

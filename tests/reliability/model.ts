@@ -1380,16 +1380,32 @@ export class Read extends Step {
       const out = await operate(world, "read", this.label, (core) => core.list({ all: true }));
       const list = out.value;
       if (!list) fail(this.label, "list failed");
+      // Issue 35 §4 (contract §4 list): list answers as reconcile would, without writing. A draft a confirmed
+      // note already saved (an end or Save cut short before it trashed the draft) is finished business: named in
+      // a warning with the note that saved it, not listed. Every draft in the vault is listed or so named, by a
+      // note that really absorbed it (of a reused ID, absorbed.ts savedIn decides which note counts).
+      const savers = absorbers(before);
+      const listedIds = new Set(list.drafts.map((d) => d.draftId));
+      let finished = 0;
+      for (const id of before.drafts.keys()) {
+        if (listedIds.has(id)) continue;
+        const named = (savers.get(id) ?? []).some((note) =>
+          list.warnings.some((w) => w.startsWith(`${id} was already saved as ${note} `)),
+        );
+        if (!named) fail(this.label, `list neither lists ${id} nor names the note that saved it`);
+        finished += 1;
+      }
+      for (const id of listedIds) if (!before.drafts.has(id)) fail(this.label, `list shows ${id}, which is not there`);
       if (
         list.totalConfirmed !== before.confirmed.size ||
-        list.totalDrafts !== before.drafts.size ||
+        list.totalDrafts !== before.drafts.size - finished ||
         list.skipped.length !== before.strays.length
       ) {
         fail(
           this.label,
           `list counts ${list.totalConfirmed} confirmed / ${list.totalDrafts} drafts / ` +
             `${list.skipped.length} skipped, the vault holds ${before.confirmed.size} / ` +
-            `${before.drafts.size} / ${before.strays.length}`,
+            `${before.drafts.size} (${finished} of them already saved) / ${before.strays.length}`,
         );
       }
     } else {
@@ -1458,7 +1474,8 @@ export class ExternalEdit extends Step {
           const line = model.nextFragment("edit");
           files.set(draft.path, `${draft.text}${draft.text.endsWith("\n") ? "" : "\n"}${line}\n`);
           // A draft a crash left behind after it was saved is finished business (contract §4 Reconcile): text typed
-          // into it now goes to the trash with it, not into the saved note.
+          // into it never reaches the saved note; reconcile keeps the draft for it (issue 35 §4) until the learner
+          // discards it, which moves it, text and all, to the trash.
           if (absorbers(before).has(id)) stats.bump(stats.outcomes, "edit of a draft already saved");
           else model.learnerWrote(draft, line);
         }
