@@ -751,3 +751,52 @@ describe("the recovery modal's Save preview", () => {
     },
   );
 });
+
+describe("Discard on a row whose draft another device saved meanwhile, with notes its note lacks", () => {
+  it("moves the draft, notes and all, to the trash and says so (not 'Was already saved')", async () => {
+    const h = harness({
+      files: {
+        [S(D)]: draftText(
+          { session_id: D, started_at: at(-90), last_checkpoint_at: at(-60), device: "laptop" },
+          "Notes\n",
+        ),
+      },
+    });
+    await loadPlugin(h, { device: "laptop" });
+    expect(recoveryRows().map((r) => r.draftId)).toEqual([D]);
+    // The phone saved it (its end crashed before trashing the draft), then the learner typed into the draft.
+    const SAVED = "S-20260814T103000-5a5a";
+    h.write(
+      `palee/sessions/${SAVED}.md`,
+      confirmedText(
+        {
+          session_id: SAVED,
+          started_at: at(-90),
+          ended_at: at(-60),
+          duration_minutes: 30,
+          outcome: "interrupted",
+          absorbed_drafts: [D],
+        },
+        { notes: "Notes" },
+      ),
+    );
+    h.write(
+      S(D),
+      draftText(
+        { session_id: D, started_at: at(-90), last_checkpoint_at: at(-60), device: "laptop" },
+        "Notes\nTyped after the save\n",
+      ),
+    );
+    await settle();
+    // The row's element keeps the answer written into it after the modal closes (its last row decided).
+    const row = recoveryModal().contentEl.querySelector(`.palee-recovery-row[data-draft-id="${D}"]`);
+    await recoverAction(D, "discard");
+    expect(h.trashed.map((t) => [t.path, t.content.includes("Typed after the save")])).toEqual([[S(D), true]]);
+    expect(draftIds(h)).toEqual([]);
+    expect(confirmedIds(h)).toEqual([SAVED]);
+    // Before: "Was already saved in S-…", with the draft (and the text only it held) in the trash.
+    expect(row?.querySelector(".palee-recovery-done")?.textContent).toBe(
+      `Moved to the trash (already saved in ${SAVED}).`,
+    );
+  });
+});
