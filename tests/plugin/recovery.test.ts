@@ -791,7 +791,7 @@ describe("Discard on a row whose draft another device saved meanwhile, with note
     // The row's element keeps the answer written into it after the modal closes (its last row decided).
     const row = recoveryModal().contentEl.querySelector(`.palee-recovery-row[data-draft-id="${D}"]`);
     await recoverAction(D, "discard");
-    expect(h.trashed.map((t) => [t.path, t.content.includes("Typed after the save")])).toEqual([[S(D), true]]);
+    expect(h.trashed.map((t) => [t.path, (t.content ?? "").includes("Typed after the save")])).toEqual([[S(D), true]]);
     expect(draftIds(h)).toEqual([]);
     expect(confirmedIds(h)).toEqual([SAVED]);
     // Before: "Was already saved in S-…", with the draft (and the text only it held) in the trash.
