@@ -66,6 +66,7 @@ describe("what the topic picker offers", () => {
         topicId: "T-rust-ownership",
         notePath: RUST_NOTE,
         noteName: "Rust ownership",
+        aliases: ["ownership"],
       },
     ]);
     expect(rendered(suggestions("")[0]).textContent).toBe("T-rust-ownershipTopic note: Rust ownership");
@@ -99,6 +100,7 @@ describe("what the topic picker offers", () => {
         topicId: "T-rust-ownership",
         notePath: RUST_NOTE,
         noteName: "Rust ownership",
+        aliases: ["ownership"],
         review: "due",
       },
     ]);

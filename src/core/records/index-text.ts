@@ -1,3 +1,4 @@
+import { topicTail } from "./index-line";
 import { renderIndexOfJoined } from "./session-index";
 
 /*
@@ -100,7 +101,7 @@ export function findEntry({ text, count, body }: IndexText, link: string): Index
 
 /** The lines of one topic (`rendered` as renderTopic writes it), newest first: found by the text's own search. */
 export function topicEntries({ text, body }: IndexText, rendered: string): IndexEntry[] {
-  const tail = `${CLOSE} - Topic: ${rendered} (`;
+  const tail = topicTail(rendered);
   const found: IndexEntry[] = [];
   for (let hit = text.indexOf(tail, body); hit >= 0; hit = text.indexOf(tail, hit + tail.length)) {
     const start = text.lastIndexOf("\n", hit) + 1;

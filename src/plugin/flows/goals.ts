@@ -7,7 +7,7 @@ import { TFile } from "obsidian";
 import { PaleeError, errorMessage } from "../../core/errors";
 import type { Fields } from "../../core/records/frontmatter";
 import { classifyRecord } from "../../core/records/frontmatter";
-import { normalizeTopic } from "../../core/records/ids";
+import { normalizeTopic } from "../../core/topics/ids";
 import type { GoalChange, GoalOptionsText, Plan } from "../../core/goals";
 import { goalChangeOf, goalFor, newPlanText, planUpdatesAll, readPlan, WEEKDAYS } from "../../core/goals";
 import { localDay, mondayOf } from "../../core/time";

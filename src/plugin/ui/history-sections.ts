@@ -8,6 +8,7 @@ import { Keymap } from "obsidian";
 import type { PaneType } from "obsidian";
 import type { SessionStats } from "../../core/insight/stats";
 import { formatDuration } from "../../core/time";
+import { topicNoteTarget } from "../../core/topics/display";
 import { plural } from "./history-chart";
 import type { HistoryModel, OpenSessionModel, RecentSession } from "./history-model";
 import type { GoalsModel } from "./goals-model";
@@ -28,10 +29,7 @@ export interface HistoryActions {
 }
 
 /** "[[Rust ownership|Rust]]" → "Rust ownership"; null when it is not one wikilink. */
-export function linkTarget(topicNote: string | null): string | null {
-  const m = topicNote ? /^\s*\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]\s*$/.exec(topicNote) : null;
-  return m ? m[1].trim() : null;
-}
+export const linkTarget = (topicNote: string | null): string | null => topicNoteTarget(topicNote);
 
 /** A session note's link text: its vault path without ".md", which names exactly that note. */
 export const sessionLinktext = (path: string): string => path.replace(/\.md$/, "");

@@ -1,24 +1,12 @@
 import { studiedMs } from "../../core/honest-time";
 import { formatElapsed } from "../../core/time";
+import { topicLabel } from "../../core/topics/display";
 import type { OpenState } from "../session-controller";
 
 /** The time studied so far: from the recorded start, breaks excluded, frozen at the pause while paused. */
 export function studiedSoFar(open: OpenState, now: number): number {
   const { startedMs, pausedMs } = open;
   return studiedMs({ startedMs, pausedMs, breakMinutes: open.session.breakMinutes }, now);
-}
-
-/**
- * The topic as the learner named it (contract §5 version 4, topics by name): the topic note's name when the
- * session recorded a link to one, else the topic ID.
- */
-export function topicLabel(topicId: string, topicNote: string | null | undefined): string {
-  const target = topicNote ? /^\s*\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]\s*$/.exec(topicNote)?.[1] : undefined;
-  const name = target
-    ?.slice(target.lastIndexOf("/") + 1)
-    .replace(/\.md$/i, "")
-    .trim();
-  return name ? name : topicId;
 }
 
 /**
