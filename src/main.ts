@@ -18,6 +18,7 @@ import { settingsFrom, toSaved } from "./plugin/settings";
 import { PaleeSettingTab } from "./plugin/ui/settings-tab";
 import { StatusBarTimer } from "./plugin/ui/status-bar";
 import { browserClock, browserRandom } from "./plugin/adapters/system-ports";
+import { topicName } from "./plugin/flows/topics";
 
 /** How often the timer re-renders and time away and automatic checkpoints are checked (no writes unless due). */
 const TICK_MS = 1000;
@@ -64,9 +65,10 @@ export default class PaleeSessionsPlugin extends Plugin {
         () => browserClock.now(),
         showSeconds,
         due.count,
+        (topicId, topicNote) => topicName(flows, topicId, topicNote),
       );
       this.registerDomEvent(item, "click", (event) => statusBarClick(flows, event));
-      this.register(this.controller.onChange(() => this.timer?.render()));
+      this.register(this.controller.onChange(() => this.timer?.render(true)));
       this.register(due.follow());
       this.timer.render();
     }

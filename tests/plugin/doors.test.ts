@@ -59,7 +59,7 @@ describe("obsidian://palee-sessions links", () => {
     await followLink(p, link("action=start&topic=Rust%20ownership"));
     expect(fieldsAt(p.h, HOT)).toMatchObject({ active_topic: "T-rust-ownership" });
     expect(draftPaths(p.h)).toHaveLength(1);
-    expect(lastNotice()).toBe("Session on T-rust-ownership started.");
+    expect(lastNotice()).toBe("Session on Rust ownership started.");
     expect(statusText(p)).toContain("Rust ownership"); // the topic note's name (version 4, topics by name)
   });
 
@@ -185,20 +185,18 @@ describe("the app's command line (Obsidian 1.12.2 and later)", () => {
   it("runs a whole session through the app, answering in text", async () => {
     const p = await vault();
     expect(await runCli(p, "palee-sessions:status")).toBe("No session is open.");
-    expect(await runCli(p, "palee-sessions:start", { topic: "ownership" })).toBe(
-      "Session on T-rust-ownership started.",
-    );
+    expect(await runCli(p, "palee-sessions:start", { topic: "ownership" })).toBe("Session on Rust ownership started.");
     expect(statusText(p)).toContain("Rust ownership"); // the topic note's name (version 4, topics by name)
     await tickFor(5 * MINUTE);
     expect(await runCli(p, "palee-sessions:checkpoint", { note: "- moves: elision" })).toMatch(
-      /^Checkpoint saved \(T-rust-ownership/,
+      /^Checkpoint saved \(Rust ownership/,
     );
     expect(bodyAt(p.h, onlyDraft(p.h))).toContain("- moves: elision");
-    expect(await runCli(p, "palee-sessions:status")).toMatch(/^T-rust-ownership: .* so far\n/);
-    expect(await runCli(p, "palee-sessions:pause")).toMatch(/^Session on T-rust-ownership paused at /);
-    expect(await runCli(p, "palee-sessions:continue")).toBe("Session on T-rust-ownership continues.");
+    expect(await runCli(p, "palee-sessions:status")).toMatch(/^Rust ownership: .* so far\n/);
+    expect(await runCli(p, "palee-sessions:pause")).toMatch(/^Session on Rust ownership paused at /);
+    expect(await runCli(p, "palee-sessions:continue")).toBe("Session on Rust ownership continues.");
     const ended = await runCli(p, "palee-sessions:end", { summary: "borrowing", next: "exercise 4" });
-    expect(ended).toMatch(/^Session on T-rust-ownership saved \(/);
+    expect(ended).toMatch(/^Session on Rust ownership saved \(/);
     expect(bodyAt(p.h, onlyConfirmed(p.h))).toContain("borrowing");
     expect(statusText(p)).not.toContain("T-rust-ownership");
     expect(await runCli(p, "palee-sessions:context", { topic: "T-rust-ownership" })).toContain("borrowing");
@@ -229,7 +227,7 @@ describe("the app's command line (Obsidian 1.12.2 and later)", () => {
     const p = await vault();
     await runCli(p, "palee-sessions:start", { topic: "T-rust-ownership" });
     expect(await runCli(p, "palee-sessions:start", { topic: "T-rust-ownership" })).toMatch(
-      /^A session on T-rust-ownership is already open/,
+      /^A session on Rust ownership is already open/,
     );
     expect(draftPaths(p.h)).toHaveLength(1);
   });

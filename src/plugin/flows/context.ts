@@ -5,6 +5,7 @@ import type { SessionController } from "../session-controller";
 import { DailyNoteLog } from "./daily-note";
 import { FolderQuiet } from "./sync-quiet";
 import type { PaleeSettings } from "../settings";
+import { topicLinkIn, topicNamesIn } from "../adapters/topic-notes";
 
 /**
  * What every flow works with: the app, the controller (the only way to the core), the store and the
@@ -39,7 +40,14 @@ export function flowContext(
     new Notice(message, durationMs);
   },
 ): FlowContext {
-  const dailyNote = new DailyNoteLog(app, settings, notify);
+  const folder = (): string => controller.layout.folder;
+  const dailyNote = new DailyNoteLog(
+    app,
+    settings,
+    notify,
+    (topicId, from) => topicLinkIn(app, folder(), topicId, from),
+    (topicId, topicNote) => topicNamesIn(app, folder())(topicId, topicNote),
+  );
   const quiet = new FolderQuiet(() => controller.now());
   const withButtons = new Set<Notice>();
   const ctx: FlowContext = {

@@ -20,8 +20,9 @@ export type TopicChoice =
 
 export function choiceLabel(choice: TopicChoice): { title: string; note: string } {
   switch (choice.kind) {
+    // By the note's name, with the ID beside it: it tells two similar topics apart (contract §5 version 4).
     case "topic-note":
-      return { title: choice.topicId, note: `Topic note: ${choice.noteName}${reviewMark(choice.review)}` };
+      return { title: choice.noteName, note: `${choice.topicId} · topic note${reviewMark(choice.review)}` };
     case "past-topic":
       return { title: choice.topicId, note: `From your past sessions${reviewMark(choice.review)}` };
     case "use-current-note":
