@@ -27,7 +27,18 @@ import {
   submitEnd,
   type,
 } from "./support/plugin-harness";
-import { HOT, S, confirmedIds, fieldsAt, onlyConfirmed, startOn, statusText, textAt } from "./support/session-files";
+import { followLink, runCli } from "./support/doors";
+import {
+  HOT,
+  S,
+  confirmedIds,
+  fieldsAt,
+  onlyConfirmed,
+  onlyDraft,
+  startOn,
+  statusText,
+  textAt,
+} from "./support/session-files";
 
 installPluginTestEnvironment();
 afterEach(uninstallDailyNotes);
@@ -111,6 +122,28 @@ describe("a session another face started, with no topic_note recorded", () => {
     expect(statusText(p)).toMatch(/^T-rust-ownership \d/);
     await p.run("show-status");
     expect(lastNotice()).toMatch(/^T-rust-ownership: .* so far\n/);
+  });
+});
+
+describe("a session started from a link or the app's command line", () => {
+  it("records topic_note when a note has the topic's ID, given by ID or by name", async () => {
+    for (const [door, topic] of [
+      ["link", "T-rust-ownership"],
+      ["app CLI", "T-rust-ownership"],
+      ["link", "Rust ownership"],
+    ] as const) {
+      const h = harness({ files: { [NOTE]: NOTE_TEXT, [S(PAST)]: confirmedText({ session_id: PAST }) } });
+      const p = await loadPlugin(h, { device: "laptop" });
+      if (door === "link")
+        await followLink(p, `obsidian://palee-sessions?action=start&topic=${encodeURIComponent(topic)}`);
+      else await runCli(p, "palee-sessions:start", { topic });
+      expect({ door, topic, fields: fieldsAt(h, onlyDraft(h)) }).toMatchObject({
+        door,
+        topic,
+        fields: { topic_id: "T-rust-ownership", topic_note: "[[Rust ownership]]" },
+      });
+      p.unload();
+    }
   });
 });
 
