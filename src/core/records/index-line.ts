@@ -8,6 +8,9 @@ import { recordedDate } from "../time/index";
 import { TOPIC_ID_PATTERN } from "../topics/ids";
 import { renderTopic } from "../topics/display";
 
+/** How a line begins (its link's opening) and how its link closes: a link never holds "]]". */
+export const LINE_OPEN = "- [[";
+export const LINK_CLOSE = "]]";
 /** What comes between a line's link and its topic. */
 const TOPIC_KEY = " - Topic: ";
 /** What comes between a line's topic and its day. */
@@ -21,7 +24,8 @@ export function linkOf(path: string): string {
 /** One index line; the date is the day recorded in started_at (the learner's day, same on every device). */
 export function renderIndexLine(session: ConfirmedSession): string {
   const when = `${recordedDate(session.startedAt)}, ${session.durationMinutes} min`;
-  return `- [[${linkOf(session.path)}]]${TOPIC_KEY}${renderTopic(session.topicId)}${AFTER_TOPIC}${when})`;
+  const topic = renderTopic(session.topicId);
+  return `${LINE_OPEN}${linkOf(session.path)}${LINK_CLOSE}${TOPIC_KEY}${topic}${AFTER_TOPIC}${when})`;
 }
 
 /** What an index line says: the note it links, its topic (as renderTopic wrote it), its day and minutes. */
@@ -42,7 +46,7 @@ export function parseIndexLine(line: string): IndexLine | null {
 
 /** What follows a line's link (its "]]") when the line is of the topic `rendered` (as renderTopic writes it). */
 export function topicTail(rendered: string): string {
-  return `]]${TOPIC_KEY}${rendered}${AFTER_TOPIC}`;
+  return `${LINK_CLOSE}${TOPIC_KEY}${rendered}${AFTER_TOPIC}`;
 }
 
 /** Whether an index.md text has a line of the topic `topicId` (a quick search; its lines are not checked). */

@@ -1,4 +1,4 @@
-import { topicTail } from "./index-line";
+import { LINE_OPEN, LINK_CLOSE, topicTail } from "./index-line";
 import { renderIndexOfJoined } from "./session-index";
 
 /*
@@ -24,8 +24,8 @@ export interface IndexPlace {
 }
 
 const HEAD = /^---\npalee_schema: 1\ntype: session_index\nupdated_at: "(\d{4}-\d{2}-\d{2})"\n---\n/;
-const OPEN = "- [[";
-const CLOSE = "]]";
+const OPEN = LINE_OPEN;
+const CLOSE = LINK_CLOSE;
 
 /**
  * An index.md exactly as renderIndexOfLines writes it (any date), read line by line where it lies. Plain
