@@ -105,6 +105,7 @@ export default class PaleeSessionsPlugin extends Plugin {
     if (this.unloaded) return; // disabled before the workspace was ready: nothing to start
     // From here on the store follows file events, so scans only look again at files that changed.
     store.track((ref) => this.registerEvent(ref));
+    this.flows.topicNotes.track((ref) => this.registerEvent(ref));
     this.flows.quiet.restart();
     // Registered before any await, so an unload during the start-up check still removes them.
     // Ticks read only memory: the timer from the recorded start, the checkpoint rule from the last checkpoint.

@@ -115,6 +115,26 @@ describe("a session another face started, with no topic_note recorded", () => {
     expect(recoveryRows().map((r) => r.text)).toEqual([expect.stringContaining("IgnoreRust ownershipOn laptop · ")]);
   });
 
+  it("follows the note: a rename or a palee_id given up shows at the next notice", async () => {
+    const h = harness({ files: startedByTheCli() });
+    const p = await loadPlugin(h, { device: "laptop" });
+    await p.run("show-status");
+    expect(lastNotice()).toMatch(/^Rust ownership: /);
+    const note = h.app.vault.getFileByPath(NOTE);
+    if (!note) throw new Error("no topic note");
+    await h.app.fileManager.renameFile(note, "notes/Ownership in Rust.md");
+    await settle();
+    await p.run("show-status");
+    expect(lastNotice()).toMatch(/^Ownership in Rust: /);
+    await h.app.fileManager.processFrontMatter(note, (fm: Record<string, unknown>) => {
+      delete fm.palee_id;
+    });
+    h.catchUpCache(); // the metadata cache indexes the note, as the app does a moment after a write
+    await settle();
+    await p.run("show-status");
+    expect(lastNotice()).toMatch(/^T-rust-ownership: /);
+  });
+
   it("is shown by its ID when no note has that palee_id", async () => {
     const files = startedByTheCli();
     delete files[NOTE];

@@ -5,7 +5,6 @@
  * follows is the picker's own.
  */
 import { classifyTopicValue, topicNoteForName, unknownTopicIdRefusal } from "../../core/topics";
-import { readTopicNotes } from "../adapters/topic-notes";
 import type { FlowContext } from "../flows/context";
 import { noteChoice } from "../flows/topics";
 import type { TopicChoice } from "../ui/topic-picker";
@@ -18,7 +17,7 @@ import type { TopicChoice } from "../ui/topic-picker";
 export async function resolveTopic(ctx: FlowContext, raw: string | undefined): Promise<TopicChoice | null> {
   const value = classifyTopicValue(raw);
   if (value.kind === "none") return null;
-  const { notes, invalid } = readTopicNotes(ctx.app, ctx.controller.layout.folder);
+  const { notes, invalid } = ctx.topicNotes.notes();
   if (value.kind === "name") return noteChoice(topicNoteForName(value.name, notes, { invalid, newIds: false }));
   const note = notes.find((n) => n.topicId === value.topicId);
   if (note) return noteChoice(note);

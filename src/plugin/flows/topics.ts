@@ -1,7 +1,7 @@
 import { errorMessage } from "../../core/errors";
 import type { TopicNamer, TopicNote } from "../../core/topics";
 import { TOPIC_ID_RULE, normalizeTopic, topicIdForNote } from "../../core/topics";
-import { readTopicNotes, topicNamesIn, topicNoteOfFile } from "../adapters/topic-notes";
+import { topicNoteOfFile } from "../adapters/topic-notes";
 import type { StartOptions } from "../../core/sessions";
 import { ConfirmModal } from "../ui/confirm-modal";
 import type { TopicChoice } from "../ui/topic-picker";
@@ -14,7 +14,7 @@ import { LONG_NOTICE_MS, fail } from "./notices";
  * takes the namer once, a notice one name.
  */
 export function topicNames(ctx: FlowContext): TopicNamer {
-  return topicNamesIn(ctx.app, ctx.controller.layout.folder);
+  return ctx.topicNotes.names();
 }
 
 /** One topic's display name (topicNames). */
@@ -54,7 +54,7 @@ const legacyNote = (note: TopicNote, legacy: string | null): TopicNote | null =>
  */
 export function topicNoteChoices(ctx: FlowContext): TopicChoice[] {
   const { app, controller } = ctx;
-  const { notes, legacy } = readTopicNotes(app, controller.layout.folder);
+  const { notes, legacy } = ctx.topicNotes.notes();
   const choices: TopicChoice[] = [];
   const seen = new Set<string>();
   const active = app.workspace.getActiveFile();
