@@ -35,7 +35,7 @@ export function historySource(deps: FlowContext): HistorySource {
       const planPath = `${controller.layout.folder}/plan.md`;
       return historyModel({
         plan: { text: await deps.store.read(planPath), path: planPath },
-        nextUp: queue && nextChoices(queue.result, queue.notes),
+        nextUp: queue && nextChoices(queue.result, queue.names),
         confirmed,
         skipped,
         now: controller.now(),
