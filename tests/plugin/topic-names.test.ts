@@ -98,6 +98,8 @@ describe("a session another face started, with no topic_note recorded", () => {
     expect(recent).toEqual(["2026-08-13 10:00 · Rust ownership"]);
     const topics = Array.from(view.contentEl.querySelectorAll("table.palee-history-topics td:first-child"));
     expect(topics.map((td) => td.textContent)).toEqual(["Rust ownership"]);
+    // As an Obsidian link to the note, though no session recorded one (contract §5 version 4).
+    expect(topics[0].querySelector("a.internal-link")?.getAttribute("data-href")).toBe("notes/Rust ownership");
   });
 
   it("is shown by its note's name in the recovery dialog once interrupted", async () => {

@@ -4,7 +4,7 @@
  * reader is src/node/topic-notes.ts). The picker, the doors and every display name read the notes here.
  */
 import type { App, EventRef, TAbstractFile, TFile } from "obsidian";
-import type { TopicNamer, TopicNoteRead, TopicNotes } from "../../core/topics";
+import type { TopicNamer, TopicNote, TopicNoteRead, TopicNotes } from "../../core/topics";
 import { collectTopicNotes, readTopicNote, topicNamer, topicNoteMarkdown } from "../../core/topics";
 
 /** What the note's cached frontmatter makes it (null: no frontmatter, or no palee_id). */
@@ -71,15 +71,24 @@ export class PluginTopicNotes {
     return topicNamer(this.notes().notes);
   }
 
+  /** The note that has the palee_id `topicId` (the first by path when several do), or null. */
+  private noteOf(topicId: string): TopicNote | null {
+    const notes = this.notes().notes.filter((n) => n.topicId === topicId);
+    return notes.sort((a, b) => (a.path < b.path ? -1 : 1))[0] ?? null;
+  }
+
   /**
    * The topic note of `topicId` as a Markdown link showing its name, as written in the note at `from` (the daily
    * note), or null when no note has that palee_id (or its name cannot be linked safely).
    */
   link(topicId: string, from: string): string | null {
-    const note = this.notes()
-      .notes.filter((n) => n.topicId === topicId)
-      .sort((a, b) => (a.path < b.path ? -1 : 1))[0];
+    const note = this.noteOf(topicId);
     const file = note && this.app.vault.getFileByPath(note.path);
     return file ? topicNoteMarkdown(this.app.metadataCache.fileToLinktext(file, from, true), note.name) : null;
+  }
+
+  /** The link text naming exactly the note that has the palee_id `topicId` (its path without ".md"), or null. */
+  linktext(topicId: string): string | null {
+    return this.noteOf(topicId)?.path.replace(/\.md$/i, "") ?? null;
   }
 }

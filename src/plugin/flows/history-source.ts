@@ -77,6 +77,7 @@ export function historySource(deps: FlowContext): HistorySource {
       recover: () => void recoverDrafts(deps),
       startTopic: (topicId) => void startNext(deps, topicId, notes),
       topicName: (topicId, topicNote) => names(topicId, topicNote),
+      topicLinktext: (topicId) => deps.topicNotes.linktext(topicId),
     },
   };
 }

@@ -28,6 +28,8 @@ export interface HistoryActions {
   startTopic?(topicId: string): void;
   /** A topic's display name (contract §5 version 4, topics by name); without it, the ID. */
   topicName?(topicId: string, topicNote?: string | null): string;
+  /** The link text of the note that has the topic's palee_id, or null (then a recorded link's target, if any). */
+  topicLinktext?(topicId: string): string | null;
 }
 
 /** A topic as the view shows it: its note's name (HistoryActions.topicName; else a recorded link's), else its ID. */
@@ -140,7 +142,7 @@ export function renderTopics(el: HTMLElement, stats: SessionStats, actions: Hist
   for (const topic of stats.byTopic) {
     const row = table.createEl("tr");
     const name = row.createEl("td");
-    const target = linkTarget(topic.topicNote);
+    const target = actions.topicLinktext?.(topic.topicId) ?? linkTarget(topic.topicNote);
     const shown = topicShown(actions, topic.topicId, topic.topicNote);
     if (target) internalLink(name, shown, target, actions);
     else name.setText(shown);
