@@ -1049,6 +1049,10 @@ async function mcpSection(ctx, core, reps) {
 const CACHE_FLOOR_RATIO = 2;
 const CACHE_GROWTH_RATIO = 1.5;
 const CACHE_PEAK_MB = 80;
+// Issue 36: a cold call (no device memory) against the names floor; export's peak against history.
+const COLD_FLOOR_RATIO = 2.5;
+const EXPORT_PEAK_MB = 100;
+const EXPORT_PEAK_GROWTH = 1.2;
 
 /** Issue 22's table and targets, from whatever of the cycles and the names floor was measured. */
 function reportCache(results) {
@@ -1098,6 +1102,22 @@ function reportCache(results) {
       const vs = `${fmtMs(cold.ms)} vs ${fmtMs(before.ms)} ms (${fmtRatio(ratio)})`;
       check(ratio <= 1, `${op} cold ≤ baseline (a build before the cache, 0202d1f, to mean anything): ${vs}`);
     }
+  }
+  console.log(`\nTargets (issue 36) at ${fmtInt(GROWTH_LARGE)} sessions:\n`);
+  for (const op of ["start", "draft", "end"]) {
+    const cold = large[`${op}Cold`];
+    if (!cold || !large.floorNames) continue;
+    const ratio = cold.ms / large.floorNames.ms;
+    check(ratio <= COLD_FLOOR_RATIO, `${op} cold ≤ ${COLD_FLOOR_RATIO}× names floor: ${fmtRatio(ratio)}`);
+  }
+  if (large.exportCsv && small.exportCsv) {
+    const mb = large.exportCsv.maxRssKb / 1024;
+    const growth = large.exportCsv.maxRssKb / small.exportCsv.maxRssKb;
+    check(mb <= EXPORT_PEAK_MB, `export peak ≤ ${EXPORT_PEAK_MB} MB: ${fmtMb(large.exportCsv.maxRssKb)} MB`);
+    check(
+      growth <= EXPORT_PEAK_GROWTH,
+      `export peak ≤ ${EXPORT_PEAK_GROWTH}× ${fmtInt(GROWTH_SMALL)}: ${fmtRatio(growth)}`,
+    );
   }
   return ok;
 }

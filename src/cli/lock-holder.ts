@@ -7,7 +7,7 @@
  * A process's start identity: on Linux the boot's id and the start time in clock ticks from /proc; elsewhere on
  * POSIX its start as `ps` prints it (to the second); on Windows none, so the pid alone decides there.
  */
-import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import * as os from "node:os";
 
@@ -53,16 +53,26 @@ function linuxStart(pid: number): Start {
   return fields[19] ? { id: `linux:${boot}:${fields[19]}` } : null;
 }
 
+/**
+ * `node:child_process`, loaded only where `ps` is asked (macOS, the BSDs): loading it costs every call on Linux
+ * a few milliseconds of start-up for nothing.
+ */
+function childProcess(): typeof import("node:child_process") {
+  return createRequire(__filename)("node:child_process") as typeof import("node:child_process");
+}
+
 /** The start identity by `ps` (macOS, the BSDs): "gone" when ps knows no such process or it is a zombie. */
 function psStart(pid: number): Start {
   let out: string;
   try {
-    out = execFileSync("ps", ["-o", "stat=,lstart=", "-p", String(pid)], {
-      encoding: "utf8",
-      env: { PATH: "/bin:/usr/bin", LC_ALL: "C" },
-      stdio: ["ignore", "pipe", "ignore"],
-      timeout: 5_000,
-    }).trim();
+    out = childProcess()
+      .execFileSync("ps", ["-o", "stat=,lstart=", "-p", String(pid)], {
+        encoding: "utf8",
+        env: { PATH: "/bin:/usr/bin", LC_ALL: "C" },
+        stdio: ["ignore", "pipe", "ignore"],
+        timeout: 5_000,
+      })
+      .trim();
   } catch (error) {
     // ps exits 1 for a pid it does not know; anything else (no ps) cannot tell.
     return (error as { status?: unknown }).status === 1 ? "gone" : null;

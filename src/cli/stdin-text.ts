@@ -4,6 +4,7 @@
  * written); empty or blank input is no text, as if the option had not been given.
  */
 import { UsageError } from "../core/errors";
+import { readBoundedStdin } from "./bounded-stdin";
 
 export const STDIN_TEXT_MAX = 100 * 1024;
 
@@ -13,55 +14,24 @@ export const STDIN_TEXT_MAX = 100 * 1024;
  */
 export const STDIN_TEXT_IDLE_MS = 10_000;
 
-export function readStdinText(
+export async function readStdinText(
   stdin: NodeJS.ReadableStream,
   option: string,
   idleMs = STDIN_TEXT_IDLE_MS,
 ): Promise<string | null> {
-  const timed = (stdin as { isTTY?: boolean }).isTTY !== true;
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const finish = (error: Error | null): void => {
-      if (timer !== null) clearTimeout(timer);
-      stdin.removeListener("data", onData);
-      stdin.removeListener("end", onEnd);
-      stdin.removeListener("error", finish);
-      if (error !== null) {
-        // Let go of a standard input that is still open, so the process can exit.
-        (stdin as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
-        reject(error);
-        return;
-      }
-      const text = Buffer.concat(chunks).toString("utf8");
-      resolve(text.trim() === "" ? null : text);
-    };
-    const arm = (): void => {
-      if (!timed) return;
-      if (timer !== null) clearTimeout(timer);
-      timer = setTimeout(() => {
-        const why = `standard input did not end within ${idleMs / 1000} s of silence`;
-        finish(new UsageError(`--${option} -: ${why}; close it after the text (nothing was written)`));
-      }, idleMs);
-    };
-    const onData = (chunk: Buffer | string): void => {
-      const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
-      size += bytes.length;
-      if (size > STDIN_TEXT_MAX) {
-        const why = `standard input holds more than ${STDIN_TEXT_MAX / 1024} KB`;
-        finish(new UsageError(`--${option} -: ${why}; nothing was written`));
-        return;
-      }
-      chunks.push(bytes);
-      arm();
-    };
-    const onEnd = (): void => finish(null);
-    stdin.on("data", onData);
-    stdin.once("end", onEnd);
-    stdin.once("error", finish);
-    arm();
+  const bytes = await readBoundedStdin(stdin, {
+    maxBytes: STDIN_TEXT_MAX,
+    idleMs: (stdin as { isTTY?: boolean }).isTTY === true ? null : idleMs,
+    tooLarge: () =>
+      new UsageError(`--${option} -: standard input holds more than ${STDIN_TEXT_MAX / 1024} KB; nothing was written`),
+    silent: () =>
+      new UsageError(
+        `--${option} -: standard input did not end within ${idleMs / 1000} s of silence; ` +
+          "close it after the text (nothing was written)",
+      ),
   });
+  const text = bytes.toString("utf8");
+  return text.trim() === "" ? null : text;
 }
 
 /**

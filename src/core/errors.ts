@@ -75,6 +75,8 @@ export class LongSilenceError extends UsageError {
     readonly silenceMs: number,
     readonly sessionMs: number,
     readonly lastSignAt: string,
+    /** The session's draft is gone: nothing shows it alive after its start, so "now" is no answer. */
+    readonly nowRefused = false,
   ) {
     super(message, "long_silence");
     this.name = "LongSilenceError";

@@ -31,6 +31,8 @@ import type { RebuildResult } from "./operations/rebuild";
 import { rebuild } from "./operations/rebuild";
 import type { RecoverAction, RecoverResult } from "./operations/recover";
 import { recover } from "./operations/recover";
+import type { SaveShown } from "./operations/save-preview";
+import { savePreviewOf } from "./operations/save-preview";
 import type { AgentStartOptions, StartResult } from "./operations/start";
 import { start } from "./operations/start";
 import type { GoalReadOptions, GoalsResult, YearResult } from "./operations/goals";
@@ -57,6 +59,7 @@ export type { VaultOpenResult } from "./operations/triage-on-open";
 export type { ContinueResult, PauseOptions, PauseResult } from "./operations/pause";
 export type { RebuildResult } from "./operations/rebuild";
 export type { RecoverAction, RecoverResult } from "./operations/recover";
+export type { SaveShown } from "./operations/save-preview";
 export type { AgentStartOptions, StartOptions, StartResult } from "./operations/start";
 export type { GoalReadOptions, GoalsResult, YearResult } from "./operations/goals";
 
@@ -253,6 +256,11 @@ export class PaleeSessions {
   /** The same rows handed to `write` one at a time (the CLI's export, in memory that does not grow). */
   exportEachRow(options: ExportOptions, write: ExportRowWriter): Promise<{ rows: number; skipped: Skipped[] }> {
     return exportEachRow(this.context, options, write);
+  }
+
+  /** What Save of the draft would record now, or null (no such draft). Never writes. */
+  savePreview(draftId: string): Promise<SaveShown | null> {
+    return savePreviewOf(this.context, draftId);
   }
 
   /** A draft as it is now, or null (missing or unreadable). Never writes. */

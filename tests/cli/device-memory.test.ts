@@ -58,7 +58,7 @@ describe("the note times' file", () => {
     ["another tool version", text, { ...OWNER, tool: "1.2.4" }, NOW],
     ["another vault path", text, { ...OWNER, vault: "/home/me/other" }, NOW],
     ["another session folder", text, { ...OWNER, folder: "study/sessions" }, NOW],
-    ["saved more than a day ago", text, OWNER, NOW + CACHE_MAX_AGE_MS + 1],
+    ["saved more than 30 days ago", text, OWNER, NOW + CACHE_MAX_AGE_MS + 1],
     ["saved in the future", text, OWNER, NOW - 1],
     ["one digit of a time changed", text.replace("1764579600000", "1764579600001"), OWNER, NOW],
     ["cut short", text.slice(0, -10), OWNER, NOW],
@@ -68,6 +68,12 @@ describe("the note times' file", () => {
     ["empty", "", OWNER, NOW],
   ])("is not trusted when %s", (_what, damaged, owner, now) => {
     expect(parseNoteTimes(damaged, owner, now)).toBeNull();
+  });
+
+  it("is trusted for 30 days, so a learner who studies once a day or once a week starts warm (issue 36)", () => {
+    for (const days of [1.5, 8, 30]) {
+      expect(parseNoteTimes(text, OWNER, NOW + days * DAY * 60_000)).toEqual({ times, savedAt: NOW });
+    }
   });
 
   it("is not trusted when its checksum holds but a time is not a number", () => {

@@ -12,12 +12,12 @@ function silentFor(minutes: number): string {
 }
 
 describe("status and a silent session", () => {
-  it("after 3 hours of silence: the text says so and how end will ask; JSON has silence_seconds", () => {
+  it("after 3 hours of silence: the text says so and how to end it; JSON has silence_seconds", () => {
     const vault = silentFor(180);
     const before = snapshot(vault, { mtimes: true });
     const text = palee(vault, ["status"]);
     expect(text.status).toBe(0);
-    expect(text.stdout).toMatch(/^No activity since [^,]+, 3 h ago: "palee session end" will ask when it ended/m);
+    expect(text.stdout).toMatch(/^No activity since [^,]+, 3 h ago; "palee session end --at last" ends it at/m);
     const doc = palee(vault, ["status", "--json"]).json() as { open: { silence_seconds: number } };
     expect(doc.open.silence_seconds).toBeGreaterThanOrEqual(180 * 60);
     expect(doc.open.silence_seconds).toBeLessThan(180 * 60 + 60);

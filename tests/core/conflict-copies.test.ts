@@ -103,13 +103,18 @@ describe("sync-conflict copies of a draft", () => {
     expect(confirmedPaths(store)).toHaveLength(1);
   });
 
-  it("a copy that syncs in after the save with notes the note lacks is kept, never counted twice", async () => {
+  /** X saved; then the phone's copy arrives, with a note written there before it synced. */
+  async function savedThenLateCopy() {
     const store = vault(draft(X, {}, "Laptop notes.\n"));
     const saved = await core(store).recover(X, "save");
     if (saved.status !== "saved") throw new Error(saved.status);
-    // The phone's copy arrives later, with a note written there before it synced.
     const [copyPath, copyText] = draft(X2, {}, "Laptop notes.\n\nPhone-only note.\n");
     store.files.set(copyPath, copyText);
+    return { store, saved, copyPath, copyText };
+  }
+
+  it("a copy that syncs in after the save with notes the note lacks is kept, never counted twice", async () => {
+    const { store, saved, copyPath, copyText } = await savedThenLateCopy();
     const triage = await core(store).triageOnOpen();
     expect(triage).toMatchObject({ pending: [] });
     expect(store.trashed.map((t) => t.path)).toEqual([S(X)]);
@@ -125,6 +130,14 @@ describe("sync-conflict copies of a draft", () => {
     same.files.set(copyPath, draft(X2, {}, "Laptop notes.\n")[1]);
     await core(same).triageOnOpen();
     expect(same.trashed.map((t) => t.path)).toEqual([S(X), S(X2)]);
+  });
+
+  it("a kept copy with notes the note lacks goes to the trash when the learner discards it", async () => {
+    const { store, saved, copyPath } = await savedThenLateCopy();
+    const discarded = await core(store).recover(X2, "discard");
+    expect(discarded).toMatchObject({ status: "discarded", alreadySavedIn: saved.session.sessionId });
+    expect(store.files.has(copyPath)).toBe(false);
+    expect(store.trashed.map((t) => t.path)).toEqual([S(X), copyPath]);
   });
 
   it("saving the copy first records exactly the same note", async () => {

@@ -28,6 +28,11 @@ describe("the due count", () => {
     const next = jest.fn(() => new Promise((resolve) => answers.push(resolve)));
     const changed = jest.fn();
     const counter = dueCounter(stubContext(next), changed);
+    counter.begin(); // the vault's deferred full scan is done: the first count
+    answers[0](queueOf(0));
+    await new Promise((r) => setTimeout(r, 0));
+    next.mockClear();
+    answers.length = 0;
     counter.refresh(); // the start
     counter.refresh(); // its end, while the first count runs
     expect(next).toHaveBeenCalledTimes(1);
@@ -38,5 +43,17 @@ describe("the due count", () => {
     answers[1](queueOf(1));
     await new Promise((r) => setTimeout(r, 0));
     expect([counter.count(), changed.mock.calls.length, next.mock.calls.length]).toEqual([1, 2, 2]);
+  });
+
+  it("counts nothing before the vault's deferred full scan, then counts at once", async () => {
+    const next = jest.fn(() => Promise.resolve(queueOf(3)));
+    const changed = jest.fn();
+    const counter = dueCounter(stubContext(next), changed);
+    counter.refresh(); // a start or the hour, while the vault is still opening: it would read every note
+    await new Promise((r) => setTimeout(r, 0));
+    expect([next.mock.calls.length, counter.count()]).toEqual([0, 0]);
+    counter.begin();
+    await new Promise((r) => setTimeout(r, 0));
+    expect([next.mock.calls.length, counter.count(), changed.mock.calls.length]).toEqual([1, 3, 1]);
   });
 });

@@ -18,6 +18,7 @@ import {
   installPluginTestEnvironment,
   loadPlugin,
   modals,
+  runDeferredChecks,
   settle,
   suggestions,
 } from "./support/plugin-harness";
@@ -93,6 +94,8 @@ describe("study-next", () => {
   it('says "Start session · 1 due" when idle', async () => {
     const p = await loaded();
     await settle();
+    expect(statusText(p)).toBe("Start session"); // counting reads every note: not while the vault opens
+    await runDeferredChecks(); // the deferred full scan readies the scan cache, then the count
     expect(statusText(p)).toBe("Start session · 1 due");
     // Studying the due topic takes it off the count once the session ends.
     await runCli(p, "palee-sessions:start", { topic: "T-a" });

@@ -108,6 +108,7 @@ describe("the reference model", () => {
       }
       const reached = [
         "device memory trusted",
+        "device memory trusted, over a day old",
         "device memory learned afresh",
         "crash fired",
         "start started",

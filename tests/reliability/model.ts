@@ -474,7 +474,9 @@ async function operate<T>(
   }
   let outcome: Outcome<T>;
   const cache = world.cacheOf(device);
+  const aged = cache.counts.aged;
   stats.bump(stats.outcomes, cache.begin(world.clock.now()) ? "device memory trusted" : "device memory learned afresh");
+  if (cache.counts.aged > aged) stats.bump(stats.outcomes, "device memory trusted, over a day old");
   try {
     outcome = { value: await run(core), crashed: false };
   } catch (error) {

@@ -13,6 +13,8 @@ import { KeptFields } from "../../src/core/device-memory/kept-fields";
 import { ForwardingStore } from "./forwarding-store";
 import type { MemoryStore } from "./memory-store";
 
+const DAY_MS = 24 * 3_600_000;
+
 const OWNER: MemoryOwner = { tool: "test", vault: "/vault", folder: "palee/sessions" };
 
 /** A store over `inner` that keeps the fields of the recent notes it reads in `kept`, and nothing else. */
@@ -106,9 +108,10 @@ export class DeviceMemoryModel {
    * How the calls began: with a cache trusted, or learning afresh; how many answers the cache gave; how often an
    * index.md was known from a remembered check (and so not checked line by line); how many writing calls the
    * folder summary answered alone (the times never read); how many notes were answered from the notes kept; how
-   * many listings came with their older notes known.
+   * many listings came with their older notes known; how many calls trusted a memory saved over a day before
+   * (issue 36: trusted for 30 days).
    */
-  readonly counts = { warm: 0, cold: 0, answered: 0, indexKnown: 0, summaryOnly: 0, kept: 0, span: 0 };
+  readonly counts = { warm: 0, cold: 0, answered: 0, indexKnown: 0, summaryOnly: 0, kept: 0, span: 0, aged: 0 };
 
   constructor(
     inner: SessionStore,
@@ -156,6 +159,7 @@ export class DeviceMemoryModel {
     this.began = summary?.savedAt ?? read?.savedAt;
     this.summaryBegan = summary !== null;
     this.counts[this.began === undefined ? "cold" : "warm"] += 1;
+    if (this.began !== undefined && now - this.began > DAY_MS) this.counts.aged += 1;
     return this.began !== undefined;
   }
 

@@ -104,19 +104,22 @@ async function askEnd(silence: LongSilenceError, io: CliIo, offsetAt: OffsetAt):
   const last = Date.parse(silence.lastSignAt);
   try {
     io.stderr(`${silence.situation}.\n`);
+    // A session whose draft is gone shows no activity after its start: "now" would count all of it.
+    const lastWord = silence.nowRefused ? "its [L]ast sign of life, the start (0 min)" : "[L]ast activity";
+    const question = `End at ${lastWord} (${localClock(last, offsetAt)})${silence.nowRefused ? "" : ", [N]ow,"}`;
     for (;;) {
-      io.stderr(`End at [L]ast activity (${localClock(last, offsetAt)}), [N]ow, or [T]ype a time? `);
+      io.stderr(`${question} or [T]ype a time? `);
       const answer = (await reader.next())?.trim().toLowerCase().slice(0, 1) ?? null;
       if (answer === null) throw new UsageError("no answer: input ended, nothing was written", "long_silence");
       if (answer === "l") return "last";
-      if (answer === "n") return "now";
+      if (answer === "n" && !silence.nowRefused) return "now";
       if (answer === "t") {
         io.stderr("Ended at (HH:MM or ISO 8601): ");
         const typed = await reader.next();
         if (typed === null) throw new UsageError("no answer: input ended, nothing was written", "long_silence");
         return typed.trim();
       }
-      io.stderr("Please answer l, n or t.\n");
+      io.stderr(silence.nowRefused ? "Please answer l or t.\n" : "Please answer l, n or t.\n");
     }
   } finally {
     reader.close();

@@ -35,7 +35,7 @@ async function writeNewFile(target: string, fill: TextFill): Promise<void> {
 }
 
 /** About this many characters are gathered before a write, so 30 000 rows are not 30 000 small writes. */
-const PART_LENGTH = 64 * 1024;
+const PART_LENGTH = 8 * 1024;
 
 /**
  * The document, written through `write` as the rows are read (one note body at a time): the export holds

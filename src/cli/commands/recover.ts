@@ -1,7 +1,7 @@
 import { UsageError } from "../../core/errors";
 import { awayJson, awayLine } from "../../core/honest-time";
 import type { RecoverAction, RecoverResult } from "../../core/sessions";
-import { askAction } from "../ask-action";
+import { askAboutDraft } from "../ask-action";
 import { describePending, recoveryJson, recoveryLine } from "../describe";
 import type { Values } from "../options";
 import type { Outcome } from "../output";
@@ -39,7 +39,7 @@ async function recoverEach(ctx: CommandContext): Promise<Outcome> {
   const results: RecoverResult[] = [];
   try {
     for (const draft of drafts) {
-      const action = await askAction(reader, io, draft.draftId, describePending(draft));
+      const action = await askAboutDraft(ctx, reader, draft.draftId, describePending(draft));
       const done = await core.recover(draft.draftId, action);
       for (const w of done.warnings) out.warn(w);
       reportAway(ctx, done);

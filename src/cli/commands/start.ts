@@ -1,7 +1,8 @@
 import { UsageError } from "../../core/errors";
+import { LONG_SILENCE_MS } from "../../core/honest-time";
 import { draftJson, openJson } from "../../core/formats/json";
 import type { OpenSession, StartResult } from "../../core/sessions";
-import { askAction } from "../ask-action";
+import { askAboutDraft } from "../ask-action";
 import { describeDraft, describeOpen, describePending, recoveryLine } from "../describe";
 import type { Values } from "../options";
 import type { Outcome, Output } from "../output";
@@ -41,7 +42,8 @@ async function runStart(ctx: CommandContext, values: Values): Promise<Outcome> {
           ? result.drafts.map((d) => ({ id: d.draftId, description: describePending(d) }))
           : [{ id: result.open.draftId, description: describeOpen(result.open) }];
       for (const choice of choices) {
-        const done = await core.recover(choice.id, await askAction(reader, io, choice.id, choice.description));
+        const action = await askAboutDraft(ctx, reader, choice.id, choice.description);
+        const done = await core.recover(choice.id, action);
         for (const w of done.warnings) out.warn(w);
         if (done.status === "ignored") {
           if (result.status === "already_open") return reportStart(result, out, device);
@@ -71,7 +73,12 @@ function howToEnd(o: OpenSession, device: string): string {
   const saveHere =
     `"palee session recover --draft ${o.draftId} --action save" ends it ` + (where ?? "at its last checkpoint");
   if (o.device === null || o.device === device) {
-    return `"palee session end" ends it ${where ?? "now"}, ${saveHere}, --if-open keep leaves it`;
+    // After a long silence a bare end refuses (long_silence): the suggestion says when (issue 35 §4).
+    const silent = where === null && o.silenceSeconds * 1000 > LONG_SILENCE_MS;
+    const end = silent
+      ? '"palee session end --at last" ends it at its last activity'
+      : `"palee session end" ends it ${where ?? "now"}`;
+    return `${end}, ${saveHere}, --if-open keep leaves it`;
   }
   // Another device's session: end refuses it here; Save of that very draft works once its draft has synced.
   const there = `end it on ${o.device}`;

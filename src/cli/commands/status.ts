@@ -1,6 +1,7 @@
 import { openJson } from "../../core/formats/json";
 import { formatDuration, formatElapsed } from "../../core/time";
 import type { Outcome } from "../output";
+import type { StatusResult } from "../../core/sessions";
 import type { Command, CommandContext } from "./command";
 
 async function runStatus(ctx: CommandContext): Promise<Outcome> {
@@ -28,14 +29,24 @@ async function runStatus(ctx: CommandContext): Promise<Outcome> {
     if (open.pausedAt !== null) out.text(`Paused since ${open.pausedAt} ("palee session continue" goes on)`);
     const checkpoint = open.lastCheckpointAt ?? "(none)";
     out.text(`Elapsed: ${studied}${breaks}; last checkpoint ${checkpoint}; draft ${open.draftId}`);
-    if (silence) {
-      const hint = silence.long
-        ? ': "palee session end" will ask when it ended (--at now, --at last or --at HH:MM)'
-        : "";
-      out.text(`${silence.text}${hint}`);
-    }
+    if (silence) out.text(`${silence.text}${silenceHint(silence)}`);
   }
   return 0;
+}
+
+/**
+ * After a long silence, how to end: commands that run as written and are accepted (issue 35 §4), never a
+ * bare `end`, which refuses without a terminal. A session whose draft is gone cannot end at now.
+ */
+function silenceHint(silence: NonNullable<StatusResult["silence"]>): string {
+  if (!silence.long) return "";
+  if (silence.draftGone) {
+    return (
+      '; its draft is gone, so "palee session end --at last" closes it at its start (0 min), ' +
+      "or --at with the time it ended records until then"
+    );
+  }
+  return '; "palee session end --at last" ends it at the last activity (--at now or --at HH:MM: then)';
 }
 
 export const status: Command = {

@@ -3,7 +3,7 @@
  * (which part of the memory, the tool's version, the vault's real path and session folder, when it was saved, the
  * SHA-256 of the body) and the body. One trust rule for all of them: a file that is missing, damaged (its
  * checksum, its shape), of another format, part or tool version, of another vault or session folder, saved more
- * than a day ago or in the future is not trusted, and the call learns afresh as without it. Written atomically
+ * than 30 days ago or in the future is not trusted, and the call learns afresh as without it. Written atomically
  * (temp file and rename), only by a writing action under the vault lock. Plain and derived, safe to delete.
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -14,8 +14,12 @@ import { pieces } from "../../node/text-pieces";
 /** The first line of every device-memory file: this envelope and its version. */
 export const FORMAT = "palee device memory 1";
 
-/** A file older than this is not trusted: what a same-name rewrite could hide is seen within a day. */
-export const CACHE_MAX_AGE_MS = 24 * 3600 * 1000;
+/**
+ * A file older than this is not trusted: what a same-name rewrite could hide is seen within a month. Every other
+ * fact the memory keeps is checked against the listing or the file on each call, so age alone cannot make it wrong;
+ * a month lets a learner who studies once a day or once a week start warm (docs/decisions.md "Device memory").
+ */
+export const CACHE_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 
 /** The parts of the device memory, one file each (memory-files.ts). */
 export type Part = "times" | "checks" | "summary" | "fields";

@@ -68,10 +68,10 @@ export interface MemoryUse {
 
 /**
  * What a writing call saves of its device cache (`remembered`, begun from files saved at `began.savedAt`, with a
- * folder summary or not), or null for nothing. Nothing learned: saved again only once an hour, to stay within its
- * day (CACHE_MAX_AGE_MS); a name gone from the folder meanwhile keeps its time until the next save, and is never
- * asked about while it is gone. Without a folder summary, or with one that no longer told (an older note came or
- * went), one is saved as soon as it can be made.
+ * folder summary or not), or null for nothing. Nothing learned: saved again only once an hour, to stay well
+ * within its age limit (CACHE_MAX_AGE_MS); a name gone from the folder meanwhile keeps its time until the next
+ * save, and is never asked about while it is gone. Without a folder summary, or with one that no longer told (an
+ * older note came or went), one is saved as soon as it can be made.
  */
 export function toKeep(
   remembered: RememberingStore,

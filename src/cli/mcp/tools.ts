@@ -243,7 +243,8 @@ export const TOOLS: readonly ToolSpec[] = [
     title: "End the session",
     description:
       "Ends the open session and saves it as a session note (palee session end). After a long silence it " +
-      "refuses (long_silence) until `at` says when it ended: now, last, HH:MM or ISO 8601.",
+      "refuses (long_silence) until `at` says when it ended: now, last, HH:MM or ISO 8601 (not now when its " +
+      "draft is gone: nothing shows it alive after its start).",
     action: "end",
     readOnly: false,
     input: strict({

@@ -1,11 +1,12 @@
 /** end: when the session ended, given (now, last, HH:MM, ISO 8601) or not, and what it records. */
-import { UsageError } from "../errors";
+import { LongSilenceError, UsageError } from "../errors";
 import type { OffsetAt } from "../time";
 import {
   FUTURE_SKEW_MS,
   describeInstant,
   durationMinutes as spanMinutes,
   formatDurationMs,
+  formatTimestamp,
   parseGivenTime,
 } from "../time";
 import type { BreakInterval } from "./breaks";
@@ -134,6 +135,33 @@ export function resolveEndAt(
     throw new UsageError(`${describeInstant(given, now, offsetAt)} is in the future`, "invalid_time");
   }
   return result(given, "given");
+}
+
+/**
+ * The end of a session whose draft is gone (only hot.md's pointer dates it, contract §4 end tier 2): nothing
+ * shows it alive after its start, so after a long silence (as resolveEndAt's) an end at now would count the
+ * whole silence as study (invariant 11). Such an end, with `at` now or not given, is refused (long_silence);
+ * a time the learner gives, or `last` (its start: 0 minutes), is accepted.
+ */
+export function refuseVanishedEnd(
+  endAt: EndTime | undefined,
+  vanished: { draftId: string; startedMs: number },
+  now: number,
+  graceMs: number,
+  offsetAt: OffsetAt,
+): void {
+  const silenceMs = now - vanished.startedMs;
+  if ((endAt !== undefined && endAt.kind !== "now") || silenceMs <= graceMs || silenceMs <= LONG_SILENCE_MS) return;
+  const startedAt = formatTimestamp(vanished.startedMs, offsetAt(vanished.startedMs));
+  const situation =
+    `the open session's draft ${vanished.draftId} is gone: nothing shows activity after its start ` +
+    `(${describeInstant(vanished.startedMs, now, offsetAt)}, ${formatDurationMs(silenceMs)} ago)`;
+  const sameDay = startedAt.slice(0, 10) === formatTimestamp(now, offsetAt(now)).slice(0, 10);
+  const typed = sameDay ? "HH:MM" : `${startedAt.slice(0, 10)}THH:MM`;
+  const advice =
+    `an end at now would count all of it as study: say when it ended with --at ${typed}, ` +
+    "or close it at its start (0 min) with --at last";
+  throw new LongSilenceError(situation, `${situation}; ${advice}`, silenceMs, silenceMs, startedAt, true);
 }
 
 /** The end dialog's preselected choice: paused_at, or the last activity once the silence exceeds the grace period. */

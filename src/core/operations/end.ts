@@ -14,6 +14,7 @@ import type { OpenRef } from "./checkpoint";
 import type { SessionContext } from "./context";
 import type { EndTime } from "../honest-time";
 import { formatBreaks, resolveEndAt } from "../honest-time";
+import { refuseBeforeReconcile, refuseVanishedTaken } from "./vanished-draft";
 import { refuseUnreadableDraft, refuseUnusableOpenDraft, requireOpen } from "./guards";
 import { readHot, resolveTopic, skippedWarnings, stamp, startOf } from "./reading";
 import { timedNotes } from "./checkpoint";
@@ -101,6 +102,7 @@ async function settle(ctx: SessionContext, options: AgentEndOptions, discard: bo
   }
   const topicId = resolveTopic(options.topic, [hotBefore.state.activeTopic, expected?.topicId ?? null]);
   const before = await scanForReconcile(ctx, hotBefore.state, expected ? [expected.draftId] : []);
+  refuseBeforeReconcile(ctx, hotBefore.state, before, topicId, options);
   const { scan, warnings, closed } = await reconcile(ctx, before, hotBefore);
   const hotAfter = await readHot(ctx);
   const now = ctx.ports.clock.now();
@@ -318,6 +320,7 @@ async function recordEnd(
   // Tier 3 would be the start: no draft, and no open session (or one whose start is unusable, e.g. in the
   // future). Nothing was studied that the tool knows of.
   if (absorbed.length === 0 && start.tier === 3) throw nothingOpen(topicId, at.leftAlone);
+  if (absorbed.length === 0) refuseVanishedTaken(ctx, { openDraft: dating.openDraft, startedMs: start.ms }, options);
   const ending = endingSession(absorbed, at.seenOpen, start.ms);
   const ended = resolveEndAt(options.endAt, ending, now, ctx.graceMs, ctx.offsetAt);
   const agent = absorbed.find((d) => d.agent)?.agent ?? null;

@@ -6,6 +6,8 @@ import type { SessionContext } from "./context";
 import { indexEntries } from "../records/index-text";
 import { sessionOfLine, trustedIndex } from "./incremental-index";
 import type { ListResult } from "./list";
+import { asReconciled } from "./list";
+import { parseTimestamp } from "../time";
 
 /**
  * list's answer from a trusted index.md (incremental-index.ts), without reading the history: the folder's
@@ -16,7 +18,9 @@ import type { ListResult } from "./list";
  */
 export async function recentList(ctx: SessionContext, hot: HotState): Promise<ListResult | null> {
   const now = ctx.ports.clock.now();
-  const scan = await scanRecent(ctx, { now, starts: [], required: [] });
+  // hot.md's open session's start too: a note that saved it is read (asReconciled).
+  const opened = isOpen(hot) ? parseTimestamp(hot.startedAt, ctx.offsetAt) : null;
+  const scan = await scanRecent(ctx, { now, starts: opened === null ? [] : [opened], required: [] });
   const index = scan && (await trustedIndex(ctx, scan, null));
   if (!scan || !index) return null;
   const newest: ConfirmedSession[] = [];
@@ -26,7 +30,7 @@ export async function recentList(ctx: SessionContext, hot: HotState): Promise<Li
     if (!session) return null;
     newest.push(session);
   }
-  return {
+  return asReconciled(ctx, hot, scan.confirmed, {
     openDraftId: isOpen(hot) ? hot.openDraft : null,
     confirmed: newest,
     drafts: scan.drafts,
@@ -34,5 +38,5 @@ export async function recentList(ctx: SessionContext, hot: HotState): Promise<Li
     totalDrafts: scan.drafts.length,
     skipped: scan.skipped,
     warnings: [...new Set([...scan.warnings, ...newest.flatMap((s) => s.fieldWarnings ?? [])])],
-  };
+  });
 }

@@ -7,9 +7,10 @@ import type { OpenSession } from "./open-session";
 import { openSessionOf } from "./open-session";
 import { damagedPointerWarnings, readDraft, readHot } from "./reading";
 import { LONG_SILENCE_MS } from "../honest-time";
-import { savedIn } from "../recovery";
+import { absorbedCopies, savedDraft, savedIn } from "../recovery";
 import { describeInstant, formatDurationMs, parseTimestamp } from "../time";
 import { scanForReconcile } from "./reconcile";
+import type { Scan } from "../scan";
 
 export interface ListResult {
   /** The open session's draft, as hot.md names it (null when none is open). */
@@ -32,8 +33,11 @@ export interface StatusResult {
    * hot.md): status answers as reconcile would, open null, without writing (contract §4 Reconcile).
    */
   savedAs: string | null;
-  /** How long the open, unpaused session has shown no sign of life; `long`: end without --at refuses. */
-  silence: { seconds: number; text: string; long: boolean } | null;
+  /**
+   * How long the open, unpaused session has shown no sign of life; `long`: end without --at refuses;
+   * `draftGone`: its draft no longer exists, so only its start is known (an end at now is refused too).
+   */
+  silence: { seconds: number; text: string; long: boolean; draftGone: boolean } | null;
   hotState: ReadResult["state"];
   /** What is wrong with hot.md's pointer (a damaged open_draft), to tell the user. */
   warnings: string[];
@@ -50,7 +54,7 @@ export async function list(
   const recent = options.all || !recentList ? null : await recentList(ctx, hot.state);
   if (recent) return recent;
   const scan = await ctx.scan();
-  return {
+  return asReconciled(ctx, hot.state, scan.confirmed, {
     openDraftId: isOpen(hot.state) ? hot.state.openDraft : null,
     confirmed: scan.confirmed.slice(0, options.all ? undefined : 10),
     drafts: scan.drafts,
@@ -58,6 +62,43 @@ export async function list(
     totalDrafts: scan.drafts.length,
     skipped: scan.skipped,
     warnings: scan.warnings,
+  });
+}
+
+/**
+ * A listing as reconcile would leave it, without writing (contract §4 Reconcile), so list agrees with status
+ * after an end or a Save cut short (issue 35 §4): a draft a confirmed note already saved is finished business,
+ * named in a warning, not listed as a draft; nor is hot.md's open session when a note saved it.
+ * `confirmed`: the notes read, among them every note that may have saved a listed draft.
+ */
+export function asReconciled(
+  ctx: SessionContext,
+  hot: HotState,
+  confirmed: readonly ConfirmedSession[],
+  listed: ListResult,
+): ListResult {
+  const absorbed = ctx.absorbedIn(confirmed);
+  const copies = absorbedCopies(absorbed);
+  const saved = listed.drafts.flatMap((d) => {
+    const note = savedDraft(absorbed, copies, d, ctx.offsetAt);
+    return note ? [{ draftId: d.draftId, note }] : [];
+  });
+  const openSaved =
+    isOpen(hot) && savedIn(absorbed, hot.openDraft, parseTimestamp(hot.startedAt, ctx.offsetAt), ctx.offsetAt);
+  if (saved.length === 0 && !openSaved) return listed;
+  const finished = new Set(saved.map((s) => s.draftId));
+  const drafts = listed.drafts.filter((d) => !finished.has(d.draftId));
+  const warnings = saved.map(
+    ({ draftId, note }) =>
+      `${draftId} was already saved as ${note.sessionId} (an end or save stopped before it tidied up): ` +
+      "not listed as a draft; the next start, end or recover tidies it",
+  );
+  return {
+    ...listed,
+    openDraftId: openSaved ? null : listed.openDraftId,
+    drafts,
+    totalDrafts: listed.totalDrafts - (listed.drafts.length - drafts.length),
+    warnings: [...listed.warnings, ...warnings],
   };
 }
 
@@ -68,7 +109,8 @@ export async function status(ctx: SessionContext): Promise<StatusResult> {
   const answer = { open: null, savedAs: null, silence: null, hotState: hot.read.state, warnings };
   if (!isOpen(hot.state)) return answer;
   const draft = await readDraft(ctx, hot.state.openDraft);
-  const saved = await savedOpenSession(ctx, hot.state, draft);
+  const scan = await scanForReconcile(ctx, hot.state);
+  const saved = savedOpenSession(ctx, hot.state, draft, scan);
   if (saved) {
     warnings.push(
       `the open session ${hot.state.openDraft} was already saved as ${saved.sessionId} (an end stopped before ` +
@@ -77,22 +119,23 @@ export async function status(ctx: SessionContext): Promise<StatusResult> {
     return { ...answer, savedAs: saved.sessionId };
   }
   const open = openSessionOf(ctx, hot.state, draft);
-  return { ...answer, open, silence: open && silenceOfOpen(ctx, open) };
+  const draftGone = !scan.draftFiles.has(hot.state.openDraft);
+  return { ...answer, open, silence: open && silenceOfOpen(ctx, open, draftGone) };
 }
 
 /** The confirmed note that absorbed hot.md's open draft, if one did (reconcile.ts would close the pointer). */
-async function savedOpenSession(
+function savedOpenSession(
   ctx: SessionContext,
   hot: HotState & { openDraft: string },
   draft: Draft | null,
-): Promise<ConfirmedSession | undefined> {
-  const scan = await scanForReconcile(ctx, hot);
+  scan: Scan,
+): ConfirmedSession | undefined {
   const startedMs = draft?.startedMs ?? parseTimestamp(hot.startedAt, ctx.offsetAt);
   return savedIn(ctx.absorbedIn(scan.confirmed), hot.openDraft, startedMs, ctx.offsetAt);
 }
 
 /** Silence of an unpaused open session (a paused one is not silent: it ends at its pause). */
-function silenceOfOpen(ctx: SessionContext, open: OpenSession): StatusResult["silence"] {
+function silenceOfOpen(ctx: SessionContext, open: OpenSession, draftGone: boolean): StatusResult["silence"] {
   if (open.pausedAt !== null) return null;
   const now = ctx.ports.clock.now();
   const silenceMs = Math.max(0, now - open.lastSignMs);
@@ -100,5 +143,5 @@ function silenceOfOpen(ctx: SessionContext, open: OpenSession): StatusResult["si
   const since = describeInstant(open.lastSignMs, now, ctx.offsetAt);
   const text = `No activity since ${since}, ${formatDurationMs(silenceMs)} ago`;
   const long = silenceMs > LONG_SILENCE_MS;
-  return { seconds: Math.floor(silenceMs / 1000), text, long };
+  return { seconds: Math.floor(silenceMs / 1000), text, long, draftGone };
 }

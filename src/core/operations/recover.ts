@@ -53,7 +53,12 @@ export async function recover(ctx: SessionContext, draftId: string, action: Reco
     // Reconcile has just moved it to the trash, as finished business.
     const noteId = finishedIn.sessionId;
     if (action === "save") return { status: "saved", draftId, session: finishedIn, alreadySaved: true, warnings };
-    if (action === "discard") return { status: "discarded", draftId, alreadySavedIn: noteId, warnings };
+    if (action === "discard") {
+      // A copy reconcile kept for notes its note lacks goes only where the learner sends it: the trash.
+      const kept = found && !scan.drafts.includes(found) && (await ctx.ports.store.read(found.path)) !== null;
+      if (kept) await trashDraft(ctx, found);
+      return { status: "discarded", draftId, alreadySavedIn: noteId, warnings };
+    }
     if (action === "ignore") return { status: "ignored", draftId, alreadySavedIn: noteId, warnings };
     throw new UsageError(`${draftId} was already saved in ${noteId}; there is nothing to resume`, "no_such_draft");
   }

@@ -12,31 +12,49 @@ import type { Assembled, Scan } from "./scan";
  * later scans while nothing changes: callers never modify it.
  */
 export function assemble(outcomes: Iterable<ConfirmedSession | Skipped>): Assembled {
-  const byId = new Map<string, ConfirmedSession>();
+  const { kept, skipped } = oneFilePerId(outcomes);
+  const confirmed = kept.sort(compareNewestFirst);
+  return { confirmed, skipped, warnings: confirmed.flatMap((s) => s.fieldWarnings ?? []) };
+}
+
+/**
+ * One file per session_id: of the files that claim one ID, the one named after the ID (else the first by path)
+ * is kept, and each other is skipped naming it; unusable notes pass through as skipped. Neither the choice nor
+ * the reasons depend on the order the files were read in. Generic, so that a scan keeping only each note's key
+ * (key-scan.ts) keeps exactly the files assemble keeps.
+ */
+export function oneFilePerId<T extends { sessionId: string; path: string }>(
+  outcomes: Iterable<T | Skipped>,
+): { kept: T[]; skipped: Skipped[] } {
+  const byId = new Map<string, T>();
   const skipped: Skipped[] = [];
+  const losers: T[] = [];
   for (const outcome of outcomes) {
     if ("reason" in outcome) {
       skipped.push(outcome);
       continue;
     }
-    const session = outcome;
-    const other = byId.get(session.sessionId);
-    if (!other) {
-      byId.set(session.sessionId, session);
+    const other = byId.get(outcome.sessionId);
+    if (other && !before(outcome, other)) {
+      losers.push(outcome);
       continue;
     }
-    // Keep the one named after the ID (else the first by path, so the choice never depends on the order
-    // the files were read in).
-    const ownName = `/${session.sessionId}.md`;
-    const newNamed = session.path.endsWith(ownName);
-    const otherNamed = other.path.endsWith(ownName);
-    const keepNew = newNamed !== otherNamed ? newNamed : session.path < other.path;
-    const [kept, dropped] = keepNew ? [session, other] : [other, session];
-    byId.set(session.sessionId, kept);
-    skipped.push({ path: dropped.path, reason: `duplicate session_id ${session.sessionId} (also in ${kept.path})` });
+    if (other) losers.push(other);
+    byId.set(outcome.sessionId, outcome);
   }
-  const confirmed = [...byId.values()].sort(compareNewestFirst);
-  return { confirmed, skipped, warnings: confirmed.flatMap((s) => s.fieldWarnings ?? []) };
+  for (const dropped of losers) {
+    const kept = byId.get(dropped.sessionId) as T;
+    skipped.push({ path: dropped.path, reason: `duplicate session_id ${dropped.sessionId} (also in ${kept.path})` });
+  }
+  return { kept: [...byId.values()], skipped };
+}
+
+/** Whether `a` is kept over `b`, two files of one session_id: named after the ID first, then by path. */
+function before(a: { sessionId: string; path: string }, b: { path: string }): boolean {
+  const ownName = `/${a.sessionId}.md`;
+  const aNamed = a.path.endsWith(ownName);
+  const bNamed = b.path.endsWith(ownName);
+  return aNamed !== bNamed ? aNamed : a.path < b.path;
 }
 
 /** The scan from the confirmed notes' outcomes, the drafts read, and the names that are not session files. */

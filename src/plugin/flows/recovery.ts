@@ -12,8 +12,11 @@ import { topicName, topicNames } from "./topics";
 /** How long after start-up every note is looked at (sessions saved twice, the scan cache). */
 export const SAVED_TWICE_DELAY_MS = 2000;
 
-/** When the vault opens (after layout ready): continue, report, or ask. */
-export async function onVaultOpen(ctx: FlowContext): Promise<void> {
+/**
+ * When the vault opens (after layout ready): continue, report, or ask. `afterFullScan` runs once every note has
+ * been looked at (the scan cache is ready), for what needs the whole history (the due count).
+ */
+export async function onVaultOpen(ctx: FlowContext, afterFullScan: () => void = () => undefined): Promise<void> {
   try {
     const result = await ctx.controller.triageOnOpen();
     if (ctx.disposed) return;
@@ -38,10 +41,13 @@ export async function onVaultOpen(ctx: FlowContext): Promise<void> {
   // It also readies the scan cache, so later scans (topics, history) cost only what changes.
   window.setTimeout(() => {
     if (ctx.disposed) return;
-    ctx.controller.savedTwice().then(
-      (twice) => ctx.disposed || warn(ctx, twice),
-      (error) => fail(ctx, "check for sessions saved twice", error),
-    );
+    ctx.controller
+      .savedTwice()
+      .then(
+        (twice) => ctx.disposed || warn(ctx, twice),
+        (error) => fail(ctx, "check for sessions saved twice", error),
+      )
+      .finally(() => ctx.disposed || afterFullScan());
   }, SAVED_TWICE_DELAY_MS);
 }
 

@@ -54,18 +54,20 @@ export function nextChoices(result: NextResult, names: TopicNamer): NextChoice[]
 /**
  * How many topics are due for review, for the idle status bar; `changed` is told when the number moves. It is
  * counted again when a session starts or ends (`follow`), not on each refresh (the editor saves every ~2 s), and
- * when asked (the vault opened, the hour turned).
+ * when asked (the hour turned). Nothing is counted before `begin` (after the vault's deferred full scan readied
+ * the scan cache): counting reads every note, which start-up must not (docs/performance.md "The plugin").
  */
 export function dueCounter(
   ctx: FlowContext,
   changed: () => void,
-): { count: () => number; refresh: () => void; follow: () => () => void } {
+): { count: () => number; refresh: () => void; follow: () => () => void; begin: () => void } {
   let count = 0;
+  let begun = false;
   let running = false;
   // Asked again while counting (a start, then its end): counted once more afterwards, never dropped.
   let again = false;
   const refresh = (): void => {
-    if (ctx.disposed) return;
+    if (ctx.disposed || !begun) return;
     if (running) {
       again = true;
       return;
@@ -96,7 +98,11 @@ export function dueCounter(
       openKey = key;
     });
   };
-  return { count: () => count, refresh, follow };
+  const begin = (): void => {
+    begun = true;
+    refresh();
+  };
+  return { count: () => count, refresh, follow, begin };
 }
 
 /**
