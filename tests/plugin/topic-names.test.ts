@@ -7,6 +7,7 @@ import type { View, WorkspaceLeaf } from "obsidian";
 import { WorkspaceLeaf as MockLeaf } from "obsidian-test-mocks/obsidian";
 import { HISTORY_VIEW } from "../../src/plugin/ui/history-view";
 import type { HistoryView } from "../../src/plugin/ui/history-view";
+import { GoalsModal } from "../../src/plugin/ui/goals-modal";
 import { LogSessionModal } from "../../src/plugin/ui/log-modal";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { installDailyNotes, uninstallDailyNotes } from "./support/daily-notes-stub";
@@ -135,6 +136,14 @@ describe("a session another face started, with no topic_note recorded", () => {
     await settle();
     await p.run("show-status");
     expect(lastNotice()).toMatch(/^T-rust-ownership: /);
+  });
+
+  it("is named by its note in the set-goals dialog", async () => {
+    const p = await loadPlugin(harness({ files: startedByTheCli() }), { device: "laptop" });
+    await p.run("set-goals");
+    const modal = (modals() as readonly unknown[]).find((m): m is GoalsModal => m instanceof GoalsModal);
+    expect(modal?.contentEl.textContent).toContain("Minutes per week on Rust ownership");
+    expect(modal?.contentEl.textContent).not.toContain("T-rust-ownership");
   });
 
   it("is shown by its ID when no note has that palee_id", async () => {
