@@ -18,6 +18,7 @@ import { settingsFrom, toSaved } from "./plugin/settings";
 import { PaleeSettingTab } from "./plugin/ui/settings-tab";
 import { StatusBarTimer } from "./plugin/ui/status-bar";
 import { browserClock, browserRandom } from "./plugin/adapters/system-ports";
+import { topicName } from "./plugin/flows/topics";
 
 /** How often the timer re-renders and time away and automatic checkpoints are checked (no writes unless due). */
 const TICK_MS = 1000;
@@ -64,9 +65,10 @@ export default class PaleeSessionsPlugin extends Plugin {
         () => browserClock.now(),
         showSeconds,
         due.count,
+        (topicId, topicNote) => topicName(flows, topicId, topicNote),
       );
       this.registerDomEvent(item, "click", (event) => statusBarClick(flows, event));
-      this.register(this.controller.onChange(() => this.timer?.render()));
+      this.register(this.controller.onChange(() => this.timer?.render(true)));
       this.register(due.follow());
       this.timer.render();
     }
@@ -103,6 +105,7 @@ export default class PaleeSessionsPlugin extends Plugin {
     if (this.unloaded) return; // disabled before the workspace was ready: nothing to start
     // From here on the store follows file events, so scans only look again at files that changed.
     store.track((ref) => this.registerEvent(ref));
+    this.flows.topicNotes.track((ref) => this.registerEvent(ref));
     this.flows.quiet.restart();
     // Registered before any await, so an unload during the start-up check still removes them.
     // Ticks read only memory: the timer from the recorded start, the checkpoint rule from the last checkpoint.

@@ -2,44 +2,13 @@
  * The CLI's `--topic` (contract §4 "finding a topic by name"), resolved once before a command runs its
  * operation, so a refusal writes nothing. A topic ID is used as typed; it costs no vault scan when hot.md or
  * index.md already has it (a `start --topic T-known` stays as fast as before). A name, or a new ID (for the
- * "did you mean" notice), reads the topic notes' frontmatter (src/node/topic-notes.ts).
+ * "did you mean" notice), reads the topic notes' frontmatter (src/node/topic-notes.ts), once per command.
  */
-import { TOPIC_ID_PATTERN } from "../core/records/ids";
+import { indexNamesTopic, indexTopicsNear } from "../core/records/index-line";
 import { knownIndexText } from "../core/records/index-text";
-import {
-  CLOSE_LIMIT,
-  classifyTopicValue,
-  closeTopicId,
-  findTopicByName,
-  newTopicNotice,
-  topicIdForName,
-} from "../core/topics/resolve";
-import type { TopicNote } from "../core/topics/resolve";
+import type { TopicNotes } from "../core/topics";
+import { CLOSE_LIMIT, classifyTopicValue, newTopicNotice, topicIdForName, unknownTopicIdText } from "../core/topics";
 import type { CommandContext } from "./commands/command";
-import { UsageError, isPaleeError } from "../core/errors";
-
-/** What comes before an index line's topic: `- [[S-…]] - Topic: T-… (2026-08-14, 45 min)` (session-index.ts). */
-const TOPIC_KEY = " - Topic: ";
-
-/**
- * The distinct topic IDs index.md's lines name whose length is within `within` of `length`: the only ones that
- * can be close to a new ID (closeTopicId: case or an edit distance of at most 2). Found by the text's own search,
- * so that 30 000 lines cost no match objects and only the candidates become strings.
- */
-export function indexTopicsNear(text: string, length: number, within: number): Set<string> {
-  const found = new Set<string>();
-  for (let at = text.indexOf(TOPIC_KEY); at >= 0;) {
-    const from = at + TOPIC_KEY.length;
-    const end = text.indexOf(" (", from);
-    if (end < 0) break;
-    if (Math.abs(end - from - length) <= within) {
-      const id = text.slice(from, end);
-      if (!found.has(id) && TOPIC_ID_PATTERN.test(id)) found.add(id);
-    }
-    at = text.indexOf(TOPIC_KEY, from);
-  }
-  return found;
-}
 
 async function readOrNull(read: () => Promise<string | null>): Promise<string | null> {
   try {
@@ -64,8 +33,19 @@ async function sessionTopics(ctx: CommandContext, index: string | null, topicId:
   }
 }
 
-function topicNotes(ctx: CommandContext): TopicNote[] {
-  return ctx.store.topicNotes([ctx.core.layout.folder]);
+const read = new WeakMap<CommandContext, TopicNotes>();
+
+/**
+ * The vault's topic notes, outside the session folder: the CLI's one reader of them (NodeStore.topicNotes),
+ * read at most once per command (a command is one short process, or one MCP tool call).
+ */
+export function topicNotesOf(ctx: CommandContext): TopicNotes {
+  let notes = read.get(ctx);
+  if (notes === undefined) {
+    notes = ctx.store.topicNotes([ctx.core.layout.folder]);
+    read.set(ctx, notes);
+  }
+  return notes;
 }
 
 /**
@@ -77,8 +57,8 @@ function topicNotes(ctx: CommandContext): TopicNote[] {
 export async function topicNoteLink(ctx: CommandContext, topicId: string | null): Promise<string | null> {
   const id = topicId ?? (await readOrNull(async () => (await ctx.core.readHot()).state.activeTopic));
   if (id === null) return null;
-  const paths = topicNotes(ctx)
-    .filter((n) => n.topicId === id)
+  const paths = topicNotesOf(ctx)
+    .notes.filter((n) => n.topicId === id)
     .map((n) => n.path)
     .sort();
   return paths.length === 0 ? null : `[[${paths[0].replace(/\.md$/i, "")}]]`;
@@ -89,19 +69,14 @@ async function checkId(ctx: CommandContext, topicId: string, reads = false): Pro
   const hot = await readOrNull(async () => (await ctx.core.readHot()).state.activeTopic);
   if (hot === topicId) return;
   const index = await readOrNull(() => ctx.store.read(ctx.core.layout.index));
-  if (index?.includes(` - Topic: ${topicId} (`)) return;
-  const noteIds = topicNotes(ctx).map((n) => n.topicId);
+  if (index !== null && indexNamesTopic(index, topicId)) return;
+  const noteIds = topicNotesOf(ctx).notes.map((n) => n.topicId);
   if (noteIds.includes(topicId)) return;
   const known = new Set([...noteIds, ...(await sessionTopics(ctx, index, topicId))]);
   if (hot !== null) known.add(hot);
   if (known.has(topicId)) return;
-  if (!reads) {
-    ctx.notices.push(newTopicNotice(topicId, known));
-    return;
-  }
   // context, latest, list of a topic nothing has: most likely a typo (issue 35 §3).
-  const close = closeTopicId(topicId, known);
-  ctx.notices.push(`no session or topic note has ${topicId}` + (close === null ? "" : `; did you mean ${close}?`));
+  ctx.notices.push(reads ? unknownTopicIdText(topicId, known) : newTopicNotice(topicId, known));
 }
 
 /**
@@ -122,23 +97,6 @@ export async function topicOption(
     if (begins !== "acts on the open session") await checkId(ctx, value.topicId, begins === "reads");
     return value.topicId;
   }
-  const invalid: TopicNote[] = [];
-  const notes = ctx.store.topicNotes([ctx.core.layout.folder], invalid);
-  try {
-    return topicIdForName(value.name, notes);
-  } catch (error) {
-    throw isPaleeError(error) && error.kind === "unknown_topic" ? (badIdRefusal(value.name, invalid) ?? error) : error;
-  }
-}
-
-/** A name that finds only a note whose palee_id is not a topic ID: refused for that reason (issue 35 §3). */
-function badIdRefusal(name: string, invalid: readonly TopicNote[]): UsageError | null {
-  const match = findTopicByName(name, invalid);
-  const note = match.kind === "found" ? match.note : match.kind === "ambiguous" ? match.matches[0] : null;
-  if (note === null) return null;
-  return new UsageError(
-    `the note ${note.path} has palee_id ${JSON.stringify(note.topicId)}, which is not a topic ID ` +
-      '(T- then a letter or digit, then letters, digits, ".", "_" or "-"): correct its palee_id; nothing was written',
-    "invalid_topic",
-  );
+  const { notes, invalid } = topicNotesOf(ctx);
+  return topicIdForName(value.name, notes, { invalid });
 }

@@ -6,7 +6,7 @@ import { BoundaryError, ConflictError, FileExistsError, LinkOutsideVaultError, P
 import type { ChangeReport, ModifiedAt, SessionStore } from "../core/ports";
 import type { TimeOf } from "../core/device-memory/folder-reading";
 import { STALE_TEMP_MS } from "../core/records/temp-files";
-import type { TopicNote } from "../core/topics/resolve";
+import type { TopicNotes } from "../core/topics/note";
 import { fileKeyAt } from "./file-key";
 import { readFileText } from "./file-text";
 import type { EarlyFolder, FolderKinds } from "./folder-reading";
@@ -170,8 +170,8 @@ export class NodeStore implements SessionStore {
    * The vault's topic notes from their frontmatter blocks only (topic-notes.ts), outside the `skip` folders
    * (the session folder) and dot-folders; never through a link leading out of the vault.
    */
-  topicNotes(skip: readonly string[], invalid?: TopicNote[]): TopicNote[] {
-    return readTopicNotes(this.root, skip, invalid);
+  topicNotes(skip: readonly string[]): TopicNotes {
+    return readTopicNotes(this.root, skip);
   }
 
   /** The CLI has no metadata cache: every note is read. */

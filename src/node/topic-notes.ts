@@ -7,8 +7,8 @@
  */
 import { closeSync, constants as fsConstants, openSync, readSync, readdirSync, realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
-import type { TopicNote } from "../core/topics/resolve";
-import { badTopicNoteOf, topicNoteOf } from "../core/topics/resolve";
+import type { TopicNoteRead, TopicNotes } from "../core/topics";
+import { collectTopicNotes, readTopicNoteHead } from "../core/topics";
 import { MAX_FRONTMATTER_CHARS } from "../core/records/yaml-bounds";
 
 const FIRST_READ = 4096;
@@ -82,14 +82,14 @@ function headOf(absolute: string, realRoot: string): string | null {
 }
 
 /**
- * The topic notes of the vault at `root`, in no particular order. `skip`: vault-relative folders not looked
- * into (the session folder). A folder or file that cannot be read is left out: topic lookup never fails a
- * command because of an unrelated note. `invalid`, when given, collects the notes whose palee_id is no topic ID.
+ * The topic notes of the vault at `root` (and those whose palee_id is no topic ID), in no particular order.
+ * `skip`: vault-relative folders not looked into (the session folder). A folder or file that cannot be read is
+ * left out: topic lookup never fails a command because of an unrelated note.
  */
-export function readTopicNotes(root: string, skip: readonly string[], invalid?: TopicNote[]): TopicNote[] {
+export function readTopicNotes(root: string, skip: readonly string[]): TopicNotes {
   const realRoot = realpathSync(root);
   const skipped = new Set(skip.map((s) => s.replace(/\/+$/, "")));
-  const notes: TopicNote[] = [];
+  const reads: TopicNoteRead[] = [];
   const folders = [""];
   while (folders.length > 0) {
     const relative = folders.pop() as string;
@@ -108,13 +108,9 @@ export function readTopicNotes(root: string, skip: readonly string[], invalid?: 
       }
       if (!(entry.isFile() || entry.isSymbolicLink()) || !/\.md$/i.test(entry.name)) continue;
       const head = headOf(path.join(root, ...child.split("/")), realRoot);
-      const note = head === null ? null : topicNoteOf(child, head);
-      if (note) notes.push(note);
-      else if (head !== null && invalid) {
-        const bad = badTopicNoteOf(child, head);
-        if (bad) invalid.push(bad);
-      }
+      const read = head === null ? null : readTopicNoteHead(child, head);
+      if (read !== null) reads.push(read);
     }
   }
-  return notes;
+  return collectTopicNotes(reads);
 }

@@ -1,5 +1,7 @@
 import { PaleeError } from "../../src/core/errors";
-import { newDraftId, newSessionId, normalizeTopic, renderTopic, validateNewTopicId } from "../../src/core/records/ids";
+import { newDraftId, newSessionId } from "../../src/core/records/ids";
+import { normalizeTopic, validateNewTopicId } from "../../src/core/topics/ids";
+import { renderTopic } from "../../src/core/topics/display";
 import { SeededRandom } from "../support/fakes";
 
 describe("IDs", () => {

@@ -248,7 +248,7 @@ const end: Operation = {
     await submitEnd("Borrowing rules", "Lifetimes");
     return p;
   },
-  success: /^Session on T-rust-ownership saved \(25 min\)\.$/,
+  success: /^Session on Rust ownership saved \(25 min\)\.$/,
   // A crash after the session note was written says the session is saved (afterSaveError), never only "could not".
   crashNotice: (_k, before) => (before.some(writesNote) ? savedThen() : unexpected("end the session")),
   // Back in the app, the learner ends the session if it is still running (the crash came before the save).
@@ -272,7 +272,7 @@ const operations: Operation[] = [
       await pickTopic("T-rust-ownership", isTopic("T-rust-ownership"));
       return p;
     },
-    success: /^Session on T-rust-ownership started\.$/,
+    success: /^Session on Rust ownership started\.$/,
     crashNotice: () => unexpected("start the session"),
   },
   startWithHistory,
@@ -289,7 +289,7 @@ const operations: Operation[] = [
       await p.run("save-checkpoint");
       return p;
     },
-    success: /^Checkpoint saved \(T-rust-ownership · 0:03\)\.$/,
+    success: /^Checkpoint saved \(Rust ownership · 0:03\)\.$/,
     crashNotice: () => unexpected("save the checkpoint"),
   },
   {
@@ -392,7 +392,7 @@ const operations: Operation[] = [
       await settle();
       return p;
     },
-    success: /^Session on T-graph-theory started\.$/,
+    success: /^Session on Graph theory started\.$/,
     // The note's properties were fine: the write failed, and the notice must not send the learner to fix them.
     crashNotice: (k) => unexpected(k === 0 ? 'add palee_id to "Graph theory"' : "start the session"),
   },

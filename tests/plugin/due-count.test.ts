@@ -13,6 +13,7 @@ function stubContext(next: () => Promise<unknown>): FlowContext {
       metadataCache: { getFileCache: () => null },
     },
     controller: { layout: { folder: "palee" }, next, open: null, onChange: () => () => undefined },
+    topicNotes: { notes: () => ({ notes: [], invalid: [], legacy: [] }), names: () => (topicId: string) => topicId },
     disposed: false,
   } as unknown as FlowContext;
 }

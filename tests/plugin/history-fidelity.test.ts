@@ -177,7 +177,7 @@ describe("study history links", () => {
     const recent = view.contentEl.querySelector(".palee-history-recent a") as HTMLElement;
     expect(recent.classList.contains("internal-link")).toBe(true);
     expect(recent.getAttribute("data-href")).toMatch(/^palee\/sessions\/S-\d{8}T\d{6}-[0-9a-f]{4}$/);
-    const topic = Array.from(view.contentEl.querySelectorAll("table a")).find((a) => a.textContent === "T-go");
+    const topic = Array.from(view.contentEl.querySelectorAll("table a")).find((a) => a.textContent === "Go notes");
     expect(topic?.classList.contains("internal-link")).toBe(true);
     expect(topic?.getAttribute("data-href")).toBe("Go notes");
     recent.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));

@@ -123,7 +123,7 @@ describe("study history view", () => {
     expect(rows).toEqual([
       "TopicTotalSessionsLast studied",
       "T-rust1 h 50 min32026-08-14",
-      "T-go45 min12026-08-13",
+      "Go notes45 min12026-08-13", // the topic note's name (contract §5 version 4, topics by name)
       "T-<script>alert(1)</script>15 min12026-07-05",
     ]);
     expect(el.querySelectorAll(".palee-history-recent li")).toHaveLength(5);
@@ -134,7 +134,7 @@ describe("study history view", () => {
     const { h, p } = await loaded(history());
     const view = await openView(p);
     const goLink = Array.from(view.contentEl.querySelectorAll("table a")).find(
-      (a) => a.textContent === "T-go",
+      (a) => a.textContent === "Go notes",
     ) as HTMLElement;
     goLink.click();
     await settle();

@@ -10,7 +10,7 @@
 import * as path from "node:path";
 import { classifyRecord } from "../../src/core/records/frontmatter";
 import { countWords, HOT_WORD_LIMIT } from "../../src/core/records/hot-memory";
-import { renderTopic } from "../../src/core/records/ids";
+import { renderTopic } from "../../src/core/topics/display";
 import type { HostileFixture } from "../fixtures/hostile/manifest";
 import { EXPECTED, HOT_VARIANTS, byOutcome, hotVault, mainVault, expectIndexLists } from "../fixtures/hostile/manifest";
 import type { ObsidianHarness } from "./support/obsidian-harness";

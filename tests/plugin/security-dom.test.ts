@@ -173,13 +173,13 @@ describe("hostile text from notes, through every surface of the plugin", () => {
       await p.run("start-session");
       const shown = renderSuggestions("");
       expect(shown).toEqual(
-        expect.arrayContaining([`${SCRIPT}Topic note: ${IMG}`, `${LINK}From your past sessions · due`]),
+        expect.arrayContaining([`${IMG}${SCRIPT} · topic note`, `${LINK}From your past sessions · due`]),
       );
       const typed = renderSuggestions(SCRIPT);
       expect(typed[typed.length - 1]).toBe(
         `Not a valid topic ID: T-${SCRIPT}Use T- followed by letters, digits, ".", "_" or "-"`,
       );
-      expectRenderedAsText(`Topic note: ${IMG}`, SCRIPT, LINK, `Not a valid topic ID: T-${SCRIPT}`);
+      expectRenderedAsText(IMG, `${SCRIPT} · topic note`, LINK, `Not a valid topic ID: T-${SCRIPT}`);
       // Choosing the invalid typed ID: a notice, and nothing starts.
       const invalid = topicPicker()
         .getSuggestions(SCRIPT)
@@ -205,22 +205,22 @@ describe("hostile text from notes, through every surface of the plugin", () => {
       expect(fieldsAt(h, draft)).toMatchObject({ topic_id: SCRIPT, topic_note: `[[${IMG}]]` });
       // The status bar names the topic note (version 4, topics by name), shown as text.
       expect(statusText(p)).toBe(`${IMG} 0:00:00`);
-      expectRenderedAsText(`Session on ${SCRIPT} started.`, `${IMG} 0:00:00`);
+      expectRenderedAsText(`Session on ${IMG} started.`, `${IMG} 0:00:00`);
 
       // Already open, and the status notice.
       await p.run("start-session");
       await p.run("show-status");
-      expectRenderedAsText(`A session on ${SCRIPT} is already open`, `${SCRIPT}: 0:00:00 so far`);
+      expectRenderedAsText(`A session on ${IMG} is already open`, `${IMG}: 0:00:00 so far`);
 
       // The end modal: the topic in its duration preview; markup typed as summary and next action.
       jest.advanceTimersByTime(25 * 60_000);
       await p.run("end-session");
       expect(endModal().contentEl.querySelector(".palee-end-preview")?.textContent).toBe(
-        `${SCRIPT} · started 12:00 · 25 min`,
+        `${IMG} · started 12:00 · 25 min`,
       );
-      expectRenderedAsText(`${SCRIPT} · started 12:00 · 25 min`);
+      expectRenderedAsText(`${IMG} · started 12:00 · 25 min`);
       await submitEnd(`${IMG} ${BOLD}`, `${SCRIPT} ${LINK}`);
-      expectRenderedAsText(`Session on ${SCRIPT} saved (25 min).`);
+      expectRenderedAsText(`Session on ${IMG} saved (25 min).`);
       const saved = confirmedPaths(h).filter((path) => path !== BAD_FILE && fieldsAt(h, path).topic_id === SCRIPT);
       expect(saved).toHaveLength(1);
       expect(textAt(h, saved[0])).toContain(`## Summary\n\n${IMG} ${BOLD}\n`);

@@ -100,7 +100,7 @@ describe("study-next", () => {
     // Studying the due topic takes it off the count once the session ends.
     await runCli(p, "palee-sessions:start", { topic: "T-a" });
     jest.setSystemTime(Date.UTC(2026, 7, 14, 12, 10)); // within the grace period: no silence to cut
-    expect(await runCli(p, "palee-sessions:end", {})).toBe("Session on T-a saved (10 min).");
+    expect(await runCli(p, "palee-sessions:end", {})).toBe("Session on Rust ownership saved (10 min).");
     await settle();
     expect(statusText(p)).toBe("Start session");
   });
@@ -117,7 +117,7 @@ describe("the topic picker", () => {
     const p = await loaded();
     await p.ribbon();
     const labels = suggestions("").map((c) => ("topicId" in c ? `${c.topicId}: ${choiceLabel(c).note}` : c.kind));
-    expect(labels).toEqual(["T-a: Topic note: Rust ownership · due", "T-b: From your past sessions · in 1 day"]);
+    expect(labels).toEqual(["T-a: T-a · topic note · due", "T-b: From your past sessions · in 1 day"]);
   });
 });
 

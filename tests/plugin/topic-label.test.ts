@@ -1,5 +1,5 @@
 /** Topics by name in the plugin (contract §5 version 4): the status bar shows the topic note's name. */
-import { topicLabel } from "../../src/plugin/ui/status-bar";
+import { topicLabel } from "../../src/core/topics/display";
 
 describe("topicLabel", () => {
   it.each([

@@ -66,9 +66,10 @@ describe("what the topic picker offers", () => {
         topicId: "T-rust-ownership",
         notePath: RUST_NOTE,
         noteName: "Rust ownership",
+        aliases: ["ownership"],
       },
     ]);
-    expect(rendered(suggestions("")[0]).textContent).toBe("T-rust-ownershipTopic note: Rust ownership");
+    expect(rendered(suggestions("")[0]).textContent).toBe("Rust ownershipT-rust-ownership · topic note");
   });
 
   it("finds a topic note by its name when filtering", async () => {
@@ -99,6 +100,7 @@ describe("what the topic picker offers", () => {
         topicId: "T-rust-ownership",
         notePath: RUST_NOTE,
         noteName: "Rust ownership",
+        aliases: ["ownership"],
         review: "due",
       },
     ]);
@@ -190,7 +192,7 @@ describe("starting on a topic note", () => {
     const p = await loadPlugin(h);
     await p.ribbon();
     await pickTopic("", (c) => c.kind === "topic-note");
-    expect(lastNotice()).toBe("Session on T-rust-ownership started.");
+    expect(lastNotice()).toBe("Session on Rust ownership started.");
     expect(fieldsAt(h, onlyDraft(h))).toMatchObject({ topic_id: "T-rust-ownership", topic_note: "[[Rust ownership]]" });
     expect(textAt(h, onlyDraft(h))).toContain('topic_note: "[[Rust ownership]]"\n');
 
@@ -264,7 +266,7 @@ describe("using the current note as a topic", () => {
     expect(read.fields).toEqual({ tags: ["math"], palee_id: "T-graph-theory" });
     expect(read.body).toBe("Vertices and edges.\n\n## Trees\n\nA tree is a connected acyclic graph.\n");
 
-    expect(lastNotice()).toBe("Session on T-graph-theory started.");
+    expect(lastNotice()).toBe("Session on Graph theory started.");
     expect(fieldsAt(h, onlyDraft(h))).toMatchObject({ topic_id: "T-graph-theory", topic_note: "[[Graph theory]]" });
     expect(fieldsAt(h, HOT)).toMatchObject({ active_topic: "T-graph-theory" });
   });
@@ -313,7 +315,7 @@ describe("text from notes in the picker", () => {
     expect(choice).toMatchObject({ kind: "topic-note", noteName: HOSTILE });
     const el = rendered(choice);
     expect(el.querySelector("img")).toBeNull();
-    expect(el.textContent).toBe(`T-xssTopic note: ${HOSTILE}`);
+    expect(el.textContent).toBe(`${HOSTILE}T-xss · topic note`);
   });
 
   it("renders the current note's name as text in the use-as-topic line", async () => {

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { PaleeError } from "../../src/core/errors";
 import { classifyRecord } from "../../src/core/records/frontmatter";
 import { countWords, HOT_WORD_LIMIT } from "../../src/core/records/hot-memory";
-import { renderTopic } from "../../src/core/records/ids";
+import { renderTopic } from "../../src/core/topics/display";
 import type { Harness } from "../support/fakes";
 import { harness } from "../support/fakes";
 import { HOT, INDEX } from "../support/inspect";

@@ -18,7 +18,7 @@ import * as path from "node:path";
 import fc from "fast-check";
 import { BoundaryError, PaleeError } from "../../src/core/errors";
 import { classifyRecord } from "../../src/core/records/frontmatter";
-import { TOPIC_ID_PATTERN, normalizeTopic } from "../../src/core/records/ids";
+import { TOPIC_ID_PATTERN, normalizeTopic } from "../../src/core/topics/ids";
 import { assertRemovable, layoutFor } from "../../src/core/records/layout";
 import type { SessionStore } from "../../src/core/ports";
 import { PaleeSessions } from "../../src/core/sessions";

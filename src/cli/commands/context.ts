@@ -4,7 +4,7 @@ import { detailedSessionJson, openJson } from "../../core/formats/json";
 import { queueEntryJson, topicWeekJson } from "../../core/formats/review";
 import { dayText } from "../../core/time";
 import type { Values } from "../options";
-import { topicOption } from "../topic";
+import { topicNotesOf, topicOption } from "../topic";
 import type { Outcome } from "../output";
 import type { Command, CommandContext } from "./command";
 import { printable } from "../text";
@@ -28,8 +28,7 @@ async function runContext(ctx: CommandContext, values: Values): Promise<Outcome>
   const r = await ctx.core.brief({ topic, words, asOf: values["as-of"] ?? null });
   for (const w of r.warnings) out.warn(printable(w));
   if (out.json) {
-    const note =
-      r.review && (ctx.store.topicNotes([ctx.core.layout.folder]).find((n) => n.topicId === r.topicId) ?? null);
+    const note = r.review && (topicNotesOf(ctx).notes.find((n) => n.topicId === r.topicId) ?? null);
     out.doc({
       topic_id: r.topicId,
       topic_note: r.topicNote,

@@ -11,7 +11,7 @@ import { dayText } from "../../core/time";
 import type { Values } from "../options";
 import type { Outcome } from "../output";
 import { printable } from "../text";
-import { topicOption } from "../topic";
+import { topicNotesOf, topicOption } from "../topic";
 import type { Command, CommandContext } from "./command";
 
 const LIMIT_DEFAULT = 10;
@@ -84,7 +84,7 @@ async function runNext(ctx: CommandContext, values: Values): Promise<Outcome> {
   const { out } = ctx;
   const limit = parseLimit(values.limit, values.all === true);
   const topic = await topicOption(ctx, values.topic, "acts on the open session");
-  const topicNotes = ctx.store.topicNotes([ctx.core.layout.folder]);
+  const topicNotes = topicNotesOf(ctx).notes;
   const r = await ctx.core.next({ asOf: values["as-of"] ?? null, topicNotes, topic }); // the core reads plan.md
   for (const w of r.warnings) out.warn(w);
   if (r.entry !== null) {

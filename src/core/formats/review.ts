@@ -7,7 +7,7 @@ import type { QueueEntry } from "../review/queue";
 import type { TopicGoal } from "../review/goal-progress";
 import { goalBehind } from "../review/goal-progress";
 import { dayText, mondayOf } from "../time/local-days";
-import type { TopicNote } from "../topics/resolve";
+import type { TopicNote } from "../topics/note";
 import { openJson } from "./json";
 
 const day = (d: number | null): string | null => (d === null ? null : dayText(d));

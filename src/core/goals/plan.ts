@@ -6,7 +6,7 @@
  */
 import type { Fields, ReadResult } from "../records/frontmatter";
 import { classifyRecord, describeReadProblem } from "../records/frontmatter";
-import { TOPIC_ID_PATTERN } from "../records/ids";
+import { TOPIC_ID_PATTERN } from "../topics/ids";
 import { dayOf, dayText, mondayOf } from "../time";
 import type { DaySpan } from "./plan-values";
 import {

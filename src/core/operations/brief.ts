@@ -8,7 +8,8 @@ import type { BriefNextAction, BriefSession, BriefTotals } from "../records/brie
 import { NO_TOPIC_BRIEF, briefTotals, carriedNextAction, plainSection, renderBrief } from "../records/brief";
 import { UsageError } from "../errors";
 import { countWords, isOpen, truncateWords } from "../records/hot-memory";
-import { DRAFT_ID_PATTERN, normalizeTopic, validateNewTopicId } from "../records/ids";
+import { DRAFT_ID_PATTERN } from "../records/ids";
+import { normalizeTopic, validateNewTopicId } from "../topics/ids";
 import { sessionPath } from "../records/layout";
 import { classifyRecord } from "../records/frontmatter";
 import type { ConfirmedSession, Draft } from "../records/records";

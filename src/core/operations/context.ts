@@ -5,7 +5,8 @@ import { DEFAULT_GRACE_MS, absorbedAfter, absorbedBy } from "../recovery";
 import type { Scan } from "../scan";
 import { ScanCache, scanSessions } from "../scan";
 import type { HotState } from "../records/hot-memory";
-import { joinedAfter, renderIndexLine } from "../records/session-index";
+import { renderIndexLine } from "../records/index-line";
+import { joinedAfter } from "../records/session-index";
 import type { OffsetAt } from "../time";
 import type { BriefTotals } from "../records/brief";
 

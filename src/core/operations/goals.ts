@@ -17,7 +17,7 @@ import {
   updatePlanText,
   yearView,
 } from "../goals";
-import { TOPIC_ID_PATTERN } from "../records/ids";
+import { TOPIC_ID_PATTERN } from "../topics/ids";
 import { asOfDay, localDay } from "../time";
 import type { Scan } from "../scan";
 import type { StatsMemo } from "../insight/stats";

@@ -15,10 +15,10 @@ import {
   topicEntries,
   withLine,
 } from "../records/index-text";
-import { linkOf, renderIndexLine } from "../records/session-index";
+import { linkOf, renderIndexLine } from "../records/index-line";
 import type { SessionContext, ViewsAfter } from "./context";
 import type { TopicMemory } from "../records/hot-memory";
-import { renderTopic } from "../records/ids";
+import { renderTopic } from "../topics/display";
 import { everyNote, today } from "./reading";
 import type { SessionLoad } from "./topic-memory";
 import { memoryCache, memoryFrom, memoryOfList } from "./topic-memory";

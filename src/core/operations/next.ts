@@ -5,7 +5,7 @@
  */
 import { plainSection } from "../records/brief";
 import { UsageError } from "../errors";
-import { normalizeTopic, validateNewTopicId } from "../records/ids";
+import { normalizeTopic, validateNewTopicId } from "../topics/ids";
 import type { ConfirmedSession } from "../records/records";
 import { asOfDay } from "../time";
 import type { PlanView } from "../review/goal-progress";
@@ -15,7 +15,7 @@ import { buildQueue, topicEntry } from "../review/queue";
 import { reviewDaysOf, scheduleOf } from "../review/schedule";
 import { withBody } from "../scan";
 import { sessionDay } from "../time/local-days";
-import type { TopicNote } from "../topics/resolve";
+import type { TopicNote } from "../topics/note";
 import type { SessionContext } from "./context";
 import type { OpenSession } from "./open-session";
 import { status } from "./list";

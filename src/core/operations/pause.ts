@@ -2,7 +2,7 @@ import { UsageError } from "../errors";
 import type { FieldValue } from "../records/frontmatter";
 import { continueUpdate, nothingOpenError, pauseUpdate } from "../honest-time";
 import { isOpen } from "../records/hot-memory";
-import { normalizeTopic, validateNewTopicId } from "../records/ids";
+import { normalizeTopic, validateNewTopicId } from "../topics/ids";
 import type { Draft } from "../records/records";
 import { isAliveElsewhere } from "../recovery";
 import type { SessionContext } from "./context";

@@ -2,7 +2,7 @@ import type { ReadResult } from "../records/frontmatter";
 import { classifyRecord } from "../records/frontmatter";
 import type { HotState } from "../records/hot-memory";
 import { describeDamagedPointer, hotStateOf } from "../records/hot-memory";
-import { normalizeTopic, validateNewTopicId } from "../records/ids";
+import { normalizeTopic, validateNewTopicId } from "../topics/ids";
 import { UsageError } from "../errors";
 import { sessionPath } from "../records/layout";
 import type { ConfirmedSession, Draft } from "../records/records";

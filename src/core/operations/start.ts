@@ -1,7 +1,7 @@
 import { classifyRecord } from "../records/frontmatter";
 import type { HotState } from "../records/hot-memory";
 import { hotStateOf, isOpen } from "../records/hot-memory";
-import { normalizeTopic, validateNewTopicId } from "../records/ids";
+import { normalizeTopic, validateNewTopicId } from "../topics/ids";
 import { sessionPath } from "../records/layout";
 import type { Draft } from "../records/records";
 import { SAVED_WITHIN_MS, pendingDrafts } from "../recovery";

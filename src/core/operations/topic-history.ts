@@ -5,7 +5,8 @@
  * topic's lines and only the notes asked for are read, each checked against its line.
  */
 import { briefTotals } from "../records/brief";
-import { renderTopic } from "../records/ids";
+import { renderTopic } from "../topics/display";
+import { parseIndexLine } from "../records/index-line";
 import type { IndexEntry } from "../records/index-text";
 import { indexEntries } from "../records/index-text";
 import type { ConfirmedSession } from "../records/records";
@@ -27,9 +28,7 @@ export function historyOf(sessions: readonly ConfirmedSession[]): TopicHistory {
   };
 }
 
-const LINE = /^- \[\[[^\]]+\]\] - Topic: (.*) \((\d{4}-\d{2}-\d{2}), (\d+) min\)$/;
-
-/** From a trusted index.md (renderIndexLine's lines), or null when it cannot be trusted. */
+/** From a trusted index.md (its lines read by parseIndexLine), or null when it cannot be trusted. */
 export const indexedHistory: TopicHistorySource = async (ctx, topicId) => {
   const now = ctx.ports.clock.now();
   const scan = await scanRecent(ctx, { now, starts: [], required: [] });
@@ -40,12 +39,12 @@ export const indexedHistory: TopicHistorySource = async (ctx, topicId) => {
   const days: string[] = [];
   let minutes = 0;
   for (const entry of indexEntries(index)) {
-    const m = LINE.exec(entry.line);
-    if (!m) return null;
-    if (topic !== null && m[1] !== topic) continue;
+    const line = parseIndexLine(entry.line);
+    if (line === null) return null;
+    if (topic !== null && line.topic !== topic) continue;
     mine.push(entry);
-    days.push(m[2]);
-    minutes += Number(m[3]);
+    days.push(line.date);
+    minutes += line.minutes;
   }
   const read: ConfirmedSession[] = [];
   return {

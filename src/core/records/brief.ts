@@ -4,7 +4,8 @@
  * A word is what hot.md's 250-word rule counts (hot-memory.ts countWords: a run of non-space characters).
  */
 import { countWords, topicNoteLink, truncateWords } from "./hot-memory";
-import { inlineMarkdownText, renderTopic } from "./ids";
+import { inlineMarkdownText } from "./ids";
+import { renderTopic } from "../topics/display";
 import type { ConfirmedSession } from "./records";
 import { extractSection } from "./session-note";
 import { formatDuration, recordedDate } from "../time/index";

@@ -1,4 +1,4 @@
-import { renderTopic } from "./ids";
+import { renderTopic } from "../topics/display";
 import type { ConfirmedSession } from "./records";
 
 /** The heading the daily-note line goes under unless the learner sets another (contract §5). */
@@ -24,13 +24,18 @@ export function sessionLinkTarget(session: Pick<ConfirmedSession, "path">): stri
   return session.path.slice(session.path.lastIndexOf("/") + 1).replace(/\.md$/, "");
 }
 
-/** `- 14:02–14:44 T-rust-ownership, 42 min [[S-…]]`; a hostile topic is escaped (renderTopic). */
+/**
+ * `- 14:02–14:44 T-rust-ownership, 42 min [[S-…]]`; a hostile topic is escaped (renderTopic). `topicLink`: the
+ * topic note as a link showing its name (topicNoteMarkdown), shown instead of the ID when the topic has a note.
+ */
 export function renderDailyNoteLine(
   session: Pick<ConfirmedSession, "path" | "topicId" | "startedAt" | "endedAt" | "durationMinutes">,
+  topicLink: string | null = null,
 ): string {
   const link = sessionLinkTarget(session).replace(/[[\]|#^\r\n]/g, "");
   const span = `${recordedClock(session.startedAt)}–${recordedClock(session.endedAt)}`;
-  return `- ${span} ${renderTopic(session.topicId)}, ${session.durationMinutes} min [[${link}]]`;
+  const topic = topicLink ?? renderTopic(session.topicId);
+  return `- ${span} ${topic}, ${session.durationMinutes} min [[${link}]]`;
 }
 
 function headingLevel(line: string): number {

@@ -1,8 +1,10 @@
 import type { Fields, ReadResult } from "./frontmatter";
 import { renderFrontmatter } from "./frontmatter";
-import { isDraftId, normalizeTopic, renderTopic } from "./ids";
+import { isDraftId } from "./ids";
+import { normalizeTopic } from "../topics/ids";
+import { renderTopic } from "../topics/display";
 import type { ConfirmedSession } from "./records";
-import { linkOf } from "./session-index";
+import { linkOf } from "./index-line";
 import { extractSection } from "./session-note";
 import { recordedDate } from "../time/index";
 

@@ -2,7 +2,6 @@ import { UsageError } from "../errors";
 import type { RandomSource } from "../ports";
 import { formatUtcCompact } from "../time/index";
 
-export const TOPIC_ID_PATTERN = /^T-[A-Za-z0-9][A-Za-z0-9._-]{0,120}$/;
 export const DRAFT_ID_PATTERN = /^DRAFT-S-[0-9a-f]{8}$/;
 export const DRAFT_FILE_PATTERN = /^DRAFT-S-.*\.md$/;
 export const CONFIRMED_FILE_PATTERN = /^S-.*\.md$/;
@@ -31,54 +30,11 @@ export function newDraftId(random: RandomSource): string {
 }
 
 /**
- * A topic value as found in a record or typed by a user: blank and the literal "(none)" (any case,
- * surrounding spaces) mean "no topic". Anything else is kept as it is (trimmed).
- */
-export function normalizeTopic(value: unknown): string | null {
-  if (typeof value !== "string") return null;
-  const trimmed = value.trim();
-  if (trimmed === "" || trimmed.toLowerCase() === "(none)") return null;
-  return trimmed;
-}
-
-/** Validates a topic ID given as new input (CLI flag, picker). Topic IDs never reach a file path. */
-export function validateNewTopicId(value: string): string {
-  if (TOPIC_ID_PATTERN.test(value)) return value;
-  const shown = JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-  throw new UsageError(
-    `invalid topic ID ${shown}: use T- followed by letters, digits, ".", "_" or "-" (e.g. T-rust-ownership)`,
-    "invalid_topic",
-  );
-}
-
-/**
  * Renders text read from a note (a topic ID, possibly legacy or hostile) so it cannot break the Markdown
  * around it: line breaks become spaces, and link, table, tag and HTML characters are backslash-escaped.
  */
 export function inlineMarkdownText(value: string): string {
   return value.replace(/[\p{Cc}\u2028\u2029]+/gu, " ").replace(/[\\`*_[\]<>#|~!{}()$%=^]/g, (c) => `\\${c}`);
-}
-
-/** A topic for index.md / hot.md: as-is when it is a well-formed ID, escaped otherwise. */
-export function renderTopic(topicId: string): string {
-  return TOPIC_ID_PATTERN.test(topicId) ? topicId : inlineMarkdownText(topicId);
-}
-
-/**
- * A new topic ID for a note that becomes a topic: its name as a slug ("Rust ownership" -> T-rust-ownership),
- * or, when nothing usable is left of the name (e.g. only non-Latin letters), T-<UTC time>-<4 hex>.
- */
-export function topicIdForNote(noteName: string, now: number, random: RandomSource): string {
-  const slug = noteName
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9._-]+/g, "-")
-    .replace(/^[-._]+|[-._]+$/g, "")
-    .slice(0, 100)
-    .replace(/[-._]+$/g, "");
-  const candidate = `T-${slug}`;
-  return TOPIC_ID_PATTERN.test(candidate) ? candidate : `T-${formatUtcCompact(now)}-${hex(random, 2)}`;
 }
 
 /** The longest agent ID accepted (contract §4b `--agent`). */

@@ -1,3 +1,4 @@
+import { LINE_OPEN, LINK_CLOSE, topicTail } from "./index-line";
 import { renderIndexOfJoined } from "./session-index";
 
 /*
@@ -23,8 +24,8 @@ export interface IndexPlace {
 }
 
 const HEAD = /^---\npalee_schema: 1\ntype: session_index\nupdated_at: "(\d{4}-\d{2}-\d{2})"\n---\n/;
-const OPEN = "- [[";
-const CLOSE = "]]";
+const OPEN = LINE_OPEN;
+const CLOSE = LINK_CLOSE;
 
 /**
  * An index.md exactly as renderIndexOfLines writes it (any date), read line by line where it lies. Plain
@@ -100,7 +101,7 @@ export function findEntry({ text, count, body }: IndexText, link: string): Index
 
 /** The lines of one topic (`rendered` as renderTopic writes it), newest first: found by the text's own search. */
 export function topicEntries({ text, body }: IndexText, rendered: string): IndexEntry[] {
-  const tail = `${CLOSE} - Topic: ${rendered} (`;
+  const tail = topicTail(rendered);
   const found: IndexEntry[] = [];
   for (let hit = text.indexOf(tail, body); hit >= 0; hit = text.indexOf(tail, hit + tail.length)) {
     const start = text.lastIndexOf("\n", hit) + 1;

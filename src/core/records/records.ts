@@ -3,7 +3,7 @@ import { describeReadProblem } from "./frontmatter";
 import type { BreakInterval } from "../honest-time/breaks";
 import { readBreakList, readBreakMinutes } from "../honest-time/breaks";
 import { readHonestFields } from "../honest-time/draft-fields";
-import { normalizeTopic } from "./ids";
+import { normalizeTopic } from "../topics/ids";
 import type { Rating } from "../review/rating";
 import { readRecallRating } from "../review/rating";
 import { durationMinutes, parseTimestamp } from "../time/index";

@@ -1,18 +1,6 @@
 import { renderFrontmatter } from "./frontmatter";
-import { renderTopic } from "./ids";
+import { renderIndexLine } from "./index-line";
 import type { ConfirmedSession } from "./records";
-import { recordedDate } from "../time/index";
-
-/** One index line; the date is the day recorded in started_at (the learner's day, same on every device). */
-export function renderIndexLine(session: ConfirmedSession): string {
-  const when = `${recordedDate(session.startedAt)}, ${session.durationMinutes} min`;
-  return `- [[${linkOf(session.path)}]] - Topic: ${renderTopic(session.topicId)} (${when})`;
-}
-
-/** The link an index line and hot.md give a session: its file name without ".md". */
-export function linkOf(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/, "");
-}
 
 /** index.md: every confirmed session, which the caller passes newest first. */
 export function renderIndex(

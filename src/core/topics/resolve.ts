@@ -1,23 +1,12 @@
 /**
  * Finding a topic by name (contract §4, version 3): what a typed topic value means, given the topic notes of
- * the vault (read from their frontmatter only) and the topic IDs seen in sessions. Pure: the faces gather
- * the notes (src/node/topic-notes.ts for the CLI) and print what this decides.
+ * the vault (note.ts; each face reads them once) and the topic IDs seen in sessions, and the refusals, in the
+ * same words on every face. Pure: the faces gather the notes and print what this decides.
  */
 import { TopicLookupError, UsageError } from "../errors";
-import { classifyRecord } from "../records/frontmatter";
-import { TOPIC_ID_PATTERN, normalizeTopic, validateNewTopicId } from "../records/ids";
 import { editDistance } from "./distance";
-
-/** A note whose frontmatter has `palee_id: T-…` (contract §1). */
-export interface TopicNote {
-  /** Vault-relative, with "/". */
-  path: string;
-  /** The file name without ".md". */
-  name: string;
-  /** The frontmatter's `aliases` (a list or one string), as written. */
-  aliases: readonly string[];
-  topicId: string;
-}
+import { TOPIC_ID_PATTERN, TOPIC_ID_RULE, normalizeTopic, validateNewTopicId } from "./ids";
+import type { TopicNote } from "./note";
 
 /** A typed value, before any note is read: no topic, a topic ID (used as it is), or a name to look up. */
 export type TopicValue = { kind: "none" } | { kind: "id"; topicId: string } | { kind: "name"; name: string };
@@ -58,48 +47,6 @@ export function classifyTopicValue(raw: string | null | undefined): TopicValue {
 
 /** Text compared without regard to case or Unicode normalization (macOS file names are decomposed). */
 const fold = (text: string): string => text.normalize("NFC").toLowerCase();
-
-/**
- * The topic note in a file's frontmatter block (`head`: the text from the first "---" to the closing one), or
- * null when it is not one: no frontmatter, YAML that does not parse, or no `palee_id` matching the topic-ID
- * pattern (a value that could not be recorded as new input).
- */
-export function topicNoteOf(path: string, head: string): TopicNote | null {
-  const read = classifyRecord(head);
-  if (read.state !== "ok" && read.state !== "schema-invalid") return null;
-  return topicNoteFromFields(path, read.fields);
-}
-
-/**
- * The topic note that a note's frontmatter fields make it (as parsed, by the CLI from the file's head or by the
- * plugin from the metadata cache), or null without a `palee_id` matching the topic-ID pattern.
- */
-export function topicNoteFromFields(path: string, fields: Record<string, unknown>): TopicNote | null {
-  const id = fields.palee_id;
-  if (typeof id !== "string" || !TOPIC_ID_PATTERN.test(id.trim())) return null;
-  const raw = fields.aliases;
-  const list: unknown[] = Array.isArray(raw) ? raw : [raw];
-  const aliases = list.filter((a): a is string => typeof a === "string" && a.trim() !== "").map((a) => a.trim());
-  const file = path.slice(path.lastIndexOf("/") + 1);
-  return { path, name: file.replace(/\.md$/i, ""), aliases, topicId: id.trim() };
-}
-
-/**
- * A note that means to be a topic note but whose `palee_id` is not a topic ID (issue 35 §3): as a TopicNote
- * whose `topicId` is the value as written, so a name that finds it is refused for that reason, not as unknown.
- */
-export function badTopicNoteOf(path: string, head: string): TopicNote | null {
-  const read = classifyRecord(head);
-  return read.state === "ok" || read.state === "schema-invalid" ? badTopicNoteFromFields(path, read.fields) : null;
-}
-
-/** badTopicNoteOf, from the fields as parsed (the plugin: the metadata cache's frontmatter). */
-export function badTopicNoteFromFields(path: string, fields: Record<string, unknown>): TopicNote | null {
-  const id = fields.palee_id;
-  if (id === undefined || id === null || (typeof id === "string" && TOPIC_ID_PATTERN.test(id.trim()))) return null;
-  const valid = topicNoteFromFields(path, { ...fields, palee_id: "T-x" });
-  return valid === null ? null : { ...valid, topicId: typeof id === "string" ? id : JSON.stringify(id) };
-}
 
 /** What a name stands for among the topic notes. */
 export type NameMatch =
@@ -171,14 +118,49 @@ const asJson = (note: TopicNote): Record<string, string> => ({
   path: note.path,
 });
 
+/** How a face looks a name up (topicIdForName). */
+export interface LookupOptions {
+  /** Notes whose palee_id is not a topic ID (TopicNotes `invalid`): a name that finds only one is refused so. */
+  invalid?: readonly TopicNote[];
+  /**
+   * Whether the face begins a new topic from a topic ID nothing has yet (the CLI, MCP, hooks); a link or the
+   * app's command line never does (the plugin's doors), and the refusal says where a new topic begins instead.
+   */
+  newIds?: boolean;
+}
+
+/** What to do when no topic is found: where a new topic begins, on this face. */
+const beginHint = (newIds: boolean): string =>
+  newIds
+    ? "pass a topic ID (T-…) to start a new topic, or add palee_id: T-… to a note's properties"
+    : "add palee_id: T-… to a note's properties, or start a new topic once from the topic picker";
+
+/** A name that finds only a note whose palee_id is not a topic ID: refused for that reason (issue 35 §3). */
+export function invalidIdRefusal(name: string, invalid: readonly TopicNote[]): UsageError | null {
+  const match = findTopicByName(name, invalid);
+  const note = match.kind === "found" ? match.note : match.kind === "ambiguous" ? match.matches[0] : null;
+  if (note === null) return null;
+  return new UsageError(
+    `the note ${note.path} has palee_id ${JSON.stringify(note.topicId)}, which is not a topic ID: ` +
+      `correct its palee_id (${TOPIC_ID_RULE}); nothing was written`,
+    "invalid_topic",
+  );
+}
+
+/** The topic ID a name stands for, or the refusal (topicNoteForName). */
+export function topicIdForName(name: string, notes: readonly TopicNote[], options: LookupOptions = {}): string {
+  return topicNoteForName(name, notes, options).topicId;
+}
+
 /**
- * The topic ID a name stands for, or the refusal: `ambiguous_topic` naming each candidate (`matches` in
- * JSON), `unknown_topic` naming the closest names (`closest`). A value that looks like a topic ID but is not
- * one, and names no note, is refused as an invalid ID.
+ * The topic note a name stands for, or the refusal: `ambiguous_topic` naming each candidate (`matches` in
+ * JSON), `invalid_topic` when only a note with a broken palee_id has the name, `unknown_topic` naming the
+ * closest names (`closest`). A value that looks like a topic ID but is not one, and names no note, is refused
+ * as an invalid ID.
  */
-export function topicIdForName(name: string, notes: readonly TopicNote[]): string {
+export function topicNoteForName(name: string, notes: readonly TopicNote[], options: LookupOptions = {}): TopicNote {
   const match = findTopicByName(name, notes);
-  if (match.kind === "found") return match.note.topicId;
+  if (match.kind === "found") return match.note;
   if (match.kind === "ambiguous") {
     throw new TopicLookupError(
       "ambiguous_topic",
@@ -188,13 +170,14 @@ export function topicIdForName(name: string, notes: readonly TopicNote[]): strin
     );
   }
   if (looksLikeId(name)) validateNewTopicId(name); // throws: "T-a/b" is a broken ID, not a name
+  const invalid = options.invalid === undefined ? null : invalidIdRefusal(name, options.invalid);
+  if (invalid !== null) throw invalid;
   const near = closestNotes(fold(name), notes);
   const closest =
     near.length === 0 ? "no note in the vault has a palee_id yet" : `the closest: ${near.map(described).join("; ")}`;
   throw new TopicLookupError(
     "unknown_topic",
-    `no topic note is named ${shown(name)} (${closest}); pass a topic ID (T-…) to start a new topic, ` +
-      "or add palee_id: T-… to a note's properties",
+    `no topic note is named ${shown(name)} (${closest}); ${beginHint(options.newIds ?? true)}`,
     { closest: near.map(asJson) },
   );
 }
@@ -226,4 +209,25 @@ export function closeTopicId(topicId: string, known: Iterable<string>): string |
 export function newTopicNotice(topicId: string, known: Iterable<string>): string {
   const close = closeTopicId(topicId, known);
   return `new topic ${topicId}` + (close === null ? "" : `; did you mean ${close}?`);
+}
+
+/**
+ * What a face says of a topic ID that no topic note and no session has, where it only reads the topic (context,
+ * latest, list): most likely a typo (issue 35 §3), so it names a close one ("did you mean").
+ */
+export function unknownTopicIdText(topicId: string, known: Iterable<string>): string {
+  const close = closeTopicId(topicId, known);
+  return `no session or topic note has ${topicId}` + (close === null ? "" : `; did you mean ${close}?`);
+}
+
+/**
+ * The refusal of a topic ID that nothing has, where a face begins no new topic (a link, the app's command
+ * line): unknown_topic, naming a close ID (`closest` in JSON) and where a new topic begins.
+ */
+export function unknownTopicIdRefusal(topicId: string, known: Iterable<string>): TopicLookupError {
+  const close = closeTopicId(topicId, known);
+  const mean = close === null ? "" : ` (did you mean ${close}?)`;
+  return new TopicLookupError("unknown_topic", `no session or topic note has ${topicId}${mean}; ${beginHint(false)}`, {
+    closest: close === null ? [] : [{ topic_id: close }],
+  });
 }

@@ -1,6 +1,7 @@
 import type { FlowContext } from "./context";
 import { fail } from "./notices";
 import { headingProbe } from "./review-queue";
+import { topicName } from "./topics";
 
 /**
  * "Copy tutor brief" (contract §4b context): the brief of the active topic (else the newest session's) on the
@@ -14,7 +15,7 @@ export async function copyBrief(ctx: FlowContext): Promise<void> {
       return;
     }
     await navigator.clipboard.writeText(brief.text.trim());
-    ctx.notify(`Tutor brief of ${brief.topicId} copied to the clipboard.`);
+    ctx.notify(`Tutor brief of ${topicName(ctx, brief.topicId, brief.topicNote)} copied to the clipboard.`);
   } catch (error) {
     fail(ctx, "copy the tutor brief", error);
   }

@@ -4,6 +4,7 @@ import { studiedSoFar } from "../ui/status-bar";
 import { announceAway } from "./away-notice";
 import type { FlowContext } from "./context";
 import { LONG_NOTICE_MS, describeFailure, fail, warn } from "./notices";
+import { topicName } from "./topics";
 
 /** After a failed automatic checkpoint, the next try waits this long rather than come on every tick. */
 const AUTO_RETRY_MS = 60_000;
@@ -14,7 +15,7 @@ export async function checkpoint(ctx: FlowContext, notes: string | null = null):
     const result = await controller.checkpoint(notes);
     const open = controller.open;
     const elapsed = open ? ` · ${formatElapsed(studiedSoFar(open, controller.now()), false)}` : "";
-    ctx.notify(`Checkpoint saved (${result.draft.topicId}${elapsed}).`);
+    ctx.notify(`Checkpoint saved (${topicName(ctx, result.draft.topicId, result.draft.topicNote)}${elapsed}).`);
     announceAway(ctx, result.draft.draftId, result.away);
     warn(ctx, result.warnings);
   } catch (error) {

@@ -5,6 +5,7 @@ import type { SessionController } from "../session-controller";
 import { DailyNoteLog } from "./daily-note";
 import { FolderQuiet } from "./sync-quiet";
 import type { PaleeSettings } from "../settings";
+import { PluginTopicNotes } from "../adapters/topic-notes";
 
 /**
  * What every flow works with: the app, the controller (the only way to the core), the store and the
@@ -22,6 +23,8 @@ export interface FlowContext {
   readonly dailyNote: DailyNoteLog;
   /** Whether the session folder has settled since the vault opened (sync delivers after layout ready). */
   readonly quiet: FolderQuiet;
+  /** The vault's topic notes: the plugin's one reader of them (the picker, the doors, every topic name). */
+  readonly topicNotes: PluginTopicNotes;
   /** An end is on screen (the end modal) or being saved: a second click must not end twice. */
   ending: boolean;
   /** The plugin was unloaded: an operation still running must not open modals or notices afterwards. */
@@ -39,7 +42,14 @@ export function flowContext(
     new Notice(message, durationMs);
   },
 ): FlowContext {
-  const dailyNote = new DailyNoteLog(app, settings, notify);
+  const topicNotes = new PluginTopicNotes(app, () => controller.layout.folder);
+  const dailyNote = new DailyNoteLog(
+    app,
+    settings,
+    notify,
+    (topicId, from) => topicNotes.link(topicId, from),
+    (topicId, topicNote) => topicNotes.names()(topicId, topicNote),
+  );
   const quiet = new FolderQuiet(() => controller.now());
   const withButtons = new Set<Notice>();
   const ctx: FlowContext = {
@@ -50,6 +60,7 @@ export function flowContext(
     notify,
     dailyNote,
     quiet,
+    topicNotes,
     notifyAction: (message, label, action) => {
       if (!ctx.disposed) actionNotice(withButtons, message, label, () => ctx.disposed || action());
     },

@@ -34,6 +34,10 @@ export class DailyNoteLog {
     private readonly app: App,
     private readonly settings: () => DailyNoteSettings,
     private readonly notify: (message: string, durationMs?: number) => void,
+    /** The topic note as a link showing its name, in the note at `from` (null: the ID is shown). */
+    private readonly topicLink: (topicId: string, from: string) => string | null = () => null,
+    /** A topic's display name (topics by name, contract §5 version 4). */
+    private readonly topicName: (topicId: string, topicNote: string | null) => string = (topicId) => topicId,
   ) {}
 
   async add(session: ConfirmedSession): Promise<void> {
@@ -53,13 +57,14 @@ export class DailyNoteLog {
       }
       const file = await this.dailyNoteOf(recordedDate(session.startedAt));
       if (!file) throw new Error("the daily note could not be created");
-      const line = renderDailyNoteLine(session);
+      const line = renderDailyNoteLine(session, this.topicLink(session.topicId, file.path));
       const heading = normalizeHeading(settings.dailyNoteHeading);
       const insert = (text: string): string => insertUnderHeading(text, heading, line, sessionLinkTarget(session));
       await this.append(file, insert);
     } catch (error) {
+      const topic = this.topicName(session.topicId, session.topicNote);
       this.notify(
-        `Session on ${session.topicId} saved, but it could not be added to the daily note: ${errorMessage(error)}`,
+        `Session on ${topic} saved, but it could not be added to the daily note: ${errorMessage(error)}`,
         10_000,
       );
     }

@@ -12,6 +12,7 @@ import type { FlowContext } from "./context";
 import { fail, sentence, warn } from "./notices";
 import { recoverInterrupted } from "./recovery";
 import { headingsProbe } from "./review-queue";
+import { topicName } from "./topics";
 
 /** End session: only this device's running session; the end modal first when a summary is asked for. */
 export async function end(ctx: FlowContext): Promise<void> {
@@ -24,7 +25,8 @@ export async function end(ctx: FlowContext): Promise<void> {
   if (!open.running) return recoverInterrupted(ctx);
   if (!open.mine) {
     const where = open.session.device ?? "another device";
-    ctx.notify(`The session on ${open.session.topicId} is open on ${where}: end it there.`);
+    const topic = topicName(ctx, open.session.topicId, open.session.topicNote);
+    ctx.notify(`The session on ${topic} is open on ${where}: end it there.`);
     return;
   }
   if (ctx.ending) return; // a second click while the first end is on screen or being saved
@@ -89,6 +91,7 @@ export function endPreview(ctx: FlowContext, open: OpenState): Omit<EndPreview, 
   const today = controller.today();
   return {
     topicId: open.session.topicId,
+    topic: topicName(ctx, open.session.topicId, open.session.topicNote),
     startedText: describeRecorded(open.session.startedAt, today),
     silenceText: open.pausedMs === null && silence.silenceMs > graceMs ? silence.text : null,
     choices,
@@ -120,15 +123,17 @@ export async function endWith(ctx: FlowContext, input: EndRequest, shown?: OpenS
     const result = await ctx.controller.end(input, shown);
     if (result.discardedEmpty !== undefined) {
       // An agent's session that recorded nothing (contract §5 version 4, agents): discarded, not saved.
-      ctx.notify(`Nothing was studied in the agent's session on ${result.topicId}: it was discarded, not saved.`);
+      const topic = topicName(ctx, result.topicId);
+      ctx.notify(`Nothing was studied in the agent's session on ${topic}: it was discarded, not saved.`);
       warn(ctx, result.warnings);
       return;
     }
     const { session } = result;
+    const topic = topicName(ctx, session.topicId, session.topicNote);
     ctx.notify(
       result.alreadySaved
-        ? `Session on ${session.topicId} was already saved (${formatDuration(session.durationMinutes)}).`
-        : `Session on ${session.topicId} saved (${formatDuration(session.durationMinutes)}).`,
+        ? `Session on ${topic} was already saved (${formatDuration(session.durationMinutes)}).`
+        : `Session on ${topic} saved (${formatDuration(session.durationMinutes)}).`,
     );
     warn(ctx, result.warnings);
     await ctx.dailyNote.add(session);

@@ -1,6 +1,7 @@
 import type { PaleeSettings } from "../settings";
 import type { FlowContext } from "./context";
 import { LONG_NOTICE_MS } from "./notices";
+import { topicName } from "./topics";
 
 /**
  * Settings changed on another device (Obsidian's onExternalSettingsChange, e.g. data.json delivered by Sync):
@@ -18,9 +19,10 @@ export async function externalSettingsArrived(
   ctx.controller.reconfigure();
   if (before.sessionFolder === after.sessionFolder) return;
   if (open) {
+    const topic = topicName(ctx, open.session.topicId, open.session.topicNote);
     ctx.notify(
       `The session folder was changed on another device to "${after.sessionFolder}". The session on ` +
-        `${open.session.topicId} is still open in "${before.sessionFolder}": set the folder back to ` +
+        `${topic} is still open in "${before.sessionFolder}": set the folder back to ` +
         `"${before.sessionFolder}" in settings to end or recover it there.`,
       LONG_NOTICE_MS,
     );

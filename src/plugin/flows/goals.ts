@@ -7,7 +7,7 @@ import { TFile } from "obsidian";
 import { PaleeError, errorMessage } from "../../core/errors";
 import type { Fields } from "../../core/records/frontmatter";
 import { classifyRecord } from "../../core/records/frontmatter";
-import { normalizeTopic } from "../../core/records/ids";
+import { normalizeTopic } from "../../core/topics/ids";
 import type { GoalChange, GoalOptionsText, Plan } from "../../core/goals";
 import { goalChangeOf, goalFor, newPlanText, planUpdatesAll, readPlan, WEEKDAYS } from "../../core/goals";
 import { localDay, mondayOf } from "../../core/time";
@@ -17,6 +17,7 @@ import { HISTORY_VIEW } from "../ui/history-view";
 import type { FlowContext } from "./context";
 import { openHistory } from "./insight";
 import { LONG_NOTICE_MS, fail } from "./notices";
+import { topicName } from "./topics";
 
 const text = (n: number | null | undefined): string => (n === null || n === undefined ? "" : String(n));
 
@@ -113,7 +114,8 @@ export async function setGoals(ctx: FlowContext): Promise<void> {
   const topicId = ctx.controller.open?.session.topicId ?? (await activeTopic(ctx));
   const monday = mondayOf(localDay(ctx.controller.now(), ctx.controller.offsetAt));
   const was = currentInput(read.plan, monday, topicId);
-  new GoalsModal(ctx.app, was, topicId, async (input) => {
+  const shown = topicId === null ? null : topicName(ctx, topicId, ctx.controller.open?.session.topicNote);
+  new GoalsModal(ctx.app, was, shown, async (input) => {
     let changes: GoalChange[];
     try {
       changes = dialogChanges(was, input, topicId);

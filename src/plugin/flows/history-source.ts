@@ -14,6 +14,7 @@ import { openFile } from "./open-session";
 import { recoverDrafts } from "./recovery";
 import { nextChoices, queueNow } from "./review-queue";
 import { startNext } from "./study-next";
+import { topicNames } from "./topics";
 import type { TopicChoice } from "../ui/topic-picker";
 import type { HistoryChange, HistorySource } from "../ui/history-view";
 import { historyModel, openSessionModel } from "../ui/history-view";
@@ -23,8 +24,10 @@ export function historySource(deps: FlowContext): HistorySource {
   const sourcePath = (): string => controller.layout.index;
   const memo = statsMemo();
   let notes: ReadonlyMap<string, TopicChoice> = new Map();
+  let names = topicNames(deps);
   return {
     async load() {
+      names = topicNames(deps);
       const { confirmed, skipped } = await controller.confirmedSessions();
       // "Next up": the queue is read beside the sessions; a failure leaves the section out, never the view.
       const queue = await queueNow(deps, true).catch(() => null);
@@ -32,7 +35,7 @@ export function historySource(deps: FlowContext): HistorySource {
       const planPath = `${controller.layout.folder}/plan.md`;
       return historyModel({
         plan: { text: await deps.store.read(planPath), path: planPath },
-        nextUp: queue && nextChoices(queue.result, queue.notes),
+        nextUp: queue && nextChoices(queue.result, queue.names),
         confirmed,
         skipped,
         now: controller.now(),
@@ -73,6 +76,8 @@ export function historySource(deps: FlowContext): HistorySource {
       continueSession: () => void continueSession(deps),
       recover: () => void recoverDrafts(deps),
       startTopic: (topicId) => void startNext(deps, topicId, notes),
+      topicName: (topicId, topicNote) => names(topicId, topicNote),
+      topicLinktext: (topicId) => deps.topicNotes.linktext(topicId),
     },
   };
 }

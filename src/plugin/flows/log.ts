@@ -6,7 +6,7 @@ import type { LogInput } from "../ui/log-modal";
 import { LogSessionModal } from "../ui/log-modal";
 import type { FlowContext } from "./context";
 import { describeFailure, fail, sentence, warn } from "./notices";
-import { invalidTopicText, topicChoices } from "./topics";
+import { invalidTopicText, linkTo, topicChoices, topicName } from "./topics";
 
 /** Log a past session (a forgotten start): pick the topic, then say when it happened. */
 export async function logSession(ctx: FlowContext): Promise<void> {
@@ -25,16 +25,25 @@ export async function logSession(ctx: FlowContext): Promise<void> {
       ctx.notify(invalidTopicText(choice.topicId));
       return;
     }
-    new LogSessionModal(ctx.app, choice.topicId, (input) => logWith(ctx, choice.topicId, input)).open();
+    // A topic note's link is recorded as a start records it (contract §5 version 4: topic_note on every face).
+    const topicNote = choice.kind === "topic-note" ? linkTo(ctx, choice.notePath) : null;
+    const topic = topicName(ctx, choice.topicId, topicNote);
+    new LogSessionModal(ctx.app, topic, (input) => logWith(ctx, choice.topicId, input, topicNote)).open();
   }).open();
 }
 
 /** Asks the core to log; resolves to the refusal to show in the dialog, or null once logged. */
-export async function logWith(ctx: FlowContext, topicId: string, input: LogInput): Promise<string | null> {
+export async function logWith(
+  ctx: FlowContext,
+  topicId: string,
+  input: LogInput,
+  topicNote: string | null = null,
+): Promise<string | null> {
   const given = (text: string): string | undefined => (text.trim() === "" ? undefined : text.trim());
   try {
     const { session, warnings } = await ctx.controller.log({
       topic: topicId,
+      topicNote,
       from: given(input.from),
       to: given(input.to),
       minutes: given(input.minutes),
@@ -45,7 +54,8 @@ export async function logWith(ctx: FlowContext, topicId: string, input: LogInput
     });
     const today = ctx.controller.today();
     const span = `${describeRecorded(session.startedAt, today)}–${describeRecorded(session.endedAt, today).slice(-5)}`;
-    ctx.notify(`Logged ${session.topicId}, ${span} (${formatDuration(session.durationMinutes)}).`);
+    const topic = topicName(ctx, session.topicId, session.topicNote);
+    ctx.notify(`Logged ${topic}, ${span} (${formatDuration(session.durationMinutes)}).`);
     warn(ctx, warnings);
     await ctx.dailyNote.add(session);
     return null;

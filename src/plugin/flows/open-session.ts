@@ -4,6 +4,7 @@ import { describeRecorded, formatElapsed } from "../../core/time";
 import { studiedSoFar } from "../ui/status-bar";
 import type { FlowContext } from "./context";
 import { LONG_NOTICE_MS, fail } from "./notices";
+import { topicName } from "./topics";
 
 export async function showStatus(ctx: FlowContext): Promise<void> {
   const { controller } = ctx;
@@ -15,8 +16,9 @@ export async function showStatus(ctx: FlowContext): Promise<void> {
     }
     const today = controller.today();
     const { session } = open;
+    const topic = topicName(ctx, session.topicId, session.topicNote);
     ctx.notify(
-      `${session.topicId}: ${formatElapsed(studiedSoFar(open, controller.now()), true)} so far` +
+      `${topic}: ${formatElapsed(studiedSoFar(open, controller.now()), true)} so far` +
         `${open.pausedMs === null ? "" : " (paused)"}\n` +
         `Started ${describeRecorded(session.startedAt, today)} on ${session.device ?? "unknown device"}\n` +
         `Last checkpoint ${describeRecorded(session.lastCheckpointAt, today)}`,
@@ -55,9 +57,10 @@ export async function openFile(app: App, path: string): Promise<boolean> {
 export function noteRenamed(ctx: FlowContext, oldPath: string, newPath: string): void {
   const open = ctx.controller.open;
   if (!open || oldPath !== `${ctx.controller.layout.sessions}/${open.session.draftId}.md`) return;
-  const { topicId, draftId } = open.session;
+  const { topicId, topicNote, draftId } = open.session;
+  const topic = topicName(ctx, topicId, topicNote);
   ctx.notify(
-    `The note of your open session on ${topicId} was renamed to "${newPath}". PALEE Sessions only finds it as ` +
+    `The note of your open session on ${topic} was renamed to "${newPath}". PALEE Sessions only finds it as ` +
       `${draftId}.md: rename it back to keep the session (its notes are safe either way).`,
     LONG_NOTICE_MS,
   );

@@ -7,6 +7,7 @@ import type { FlowContext } from "./context";
 import { LONG_NOTICE_MS, fail, warn } from "./notices";
 import { describeRecorded, formatDuration } from "../../core/time";
 import { announceAway } from "./away-notice";
+import { topicName, topicNames } from "./topics";
 
 /** How long after start-up every note is looked at (sessions saved twice, the scan cache). */
 export const SAVED_TWICE_DELAY_MS = 2000;
@@ -22,12 +23,14 @@ export async function onVaultOpen(ctx: FlowContext, afterFullScan: () => void = 
     const today = ctx.controller.today();
     const { resumed, openElsewhere } = result;
     if (resumed) {
-      ctx.notify(`Resumed your session on ${resumed.topicId} (started ${describeRecorded(resumed.startedAt, today)}).`);
+      const topic = topicName(ctx, resumed.topicId, resumed.topicNote);
+      ctx.notify(`Resumed your session on ${topic} (started ${describeRecorded(resumed.startedAt, today)}).`);
     }
     if (openElsewhere) {
       const where = openElsewhere.device ?? "another device";
       const since = describeRecorded(openElsewhere.startedAt, today);
-      ctx.notify(`A session on ${openElsewhere.topicId} is open on ${where} (since ${since}).`);
+      const topic = topicName(ctx, openElsewhere.topicId, openElsewhere.topicNote);
+      ctx.notify(`A session on ${topic} is open on ${where} (since ${since}).`);
     }
     warn(ctx, result.warnings);
     if (result.pending.length > 0) void offerWhenSynced(ctx, result.pending);
@@ -97,19 +100,20 @@ export async function recoverInterrupted(ctx: FlowContext, then?: () => void): P
   const { controller } = ctx;
   const open = controller.open;
   if (!open) return;
-  const { draftId, topicId } = open.session;
+  const { draftId } = open.session;
+  const topic = topicName(ctx, open.session.topicId, open.session.topicNote);
   try {
     const drafts = (await controller.triageOnOpen()).pending;
     if (!drafts.some((d) => d.draftId === draftId)) {
       const device = open.session.device ?? "unknown device";
-      ctx.notify(`The session on ${topicId} (${device}) cannot be recovered here yet: its draft is not readable.`);
+      ctx.notify(`The session on ${topic} (${device}) cannot be recovered here yet: its draft is not readable.`);
       return;
     }
     openRecovery(ctx, drafts, (decided, resumed) => {
       if (resumed) return;
       if (decided.has(draftId) && !controller.open) then?.();
       else if (controller.open && !controller.open.running) {
-        ctx.notify(`The interrupted session on ${topicId} is still open: resume, save or discard it first.`);
+        ctx.notify(`The interrupted session on ${topic} is still open: resume, save or discard it first.`);
       }
     });
   } catch (error) {
@@ -127,11 +131,13 @@ export function recoveryRows(ctx: FlowContext, drafts: readonly Draft[]): Recove
     graceMs: controller.graceMs,
     openDraft: controller.open?.session.draftId,
   };
+  const names = topicNames(ctx);
   return drafts.map((draft) => {
     const preview = previewSave(draft, drafts, at);
     return {
       draftId: draft.draftId,
       topicId: draft.topicId,
+      topic: names(draft.topicId, draft.topicNote),
       device: draft.device ?? "unknown device",
       startedText: describeRecorded(draft.startedAt, today),
       lastSeenText: describeRecorded(draft.lastCheckpointAt, today),
@@ -160,7 +166,7 @@ export function openRecovery(
         if (action !== "ignore" && mayBeUnsynced(ctx, row.device)) {
           // Sync may still be delivering its end: decided on the folder once it has settled (the core
           // reconciles again when recovering, so a draft ended there is never saved twice).
-          ctx.notify(`Waiting for sync to settle before you ${action} ${row.topicId}…`);
+          ctx.notify(`Waiting for sync to settle before you ${action} ${row.topic}…`);
           await ctx.quiet.whenSettled();
           if (ctx.disposed) return null;
         }
@@ -171,7 +177,7 @@ export function openRecovery(
           if (now && fresh?.aliveElsewhere) {
             const lastSeen = describeRecorded(now.lastCheckpointAt, controller.today());
             ctx.notify(
-              `${row.topicId} is now open on ${now.device ?? "another device"} (last seen ${lastSeen}). ` +
+              `${row.topic} is now open on ${now.device ?? "another device"} (last seen ${lastSeen}). ` +
                 `Press ${action} again to ${action} it anyway.`,
               LONG_NOTICE_MS,
             );
@@ -181,7 +187,7 @@ export function openRecovery(
           if (fresh && (moved || fresh.device !== row.device)) {
             // It was checkpointed since the row was drawn (another device, sync): decide on what it is now.
             const again = `check it, then press ${action} again.`;
-            ctx.notify(`${row.topicId} changed since this list was shown: ${again}`, LONG_NOTICE_MS);
+            ctx.notify(`${row.topic} changed since this list was shown: ${again}`, LONG_NOTICE_MS);
             return { changed: fresh };
           }
         }

@@ -4,6 +4,7 @@
  * plan.md for the goals and `review: false`.
  */
 import type { NextResult } from "../../core/sessions";
+import type { TopicNamer } from "../../core/topics";
 import type { TopicChoice } from "../ui/topic-picker";
 import type { NextChoice } from "../ui/study-next-modal";
 import type { FlowContext } from "./context";
@@ -17,12 +18,12 @@ import { topicNoteChoices } from "./topics";
 export async function queueNow(
   ctx: FlowContext,
   light = false,
-): Promise<{ result: NextResult; notes: Map<string, TopicChoice> }> {
+): Promise<{ result: NextResult; notes: Map<string, TopicChoice>; names: TopicNamer }> {
   const notes = new Map<string, TopicChoice>();
   for (const c of topicNoteChoices(ctx)) if ("topicId" in c && !notes.has(c.topicId)) notes.set(c.topicId, c);
   const hasNextAction = light ? headingsProbe(ctx) : undefined;
   const result = await ctx.controller.next({ hasNextAction }); // the core reads plan.md
-  return { result, notes };
+  return { result, notes, names: ctx.topicNotes.names() };
 }
 
 /** Whether a session note has a "## <heading>" heading, as the metadata cache knows it (undefined: unknown). */
@@ -42,10 +43,10 @@ export function headingsProbe(ctx: FlowContext): (session: { path: string }) => 
   return (session) => probe(session, "Next action");
 }
 
-export function nextChoices(result: NextResult, notes: ReadonlyMap<string, TopicChoice>): NextChoice[] {
+/** The queue's entries as the suggester and "Next up" show them: each topic by its display name. */
+export function nextChoices(result: NextResult, names: TopicNamer): NextChoice[] {
   return result.queue.map((e) => {
-    const note = notes.get(e.topicId);
-    const name = note && note.kind === "topic-note" ? note.noteName : e.topicId;
+    const name = names(e.topicId);
     return { topicId: e.topicId, name, group: e.group, reasons: e.reasons.map((r) => r.text).join("; ") };
   });
 }

@@ -6,7 +6,7 @@ import type { FlowContext } from "./context";
 import { fail, warn } from "./notices";
 import { isThisDevice } from "../../core/recovery";
 import { openRecovery, recoverInterrupted } from "./recovery";
-import { claimNoteAsTopic, invalidTopicText, linkTo, topicChoices } from "./topics";
+import { claimNoteAsTopic, invalidTopicText, linkTo, topicChoices, topicName } from "./topics";
 import { dueFirst } from "./review-queue";
 
 /** Start session: recover an interrupted session first, else pick a topic. */
@@ -30,9 +30,10 @@ export async function start(ctx: FlowContext): Promise<void> {
 function alreadyOpenText(ctx: FlowContext, open: OpenSession): string {
   const since = describeRecorded(open.startedAt, ctx.controller.today());
   const mine = isThisDevice(open.device, ctx.controller.device);
-  if (mine) return `A session on ${open.topicId} is already open (since ${since}). End it first.`;
+  const topic = topicName(ctx, open.topicId, open.topicNote);
+  if (mine) return `A session on ${topic} is already open (since ${since}). End it first.`;
   const where = open.device ?? "another device";
-  return `A session on ${open.topicId} is open on ${where} (since ${since}). End it there first.`;
+  return `A session on ${topic} is open on ${where} (since ${since}). End it there first.`;
 }
 
 export async function startWith(ctx: FlowContext, choice: TopicChoice): Promise<void> {
@@ -66,7 +67,7 @@ export async function startSession(
     const result = await ctx.controller.start({ ...options, ignoreDrafts: ignored });
     switch (result.status) {
       case "started":
-        ctx.notify(`Session on ${result.topicId} started.`);
+        ctx.notify(`Session on ${topicName(ctx, result.topicId, options.topicNote)} started.`);
         warn(ctx, result.warnings);
         return;
       case "already_open":

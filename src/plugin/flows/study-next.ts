@@ -25,14 +25,14 @@ export async function studyNext(ctx: FlowContext): Promise<void> {
     return;
   }
   for (const w of queue.result.warnings.slice(0, 3)) ctx.notify(w);
-  const choices = nextChoices(queue.result, queue.notes);
+  const choices = nextChoices(queue.result, queue.names);
   new StudyNextModal(ctx.app, choices, (c) => void startNext(ctx, c.topicId, queue.notes)).open();
 }
 
 /** The queue as text (the app's command line `palee-sessions:next`): the first entry, then one line each. */
 export async function nextText(ctx: FlowContext): Promise<string> {
-  const { result, notes } = await queueNow(ctx);
-  const choices = nextChoices(result, notes);
+  const { result, names } = await queueNow(ctx);
+  const choices = nextChoices(result, names);
   const first = result.queue[0];
   if (first === undefined) return "Nothing to review yet: end a session on a topic to start its schedule.";
   const lines = choices.slice(0, 10).map((c) => `- ${c.name} (${c.group}): ${c.reasons || "no reason yet"}`);

@@ -1,11 +1,26 @@
-import type { TFile } from "obsidian";
 import { errorMessage } from "../../core/errors";
-import { normalizeTopic, topicIdForNote } from "../../core/records/ids";
+import type { TopicNamer, TopicNote } from "../../core/topics";
+import { TOPIC_ID_RULE, normalizeTopic, topicIdForNote } from "../../core/topics";
+import { topicNoteOfFile } from "../adapters/topic-notes";
 import type { StartOptions } from "../../core/sessions";
 import { ConfirmModal } from "../ui/confirm-modal";
 import type { TopicChoice } from "../ui/topic-picker";
 import type { FlowContext } from "./context";
 import { LONG_NOTICE_MS, fail } from "./notices";
+
+/**
+ * The display names of topics as the plugin shows them (contract §5 version 4, topics by name): the note that
+ * has the topic's palee_id names it, else the note a session linked, else the ID. Read once per use: a list
+ * takes the namer once, a notice one name.
+ */
+export function topicNames(ctx: FlowContext): TopicNamer {
+  return ctx.topicNotes.names();
+}
+
+/** One topic's display name (topicNames). */
+export function topicName(ctx: FlowContext, topicId: string, topicNote?: string | null): string {
+  return topicNames(ctx)(topicId, topicNote);
+}
 
 /** The picker's lines: the active note first, then topic notes, then topics of past sessions. */
 export async function topicChoices(ctx: FlowContext): Promise<TopicChoice[]> {
@@ -20,46 +35,50 @@ export async function topicChoices(ctx: FlowContext): Promise<TopicChoice[]> {
   return choices;
 }
 
-/** The active note (as a topic, or to become one) and the vault's topic notes, from the metadata cache. */
+/** A topic note as a line of the picker. */
+export const noteChoice = (note: TopicNote): TopicChoice => ({
+  kind: "topic-note",
+  topicId: note.topicId,
+  notePath: note.path,
+  noteName: note.name,
+  aliases: note.aliases,
+});
+
+const legacyNote = (note: TopicNote, legacy: string | null): TopicNote | null =>
+  legacy === null ? null : { ...note, topicId: legacy };
+
+/**
+ * The active note (as a topic, or to become one) and the vault's topic notes (adapters/topic-notes.ts), one
+ * line per topic. A note whose palee_id is a legacy ID (contract §2: accepted when read from a note) is offered
+ * under that ID, as before; a session on it is not validated as new input.
+ */
 export function topicNoteChoices(ctx: FlowContext): TopicChoice[] {
   const { app, controller } = ctx;
+  const { notes, legacy } = ctx.topicNotes.notes();
   const choices: TopicChoice[] = [];
   const seen = new Set<string>();
-  const folder = `${controller.layout.folder}/`;
   const active = app.workspace.getActiveFile();
-  const activeTopic = active ? topicOfNote(ctx, active) : null;
-  if (active && active.extension === "md" && !active.path.startsWith(folder)) {
-    if (activeTopic) {
-      choices.push({ kind: "topic-note", topicId: activeTopic, notePath: active.path, noteName: active.basename });
-      seen.add(activeTopic);
+  if (active && active.extension === "md" && !active.path.startsWith(`${controller.layout.folder}/`)) {
+    const read = topicNoteOfFile(app, active);
+    const note = read === null ? null : read.kind === "topic" ? read.note : legacyNote(read.note, read.legacy);
+    if (note) {
+      choices.push(noteChoice(note));
+      seen.add(note.topicId);
     } else {
       choices.push({ kind: "use-current-note", notePath: active.path, noteName: active.basename });
     }
   }
-  for (const file of app.vault.getMarkdownFiles()) {
-    if (file.path.startsWith(folder) || file === active) continue;
-    const topicId = topicOfNote(ctx, file);
-    if (topicId && !seen.has(topicId)) {
-      seen.add(topicId);
-      choices.push({ kind: "topic-note", topicId, notePath: file.path, noteName: file.basename });
-    }
+  for (const note of [...notes, ...legacy]) {
+    if (note.path === active?.path || seen.has(note.topicId)) continue;
+    seen.add(note.topicId);
+    choices.push(noteChoice(note));
   }
   return choices;
 }
 
 /** Why a topic typed in the picker cannot be used (TopicChoice new-topic, not valid). */
 export function invalidTopicText(topicId: string): string {
-  return (
-    `"${topicId}" is not a valid topic ID: use T- followed by letters, digits, ".", "_" or "-" ` +
-    "(e.g. T-rust-ownership)."
-  );
-}
-
-/** A note's palee_id: any non-empty text (legacy IDs read from notes are accepted, not validated). */
-function topicOfNote(ctx: FlowContext, file: TFile): string | null {
-  const frontmatter: unknown = ctx.app.metadataCache.getFileCache(file)?.frontmatter;
-  if (frontmatter === null || typeof frontmatter !== "object") return null;
-  return normalizeTopic((frontmatter as Record<string, unknown>).palee_id);
+  return `"${topicId}" is not a valid topic ID: ${TOPIC_ID_RULE} (e.g. T-rust-ownership).`;
 }
 
 /**

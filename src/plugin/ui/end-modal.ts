@@ -20,6 +20,8 @@ export type EndPreviewResult = { minutes: number; endAt: EndTime } | { error: st
 
 export interface EndPreview {
   topicId: string;
+  /** The topic as shown: its note's name, else its ID (contract §5 version 4, topics by name). */
+  topic: string;
   /** Start as the learner reads it, e.g. "14:05" or "2026-08-13 14:05". */
   startedText: string;
   /** "No activity since 20:30, 12 h ago", or null when the session was active within the grace period. */
@@ -133,7 +135,7 @@ export class EndSessionModal extends Modal {
     const update = (): void => {
       const chosen = (this.chosen = preview.preview(kind, typed));
       const minutes = "minutes" in chosen ? formatDuration(chosen.minutes) : "…";
-      previewEl.setText(`${preview.topicId} · started ${preview.startedText} · ${minutes}`);
+      previewEl.setText(`${preview.topic} · started ${preview.startedText} · ${minutes}`);
       errorEl.setText("error" in chosen ? chosen.error : "");
       if (confirm) confirm.disabled = "error" in chosen;
     };

@@ -23,7 +23,8 @@ export class GoalsModal extends Modal {
   constructor(
     app: App,
     private readonly current: GoalsInput,
-    private readonly topicId: string | null,
+    /** The topic whose goal the dialog also sets, as shown (its note's name, else its ID); null: none. */
+    private readonly topic: string | null,
     /** Resolves to true when written (the dialog closes), false when refused (it stays open). */
     private readonly onSubmit: (input: GoalsInput) => Promise<boolean>,
   ) {
@@ -50,14 +51,9 @@ export class GoalsModal extends Modal {
     };
     field("Minutes per week", "Your overall weekly goal. Empty: none.", "minutesPerWeek", "300");
     field("Sessions per week", "Empty: none.", "sessionsPerWeek", "5");
-    if (this.topicId !== null) {
-      field(
-        `Minutes per week on ${this.topicId}`,
-        "The active topic's goal. Empty: none.",
-        "topicMinutesPerWeek",
-        "120",
-      );
-      field(`Sessions per week on ${this.topicId}`, "Empty: none.", "topicSessionsPerWeek", "3");
+    if (this.topic !== null) {
+      field(`Minutes per week on ${this.topic}`, "The active topic's goal. Empty: none.", "topicMinutesPerWeek", "120");
+      field(`Sessions per week on ${this.topic}`, "Empty: none.", "topicSessionsPerWeek", "3");
     }
     field("Rest days", "Weekdays that never break your chain, e.g. sat,sun.", "restDays", "sat,sun");
     field("Freezes per month", "Missed days forgiven each month, 0 to 10.", "freezesPerMonth", "2");

@@ -8,6 +8,7 @@ import { Keymap } from "obsidian";
 import type { PaneType } from "obsidian";
 import type { SessionStats } from "../../core/insight/stats";
 import { formatDuration } from "../../core/time";
+import { topicLabel, topicNoteTarget } from "../../core/topics/display";
 import { plural } from "./history-chart";
 import type { HistoryModel, OpenSessionModel, RecentSession } from "./history-model";
 import type { GoalsModel } from "./goals-model";
@@ -25,13 +26,18 @@ export interface HistoryActions {
   recover(): void;
   /** "Next up"'s start button: a session on that topic, by start's rules. */
   startTopic?(topicId: string): void;
+  /** A topic's display name (contract §5 version 4, topics by name); without it, the ID. */
+  topicName?(topicId: string, topicNote?: string | null): string;
+  /** The link text of the note that has the topic's palee_id, or null (then a recorded link's target, if any). */
+  topicLinktext?(topicId: string): string | null;
 }
 
+/** A topic as the view shows it: its note's name (HistoryActions.topicName; else a recorded link's), else its ID. */
+export const topicShown = (actions: HistoryActions, topicId: string, topicNote?: string | null): string =>
+  actions.topicName?.(topicId, topicNote) ?? topicLabel(topicId, topicNote);
+
 /** "[[Rust ownership|Rust]]" → "Rust ownership"; null when it is not one wikilink. */
-export function linkTarget(topicNote: string | null): string | null {
-  const m = topicNote ? /^\s*\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]\s*$/.exec(topicNote) : null;
-  return m ? m[1].trim() : null;
-}
+export const linkTarget = (topicNote: string | null): string | null => topicNoteTarget(topicNote);
 
 /** A session note's link text: its vault path without ".md", which names exactly that note. */
 export const sessionLinktext = (path: string): string => path.replace(/\.md$/, "");
@@ -82,7 +88,7 @@ export function renderOpenBox(
     box.createEl("p", { text: "No session is open.", cls: "palee-history-muted" });
     return null;
   }
-  box.createDiv({ text: open.topicId, cls: "palee-history-open-topic" });
+  box.createDiv({ text: topicShown(actions, open.topicId), cls: "palee-history-open-topic" });
   const timer = box.createDiv({ cls: "palee-history-timer", attr: { role: "timer", "aria-live": "off" } });
   if (open.interrupted) {
     box.createDiv({ text: "Interrupted: recover it to continue or save it.", cls: "palee-history-muted" });
@@ -136,9 +142,10 @@ export function renderTopics(el: HTMLElement, stats: SessionStats, actions: Hist
   for (const topic of stats.byTopic) {
     const row = table.createEl("tr");
     const name = row.createEl("td");
-    const target = linkTarget(topic.topicNote);
-    if (target) internalLink(name, topic.topicId, target, actions);
-    else name.setText(topic.topicId);
+    const target = actions.topicLinktext?.(topic.topicId) ?? linkTarget(topic.topicNote);
+    const shown = topicShown(actions, topic.topicId, topic.topicNote);
+    if (target) internalLink(name, shown, target, actions);
+    else name.setText(shown);
     row.createEl("td", { text: formatDuration(topic.minutes) });
     row.createEl("td", { text: String(topic.sessions) });
     row.createEl("td", { text: topic.last });
@@ -150,7 +157,7 @@ export function renderRecent(el: HTMLElement, recent: readonly RecentSession[], 
   const list = el.createEl("ul", { cls: "palee-history-recent" });
   for (const s of recent) {
     const item = list.createEl("li");
-    internalLink(item, `${s.when} · ${s.topicId}`, sessionLinktext(s.path), actions);
+    internalLink(item, `${s.when} · ${topicShown(actions, s.topicId)}`, sessionLinktext(s.path), actions);
     item.createSpan({
       text: ` · ${formatDuration(s.minutes)}${s.flagged ? " (see below)" : ""}`,
       cls: "palee-history-muted",

@@ -11,12 +11,12 @@ import { formatElapsed } from "../../core/time";
 import { openTables, renderChart } from "./history-chart";
 import type { HistoryActions } from "./history-sections";
 import {
-  linkTarget,
   renderOpenBox,
   renderProblems,
   renderRecent,
   renderSummary,
   renderTopics,
+  topicShown,
 } from "./history-sections";
 import type { HistoryModel, OpenSessionModel } from "./history-model";
 import { renderThisWeek, renderYear } from "./history-goals";
@@ -84,7 +84,7 @@ function focusedButton(box: HTMLElement): number | null {
 function renderBody(el: HTMLElement, model: HistoryModel, actions: HistoryActions, tables: Set<string>): void {
   renderNextUp(el, model.nextUp, actions.startTopic && ((topicId) => actions.startTopic?.(topicId)));
   renderSummary(el, model.stats, model.goals);
-  if (model.goals) renderThisWeek(el, model.goals, topicNames(model));
+  if (model.goals) renderThisWeek(el, model.goals, topicNames(model, actions));
   const dayCaption = "Minutes per day, last 14 days";
   const dayBars = model.days.map((d) => ({
     key: d.date,
@@ -109,12 +109,13 @@ function renderBody(el: HTMLElement, model: HistoryModel, actions: HistoryAction
   renderProblems(el, model.problems, actions);
 }
 
-/** Each topic's note name, where a session recorded its topic note as a link. */
-function topicNames(model: HistoryModel): Map<string, string> {
+/** Each topic's note name where it has one (topicShown), for "This week". */
+function topicNames(model: HistoryModel, actions: HistoryActions): Map<string, string> {
   const names = new Map<string, string>();
-  for (const t of model.stats.byTopic) {
-    const target = linkTarget(t.topicNote);
-    if (target !== null) names.set(t.topicId, target.slice(target.lastIndexOf("/") + 1));
+  const recorded = new Map(model.stats.byTopic.map((t) => [t.topicId, t.topicNote]));
+  for (const { topicId } of model.goals?.report.topics ?? []) {
+    const shown = topicShown(actions, topicId, recorded.get(topicId));
+    if (shown !== topicId) names.set(topicId, shown);
   }
   return names;
 }

@@ -22,7 +22,8 @@ export interface LogInput {
 export class LogSessionModal extends Modal {
   constructor(
     app: App,
-    private readonly topicId: string,
+    /** The topic as shown: its note's name, else its ID. */
+    private readonly topic: string,
     private readonly onSubmit: (input: LogInput) => Promise<string | null>,
   ) {
     super(app);
@@ -32,7 +33,7 @@ export class LogSessionModal extends Modal {
     const { contentEl } = this;
     const input: LogInput = { from: "", to: "", minutes: "", summary: "", nextAction: "", recall: "", rating: "" };
     this.titleEl.setText("Log a past session");
-    contentEl.createEl("p", { text: `Topic: ${this.topicId}`, cls: "palee-log-topic" });
+    contentEl.createEl("p", { text: `Topic: ${this.topic}`, cls: "palee-log-topic" });
     const field = (name: string, desc: string, key: keyof LogInput, placeholder: string): void => {
       new Setting(contentEl)
         .setName(name)

@@ -7,6 +7,8 @@ import { formatDuration } from "../../core/time";
 export interface RecoveryRow {
   draftId: string;
   topicId: string;
+  /** The topic as shown: its note's name, else its ID (contract §5 version 4, topics by name). */
+  topic: string;
   device: string;
   startedText: string;
   lastSeenText: string;
@@ -67,7 +69,7 @@ export class RecoveryModal extends Modal {
 
   private fillRow(container: HTMLElement, row: RecoveryRow): void {
     const setting = new Setting(container)
-      .setName(row.topicId)
+      .setName(row.topic)
       .setDesc(
         `${row.aliveElsewhere ? "Open right now on" : "On"} ${row.device} · started ${row.startedText} · ` +
           `last seen ${row.lastSeenText} · Save records ${formatDuration(row.saveMinutes)}` +

@@ -1,5 +1,6 @@
 import { studiedMs } from "../../core/honest-time";
 import { formatElapsed } from "../../core/time";
+import { topicLabel } from "../../core/topics/display";
 import type { OpenState } from "../session-controller";
 
 /** The time studied so far: from the recorded start, breaks excluded, frozen at the pause while paused. */
@@ -9,25 +10,17 @@ export function studiedSoFar(open: OpenState, now: number): number {
 }
 
 /**
- * The topic as the learner named it (contract §5 version 4, topics by name): the topic note's name when the
- * session recorded a link to one, else the topic ID.
- */
-export function topicLabel(topicId: string, topicNote: string | null | undefined): string {
-  const target = topicNote ? /^\s*\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]\s*$/.exec(topicNote)?.[1] : undefined;
-  const name = target
-    ?.slice(target.lastIndexOf("/") + 1)
-    .replace(/\.md$/i, "")
-    .trim();
-  return name ? name : topicId;
-}
-
-/**
  * The status bar text: "Start session" when idle ("Start session · 3 due" with topics due for review), else the
  * topic (its note's name) and the time studied.
  */
-export function statusText(open: OpenState | null, now: number, showSeconds: boolean, due = 0): string {
+export function statusText(
+  open: OpenState | null,
+  now: number,
+  showSeconds: boolean,
+  due = 0,
+  topic = open ? topicLabel(open.session.topicId, open.session.topicNote) : "",
+): string {
   if (!open) return due > 0 ? `Start session · ${due} due` : "Start session";
-  const topic = topicLabel(open.session.topicId, open.session.topicNote);
   const paused = open.pausedMs !== null;
   // Another device's paused session writes nothing while paused: it is paused, not interrupted.
   if (!open.running && !(paused && !open.mine)) return `${topic} (interrupted)`;
@@ -43,6 +36,8 @@ export function statusText(open: OpenState | null, now: number, showSeconds: boo
  */
 export class StatusBarTimer {
   private lastText = "";
+  /** The open topic's name as last read (`name` reads the topic notes: not on every tick). */
+  private named: { key: string; name: string } | null = null;
 
   constructor(
     private readonly el: HTMLElement,
@@ -51,18 +46,28 @@ export class StatusBarTimer {
     private readonly showSeconds: () => boolean,
     /** Topics due for review now (contract §5 version 4), counted after each change; 0 while unknown. */
     private readonly due: () => number = () => 0,
+    /** A topic's display name (contract §5 version 4, topics by name): its note's name, else its ID. */
+    private readonly name: (topicId: string, topicNote: string | null) => string = topicLabel,
   ) {
     el.addClass("palee-status-bar", "mod-clickable");
   }
 
-  render(): void {
+  /** `fresh`: read the topic's name again (the session or its topic changed), else the one read before. */
+  render(fresh = false): void {
     const open = this.state();
-    const text = statusText(open, this.now(), this.showSeconds(), this.due());
+    const text = statusText(open, this.now(), this.showSeconds(), this.due(), open ? this.topicOf(open, fresh) : "");
     if (text === this.lastText) return;
     this.lastText = text;
     this.el.setText(text);
     const label = !open ? "Start a study session" : open.running ? "Session menu" : "Recover the interrupted session";
     this.el.toggleClass("palee-paused", open?.pausedMs != null);
     this.el.setAttribute("aria-label", label);
+  }
+
+  private topicOf(open: OpenState, fresh: boolean): string {
+    const { topicId, topicNote } = open.session;
+    const key = `${topicId}\n${topicNote ?? ""}`;
+    if (fresh || this.named?.key !== key) this.named = { key, name: this.name(topicId, topicNote ?? null) };
+    return this.named.name;
   }
 }

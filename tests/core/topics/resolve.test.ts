@@ -1,6 +1,7 @@
 import { PaleeError, TopicLookupError } from "../../../src/core/errors";
 import { editDistance } from "../../../src/core/topics/distance";
-import type { TopicNote } from "../../../src/core/topics/resolve";
+import type { TopicNote } from "../../../src/core/topics/note";
+import { topicNoteOf } from "../../../src/core/topics/note";
 import {
   classifyTopicValue,
   closeTopicId,
@@ -8,7 +9,9 @@ import {
   findTopicByName,
   newTopicNotice,
   topicIdForName,
-  topicNoteOf,
+  topicNoteForName,
+  unknownTopicIdRefusal,
+  unknownTopicIdText,
 } from "../../../src/core/topics/resolve";
 
 const note = (path: string, topicId: string, aliases: string[] = []): TopicNote => ({
@@ -188,6 +191,49 @@ describe("topicIdForName: the ID, or the refusal", () => {
     const error = refusal(() => topicIdForName("T-a/b", NOTES));
     expect(error.kind).toBe("invalid_topic");
     expect(error.message).toMatch(/^invalid topic ID "T-a\/b"/);
+  });
+
+  it("a name only a note with a broken palee_id has is refused for that, naming the note", () => {
+    const invalid = [note("notes/Go basics.md", "go basics")];
+    const error = refusal(() => topicIdForName("go basics", NOTES, { invalid }));
+    expect(error.kind).toBe("invalid_topic");
+    expect(error.message).toBe(
+      'the note notes/Go basics.md has palee_id "go basics", which is not a topic ID: correct its palee_id ' +
+        '(use T- followed by letters, digits, ".", "_" or "-"); nothing was written',
+    );
+    expect(refusal(() => topicIdForName("nothing like it", NOTES, { invalid })).kind).toBe("unknown_topic");
+  });
+
+  it("says where a new topic begins: an ID on the CLI, the picker where a face begins none", () => {
+    expect(refusal(() => topicIdForName("Graphs", NOTES)).message).toMatch(/; pass a topic ID \(T-…\) to start/);
+    expect(refusal(() => topicIdForName("Graphs", NOTES, { newIds: false })).message).toMatch(
+      /; add palee_id: T-… to a note's properties, or start a new topic once from the topic picker$/,
+    );
+  });
+
+  it("topicNoteForName gives the note itself", () => {
+    expect(topicNoteForName("Lifetimes", NOTES)).toBe(LIFETIMES);
+  });
+});
+
+describe("an ID nothing has, where a face only reads it or begins no topic", () => {
+  const known = ["T-rust-ownership", "T-sql"];
+
+  it("unknownTopicIdText names a close ID", () => {
+    expect(unknownTopicIdText("T-rust-ownershp", known)).toBe(
+      "no session or topic note has T-rust-ownershp; did you mean T-rust-ownership?",
+    );
+    expect(unknownTopicIdText("T-graphs", known)).toBe("no session or topic note has T-graphs");
+  });
+
+  it("unknownTopicIdRefusal is unknown_topic (exit 2) with the close ID for JSON", () => {
+    const error = unknownTopicIdRefusal("T-sqll", known);
+    expect({ kind: error.kind, exit: error.exitCode, details: error.details }).toEqual({
+      kind: "unknown_topic",
+      exit: 2,
+      details: { closest: [{ topic_id: "T-sql" }] },
+    });
+    expect(error.message).toMatch(/^no session or topic note has T-sqll \(did you mean T-sql\?\); add palee_id/);
   });
 });
 
