@@ -1,3 +1,5 @@
+import type { ConfirmedSession } from "./records/records";
+
 /**
  * The ports through which the core reaches the world. Paths are vault-relative, separated by "/".
  * Adapters: src/node/node-store.ts (CLI), tests/support/memory-store.ts (tests), and the Obsidian store
@@ -46,6 +48,11 @@ export interface SessionStore {
    */
   cachedFields(path: string): Record<string, unknown> | undefined;
   /**
+   * Faster still (the CLI's device memory, issue 37): the confirmed session at `path` as reading it would give,
+   * its body pending, without reading or interpreting anything; undefined when the store cannot tell.
+   */
+  cachedSession?(path: string): ConfirmedSession | undefined;
+  /**
    * With the app's file events: which files directly inside `folder` may have changed (created, modified,
    * deleted, renamed, re-read by the metadata cache) since `since`, a token this method returned earlier.
    * See ChangeReport for the three answers. Never writes.
@@ -73,6 +80,11 @@ export interface DeviceMemory {
    * none.
    */
   olderNotesIn(folder: string, names: readonly string[]): OlderNotes | null;
+  /**
+   * Whether the note at `path` has a `## <heading>` with text (as plainSection reads it), as this device kept it
+   * without reading the body (issue 37: next reads one body per topic); undefined when it cannot tell.
+   */
+  sectionKnown?(path: string, heading: string): boolean | undefined;
 }
 
 /** DeviceMemory.olderNotesIn: a listing's names, the older notes known as such apart. Read only. */

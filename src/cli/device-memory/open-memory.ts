@@ -25,6 +25,8 @@ import { CheckedIndexes } from "../../core/device-memory/checked-indexes";
 import { KeptFields } from "../../core/device-memory/kept-fields";
 import type { FileKeyOf } from "../../core/device-memory/kept-fields";
 import { fileKeyAt } from "../../node/file-key";
+import { OlderFields } from "../../core/device-memory/older-fields";
+import { parseOlderFields, renderOlderFields } from "./older-file";
 import type { Remembered } from "./memory-files";
 import { MEMORY_FILES } from "./file-names";
 import {
@@ -166,18 +168,37 @@ export async function openMemory(
     names: (folder) => store.names(folder),
     kinds: (folder, names) => store.kindsOf(folder, names),
   };
+  // The older notes' record fields (older-fields.ts): read only when a call first asks about an older note.
+  const olderFile = where && path.join(where.dir, MEMORY_FILES.older);
+  let olderRead: { savedAt: number } | null = null;
+  const older = new OlderFields(layout.sessions, () => {
+    const text = olderFile !== null && owner !== null && !use.fresh ? readMemoryFileNow(olderFile) : null;
+    const parsed = text === null || owner === null ? null : parseOlderFields(text, owner, began);
+    olderRead = parsed;
+    return parsed?.kept ?? null;
+  });
+  older.begin(began);
   const remembered = new RememberingStore(
     store,
     layout.sessions,
     (folder, names) => store.modifiedTimes(folder, names),
     summary ? { summary: summary.summary, times: () => times()?.times ?? null } : (times()?.times ?? null),
-    { listing: reading, checks, digest: sha256, fields: notes },
+    { listing: reading, checks, digest: sha256, fields: notes, older },
   );
+  // Saved by any call that read them (readers too, without the lock): a file made of one call's own reads, or a
+  // kept one less the names gone, written atomically; a stale one can only be of notes that are still so.
+  const saveOlder = async (): Promise<void> => {
+    const save = olderFile !== null && owner !== null ? remembered.olderToSave() : null;
+    const at = save === null ? null : save.at === "as read" ? (olderRead?.savedAt ?? null) : save.at;
+    if (save === null || at === null || olderFile === null || owner === null) return;
+    await writeMemoryFile(olderFile, renderOlderFields(owner, save.notes, at));
+  };
   return {
     store: remembered,
     memory: remembered,
     sweep: (sweepOn) => (ports, l) => remembered.reusingListing(() => sweepOn(ports, l)),
     finish: async () => {
+      await saveOlder().catch(() => undefined);
       if (!use.writes || file === null || summaryFile === null || owner === null) return;
       try {
         if (checks.learned() && checksFile !== null) {

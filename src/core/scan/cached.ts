@@ -14,6 +14,8 @@ export function confirmedFromCache(
   offsetAt: (at: number) => number,
   memo?: ScanMemo,
 ): ConfirmedSession | null {
+  const session = store.cachedSession?.(path);
+  if (session) return session;
   const fields = store.cachedFields(path);
   if (fields === undefined || fields === null || typeof fields !== "object" || Array.isArray(fields)) return null;
   const known = memo?.get(fields);
