@@ -482,8 +482,9 @@ async function operate<T>(
   } finally {
     gate.disarm();
   }
-  // A writing call saves the cache under its lock, also after a refusal; a crashed one never does.
-  if (writes && !gate.fired) cache.save(world.clock.now());
+  // A writing call saves the cache under its lock, also after a refusal; a crashed one never does. Any call saves
+  // the older notes it read (core/device-memory/older-fields.ts).
+  if (!gate.fired) cache.end(world.clock.now(), writes);
   if (gate.fired) {
     world.restart(device);
     if (!("error" in outcome)) fail(step, "the operation reported success although one of its writes failed");
