@@ -48,11 +48,6 @@ export interface SessionStore {
    */
   cachedFields(path: string): Record<string, unknown> | undefined;
   /**
-   * Faster still (the CLI's device memory, issue 37): the confirmed session at `path` as reading it would give,
-   * its body pending, without reading or interpreting anything; undefined when the store cannot tell.
-   */
-  cachedSession?(path: string): ConfirmedSession | undefined;
-  /**
    * With the app's file events: which files directly inside `folder` may have changed (created, modified,
    * deleted, renamed, re-read by the metadata cache) since `since`, a token this method returned earlier.
    * See ChangeReport for the three answers. Never writes.
@@ -81,10 +76,16 @@ export interface DeviceMemory {
    */
   olderNotesIn(folder: string, names: readonly string[]): OlderNotes | null;
   /**
+   * The confirmed session at `path` (a name of the store's latest listing) as reading its note gives it, its body
+   * pending, without reading or interpreting anything (issues 37/38: the older notes kept by name); undefined
+   * when this device cannot tell.
+   */
+  cachedSession(path: string): ConfirmedSession | undefined;
+  /**
    * Whether the note at `path` has a `## <heading>` with text (as plainSection reads it), as this device kept it
    * without reading the body (issue 37: next reads one body per topic); undefined when it cannot tell.
    */
-  sectionKnown?(path: string, heading: string): boolean | undefined;
+  sectionKnown(path: string, heading: string): boolean | undefined;
 }
 
 /** DeviceMemory.olderNotesIn: a listing's names, the older notes known as such apart. Read only. */

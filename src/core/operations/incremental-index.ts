@@ -99,7 +99,8 @@ export async function memoryForScan(ctx: SessionContext, topicId: string, scan: 
 
 /** The session a line links to, if it reads as a usable note whose line is exactly this one. */
 export async function sessionOfLine(ctx: SessionContext, link: string, line: string): Promise<ConfirmedSession | null> {
-  const result = await readConfirmed(ctx.ports.store, sessionPath(ctx.layout, `${link}.md`), ctx.offsetAt);
+  const path = sessionPath(ctx.layout, `${link}.md`);
+  const result = await readConfirmed(ctx.ports.store, path, ctx.offsetAt, ctx.ports.memory);
   return "record" in result && renderIndexLine(result.record) === line ? result.record : null;
 }
 

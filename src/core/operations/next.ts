@@ -114,8 +114,8 @@ export function sectionProbe(
   ctx: SessionContext,
 ): ((s: ConfirmedSession, heading: string) => false | undefined) | undefined {
   const memory = ctx.ports.memory;
-  if (!memory?.sectionKnown) return undefined;
-  return (s, heading) => (memory.sectionKnown?.(s.path, heading) === false ? false : undefined);
+  if (!memory) return undefined;
+  return (s, heading) => (memory.sectionKnown(s.path, heading) === false ? false : undefined);
 }
 
 export async function next(ctx: SessionContext, options: NextOptions = {}): Promise<NextResult> {

@@ -2,7 +2,7 @@ import { errorMessage } from "../errors";
 import { classifyRecord } from "../records/frontmatter";
 import type { Layout } from "../records/layout";
 import { sessionPath } from "../records/layout";
-import type { SessionStore } from "../ports";
+import type { DeviceMemory, SessionStore } from "../ports";
 import type { ConfirmedSession, Draft, Interpreted, Skipped } from "../records/records";
 import { compareDraftsOldestFirst, interpretConfirmed, interpretDraft } from "../records/records";
 import type { ScanMemo } from "./cached";
@@ -40,10 +40,11 @@ export async function readNotes(
   offsetAt: (at: number) => number,
   names: readonly string[],
   memo?: ScanMemo,
+  memory?: Pick<DeviceMemory, "cachedSession">,
 ): Promise<Array<[string, ConfirmedSession | Skipped]>> {
   const outcomes: Array<[string, ConfirmedSession | Skipped]> = [];
   const toRead = names.filter((name) => {
-    const cached = confirmedFromCache(store, sessionPath(layout, name), offsetAt, memo);
+    const cached = confirmedFromCache(store, sessionPath(layout, name), offsetAt, memo, memory);
     if (cached) outcomes.push([name, cached]);
     return !cached;
   });
