@@ -159,6 +159,11 @@ export class OlderFields {
     return this.written.has(name) ? null : this.loaded();
   }
 
+  /** keptFor, only when this call already loaded what is kept (a section asked is not worth the whole file). */
+  loadedFor(name: string): OlderKept | null {
+    return this.kept === undefined ? null : this.keptFor(name);
+  }
+
   /** Files this call found written since a bound (RememberingStore.changedAmong's answer). */
   wasWritten(names: readonly string[]): void {
     for (const name of names) if (name < this.split) this.written.add(name);

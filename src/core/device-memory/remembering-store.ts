@@ -226,17 +226,21 @@ export class RememberingStore implements SessionStore, DeviceMemory {
   }
 
   /** An older note as kept, while its name is in the latest listing (a confirmed note is create-only). */
-  private olderNote(path: string): { kept: OlderKept; name: string } | undefined {
+  private olderNote(path: string, load = true): { kept: OlderKept; name: string } | undefined {
     const { older } = this.parts;
     const name = older?.keptName(path) ?? null;
-    const kept = older && name !== null && this.listed?.has(name) ? older.keptFor(name) : null;
+    const listed = older && name !== null && this.listed?.has(name);
+    const kept = listed ? (load ? older.keptFor(name) : older.loadedFor(name)) : null;
     return kept && name !== null ? { kept, name } : undefined;
   }
 
-  /** Whether a note has a section (older-fields.ts SECTIONS), as kept; undefined when not kept or not a kept one. */
+  /**
+   * Whether a note has a section (older-fields.ts SECTIONS), as kept; undefined when not kept, or when this call
+   * has not loaded the older notes (a call that reads a topic's few notes reads them sooner than it loads them).
+   */
   sectionKnown(path: string, heading: string): boolean | undefined {
     const bit = (SECTIONS as readonly string[]).indexOf(heading);
-    const older = bit < 0 ? undefined : this.olderNote(path);
+    const older = bit < 0 ? undefined : this.olderNote(path, false);
     const bits = older?.kept.sections(older.name);
     return bits === undefined ? undefined : (bits & (1 << bit)) !== 0;
   }
