@@ -7,7 +7,6 @@
  */
 import type { ConfirmedSession } from "../../core/records/records";
 import type { KeptRecord, OlderKept, OlderNote } from "../../core/device-memory/older-fields";
-import { keptOf } from "../../core/device-memory/older-fields";
 import type { MemoryOwner } from "./envelope";
 import { jsonOrNull, seal, unseal } from "./envelope";
 
@@ -38,7 +37,13 @@ const orNull =
     v === null || is(v);
 const isCount = (v: unknown): boolean => typeof v === "number" && Number.isInteger(v) && v >= 0;
 
-/** What each column may hold, checked once when the file is read: a forged value never reaches the views. */
+/**
+ * Columns of few distinct texts (topics, outcomes, topic notes, agents) hold each text's place in the body's
+ * `words`, so that 30 000 notes name a topic with a number and share one string for it once read.
+ */
+const WORD_COLUMNS: ReadonlySet<number> = new Set([1, 8, 10, 11]);
+
+/** What each column may hold (a word column: once read), checked when the file is read: nothing forged is used. */
 const VALID: ReadonlyArray<(v: unknown) => boolean> = [
   (v) => v === 0 || isText(v),
   isText,
@@ -68,6 +73,7 @@ interface Body {
   columns: string[];
   names: string[];
   sections: number[];
+  words: string[];
   values: unknown[][];
 }
 
@@ -78,20 +84,18 @@ export function renderOlderFields(owner: MemoryOwner, kept: OlderKept, at: numbe
   const all = kept.notes();
   const names = [...all.keys()];
   const notes = [...all.values()];
-  const values = COLUMNS.map((column) =>
+  const words = new Map<string, number>();
+  const word = (text: string): number => words.get(text) ?? (words.set(text, words.size), words.size - 1);
+  const values = COLUMNS.map((column, k) =>
     notes.map((note, i) => {
       const record = note.record as unknown as Record<string, unknown>;
-      if (column === "sessionId" && record.sessionId === stemOf(names[i])) return SAME_ID;
-      return record[column] ?? null;
+      const value = record[column] ?? null;
+      if (column === "sessionId" && value === stemOf(names[i])) return SAME_ID;
+      return WORD_COLUMNS.has(k) && typeof value === "string" ? word(value) : value;
     }),
   );
-  const body: Body = {
-    split: kept.split,
-    columns: [...COLUMNS],
-    names,
-    sections: notes.map((n) => n.sections),
-    values,
-  };
+  const sections = notes.map((n) => n.sections);
+  const body: Body = { split: kept.split, columns: [...COLUMNS], names, sections, words: [...words.keys()], values };
   return seal("older", owner, `${JSON.stringify(body)}\n`, at);
 }
 
@@ -173,9 +177,6 @@ class ColumnsKept implements OlderKept {
   }
 }
 
-/** keptOf, for the tests' models of the file. */
-export { keptOf };
-
 /** Whether `body` has the shape renderOlderFields writes (the checksum vouches for its values). */
 function isBody(body: Partial<Body> | null): body is Body {
   if (typeof body !== "object" || body === null || typeof body.split !== "string") return false;
@@ -185,9 +186,12 @@ function isBody(body: Partial<Body> | null): body is Body {
   }
   if (!Array.isArray(names) || !names.every((n) => typeof n === "string")) return false;
   if (!Array.isArray(sections) || sections.length !== names.length || !sections.every(Number.isInteger)) return false;
-  return (
-    Array.isArray(values) &&
-    values.length === COLUMNS.length &&
-    values.every((c, k) => Array.isArray(c) && c.length === names.length && c.every(VALID[k]))
-  );
+  const { words } = body;
+  if (!Array.isArray(words) || !words.every(isText)) return false;
+  if (!Array.isArray(values) || values.length !== COLUMNS.length) return false;
+  if (!values.every((c) => Array.isArray(c) && c.length === names.length)) return false;
+  // The word columns' places become their texts (in place: the body is this read's own), then every column is judged.
+  const wordOf = (v: unknown): unknown => (v === null ? null : Number.isInteger(v) ? words[v as number] : undefined);
+  for (const k of WORD_COLUMNS) values[k] = values[k].map(wordOf);
+  return values.every((c, k) => c.every(VALID[k]));
 }
