@@ -154,6 +154,10 @@ describe("what a call saves of the older notes", () => {
     const names = [...notes.keys()];
     const older = new OlderFields(FOLDER, () => null);
     older.begin(NOW);
+    // A call that never asks for a kept note learns nothing (it reads a few notes, not the history).
+    older.learn(names[0], "---\npalee_schema: 1\n---\n");
+    expect(older.toSave([...names, recent], () => true)).toBeNull();
+    expect(older.keptFor(names[0])).toBeNull(); // a full scan asks first: nothing kept
     for (const name of names.slice(1)) older.learn(name, "---\nnot: yaml: [\n---\n"); // damaged: read, not kept
     expect(older.toSave([...names, recent], () => true)).toBeNull(); // one older note never read
     older.learn(names[0], null); // gone when read

@@ -169,9 +169,13 @@ export class OlderFields {
     for (const name of names) if (name < this.split) this.written.add(name);
   }
 
-  /** `name` was read as `text` (null: gone): learned when nothing is kept, as the first of a file to save. */
+  /**
+   * `name` was read as `text` (null: gone): learned when this call found nothing kept, as the first of a file to
+   * save. A call that never asked for a kept note (it reads a few notes, not the history) learns nothing: it
+   * neither loads the file nor pays for reading a note twice.
+   */
   learn(name: string, text: string | null): void {
-    if (this.loaded() !== null) return;
+    if (this.kept !== null) return;
     this.seen.add(name);
     this.learned.delete(name);
     const note = text === null ? null : keptNoteOf(`${this.folder}/${name}`, text);
