@@ -10,6 +10,9 @@ import type { KeptRecord, OlderKept, OlderNote } from "../../core/device-memory/
 import type { MemoryOwner } from "./envelope";
 import { jsonOrNull, seal, unseal } from "./envelope";
 
+/** The records are at most a day old (when they were read): a note rewritten in place is read again within it. */
+export const OLDER_MAX_AGE_MS = 24 * 3600 * 1000;
+
 /** The record's fields, one column each, in this order. */
 const COLUMNS = [
   "sessionId",
@@ -106,8 +109,10 @@ export function parseOlderFields(
   now: number,
 ): { kept: OlderKept; savedAt: number } | null {
   const read = unseal(text, "older", owner, now);
-  const body = read && (jsonOrNull(read.body) as Partial<Body> | null);
-  if (read === null || !isBody(body)) return null;
+  // Its own day, whatever the envelope's rule becomes: the blind spot of a rewrite in place is bounded by it.
+  if (read === null || !(now - read.savedAt <= OLDER_MAX_AGE_MS)) return null;
+  const body = jsonOrNull(read.body) as Partial<Body> | null;
+  if (!isBody(body)) return null;
   return { kept: new ColumnsKept(body), savedAt: read.savedAt };
 }
 
