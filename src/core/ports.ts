@@ -1,5 +1,3 @@
-import type { ConfirmedSession } from "./records/records";
-
 /**
  * The ports through which the core reaches the world. Paths are vault-relative, separated by "/".
  * Adapters: src/node/node-store.ts (CLI), tests/support/memory-store.ts (tests), and the Obsidian store
@@ -78,9 +76,10 @@ export interface DeviceMemory {
   /**
    * The confirmed session at `path` (a name of the store's latest listing) as reading its note gives it, its body
    * pending, without reading or interpreting anything (issues 37/38: the older notes kept by name); undefined
-   * when this device cannot tell.
+   * when this device cannot tell. (The record's type named in place: records/ids.ts imports RandomSource from
+   * here, and a module-level import would make the two modules import each other.)
    */
-  cachedSession(path: string): ConfirmedSession | undefined;
+  cachedSession(path: string): import("./records/records").ConfirmedSession | undefined;
   /**
    * Whether the note at `path` has a `## <heading>` with text (as plainSection reads it), as this device kept it
    * without reading the body (issue 37: next reads one body per topic); undefined when it cannot tell.
