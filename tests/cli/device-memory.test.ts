@@ -414,6 +414,7 @@ describe("the older notes kept by name (issues 37/38)", () => {
     ["year", "--json"],
     ["stats", "--json"],
     ["list", "--all", "--json"],
+    ["export"],
   ];
 
   it("answers every read as reading every note does, a hand-edited rating included", () => {
