@@ -5,7 +5,8 @@
  *
  * - A writing action saves, under the vault lock it holds (invoke.ts calls `finish` before releasing it).
  * - A read-only action reads the memory and never writes it: it holds no lock, and what it learns (a stat or two
- *   of names new since) is cheap to learn again.
+ *   of names new since) is cheap to learn again. But the older notes' records (older-file.ts), which only a read
+ *   of the whole history learns: any call that read every older note saves them, atomically, without the lock.
  * - `rebuild` ignores the memory, and saves it made afresh from every confirmed note's time.
  * - The fields kept are saved when the call learned or forgot a note, or an hour after they were last saved; the
  *   index checks when one was added; the folder summary is read first, and the note times only if it cannot answer.
@@ -185,8 +186,8 @@ export async function openMemory(
     summary ? { summary: summary.summary, times: () => times()?.times ?? null } : (times()?.times ?? null),
     { listing: reading, checks, digest: sha256, fields: notes, older },
   );
-  // Saved by any call that read them (readers too, without the lock): a file made of one call's own reads, or a
-  // kept one less the names gone, written atomically; a stale one can only be of notes that are still so.
+  // Saved by any call that read them (readers too, without the lock): a file is one call's own reads, or a kept one
+  // less the names gone, each entry true of its create-only name, written atomically (docs/performance.md).
   const saveOlder = async (): Promise<void> => {
     const save = olderFile !== null && owner !== null ? remembered.olderToSave() : null;
     const at = save === null ? null : save.at === "as read" ? (olderRead?.savedAt ?? null) : save.at;
