@@ -85,6 +85,12 @@ export interface DeviceMemory {
    * without reading the body (issue 37: next reads one body per topic); undefined when it cannot tell.
    */
   sectionKnown(path: string, heading: string): boolean | undefined;
+  /**
+   * The full scan read the note at `path`: `session` is what it gave (its body still there) when it is a confirmed
+   * session whose reading never asked for the local offset, else null. What the memory may keep of it, learned
+   * from the scan's own reading (never parsed twice).
+   */
+  sessionRead(path: string, session: import("./records/records").ConfirmedSession | null): void;
 }
 
 /** DeviceMemory.olderNotesIn: a listing's names, the older notes known as such apart. Read only. */

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { KEPT_SPAN_MS } from "../../src/core/device-memory/kept-fields";
 import { OlderFields, SECTIONS, keptNoteOf, keptOf, sessionOf } from "../../src/core/device-memory/older-fields";
 import type { OlderNote } from "../../src/core/device-memory/older-fields";
+import type { ConfirmedSession } from "../../src/core/records/records";
 import { plainSection } from "../../src/core/records/brief";
 import { classifyRecord } from "../../src/core/records/frontmatter";
 import { interpretConfirmed } from "../../src/core/records/records";
@@ -41,6 +42,12 @@ const noteText = fc
     extra: fc.boolean(),
     next: fc.constantFrom(null, "Redo exercise 4.", "  "),
     recall: fc.constantFrom(null, "Ownership moves.", "\\# not a heading"),
+    // How a hand writes the headings: any case, spaces around (sections are found so), or one space too many.
+    heading: fc.constantFrom(
+      (h: string) => `## ${h}`,
+      (h: string) => ` ## ${h.toUpperCase()} `,
+      (h: string) => `##  ${h}`,
+    ),
   })
   .map((n) => {
     const lines = ["palee_schema: 1"];
@@ -61,8 +68,8 @@ const noteText = fc
     if (n.extra) lines.push("mood: fine", "tags: [a, b]");
     const body = [
       "# Session\n",
-      n.recall === null ? "" : `\n## Recall\n\n${n.recall}\n`,
-      n.next === null ? "" : `\n## Next action\n\n${n.next}\n`,
+      n.recall === null ? "" : `\n${n.heading("Recall")}\n\n${n.recall}\n`,
+      n.next === null ? "" : `\n${n.heading("next action")}\n\n${n.next}\n`,
     ].join("");
     return `---\n${lines.join("\n")}\n---\n${body}`;
   });
@@ -124,6 +131,17 @@ describe("a kept record", () => {
   });
 });
 
+/** The texts of olderNotes' notes, by name. */
+const texts = new Map<string, string>();
+
+/** What the full scan hands DeviceMemory.sessionRead for an older note's text: its session, body and all. */
+function sessionRead(name: string): ConfirmedSession {
+  const path = `${FOLDER}/${name}`;
+  const read = interpretConfirmed(path, classifyRecord(texts.get(name) ?? null), () => 0);
+  if (!("record" in read)) throw new Error(`${name} is not a session`);
+  return read.record;
+}
+
 function olderNotes(count: number, at = NOW): Map<string, OlderNote> {
   const notes = new Map<string, OlderNote>();
   for (let i = 0; i < count; i++) {
@@ -140,6 +158,7 @@ function olderNotes(count: number, at = NOW): Map<string, OlderNote> {
     ];
     const next = i % 2 ? "\n## Next action\n\nGo on.\n" : "";
     const text = `---\npalee_schema: 1\n${front.join("\n")}\n---\n# S\n${next}`;
+    texts.set(name, text);
     const note = keptNoteOf(`${FOLDER}/${name}`, text);
     if (note) notes.set(name, note);
   }
@@ -155,15 +174,16 @@ describe("what a call saves of the older notes", () => {
     const older = new OlderFields(FOLDER, () => null);
     older.begin(NOW);
     // A call that never asks for a kept note learns nothing (it reads a few notes, not the history).
-    older.learn(names[0], "---\npalee_schema: 1\n---\n");
+    older.learn(names[0], sessionRead(names[0]));
     expect(older.toSave([...names, recent], () => true)).toBeNull();
     expect(older.keptFor(names[0])).toBeNull(); // a full scan asks first: nothing kept
-    for (const name of names.slice(1)) older.learn(name, "---\nnot: yaml: [\n---\n"); // damaged: read, not kept
+    for (const name of names.slice(2)) older.learn(name, sessionRead(name)); // as the scan read them
+    older.learn(names[1], null); // damaged, or its reading asked for the zone: read, not kept
     expect(older.toSave([...names, recent], () => true)).toBeNull(); // one older note never read
-    older.learn(names[0], null); // gone when read
+    older.learn(names[0], sessionRead(names[0]));
     const save = older.toSave([...names, recent], () => true);
     expect(save?.at).toBe(NOW);
-    expect([...(save?.notes.notes().keys() ?? [])]).toEqual([]);
+    expect([...(save?.notes.notes() ?? [])].sort()).toEqual([...notes].filter(([n]) => n !== names[1]).sort());
     // A recent note's read is not the older part's.
     expect(older.nameOf(`${FOLDER}/${recent}`)).toBeNull();
   });
@@ -191,7 +211,7 @@ describe("what a call saves of the older notes", () => {
     const names = [...notes.keys()];
     const older = new OlderFields(FOLDER, () => keptOf("S-99", new Map([[names[0], notes.get(names[0])!]])));
     older.begin(NOW);
-    older.learn(names[1], "---\npalee_schema: 1\n---\n");
+    older.learn(names[1], sessionRead(names[1]));
     expect(older.toSave(names, () => true)).toBeNull();
   });
 });

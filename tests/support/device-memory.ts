@@ -307,6 +307,10 @@ class CheckedTimes extends ForwardingStore<RememberingStore> implements DeviceMe
     return session;
   }
 
+  sessionRead(path: string, session: ConfirmedSession | null): void {
+    this.inner.sessionRead(path, session);
+  }
+
   /** The oracle of the sections kept: a note said to have none has none now (one said to have one is read). */
   sectionKnown(path: string, heading: string): boolean | undefined {
     const known = this.inner.sectionKnown(path, heading);

@@ -79,9 +79,13 @@ export function keptNoteOf(path: string, text: string): OlderNote | null {
     zoned = true;
     return 0;
   });
-  if (zoned || !("record" in result)) return null;
-  const { path: _path, body: _body, bodyPending: _pending, ...record } = result.record;
-  return isPlainJson(record) ? { record, sections: sectionsOf(read.body) } : null;
+  return zoned || !("record" in result) ? null : keptNote(result.record);
+}
+
+/** A session as read (its body there), as kept: null when it holds what JSON does not keep as it is. */
+export function keptNote(session: ConfirmedSession): OlderNote | null {
+  const { path: _path, body: _body, bodyPending: _pending, ...record } = session;
+  return isPlainJson(record) ? { record, sections: sectionsOf(session.body) } : null;
 }
 
 /** The session a kept note stands for at `path`, its body pending (read when needed, as from a metadata cache). */
@@ -89,11 +93,17 @@ export function sessionOf(path: string, record: Readonly<KeptRecord>): Confirmed
   return { ...record, path, body: "", bodyPending: true };
 }
 
+/**
+ * Each of SECTIONS' headings as it must appear in a body that has it (session-note.ts extractSection: a line that
+ * is "## <heading>" in any case): a body without it is passed over without being split into lines.
+ */
+const HEADINGS = SECTIONS.map((heading) => new RegExp(`## ${heading}`, "i"));
+
 /** The SECTIONS bits of a note's body. */
 export function sectionsOf(body: string): number {
   let bits = 0;
   SECTIONS.forEach((heading, i) => {
-    if (plainSection(body, heading) !== null) bits |= 1 << i;
+    if (HEADINGS[i].test(body) && plainSection(body, heading) !== null) bits |= 1 << i;
   });
   return bits;
 }
@@ -170,15 +180,15 @@ export class OlderFields {
   }
 
   /**
-   * `name` was read as `text` (null: gone): learned when this call found nothing kept, as the first of a file to
-   * save. A call that never asked for a kept note (it reads a few notes, not the history) learns nothing: it
-   * neither loads the file nor pays for reading a note twice.
+   * The full scan read `name` as `session` (DeviceMemory.sessionRead; null: not one to keep): learned when this
+   * call found nothing kept, as the first of a file to save. A call that never asked for a kept note learns
+   * nothing.
    */
-  learn(name: string, text: string | null): void {
+  learn(name: string, session: ConfirmedSession | null): void {
     if (this.kept !== null) return;
     this.seen.add(name);
     this.learned.delete(name);
-    const note = text === null ? null : keptNoteOf(`${this.folder}/${name}`, text);
+    const note = session === null || session.bodyPending ? null : keptNote(session);
     if (note !== null) this.learned.set(name, note);
   }
 

@@ -205,10 +205,14 @@ export class RememberingStore implements SessionStore, DeviceMemory {
     const key = fields && name !== null ? fields.keyOf(path) : null;
     const text = await this.inner.read(path);
     if (fields && name !== null && key !== null && text !== null) fields.learn(name, key, text);
-    const { older } = this.parts;
-    const old = older?.nameOf(path) ?? null;
-    if (older && old !== null) older.learn(old, text);
     return text;
+  }
+
+  /** An older note the full scan read is learned from the scan's own reading (OlderFields.learn). */
+  sessionRead(path: string, session: ConfirmedSession | null): void {
+    const { older } = this.parts;
+    const name = older?.nameOf(path) ?? null;
+    if (older && name !== null) older.learn(name, session);
   }
 
   /** A recent note's frontmatter as kept, while its file keeps the identity it had when read. */

@@ -26,7 +26,7 @@ export async function scanSessions(
   /** Judges a paused_at in the future (records.ts interpretDraft). */
   now = Number.POSITIVE_INFINITY,
   /** The device's memory of the older notes (the CLI's), asked before a note is read. */
-  memory?: Pick<DeviceMemory, "cachedSession">,
+  memory?: Pick<DeviceMemory, "cachedSession" | "sessionRead">,
 ): Promise<Scan> {
   const changedConfirmed = await takeChanges(store, layout, cache);
   const read = await readNotes(store, layout, offsetAt, changedConfirmed, cache.memo, memory);

@@ -40,7 +40,7 @@ export async function readNotes(
   offsetAt: (at: number) => number,
   names: readonly string[],
   memo?: ScanMemo,
-  memory?: Pick<DeviceMemory, "cachedSession">,
+  memory?: Pick<DeviceMemory, "cachedSession" | "sessionRead">,
 ): Promise<Array<[string, ConfirmedSession | Skipped]>> {
   const outcomes: Array<[string, ConfirmedSession | Skipped]> = [];
   const toRead = names.filter((name) => {
@@ -49,10 +49,14 @@ export async function readNotes(
     return !cached;
   });
   const interpret = interpreter(store, layout);
-  // Each record is made what the scan keeps as soon as it is read, so its note's text dies young.
+  // Each record is made what the scan keeps as soon as it is read, so its note's text dies young; the device
+  // memory first learns it whole (DeviceMemory.sessionRead), with whether its reading asked for the local offset.
   const read = await mapLimit(toRead, READ_CONCURRENCY, (name) =>
     interpret(name, (p, text) => {
-      const result = interpretConfirmed(p, text, offsetAt);
+      let zoned = false;
+      const noting = (at: number): number => ((zoned = true), offsetAt(at));
+      const result = interpretConfirmed(p, text, memory ? noting : offsetAt);
+      memory?.sessionRead(p, "record" in result && !zoned ? result.record : null);
       return "record" in result ? { record: kept(result.record) } : result;
     }),
   );
