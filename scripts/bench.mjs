@@ -160,6 +160,8 @@ const KINDS = [
   "stats",
   "goal",
   "year",
+  "next",
+  "context",
   "exportCsv",
   "floorNames",
   "floorAsync",
@@ -479,10 +481,13 @@ function hex(rand, digits) {
 /**
  * Writes `count` confirmed sessions into <vault>/palee/sessions: varied topics (a few legacy ones and topic
  * notes), starts spread over the two years before now in various UTC offsets, 5–180 minute durations, a
- * ~40-word Summary, a Next action, and Notes on most of them.
+ * ~40-word Summary, a Next action, and Notes on most of them; half of them rated, a third with a Recall.
  */
 function generateSessions(core, vault, count, seed) {
   const rand = prng(seed);
+  // Version 4's recall step, from a stream of its own so that every other field is as in earlier runs: half the
+  // notes rated (frontmatter), a third with a Recall section.
+  const recallRand = prng(seed ^ 0x4ec411);
   const dir = path.join(vault, FOLDER, "sessions");
   mkdirSync(dir, { recursive: true });
   const now = Date.now();
@@ -518,6 +523,8 @@ function generateSessions(core, vault, count, seed) {
       topicNote: TOPIC_NOTES[topicId] ?? null,
       summary: paragraph(rand, 34 + Math.floor(rand() * 13)),
       nextAction: rand() < 0.9 ? sentence(rand, 8 + Math.floor(rand() * 8)) : null,
+      recallRating: recallRand() < 0.5 ? 1 + Math.floor(recallRand() * 4) : null,
+      recall: recallRand() < 0.33 ? sentence(recallRand, 10 + Math.floor(recallRand() * 10)) : null,
       notes: notes.join("\n"),
     });
     const file = path.join(dir, `${sessionId}.md`);
@@ -615,6 +622,9 @@ async function measureSize(ctx, core, size, reps) {
   // Issue 38: this week against the goals, and the year view (read-only, no plan.md: the cost is the sessions').
   const goal = () => cli(ctx, vault, "goal", "--json");
   const year = () => cli(ctx, vault, "year", "--json");
+  // Issue 37: what to study next, and a topic's tutor brief (its review line reads every one of its ratings).
+  const next = () => cli(ctx, vault, "next", "--json");
+  const context = () => cli(ctx, vault, "context", "--topic", "T-rust-ownership", "--json");
   const list = () => cli(ctx, vault, "list");
   const listAll = () => cli(ctx, vault, "list", "--all");
   const floorNames = () => runNode(ctx, [ctx.floorNamesPath, sessionsDir]);
@@ -624,7 +634,7 @@ async function measureSize(ctx, core, size, reps) {
   const cold = makeCycle(true, ctx.cli);
   const baseline = makeCycle(false, ctx.baselineCli ?? ctx.cli);
   const every = {
-    ...{ cycle, cold, baseline, list, listAll, rebuild, stats, goal, year, exportCsv },
+    ...{ cycle, cold, baseline, list, listAll, rebuild, stats, goal, year, next, context, exportCsv },
     ...{ floorNames, floorAsync, floorSync, nodeStart },
   };
   const wanted = (k) => (ctx.only === null ? k !== "baseline" || ctx.baselineCli !== null : ctx.only.has(k));

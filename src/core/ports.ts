@@ -73,6 +73,24 @@ export interface DeviceMemory {
    * none.
    */
   olderNotesIn(folder: string, names: readonly string[]): OlderNotes | null;
+  /**
+   * The confirmed session at `path` (a name of the store's latest listing) as reading its note gives it, its body
+   * pending, without reading or interpreting anything (issues 37/38: the older notes kept by name); undefined
+   * when this device cannot tell. (The record's type named in place: records/ids.ts imports RandomSource from
+   * here, and a module-level import would make the two modules import each other.)
+   */
+  cachedSession(path: string): import("./records/records").ConfirmedSession | undefined;
+  /**
+   * Whether the note at `path` has a `## <heading>` with text (as plainSection reads it), as this device kept it
+   * without reading the body (issue 37: next reads one body per topic); undefined when it cannot tell.
+   */
+  sectionKnown(path: string, heading: string): boolean | undefined;
+  /**
+   * The full scan read the note at `path`: `session` is what it gave (its body still there) when it is a confirmed
+   * session whose reading never asked for the local offset, else null. What the memory may keep of it, learned
+   * from the scan's own reading (never parsed twice).
+   */
+  sessionRead(path: string, session: import("./records/records").ConfirmedSession | null): void;
 }
 
 /** DeviceMemory.olderNotesIn: a listing's names, the older notes known as such apart. Read only. */

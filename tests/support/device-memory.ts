@@ -10,6 +10,11 @@ import { kindOf } from "../../src/core/scan/names";
 import type { FolderReading, TimeOf, TimesOf } from "../../src/core/device-memory/folder-reading";
 import { RememberingStore } from "../../src/core/device-memory/remembering-store";
 import { KeptFields } from "../../src/core/device-memory/kept-fields";
+import { OlderFields } from "../../src/core/device-memory/older-fields";
+import { parseOlderFields, renderOlderFields } from "../../src/cli/device-memory/older-file";
+import { plainSection } from "../../src/core/records/brief";
+import type { ConfirmedSession } from "../../src/core/records/records";
+import { interpretConfirmed } from "../../src/core/records/records";
 import { ForwardingStore } from "./forwarding-store";
 import type { MemoryStore } from "./memory-store";
 
@@ -88,6 +93,13 @@ export class DeviceMemoryModel {
   readonly savedFields: string[] = [];
   kept!: KeptFields;
   private fieldsBegan: number | undefined;
+  /** The older notes' records kept by name (core/device-memory/older-fields.ts): saved by reads too. */
+  olderText: string | null = null;
+  readonly savedOlder: string[] = [];
+  older!: OlderFields;
+  /** When the current call began, and when the older notes it loaded were read (null: none loaded). */
+  private callAt = 0;
+  private olderAt: number | null = null;
   /** When the files the current call trusted were saved (undefined: none trusted), and whether a summary was. */
   private began: number | undefined;
   private summaryBegan = false;
@@ -111,7 +123,11 @@ export class DeviceMemoryModel {
    * many listings came with their older notes known; how many calls trusted a memory saved over a day before
    * (issue 36: trusted for 30 days).
    */
-  readonly counts = { warm: 0, cold: 0, answered: 0, indexKnown: 0, summaryOnly: 0, kept: 0, span: 0, aged: 0 };
+  readonly counts = {
+    ...{ warm: 0, cold: 0, answered: 0, indexKnown: 0, summaryOnly: 0, kept: 0, span: 0, aged: 0 },
+    /** Sessions answered from the older notes kept by name, and files of them saved. */
+    ...{ older: 0, olderSaved: 0 },
+  };
 
   constructor(
     inner: SessionStore,
@@ -129,11 +145,17 @@ export class DeviceMemoryModel {
       return text === undefined ? null : `${text.length}:${text}`;
     };
     this.kept = new KeptFields(OWNER.folder, keyOf);
+    this.older = new OlderFields(OWNER.folder, () => {
+      const read = this.olderText === null ? null : parseOlderFields(this.olderText, OWNER, this.callAt);
+      this.olderAt = read?.savedAt ?? null;
+      return read?.kept ?? null;
+    });
     this.remembered = new RememberingStore(inner, OWNER.folder, memoryTimes(this.memory), null, {
       listing: readingOf(inner, memoryTimes(this.memory)),
       checks: this.checks,
       digest: sha256,
       fields: this.kept,
+      older: this.older,
     });
     this.store = new CheckedTimes(this.remembered, this.memory, this);
     return this.store;
@@ -155,12 +177,30 @@ export class DeviceMemoryModel {
     const fields = this.fieldsText === null ? null : files.parseKeptFields(this.fieldsText, OWNER, now);
     this.kept.begin(fields?.notes ?? null, now);
     this.kept.prepare(); // as the CLI does: every answer of the call from the identities asked at its beginning
+    this.callAt = now;
+    this.olderAt = null;
+    this.older.begin(now);
     this.fieldsBegan = fields?.savedAt;
     this.began = summary?.savedAt ?? read?.savedAt;
     this.summaryBegan = summary !== null;
     this.counts[this.began === undefined ? "cold" : "warm"] += 1;
     if (this.began !== undefined && now - this.began > DAY_MS) this.counts.aged += 1;
     return this.began !== undefined;
+  }
+
+  /**
+   * A call ends, as open-memory.ts `finish` does: the older notes it read are saved by any call (a reader too);
+   * the rest only by a writing one (`writes`), under the lock.
+   */
+  end(now: number, writes: boolean): void {
+    const save = this.remembered.olderToSave();
+    const at = save === null ? null : save.at === "as read" ? this.olderAt : save.at;
+    if (save !== null && at !== null) {
+      this.olderText = renderOlderFields(OWNER, save.notes, at);
+      this.savedOlder.push(this.olderText);
+      this.counts.olderSaved += 1;
+    }
+    if (writes) this.save(now);
   }
 
   /** A writing call ends (under the lock): what it learned is saved, as open-memory.ts `finish` does. */
@@ -190,6 +230,17 @@ export class DeviceMemoryModel {
     this.checksText = troubled(this.checksText, this.savedChecks, kind, pick, now);
     this.summaryText = troubled(this.summaryText, this.savedSummaries, kind, pick, now);
     this.fieldsText = troubled(this.fieldsText, this.savedFields, kind, pick, now);
+    this.olderText = troubled(this.olderText, this.savedOlder, kind, pick, now);
+  }
+
+  /**
+   * A note named `name` was replaced by other content (a rename over it): the older notes' blind spot, as the
+   * note times' (docs/performance.md), seen at the next rebuild or within a day; the model takes the rebuild's
+   * remedy at once for the part that would show it in the views, and leaves the name out of every check.
+   */
+  replaced(name: string): void {
+    this.rewritten.add(name);
+    this.olderText = null;
   }
 }
 
@@ -242,6 +293,35 @@ class CheckedTimes extends ForwardingStore<RememberingStore> implements DeviceMe
       throw new Error("the older notes known and the others are not the listing");
     }
     this.cache.counts.span += 1;
+    return known;
+  }
+
+  /**
+   * The oracle of the older notes kept by name: an answer is what reading the note as it is now gives (in any zone:
+   * only a record that depends on none is kept), its body pending; a stale one fails at once.
+   */
+  cachedSession(path: string): ConfirmedSession | undefined {
+    const session = this.inner.cachedSession(path);
+    if (session === undefined || this.cache.rewritten.has(path.slice(OWNER.folder.length + 1))) return session;
+    const truth = interpretConfirmed(path, classifyRecord(this.memory.files.get(path) ?? null), () => 0);
+    if (!("record" in truth) || !isDeepStrictEqual({ ...truth.record, body: "", bodyPending: true }, session)) {
+      throw new Error(`the older notes kept answered ${path} as it no longer reads`);
+    }
+    this.cache.counts.older += 1;
+    return session;
+  }
+
+  sessionRead(path: string, session: ConfirmedSession | null): void {
+    this.inner.sessionRead(path, session);
+  }
+
+  /** The oracle of the sections kept: a note said to have none has none now (one said to have one is read). */
+  sectionKnown(path: string, heading: string): boolean | undefined {
+    const known = this.inner.sectionKnown(path, heading);
+    if (known === undefined || this.cache.rewritten.has(path.slice(OWNER.folder.length + 1))) return known;
+    const read = classifyRecord(this.memory.files.get(path) ?? null);
+    const truth = read.state === "ok" && plainSection(read.body, heading) !== null;
+    if (known !== truth) throw new Error(`the older notes kept say ${path} has ${known ? "a" : "no"} ${heading}`);
     return known;
   }
 

@@ -7,4 +7,5 @@ export const MEMORY_FILES = {
   checks: "index-checks.txt",
   summary: "folder-summary.txt",
   fields: "note-fields.txt",
+  older: "older-fields.txt",
 } as const;

@@ -5,7 +5,8 @@
  *
  * - A writing action saves, under the vault lock it holds (invoke.ts calls `finish` before releasing it).
  * - A read-only action reads the memory and never writes it: it holds no lock, and what it learns (a stat or two
- *   of names new since) is cheap to learn again.
+ *   of names new since) is cheap to learn again. But the older notes' records (older-file.ts), which only a read
+ *   of the whole history learns: any call that read every older note saves them, atomically, without the lock.
  * - `rebuild` ignores the memory, and saves it made afresh from every confirmed note's time.
  * - The fields kept are saved when the call learned or forgot a note, or an hour after they were last saved; the
  *   index checks when one was added; the folder summary is read first, and the note times only if it cannot answer.
@@ -25,6 +26,8 @@ import { CheckedIndexes } from "../../core/device-memory/checked-indexes";
 import { KeptFields } from "../../core/device-memory/kept-fields";
 import type { FileKeyOf } from "../../core/device-memory/kept-fields";
 import { fileKeyAt } from "../../node/file-key";
+import { OlderFields } from "../../core/device-memory/older-fields";
+import { parseOlderFields, renderOlderFields } from "./older-file";
 import type { Remembered } from "./memory-files";
 import { MEMORY_FILES } from "./file-names";
 import {
@@ -166,18 +169,37 @@ export async function openMemory(
     names: (folder) => store.names(folder),
     kinds: (folder, names) => store.kindsOf(folder, names),
   };
+  // The older notes' record fields (older-fields.ts): read only when a call first asks about an older note.
+  const olderFile = where && path.join(where.dir, MEMORY_FILES.older);
+  let olderRead: { savedAt: number } | null = null;
+  const older = new OlderFields(layout.sessions, () => {
+    const text = olderFile !== null && owner !== null && !use.fresh ? readMemoryFileNow(olderFile) : null;
+    const parsed = text === null || owner === null ? null : parseOlderFields(text, owner, began);
+    olderRead = parsed;
+    return parsed?.kept ?? null;
+  });
+  older.begin(began);
   const remembered = new RememberingStore(
     store,
     layout.sessions,
     (folder, names) => store.modifiedTimes(folder, names),
     summary ? { summary: summary.summary, times: () => times()?.times ?? null } : (times()?.times ?? null),
-    { listing: reading, checks, digest: sha256, fields: notes },
+    { listing: reading, checks, digest: sha256, fields: notes, older },
   );
+  // Saved by any call that read them (readers too, without the lock): a file is one call's own reads, or a kept one
+  // less the names gone, each entry true of its create-only name, written atomically (docs/performance.md).
+  const saveOlder = async (): Promise<void> => {
+    const save = olderFile !== null && owner !== null ? remembered.olderToSave() : null;
+    const at = save === null ? null : save.at === "as read" ? (olderRead?.savedAt ?? null) : save.at;
+    if (save === null || at === null || olderFile === null || owner === null) return;
+    await writeMemoryFile(olderFile, renderOlderFields(owner, save.notes, at));
+  };
   return {
     store: remembered,
     memory: remembered,
     sweep: (sweepOn) => (ports, l) => remembered.reusingListing(() => sweepOn(ports, l)),
     finish: async () => {
+      await saveOlder().catch(() => undefined);
       if (!use.writes || file === null || summaryFile === null || owner === null) return;
       try {
         if (checks.learned() && checksFile !== null) {

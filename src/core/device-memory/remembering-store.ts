@@ -4,11 +4,14 @@ import { readByNames } from "./by-names";
 import type { CheckedIndexes } from "./checked-indexes";
 import type { FolderReading, Listing, TimesOf } from "./folder-reading";
 import type { KeptFields } from "./kept-fields";
+import type { OlderFields, OlderKept, OlderSave } from "./older-fields";
 import { Listed } from "./listed";
 import type { Digest } from "./names-digest";
 import type { Kept, Known } from "./note-times";
 import { NoteTimes } from "./note-times";
 import { kindOf } from "../scan/names";
+import { SECTIONS } from "./older-fields";
+import type { ConfirmedSession } from "../records/records";
 
 export type { Kept, Known } from "./note-times";
 
@@ -31,6 +34,8 @@ export interface MemoryParts {
   digest?: Digest;
   /** The recent notes' frontmatter kept by their files' identities (kept-fields.ts). */
   fields?: KeptFields;
+  /** The older notes' record fields kept by name (older-fields.ts). */
+  older?: OlderFields;
 }
 
 /**
@@ -101,9 +106,11 @@ export class RememberingStore implements SessionStore, DeviceMemory {
     }
   }
 
-  changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
+  async changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
     if (folder !== this.folder) return this.inner.changedAmong(folder, names, since);
-    return this.times.changedAmong(names, since, this.vouched?.older.older ?? null);
+    const changed = await this.times.changedAmong(names, since, this.vouched?.older.older ?? null);
+    this.parts.older?.wasWritten(changed);
+    return changed;
   }
 
   async list(folder: string): Promise<string[]> {
@@ -148,9 +155,11 @@ export class RememberingStore implements SessionStore, DeviceMemory {
 
   /** Before a write of `path`: its kept fields are forgotten (the write may change the note). */
   private writing(path: string): void {
-    const { fields } = this.parts;
+    const { fields, older } = this.parts;
     const name = fields?.nameOf(path) ?? null;
     if (fields && name !== null) fields.forget(name);
+    const old = older?.nameOf(path) ?? null;
+    if (older && old !== null) older.forget(old);
   }
 
   /** After a write of `path` (also a failed one): its time is forgotten, and the listing follows. */
@@ -199,12 +208,52 @@ export class RememberingStore implements SessionStore, DeviceMemory {
     return text;
   }
 
+  /** An older note the full scan read is learned from the scan's own reading (OlderFields.learn). */
+  sessionRead(path: string, session: ConfirmedSession | null): void {
+    const { older } = this.parts;
+    const name = older?.nameOf(path) ?? null;
+    if (older && name !== null) older.learn(name, session);
+  }
+
   /** A recent note's frontmatter as kept, while its file keeps the identity it had when read. */
   cachedFields(path: string): Record<string, unknown> | undefined {
     const { fields } = this.parts;
     const name = fields ? fields.nameOf(path) : null;
     const kept = fields && name !== null ? fields.fieldsOf(name, path) : undefined;
     return kept ? { ...kept } : this.inner.cachedFields(path);
+  }
+
+  /** An older note's session as kept (older-fields.ts), its body pending; undefined when not kept. */
+  cachedSession(path: string): ConfirmedSession | undefined {
+    const older = this.olderNote(path);
+    return older && older.kept.session(older.name, path);
+  }
+
+  /** An older note as kept, while its name is in the latest listing (a confirmed note is create-only). */
+  private olderNote(path: string, load = true): { kept: OlderKept; name: string } | undefined {
+    const { older } = this.parts;
+    const name = older?.keptName(path) ?? null;
+    const listed = older && name !== null && this.listed?.has(name);
+    const kept = listed ? (load ? older.keptFor(name) : older.loadedFor(name)) : null;
+    return kept && name !== null ? { kept, name } : undefined;
+  }
+
+  /**
+   * Whether a note has a section (older-fields.ts SECTIONS), as kept; undefined when not kept, or when this call
+   * has not loaded the older notes (a call that reads a topic's few notes reads them sooner than it loads them).
+   */
+  sectionKnown(path: string, heading: string): boolean | undefined {
+    const bit = (SECTIONS as readonly string[]).indexOf(heading);
+    const older = bit < 0 ? undefined : this.olderNote(path, false);
+    const bits = older?.kept.sections(older.name);
+    return bits === undefined ? undefined : (bits & (1 << bit)) !== 0;
+  }
+
+  /** What to save of the older notes (OlderFields.toSave) after this call; null when it never listed the folder. */
+  olderToSave(): OlderSave | null {
+    const { older } = this.parts;
+    const listed = this.listed;
+    return older && listed !== null ? older.toSave(listed.all(), (name) => listed.has(name)) : null;
   }
 
   modifiedAt(path: string): Promise<ModifiedAt> {

@@ -7,6 +7,7 @@ import type { QueueEntry } from "../review/queue";
 import type { TopicGoal } from "../review/goal-progress";
 import { goalBehind } from "../review/goal-progress";
 import { dayText, mondayOf } from "../time/local-days";
+import { weekDoc } from "../goals/weeks";
 import type { TopicNote } from "../topics/note";
 import { openJson } from "./json";
 
@@ -14,17 +15,9 @@ const day = (d: number | null): string | null => (d === null ? null : dayText(d)
 
 /** W of a topic goal for the week of `asOf`: met, paused or in_progress (the current week is never missed). */
 export function topicWeekJson(goal: TopicGoal, asOf: number) {
-  const monday = mondayOf(asOf);
   const status = goal.paused ? "paused" : goalBehind(goal) ? "in_progress" : "met";
-  return {
-    from: dayText(monday),
-    to: dayText(monday + 6),
-    minutes: goal.minutes,
-    sessions: goal.sessions,
-    target_minutes: goal.minutesTarget,
-    target_sessions: goal.sessionsTarget,
-    status,
-  };
+  const targets = { targetMinutes: goal.minutesTarget, targetSessions: goal.sessionsTarget };
+  return weekDoc(mondayOf(asOf), { minutes: goal.minutes, sessions: goal.sessions, ...targets }, status);
 }
 
 /** Q: one entry of the queue (with `history` for next --topic). */

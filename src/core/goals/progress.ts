@@ -8,23 +8,20 @@ import type { Plan, TopicPlan } from "./plan";
 import { hasTargets, planJson } from "./plan";
 import type { StudyLog, Tally } from "./study-log";
 import type { Week, WeekStreak } from "./weeks";
+import type { TopicGoal } from "../review/goal-progress";
 import { judgeWeek, overallWeek, weekJson, weekStreak, weeksToAsOf } from "./weeks";
 
 export interface TopicWeek extends Week {
   topicId: string;
 }
 
-/** A topic goal's progress this week, in the shape the review queue's "goal" group sorts by. */
-export interface TopicWeekProgress {
+/**
+ * A topic goal's progress this week: the review queue's TopicGoal (counted sessions, pro-rated targets, null when
+ * the goal has none of that kind; paused: no available day this week, never behind), with its topic and whether
+ * it is met.
+ */
+export interface TopicWeekProgress extends TopicGoal {
   topicId: string;
-  minutes: number;
-  /** Counted sessions. */
-  sessions: number;
-  /** Pro-rated targets; null when the goal has none of that kind. */
-  minutesTarget: number | null;
-  sessionsTarget: number | null;
-  /** No available day this week (a pause): never behind. */
-  paused: boolean;
   met: boolean;
 }
 

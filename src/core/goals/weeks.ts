@@ -117,15 +117,24 @@ export function weekStreak(weeks: readonly Week[]): WeekStreak {
   return { current, longest };
 }
 
-/** W of contract §5. */
-export function weekJson(week: Week) {
+/** W of contract §5: a week's progress against its targets (also a topic goal's, formats/review.ts). */
+export function weekDoc(
+  monday: number,
+  week: { minutes: number; sessions: number; targetMinutes: number | null; targetSessions: number | null },
+  status: string,
+) {
   return {
-    from: dayText(week.monday),
-    to: dayText(week.monday + 6),
+    from: dayText(monday),
+    to: dayText(monday + 6),
     minutes: week.minutes,
     sessions: week.sessions,
     target_minutes: week.targetMinutes,
     target_sessions: week.targetSessions,
-    status: week.status,
+    status,
   };
+}
+
+/** W of contract §5. */
+export function weekJson(week: Week) {
+  return weekDoc(week.monday, week, week.status);
 }

@@ -31,6 +31,7 @@ import type { TopicHistory } from "./topic-history";
 import { IndexDisagrees, historyOf } from "./topic-history";
 import { readDraft, readHot } from "./reading";
 import { planViewOf } from "./goals";
+import { sectionProbe } from "./next";
 
 /** A confirmed session ID as the tool writes it (contract §2); the original PALEE's have the same shape. */
 export const SESSION_ID_PATTERN = /^S-\d{8}T\d{6}-[0-9a-f]{4}$/;
@@ -169,7 +170,7 @@ async function contextFrom(ctx: SessionContext, options: ContextOptions, bounded
     : await planViewOf(ctx, { asOf: options.asOf, topicId });
   const { plan } = planned;
   const learned = await briefLearning(ctx, {
-    hasHeading: options.hasHeading,
+    hasHeading: options.hasHeading ?? sectionProbe(ctx),
     topicId,
     asOf,
     plan,

@@ -103,7 +103,9 @@ export function createSessionContext(ports: CorePorts, layout: Layout, options: 
     scanIsWarm: () => cache.token !== null,
     offsetAt,
     scan: () => {
-      const result = scans.then(() => scanSessions(ports.store, layout, offsetAt, cache, ports.clock.now()));
+      const result = scans.then(() =>
+        scanSessions(ports.store, layout, offsetAt, cache, ports.clock.now(), ports.memory),
+      );
       scans = result.catch(() => undefined);
       return result;
     },

@@ -99,6 +99,8 @@ export async function memoryForScan(ctx: SessionContext, topicId: string, scan: 
 
 /** The session a line links to, if it reads as a usable note whose line is exactly this one. */
 export async function sessionOfLine(ctx: SessionContext, link: string, line: string): Promise<ConfirmedSession | null> {
+  // Not from the older notes kept (DeviceMemory.cachedSession): a call that reads a few notes by their index lines
+  // (list, context, an end's neighbours) reads them sooner than it would load the whole history's records.
   const result = await readConfirmed(ctx.ports.store, sessionPath(ctx.layout, `${link}.md`), ctx.offsetAt);
   return "record" in result && renderIndexLine(result.record) === line ? result.record : null;
 }

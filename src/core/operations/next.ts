@@ -106,6 +106,18 @@ function refuseUnknown(
     throw new UsageError(`unknown topic ${topicId}: no session, topic note or goal names it`, "unknown_topic");
 }
 
+/**
+ * What the device memory knows of a note's section without reading it (DeviceMemory.sectionKnown): that it has
+ * none (false), else undefined, so that a note with one is read for its text. Undefined without such a memory.
+ */
+export function sectionProbe(
+  ctx: SessionContext,
+): ((s: ConfirmedSession, heading: string) => false | undefined) | undefined {
+  const memory = ctx.ports.memory;
+  if (!memory) return undefined;
+  return (s, heading) => (memory.sectionKnown(s.path, heading) === false ? false : undefined);
+}
+
 export async function next(ctx: SessionContext, options: NextOptions = {}): Promise<NextResult> {
   const asOf = asOfDay(options.asOf, ctx.ports.clock.now(), ctx.offsetAt);
   const planned = options.plan ? { plan: options.plan, warnings: [] } : await planViewOf(ctx, { asOf: options.asOf });
@@ -114,6 +126,8 @@ export async function next(ctx: SessionContext, options: NextOptions = {}): Prom
   const wanted = asked === null ? null : validateNewTopicId(asked);
   const scan = await ctx.scan();
   const sessions = byTopic(ctx, scan.confirmed, asOf);
+  const known = sectionProbe(ctx);
+  const probe = options.hasNextAction ?? (known && ((s: ConfirmedSession) => known(s, "Next action")));
   const topics: QueueTopic[] = [];
   for (const [topicId, list] of sessions) {
     const schedule = scheduleOf(reviewDaysOf(list, ctx.offsetAt, asOf));
@@ -121,7 +135,7 @@ export async function next(ctx: SessionContext, options: NextOptions = {}): Prom
     topics.push({
       topicId,
       schedule,
-      nextAction: counts ? await nextActionOf(ctx, list, options.hasNextAction) : null,
+      nextAction: counts ? await nextActionOf(ctx, list, probe) : null,
     });
   }
   const { queue, excluded } = buildQueue(topics, plan, asOf);

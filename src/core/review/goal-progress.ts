@@ -18,9 +18,6 @@ export interface PlanView {
   goals: ReadonlyMap<string, TopicGoal>;
 }
 
-/** No plan (or none wired in yet): no topic goals, every topic reviewed. */
-export const EMPTY_PLAN_VIEW: PlanView = { reviewOff: new Set(), goals: new Map() };
-
 /** A fraction num/den with den > 0, compared exactly (no floating point). */
 export interface Fraction {
   num: number;

@@ -1,5 +1,5 @@
 import { SUPPORTED_SCHEMA, classifyRecord } from "../records/frontmatter";
-import type { SessionStore } from "../ports";
+import type { DeviceMemory, SessionStore } from "../ports";
 import type { ConfirmedSession, Interpreted } from "../records/records";
 import { interpretConfirmed } from "../records/records";
 
@@ -13,7 +13,11 @@ export function confirmedFromCache(
   path: string,
   offsetAt: (at: number) => number,
   memo?: ScanMemo,
+  /** The device's memory of the older notes (DeviceMemory.cachedSession), asked first. */
+  memory?: Pick<DeviceMemory, "cachedSession">,
 ): ConfirmedSession | null {
+  const session = memory?.cachedSession(path);
+  if (session) return session;
   const fields = store.cachedFields(path);
   if (fields === undefined || fields === null || typeof fields !== "object" || Array.isArray(fields)) return null;
   const known = memo?.get(fields);
@@ -38,8 +42,9 @@ export async function readConfirmed(
   store: SessionStore,
   path: string,
   offsetAt: (at: number) => number,
+  memory?: Pick<DeviceMemory, "cachedSession">,
 ): Promise<Interpreted<ConfirmedSession>> {
-  const cached = confirmedFromCache(store, path, offsetAt);
+  const cached = confirmedFromCache(store, path, offsetAt, undefined, memory);
   return cached ? { record: cached } : interpretConfirmed(path, classifyRecord(await store.read(path)), offsetAt);
 }
 

@@ -1,5 +1,5 @@
 import type { Layout } from "../records/layout";
-import type { SessionStore } from "../ports";
+import type { DeviceMemory, SessionStore } from "../ports";
 import type { ConfirmedSession, Skipped } from "../records/records";
 import { compareNewestFirst } from "../records/records";
 import { partitionPoint } from "./sorted";
@@ -25,9 +25,11 @@ export async function scanSessions(
   cache: ScanCache = new ScanCache(),
   /** Judges a paused_at in the future (records.ts interpretDraft). */
   now = Number.POSITIVE_INFINITY,
+  /** The device's memory of the older notes (the CLI's), asked before a note is read. */
+  memory?: Pick<DeviceMemory, "cachedSession" | "sessionRead">,
 ): Promise<Scan> {
   const changedConfirmed = await takeChanges(store, layout, cache);
-  const read = await readNotes(store, layout, offsetAt, changedConfirmed, cache.memo);
+  const read = await readNotes(store, layout, offsetAt, changedConfirmed, cache.memo, memory);
   for (const [name, outcome] of read) cache.confirmed.set(name, outcome);
   // Only new notes (takeChanges dropped the list for a changed or removed one): inserted where they sort.
   if (read.length > 0 && cache.assembled) cache.assembled = withNewNotes(cache.assembled, cache.ids, read);

@@ -2,7 +2,7 @@ import { errorMessage } from "../errors";
 import { classifyRecord } from "../records/frontmatter";
 import type { Layout } from "../records/layout";
 import { sessionPath } from "../records/layout";
-import type { SessionStore } from "../ports";
+import type { DeviceMemory, SessionStore } from "../ports";
 import type { ConfirmedSession, Draft, Interpreted, Skipped } from "../records/records";
 import { compareDraftsOldestFirst, interpretConfirmed, interpretDraft } from "../records/records";
 import type { ScanMemo } from "./cached";
@@ -40,18 +40,23 @@ export async function readNotes(
   offsetAt: (at: number) => number,
   names: readonly string[],
   memo?: ScanMemo,
+  memory?: Pick<DeviceMemory, "cachedSession" | "sessionRead">,
 ): Promise<Array<[string, ConfirmedSession | Skipped]>> {
   const outcomes: Array<[string, ConfirmedSession | Skipped]> = [];
   const toRead = names.filter((name) => {
-    const cached = confirmedFromCache(store, sessionPath(layout, name), offsetAt, memo);
+    const cached = confirmedFromCache(store, sessionPath(layout, name), offsetAt, memo, memory);
     if (cached) outcomes.push([name, cached]);
     return !cached;
   });
   const interpret = interpreter(store, layout);
-  // Each record is made what the scan keeps as soon as it is read, so its note's text dies young.
+  // Each record is made what the scan keeps as soon as it is read, so its note's text dies young; the device
+  // memory first learns it whole (DeviceMemory.sessionRead), with whether its reading asked for the local offset.
   const read = await mapLimit(toRead, READ_CONCURRENCY, (name) =>
     interpret(name, (p, text) => {
-      const result = interpretConfirmed(p, text, offsetAt);
+      let zoned = false;
+      const noting = (at: number): number => ((zoned = true), offsetAt(at));
+      const result = interpretConfirmed(p, text, memory ? noting : offsetAt);
+      memory?.sessionRead(p, "record" in result && !zoned ? result.record : null);
       return "record" in result ? { record: kept(result.record) } : result;
     }),
   );

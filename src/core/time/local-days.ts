@@ -19,36 +19,29 @@ export function dayText(day: number): string {
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** Days in a month (1–12) of the proleptic Gregorian calendar. */
-function daysInMonth(year: number, month: number): number {
+/** The days in a month of the proleptic Gregorian calendar (month 1–12). */
+function monthDays(year: number, month: number): number {
   if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
 }
 
 /**
- * The day number of a date, by arithmetic (the civil-from-days inverse: 400-year eras of 146 097 days, years
- * counted from March so the leap day comes last). Every session's day goes through here: no Date, no text.
- */
-function dayNumber(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  return era * 146097 + dayOfEra - 719468;
-}
-
-/**
- * The day number of a YYYY-MM-DD text, or null when it is not a real date. Years before 0100 are refused, as
- * the Date-based reading always did (Date.UTC reads them as 19xx); tests/core/time/local-days.test.ts holds it
- * to that reading.
+ * The day number of a YYYY-MM-DD text, or null when it is not a real date (or of a year before 100, which
+ * Date.UTC, the first way this was worked out, reads as 19xx). By arithmetic, no Date: stats, goal and year ask
+ * it once per session (tests/core/time/day-of.test.ts holds it to the Date way).
  */
 export function dayOf(text: string): number | null {
   const m = DATE_ONLY.exec(text.trim());
   if (!m) return null;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (year < 100 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
-  return dayNumber(year, month, day);
+  if (year < 100 || month < 1 || month > 12 || day < 1 || day > monthDays(year, month)) return null;
+  // Days from the civil date (H. Hinnant's algorithm): years begin in March, so leap days come last.
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
 
 /** A timestamp that names its own numeric offset ("…+05:30", "…+00:00"), not UTC's "Z" or none. */

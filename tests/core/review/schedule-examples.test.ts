@@ -3,7 +3,6 @@
  * values, over sessions built as notes, once at UTC and once at +05:30 (a session's day is its local day).
  */
 import { dayText } from "../../../src/core/time";
-import { EMPTY_PLAN_VIEW } from "../../../src/core/review/goal-progress";
 import type { PlanView } from "../../../src/core/review/goal-progress";
 import type { NextResult } from "../../../src/core/operations/next";
 import { harness } from "../../support/fakes";
@@ -179,7 +178,8 @@ describe("example 6: groups", () => {
   });
 
   it("an empty vault gives an empty queue", async () => {
-    const r = await harness().core.next({ plan: EMPTY_PLAN_VIEW });
+    const noPlan: PlanView = { reviewOff: new Set(), goals: new Map() };
+    const r = await harness().core.next({ plan: noPlan });
     expect([r.queue, r.excluded, r.warnings]).toEqual([[], [], []]);
   });
 
