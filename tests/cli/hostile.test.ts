@@ -128,9 +128,12 @@ describe("one vault holding every damaged session file", () => {
     expect(run.status).toBe(0);
     const doc = run.json();
     expect(ids(doc.confirmed, "session_id")).toEqual([...EXPECTED.confirmed].sort());
-    expect(ids(doc.drafts, "draft_id")).toEqual([...EXPECTED.drafts].sort());
-    expect(doc).toMatchObject({ total_confirmed: EXPECTED.confirmed.length, total_drafts: EXPECTED.drafts.length });
-    expectSkippedJson(doc.skipped);
+    // A draft a note already saved is listed as reconcile would leave it (issue 35 §4: list agrees with status):
+    // not as a draft (tests/reliability/kill-then-read.test.ts pins the warning that names it).
+    const saved = byOutcome("absorbed-draft");
+    const drafts = EXPECTED.drafts.filter((id) => !saved.some((f) => f.outcome.draftId === id));
+    expect(ids(doc.drafts, "draft_id")).toEqual([...drafts].sort());
+    expect(doc).toMatchObject({ total_confirmed: EXPECTED.confirmed.length, total_drafts: drafts.length });
     expectSkippedWarnings(run.stderr);
     expect(snapshot(vault)).toEqual(original);
   });
