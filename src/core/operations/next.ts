@@ -12,9 +12,9 @@ import type { PlanView } from "../review/goal-progress";
 import { planViewOf } from "./goals";
 import type { QueueEntry, QueueTopic } from "../review/queue";
 import { buildQueue, topicEntry } from "../review/queue";
-import { reviewDaysOf, scheduleOf } from "../review/schedule";
+import type { ScheduleMemo } from "../review/topic-schedules";
+import { topicSchedules } from "../review/topic-schedules";
 import { withBody } from "../scan";
-import { sessionDay } from "../time/local-days";
 import type { TopicNote } from "../topics/resolve";
 import type { SessionContext } from "./context";
 import type { OpenSession } from "./open-session";
@@ -35,6 +35,8 @@ export interface NextOptions {
    * text is then "" (present, unread).
    */
   hasNextAction?: (session: ConfirmedSession) => boolean | undefined;
+  /** Kept by a caller that asks again after each end (the plugin): only the ended topic is scheduled again. */
+  memo?: ScheduleMemo;
 }
 
 export interface NextResult {
@@ -47,18 +49,6 @@ export interface NextResult {
   /** Each topic's note (name and path), when one exists. */
   notes: ReadonlyMap<string, TopicNote>;
   warnings: string[];
-}
-
-/** Each topic's sessions up to `asOf` (inclusive), newest first as the scan gives them. */
-function byTopic(ctx: SessionContext, newestFirst: readonly ConfirmedSession[], asOf: number) {
-  const topics = new Map<string, ConfirmedSession[]>();
-  for (const s of newestFirst) {
-    if (!(sessionDay(s, ctx.offsetAt) <= asOf)) continue;
-    const list = topics.get(s.topicId);
-    if (list) list.push(s);
-    else topics.set(s.topicId, [s]);
-  }
-  return topics;
 }
 
 /**
@@ -113,10 +103,13 @@ export async function next(ctx: SessionContext, options: NextOptions = {}): Prom
   const asked = normalizeTopic(options.topic);
   const wanted = asked === null ? null : validateNewTopicId(asked);
   const scan = await ctx.scan();
-  const sessions = byTopic(ctx, scan.confirmed, asOf);
   const topics: QueueTopic[] = [];
-  for (const [topicId, list] of sessions) {
-    const schedule = scheduleOf(reviewDaysOf(list, ctx.offsetAt, asOf));
+  for (const [topicId, { sessions: list, schedule }] of topicSchedules(
+    scan.confirmed,
+    ctx.offsetAt,
+    asOf,
+    options.memo,
+  )) {
     const counts = schedule.history.length > 0 || plan.goals.has(topicId) || topicId === wanted;
     topics.push({
       topicId,

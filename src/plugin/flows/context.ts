@@ -5,6 +5,8 @@ import type { SessionController } from "../session-controller";
 import { DailyNoteLog } from "./daily-note";
 import { FolderQuiet } from "./sync-quiet";
 import type { PaleeSettings } from "../settings";
+import type { ScheduleMemo } from "../../core/review/topic-schedules";
+import { scheduleMemo } from "../../core/review/topic-schedules";
 
 /**
  * What every flow works with: the app, the controller (the only way to the core), the store and the
@@ -22,6 +24,8 @@ export interface FlowContext {
   readonly dailyNote: DailyNoteLog;
   /** Whether the session folder has settled since the vault opened (sync delivers after layout ready). */
   readonly quiet: FolderQuiet;
+  /** The topics' schedules as of the last queue: the next queue schedules again only the topics that changed. */
+  readonly schedules: ScheduleMemo;
   /** An end is on screen (the end modal) or being saved: a second click must not end twice. */
   ending: boolean;
   /** The plugin was unloaded: an operation still running must not open modals or notices afterwards. */
@@ -50,6 +54,7 @@ export function flowContext(
     notify,
     dailyNote,
     quiet,
+    schedules: scheduleMemo(),
     notifyAction: (message, label, action) => {
       if (!ctx.disposed) actionNotice(withButtons, message, label, () => ctx.disposed || action());
     },

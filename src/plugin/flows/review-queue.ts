@@ -10,18 +10,23 @@ import type { FlowContext } from "./context";
 import { topicNoteChoices } from "./topics";
 
 /**
- * The queue with the vault's topic notes named (from the metadata cache, as the picker reads them). `light`:
- * for views redrawn after every end ("Next up", the status bar), whether a note has a next action is told by
- * its headings in the metadata cache, so no note is read (its text then shows as "has a next action").
+ * The queue with the vault's topic notes named (from the metadata cache, as the picker reads them; `named`
+ * false: not named, for what shows no names). `light`: for views redrawn after every end ("Next up", the
+ * picker's order, the status bar), whether a note has a next action is told by its headings in the metadata
+ * cache, so no note is read (its text then shows as "has a next action"). The context's schedule memo makes a
+ * queue after one end schedule only the ended topic again.
  */
 export async function queueNow(
   ctx: FlowContext,
   light = false,
+  named = true,
 ): Promise<{ result: NextResult; notes: Map<string, TopicChoice> }> {
   const notes = new Map<string, TopicChoice>();
-  for (const c of topicNoteChoices(ctx)) if ("topicId" in c && !notes.has(c.topicId)) notes.set(c.topicId, c);
+  if (named) {
+    for (const c of topicNoteChoices(ctx)) if ("topicId" in c && !notes.has(c.topicId)) notes.set(c.topicId, c);
+  }
   const hasNextAction = light ? headingsProbe(ctx) : undefined;
-  const result = await ctx.controller.next({ hasNextAction }); // the core reads plan.md
+  const result = await ctx.controller.next({ hasNextAction, memo: ctx.schedules }); // the core reads plan.md
   return { result, notes };
 }
 
@@ -70,7 +75,7 @@ export function dueCounter(
       return;
     }
     running = true;
-    void queueNow(ctx, true)
+    void queueNow(ctx, true, false)
       .then(({ result }) => {
         const due = result.queue.filter((e) => e.group === "due").length;
         if (due !== count) {
@@ -103,7 +108,7 @@ export function dueCounter(
  * day marked "in N days"; otherwise as given. The queue is the light one: no note is read.
  */
 export async function dueFirst(ctx: FlowContext, choices: TopicChoice[]): Promise<TopicChoice[]> {
-  const queue = await queueNow(ctx, true).catch(() => null);
+  const queue = await queueNow(ctx, true, false).catch(() => null);
   if (queue === null) return choices;
   const today = queue.result.asOf;
   const marks = new Map<string, string>();
