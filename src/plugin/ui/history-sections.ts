@@ -11,6 +11,7 @@ import { formatDuration } from "../../core/time";
 import { plural } from "./history-chart";
 import type { HistoryModel, OpenSessionModel, RecentSession } from "./history-model";
 import type { GoalsModel } from "./goals-model";
+import { KeptNodes } from "./kept-nodes";
 
 export interface HistoryActions {
   /** Opens a vault path (a note the view lists as to check). */
@@ -124,7 +125,13 @@ export function renderSummary(el: HTMLElement, stats: SessionStats, goals: Goals
   cell("Studied", `${goals.year.studyDays.last30} of 30 days`, "in the last 30 days");
 }
 
-export function renderTopics(el: HTMLElement, stats: SessionStats, actions: HistoryActions): void {
+/** `kept`: rows of the last redraw, taken over when unchanged (a redraw after an end changes one topic). */
+export function renderTopics(
+  el: HTMLElement,
+  stats: SessionStats,
+  actions: HistoryActions,
+  kept = new KeptNodes(),
+): void {
   el.createDiv({ text: "Topics", cls: "palee-history-heading" });
   if (stats.byTopic.length === 0) {
     el.createEl("p", { text: "No sessions yet: end a session to see your topics here.", cls: "palee-history-muted" });
@@ -134,26 +141,38 @@ export function renderTopics(el: HTMLElement, stats: SessionStats, actions: Hist
   const head = table.createEl("tr");
   for (const title of ["Topic", "Total", "Sessions", "Last studied"]) head.createEl("th", { text: title });
   for (const topic of stats.byTopic) {
-    const row = table.createEl("tr");
-    const name = row.createEl("td");
-    const target = linkTarget(topic.topicNote);
-    if (target) internalLink(name, topic.topicId, target, actions);
-    else name.setText(topic.topicId);
-    row.createEl("td", { text: formatDuration(topic.minutes) });
-    row.createEl("td", { text: String(topic.sessions) });
-    row.createEl("td", { text: topic.last });
+    kept.take(table, `topic:${JSON.stringify(topic)}`, () => {
+      const row = table.createEl("tr");
+      const name = row.createEl("td");
+      const target = linkTarget(topic.topicNote);
+      if (target) internalLink(name, topic.topicId, target, actions);
+      else name.setText(topic.topicId);
+      row.createEl("td", { text: formatDuration(topic.minutes) });
+      row.createEl("td", { text: String(topic.sessions) });
+      row.createEl("td", { text: topic.last });
+      return row;
+    });
   }
 }
 
-export function renderRecent(el: HTMLElement, recent: readonly RecentSession[], actions: HistoryActions): void {
+/** `kept`: items of the last redraw, taken over when unchanged (an end adds one). */
+export function renderRecent(
+  el: HTMLElement,
+  recent: readonly RecentSession[],
+  actions: HistoryActions,
+  kept = new KeptNodes(),
+): void {
   el.createDiv({ text: "Recent sessions", cls: "palee-history-heading" });
   const list = el.createEl("ul", { cls: "palee-history-recent" });
   for (const s of recent) {
-    const item = list.createEl("li");
-    internalLink(item, `${s.when} · ${s.topicId}`, sessionLinktext(s.path), actions);
-    item.createSpan({
-      text: ` · ${formatDuration(s.minutes)}${s.flagged ? " (see below)" : ""}`,
-      cls: "palee-history-muted",
+    kept.take(list, `recent:${JSON.stringify(s)}`, () => {
+      const item = list.createEl("li");
+      internalLink(item, `${s.when} · ${s.topicId}`, sessionLinktext(s.path), actions);
+      item.createSpan({
+        text: ` · ${formatDuration(s.minutes)}${s.flagged ? " (see below)" : ""}`,
+        cls: "palee-history-muted",
+      });
+      return item;
     });
   }
 }
