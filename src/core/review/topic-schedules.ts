@@ -21,12 +21,32 @@ export interface TopicSchedule {
 export interface ScheduleMemo {
   offsetAt: OffsetAt | null;
   days: WeakMap<ConfirmedSession, number>;
-  last: { list: readonly ConfirmedSession[]; asOf: number; schedules: Map<string, Schedule> } | null;
+  last: { list: readonly ConfirmedSession[]; asOf: number; topics: Map<string, TopicSchedule> } | null;
 }
 
 export const scheduleMemo = (): ScheduleMemo => ({ offsetAt: null, days: new WeakMap(), last: null });
 
-/** Each topic's sessions up to `asOf` and its schedule, by topic ID in the order topics first appear. */
+/** Each listed topic's sessions up to `asOf`, newest first as the list gives them (all topics when `only` is null). */
+function sessionsByTopic(
+  newestFirst: readonly ConfirmedSession[],
+  asOf: number,
+  dayOf: (s: ConfirmedSession) => number,
+  only: ReadonlySet<string> | null,
+): Map<string, ConfirmedSession[]> {
+  const sessions = new Map<string, ConfirmedSession[]>();
+  for (const s of newestFirst) {
+    if ((only && !only.has(s.topicId)) || !(dayOf(s) <= asOf)) continue;
+    const list = sessions.get(s.topicId);
+    if (list) list.push(s);
+    else sessions.set(s.topicId, [s]);
+  }
+  return sessions;
+}
+
+/**
+ * Each topic's sessions up to `asOf` and its schedule, by topic ID (the map's order is not significant). With a
+ * memo, after notes were inserted only their topics are gathered and scheduled again.
+ */
 export function topicSchedules(
   newestFirst: readonly ConfirmedSession[],
   offsetAt: OffsetAt,
@@ -42,24 +62,14 @@ export function topicSchedules(
     }
     return day;
   };
-  const sessions = new Map<string, ConfirmedSession[]>();
-  for (const s of newestFirst) {
-    if (!(dayOf(s) <= asOf)) continue;
-    const list = sessions.get(s.topicId);
-    if (list) list.push(s);
-    else sessions.set(s.topicId, [s]);
-  }
   const last = memo?.last && memo.last.asOf === asOf ? memo.last : null;
   const added = last && insertedInto(last.list, newestFirst);
-  const changed = added && new Set(added.map((s) => s.topicId));
-  const schedules = new Map<string, Schedule>();
+  const changed = added ? new Set(added.map((s) => s.topicId)) : null;
   const result = new Map<string, TopicSchedule>();
-  for (const [topicId, list] of sessions) {
-    const kept = changed && !changed.has(topicId) ? last?.schedules.get(topicId) : undefined;
-    const schedule = kept ?? scheduleOf(reviewDaysOf(list, offsetAt, asOf));
-    schedules.set(topicId, schedule);
-    result.set(topicId, { sessions: list, schedule });
+  if (last && changed) for (const [topicId, kept] of last.topics) if (!changed.has(topicId)) result.set(topicId, kept);
+  for (const [topicId, list] of sessionsByTopic(newestFirst, asOf, dayOf, changed)) {
+    result.set(topicId, { sessions: list, schedule: scheduleOf(reviewDaysOf(list, offsetAt, asOf)) });
   }
-  if (memo) memo.last = { list: newestFirst, asOf, schedules };
+  if (memo) memo.last = { list: newestFirst, asOf, topics: result };
   return result;
 }

@@ -40,6 +40,7 @@ function session(g: Spec): ConfirmedSession {
     startedMs,
     endedAt: new Date(startedMs + g.minutes * 60_000).toISOString(),
     durationMinutes: g.minutes,
+    breakMinutes: 0,
     outcome: "completed",
     absorbedDrafts: [],
     topicNote: null,
