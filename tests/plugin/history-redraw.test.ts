@@ -2,8 +2,8 @@
  * The history view's redraw after a change is derived from the last one (issues 37 and 38, "Speed"): the stats
  * taken forward by the new note, the queue scheduling only the ended topic, the year's cells updated in place.
  * The oracle: a view opened afresh on the same vault draws exactly the same DOM, after an end, after a note is
- * deleted, after one is edited by hand and after an older one arrives by sync. And a whole year studied stays within the year's 450 nodes, with its
- * weekday labels outside the part that scrolls.
+ * deleted, after one is edited by hand and after an older one arrives by sync. And a whole year studied stays
+ * within the year's 450 nodes, with its weekday labels outside the part that scrolls.
  */
 import type { View, WorkspaceLeaf } from "obsidian";
 import { WorkspaceLeaf as MockLeaf } from "obsidian-test-mocks/obsidian";
@@ -69,7 +69,7 @@ async function redrawnAndFresh(p: LoadedPlugin, view: HistoryView): Promise<[str
 }
 
 describe("the history view's redraw", () => {
-  it("draws what a view opened afresh draws, after an end, a deleted note, an edited one and an older one synced", async () => {
+  it("draws what a fresh view draws, after an end, a deleted note, an edited one and an older one synced", async () => {
     const p = await loadPlugin(harness({ files: vault(40) }), { device: "laptop" });
     const flows = (p.plugin as unknown as { flows: FlowContext }).flows;
     const view = await openView(p);
@@ -91,7 +91,7 @@ describe("the history view's redraw", () => {
 
     const notes = p.h.app.vault.getMarkdownFiles().filter((f) => /\/S-[^/]+\.md$/.test(f.path));
     const oldest = notes.sort((a, b) => (a.path < b.path ? -1 : 1))[0];
-    await p.h.app.vault.delete(oldest);
+    await p.h.app.fileManager.trashFile(oldest); // the learner deletes a note
     await settle();
     [redrawn, fresh] = await redrawnAndFresh(p, view);
     expect(redrawn).toBe(fresh);
@@ -129,5 +129,40 @@ describe("the history view's redraw", () => {
     expect(Array.from(weekdays.querySelectorAll("text")).map((t) => t.textContent)).toEqual(["Mon", "Wed", "Fri"]);
     expect(scroll.contains(weekdays)).toBe(false);
     expect(scroll.querySelectorAll("text").length).toBeGreaterThanOrEqual(12); // the month labels scroll along
+  });
+
+  it("names topics in Next up from notes looked up again only after a change outside the session folder", async () => {
+    const files = { ...vault(10), "notes/Joins.md": "---\npalee_id: T-b\n---\nJoins.\n" };
+    const p = await loadPlugin(harness({ files }), { device: "laptop" });
+    const flows = (p.plugin as unknown as { flows: FlowContext }).flows;
+    const view = await openView(p);
+    const names = (): string[] =>
+      Array.from(view.contentEl.querySelectorAll(".palee-next-up-topic")).map((e) => e.textContent ?? "");
+    expect(names()).toContain("Joins");
+
+    const lookups = jest.spyOn(p.h.app.vault, "getMarkdownFiles");
+    await startSession(flows, { topic: "T-a" });
+    jest.setSystemTime(T0 + 30 * MINUTE);
+    await endWith(flows, { summary: "S.", nextAction: null, endAt: { kind: "now" } });
+    await settle();
+    lookups.mockClear();
+    p.h.catchUpCache();
+    await view.refresh();
+    expect(lookups).not.toHaveBeenCalled(); // an end changes no topic note
+
+    const note = p.h.app.vault.getFileByPath("notes/Joins.md");
+    if (!note) throw new Error("no topic note");
+    await p.h.app.fileManager.renameFile(note, "notes/SQL joins.md");
+    await settle();
+    await view.refresh();
+    expect(names()).toContain("SQL joins");
+    expect(names()).not.toContain("Joins");
+    await p.h.app.vault.create("notes/Rust.md", "---\npalee_id: T-c\n---\n");
+    p.h.catchUpCache();
+    await settle();
+    await view.refresh();
+    expect(names()).toContain("Rust");
+    lookups.mockRestore();
+    await view.onClose();
   });
 });

@@ -153,11 +153,13 @@ const copied = <K, V extends object>(map: Map<K, V>): Map<K, V> => new Map([...m
  * Whether adding `session` to `kept`'s topic gives what the fold gives. The fold takes the topic note of the
  * newest session, else the first one named in list order (ties at the top: the last of them), so an added
  * session may be the topic's newest (no tie at its old top), or an older one that names no note; a topic new in
- * this step takes every added session (they are folded in list order, as the whole list would).
+ * this step takes every added session (they are folded in list order, as the whole list would), and so does a
+ * topic whose sessions name no note.
  */
 function addsInOrder(kept: Tally, session: TallySession, addedToTopic: number): boolean {
   const topic = kept.topics.get(session.topicId);
-  if (!topic) return true;
+  // No note named on either side (a topic without a topic note): the order cannot matter.
+  if (!topic || (topic.topicNote === null && session.topicNote === null)) return true;
   if (addedToTopic > 1) return false;
   if (session.startedMs > topic.lastMs) return !topic.topTied;
   return session.startedMs < topic.lastMs && session.topicNote === null;
