@@ -127,8 +127,8 @@ export default class PaleeSessionsPlugin extends Plugin {
         watch(file.path);
       }),
     );
-    await onVaultOpen(this.flows);
-    this.due?.refresh();
+    // The first due count waits for the full scan start-up defers (the queue would do that scan at layout ready).
+    await onVaultOpen(this.flows, () => this.due?.refresh());
     // Days turn: a topic falls due at midnight without any change to a note.
     this.registerInterval(window.setInterval(() => this.due?.refresh(), 60 * 60 * 1000));
   }

@@ -38,4 +38,25 @@ describe("the due count", () => {
     await new Promise((r) => setTimeout(r, 0));
     expect([counter.count(), changed.mock.calls.length, next.mock.calls.length]).toEqual([1, 2, 2]);
   });
+
+  it("counts nothing when the open session is learnt before the first count (layout ready), then follows", async () => {
+    const next = jest.fn(() => Promise.resolve(queueOf(1)));
+    const listeners: Array<() => void> = [];
+    const ctx = stubContext(next);
+    const controller = ctx.controller as unknown as { open: unknown; onChange: (l: () => void) => () => void };
+    controller.onChange = (listener) => (listeners.push(listener), () => undefined);
+    const counter = dueCounter(ctx, jest.fn());
+    counter.follow();
+    controller.open = { session: { draftId: "DRAFT-S-00000001" } }; // known at layout ready
+    listeners.forEach((l) => l());
+    await new Promise((r) => setTimeout(r, 0));
+    expect(next).not.toHaveBeenCalled(); // the queue's full scan waits for the deferred one
+    counter.refresh(); // after the full scan start-up defers
+    await new Promise((r) => setTimeout(r, 0));
+    controller.open = null; // the session ends
+    listeners.forEach((l) => l());
+    await new Promise((r) => setTimeout(r, 0));
+    expect(next).toHaveBeenCalledTimes(2);
+    expect(counter.count()).toBe(1);
+  });
 });

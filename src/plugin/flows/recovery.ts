@@ -12,7 +12,11 @@ import { announceAway } from "./away-notice";
 export const SAVED_TWICE_DELAY_MS = 2000;
 
 /** When the vault opens (after layout ready): continue, report, or ask. */
-export async function onVaultOpen(ctx: FlowContext): Promise<void> {
+/**
+ * `afterScan`: what waits for the full scan a moment after start-up (the due count's first queue, which would
+ * otherwise do that scan itself at layout ready).
+ */
+export async function onVaultOpen(ctx: FlowContext, afterScan: () => void = () => undefined): Promise<void> {
   try {
     const result = await ctx.controller.triageOnOpen();
     if (ctx.disposed) return;
@@ -35,10 +39,13 @@ export async function onVaultOpen(ctx: FlowContext): Promise<void> {
   // It also readies the scan cache, so later scans (topics, history) cost only what changes.
   window.setTimeout(() => {
     if (ctx.disposed) return;
-    ctx.controller.savedTwice().then(
-      (twice) => ctx.disposed || warn(ctx, twice),
-      (error) => fail(ctx, "check for sessions saved twice", error),
-    );
+    ctx.controller
+      .savedTwice()
+      .then(
+        (twice) => ctx.disposed || warn(ctx, twice),
+        (error) => fail(ctx, "check for sessions saved twice", error),
+      )
+      .finally(() => ctx.disposed || afterScan());
   }, SAVED_TWICE_DELAY_MS);
 }
 

@@ -66,10 +66,14 @@ export function dueCounter(
 ): { count: () => number; refresh: () => void; follow: () => () => void } {
   let count = 0;
   let running = false;
+  // Nothing is counted before the first count asked for (a moment after start-up, after the full scan): the open
+  // session becoming known at layout ready would otherwise run the queue, and its full scan, right then.
+  let started = false;
   // Asked again while counting (a start, then its end): counted once more afterwards, never dropped.
   let again = false;
   const refresh = (): void => {
     if (ctx.disposed) return;
+    started = true;
     if (running) {
       again = true;
       return;
@@ -96,7 +100,7 @@ export function dueCounter(
     let openKey: string | null = ctx.controller.open?.session.draftId ?? null;
     return ctx.controller.onChange(() => {
       const key = ctx.controller.open?.session.draftId ?? null;
-      if (key !== openKey) refresh();
+      if (key !== openKey && started) refresh();
       openKey = key;
     });
   };
