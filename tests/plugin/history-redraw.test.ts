@@ -9,6 +9,7 @@ import type { View, WorkspaceLeaf } from "obsidian";
 import { WorkspaceLeaf as MockLeaf } from "obsidian-test-mocks/obsidian";
 import type { FlowContext } from "../../src/plugin/flows/context";
 import { endWith } from "../../src/plugin/flows/end";
+import { headingsProbe, queueNow } from "../../src/plugin/flows/review-queue";
 import { startSession } from "../../src/plugin/flows/start";
 import { HISTORY_VIEW } from "../../src/plugin/ui/history-view";
 import type { HistoryView } from "../../src/plugin/ui/history-view";
@@ -26,6 +27,9 @@ const PLAN = [
   "goals:",
   "  - from: 2025-01-06",
   "    minutes_per_week: 210",
+  "topics:",
+  "  T-b:",
+  "    sessions_per_week: 3",
   "rest_days:",
   "  - sun",
   "---",
@@ -58,9 +62,17 @@ async function openView(p: LoadedPlugin): Promise<HistoryView> {
   return view;
 }
 
-/** The view's DOM after a redraw, against the DOM of a view opened afresh now. */
+/** The queue as the plugin reads it after each end (its memos), against the queue worked out without them. */
+async function expectQueueAsWithoutMemos(flows: FlowContext): Promise<void> {
+  const withMemos = await queueNow(flows, true, false);
+  const without = await flows.controller.next({ hasNextAction: headingsProbe(flows) });
+  expect(withMemos.result).toEqual(without);
+}
+
+/** The view's DOM after a redraw, against the DOM of a view opened afresh now (and the queue, as above). */
 async function redrawnAndFresh(p: LoadedPlugin, view: HistoryView): Promise<[string, string]> {
   p.h.catchUpCache();
+  await expectQueueAsWithoutMemos((p.plugin as unknown as { flows: FlowContext }).flows);
   await view.refresh();
   const fresh = await openView(p);
   const both: [string, string] = [view.contentEl.innerHTML, fresh.contentEl.innerHTML];

@@ -13,6 +13,7 @@ import { planViewOf } from "./goals";
 import type { QueueEntry, QueueTopic } from "../review/queue";
 import { buildQueue, topicEntry } from "../review/queue";
 import type { ScheduleMemo } from "../review/topic-schedules";
+import type { StudyLogMemo } from "../goals";
 import { topicSchedules } from "../review/topic-schedules";
 import { withBody } from "../scan";
 import type { TopicNote } from "../topics/resolve";
@@ -37,6 +38,8 @@ export interface NextOptions {
   hasNextAction?: (session: ConfirmedSession) => boolean | undefined;
   /** Kept by a caller that asks again after each end (the plugin): only the ended topic is scheduled again. */
   memo?: ScheduleMemo;
+  /** Likewise for the week's tally behind topic goals (study-log.ts StudyLogMemo). */
+  log?: StudyLogMemo;
 }
 
 export interface NextResult {
@@ -98,7 +101,9 @@ function refuseUnknown(
 
 export async function next(ctx: SessionContext, options: NextOptions = {}): Promise<NextResult> {
   const asOf = asOfDay(options.asOf, ctx.ports.clock.now(), ctx.offsetAt);
-  const planned = options.plan ? { plan: options.plan, warnings: [] } : await planViewOf(ctx, { asOf: options.asOf });
+  const planned = options.plan
+    ? { plan: options.plan, warnings: [] }
+    : await planViewOf(ctx, { asOf: options.asOf, keep: options.log });
   const { plan } = planned;
   const asked = normalizeTopic(options.topic);
   const wanted = asked === null ? null : validateNewTopicId(asked);

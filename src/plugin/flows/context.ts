@@ -7,6 +7,8 @@ import { FolderQuiet } from "./sync-quiet";
 import type { PaleeSettings } from "../settings";
 import type { ScheduleMemo } from "../../core/review/topic-schedules";
 import { scheduleMemo } from "../../core/review/topic-schedules";
+import type { StudyLogMemo } from "../../core/goals";
+import { studyLogMemo } from "../../core/goals";
 
 /**
  * What every flow works with: the app, the controller (the only way to the core), the store and the
@@ -26,6 +28,8 @@ export interface FlowContext {
   readonly quiet: FolderQuiet;
   /** The topics' schedules as of the last queue: the next queue schedules again only the topics that changed. */
   readonly schedules: ScheduleMemo;
+  /** The study log behind topic goals as of the last queue, taken forward by the notes added since. */
+  readonly studyLogs: StudyLogMemo;
   /** An end is on screen (the end modal) or being saved: a second click must not end twice. */
   ending: boolean;
   /** The plugin was unloaded: an operation still running must not open modals or notices afterwards. */
@@ -55,6 +59,7 @@ export function flowContext(
     dailyNote,
     quiet,
     schedules: scheduleMemo(),
+    studyLogs: studyLogMemo(),
     notifyAction: (message, label, action) => {
       if (!ctx.disposed) actionNotice(withButtons, message, label, () => ctx.disposed || action());
     },

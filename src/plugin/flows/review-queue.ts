@@ -26,7 +26,8 @@ export async function queueNow(
     for (const c of topicNoteChoices(ctx)) if ("topicId" in c && !notes.has(c.topicId)) notes.set(c.topicId, c);
   }
   const hasNextAction = light ? headingsProbe(ctx) : undefined;
-  const result = await ctx.controller.next({ hasNextAction, memo: ctx.schedules }); // the core reads plan.md
+  // The core reads plan.md; the memos make a queue after one end cost what the end added.
+  const result = await ctx.controller.next({ hasNextAction, memo: ctx.schedules, log: ctx.studyLogs });
   return { result, notes };
 }
 
