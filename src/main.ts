@@ -130,9 +130,8 @@ export default class PaleeSessionsPlugin extends Plugin {
         watch(file.path);
       }),
     );
-    // The due count needs every note: counted once the deferred full scan has readied the scan cache, so the
-    // vault opens reading only what changed (docs/performance.md "The plugin").
-    await onVaultOpen(this.flows, () => this.due?.begin());
+    // The first due count waits for the full scan start-up defers (the queue would do that scan at layout ready).
+    await onVaultOpen(this.flows, () => this.due?.refresh());
     // Days turn: a topic falls due at midnight without any change to a note.
     this.registerInterval(window.setInterval(() => this.due?.refresh(), 60 * 60 * 1000));
   }

@@ -11,6 +11,10 @@
 //   (scrollWidth > clientWidth), or a descendant drawn outside its box. Reported as "escapes". A box marked
 //   data-scrolls="x" scrolls sideways on purpose (the year heatmap): it may be wider inside, and what it holds
 //   is clipped by it, so only the box itself is checked.
+// "scrolled"?: {"box": CSS selector of a box that scrolls sideways, "keep": CSS selector}: the box is scrolled to
+//   each end in turn, and every element "keep" matches must stay in sight: inside the viewport and inside every
+//   ancestor box that clips sideways. Reported as "scrolled": {"scrolls": whether the box could scroll, "kept":
+//   how many elements "keep" matched, "hidden": ["left end|right end: <element> [l..r] outside <box> [l..r]"]}.
 //
 // `--where`: prints {"chromium": path or null, "message": why not} and exits; for tests deciding to skip.
 import { writeFileSync } from "node:fs";
@@ -30,6 +34,39 @@ const input = JSON.parse(
     process.stdin.on("end", () => resolve(text));
   }),
 );
+
+/** In the page: scrolls `box` to each end and lists the `keep` elements then out of sight (see "scrolled"). */
+function keptInSight({ box, keep }) {
+  const scroller = document.querySelector(box);
+  if (!scroller) return { scrolls: false, kept: 0, hidden: [`no ${box}`] };
+  const scrolls = scroller.scrollWidth > scroller.clientWidth + 1;
+  const hidden = [];
+  const name = (el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? "").trim().slice(0, 20)}"`;
+  for (const [end, left] of [
+    ["left end", -1e6],
+    ["right end", 1e6],
+  ]) {
+    scroller.scrollLeft = left;
+    for (const el of document.querySelectorAll(keep)) {
+      const r = el.getBoundingClientRect();
+      const clips = [document.documentElement];
+      for (let a = el.parentElement; a; a = a.parentElement)
+        if (getComputedStyle(a).overflowX !== "visible") clips.push(a);
+      for (const clip of clips) {
+        const c =
+          clip === document.documentElement ? { left: 0, right: clip.clientWidth } : clip.getBoundingClientRect();
+        if (r.left < c.left - 0.5 || r.right > c.right + 0.5) {
+          hidden.push(
+            `${end}: ${name(el)} [${Math.round(r.left)}..${Math.round(r.right)}] outside ` +
+              `${clip.tagName.toLowerCase()} [${Math.round(c.left)}..${Math.round(c.right)}]`,
+          );
+          break;
+        }
+      }
+    }
+  }
+  return { scrolls, kept: document.querySelectorAll(keep).length, hidden };
+}
 
 const browser = await launchChromium();
 const results = [];
@@ -119,6 +156,7 @@ try {
         return found;
       }, job.within);
     }
+    if (job.scrolled) result.scrolled = await page.evaluate(keptInSight, job.scrolled);
     if (job.bars) {
       result.bars = await page.$$eval(job.bars, (els) =>
         els.map((el) => Math.round(el.getBoundingClientRect().height * 100) / 100),

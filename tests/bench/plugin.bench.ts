@@ -8,6 +8,9 @@
  *    layout ready at 10 000 within 50 ms);
  *  - the study history view (issue 12): open after start-up (target at 10 000: <= 100 ms, no confirmed note
  *    read in full) and its refresh after one end (targets: O(1) notes read; issue 21: <= 30 ms at 10 000);
+ *  - after each of those ends, the learning loop (issue 37, target <= 30 ms at 10 000, no confirmed note read):
+ *    the queue as "Next up" and the status bar's due count read it (ratings and next actions from the metadata
+ *    cache), the topic picker's order (due first, "in N days"), and the picker's whole list with that order;
  *  - wall and CPU time (process.cpuUsage) of end and refresh: on a machine shared with other work the wall
  *    time includes waiting for a core, the CPU time does not;
  *  - the size of the built main.js (target: <= 256 KB, ADR 0005).
@@ -27,6 +30,8 @@ import { WorkspaceLeaf as MockLeaf } from "obsidian-test-mocks/obsidian";
 import type { HistoryView } from "../../src/plugin/ui/history-view";
 import { HISTORY_VIEW } from "../../src/plugin/ui/history-view";
 import { SAVED_TWICE_DELAY_MS } from "../../src/plugin/flows/recovery";
+import { dueFirst, queueNow } from "../../src/plugin/flows/review-queue";
+import { topicChoices } from "../../src/plugin/flows/topics";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { createObsidianHarness } from "../plugin/support/obsidian-harness";
 import { loadPlugin } from "../plugin/support/plugin-harness";
@@ -40,6 +45,7 @@ const READY_TARGET_MS = 50; // issue 13: layout-ready start-up at 10 000 session
 const MAIN_JS_TARGET_BYTES = 262_144; // 256 KB (docs/adr/0005-main-js-budget.md)
 const HISTORY_TARGET_MS = 100;
 const REFRESH_TARGET_MS = 30; // issue 21: the history view's refresh after an end at 10 000 sessions
+const LOOP_TARGET_MS = 30; // issue 37: "Next up" and the picker's order after an end at 10 000 sessions
 
 interface Row {
   size: number;
@@ -58,7 +64,17 @@ interface Row {
   refreshMs: number[];
   refreshCpuMs: number[];
   refreshReads: number;
+  /** The light queue ("Next up", the due count), the picker's order, the picker's list with it: wall and CPU. */
+  loop: Record<LoopStep, { ms: number[]; cpuMs: number[] }>;
+  loopReads: number;
 }
+
+type LoopStep = "nextUp" | "pickerOrder" | "pickerList";
+const LOOP_STEPS: Record<LoopStep, string> = {
+  nextUp: "Next up's queue",
+  pickerOrder: "picker's order",
+  pickerList: "picker's list and order",
+};
 
 const isConfirmed = (p: string): boolean => /\/S-[^/]+\.md$/.test(p);
 
@@ -179,6 +195,8 @@ async function measure(size: number): Promise<Row> {
     refreshMs: [],
     refreshCpuMs: [],
     refreshReads: 0,
+    loop: { nextUp: { ms: [], cpuMs: [] }, pickerOrder: { ms: [], cpuMs: [] }, pickerList: { ms: [], cpuMs: [] } },
+    loopReads: 0,
   };
 
   h.resetLogs();
@@ -259,6 +277,22 @@ async function measure(size: number): Promise<Row> {
     row.refreshMs.push(performance.now() - t);
     row.refreshCpuMs.push(cpuMs(cpu));
     row.refreshReads = Math.max(row.refreshReads, h.reads.paths().filter(isConfirmed).length);
+    // The learning loop after the same end, each step as the app runs it (the due count ran at the end).
+    h.resetLogs();
+    const choices = await topicChoices(flows);
+    const steps: Record<LoopStep, () => Promise<unknown>> = {
+      nextUp: () => queueNow(flows, true, false),
+      pickerOrder: () => dueFirst(flows, choices),
+      pickerList: async () => dueFirst(flows, await topicChoices(flows)),
+    };
+    for (const [step, run] of Object.entries(steps) as Array<[LoopStep, () => Promise<unknown>]>) {
+      const loopCpu = process.cpuUsage();
+      t = performance.now();
+      await run();
+      row.loop[step].ms.push(performance.now() - t);
+      row.loop[step].cpuMs.push(cpuMs(loopCpu));
+    }
+    row.loopReads = Math.max(row.loopReads, h.reads.paths().filter(isConfirmed).length);
   }
   await views[0].onClose();
   views[0].unload();
@@ -350,6 +384,33 @@ describe("plugin benchmark", () => {
         `- refresh after one end at 10 000: ${refresh.toFixed(1)} ms wall, ${refreshCpu.toFixed(1)} ms CPU ` +
           `(target <= ${REFRESH_TARGET_MS} ms): ${pass(refresh <= REFRESH_TARGET_MS)} wall, ` +
           `${pass(refreshCpu <= REFRESH_TARGET_MS)} CPU`,
+      );
+    }
+    lines.push("");
+    lines.push(
+      "| sessions | step after one end | wall ms (median) | min–max | CPU ms (median) | confirmed notes read |",
+    );
+    lines.push("|---:|---|---:|---:|---:|---:|");
+    for (const r of rows) {
+      for (const [step, label] of Object.entries(LOOP_STEPS) as Array<[LoopStep, string]>) {
+        const { ms, cpuMs: cpu } = r.loop[step];
+        lines.push(
+          `| ${r.size} | ${label} | ${median(ms).toFixed(2)} | ${Math.min(...ms).toFixed(2)}–` +
+            `${Math.max(...ms).toFixed(2)} | ${median(cpu).toFixed(2)} | ${r.loopReads} |`,
+        );
+      }
+    }
+    if (large) {
+      for (const [step, label] of Object.entries(LOOP_STEPS) as Array<[LoopStep, string]>) {
+        const ms = median(large.loop[step].ms);
+        const cpu = median(large.loop[step].cpuMs);
+        lines.push(
+          `- ${label} after one end at 10 000: ${ms.toFixed(1)} ms wall, ${cpu.toFixed(1)} ms CPU ` +
+            `(target <= ${LOOP_TARGET_MS} ms): ${pass(ms <= LOOP_TARGET_MS)} wall, ${pass(cpu <= LOOP_TARGET_MS)} CPU`,
+        );
+      }
+      lines.push(
+        `- the learning loop reads ${large.loopReads} confirmed note(s) (target 0): ${pass(large.loopReads === 0)}`,
       );
     }
     const bytes = statSync(MAIN_JS).size;

@@ -19,6 +19,8 @@ const inBrowser = status.chromium ? describe : describe.skip;
 
 const DAY_BARS = '.palee-history-svg rect:not([data-key*="-W"])';
 const WEEK_BARS = '.palee-history-svg rect[data-key*="-W"]';
+/** The year scrolls sideways on a phone; its weekday labels must stay in sight (issue 38). */
+const YEAR_SCROLL = { box: ".palee-year-scroll", keep: ".palee-year-weekdays text" };
 /** Boxes nothing may leave: the view's content, and each chart's drawing area. */
 const WITHIN = [".view-content", ".palee-history-svg"];
 
@@ -35,6 +37,12 @@ inBrowser("the study history view in a real browser", () => {
       { name: "weeks", html: pageHtml(view, "light", "desktop"), width: WIDTHS.desktop, bars: WEEK_BARS },
       { name: "phone days", html: pageHtml(view, "dark", "phone"), width: WIDTHS.phone, bars: DAY_BARS },
     ];
+    jobs.push({
+      name: "year phone",
+      html: pageHtml(view, "light", "phone"),
+      width: WIDTHS.phone,
+      scrolled: YEAR_SCROLL,
+    });
     for (const theme of THEMES) {
       jobs.push({ name: `phone ${theme}`, html: pageHtml(view, theme, "phone"), width: WIDTHS.phone, within: WITHIN });
       jobs.push({
@@ -93,6 +101,29 @@ inBrowser("the study history view in a real browser", () => {
     expect(page?.overflow).toEqual([]);
     expect(page?.bars).toHaveLength(26);
     expect(page?.bars?.every((h) => Number.isFinite(h) && h >= 0)).toBe(true);
+  });
+
+  it("at a 360 px phone width, the year scrolls sideways and its weekday labels stay in sight at both ends", () => {
+    const scrolled = results.get("year phone")?.scrolled;
+    expect(scrolled?.scrolls).toBe(true);
+    expect(scrolled?.kept).toBe(3); // Mon, Wed, Fri
+    expect(scrolled?.hidden).toEqual([]);
+  });
+
+  it("reports labels that scroll away with the year (so a clean result means something)", () => {
+    // The year as it was drawn before issue 38: the labels inside the drawing that scrolls.
+    const [result] = runPages([
+      {
+        name: "labels inside",
+        width: WIDTHS.phone,
+        scrolled: { box: ".palee-year-scroll", keep: ".palee-year-weekdays text" },
+        html: `<!doctype html><div class="palee-year-scroll" style="overflow-x: auto; direction: rtl; width: 300px">
+          <svg class="palee-year-weekdays" width="700" height="20" style="display: block; direction: ltr">
+          <text x="0" y="12">Mon</text><rect x="30" width="10" height="10"/></svg></div>`,
+      },
+    ]);
+    expect(result.scrolled?.scrolls).toBe(true);
+    expect(result.scrolled?.hidden.join("\n")).toMatch(/right end: text "Mon" \[-?\d+\.\.-?\d+\] outside/);
   });
 
   it("reports what escapes its box (so a clean result means something)", () => {

@@ -28,11 +28,6 @@ describe("the due count", () => {
     const next = jest.fn(() => new Promise((resolve) => answers.push(resolve)));
     const changed = jest.fn();
     const counter = dueCounter(stubContext(next), changed);
-    counter.begin(); // the vault's deferred full scan is done: the first count
-    answers[0](queueOf(0));
-    await new Promise((r) => setTimeout(r, 0));
-    next.mockClear();
-    answers.length = 0;
     counter.refresh(); // the start
     counter.refresh(); // its end, while the first count runs
     expect(next).toHaveBeenCalledTimes(1);
@@ -45,15 +40,24 @@ describe("the due count", () => {
     expect([counter.count(), changed.mock.calls.length, next.mock.calls.length]).toEqual([1, 2, 2]);
   });
 
-  it("counts nothing before the vault's deferred full scan, then counts at once", async () => {
-    const next = jest.fn(() => Promise.resolve(queueOf(3)));
-    const changed = jest.fn();
-    const counter = dueCounter(stubContext(next), changed);
-    counter.refresh(); // a start or the hour, while the vault is still opening: it would read every note
+  it("counts nothing when the open session is learnt before the first count (layout ready), then follows", async () => {
+    const next = jest.fn(() => Promise.resolve(queueOf(1)));
+    const listeners: Array<() => void> = [];
+    const ctx = stubContext(next);
+    const controller = ctx.controller as unknown as { open: unknown; onChange: (l: () => void) => () => void };
+    controller.onChange = (listener) => (listeners.push(listener), () => undefined);
+    const counter = dueCounter(ctx, jest.fn());
+    counter.follow();
+    controller.open = { session: { draftId: "DRAFT-S-00000001" } }; // known at layout ready
+    listeners.forEach((l) => l());
     await new Promise((r) => setTimeout(r, 0));
-    expect([next.mock.calls.length, counter.count()]).toEqual([0, 0]);
-    counter.begin();
+    expect(next).not.toHaveBeenCalled(); // the queue's full scan waits for the deferred one
+    counter.refresh(); // after the full scan start-up defers
     await new Promise((r) => setTimeout(r, 0));
-    expect([next.mock.calls.length, counter.count(), changed.mock.calls.length]).toEqual([1, 3, 1]);
+    controller.open = null; // the session ends
+    listeners.forEach((l) => l());
+    await new Promise((r) => setTimeout(r, 0));
+    expect(next).toHaveBeenCalledTimes(2);
+    expect(counter.count()).toBe(1);
   });
 });

@@ -5,6 +5,11 @@
  * weeks, Monday first.
  */
 import type { ConfirmedSession } from "../records/records";
+import { insertedInto } from "../scan/sorted";
+import type { FlaggedSession, KeptTally, TopicBucket, Totals } from "./stats-tally";
+import { tallyAfter, tallyAll } from "./stats-tally";
+
+export type { FlaggedSession, Totals } from "./stats-tally";
 import type { OffsetAt } from "../time";
 import {
   EARLIEST_PLAUSIBLE_MS,
@@ -32,11 +37,6 @@ export type InsightSession = Pick<
 /** A session longer than this is counted as this long (and listed as needing a look). */
 export const MAX_COUNTED_MINUTES = 24 * 60;
 
-export interface Totals {
-  minutes: number;
-  sessions: number;
-}
-
 export interface DayTotal extends Totals {
   /** Local calendar day, YYYY-MM-DD. */
   date: string;
@@ -56,16 +56,6 @@ export interface TopicTotal extends Totals {
   last: string;
   /** The newest recorded topic_note link, if any. */
   topicNote: string | null;
-}
-
-/** A session whose recorded values could not be counted as they are, and what was done about it. */
-export interface FlaggedSession {
-  sessionId: string;
-  path: string;
-  problem: string;
-  /** Minutes counted for it; 0 when it was left out. */
-  countedMinutes: number;
-  counted: boolean;
 }
 
 export interface SessionStats {
@@ -107,9 +97,11 @@ export interface Counted {
 export interface StatsMemo {
   offsetAt: OffsetAt | null;
   known: WeakMap<InsightSession, Counted>;
+  /** The totals of the last count without a range (stats-tally.ts), taken forward by the notes added since. */
+  tally: KeptTally<InsightSession> | null;
 }
 
-export const statsMemo = (): StatsMemo => ({ offsetAt: null, known: new WeakMap() });
+export const statsMemo = (): StatsMemo => ({ offsetAt: null, known: new WeakMap(), tally: null });
 
 /** A session's day and counted minutes, from `memo` when an earlier count (stats, with the same offsets) has them. */
 export function countedWith(
@@ -179,18 +171,6 @@ function instantOf(text: string, offsetAt: OffsetAt): number | null {
   return parseTimestamp(text, offsetAt);
 }
 
-interface Bucket extends Totals {
-  key: number;
-}
-
-function add(map: Map<number, Bucket>, key: number, minutes: number): void {
-  const bucket = map.get(key);
-  if (bucket) {
-    bucket.minutes += minutes;
-    bucket.sessions += 1;
-  } else map.set(key, { key, minutes, sessions: 1 });
-}
-
 const dayTotal = (day: number, b?: Totals): DayTotal => ({
   date: dayText(day),
   minutes: b?.minutes ?? 0,
@@ -202,39 +182,6 @@ const weekTotal = (monday: number, b?: Totals): WeekTotal => ({
   minutes: b?.minutes ?? 0,
   sessions: b?.sessions ?? 0,
 });
-
-/** A topic's running totals while counting: day numbers, and the newest start that set its topic note. */
-interface TopicBucket extends Totals {
-  topicId: string;
-  topicNote: string | null;
-  firstDay: number;
-  lastDay: number;
-  lastMs: number;
-}
-
-function addTopic(topics: Map<string, TopicBucket>, session: InsightSession, day: number, minutes: number): void {
-  const topic = topics.get(session.topicId);
-  if (!topic) {
-    topics.set(session.topicId, {
-      topicId: session.topicId,
-      minutes,
-      sessions: 1,
-      firstDay: day,
-      lastDay: day,
-      lastMs: session.startedMs,
-      topicNote: session.topicNote,
-    });
-  } else {
-    topic.minutes += minutes;
-    topic.sessions += 1;
-    topic.firstDay = Math.min(topic.firstDay, day);
-    topic.lastDay = Math.max(topic.lastDay, day);
-    if (session.startedMs >= topic.lastMs) {
-      topic.lastMs = session.startedMs;
-      topic.topicNote = session.topicNote ?? topic.topicNote;
-    } else topic.topicNote ??= session.topicNote;
-  }
-}
 
 /** Most minutes first, then by topic ID. */
 function topicTotals(topics: Map<string, TopicBucket>): TopicTotal[] {
@@ -256,28 +203,18 @@ export function computeStats(sessions: readonly InsightSession[], options: Stats
   const offsetAt = dailyOffsets(options.offsetAt);
   const since = options.since ? dayOf(options.since) : null;
   const until = options.until ? dayOf(options.until) : null;
-  const days = new Map<number, Bucket>();
-  const weeks = new Map<number, Bucket>();
-  const topics = new Map<string, TopicBucket>();
-  const flagged: FlaggedSession[] = [];
-  const total: Totals = { minutes: 0, sessions: 0 };
   const memo = options.memo;
   if (memo && memo.offsetAt !== options.offsetAt) Object.assign(memo, statsMemo(), { offsetAt: options.offsetAt });
-
-  for (const session of sessions) {
-    const { day, counted: result } = countedWith(session, now, offsetAt, memo);
-    if ((since !== null && !(day >= since)) || (until !== null && !(day <= until))) continue;
-    const { minutes, problem, counted } = result;
-    if (problem) {
-      flagged.push({ sessionId: session.sessionId, path: session.path, problem, countedMinutes: minutes, counted });
-    }
-    if (!counted) continue;
-    total.minutes += minutes;
-    total.sessions += 1;
-    add(days, day, minutes);
-    add(weeks, mondayOf(day), minutes);
-    addTopic(topics, session, day, minutes);
+  const count = (session: InsightSession): Counted => countedWith(session, now, offsetAt, memo);
+  const inRange = (day: number): boolean =>
+    !((since !== null && !(day >= since)) || (until !== null && !(day <= until)));
+  let kept: KeptTally<InsightSession> | null = null;
+  if (memo && since === null && until === null) {
+    const last = memo.tally;
+    kept = last && tallyAfter(last, sessions, now, count, insertedInto(last.list, sessions));
+    memo.tally = kept ??= tallyAll(sessions, now, count);
   }
+  const { total, days, weeks, topics, flagged } = (kept ?? tallyAll(sessions, now, count, inRange)).tally;
 
   const today = localDay(now, offsetAt);
   const monday = mondayOf(today);
@@ -285,12 +222,12 @@ export function computeStats(sessions: readonly InsightSession[], options: Stats
     today: dayTotal(today, days.get(today)),
     thisWeek: weekTotal(monday, weeks.get(monday)),
     lastWeek: weekTotal(monday - 7, weeks.get(monday - 7)),
-    total,
+    total: { ...total },
     byDay: [...days.values()].sort((a, b) => a.key - b.key).map((b) => dayTotal(b.key, b)),
     byWeek: [...weeks.values()].sort((a, b) => a.key - b.key).map((b) => weekTotal(b.key, b)),
     byTopic: topicTotals(topics),
     streak: streaks(new Set(days.keys()), today),
-    flagged,
+    flagged: flagged.slice(),
   };
 }
 

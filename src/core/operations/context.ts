@@ -4,6 +4,7 @@ import type { ConfirmedSession } from "../records/records";
 import { DEFAULT_GRACE_MS, absorbedAfter, absorbedBy } from "../recovery";
 import type { Scan } from "../scan";
 import { ScanCache, scanSessions } from "../scan";
+import { insertedInto } from "../scan/sorted";
 import type { HotState } from "../records/hot-memory";
 import { renderIndexLine } from "../records/index-line";
 import { joinedAfter } from "../records/session-index";
@@ -128,22 +129,4 @@ export function createSessionContext(ports: CorePorts, layout: Layout, options: 
       return joined;
     },
   };
-}
-
-/**
- * The records of `list` that are not in `before` when `list` is `before` with records inserted (same records,
- * same order otherwise), else null. Compares references: a scan shares its unchanged records.
- */
-function insertedInto(
-  before: readonly ConfirmedSession[],
-  list: readonly ConfirmedSession[],
-): ConfirmedSession[] | null {
-  if (list.length < before.length) return null;
-  const added: ConfirmedSession[] = [];
-  let j = 0;
-  for (const session of list) {
-    if (j < before.length && session === before[j]) j++;
-    else added.push(session);
-  }
-  return j === before.length ? added : null;
 }

@@ -4,7 +4,7 @@
  * write changes only the keys asked for, retried once from a fresh read when plan.md changed underneath it.
  */
 import { ConflictError, PaleeError } from "../errors";
-import type { DayChain, GoalChange, GoalsReport, Plan, PlanRead, StudyLog, YearView } from "../goals";
+import type { DayChain, GoalChange, GoalsReport, Plan, PlanRead, StudyLog, StudyLogMemo, YearView } from "../goals";
 import {
   dayChain,
   goalsReport,
@@ -34,6 +34,8 @@ export interface GoalReadOptions {
   scan?: Scan;
   /** What stats already worked out per session with this context's offsets (study-log.ts). */
   memo?: StatsMemo;
+  /** The caller's last study log, taken forward by the notes added since (study-log.ts StudyLogMemo). */
+  keep?: StudyLogMemo;
 }
 
 export interface PlanAndLog {
@@ -71,7 +73,8 @@ export async function readPlanAndLog(ctx: SessionContext, options: GoalReadOptio
   const [text, scan] = [await ctx.ports.store.read(path), options.scan ?? (await ctx.scan())];
   const read = readPlan(text, path, legacyTopics(scan));
   const { minMinutes } = read.plan;
-  const log = studyLog(scan.confirmed, { asOf, now, offsetAt: ctx.offsetAt, minMinutes, memo: options.memo });
+  const { memo, keep } = options;
+  const log = studyLog(scan.confirmed, { asOf, now, offsetAt: ctx.offsetAt, minMinutes, memo, keep });
   return { read, log, scan, warnings: [...read.warnings, ...(await planCopies(ctx))] };
 }
 

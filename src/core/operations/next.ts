@@ -12,9 +12,10 @@ import type { PlanView } from "../review/goal-progress";
 import { planViewOf } from "./goals";
 import type { QueueEntry, QueueTopic } from "../review/queue";
 import { buildQueue, topicEntry } from "../review/queue";
-import { reviewDaysOf, scheduleOf } from "../review/schedule";
+import type { ScheduleMemo } from "../review/topic-schedules";
+import type { StudyLogMemo } from "../goals";
+import { topicSchedules } from "../review/topic-schedules";
 import { withBody } from "../scan";
-import { sessionDay } from "../time/local-days";
 import type { TopicNote } from "../topics/note";
 import type { SessionContext } from "./context";
 import type { OpenSession } from "./open-session";
@@ -35,6 +36,10 @@ export interface NextOptions {
    * text is then "" (present, unread).
    */
   hasNextAction?: (session: ConfirmedSession) => boolean | undefined;
+  /** Kept by a caller that asks again after each end (the plugin): only the ended topic is scheduled again. */
+  memo?: ScheduleMemo;
+  /** Likewise for the week's tally behind topic goals (study-log.ts StudyLogMemo). */
+  log?: StudyLogMemo;
 }
 
 export interface NextResult {
@@ -47,18 +52,6 @@ export interface NextResult {
   /** Each topic's note (name and path), when one exists. */
   notes: ReadonlyMap<string, TopicNote>;
   warnings: string[];
-}
-
-/** Each topic's sessions up to `asOf` (inclusive), newest first as the scan gives them. */
-function byTopic(ctx: SessionContext, newestFirst: readonly ConfirmedSession[], asOf: number) {
-  const topics = new Map<string, ConfirmedSession[]>();
-  for (const s of newestFirst) {
-    if (!(sessionDay(s, ctx.offsetAt) <= asOf)) continue;
-    const list = topics.get(s.topicId);
-    if (list) list.push(s);
-    else topics.set(s.topicId, [s]);
-  }
-  return topics;
 }
 
 /**
@@ -120,17 +113,22 @@ export function sectionProbe(
 
 export async function next(ctx: SessionContext, options: NextOptions = {}): Promise<NextResult> {
   const asOf = asOfDay(options.asOf, ctx.ports.clock.now(), ctx.offsetAt);
-  const planned = options.plan ? { plan: options.plan, warnings: [] } : await planViewOf(ctx, { asOf: options.asOf });
+  const planned = options.plan
+    ? { plan: options.plan, warnings: [] }
+    : await planViewOf(ctx, { asOf: options.asOf, keep: options.log });
   const { plan } = planned;
   const asked = normalizeTopic(options.topic);
   const wanted = asked === null ? null : validateNewTopicId(asked);
   const scan = await ctx.scan();
-  const sessions = byTopic(ctx, scan.confirmed, asOf);
   const known = sectionProbe(ctx);
   const probe = options.hasNextAction ?? (known && ((s: ConfirmedSession) => known(s, "Next action")));
   const topics: QueueTopic[] = [];
-  for (const [topicId, list] of sessions) {
-    const schedule = scheduleOf(reviewDaysOf(list, ctx.offsetAt, asOf));
+  for (const [topicId, { sessions: list, schedule }] of topicSchedules(
+    scan.confirmed,
+    ctx.offsetAt,
+    asOf,
+    options.memo,
+  )) {
     const counts = schedule.history.length > 0 || plan.goals.has(topicId) || topicId === wanted;
     topics.push({
       topicId,

@@ -6,6 +6,10 @@ import { DailyNoteLog } from "./daily-note";
 import { FolderQuiet } from "./sync-quiet";
 import type { PaleeSettings } from "../settings";
 import { PluginTopicNotes } from "../adapters/topic-notes";
+import type { ScheduleMemo } from "../../core/review/topic-schedules";
+import { scheduleMemo } from "../../core/review/topic-schedules";
+import type { StudyLogMemo } from "../../core/goals";
+import { studyLogMemo } from "../../core/goals";
 
 /**
  * What every flow works with: the app, the controller (the only way to the core), the store and the
@@ -25,6 +29,10 @@ export interface FlowContext {
   readonly quiet: FolderQuiet;
   /** The vault's topic notes: the plugin's one reader of them (the picker, the doors, every topic name). */
   readonly topicNotes: PluginTopicNotes;
+  /** The topics' schedules as of the last queue: the next queue schedules again only the topics that changed. */
+  readonly schedules: ScheduleMemo;
+  /** The study log behind topic goals as of the last queue, taken forward by the notes added since. */
+  readonly studyLogs: StudyLogMemo;
   /** An end is on screen (the end modal) or being saved: a second click must not end twice. */
   ending: boolean;
   /** The plugin was unloaded: an operation still running must not open modals or notices afterwards. */
@@ -61,6 +69,8 @@ export function flowContext(
     dailyNote,
     quiet,
     topicNotes,
+    schedules: scheduleMemo(),
+    studyLogs: studyLogMemo(),
     notifyAction: (message, label, action) => {
       if (!ctx.disposed) actionNotice(withButtons, message, label, () => ctx.disposed || action());
     },

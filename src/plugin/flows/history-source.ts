@@ -6,6 +6,7 @@
  */
 import type { PaneType, TAbstractFile } from "obsidian";
 import { statsMemo } from "../../core/insight/stats";
+import { studyLogMemo } from "../../core/goals";
 import { kindOf } from "../../core/scan";
 import type { FlowContext } from "./context";
 import { end } from "./end";
@@ -23,15 +24,19 @@ export function historySource(deps: FlowContext): HistorySource {
   const { app, controller } = deps;
   const sourcePath = (): string => controller.layout.index;
   const memo = statsMemo();
+  const logMemo = studyLogMemo();
   let notes: ReadonlyMap<string, TopicChoice> = new Map();
   let names = topicNames(deps);
+  // The topic notes by ID as of the last load, until a note outside the session folder changes (null: look).
+  let named: ReadonlyMap<string, TopicChoice> | null = null;
   return {
     async load() {
       names = topicNames(deps);
       const { confirmed, skipped } = await controller.confirmedSessions();
       // "Next up": the queue is read beside the sessions; a failure leaves the section out, never the view.
-      const queue = await queueNow(deps, true).catch(() => null);
-      notes = queue?.notes ?? notes;
+      const queue = await queueNow(deps, true, named === null).catch(() => null);
+      if (queue && named === null) named = queue.notes;
+      notes = named ?? notes;
       const planPath = `${controller.layout.folder}/plan.md`;
       return historyModel({
         plan: { text: await deps.store.read(planPath), path: planPath },
@@ -43,6 +48,7 @@ export function historySource(deps: FlowContext): HistorySource {
         open: controller.open,
         showSeconds: deps.settings().showSeconds,
         memo,
+        logMemo,
       });
     },
     openSession: () => openSessionModel(controller.open),
@@ -58,11 +64,26 @@ export function historySource(deps: FlowContext): HistorySource {
         ),
       ];
       const off = controller.onChange(() => listener("open"));
+      // Topic notes are looked up again after any change outside the session folder, or another active note.
+      named = null;
+      const forget = (): void => {
+        named = null;
+      };
+      const outside = (path: string): boolean => !path.startsWith(`${controller.layout.folder}/`);
+      const changed = app.metadataCache.on("changed", (file) => outside(file.path) && forget());
+      const files = [
+        app.vault.on("delete", (file: TAbstractFile) => outside(file.path) && forget()),
+        app.vault.on(
+          "rename",
+          (file: TAbstractFile, oldPath: string) => (outside(file.path) || outside(oldPath)) && forget(),
+        ),
+      ];
+      const opened = app.workspace.on("file-open", forget);
       return () => {
         off();
-        app.metadataCache.offref(refs[0]);
-        app.vault.offref(refs[1]);
-        app.vault.offref(refs[2]);
+        for (const ref of [refs[0], changed]) app.metadataCache.offref(ref);
+        for (const ref of [refs[1], refs[2], ...files]) app.vault.offref(ref);
+        app.workspace.offref(opened);
       };
     },
     now: () => controller.now(),

@@ -13,10 +13,10 @@ import { topicName, topicNames } from "./topics";
 export const SAVED_TWICE_DELAY_MS = 2000;
 
 /**
- * When the vault opens (after layout ready): continue, report, or ask. `afterFullScan` runs once every note has
- * been looked at (the scan cache is ready), for what needs the whole history (the due count).
+ * When the vault opens (after layout ready): continue, report, or ask. `afterScan`: what waits for the full scan a moment after start-up (the due count's first queue, which would
+ * otherwise do that scan itself at layout ready).
  */
-export async function onVaultOpen(ctx: FlowContext, afterFullScan: () => void = () => undefined): Promise<void> {
+export async function onVaultOpen(ctx: FlowContext, afterScan: () => void = () => undefined): Promise<void> {
   try {
     const result = await ctx.controller.triageOnOpen();
     if (ctx.disposed) return;
@@ -47,7 +47,7 @@ export async function onVaultOpen(ctx: FlowContext, afterFullScan: () => void = 
         (twice) => ctx.disposed || warn(ctx, twice),
         (error) => fail(ctx, "check for sessions saved twice", error),
       )
-      .finally(() => ctx.disposed || afterFullScan());
+      .finally(() => ctx.disposed || afterScan());
   }, SAVED_TWICE_DELAY_MS);
 }
 

@@ -11,18 +11,24 @@ import type { FlowContext } from "./context";
 import { topicNoteChoices } from "./topics";
 
 /**
- * The queue with the vault's topic notes named (from the metadata cache, as the picker reads them). `light`:
- * for views redrawn after every end ("Next up", the status bar), whether a note has a next action is told by
- * its headings in the metadata cache, so no note is read (its text then shows as "has a next action").
+ * The queue with the vault's topic notes named (from the metadata cache, as the picker reads them; `named`
+ * false: not named, for what shows no names). `light`: for views redrawn after every end ("Next up", the
+ * picker's order, the status bar), whether a note has a next action is told by its headings in the metadata
+ * cache, so no note is read (its text then shows as "has a next action"). The context's schedule memo makes a
+ * queue after one end schedule only the ended topic again.
  */
 export async function queueNow(
   ctx: FlowContext,
   light = false,
+  named = true,
 ): Promise<{ result: NextResult; notes: Map<string, TopicChoice>; names: TopicNamer }> {
   const notes = new Map<string, TopicChoice>();
-  for (const c of topicNoteChoices(ctx)) if ("topicId" in c && !notes.has(c.topicId)) notes.set(c.topicId, c);
+  if (named) {
+    for (const c of topicNoteChoices(ctx)) if ("topicId" in c && !notes.has(c.topicId)) notes.set(c.topicId, c);
+  }
   const hasNextAction = light ? headingsProbe(ctx) : undefined;
-  const result = await ctx.controller.next({ hasNextAction }); // the core reads plan.md
+  // The core reads plan.md; the memos make a queue after one end cost what the end added.
+  const result = await ctx.controller.next({ hasNextAction, memo: ctx.schedules, log: ctx.studyLogs });
   return { result, notes, names: ctx.topicNotes.names() };
 }
 
@@ -54,26 +60,28 @@ export function nextChoices(result: NextResult, names: TopicNamer): NextChoice[]
 /**
  * How many topics are due for review, for the idle status bar; `changed` is told when the number moves. It is
  * counted again when a session starts or ends (`follow`), not on each refresh (the editor saves every ~2 s), and
- * when asked (the hour turned). Nothing is counted before `begin` (after the vault's deferred full scan readied
- * the scan cache): counting reads every note, which start-up must not (docs/performance.md "The plugin").
+ * when asked (the vault opened, the hour turned).
  */
 export function dueCounter(
   ctx: FlowContext,
   changed: () => void,
-): { count: () => number; refresh: () => void; follow: () => () => void; begin: () => void } {
+): { count: () => number; refresh: () => void; follow: () => () => void } {
   let count = 0;
-  let begun = false;
   let running = false;
+  // Nothing is counted before the first count asked for (a moment after start-up, after the full scan): the open
+  // session becoming known at layout ready would otherwise run the queue, and its full scan, right then.
+  let started = false;
   // Asked again while counting (a start, then its end): counted once more afterwards, never dropped.
   let again = false;
   const refresh = (): void => {
-    if (ctx.disposed || !begun) return;
+    if (ctx.disposed) return;
+    started = true;
     if (running) {
       again = true;
       return;
     }
     running = true;
-    void queueNow(ctx, true)
+    void queueNow(ctx, true, false)
       .then(({ result }) => {
         const due = result.queue.filter((e) => e.group === "due").length;
         if (due !== count) {
@@ -94,15 +102,11 @@ export function dueCounter(
     let openKey: string | null = ctx.controller.open?.session.draftId ?? null;
     return ctx.controller.onChange(() => {
       const key = ctx.controller.open?.session.draftId ?? null;
-      if (key !== openKey) refresh();
+      if (key !== openKey && started) refresh();
       openKey = key;
     });
   };
-  const begin = (): void => {
-    begun = true;
-    refresh();
-  };
-  return { count: () => count, refresh, follow, begin };
+  return { count: () => count, refresh, follow };
 }
 
 /**
@@ -110,7 +114,7 @@ export function dueCounter(
  * day marked "in N days"; otherwise as given. The queue is the light one: no note is read.
  */
 export async function dueFirst(ctx: FlowContext, choices: TopicChoice[]): Promise<TopicChoice[]> {
-  const queue = await queueNow(ctx, true).catch(() => null);
+  const queue = await queueNow(ctx, true, false).catch(() => null);
   if (queue === null) return choices;
   const today = queue.result.asOf;
   const marks = new Map<string, string>();

@@ -3,7 +3,7 @@
  * the confirmed sessions and plan.md, as of today. The open session is not counted: its minutes this week are
  * carried beside, to be drawn apart. No DOM, no file access.
  */
-import type { GoalsReport, YearView } from "../../core/goals";
+import type { GoalsReport, StudyLogMemo, YearView } from "../../core/goals";
 import { goalsReport, readPlan, studyLog, yearView } from "../../core/goals";
 import type { InsightSession, StatsMemo } from "../../core/insight/stats";
 import type { OffsetAt } from "../../core/time";
@@ -29,13 +29,22 @@ export interface GoalsInput {
   open: { topicId: string; startedMs: number; studiedMinutes: number } | null;
   /** The view's stats memo, already filled by computeStats: each session's day and minutes are not worked again. */
   memo?: StatsMemo;
+  /** The view's last study log, taken forward by the notes added since (study-log.ts). */
+  logMemo?: StudyLogMemo;
 }
 
 export function goalsModel(input: GoalsInput): GoalsModel {
   const { now, offsetAt } = input;
   const read = readPlan(input.planText, input.planPath);
   const asOf = localDay(now, offsetAt);
-  const log = studyLog(input.confirmed, { asOf, now, offsetAt, minMinutes: read.plan.minMinutes, memo: input.memo });
+  const log = studyLog(input.confirmed, {
+    asOf,
+    now,
+    offsetAt,
+    minMinutes: read.plan.minMinutes,
+    memo: input.memo,
+    keep: input.logMemo,
+  });
   const open = input.open;
   const thisWeek = open !== null && localDay(open.startedMs, offsetAt) >= mondayOf(asOf);
   return {

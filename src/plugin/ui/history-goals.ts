@@ -100,58 +100,138 @@ function dayClass(day: YearDay): string {
   return `palee-year-day palee-year-level-${day.level}`;
 }
 
-function drawLabels(svg: SVGElement, view: YearView): void {
+/** Weekday labels, in their own drawing beside the scrolling year, so they stay in sight when it scrolls. */
+function drawWeekdays(frame: HTMLElement, height: number): void {
+  const svg = frame.createSvg("svg", {
+    cls: "palee-year-weekdays",
+    attr: { width: LEFT, height, viewBox: `0 0 ${LEFT} ${height}`, "aria-hidden": "true" },
+  });
   [0, 2, 4].forEach((row) => {
     const label = svg.createSvg("text", { cls: "palee-year-label", attr: { x: 0, y: TOP + row * (CELL + GAP) + 9 } });
     label.textContent = WEEKDAYS[row];
   });
+}
+
+function drawMonths(svg: SVGElement, view: YearView): void {
   let free = 0;
   view.weeks.forEach((week, column) => {
     for (let day = week.monday; day < week.monday + 7; day++) {
       if (dateOf(day).getUTCDate() !== 1 || column < free) continue;
-      const x = LEFT + column * (CELL + GAP);
-      const label = svg.createSvg("text", { cls: "palee-year-label", attr: { x, y: 9 } });
+      const label = svg.createSvg("text", { cls: "palee-year-label", attr: { x: column * (CELL + GAP), y: 9 } });
       label.textContent = MONTHS[dateOf(day).getUTCMonth()];
       free = column + 3;
     }
   });
 }
 
-export function renderYear(el: HTMLElement, view: YearView): HTMLElement {
+/**
+ * A drawn year, kept by the history view between redraws: after an end only today's cell changes, so a redraw
+ * of the same weeks updates the cells that differ instead of drawing some 400 elements again. `cells[i]` is
+ * the element of `view.days[i]` (null: a blank day, not drawn).
+ */
+export interface YearDrawing {
+  section: HTMLElement;
+  /** The weeks drawn (their first Monday and count): another range is drawn afresh. */
+  range: string;
+  svg: SVGElement;
+  title: SVGElement;
+  summary: HTMLElement;
+  cells: Array<SVGElement | null>;
+}
+
+const rangeOf = (view: YearView): string => `${view.from}/${view.weeks.length}`;
+
+/** What a day's cell shows: its class and title, or null for a blank day (future, before the first session). */
+function cellOf(day: YearDay): { cls: string; title: string } | null {
+  return day.state === "future" || day.state === "before_start" ? null : { cls: dayClass(day), title: dayTitle(day) };
+}
+
+function drawCell(
+  drawing: YearDrawing,
+  index: number,
+  cell: { cls: string; title: string },
+  /** The drawn cell it goes before (cells stay in day order, as a fresh drawing has them); null: the end. */
+  before: SVGElement | null,
+): SVGElement {
+  const rect = drawing.svg.createSvg("rect", {
+    cls: cell.cls,
+    attr: {
+      x: Math.floor(index / 7) * (CELL + GAP),
+      y: TOP + (index % 7) * (CELL + GAP),
+      width: CELL,
+      height: CELL,
+      rx: 2,
+      "data-title": cell.title,
+    },
+  });
+  rect.addEventListener("mouseover", () => {
+    drawing.title.textContent = rect.getAttribute("data-title");
+    rect.appendChild(drawing.title);
+  });
+  if (before) drawing.svg.insertBefore(rect, before);
+  return rect;
+}
+
+/** Brings the cells and the summary of `drawing` to `view` (the same weeks), touching only what differs. */
+function updateYear(drawing: YearDrawing, view: YearView, summary: string): void {
+  // Backwards, so the next drawn cell is known when a cell is added.
+  let next: SVGElement | null = null;
+  for (let i = view.days.length - 1; i >= 0; i--) {
+    const cell = cellOf(view.days[i]);
+    const rect = drawing.cells[i];
+    if (!cell) {
+      rect?.remove();
+      drawing.cells[i] = null;
+      continue;
+    }
+    if (!rect) drawing.cells[i] = drawCell(drawing, i, cell, next);
+    else {
+      if (rect.getAttribute("class") !== cell.cls) rect.setAttribute("class", cell.cls);
+      if (rect.getAttribute("data-title") !== cell.title) rect.setAttribute("data-title", cell.title);
+    }
+    next = drawing.cells[i];
+  }
+  if (drawing.svg.getAttribute("aria-label") !== summary) drawing.svg.setAttribute("aria-label", summary);
+  // The title shows the summary until a day is hovered, then that day's text (which may have changed).
+  const host = drawing.title.parentNode;
+  drawing.title.textContent =
+    host instanceof Element && host !== drawing.svg ? host.getAttribute("data-title") : summary;
+  drawing.summary.setText(summary);
+}
+
+/**
+ * Draws the year into `el`; with `kept` (the drawing of the last redraw, of the same weeks), moves that drawing
+ * here and updates it instead. Returns the drawing to keep for the next redraw.
+ */
+export function renderYear(el: HTMLElement, view: YearView, kept: YearDrawing | null = null): YearDrawing {
+  const summary = yearSummaryText(view);
+  if (kept && kept.range === rangeOf(view)) {
+    el.appendChild(kept.section);
+    updateYear(kept, view, summary);
+    return kept;
+  }
   const section = el.createDiv({ cls: "palee-year" });
   section.createDiv({ text: "Year", cls: "palee-history-heading" });
-  const summary = yearSummaryText(view);
-  const scroll = section.createDiv({ cls: "palee-year-scroll", attr: { "data-scrolls": "x" } });
-  const width = LEFT + view.weeks.length * (CELL + GAP);
   const height = TOP + 7 * (CELL + GAP);
+  const frame = section.createDiv({ cls: "palee-year-frame" });
+  drawWeekdays(frame, height);
+  const scroll = frame.createDiv({ cls: "palee-year-scroll", attr: { "data-scrolls": "x" } });
+  const width = view.weeks.length * (CELL + GAP);
   const svg = scroll.createSvg("svg", {
     cls: "palee-year-svg",
     attr: { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": summary },
   });
-  drawLabels(svg, view);
+  drawMonths(svg, view);
   // One title for the whole year, moved into the day under the pointer: one element per day, not two.
   const title = svg.createSvg("title");
   title.textContent = summary;
+  const text = section.createEl("p", { text: summary, cls: "palee-history-muted palee-year-summary" });
+  const drawing: YearDrawing = { section, range: rangeOf(view), svg, title, summary: text, cells: [] };
+  drawing.cells = view.days.map(() => null);
   view.days.forEach((day, i) => {
-    if (day.state === "future" || day.state === "before_start") return;
-    const column = Math.floor(i / 7);
-    const rect = svg.createSvg("rect", {
-      cls: dayClass(day),
-      attr: {
-        x: LEFT + column * (CELL + GAP),
-        y: TOP + (i % 7) * (CELL + GAP),
-        width: CELL,
-        height: CELL,
-        rx: 2,
-        "data-title": dayTitle(day),
-      },
-    });
-    rect.addEventListener("mouseover", () => {
-      title.textContent = rect.getAttribute("data-title");
-      rect.appendChild(title);
-    });
+    const cell = cellOf(day);
+    if (cell) drawing.cells[i] = drawCell(drawing, i, cell, null);
   });
-  section.createEl("p", { text: summary, cls: "palee-history-muted palee-year-summary" });
   // The box is right to left (styles.css), so it opens at the newest week, on the right, on any screen.
-  return scroll;
+  return drawing;
 }

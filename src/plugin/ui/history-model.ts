@@ -14,6 +14,7 @@ import { computeStats, countedMinutes, daySeries, weekSeries } from "../../core/
 import type { Skipped } from "../../core/records/records";
 import type { OffsetAt } from "../../core/time";
 import type { OpenState } from "../session-controller";
+import type { StudyLogMemo } from "../../core/goals";
 import { studiedMs } from "../../core/honest-time";
 import type { GoalsModel } from "./goals-model";
 import { goalsModel } from "./goals-model";
@@ -71,6 +72,8 @@ export interface HistoryInput {
   showSeconds: boolean;
   /** Kept by the view between loads: each session is counted once, not on every refresh (stats.ts). */
   memo?: StatsMemo;
+  /** Kept by the view between loads: the study log of "This week" and "Year" (study-log.ts). */
+  logMemo?: StudyLogMemo;
   /** plan.md (its text, null when missing): with it, the model has the goals and the year. */
   plan?: { text: string | null; path: string };
   /** The review queue's entries (contract §4c), first first. */
@@ -116,7 +119,8 @@ function goalsOf(input: HistoryInput, plan: { text: string | null; path: string 
     studiedMinutes: studiedMs(model, input.now) / 60_000,
   };
   const { confirmed, now, offsetAt } = input;
-  return goalsModel({ confirmed, planText: plan.text, planPath: plan.path, now, offsetAt, open, memo: input.memo });
+  const { memo, logMemo } = input;
+  return goalsModel({ confirmed, planText: plan.text, planPath: plan.path, now, offsetAt, open, memo, logMemo });
 }
 
 /** The open session as the view shows it (from memory: no file access). */

@@ -12,6 +12,7 @@ import { topicLabel, topicNoteTarget } from "../../core/topics/display";
 import { plural } from "./history-chart";
 import type { HistoryModel, OpenSessionModel, RecentSession } from "./history-model";
 import type { GoalsModel } from "./goals-model";
+import { KeptNodes } from "./kept-nodes";
 
 export interface HistoryActions {
   /** Opens a vault path (a note the view lists as to check). */
@@ -130,7 +131,13 @@ export function renderSummary(el: HTMLElement, stats: SessionStats, goals: Goals
   cell("Studied", `${goals.year.studyDays.last30} of 30 days`, "in the last 30 days");
 }
 
-export function renderTopics(el: HTMLElement, stats: SessionStats, actions: HistoryActions): void {
+/** `kept`: rows of the last redraw, taken over when unchanged (a redraw after an end changes one topic). */
+export function renderTopics(
+  el: HTMLElement,
+  stats: SessionStats,
+  actions: HistoryActions,
+  kept = new KeptNodes(),
+): void {
   el.createDiv({ text: "Topics", cls: "palee-history-heading" });
   if (stats.byTopic.length === 0) {
     el.createEl("p", { text: "No sessions yet: end a session to see your topics here.", cls: "palee-history-muted" });
@@ -140,27 +147,41 @@ export function renderTopics(el: HTMLElement, stats: SessionStats, actions: Hist
   const head = table.createEl("tr");
   for (const title of ["Topic", "Total", "Sessions", "Last studied"]) head.createEl("th", { text: title });
   for (const topic of stats.byTopic) {
-    const row = table.createEl("tr");
-    const name = row.createEl("td");
     const target = actions.topicLinktext?.(topic.topicId) ?? linkTarget(topic.topicNote);
     const shown = topicShown(actions, topic.topicId, topic.topicNote);
-    if (target) internalLink(name, shown, target, actions);
-    else name.setText(shown);
-    row.createEl("td", { text: formatDuration(topic.minutes) });
-    row.createEl("td", { text: String(topic.sessions) });
-    row.createEl("td", { text: topic.last });
+    // Kept while all it shows is the same: the row's data and the topic's name and link as looked up now.
+    kept.take(table, `topic:${JSON.stringify([topic, shown, target])}`, () => {
+      const row = table.createEl("tr");
+      const name = row.createEl("td");
+      if (target) internalLink(name, shown, target, actions);
+      else name.setText(shown);
+      row.createEl("td", { text: formatDuration(topic.minutes) });
+      row.createEl("td", { text: String(topic.sessions) });
+      row.createEl("td", { text: topic.last });
+      return row;
+    });
   }
 }
 
-export function renderRecent(el: HTMLElement, recent: readonly RecentSession[], actions: HistoryActions): void {
+/** `kept`: items of the last redraw, taken over when unchanged (an end adds one). */
+export function renderRecent(
+  el: HTMLElement,
+  recent: readonly RecentSession[],
+  actions: HistoryActions,
+  kept = new KeptNodes(),
+): void {
   el.createDiv({ text: "Recent sessions", cls: "palee-history-heading" });
   const list = el.createEl("ul", { cls: "palee-history-recent" });
   for (const s of recent) {
-    const item = list.createEl("li");
-    internalLink(item, `${s.when} · ${topicShown(actions, s.topicId)}`, sessionLinktext(s.path), actions);
-    item.createSpan({
-      text: ` · ${formatDuration(s.minutes)}${s.flagged ? " (see below)" : ""}`,
-      cls: "palee-history-muted",
+    const shown = topicShown(actions, s.topicId);
+    kept.take(list, `recent:${JSON.stringify([s, shown])}`, () => {
+      const item = list.createEl("li");
+      internalLink(item, `${s.when} · ${shown}`, sessionLinktext(s.path), actions);
+      item.createSpan({
+        text: ` · ${formatDuration(s.minutes)}${s.flagged ? " (see below)" : ""}`,
+        cls: "palee-history-muted",
+      });
+      return item;
     });
   }
 }

@@ -19,6 +19,8 @@ import {
   topicShown,
 } from "./history-sections";
 import type { HistoryModel, OpenSessionModel } from "./history-model";
+import type { YearDrawing } from "./history-goals";
+import { KeptNodes } from "./kept-nodes";
 import { renderThisWeek, renderYear } from "./history-goals";
 import { renderNextUp } from "./next-up";
 
@@ -51,6 +53,7 @@ export function renderHistory(el: HTMLElement, model: HistoryModel, actions: His
   let open = model.open;
   let showSeconds = model.showSeconds;
   let timer: HTMLElement | null = null;
+  const kept: Kept = { year: null, nodes: new KeptNodes() };
   const handle: HistoryHandle = {
     tick(now) {
       if (timer && open) timer.setText(formatElapsed(studiedMs(open, now), showSeconds));
@@ -65,11 +68,11 @@ export function renderHistory(el: HTMLElement, model: HistoryModel, actions: His
       const tables = openTables(body);
       showSeconds = next.showSeconds;
       body.empty();
-      renderBody(body, next, actions, tables);
+      renderBody(body, next, actions, tables, kept);
     },
   };
   handle.setOpen(open);
-  renderBody(body, model, actions, new Set());
+  renderBody(body, model, actions, new Set(), kept);
   return handle;
 }
 
@@ -81,10 +84,45 @@ function focusedButton(box: HTMLElement): number | null {
   return index < 0 ? null : index;
 }
 
-function renderBody(el: HTMLElement, model: HistoryModel, actions: HistoryActions, tables: Set<string>): void {
-  renderNextUp(el, model.nextUp, actions.startTopic && ((topicId) => actions.startTopic?.(topicId)));
-  renderSummary(el, model.stats, model.goals);
-  if (model.goals) renderThisWeek(el, model.goals, topicNames(model, actions));
+/** What a redraw takes over from the last one instead of drawing it again: the year's cells, unchanged parts. */
+interface Kept {
+  year: YearDrawing | null;
+  nodes: KeptNodes;
+}
+
+/** One part of the history, kept from the last redraw when `data` (all it shows) is the same. */
+function part(el: HTMLElement, kept: Kept, name: string, data: unknown, draw: (into: HTMLElement) => void): void {
+  kept.nodes.take(el, `${name}:${JSON.stringify(data)}`, (parent) => {
+    const into = parent.createDiv({ cls: "palee-history-part" });
+    draw(into);
+    return into;
+  });
+}
+
+function renderBody(
+  el: HTMLElement,
+  model: HistoryModel,
+  actions: HistoryActions,
+  tables: Set<string>,
+  kept: Kept,
+): void {
+  const start = actions.startTopic && ((topicId: string) => actions.startTopic?.(topicId));
+  part(el, kept, "next", [model.nextUp, !!start], (into) => renderNextUp(into, model.nextUp, start));
+  const { stats, goals } = model;
+  const summary = [
+    stats.today,
+    stats.thisWeek,
+    stats.lastWeek,
+    stats.streak,
+    goals?.report.weekStreak,
+    goals?.year.studyDays,
+  ];
+  part(el, kept, "summary", summary, (into) => renderSummary(into, stats, goals));
+  if (goals) {
+    const names = topicNames(model, actions);
+    const week = [goals.report, goals.openMinutes, goals.openTopicId, [...names]];
+    part(el, kept, "week", week, (into) => renderThisWeek(into, goals, names));
+  }
   const dayCaption = "Minutes per day, last 14 days";
   const dayBars = model.days.map((d) => ({
     key: d.date,
@@ -93,7 +131,8 @@ function renderBody(el: HTMLElement, model: HistoryModel, actions: HistoryAction
     minutes: d.minutes,
     sessions: d.sessions,
   }));
-  renderChart(el, dayCaption, dayBars, tables.has(dayCaption));
+  const dayTable = tables.has(dayCaption);
+  part(el, kept, "chart", [dayCaption, dayBars, dayTable], (into) => renderChart(into, dayCaption, dayBars, dayTable));
   const weekCaption = "Minutes per week, last 12 weeks";
   const weekBars = model.weeks.map((w) => ({
     key: w.week,
@@ -102,11 +141,15 @@ function renderBody(el: HTMLElement, model: HistoryModel, actions: HistoryAction
     minutes: w.minutes,
     sessions: w.sessions,
   }));
-  renderChart(el, weekCaption, weekBars, tables.has(weekCaption));
-  if (model.goals) renderYear(el, model.goals.year);
-  renderTopics(el, model.stats, actions);
-  renderRecent(el, model.recent, actions);
-  renderProblems(el, model.problems, actions);
+  const weekTable = tables.has(weekCaption);
+  part(el, kept, "chart", [weekCaption, weekBars, weekTable], (into) =>
+    renderChart(into, weekCaption, weekBars, weekTable),
+  );
+  kept.year = goals ? renderYear(el, goals.year, kept.year) : null;
+  renderTopics(el, stats, actions, kept.nodes);
+  renderRecent(el, model.recent, actions, kept.nodes);
+  part(el, kept, "problems", model.problems, (into) => renderProblems(into, model.problems, actions));
+  kept.nodes.done();
 }
 
 /** Each topic's note name where it has one (topicShown), for "This week". */

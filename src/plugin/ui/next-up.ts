@@ -29,9 +29,10 @@ export function renderNextUp(
   const list = el.createEl("ul", { cls: "palee-next-up" });
   for (const e of entries.slice(0, NEXT_UP_COUNT)) {
     const item = list.createEl("li", { attr: { "data-topic": e.topicId } });
-    item.createSpan({ text: e.name, cls: "palee-next-up-topic", attr: { title: e.topicId } });
-    item.createSpan({ text: ` · ${e.group}`, cls: "palee-history-muted" });
-    if (e.reasons) item.createDiv({ text: e.reasons, cls: "palee-history-muted palee-next-up-reasons" });
+    const what = item.createDiv({ cls: "palee-next-up-what" });
+    what.createSpan({ text: e.name, cls: "palee-next-up-topic", attr: { title: e.topicId } });
+    what.createSpan({ text: ` · ${e.group}`, cls: "palee-history-muted" });
+    if (e.reasons) what.createDiv({ text: e.reasons, cls: "palee-history-muted palee-next-up-reasons" });
     if (start) {
       const button = item.createEl("button", { text: "Start", cls: "palee-next-up-start" });
       button.addEventListener("click", () => start(e.topicId));

@@ -24,6 +24,8 @@ export interface PageJob {
   bars?: string;
   /** CSS selectors of boxes nothing may escape: no descendant wider than its box, none drawn outside it. */
   within?: string[];
+  /** A box that scrolls sideways, scrolled to each end: the `keep` elements must stay in sight. */
+  scrolled?: { box: string; keep: string };
 }
 
 export interface PageResult {
@@ -35,6 +37,8 @@ export interface PageResult {
   bars?: number[];
   /** What escapes the `within` boxes; empty when nothing does. */
   escapes?: string[];
+  /** Whether the `scrolled` box could scroll, and what went out of sight at either end. */
+  scrolled?: { scrolls: boolean; kept: number; hidden: string[] };
 }
 
 /** The installed chromium, or null with the message to print. */

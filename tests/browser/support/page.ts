@@ -45,7 +45,11 @@ export function viewFrame(title: string, content: HTMLElement): HTMLElement {
  */
 function keepFormValues(root: HTMLElement): void {
   root.querySelectorAll("textarea").forEach((el) => (el.textContent = el.value));
-  root.querySelectorAll("input").forEach((el) => el.setAttribute("value", el.value));
+  root.querySelectorAll("input").forEach((el) => {
+    el.setAttribute("value", el.value);
+    // A chosen radio button or a ticked box: its state lives in a property too.
+    if (el.type === "radio" || el.type === "checkbox") el.toggleAttribute("checked", el.checked);
+  });
 }
 
 export function pageHtml(element: HTMLElement, theme: Theme, width: Width): string {

@@ -129,9 +129,12 @@ export function obsidianSettingMarkup(): () => void {
   return () => spy.mockRestore();
 }
 
-function lastModal(): Modal {
+/** The newest open modal, which must be the one titled `title` (a scene never photographs another's dialog). */
+function lastModal(title?: string): Modal {
   const modal = modals()[modals().length - 1];
   if (!modal) throw new Error("no modal is open");
+  const shown = modal.titleEl.textContent ?? "";
+  if (title !== undefined && !shown.startsWith(title)) throw new Error(`the open dialog is "${shown}", not ${title}`);
   return modal;
 }
 
@@ -144,22 +147,64 @@ export interface Scene {
   render(): Promise<HTMLElement>;
 }
 
-/** The end dialog, 42 minutes into a session, with a summary and a next action typed in. */
+/** Sets a field of the dialog as typing would (its value, then the input event its component listens to). */
+function typeInto(root: HTMLElement, selector: string, text: string): void {
+  const field = root.querySelector<HTMLInputElement | HTMLTextAreaElement>(selector);
+  if (!field) throw new Error(`the dialog has no ${selector}`);
+  field.value = text;
+  field.dispatchEvent(new Event("input"));
+}
+
+/** The session before the pictured one: a day earlier, with the next action the dialog carries forward. */
+function earlierSession(): Record<string, string> {
+  const start = T0 - DAY + 9 * 60 * MINUTE - 12 * 60 * MINUTE;
+  const id = `S-${formatUtcCompact(start)}-0e01`;
+  const text = confirmedText(
+    {
+      session_id: id,
+      topic_id: "T-rust-ownership",
+      started_at: formatTimestamp(start, 0),
+      ended_at: formatTimestamp(start + 35 * MINUTE, 0),
+      duration_minutes: 35,
+      topic_note: "[[Rust ownership]]",
+    },
+    { summary: "Ownership and moves.", next: "Read chapter 4.2 on references" },
+  );
+  return {
+    [S(id)]: text,
+    "Rust ownership.md": "---\npalee_id: T-rust-ownership\n---\n# Rust ownership\n",
+  };
+}
+
+/**
+ * The end dialog 42 minutes into a session (the app ticking all along, so nothing counts as away): a summary and
+ * a next action typed, the next action carried from yesterday marked done, what the learner remembers typed, and
+ * "Good" chosen among the four ratings.
+ */
 async function endDialog(): Promise<HTMLElement> {
   sceneClock(T0);
-  const p = await loadBuilt(harness());
+  const p = await loadBuilt(harness({ files: earlierSession() }));
   await p.command("start-session");
   const picker = lastModal() as unknown as SuggestModal<unknown>;
   const [choice] = await picker.getSuggestions("T-rust-ownership");
   picker.selectSuggestion(choice, new MouseEvent("click"));
   await settle();
-  jest.setSystemTime(T0 + 42 * MINUTE);
+  for (let minute = 0; minute < 42; minute++) {
+    jest.advanceTimersByTime(MINUTE); // the one-second tick runs: signs of life, automatic checkpoints
+    await settle();
+  }
   await p.command("end-session");
-  const modal = lastModal();
-  const summary = modal.contentEl.querySelector("textarea");
-  const next = modal.contentEl.querySelector("input");
-  if (summary) summary.value = "Moves, borrows and the two rules of the borrow checker; why a clone is explicit.";
-  if (next) next.value = "Lifetimes in struct fields";
+  const modal = lastModal("End session");
+  const root = modal.contentEl;
+  typeInto(
+    root,
+    ".palee-summary-input",
+    "Moves, borrows and the two rules of the borrow checker; why a clone is explicit.",
+  );
+  typeInto(root, ".palee-next-input", "Lifetimes in struct fields");
+  typeInto(root, ".palee-recall-input", "One owner; a move invalidates the old name; & shares, &mut is exclusive.");
+  root.querySelector<HTMLInputElement>(".palee-done-box")?.click();
+  root.querySelector<HTMLButtonElement>('.palee-rating-button[data-rating="3"]')?.click();
   const element = framed(modal);
   p.plugin.unload();
   return element;
@@ -189,7 +234,13 @@ async function recoveryDialog(): Promise<HTMLElement> {
     },
   });
   const p = await loadBuilt(h);
-  const element = framed(lastModal());
+  // Another device's draft is offered once the session folder has been quiet for a few seconds (sync delivers
+  // after layout ready): the one-second tick runs until then.
+  for (let second = 0; second < 8 && !modals().some((m) => m.titleEl.textContent?.startsWith("Recover")); second++) {
+    jest.advanceTimersByTime(1000);
+    await settle();
+  }
+  const element = framed(lastModal("Recover"));
   p.plugin.unload();
   return element;
 }
@@ -235,6 +286,19 @@ export const HISTORY_SESSIONS: ReadonlyArray<readonly [number, string, number, s
   [68, "19:00", 35, "T-spanish-subjunctive"],
 ];
 
+/**
+ * The learning loop in the month (version 4), by "days ago + topic": recall ratings and next actions, so that
+ * "Next up" has topics due with their reasons: a topic rated "again" four days ago, one with a next action.
+ */
+const HISTORY_LOOP: Record<string, { rating?: number; next?: string }> = {
+  "4 T-go-concurrency": { rating: 1 },
+  "5 T-go-concurrency": { rating: 2 },
+  "2 T-linear-algebra": { next: "Eigenvalues of a 2×2 matrix" },
+  "7 T-linear-algebra": { rating: 2 },
+  "1 T-spanish-subjunctive": { rating: 3, next: "Subjunctive after ojalá" },
+  "0 T-rust-ownership": { rating: 4, next: "Lifetimes in struct fields" },
+};
+
 /** T0's day (2026-08-14) at 00:00 UTC. */
 const TODAY = T0 - (T0 % DAY);
 /** The open session's start and the moment the picture is taken (its timer then shows 0:27:43). */
@@ -268,14 +332,19 @@ function historyFiles(): Record<string, string> {
     const [hh, mm] = hhmm.split(":").map(Number);
     const start = TODAY - daysAgo * DAY + (hh * 60 + mm) * MINUTE;
     const id = `S-${formatUtcCompact(start)}-${(i + 1).toString(16).padStart(4, "0")}`;
-    files[S(id)] = confirmedText({
-      session_id: id,
-      topic_id: topic,
-      started_at: formatTimestamp(start, 0),
-      ended_at: formatTimestamp(start + minutes * MINUTE, 0),
-      duration_minutes: minutes,
-      ...(topic === "T-rust-ownership" ? { topic_note: "[[Rust ownership]]" } : {}),
-    });
+    const loop = HISTORY_LOOP[`${daysAgo} ${topic}`];
+    files[S(id)] = confirmedText(
+      {
+        session_id: id,
+        topic_id: topic,
+        started_at: formatTimestamp(start, 0),
+        ended_at: formatTimestamp(start + minutes * MINUTE, 0),
+        duration_minutes: minutes,
+        ...(topic === "T-rust-ownership" ? { topic_note: "[[Rust ownership]]" } : {}),
+        ...(loop?.rating ? { recall_rating: loop.rating } : {}),
+      },
+      { next: loop?.next },
+    );
   });
   return files;
 }
@@ -293,6 +362,16 @@ async function historyView(): Promise<HTMLElement> {
   jest.setSystemTime(SHOT_AT);
   const element = await openHistoryView(p, h);
   p.plugin.unload();
+  return element;
+}
+
+/** The history view's "Next up" alone (version 4): the same view as above, its other parts left out of the frame. */
+async function nextUp(): Promise<HTMLElement> {
+  const element = await historyView();
+  const body = element.querySelector(".palee-history-body");
+  if (!body?.querySelector(".palee-next-up")) throw new Error("the history view shows no Next up");
+  element.querySelector(".palee-history-open")?.remove();
+  Array.from(body.children).forEach((part, i) => i > 0 && part.remove());
   return element;
 }
 
@@ -373,6 +452,7 @@ export async function badHistoryView(): Promise<HTMLElement> {
 
 export const SCENES: readonly Scene[] = [
   { name: "history-view", render: historyView },
+  { name: "next-up", render: nextUp },
   { name: "end-dialog", render: endDialog },
   { name: "recovery-dialog", render: recoveryDialog },
 ];
