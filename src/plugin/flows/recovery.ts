@@ -13,8 +13,8 @@ import { topicName, topicNames } from "./topics";
 export const SAVED_TWICE_DELAY_MS = 2000;
 
 /**
- * When the vault opens (after layout ready): continue, report, or ask. `afterScan`: what waits for the full scan a moment after start-up (the due count's first queue, which would
- * otherwise do that scan itself at layout ready).
+ * When the vault opens (after layout ready): continue, report, or ask. `afterScan`: what waits for the full scan
+ * a moment after start-up (the due count's first queue, which would otherwise do that scan itself at layout ready).
  */
 export async function onVaultOpen(ctx: FlowContext, afterScan: () => void = () => undefined): Promise<void> {
   try {
