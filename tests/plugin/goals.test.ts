@@ -4,13 +4,11 @@
  */
 import { readFileSync } from "fs";
 import { join } from "path";
-import type { View, WorkspaceLeaf } from "obsidian";
-import { WorkspaceLeaf as MockLeaf } from "obsidian-test-mocks/obsidian";
 import { formatTimestamp, formatUtcCompact } from "../../src/core/time";
 import { GoalsModal } from "../../src/plugin/ui/goals-modal";
 import { HISTORY_VIEW } from "../../src/plugin/ui/history-view";
-import type { HistoryView } from "../../src/plugin/ui/history-view";
 import { confirmedText } from "../support/builders";
+import { openHistoryView } from "./support/history-view";
 import type { LoadedPlugin } from "./support/plugin-harness";
 import {
   MINUTE,
@@ -69,14 +67,6 @@ async function loaded(files: Record<string, string>): Promise<LoadedPlugin> {
   return loadPlugin(harness({ files }), { device: "laptop" });
 }
 
-async function openView(p: LoadedPlugin): Promise<HistoryView> {
-  const views = (p.plugin as unknown as { views__: Map<string, (leaf: WorkspaceLeaf) => View> }).views__;
-  const view = views.get(HISTORY_VIEW.type)?.(MockLeaf.create2__(p.h.mock) as unknown as WorkspaceLeaf) as HistoryView;
-  await view.onOpen();
-  await settle();
-  return view;
-}
-
 function history(): Record<string, string> {
   return Object.fromEntries([session(0, 42), session(2, 20), session(3, 43), session(9, 86), session(40, 10)]);
 }
@@ -84,7 +74,7 @@ function history(): Record<string, string> {
 describe("This week and Year in the history view", () => {
   it("shows progress against the overall and topic goals, and weeks met instead of the daily streak", async () => {
     const p = await loaded({ ...history(), [PLAN]: PLAN_TEXT });
-    const el = (await openView(p)).contentEl;
+    const el = (await openHistoryView(p)).contentEl;
     const text = el.textContent ?? "";
     const week = el.querySelector(".palee-this-week")?.textContent ?? "";
     // Monday 10 to Friday 14 August: 43 + 20 + 42 = 105 of 300; T-rust: 3 of 3 sessions.
@@ -98,7 +88,7 @@ describe("This week and Year in the history view", () => {
 
   it("draws the year as one element per day, each titled, within 450 nodes, with a text alternative", async () => {
     const p = await loaded({ ...history(), [PLAN]: PLAN_TEXT });
-    const el = (await openView(p)).contentEl;
+    const el = (await openHistoryView(p)).contentEl;
     const svg = el.querySelector("svg.palee-year-svg") as SVGElement;
     // From the first session (5 July) to as-of: the days before and after are blank, not drawn.
     expect(svg.querySelectorAll("rect")).toHaveLength(41);
@@ -131,7 +121,7 @@ describe("This week and Year in the history view", () => {
   it("names a topic goal by its topic note, with the ID as its tooltip", async () => {
     const files = { ...history(), ...Object.fromEntries([session(1, 15, "T-rust", "[[Books/Rust book]]")]) };
     const p = await loaded({ ...files, [PLAN]: PLAN_TEXT });
-    const el = (await openView(p)).contentEl;
+    const el = (await openHistoryView(p)).contentEl;
     const labels = Array.from(el.querySelectorAll(".palee-this-week .palee-history-stat-label"));
     expect(labels.map((l) => [l.textContent, l.getAttribute("title")])).toEqual([
       ["Weekly goal", null],
@@ -145,7 +135,7 @@ describe("This week and Year in the history view", () => {
     await pickTopic("T-rust", (c) => "topicId" in c && c.topicId === "T-rust");
     jest.advanceTimersByTime(25 * MINUTE);
     await settle();
-    const el = (await openView(p)).contentEl;
+    const el = (await openHistoryView(p)).contentEl;
     const week = el.querySelector(".palee-this-week")?.textContent ?? "";
     expect(week).toContain("105 of 300 min+ 25 min in the open session, counted when it ends");
     expect(el.querySelector(".palee-goal-open")?.getAttribute("style")).toBe("width: 8%");

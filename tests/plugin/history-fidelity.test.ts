@@ -8,12 +8,11 @@
  * How faithful: the autosave is modelled as what Obsidian does on disk (a modify of the draft, then the
  * metadata cache's "changed" once it has parsed it); the editor's own debounce is not modelled here.
  */
-import type { View, WorkspaceLeaf } from "obsidian";
-import { WorkspaceLeaf as MockLeaf } from "obsidian-test-mocks/obsidian";
 import { formatTimestamp, formatUtcCompact } from "../../src/core/time";
 import { HISTORY_VIEW } from "../../src/plugin/ui/history-view";
 import type { HistoryView } from "../../src/plugin/ui/history-view";
 import { confirmedText } from "../support/builders";
+import { createHistoryView } from "./support/history-view";
 import type { LoadedPlugin } from "./support/plugin-harness";
 import { MINUTE, T0, harness, installPluginTestEnvironment, loadPlugin, settle } from "./support/plugin-harness";
 import { S, onlyDraft, startOn, textAt } from "./support/session-files";
@@ -45,17 +44,9 @@ const files = (): Record<string, string> =>
     ["Go notes.md", "---\npalee_id: T-go\n---\n# Go\n"],
   ]);
 
-function createView(p: LoadedPlugin): HistoryView {
-  const creator = (p.plugin as unknown as { views__: Map<string, (leaf: WorkspaceLeaf) => View> }).views__.get(
-    HISTORY_VIEW.type,
-  );
-  if (!creator) throw new Error("the history view is not registered");
-  return creator(MockLeaf.create2__(p.h.mock) as unknown as WorkspaceLeaf) as HistoryView;
-}
-
 /** Opened and shown in the document (focus needs a connected element). */
 async function openView(p: LoadedPlugin): Promise<HistoryView> {
-  const view = createView(p);
+  const view = createHistoryView(p);
   document.body.appendChild(view.containerEl);
   await view.onOpen();
   await settle();
@@ -142,7 +133,7 @@ describe("study history view in the real app", () => {
     const controller = (p.plugin as unknown as { controller: { confirmedSessions(): Promise<unknown> } }).controller;
     const scans = jest.spyOn(controller, "confirmedSessions");
     p.h.resetLogs();
-    const view = createView(p);
+    const view = createHistoryView(p);
     await view.onOpen();
     await settle();
     expect(scans).not.toHaveBeenCalled();
@@ -158,7 +149,7 @@ describe("study history view in the real app", () => {
     const p = await loadPlugin(harness({ files: files() }), { device: "laptop", layoutReady: false });
     const controller = (p.plugin as unknown as { controller: { confirmedSessions(): Promise<unknown> } }).controller;
     const scans = jest.spyOn(controller, "confirmedSessions");
-    const view = createView(p);
+    const view = createHistoryView(p);
     await view.onOpen();
     await view.onClose();
     await p.layoutReady();

@@ -5,15 +5,13 @@
  * deleted, after one is edited by hand and after an older one arrives by sync. And a whole year studied stays
  * within the year's 450 nodes, with its weekday labels outside the part that scrolls.
  */
-import type { View, WorkspaceLeaf } from "obsidian";
-import { WorkspaceLeaf as MockLeaf } from "obsidian-test-mocks/obsidian";
 import type { FlowContext } from "../../src/plugin/flows/context";
 import { endWith } from "../../src/plugin/flows/end";
 import { headingsProbe, queueNow } from "../../src/plugin/flows/review-queue";
 import { startSession } from "../../src/plugin/flows/start";
-import { HISTORY_VIEW } from "../../src/plugin/ui/history-view";
 import type { HistoryView } from "../../src/plugin/ui/history-view";
 import { studyNote } from "../support/review-vault";
+import { openHistoryView } from "./support/history-view";
 import type { LoadedPlugin } from "./support/plugin-harness";
 import { MINUTE, T0, harness, installPluginTestEnvironment, loadPlugin, settle } from "./support/plugin-harness";
 
@@ -54,14 +52,6 @@ function vault(days: number): Record<string, string> {
   return files;
 }
 
-async function openView(p: LoadedPlugin): Promise<HistoryView> {
-  const views = (p.plugin as unknown as { views__: Map<string, (leaf: WorkspaceLeaf) => View> }).views__;
-  const view = views.get(HISTORY_VIEW.type)?.(MockLeaf.create2__(p.h.mock) as unknown as WorkspaceLeaf) as HistoryView;
-  await view.onOpen();
-  await settle();
-  return view;
-}
-
 /** The queue as the plugin reads it after each end (its memos), against the queue worked out without them. */
 async function expectQueueAsWithoutMemos(flows: FlowContext): Promise<void> {
   const withMemos = await queueNow(flows, true, false);
@@ -74,7 +64,7 @@ async function redrawnAndFresh(p: LoadedPlugin, view: HistoryView): Promise<[str
   p.h.catchUpCache();
   await expectQueueAsWithoutMemos((p.plugin as unknown as { flows: FlowContext }).flows);
   await view.refresh();
-  const fresh = await openView(p);
+  const fresh = await openHistoryView(p);
   const both: [string, string] = [view.contentEl.innerHTML, fresh.contentEl.innerHTML];
   await fresh.onClose();
   return both;
@@ -84,7 +74,7 @@ describe("the history view's redraw", () => {
   it("draws what a fresh view draws, after an end, a deleted note, an edited one and an older one synced", async () => {
     const p = await loadPlugin(harness({ files: vault(40) }), { device: "laptop" });
     const flows = (p.plugin as unknown as { flows: FlowContext }).flows;
-    const view = await openView(p);
+    const view = await openHistoryView(p);
     const yearCells = (): number => view.contentEl.querySelectorAll(".palee-year-svg rect").length;
     expect(yearCells()).toBe(41); // 40 days studied, and today (pending)
     const rect = view.contentEl.querySelector(".palee-year-svg rect");
@@ -129,7 +119,7 @@ describe("the history view's redraw", () => {
 
   it("draws a year of study within 450 nodes, one cell a day, weekday labels beside the scrolling part", async () => {
     const p = await loadPlugin(harness({ files: vault(400) }), { device: "laptop" });
-    const el = (await openView(p)).contentEl;
+    const el = (await openHistoryView(p)).contentEl;
     const year = el.querySelector(".palee-year") as HTMLElement;
     const drawings = Array.from(year.querySelectorAll("svg"));
     const nodes = drawings.reduce((n, svg) => n + 1 + svg.querySelectorAll("*").length, 0);
@@ -147,7 +137,7 @@ describe("the history view's redraw", () => {
     const files = { ...vault(10), "notes/Joins.md": "---\npalee_id: T-b\n---\nJoins.\n" };
     const p = await loadPlugin(harness({ files }), { device: "laptop" });
     const flows = (p.plugin as unknown as { flows: FlowContext }).flows;
-    const view = await openView(p);
+    const view = await openHistoryView(p);
     const names = (): string[] =>
       Array.from(view.contentEl.querySelectorAll(".palee-next-up-topic")).map((e) => e.textContent ?? "");
     expect(names()).toContain("Joins");

@@ -3,13 +3,12 @@
  * learner sees, that it reads confirmed sessions through the metadata cache, that it follows session changes,
  * and that absurd records never break it.
  */
-import type { View, WorkspaceLeaf } from "obsidian";
-import { WorkspaceLeaf as MockLeaf } from "obsidian-test-mocks/obsidian";
 import { renderSessionsBase } from "../../src/core/formats/bases";
 import { formatTimestamp, formatUtcCompact } from "../../src/core/time";
-import { HISTORY_VIEW, HistoryView, renderHistory, historyModel } from "../../src/plugin/ui/history-view";
+import { HISTORY_VIEW, renderHistory, historyModel } from "../../src/plugin/ui/history-view";
 import { confirmedText } from "../support/builders";
 import type { ObsidianHarness } from "./support/obsidian-harness";
+import { openHistoryView } from "./support/history-view";
 import type { LoadedPlugin } from "./support/plugin-harness";
 import {
   MINUTE,
@@ -70,18 +69,6 @@ async function loaded(files: Record<string, string>): Promise<{ h: ObsidianHarne
   return { h, p };
 }
 
-/** The view as Obsidian would create it from the registered factory, opened. */
-async function openView(p: LoadedPlugin): Promise<HistoryView> {
-  const creator = (p.plugin as unknown as { views__: Map<string, (leaf: WorkspaceLeaf) => View> }).views__.get(
-    HISTORY_VIEW.type,
-  );
-  if (!creator) throw new Error("the history view is not registered");
-  const view = creator(MockLeaf.create2__(p.h.mock) as unknown as WorkspaceLeaf) as HistoryView;
-  await view.onOpen();
-  await settle();
-  return view;
-}
-
 const waitForRefresh = async (): Promise<void> => {
   await new Promise((resolve) => setTimeout(resolve, 250));
   await settle();
@@ -97,7 +84,7 @@ describe("study history view", () => {
 
   it("shows today, this week against last week, the streak, charts, topics and recent sessions", async () => {
     const { p } = await loaded(history());
-    const view = await openView(p);
+    const view = await openHistoryView(p);
     const el = view.contentEl;
     const text = el.textContent ?? "";
     expect(text).toContain("No session is open.");
@@ -132,7 +119,7 @@ describe("study history view", () => {
 
   it("links a topic to its topic note and a recent session to its note", async () => {
     const { h, p } = await loaded(history());
-    const view = await openView(p);
+    const view = await openHistoryView(p);
     const goLink = Array.from(view.contentEl.querySelectorAll("table a")).find(
       (a) => a.textContent === "Go notes",
     ) as HTMLElement;
@@ -148,13 +135,13 @@ describe("study history view", () => {
   it("reads no confirmed note in full: the metadata cache serves them", async () => {
     const { h, p } = await loaded(history());
     h.resetLogs();
-    await openView(p);
+    await openHistoryView(p);
     expect(h.reads.paths().filter((path) => /\/S-[^/]+\.md$/.test(path))).toEqual([]);
   });
 
   it("shows the open session with a live timer and an End button, and follows its end", async () => {
     const { h, p } = await loaded(history());
-    const view = await openView(p);
+    const view = await openHistoryView(p);
     await startOn(p, "T-rust");
     await waitForRefresh();
     expect(view.contentEl.querySelector(".palee-history-open-topic")?.textContent).toBe("T-rust");
@@ -201,7 +188,7 @@ describe("study history view", () => {
       ],
     ]);
     const { p } = await loaded(files);
-    const view = await openView(p);
+    const view = await openHistoryView(p);
     const heights = Array.from(view.contentEl.querySelectorAll("rect")).map((r) => Number(r.getAttribute("height")));
     expect(heights.length).toBeGreaterThan(0); // the charts are drawn, so the check below sees bars
     expect(heights.every((v) => Number.isFinite(v) && v >= 0 && v <= 110)).toBe(true);
@@ -229,7 +216,7 @@ describe("study history view", () => {
   it("clamps a session longer than a day to one day, so one record cannot flatten the chart", async () => {
     const files = Object.fromEntries([session(1, 45), session(3, 30 * 24 * 60, { topic_id: "T-week-long" })]);
     const { p } = await loaded(files);
-    const view = await openView(p);
+    const view = await openHistoryView(p);
     const problems = Array.from(view.contentEl.querySelectorAll(".palee-history-problems li")).map(
       (li) => li.textContent ?? "",
     );

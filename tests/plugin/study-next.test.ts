@@ -3,14 +3,12 @@
  * choosing starts a session), the app's command line `palee-sessions:next` and end's rating=, the link
  * action=next, the history view's "Next up" with a start button, and the idle status bar's due count.
  */
-import type { View, WorkspaceLeaf } from "obsidian";
-import { WorkspaceLeaf as MockLeaf } from "obsidian-test-mocks/obsidian";
 import { HISTORY_VIEW } from "../../src/plugin/ui/history-view";
-import type { HistoryView } from "../../src/plugin/ui/history-view";
 import { StudyNextModal } from "../../src/plugin/ui/study-next-modal";
 import type { NextChoice } from "../../src/plugin/ui/study-next-modal";
 import { studyNote } from "../support/review-vault";
 import { followLink, runCli } from "./support/doors";
+import { openHistoryView } from "./support/history-view";
 import type { LoadedPlugin } from "./support/plugin-harness";
 import {
   click,
@@ -123,19 +121,9 @@ describe("the topic picker", () => {
 });
 
 describe("the history view's Next up", () => {
-  async function openView(p: LoadedPlugin): Promise<HistoryView> {
-    const views = (p.plugin as unknown as { views__: Map<string, (leaf: WorkspaceLeaf) => View> }).views__;
-    const creator = views.get(HISTORY_VIEW.type);
-    if (!creator) throw new Error("the history view is not registered");
-    const view = creator(MockLeaf.create2__(p.h.mock) as unknown as WorkspaceLeaf) as HistoryView;
-    await view.onOpen();
-    await settle();
-    return view;
-  }
-
   it("shows the first entries with their reasons and a start button that starts a session", async () => {
     const p = await loaded();
-    const view = await openView(p);
+    const view = await openHistoryView(p);
     const items = Array.from(view.contentEl.querySelectorAll<HTMLElement>(".palee-next-up li"));
     expect(items.map((li) => li.dataset.topic)).toEqual(["T-a", "T-b"]);
     expect(items[0].textContent).toContain("Rust ownership · due");

@@ -3,15 +3,11 @@
  * the note that has its palee_id — also for sessions another face started without recording `topic_note` — and
  * the ID only when no note has it; the plugin's log records `topic_note` as its start does.
  */
-import type { View, WorkspaceLeaf } from "obsidian";
-import { WorkspaceLeaf as MockLeaf } from "obsidian-test-mocks/obsidian";
-import { HISTORY_VIEW } from "../../src/plugin/ui/history-view";
-import type { HistoryView } from "../../src/plugin/ui/history-view";
 import { GoalsModal } from "../../src/plugin/ui/goals-modal";
 import { LogSessionModal } from "../../src/plugin/ui/log-modal";
 import { confirmedText, draftText, hotText } from "../support/builders";
 import { installDailyNotes, uninstallDailyNotes } from "./support/daily-notes-stub";
-import type { LoadedPlugin } from "./support/plugin-harness";
+import { openHistoryView } from "./support/history-view";
 import {
   MINUTE,
   T0,
@@ -60,16 +56,6 @@ function startedByTheCli(): Record<string, string> {
   };
 }
 
-async function openHistory(p: LoadedPlugin): Promise<HistoryView> {
-  const views = (p.plugin as unknown as { views__: Map<string, (leaf: WorkspaceLeaf) => View> }).views__;
-  const creator = views.get(HISTORY_VIEW.type);
-  if (!creator) throw new Error("the history view is not registered");
-  const view = creator(MockLeaf.create2__(p.h.mock) as unknown as WorkspaceLeaf) as HistoryView;
-  await view.onOpen();
-  await settle();
-  return view;
-}
-
 describe("a session another face started, with no topic_note recorded", () => {
   it("is shown by its note's name: status bar, status, checkpoint, pause, end dialog and notice", async () => {
     const p = await loadPlugin(harness({ files: startedByTheCli() }), { device: "laptop" });
@@ -93,7 +79,7 @@ describe("a session another face started, with no topic_note recorded", () => {
 
   it("is shown by its note's name in the history view: the open session and the recent sessions", async () => {
     const p = await loadPlugin(harness({ files: startedByTheCli() }), { device: "laptop" });
-    const view = await openHistory(p);
+    const view = await openHistoryView(p);
     expect(view.contentEl.querySelector(".palee-history-open-topic")?.textContent).toBe("Rust ownership");
     const recent = Array.from(view.contentEl.querySelectorAll(".palee-history-recent a"), (a) => a.textContent);
     expect(recent).toEqual(["2026-08-13 10:00 · Rust ownership"]);
