@@ -14,6 +14,8 @@ import { compareNewestFirst } from "../../../src/core/records/records";
 import * as sorted from "../../../src/core/scan/sorted";
 import type { OffsetAt } from "../../../src/core/time";
 import { localDay } from "../../../src/core/time";
+import type { ListStep } from "../../support/list-steps";
+import { afterListStep, isListStep, listStepArbitraries } from "../../support/list-steps";
 
 const HOUR = 3_600_000;
 const BASE = Date.UTC(2026, 7, 1, 6);
@@ -46,31 +48,15 @@ function session(g: Spec): InsightSession {
   };
 }
 
+/** A list step's edit sets duration_minutes. */
 type Step =
-  | { kind: "end"; specs: Spec[] }
-  | { kind: "delete"; at: number }
-  | { kind: "edit"; at: number; minutes: number }
+  | ListStep<Spec, number>
   | { kind: "clock"; minutes: number }
   | { kind: "min"; minMinutes: number }
   | { kind: "offset" };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  {
-    weight: 6,
-    arbitrary: fc.record({
-      kind: fc.constant("end" as const),
-      specs: fc.array(specArb, { minLength: 1, maxLength: 2 }),
-    }),
-  },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), at: fc.nat() }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("edit" as const),
-      at: fc.nat(),
-      minutes: fc.integer({ min: 0, max: 90 }),
-    }),
-  },
+  ...listStepArbitraries(specArb, fc.integer({ min: 0, max: 90 }), 2),
   {
     weight: 2,
     arbitrary: fc.record({ kind: fc.constant("clock" as const), minutes: fc.integer({ min: -90, max: 3 * 24 * 60 }) }),
@@ -81,6 +67,11 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 
 const newestFirst = (list: InsightSession[]): InsightSession[] =>
   list.sort((a, b) => compareNewestFirst(a as ConfirmedSession, b as ConfirmedSession));
+const sessions = {
+  make: session,
+  sort: newestFirst,
+  edit: (s: InsightSession, minutes: number) => ({ ...s, durationMinutes: minutes }),
+};
 
 describe("studyLog with the memo", () => {
   it("equals the log made from scratch after ends, deletions, edits, a moving clock and new settings", () => {
@@ -98,13 +89,8 @@ describe("studyLog with the memo", () => {
           const keep: StudyLogMemo = studyLogMemo();
           const memo: StatsMemo = statsMemo();
           for (const step of [{ kind: "clock", minutes: 0 } as Step, ...steps]) {
-            if (step.kind === "end") list = newestFirst([...list, ...step.specs.map(session)]);
-            else if (step.kind === "delete" && list.length > 0)
-              list = list.filter((_, i) => i !== step.at % list.length);
-            else if (step.kind === "edit" && list.length > 0) {
-              const i = step.at % list.length;
-              list = list.map((s, j) => (j === i ? { ...s, durationMinutes: step.minutes } : s));
-            } else if (step.kind === "clock") now += step.minutes * 60_000;
+            if (isListStep<Spec, number>(step)) list = afterListStep(list, step, sessions);
+            else if (step.kind === "clock") now += step.minutes * 60_000;
             else if (step.kind === "min") minMinutes = step.minMinutes;
             else if (step.kind === "offset") offsetAt = offsetAt === utc ? tokyo : utc;
             const asOf = localDay(now, offsetAt);

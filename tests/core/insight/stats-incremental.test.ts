@@ -15,6 +15,8 @@ import { countedMinutes } from "../../../src/core/insight/stats";
 import { insertedInto } from "../../../src/core/scan/sorted";
 import { sessionDay } from "../../../src/core/time";
 import type { OffsetAt } from "../../../src/core/time";
+import type { ListStep } from "../../support/list-steps";
+import { afterListStep, isListStep, listStepArbitraries } from "../../support/list-steps";
 
 const BASE = Date.UTC(2026, 7, 1, 6);
 const HOUR = 3_600_000;
@@ -59,27 +61,11 @@ const spec = fc.record({
   odd: fc.constantFrom(0, 0, 0, 0, 0, 0, 0, 1, 2),
 });
 
-type Step =
-  | { kind: "end"; specs: Spec[] }
-  | { kind: "delete"; at: number }
-  | { kind: "edit"; at: number; minutes: number }
-  | { kind: "clock"; hours: number }
-  | { kind: "offset" };
+/** A list step's edit sets duration_minutes. */
+type Step = ListStep<Spec, number> | { kind: "clock"; hours: number } | { kind: "offset" };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  {
-    weight: 6,
-    arbitrary: fc.record({ kind: fc.constant("end" as const), specs: fc.array(spec, { minLength: 1, maxLength: 3 }) }),
-  },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), at: fc.nat() }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("edit" as const),
-      at: fc.nat(),
-      minutes: fc.integer({ min: 0, max: 90 }),
-    }),
-  },
+  ...listStepArbitraries(spec, fc.integer({ min: 0, max: 90 }), 3),
   {
     weight: 1,
     arbitrary: fc.record({ kind: fc.constant("clock" as const), hours: fc.integer({ min: -30, max: 24 * 70 }) }),
@@ -89,6 +75,11 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 
 const sorted = (list: InsightSession[]): InsightSession[] =>
   list.sort((a, b) => compareNewestFirst(a as ConfirmedSession, b as ConfirmedSession));
+const sessions = {
+  make: session,
+  sort: sorted, // the same records, new ones in
+  edit: (x: InsightSession, minutes: number) => ({ ...x, durationMinutes: minutes }),
+};
 
 describe("stats with the memo after ends, deletions and edits", () => {
   it("equals stats counted from scratch at every step", () => {
@@ -104,13 +95,8 @@ describe("stats with the memo after ends, deletions and edits", () => {
           let offsetAt = utc;
           const memo: StatsMemo = statsMemo();
           for (const s of [{ kind: "clock", hours: 0 } as Step, ...steps]) {
-            if (s.kind === "end")
-              list = sorted([...list, ...s.specs.map(session)]); // the same records, new ones in
-            else if (s.kind === "delete" && list.length > 0) list = list.filter((_, i) => i !== s.at % list.length);
-            else if (s.kind === "edit" && list.length > 0) {
-              const i = s.at % list.length;
-              list = list.map((x, j) => (j === i ? { ...x, durationMinutes: s.minutes } : x));
-            } else if (s.kind === "clock") now += s.hours * HOUR;
+            if (isListStep<Spec, number>(s)) list = afterListStep(list, s, sessions);
+            else if (s.kind === "clock") now += s.hours * HOUR;
             else if (s.kind === "offset") offsetAt = offsetAt === utc ? kolkata : utc;
             forward.mockClear();
             const withMemo = computeStats(list, { now, offsetAt, memo });

@@ -10,6 +10,8 @@ import { compareNewestFirst } from "../../../src/core/records/records";
 import type { Rating } from "../../../src/core/review/rating";
 import { scheduleMemo, topicSchedules } from "../../../src/core/review/topic-schedules";
 import type { OffsetAt } from "../../../src/core/time";
+import type { ListStep } from "../../support/list-steps";
+import { afterListStep, isListStep, listStepArbitraries } from "../../support/list-steps";
 
 const DAY = 86_400_000;
 const START = Math.floor(Date.UTC(2026, 0, 1) / DAY);
@@ -49,33 +51,20 @@ function session(g: Spec): ConfirmedSession {
   };
 }
 
-type Step =
-  | { kind: "end"; specs: Spec[] }
-  | { kind: "delete"; at: number }
-  | { kind: "rate"; at: number; rating: Rating | null }
-  | { kind: "asOf"; days: number }
-  | { kind: "offset" };
+/** A list step's edit is a rating changed by hand. */
+type Step = ListStep<Spec, Rating | null> | { kind: "asOf"; days: number } | { kind: "offset" };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  {
-    weight: 6,
-    arbitrary: fc.record({
-      kind: fc.constant("end" as const),
-      specs: fc.array(specArb, { minLength: 1, maxLength: 2 }),
-    }),
-  },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), at: fc.nat() }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("rate" as const),
-      at: fc.nat(),
-      rating: fc.option(fc.constantFrom<Rating>(1, 2, 3, 4), { nil: null }),
-    }),
-  },
+  ...listStepArbitraries(specArb, fc.option(fc.constantFrom<Rating>(1, 2, 3, 4), { nil: null }), 2),
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("asOf" as const), days: fc.integer({ min: -40, max: 40 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("offset" as const) }) },
 );
+
+const sessions = {
+  make: session,
+  sort: (list: ConfirmedSession[]) => list.sort(compareNewestFirst),
+  edit: (s: ConfirmedSession, rating: Rating | null) => ({ ...s, recallRating: rating }),
+};
 
 describe("topicSchedules with the memo", () => {
   it("equals the schedules worked out from scratch after ends, deletions, edits and a new day", () => {
@@ -91,13 +80,8 @@ describe("topicSchedules with the memo", () => {
           const memo = scheduleMemo();
           let last = topicSchedules(list, offsetAt, asOf, memo);
           for (const step of steps) {
-            if (step.kind === "end") list = [...list, ...step.specs.map(session)].sort(compareNewestFirst);
-            else if (step.kind === "delete" && list.length > 0)
-              list = list.filter((_, i) => i !== step.at % list.length);
-            else if (step.kind === "rate" && list.length > 0) {
-              const i = step.at % list.length;
-              list = list.map((s, j) => (j === i ? { ...s, recallRating: step.rating } : s));
-            } else if (step.kind === "asOf") asOf += step.days;
+            if (isListStep<Spec, Rating | null>(step)) list = afterListStep(list, step, sessions);
+            else if (step.kind === "asOf") asOf += step.days;
             else if (step.kind === "offset") offsetAt = offsetAt === utc ? honolulu : utc;
             const withMemo = topicSchedules(list, offsetAt, asOf, memo);
             expect(withMemo).toEqual(topicSchedules(list, offsetAt, asOf));
