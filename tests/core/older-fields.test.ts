@@ -23,6 +23,15 @@ const NOW = Date.parse("2026-12-02T04:00:00Z");
 const DAY = 24 * 3_600_000;
 const OWNER: MemoryOwner = { tool: "test", vault: "/vault", folder: FOLDER };
 const nameAt = (at: number, tail: string) => `S-${formatUtcCompact(at)}-${tail}.md`;
+/** The frontmatter lines after topic_id of a plain completed 45-minute session. */
+const COMPLETED_45 = [
+  "started_at: 2026-08-13T10:00:00+02:00",
+  "ended_at: 2026-08-13T10:45:00+02:00",
+  "duration_minutes: 45",
+  "status: completed",
+  "outcome: completed",
+  "absorbed_drafts: []",
+];
 
 /** A note's frontmatter lines and body, from the values a hand or another tool may leave. */
 const noteText = fc
@@ -112,12 +121,7 @@ describe("a kept record", () => {
       "palee_schema: 1",
       "session_id: S-20260813T080000-ab12",
       "topic_id: T-a",
-      "started_at: 2026-08-13T10:00:00+02:00",
-      "ended_at: 2026-08-13T10:45:00+02:00",
-      "duration_minutes: 45",
-      "status: completed",
-      "outcome: completed",
-      "absorbed_drafts: []",
+      ...COMPLETED_45,
       "recall_rating: banana",
       "---",
       "# S",
@@ -146,16 +150,7 @@ function olderNotes(count: number, at = NOW): Map<string, OlderNote> {
   const notes = new Map<string, OlderNote>();
   for (let i = 0; i < count; i++) {
     const name = nameAt(at - KEPT_SPAN_MS - (i + 1) * DAY, (0xa000 + i).toString(16));
-    const front = [
-      `session_id: ${name.slice(0, -3)}`,
-      `topic_id: T-${i % 3}`,
-      "started_at: 2026-08-13T10:00:00+02:00",
-      "ended_at: 2026-08-13T10:45:00+02:00",
-      "duration_minutes: 45",
-      "status: completed",
-      "outcome: completed",
-      "absorbed_drafts: []",
-    ];
+    const front = [`session_id: ${name.slice(0, -3)}`, `topic_id: T-${i % 3}`, ...COMPLETED_45];
     const next = i % 2 ? "\n## Next action\n\nGo on.\n" : "";
     const text = `---\npalee_schema: 1\n${front.join("\n")}\n---\n# S\n${next}`;
     texts.set(name, text);
