@@ -8,26 +8,20 @@ import { computeStats } from "../../../src/core/insight/stats";
 import type { PlanView, TopicGoal } from "../../../src/core/review/goal-progress";
 import { buildQueue } from "../../../src/core/review/queue";
 import type { QueueTopic } from "../../../src/core/review/queue";
-import type { Rating } from "../../../src/core/review/rating";
 import { reviewDaysOf, scheduleOf } from "../../../src/core/review/schedule";
+import { DAY, START, ratedSessionFields, startedMsOf } from "./arbitraries";
 
-const DAY = 86_400_000;
-const START = Math.floor(Date.UTC(2026, 0, 1) / DAY);
 const utc = () => 0;
 
 const sessionArb = fc.record({
-  topic: fc.constantFrom("T-a", "T-b", "T-c", "T-d", "T-e"),
-  day: fc.integer({ min: 0, max: 200 }),
-  minute: fc.integer({ min: 0, max: 1439 }),
-  minutes: fc.integer({ min: 0, max: 90 }),
-  rating: fc.option(fc.constantFrom<Rating>(1, 2, 3, 4), { nil: null }),
+  ...ratedSessionFields(["T-a", "T-b", "T-c", "T-d", "T-e"], 200),
   next: fc.boolean(),
 });
 type Gen = typeof sessionArb extends fc.Arbitrary<infer T> ? T : never;
 
 function sessionsOf(gen: readonly Gen[]) {
   return gen.map((g, i) => {
-    const startedMs = (START + g.day) * DAY + g.minute * 60_000;
+    const startedMs = startedMsOf(g);
     const startedAt = new Date(startedMs).toISOString().replace(".000Z", "+00:00");
     const endedAt = new Date(startedMs + g.minutes * 60_000).toISOString().replace(".000Z", "+00:00");
     const id = `S-${String(i).padStart(6, "0")}`;

@@ -12,18 +12,13 @@ import { scheduleMemo, topicSchedules } from "../../../src/core/review/topic-sch
 import type { OffsetAt } from "../../../src/core/time";
 import type { ListStep } from "../../support/list-steps";
 import { afterListStep, isListStep, listStepArbitraries } from "../../support/list-steps";
+import { START, ratedSessionFields, ratingArb, startedMsOf } from "./arbitraries";
 
-const DAY = 86_400_000;
-const START = Math.floor(Date.UTC(2026, 0, 1) / DAY);
 const utc: OffsetAt = () => 0;
 const honolulu: OffsetAt = () => -600;
 
 const specArb = fc.record({
-  topic: fc.constantFrom("T-a", "T-b", "T-c", "T-d"),
-  day: fc.integer({ min: 0, max: 120 }),
-  minute: fc.integer({ min: 0, max: 1439 }),
-  minutes: fc.integer({ min: 0, max: 90 }),
-  rating: fc.option(fc.constantFrom<Rating>(1, 2, 3, 4), { nil: null }),
+  ...ratedSessionFields(["T-a", "T-b", "T-c", "T-d"], 120),
   // Some notes name no offset (the original tool's "…Z"): their day is the viewer's, so the offset matters.
   zulu: fc.boolean(),
 });
@@ -31,7 +26,7 @@ type Spec = typeof specArb extends fc.Arbitrary<infer T> ? T : never;
 
 let serial = 0;
 function session(g: Spec): ConfirmedSession {
-  const startedMs = (START + g.day) * DAY + g.minute * 60_000;
+  const startedMs = startedMsOf(g);
   const iso = new Date(startedMs).toISOString();
   const id = `S-${String(++serial).padStart(6, "0")}`;
   return {
@@ -55,7 +50,7 @@ function session(g: Spec): ConfirmedSession {
 type Step = ListStep<Spec, Rating | null> | { kind: "asOf"; days: number } | { kind: "offset" };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  ...listStepArbitraries(specArb, fc.option(fc.constantFrom<Rating>(1, 2, 3, 4), { nil: null }), 2),
+  ...listStepArbitraries(specArb, ratingArb, 2),
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("asOf" as const), days: fc.integer({ min: -40, max: 40 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("offset" as const) }) },
 );
