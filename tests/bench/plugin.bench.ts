@@ -215,8 +215,8 @@ async function measure(size: number): Promise<Row> {
   t = performance.now();
   await controller.savedTwice();
   row.deferredMs = performance.now() - t;
-  // …after which the timer starts the status bar's due count (main.ts), which then follows every start and end.
-  (p.plugin as unknown as { due: { begin(): void } | null }).due?.begin();
+  // …after which the timer counts the status bar's due topics (main.ts), and the count follows every start and end.
+  (p.plugin as unknown as { due: { refresh(): void } | null }).due?.refresh();
 
   const flows = (p.plugin as unknown as { flows: FlowContext }).flows;
   // One unmeasured end first (warm-up), then REPS measured ones, each on a freshly started session.
