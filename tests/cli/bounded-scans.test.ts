@@ -2,7 +2,6 @@
  * The CLI reads only the notes that may matter (issue 13, docs/architecture.md "Cost that does not grow with
  * history"), by file name and modification time: here on real files, through NodeStore.changedAmong.
  */
-import { utimesSync } from "node:fs";
 import path from "node:path";
 import {
   ago,
@@ -18,6 +17,7 @@ import {
   writeConfirmed,
   writeDraft,
   writeHot,
+  writeOld,
 } from "./support";
 
 afterEach(cleanupVaults);
@@ -25,23 +25,6 @@ afterEach(cleanupVaults);
 const OLD = draftId("0000a0a0");
 const YOUNG = draftId("0000b1b1");
 const DAY = 24 * 60;
-
-/** A note written long ago: its modification time is when its session ended. */
-function writeOld(vault: string, minutesAgo: number, absorbed: string[] = []): string {
-  const started = ago(minutesAgo);
-  const id = sessionIdFor(Date.parse(started), (minutesAgo % 0xffff).toString(16).padStart(4, "0"));
-  const rel = writeConfirmed(vault, {
-    id,
-    topic: "T-old",
-    startedAt: started,
-    endedAt: ago(minutesAgo - 30),
-    duration: 30,
-    absorbed,
-  });
-  const ended = (Date.now() - (minutesAgo - 30) * 60_000) / 1000;
-  utimesSync(path.join(vault, rel), ended, ended);
-  return rel;
-}
 
 describe("bounded scans on real files", () => {
   it("start trashes a draft saved by a note dated days before it, found by when the note was written", () => {

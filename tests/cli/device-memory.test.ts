@@ -31,6 +31,7 @@ import {
   writeConfirmed,
   writeDraft,
   writeHot,
+  writeOld,
 } from "./support";
 
 afterEach(cleanupVaults);
@@ -173,23 +174,6 @@ function cacheFile(vault: string): string {
 
 /** The folder summary's file (core/device-memory/folder-summary.ts), beside the cache file. */
 const summaryFile = (vault: string): string => path.join(path.dirname(cacheFile(vault)), "folder-summary.txt");
-
-/** A note of long ago, its file time when its session ended. Returns its vault-relative path. */
-function writeOld(vault: string, minutesAgo: number, absorbed: string[] = []): string {
-  const started = ago(minutesAgo);
-  const id = sessionIdFor(Date.parse(started), (minutesAgo % 0xffff).toString(16).padStart(4, "0"));
-  const rel = writeConfirmed(vault, {
-    id,
-    topic: "T-old",
-    startedAt: started,
-    endedAt: ago(minutesAgo - 30),
-    duration: 30,
-    absorbed,
-  });
-  const ended = (Date.now() - (minutesAgo - 30) * 60_000) / 1000;
-  fs.utimesSync(path.join(vault, rel), ended, ended);
-  return rel;
-}
 
 /** A vault of 20 old notes after a rebuild (which writes the cache), and one of its notes. */
 function oldVault(): { vault: string; probe: string } {

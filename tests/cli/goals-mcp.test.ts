@@ -1,23 +1,12 @@
 /** `palee mcp`'s goals, set_goal and year (contract §5 version 4): the CLI's JSON documents, the same bytes. */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Connected } from "./mcp-support";
-import { call, connectStdio } from "./mcp-support";
-import { cleanupVaults, makeVault, palee, readText, writeConfirmed, writeFile } from "./support";
+import { call, servedPerTest } from "./mcp-support";
+import { makeVault, palee, readText, writeConfirmed, writeFile } from "./support";
 
 jest.setTimeout(30_000);
 
-let open: Connected[] = [];
-afterEach(async () => {
-  for (const c of open.splice(0)) await c.close();
-  cleanupVaults();
-});
-
-async function serve(vault: string): Promise<Connected> {
-  const connected = await connectStdio(vault);
-  open.push(connected);
-  return connected;
-}
+const serve = servedPerTest();
 
 function vaultWithGoal(): string {
   const vault = makeVault();

@@ -2,24 +2,12 @@
  * `palee mcp` on behalf of an agent (contract §5 version 4): every writing tool takes `agent` with the CLI's
  * rules, an answer without it names whose session it ended, and messages name the tool's arguments, not flags.
  */
-import type { Connected } from "./mcp-support";
-import { call, connectStdio } from "./mcp-support";
-import { cleanupVaults, confirmedFiles, draftFiles, makeVault, palee, snapshot } from "./support";
+import { call, servedPerTest } from "./mcp-support";
+import { confirmedFiles, draftFiles, makeVault, palee, snapshot } from "./support";
 
 jest.setTimeout(30_000);
 
-let open: Connected[] = [];
-
-async function serve(vault: string): Promise<Connected> {
-  const connected = await connectStdio(vault);
-  open.push(connected);
-  return connected;
-}
-
-afterEach(async () => {
-  for (const c of open.splice(0)) await c.close();
-  cleanupVaults();
-});
+const serve = servedPerTest();
 
 const AGENT = "tutor:42";
 const WRITING = ["start_session", "checkpoint", "pause", "continue_session", "end_session", "log_session"];

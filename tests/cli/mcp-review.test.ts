@@ -4,11 +4,9 @@
  * bad rating is a tool error carrying invalid_rating with nothing written.
  */
 import { studyNote } from "../support/review-vault";
-import type { Connected } from "./mcp-support";
-import { call, connectStdio } from "./mcp-support";
+import { call, servedPerTest } from "./mcp-support";
 import {
   ago,
-  cleanupVaults,
   confirmedFiles,
   draftId,
   makeVault,
@@ -22,17 +20,7 @@ import {
 
 jest.setTimeout(30_000);
 
-const open: Connected[] = [];
-async function serve(vault: string): Promise<Connected> {
-  const connected = await connectStdio(vault);
-  open.push(connected);
-  return connected;
-}
-
-afterEach(async () => {
-  for (const c of open.splice(0)) await c.close();
-  cleanupVaults();
-});
+const serve = servedPerTest();
 
 function openSession(): string {
   const v = makeVault();

@@ -5,13 +5,30 @@
 import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CLI, DEVICE, testCacheDir } from "./support";
+import { CLI, DEVICE, cleanupVaults, testCacheDir } from "./support";
 
 export interface Connected {
   client: Client;
   /** What the server wrote on stderr so far. */
   stderr: () => string;
   close: () => Promise<void>;
+}
+
+/**
+ * A file's servers: `serve` spawns and connects one (connectStdio); after each test every one is closed and the
+ * vaults are removed. Call once at the top level of a test file.
+ */
+export function servedPerTest(): (vault: string, env?: Record<string, string>) => Promise<Connected> {
+  const open: Connected[] = [];
+  afterEach(async () => {
+    for (const c of open.splice(0)) await c.close();
+    cleanupVaults();
+  });
+  return async (vault, env = {}) => {
+    const connected = await connectStdio(vault, env);
+    open.push(connected);
+    return connected;
+  };
 }
 
 /** Spawns `palee mcp --vault <vault>` and connects the SDK client to it. */

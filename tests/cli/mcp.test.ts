@@ -7,11 +7,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { lockVault } from "../../src/cli/lock";
-import type { Connected } from "./mcp-support";
-import { call, connectStdio } from "./mcp-support";
+import { call, servedPerTest } from "./mcp-support";
 import {
   CLI,
-  cleanupVaults,
   confirmedFiles,
   draftFiles,
   makeTempDir,
@@ -26,18 +24,7 @@ import {
 
 jest.setTimeout(30_000);
 
-let open: Connected[] = [];
-
-async function serve(vault: string, env: Record<string, string> = {}): Promise<Connected> {
-  const connected = await connectStdio(vault, env);
-  open.push(connected);
-  return connected;
-}
-
-afterEach(async () => {
-  for (const c of open.splice(0)) await c.close();
-  cleanupVaults();
-});
+const serve = servedPerTest();
 
 const TOOLS = [
   "status",

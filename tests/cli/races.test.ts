@@ -16,7 +16,6 @@ import {
   draftId,
   expectCleanError,
   indexLines,
-  lockFileOf,
   makeTempDir,
   makeVault,
   palee,
@@ -27,6 +26,10 @@ import {
   snapshot,
   trashFiles,
   writeDraft,
+  lockPath,
+  outcome,
+  startDraft,
+  tally,
 } from "./support";
 
 const RUNS = Math.max(1, Number(process.env.RACE_RUNS ?? "2") || 2);
@@ -36,24 +39,10 @@ const TIMEOUT = 30_000 + RUNS * 15_000;
 afterEach(cleanupVaults);
 
 /** The lock file of a vault, as src/cli/lock-place.ts names it. */
-const lockPath = (vault: string): string => lockFileOf(vault).lock;
 
 /** Starts every command at once (each `palee session <args> --vault <vault>`), resolves when all have exited. */
 function together(vault: string, commands: readonly (readonly string[])[]): Promise<RunResult[]> {
   return Promise.all(commands.map((args) => paleeAsync(vault, args).done));
-}
-
-/** What a `--json` run answered: its status, or the code of its error. */
-function outcome(run: RunResult): string {
-  const doc = run.json();
-  return doc.status === "error" ? String(doc.code) : String(doc.status);
-}
-
-/** How many runs answered each outcome, e.g. {"ended": 1, "nothing_open": 7}. */
-function tally(runs: readonly RunResult[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const run of runs) counts[outcome(run)] = (counts[outcome(run)] ?? 0) + 1;
-  return counts;
 }
 
 /** No process crashed or printed a stack trace, and the lock was released by the last of them. */
@@ -65,11 +54,7 @@ function expectCleanRace(vault: string, runs: readonly RunResult[]): void {
   expect(fs.existsSync(lockPath(vault))).toBe(false);
 }
 
-function startSession(vault: string, topic = "T-race"): string {
-  const run = palee(vault, ["start", "--topic", topic, "--json"]);
-  expect(run.status).toBe(0);
-  return run.json().draft_id as string;
-}
+const startSession = (vault: string, topic = "T-race"): string => startDraft(vault, topic);
 
 /** The text of every confirmed note and every live draft (not the trash). */
 function liveTexts(vault: string): string[] {

@@ -571,3 +571,46 @@ export function writePluginSettings(vault: string, data: Record<string, unknown>
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify(data));
 }
+
+/** What a `--json` run answered: its status, or the code of its error. */
+export function outcome(run: RunResult): string {
+  const doc = run.json();
+  return doc.status === "error" ? String(doc.code) : String(doc.status);
+}
+
+/** How many runs answered each outcome, e.g. {"ended": 1, "nothing_open": 7}. */
+export function tally(runs: readonly RunResult[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const run of runs) counts[outcome(run)] = (counts[outcome(run)] ?? 0) + 1;
+  return counts;
+}
+
+/** Starts a session on `topic` (`start --json`, which must succeed) and gives its draft's ID. */
+export function startDraft(vault: string, topic: string): string {
+  const run = palee(vault, ["start", "--topic", topic, "--json"]);
+  expect(run.status).toBe(0);
+  return run.json().draft_id as string;
+}
+
+/** The lock file of a vault's writers (lockFileOf). */
+export const lockPath = (vault: string): string => lockFileOf(vault).lock;
+
+/**
+ * A confirmed note written long ago (topic T-old, 30 minutes), its modification time set to when its session ended,
+ * as a note written then has it. Returns its vault-relative path.
+ */
+export function writeOld(vault: string, minutesAgo: number, absorbed: string[] = []): string {
+  const started = ago(minutesAgo);
+  const id = sessionIdFor(Date.parse(started), (minutesAgo % 0xffff).toString(16).padStart(4, "0"));
+  const rel = writeConfirmed(vault, {
+    id,
+    topic: "T-old",
+    startedAt: started,
+    endedAt: ago(minutesAgo - 30),
+    duration: 30,
+    absorbed,
+  });
+  const ended = (Date.now() - (minutesAgo - 30) * 60_000) / 1000;
+  fs.utimesSync(path.join(vault, rel), ended, ended);
+  return rel;
+}

@@ -20,7 +20,6 @@ import {
   draftFiles,
   draftId,
   expectCleanError,
-  lockFileOf,
   makeTempDir,
   makeVault,
   palee,
@@ -28,6 +27,9 @@ import {
   snapshot,
   testCacheDir,
   writeDraft,
+  lockPath,
+  startDraft,
+  tally,
 } from "./support";
 
 const RUNS = Math.max(1, Number(process.env.LOCK_RUNS ?? "2") || 2);
@@ -38,8 +40,6 @@ const SHIFTED_CLOCK = path.resolve(__dirname, "../support/shifted-clock.cjs");
 const HOUR = 3_600_000;
 
 afterEach(cleanupVaults);
-
-const lockPath = (vault: string): string => lockFileOf(vault).lock;
 
 /** The environment of a CLI process whose Date runs `ms` ahead of the real clock (behind when negative). */
 function clock(ms: number): Record<string, string> {
@@ -57,23 +57,7 @@ function lockHolder(vault: string): { pid: number; text: string; at: string } | 
   }
 }
 
-function startSession(vault: string, topic = "T-lock"): string {
-  const run = palee(vault, ["start", "--topic", topic, "--json"]);
-  expect(run.status).toBe(0);
-  return run.json().draft_id as string;
-}
-
-/** What a `--json` run answered: its status, or the code of its error. */
-function outcome(run: RunResult): string {
-  const doc = run.json();
-  return doc.status === "error" ? String(doc.code) : String(doc.status);
-}
-
-function tally(runs: readonly RunResult[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const run of runs) counts[outcome(run)] = (counts[outcome(run)] ?? 0) + 1;
-  return counts;
-}
+const startSession = (vault: string, topic = "T-lock"): string => startDraft(vault, topic);
 
 function spawnCli(vault: string, args: readonly string[], env: Record<string, string | undefined>): ChildProcess {
   const full: NodeJS.ProcessEnv = { ...process.env, PALEE_DEVICE: DEVICE, TZ: "UTC", PALEE_CACHE_DIR: testCacheDir() };
