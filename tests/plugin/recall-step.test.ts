@@ -22,10 +22,16 @@ import { bodyAt, confirmedPaths, fieldsAt, startOn } from "./support/session-fil
 
 installPluginTestEnvironment();
 
-async function sessionEnded(p: LoadedPlugin, next: string | null): Promise<void> {
+/** A session started and studied for 30 minutes, its end dialog open: the dialog's content. */
+async function endDialogAfter30(p: LoadedPlugin): Promise<HTMLElement> {
   await startOn(p);
   jest.setSystemTime(T0 + 30 * MINUTE);
   await p.run("end-session");
+  return endModal().contentEl;
+}
+
+async function sessionEnded(p: LoadedPlugin, next: string | null): Promise<void> {
+  await endDialogAfter30(p);
   await submitEnd("Borrowing", next ?? "");
 }
 
@@ -37,10 +43,7 @@ describe("the end dialog's recall step", () => {
   it("ends with one keystroke (Enter in Next action) and writes no recall_rating when none is given", async () => {
     const h = harness();
     const p = await loadPlugin(h, { device: "laptop" });
-    await startOn(p);
-    jest.setSystemTime(T0 + 30 * MINUTE);
-    await p.run("end-session");
-    const next = endModal().contentEl.querySelector<HTMLInputElement>("input.palee-next-input");
+    const next = (await endDialogAfter30(p)).querySelector<HTMLInputElement>("input.palee-next-input");
     next?.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }));
     await settle();
     const fields = fieldsAt(h, newest(h));
@@ -51,10 +54,7 @@ describe("the end dialog's recall step", () => {
   it("shows four rating buttons with their meanings; a chosen rating and the recall are written", async () => {
     const h = harness();
     const p = await loadPlugin(h, { device: "laptop" });
-    await startOn(p);
-    jest.setSystemTime(T0 + 30 * MINUTE);
-    await p.run("end-session");
-    const el = endModal().contentEl;
+    const el = await endDialogAfter30(p);
     const buttons = Array.from(el.querySelectorAll<HTMLButtonElement>("button.palee-rating-button"));
     expect(buttons.map((b) => [b.textContent, b.title])).toEqual([
       ["Again", "could not recall it"],
@@ -75,10 +75,7 @@ describe("the end dialog's recall step", () => {
   it("clicking the chosen rating again clears it", async () => {
     const h = harness();
     const p = await loadPlugin(h, { device: "laptop" });
-    await startOn(p);
-    jest.setSystemTime(T0 + 30 * MINUTE);
-    await p.run("end-session");
-    const el = endModal().contentEl;
+    const el = await endDialogAfter30(p);
     click(buttonByText(el, "Good"));
     click(buttonByText(el, "Good"));
     await submitEnd("Borrowing", "");
@@ -106,19 +103,13 @@ describe("the end dialog's recall step", () => {
   it("without a carried next action there is no Done box", async () => {
     const h = harness();
     const p = await loadPlugin(h, { device: "laptop" });
-    await startOn(p);
-    jest.setSystemTime(T0 + 30 * MINUTE);
-    await p.run("end-session");
-    expect(endModal().contentEl.querySelector(".palee-carried-next")).toBeNull();
+    expect((await endDialogAfter30(p)).querySelector(".palee-carried-next")).toBeNull();
   });
 
   it("the setting turns the recall part off", async () => {
     const h = harness();
     const p = await loadPlugin(h, { device: "laptop", data: { askRecall: false } });
-    await startOn(p);
-    jest.setSystemTime(T0 + 30 * MINUTE);
-    await p.run("end-session");
-    const el = endModal().contentEl;
+    const el = await endDialogAfter30(p);
     expect([el.querySelector(".palee-rating-button"), el.querySelector(".palee-recall-input")]).toEqual([null, null]);
   });
 });
