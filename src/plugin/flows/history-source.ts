@@ -26,17 +26,16 @@ export function historySource(deps: FlowContext): HistorySource {
   const memo = statsMemo();
   const logMemo = studyLogMemo();
   let notes: ReadonlyMap<string, TopicChoice> = new Map();
+  // The topic notes are read through deps.topicNotes, which keeps them until a note outside the session folder
+  // changes: each load asks again at no cost.
   let names = topicNames(deps);
-  // The topic notes by ID as of the last load, until a note outside the session folder changes (null: look).
-  let named: ReadonlyMap<string, TopicChoice> | null = null;
   return {
     async load() {
       names = topicNames(deps);
       const { confirmed, skipped } = await controller.confirmedSessions();
       // "Next up": the queue is read beside the sessions; a failure leaves the section out, never the view.
-      const queue = await queueNow(deps, true, named === null).catch(() => null);
-      if (queue && named === null) named = queue.notes;
-      notes = named ?? notes;
+      const queue = await queueNow(deps, true).catch(() => null);
+      notes = queue?.notes ?? notes;
       const planPath = `${controller.layout.folder}/plan.md`;
       return historyModel({
         plan: { text: await deps.store.read(planPath), path: planPath },
@@ -64,26 +63,10 @@ export function historySource(deps: FlowContext): HistorySource {
         ),
       ];
       const off = controller.onChange(() => listener("open"));
-      // Topic notes are looked up again after any change outside the session folder, or another active note.
-      named = null;
-      const forget = (): void => {
-        named = null;
-      };
-      const outside = (path: string): boolean => !path.startsWith(`${controller.layout.folder}/`);
-      const changed = app.metadataCache.on("changed", (file) => outside(file.path) && forget());
-      const files = [
-        app.vault.on("delete", (file: TAbstractFile) => outside(file.path) && forget()),
-        app.vault.on(
-          "rename",
-          (file: TAbstractFile, oldPath: string) => (outside(file.path) || outside(oldPath)) && forget(),
-        ),
-      ];
-      const opened = app.workspace.on("file-open", forget);
       return () => {
         off();
-        for (const ref of [refs[0], changed]) app.metadataCache.offref(ref);
-        for (const ref of [refs[1], refs[2], ...files]) app.vault.offref(ref);
-        app.workspace.offref(opened);
+        app.metadataCache.offref(refs[0]);
+        for (const ref of [refs[1], refs[2]]) app.vault.offref(ref);
       };
     },
     now: () => controller.now(),
