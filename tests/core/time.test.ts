@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import {
   durationMinutes,
   formatElapsed,
@@ -38,6 +39,30 @@ describe("parseTimestamp", () => {
 
   it.each([null, undefined, 42, true, new Date(0), ["2026-08-14T12:00:00Z"]])("refuses the non-string %p", (value) => {
     expect(parseTimestamp(value)).toBeNull();
+  });
+
+  it("knows each month's days as the calendar of Date does, in every year and leap year", () => {
+    // The days of a month by arithmetic (no Date per timestamp): the last day is accepted, the one after refused.
+    const pad = (n: number, w: number): string => String(n).padStart(w, "0");
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1, max: 12 }), (year, month) => {
+        const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+        const at = (day: number): string => `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T00:00:00Z`;
+        expect(parseTimestamp(at(last))).toBe(Date.UTC(year, month - 1, last));
+        if (last < 31) expect(parseTimestamp(at(last + 1))).toBeNull();
+      }),
+      {
+        examples: [
+          [2000, 2],
+          [1900, 2],
+          [2024, 2],
+          [2100, 2],
+          [0, 2],
+          [400, 2],
+          [96, 2],
+        ],
+      },
+    );
   });
 
   it("reads a timestamp without an offset as local time", () => {

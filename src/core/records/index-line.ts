@@ -54,22 +54,24 @@ export function indexNamesTopic(text: string, topicId: string): boolean {
   return text.includes(`${TOPIC_KEY}${renderTopic(topicId)}${AFTER_TOPIC}`);
 }
 
+/** `text` matched literally in a regular expression. */
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /**
  * The distinct topic IDs index.md's lines name whose length is within `within` of `length`: the only ones that
- * can be close to a new ID (closeTopicId: case or an edit distance of at most 2). Found by the text's own search,
- * so that 30 000 lines cost no match objects and only the candidates become strings.
+ * can be close to a new ID (closeTopicId: case or an edit distance of at most 2). Found by one regular expression
+ * run by the engine over the text (a loop of searches in script took 2.5 times as long in a fresh process at
+ * 30 000 lines): a line's topic is what stands between TOPIC_KEY and the first AFTER_TOPIC, which no ID holds, so
+ * matching an ID of those lengths followed by AFTER_TOPIC finds exactly the topics the lines name.
  */
 export function indexTopicsNear(text: string, length: number, within: number): Set<string> {
   const found = new Set<string>();
-  for (let at = text.indexOf(TOPIC_KEY); at >= 0;) {
-    const from = at + TOPIC_KEY.length;
-    const end = text.indexOf(AFTER_TOPIC, from);
-    if (end < 0) break;
-    if (Math.abs(end - from - length) <= within) {
-      const id = text.slice(from, end);
-      if (!found.has(id) && TOPIC_ID_PATTERN.test(id)) found.add(id);
-    }
-    at = text.indexOf(TOPIC_KEY, from);
-  }
+  // TOPIC_ID_PATTERN's form ("T-", a letter or digit, up to 120 more) at the lengths asked; each found checked by it.
+  const least = Math.max(length - within, 3) - 3;
+  const most = Math.min(length + within, 123) - 3;
+  if (most < least) return found;
+  const id = `T-[A-Za-z0-9][A-Za-z0-9._-]{${least},${most}}`;
+  const topic = new RegExp(`${escaped(TOPIC_KEY)}(${id})${escaped(AFTER_TOPIC)}`, "g");
+  for (let m = topic.exec(text); m !== null; m = topic.exec(text)) if (TOPIC_ID_PATTERN.test(m[1])) found.add(m[1]);
   return found;
 }

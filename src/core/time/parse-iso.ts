@@ -5,8 +5,14 @@ import { MINUTE_MS } from "./instants";
 const ISO_PATTERN =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
 
+/** Days in each month of a common year; February has 29 in a leap year (the proleptic Gregorian calendar). */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Days in `month` (1 to 12) of `year`: by arithmetic, as a Date for each read note cost a start at 30 000 ~1 ms. */
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const y = year < 100 ? 1900 + year : year; // as Date.UTC reads a year, which asUtc below is made by
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return month === 2 && leap ? 29 : MONTH_DAYS[month - 1];
 }
 
 /**
@@ -18,13 +24,11 @@ export function parseTimestamp(text: unknown, offsetAt?: OffsetAt): number | nul
   if (typeof text !== "string") return null;
   const m = ISO_PATTERN.exec(text.trim());
   if (!m) return null;
-  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4]);
+  const minute = Number(m[5]);
   const second = m[6] === undefined ? 0 : Number(m[6]);
   const millis = m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
