@@ -56,11 +56,14 @@ export function namesKey(
   return { digest: digest(`${head}\n${JSON.stringify(rest.slice().sort())}`), count: names.length };
 }
 
-/** The names after `known.older` when they begin with exactly it, all before the split, and none after is. */
+/**
+ * The names after `known.older` when they begin with exactly it and none after is before the split. Every one of
+ * `known.older` is before it (KnownOlder: a set whose digest is the summary's, made of names before the split only).
+ */
 function afterKnown(names: readonly string[], known: KnownOlder): readonly string[] | null {
   const { older, split } = known;
   if (names.length < older.length) return null;
-  for (let i = 0; i < older.length; i++) if (names[i] !== older[i] || older[i] >= split) return null;
+  for (let i = 0; i < older.length; i++) if (names[i] !== older[i]) return null;
   const rest = names.slice(older.length);
   return rest.every((n) => n >= split) ? rest : null;
 }

@@ -197,5 +197,12 @@ function agreesWithScan(
   // Only the folder's own notes count here: one moved into a subfolder is named by the scan, never indexed.
   const own = (path: string): boolean => path.slice(0, path.lastIndexOf("/")) === sessions;
   if (scan.skipped.some((s) => own(s.path) && kindOf(`${linkOf(s.path)}.md`) === "confirmed")) return false;
-  return scan.confirmed.every((s) => findEntry(index, linkOf(s.path))?.line === lineOf(s));
+  // Newest name first, as a trusted index's lines are (each link on one line): each searched from the line before it.
+  const links = scan.confirmed.map((s) => ({ s, link: linkOf(s.path) })).sort((x, y) => (x.link < y.link ? 1 : -1));
+  let from = index.body;
+  return links.every(({ s, link }) => {
+    const entry = findEntry(index, link, from);
+    if (entry !== null) from = entry.start;
+    return entry?.line === lineOf(s);
+  });
 }

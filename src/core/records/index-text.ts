@@ -93,9 +93,14 @@ export function firstEntry(index: IndexText): IndexEntry | null {
   return index.count === 0 ? null : entryAt(index.text, index.body);
 }
 
-/** The line linking to `link`, or null. A link never holds "]]", so `\n- [[<link>]]` starts only its line. */
-export function findEntry({ text, count, body }: IndexText, link: string): IndexEntry | null {
-  const hit = count === 0 ? -1 : text.indexOf(`\n${OPEN}${link}${CLOSE}`, body - 1);
+/**
+ * The line linking to `link`, or null. A link never holds "]]", so `\n- [[<link>]]` starts only its line. `from`:
+ * a line's start to search from first (the line before it in a trusted index); then from the top as well.
+ */
+export function findEntry({ text, count, body }: IndexText, link: string, from = body): IndexEntry | null {
+  const needle = `\n${OPEN}${link}${CLOSE}`;
+  let hit = count === 0 ? -1 : text.indexOf(needle, from - 1);
+  if (hit < 0 && count > 0 && from > body) hit = text.indexOf(needle, body - 1);
   return hit < 0 ? null : entryAt(text, hit + 1);
 }
 
