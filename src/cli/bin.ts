@@ -5,7 +5,7 @@
  * (code-cache.ts), which takes most of the compiling off every call but the first.
  */
 import * as path from "node:path";
-import { requireWithCodeCache } from "./code-cache";
+import { actionOf, requireWithCodeCache } from "./code-cache";
 import { beginEarlyListing } from "./device-memory/early-listing";
 import { keepYoungGenerationSmall } from "./young-generation";
 
@@ -13,7 +13,10 @@ const args = process.argv.slice(2);
 const early = beginEarlyListing(args, process.env, process.cwd());
 // A call that scans every note keeps V8's young generation small from the start (young-generation.ts).
 if (args[0] === "session" && (args[1] === "stats" || args[1] === "export")) keepYoungGenerationSmall();
-// dist/palee.js is built on its own (esbuild.config.mjs), beside this file. `palee mcp` writes no cache.
+// dist/palee.js is built on its own (esbuild.config.mjs), beside this file, compiled with the action's code cache.
+// `palee mcp` writes no cache, and reads a start's.
 const file = path.join(__dirname, "palee.js");
-const cli = requireWithCodeCache(file, process.env, process.argv[2] !== "mcp") as typeof import("./main");
+const mcp = args[0] === "mcp";
+const action = mcp ? actionOf(["session", "start"]) : actionOf(args);
+const cli = requireWithCodeCache(file, process.env, action, !mcp) as typeof import("./main");
 cli.runProcess(early);

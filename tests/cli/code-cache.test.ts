@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { readCodeCache, writeCodeCache } from "../../src/cli/code-cache";
+import { actionOf, readCodeCache, writeCodeCache } from "../../src/cli/code-cache";
 import { tempFolders } from "../support/temp-folders";
 import { CLI } from "./support";
 
@@ -72,10 +72,12 @@ describe("the CLI with its code cache", () => {
     expect(call(vault, cache, "session", "start", "--topic", "T-cache").status).toBe(0);
     expect(call(vault, cache, "session", "end", "--summary", "Cached.", "--next", "More.").status).toBe(0);
     const args = ["session", "list", "--json"];
+    const others = cacheFiles(cache);
     const first = call(vault, cache, ...args);
     expect(first.status).toBe(0);
-    const [file] = cacheFiles(cache);
-    expect(cacheFiles(cache)).toHaveLength(1);
+    // The list's own cache, beside the start's and the end's (one per action).
+    const [file, ...more] = cacheFiles(cache).filter((f) => !others.includes(f));
+    expect({ others: others.length, more }).toEqual({ others: 2, more: [] });
     const good = fs.readFileSync(file);
 
     // A good cache is used as it is: not rewritten.
@@ -99,9 +101,38 @@ describe("the CLI with its code cache", () => {
       expect({ what, ...call(vault, cache, ...args) }).toEqual({ what, ...first });
       // The refused cache was made anew, whole.
       expect({ what, files: cacheFiles(cache).length, mended: readCodeCache(file, keyOf(good)) !== undefined }).toEqual(
-        { what, files: 1, mended: true },
+        { what, files: 3, mended: true },
       );
     }
+  });
+
+  it("keeps one cache per action, each written once by its own first call", () => {
+    const vault = temp("palee-cc-vault-");
+    const cache = temp("palee-cc-cache-");
+    const made = (args: string[]): string[] => {
+      const before = cacheFiles(cache);
+      expect(call(vault, cache, ...args).status).toBe(0);
+      return cacheFiles(cache).filter((f) => !before.includes(f));
+    };
+    const [start] = made(["session", "start", "--topic", "T-cache"]);
+    const [end] = made(["session", "end", "--summary", "Cached.", "--next", "More."]);
+    // Help runs other code: its own cache, never the action's.
+    expect(made(["session", "end", "--help"])).toHaveLength(1);
+    const long = new Date("2020-01-01T00:00:00Z");
+    for (const f of [start, end]) fs.utimesSync(f, long, long);
+    expect(made(["session", "start", "--topic", "T-cache"])).toEqual([]);
+    expect(made(["session", "end", "--summary", "Again.", "--next", "More."])).toEqual([]);
+    // Each found its own, whole, and took it: neither was written again.
+    expect([start, end].map((f) => fs.statSync(f).mtimeMs)).toEqual([long.getTime(), long.getTime()]);
+    expect(readCodeCache(end, keyOf(fs.readFileSync(start)))).toBeUndefined();
+  });
+
+  it("names the action a cache is for", () => {
+    expect(actionOf(["session", "end", "--summary", "x"])).toBe("session end");
+    expect(actionOf(["session", "end", "--help"])).toBe("session end help");
+    expect(actionOf(["rebuild"])).toBe("rebuild");
+    expect(actionOf(["session", "../x"])).toBe("other");
+    expect(actionOf([])).toBe("other");
   });
 
   it("answers alike when the cache folder cannot be used, or the cache is off", () => {
