@@ -51,4 +51,31 @@ describe("a folder's names as listed, with the writes since", () => {
       ),
     );
   });
+
+  it("says the same told of a run of names before a name, looking outside it for the later ones", () => {
+    const name = fc.constantFrom(...Array.from({ length: 24 }, (_, i) => `n${String(i).padStart(2, "0")}.md`));
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(name),
+        fc.nat(),
+        name,
+        fc.array(fc.tuple(fc.boolean(), name), { maxLength: 30 }),
+        (listing, at, before, writes) => {
+          // The longest run from `at` of names all before `before` (the older notes a summary vouched for).
+          const from = listing.length === 0 ? 0 : at % listing.length;
+          let to = from;
+          while (to < listing.length && listing[to] < before) to++;
+          const told = new Listed(listing, { from, to, before });
+          const plain = new Listed(listing);
+          for (const [add, n] of writes) {
+            for (const l of [told, plain]) {
+              if (add) l.add(n);
+              else l.delete(n);
+            }
+            expect(told.all()).toEqual(plain.all());
+          }
+        },
+      ),
+    );
+  });
 });

@@ -2,15 +2,29 @@
 const FEW_GONE = 8;
 
 /**
+ * A run of a listing's names all before a name: `names[from]` up to `names[to]` (not included) are each before
+ * `before` (the older notes a folder summary vouched for: by-names.ts).
+ */
+export interface RunBefore {
+  readonly from: number;
+  readonly to: number;
+  readonly before: string;
+}
+
+/**
  * A folder's names as a listing gave them, with the writes since: the listing itself is kept as it is (30 000
- * names need no set of their own unless one is asked about).
+ * names need no set of their own unless one is asked about). With `older`, a name at or after its `before` (a
+ * note written by this call) is looked for outside that run only.
  */
 export class Listed {
   private readonly added = new Set<string>();
   private readonly gone = new Set<string>();
   private set: Set<string> | null = null;
 
-  constructor(private readonly names: readonly string[]) {}
+  constructor(
+    private readonly names: readonly string[],
+    private readonly older: RunBefore | null = null,
+  ) {}
 
   add(name: string): void {
     this.gone.delete(name);
@@ -48,8 +62,14 @@ export class Listed {
     return kept;
   }
 
-  /** Whether the listing had `name`: a walk of it, as a call writes a name or two (or the set, once made). */
+  /**
+   * Whether the listing had `name`: a walk of it, as a call writes a name or two (or the set, once made); for a
+   * name not before `older.before`, of the names outside that run (the recent ones: no walk of the history).
+   */
   private inListing(name: string): boolean {
-    return this.set ? this.set.has(name) : this.names.includes(name);
+    if (this.set) return this.set.has(name);
+    const run = this.older;
+    if (run === null || name < run.before) return this.names.includes(name);
+    return this.names.slice(0, run.from).includes(name) || this.names.indexOf(name, run.to) >= 0;
   }
 }

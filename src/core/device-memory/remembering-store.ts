@@ -6,6 +6,7 @@ import type { FolderReading, Listing, TimesOf } from "./folder-reading";
 import type { KeptFields } from "./kept-fields";
 import type { OlderFields, OlderKept, OlderSave } from "./older-fields";
 import { Listed } from "./listed";
+import type { RunBefore } from "./listed";
 import type { Digest } from "./names-digest";
 import type { Kept, Known } from "./note-times";
 import { NoteTimes } from "./note-times";
@@ -124,8 +125,17 @@ export class RememberingStore implements SessionStore, DeviceMemory {
       names = read.files;
       this.subfolders = read.folders;
     } else names = await this.inner.list(folder);
-    this.listed = new Listed(names);
+    this.listed = new Listed(names, this.olderRun(names));
     return names;
+  }
+
+  /** Where the older notes the summary vouched for are in `names` (readByNames put them there as one run). */
+  private olderRun(names: readonly string[]): RunBefore | null {
+    const vouched = this.vouched;
+    if (vouched === null || vouched.files !== names || vouched.older.older.length === 0) return null;
+    const { older, before } = vouched.older;
+    const from = names.indexOf(older[0]); // after the few names before the confirmed ones (a listing: none twice)
+    return from < 0 ? null : { from, to: from + older.length, before };
   }
 
   /** The folder by its names while the summary can vouch for its older notes (readByNames), else one typed listing. */
