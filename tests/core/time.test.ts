@@ -65,6 +65,28 @@ describe("parseTimestamp", () => {
     );
   });
 
+  it("reads an offset in each of its forms as the engine reads the one with a colon", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("+", "-"),
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 59 }),
+        (sign, hours, minutes) => {
+          const [h, m] = [String(hours).padStart(2, "0"), String(minutes).padStart(2, "0")];
+          const at = "2026-08-14T12:34:56";
+          const expected = Date.parse(`${at}${sign}${h}:${m}`);
+          expect([parseTimestamp(`${at}${sign}${h}:${m}`), parseTimestamp(`${at}${sign}${h}${m}`)]).toEqual([
+            expected,
+            expected,
+          ]);
+          if (minutes === 0) expect(parseTimestamp(`${at}${sign}${h}`)).toBe(expected);
+        },
+      ),
+    );
+    expect(parseTimestamp("2026-08-14T12:00:00+24:00")).toBeNull();
+    expect(parseTimestamp("2026-08-14T12:00:00+05:60")).toBeNull();
+  });
+
   it("reads a timestamp without an offset as local time", () => {
     expect(parseTimestamp("2026-08-14T12:00:00", () => 330)).toBe(Date.parse("2026-08-14T06:30:00Z"));
   });

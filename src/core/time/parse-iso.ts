@@ -2,8 +2,9 @@
 import type { OffsetAt } from "./instants";
 import { MINUTE_MS } from "./instants";
 
+// The offset's sign, hours and minutes are groups of their own (9 to 11): no string work after the match.
 const ISO_PATTERN =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 
 /** Days in each month of a common year; February has 29 in a leap year (the proleptic Gregorian calendar). */
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -42,10 +43,9 @@ export function parseTimestamp(text: unknown, offsetAt?: OffsetAt): number | nul
     return asUtc - offsetAt(first) * MINUTE_MS;
   }
   if (zone === "Z") return asUtc;
-  const sign = zone.startsWith("-") ? -1 : 1;
-  const digits = zone.slice(1).replace(":", "");
-  const offHours = Number(digits.slice(0, 2));
-  const offMinutes = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
+  const sign = m[9] === "-" ? -1 : 1;
+  const offHours = Number(m[10]);
+  const offMinutes = m[11] === undefined ? 0 : Number(m[11]);
   if (offHours > 23 || offMinutes > 59) return null;
   return asUtc - sign * (offHours * 60 + offMinutes) * MINUTE_MS;
 }
