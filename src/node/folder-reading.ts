@@ -48,7 +48,7 @@ export interface FolderListing {
 export interface EarlyFolder {
   /** The folder read (absolute, as NodeStore resolves it). */
   readonly folder: string;
-  /** When the reading began (performance.now()). */
+  /** When the reading began (monotonicMs()). */
   readonly began: number;
   readonly names: Promise<string[] | null> | null;
   readonly listing: Promise<FolderListing | null> | null;

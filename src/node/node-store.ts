@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, constants as fsConstants, lstatSync, openSync, promises as fs, realpathSync } from "node:fs";
 import * as path from "node:path";
-import { performance } from "node:perf_hooks";
+import { monotonicMs } from "./monotonic";
 import { BoundaryError, ConflictError, FileExistsError, LinkOutsideVaultError, PaleeError } from "../core/errors";
 import type { ChangeReport, ModifiedAt, SessionStore } from "../core/ports";
 import type { TimeOf } from "../core/device-memory/folder-reading";
@@ -222,7 +222,7 @@ export class NodeStore implements SessionStore {
     const early = this.early;
     if (early === null || early.folder !== absolute) return null;
     this.early = null;
-    return performance.now() - early.began <= EARLY_NAMES_MAX_MS ? early : null;
+    return monotonicMs() - early.began <= EARLY_NAMES_MAX_MS ? early : null;
   }
 
   /** Which of `names` in `folder` are files and which subfolders, each asked, with the files' times (kindsOf). */

@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { performance } from "node:perf_hooks";
+import { monotonicMs } from "../../src/node/monotonic";
 import { beginEarlyListing, provedEarly } from "../../src/cli/device-memory/early-listing";
 import type { EarlyListing } from "../../src/cli/device-memory/early-listing";
 import { lockVault } from "../../src/cli/lock";
@@ -149,7 +149,7 @@ describe("provedEarly: no writer held the lock since the listing began", () => {
 });
 
 describe("NodeStore with an early listing", () => {
-  const early = (folder: string, names: string[] | null, began = performance.now()): EarlyListing => ({
+  const early = (folder: string, names: string[] | null, began = monotonicMs()): EarlyListing => ({
     folder,
     began,
     names: Promise.resolve(names),
@@ -175,7 +175,7 @@ describe("NodeStore with an early listing", () => {
       "S-20260101T000000-dddd.md",
       "S-20260102T000000-eeee.md",
     ]);
-    const old = new NodeStore(vault, early(sessions, ["S-as-listed.md"], performance.now() - EARLY_NAMES_MAX_MS - 1));
+    const old = new NodeStore(vault, early(sessions, ["S-as-listed.md"], monotonicMs() - EARLY_NAMES_MAX_MS - 1));
     expect(await old.names("palee/sessions")).not.toContain("S-as-listed.md");
     const failed = new NodeStore(vault, early(sessions, null));
     expect(await failed.names("palee/sessions")).toContain("S-20260101T000000-dddd.md");
@@ -204,7 +204,7 @@ describe("run() with an early listing", () => {
     expect(await session(null, "start", "--topic", "T-two")).toBe(0);
     stderr = "";
     // Dated now, so that only the writers' token can refuse it, however slow the machine.
-    const fresh = early && { ...early, began: performance.now() };
+    const fresh = early && { ...early, began: monotonicMs() };
     expect(await session(fresh, "start", "--topic", "T-three")).toBe(2);
     expect(stderr).toMatch(/already open: T-two/);
   });

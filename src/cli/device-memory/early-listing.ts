@@ -16,7 +16,7 @@
  */
 import { existsSync, lstatSync, promises as fs, realpathSync } from "node:fs";
 import * as path from "node:path";
-import { performance } from "node:perf_hooks";
+import { monotonicMs } from "../../node/monotonic";
 import { DEFAULT_SESSION_FOLDER, layoutFor } from "../../core/records/layout";
 import type { EarlyFolder } from "../../node/folder-reading";
 import { readListing } from "../../node/folder-reading";
@@ -69,7 +69,7 @@ export function beginEarlyListing(argv: readonly string[], env: NodeJS.ProcessEn
     const held = lstatSync(lock.lock, { throwIfNoEntry: false }) !== undefined;
     // Without a folder summary the call reads the folder's files and subfolders (one typed listing), else its names.
     const typed = !existsSync(path.join(state, MEMORY_FILES.summary));
-    const began = performance.now();
+    const began = monotonicMs();
     const names = typed ? null : fs.readdir(sessions).catch(() => null);
     const listing = typed ? readListing(sessions).catch(() => null) : null;
     return { folder: sessions, began, names, listing, token: held ? null : { path: tokenPath, value } };

@@ -13,7 +13,7 @@
  * - A file that cannot be found, read or written never fails the command: the call learns afresh.
  */
 import { promises as fs } from "node:fs";
-import { performance } from "node:perf_hooks";
+import { monotonicMs } from "../../node/monotonic";
 import * as path from "node:path";
 import type { CorePorts, DeviceMemory } from "../../core/ports";
 import type { Layout } from "../../core/records/layout";
@@ -144,7 +144,7 @@ export async function openMemory(
   const began = use.now();
   // The recent notes' frontmatter by their files' identities: what the call need not read again.
   const fields = fieldsText === null || owner === null ? null : parseKeptFields(fieldsText, owner, began);
-  const notes = new KeptFields(layout.sessions, sessionFileKey(store, layout.sessions), () => performance.now());
+  const notes = new KeptFields(layout.sessions, sessionFileKey(store, layout.sessions), () => monotonicMs());
   notes.begin(fields?.notes ?? null, began);
   // While the listing begun early is under way (early-listing.ts); only the notes the call reads as a rule.
   notes.prepare(use.notesWithin === undefined ? null : began - use.notesWithin);
