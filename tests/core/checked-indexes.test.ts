@@ -80,6 +80,36 @@ describe("CheckedIndexes", () => {
   });
 });
 
+describe("CheckedIndexes with the older names known", () => {
+  const name = fc.stringMatching(/^S-[0-9a-f]{1,4}\.md$/);
+  const split = fc.stringMatching(/^S-[0-9a-f]{0,2}$/);
+
+  it("answers as without them, a note left out or added on either side of the split", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(name, { maxLength: 20 }), split, name, name, (names, at, except, plus) => {
+        const older = names.filter((n) => n < at).sort();
+        const listing = [...older, ...names.filter((n) => n >= at)];
+        const known = { split: at, old: namesDigest(older, sha), older };
+        const written = [...listing.filter((n) => n !== except), ...(listing.includes(plus) ? [] : [plus])];
+        const wrote = new CheckedIndexes(sha);
+        wrote.checked("t", listing, except, plus, known);
+        // Found by a call that knows the older names, and by one that digests every name.
+        for (const claim of [known, null]) {
+          const checks = new CheckedIndexes(sha, wrote.remembered());
+          expect(checks.listsExactly("t", written, null, claim)).toBe(true);
+          expect(checks.listsExactly("t", [...written, "S-new.md"], "S-new.md", claim)).toBe(true);
+          expect(checks.listsExactly("t", [...written, "S-new.md"], null, claim)).toBe(false);
+        }
+        const plain = new CheckedIndexes(sha);
+        plain.checked("t", listing, except, plus);
+        expect(new CheckedIndexes(sha, plain.remembered()).listsExactly("t", listing, except, known)).toBe(
+          listing.includes(plus),
+        );
+      }),
+    );
+  });
+});
+
 describe("namesKey: a set's digest cut at a split", () => {
   const name = fc.stringMatching(/^S-[0-9a-f]{1,6}\.md$/);
   const split = fc.stringMatching(/^S-[0-9a-f]{0,3}$/);

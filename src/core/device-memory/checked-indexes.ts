@@ -42,18 +42,28 @@ export function namesKey(
   known: KnownOlder | null = null,
 ): NamesDigest {
   const after = known !== null && known.split === split ? afterKnown(names, known) : null;
-  const [old, rest] =
-    after !== null && known !== null
-      ? [known.old, after]
-      : [
-          namesDigest(
-            names.filter((n) => n < split),
-            digest,
-          ),
-          names.filter((n) => n >= split),
-        ];
+  if (after !== null && known !== null) return keyAfterKnown(known, after, digest);
+  const old = namesDigest(
+    names.filter((n) => n < split),
+    digest,
+  );
+  return keyOf(
+    split,
+    old,
+    names.filter((n) => n >= split),
+    names.length,
+    digest,
+  );
+}
+
+/** namesKey of `known.older` and `rest`, every one of `rest` at or after `known.split` (what afterKnown gives). */
+function keyAfterKnown(known: KnownOlder, rest: readonly string[], digest: Digest): NamesDigest {
+  return keyOf(known.split, known.old, rest, known.older.length + rest.length, digest);
+}
+
+function keyOf(split: string, old: NamesDigest, rest: readonly string[], count: number, digest: Digest): NamesDigest {
   const head = JSON.stringify([split, old.digest, old.count]);
-  return { digest: digest(`${head}\n${JSON.stringify(rest.slice().sort())}`), count: names.length };
+  return { digest: digest(`${head}\n${JSON.stringify(rest.slice().sort())}`), count };
 }
 
 /**
@@ -77,6 +87,8 @@ export const CHECKS_KEPT = 4;
 export class CheckedIndexes {
   private checks: IndexCheck[] = [];
   private changed = false;
+  /** afterKnown of the last names asked, kept: a call checks and then remembers the same listing. */
+  private after: { names: readonly string[]; known: KnownOlder; rest: readonly string[] | null } | null = null;
   /** The last text digested and its digest: a call checks and then remembers the same text. */
   private last: { text: string; digest: string } | null = null;
   /** The sets digested (setOf), by the identity of their names, the change and the split. */
@@ -100,6 +112,7 @@ export class CheckedIndexes {
     this.changed = false;
     this.last = null;
     this.sets = null;
+    this.after = null;
   }
 
   /** Whether a check was added since `begin` (then the face saves them). */
@@ -122,7 +135,7 @@ export class CheckedIndexes {
     except: string | null,
     known: KnownOlder | null = null,
   ): boolean {
-    const minus = except !== null && names.includes(except) ? except : null;
+    const minus = except !== null && this.holds(names, except, known) ? except : null;
     const count = names.length - (minus === null ? 0 : 1);
     // Those split where this call knows the older names' digest first: their names cost the recent ones only.
     const cheap = (c: IndexCheck): number => (c.split === known?.split ? 0 : 1);
@@ -158,9 +171,9 @@ export class CheckedIndexes {
     plus: string | null,
     known: KnownOlder | null = null,
   ): void {
-    const minus = except !== null && names.includes(except) ? except : null;
+    const minus = except !== null && this.holds(names, except, known) ? except : null;
     const split = known?.split ?? "";
-    const set = this.setOf(names, minus, plus !== null && !names.includes(plus) ? plus : null, split, known);
+    const set = this.setOf(names, minus, plus !== null && !this.holds(names, plus, known) ? plus : null, split, known);
     const check: IndexCheck = { text: this.digestOf(text), names: set.digest, count: set.count, split };
     const same = (c: IndexCheck): boolean =>
       c.text === check.text && c.names === check.names && c.count === check.count && c.split === check.split;
@@ -185,12 +198,35 @@ export class CheckedIndexes {
     if (!same || this.sets === null) this.sets = { names, minus, plus, set: new Map() };
     const done = this.sets.set.get(split);
     if (done !== undefined) return done;
-    const list = names.slice();
-    if (minus !== null) list.splice(list.indexOf(minus), 1);
-    if (plus !== null) list.push(plus);
-    const set = namesKey(list, split, this.digest, known);
+    // The older names known to begin the listing (and no change among them): only the recent ones are copied.
+    const rest = known !== null && known.split === split ? this.restOf(names, known) : null;
+    let set: NamesDigest;
+    if (rest !== null && known !== null && (minus === null || minus >= split) && (plus === null || plus >= split)) {
+      const after = minus === null ? rest.slice() : rest.filter((n) => n !== minus);
+      if (plus !== null) after.push(plus);
+      set = keyAfterKnown(known, after, this.digest);
+    } else {
+      const list = names.slice();
+      if (minus !== null) list.splice(list.indexOf(minus), 1);
+      if (plus !== null) list.push(plus);
+      set = namesKey(list, split, this.digest, known);
+    }
     this.sets.set.set(split, set);
     return set;
+  }
+
+  /** afterKnown(names, known), once per listing and claim. */
+  private restOf(names: readonly string[], known: KnownOlder): readonly string[] | null {
+    if (this.after?.names !== names || this.after.known !== known) {
+      this.after = { names, known, rest: afterKnown(names, known) };
+    }
+    return this.after.rest;
+  }
+
+  /** Whether `names` (a listing) holds `name`: among the recent ones only, when the older are known to begin it. */
+  private holds(names: readonly string[], name: string, known: KnownOlder | null): boolean {
+    const rest = known !== null && name >= known.split ? this.restOf(names, known) : null;
+    return rest !== null ? rest.includes(name) : names.includes(name);
   }
 
   private digestOf(text: string): string {
