@@ -8,6 +8,7 @@
  */
 import type { Digest, NamesDigest } from "./names-digest";
 import { namesDigest } from "./names-digest";
+import { knownToBeginWith } from "../scan/joined";
 
 /**
  * One remembered check: the text's digest, the digest of the names it lists (namesKey, split at `split`) and
@@ -73,7 +74,7 @@ function keyOf(split: string, old: NamesDigest, rest: readonly string[], count: 
 function afterKnown(names: readonly string[], known: KnownOlder): readonly string[] | null {
   const { older, split } = known;
   if (names.length < older.length) return null;
-  for (let i = 0; i < older.length; i++) if (names[i] !== older[i]) return null;
+  if (!knownToBeginWith(names, older)) for (let i = 0; i < older.length; i++) if (names[i] !== older[i]) return null;
   const rest = names.slice(older.length);
   return rest.every((n) => n >= split) ? rest : null;
 }

@@ -1,6 +1,7 @@
 import { formatUtcCompact } from "../time";
 import type { Digest, NamesDigest } from "./names-digest";
 import { digestInOrder, namesDigest, sameDigest } from "./names-digest";
+import { knownToBeginWith } from "../scan/joined";
 
 /**
  * The folder summary a device remembers (issue 22; docs/performance.md "The folder summary"), so
@@ -77,6 +78,7 @@ function firstAtOrAfter(names: readonly string[], key: string): number {
 /** Whether `names` begins with exactly `head` (compared in place: no copy of 30 000 names). */
 function beginsWith(names: readonly string[], head: readonly string[]): boolean {
   if (names.length < head.length) return false;
+  if (knownToBeginWith(names, head)) return true;
   for (let i = 0; i < head.length; i++) if (names[i] !== head[i]) return false;
   return true;
 }

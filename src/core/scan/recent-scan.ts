@@ -5,6 +5,7 @@ import { formatUtcCompact } from "../time";
 import { assemble, scanOf } from "./assemble";
 import type { NameKind } from "./names";
 import { kindOf } from "./names";
+import { joined } from "./joined";
 import { readDrafts, readNotes } from "./read";
 import { placeholdersSkipped, subfolderNotes } from "./strays";
 import type { Scan } from "./scan";
@@ -38,15 +39,16 @@ export async function scanRecentSessions(
   if (starts.includes(null) || at.required.some((id) => !ids.includes(id))) return null;
   // The known older notes first, as listed. Joined by concat: a spread of a long history steps through each name
   // in the interpreter of a fresh process; concat copies them natively.
-  const confirmed = known ? known.older.concat(names.confirmed) : names.confirmed;
+  const confirmed = known ? joined(known.older, names.confirmed) : names.confirmed;
   const bound = Math.min(...(starts as number[])) - CLOCK_BEHIND_MS;
   const from = starts.length === 0 ? "T" : `S-${formatUtcCompact(bound)}`; // "T" sorts after every S-… name
   // One pass over the names not known older (all 30 000 without a known run); the order they are read in does not
   // matter (assemble).
   const allOlder = known !== null && known.before <= from;
-  const older = allOlder ? [...known.older] : [];
+  const before: string[] = [];
   const recent: string[] = [];
-  for (const n of allOlder ? names.confirmed : confirmed) (n < from ? older : recent).push(n);
+  for (const n of allOlder ? names.confirmed : confirmed) (n < from ? before : recent).push(n);
+  const older = allOlder ? joined(known.older, before) : before;
   const changed = starts.length === 0 ? [] : await store.changedAmong(layout.sessions, older, bound);
   const notes = await readNotes(store, layout, offsetAt, [...new Set([...recent, ...changed])]);
   const strays = [...placeholdersSkipped(layout, names.placeholder), ...(await subfolderNotes(store, layout))];

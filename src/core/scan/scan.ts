@@ -15,7 +15,7 @@ export interface Scan {
    * Set when `confirmed` holds only the notes that may have absorbed a draft (scanRecentSessions): the file
    * names of every confirmed note in the folder, which the views are then checked against.
    */
-  partial?: { names: string[] };
+  partial?: { names: readonly string[] };
 }
 
 /** The confirmed list and its duplicate-ID skips, as assembled from every confirmed note's outcome. */
