@@ -1,4 +1,4 @@
-import { randomFillSync } from "node:crypto";
+import { webcrypto } from "node:crypto";
 import * as os from "node:os";
 import type { Clock, RandomSource } from "../core/ports";
 
@@ -7,9 +7,8 @@ export const systemClock: Clock = {
   offsetMinutes: (at) => -new Date(at).getTimezoneOffset(),
 };
 
-/** The same generator as webcrypto.getRandomValues, without loading Web Crypto first (~0.8 ms of every start, end). */
 export const systemRandom: RandomSource = {
-  bytes: (count) => randomFillSync(new Uint8Array(count)),
+  bytes: (count) => webcrypto.getRandomValues(new Uint8Array(count)),
 };
 
 /** The CLI's device name: $PALEE_DEVICE, else the host name (written into drafts and hot.md). */
