@@ -423,6 +423,30 @@ describe("the older notes kept by name (issues 37/38)", () => {
     expect(fs.existsSync(olderFile(vault))).toBe(true);
   });
 
+  it("next and context take the older notes' review fold, as reading every note does; none damaged or stale", () => {
+    const { vault } = ratedVault();
+    const reviewsFile = path.join(path.dirname(cacheFile(vault)), "older-reviews.txt");
+    const asked = [reads[0], reads[1], reads[2]];
+    const first = asked.map((args) => palee(vault, args).stdout); // the first folds the older notes' records
+    expect(fs.existsSync(reviewsFile)).toBe(true);
+    expect(asked.map((args) => palee(vault, args).stdout)).toEqual(first);
+    const text = fs.readFileSync(reviewsFile, "utf8");
+    fs.writeFileSync(reviewsFile, text.replace("T-other", "T-otter"));
+    expect(asked.map((args) => palee(vault, args).stdout)).toEqual(first);
+    const again = fs.readFileSync(reviewsFile, "utf8"); // folded afresh
+    expect([again.includes("T-otter"), again.includes("T-other")]).toEqual([false, true]);
+    // An older note gone: the fold no longer stands for the older notes, and the answer is the full read's.
+    const oldest = sessionFiles(vault)
+      .filter((f) => f.startsWith("S-"))
+      .sort()[0];
+    fs.rmSync(path.join(vault, "palee", "sessions", oldest));
+    const after = asked.map((args) => palee(vault, args).stdout);
+    fs.rmSync(reviewsFile);
+    fs.rmSync(olderFile(vault));
+    expect(asked.map((args) => palee(vault, args).stdout)).toEqual(after);
+    expect(after[1]).not.toBe(first[1]); // its review days no longer hold the oldest
+  });
+
   it("is not used once damaged; a rewrite in place that keeps the file's time shows at a rebuild", () => {
     const { vault } = ratedVault();
     const before = palee(vault, ["goal", "--json"]).stdout;

@@ -28,6 +28,8 @@ import type { FileKeyOf } from "../../core/device-memory/kept-fields";
 import { fileKeyAt } from "../../node/file-key";
 import { OlderFields } from "../../core/device-memory/older-fields";
 import { parseOlderFields, renderOlderFields } from "./older-file";
+import type { OlderReviews } from "../../core/device-memory/older-reviews";
+import { parseOlderReviews, renderOlderReviews } from "./older-reviews-file";
 import type { Remembered } from "./memory-files";
 import { MEMORY_FILES } from "./file-names";
 import {
@@ -179,12 +181,24 @@ export async function openMemory(
     return parsed?.kept ?? null;
   });
   older.begin(began);
+  // The older notes' review fold (older-reviews.ts): read when next first asks; one made by this call saved after it.
+  const reviewsFile = where && path.join(where.dir, MEMORY_FILES.reviews);
+  let foldMade: OlderReviews | null = null;
+  const reviews = {
+    load: (): OlderReviews | null => {
+      const text = reviewsFile !== null && owner !== null && !use.fresh ? readMemoryFileNow(reviewsFile) : null;
+      return text === null || owner === null ? null : parseOlderReviews(text, owner, began);
+    },
+    keep: (fold: OlderReviews): void => {
+      foldMade = fold;
+    },
+  };
   const remembered = new RememberingStore(
     store,
     layout.sessions,
     (folder, names) => store.modifiedTimes(folder, names),
     summary ? { summary: summary.summary, times: () => times()?.times ?? null } : (times()?.times ?? null),
-    { listing: reading, checks, digest: sha256, fields: notes, older },
+    { listing: reading, checks, digest: sha256, fields: notes, older, reviews },
   );
   // Saved by any call that read them (readers too, without the lock): a file is one call's own reads, or a kept one
   // less the names gone, each entry true of its create-only name, written atomically (docs/performance.md).
@@ -194,12 +208,21 @@ export async function openMemory(
     if (save === null || at === null || olderFile === null || owner === null) return;
     await writeMemoryFile(olderFile, renderOlderFields(owner, save.notes, at));
   };
+  // Dated when the notes it folds were read: those kept (older-fields.txt), else this call's own reads.
+  const saveReviews = async (): Promise<void> => {
+    // rebuild remakes the memory from the notes: a fold of what they said before is not kept past it.
+    if (use.fresh && reviewsFile !== null) await fs.rm(reviewsFile, { force: true });
+    const fold: OlderReviews | null = foldMade;
+    if (fold === null || reviewsFile === null || owner === null) return;
+    await writeMemoryFile(reviewsFile, renderOlderReviews(owner, fold, olderRead?.savedAt ?? began));
+  };
   return {
     store: remembered,
     memory: remembered,
     sweep: (sweepOn) => (ports, l) => remembered.reusingListing(() => sweepOn(ports, l)),
     finish: async () => {
       await saveOlder().catch(() => undefined);
+      await saveReviews().catch(() => undefined);
       if (!use.writes || file === null || summaryFile === null || owner === null) return;
       try {
         if (checks.learned() && checksFile !== null) {

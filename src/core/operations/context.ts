@@ -10,6 +10,7 @@ import { renderIndexLine } from "../records/index-line";
 import { joinedAfter } from "../records/session-index";
 import type { OffsetAt } from "../time";
 import type { BriefTotals } from "../records/brief";
+import type { QueueTopic } from "../review/queue";
 
 export interface SessionsOptions {
   /** How long a silent session still counts as running on its device; default 15 minutes. */
@@ -30,6 +31,31 @@ export interface SessionsOptions {
    * (topic-history.ts), from a trusted index.md, for the CLI. Without it they read a full scan.
    */
   topicHistory?: TopicHistorySource;
+  /**
+   * How next and the brief take the older notes from the device memory's fold of them, reading only the recent
+   * notes: `OLDER_REVIEWS` (recent-reviews.ts), for the CLI. Without it they read every note's record.
+   */
+  olderReviews?: OlderReviewsSource;
+}
+
+/** Each topic as the queue sees it, whether a topic has any session, and the scan's warnings (next.ts). */
+export interface ReviewTopics {
+  topics: QueueTopic[];
+  known: (topicId: string) => boolean;
+  warnings: string[];
+}
+
+/** What next asks of each topic: its next action only when it counts (a review day, a goal, asked for). */
+export interface ReviewAsk {
+  asOf: number;
+  counts: (topicId: string, reviewed: boolean) => boolean;
+  probe: ((session: ConfirmedSession) => boolean | undefined) | undefined;
+}
+
+/** next's topics from the older notes' fold and the recent notes (null: the fold cannot tell), and the fold kept. */
+export interface OlderReviewsSource {
+  topics: (ctx: SessionContext, ask: ReviewAsk) => Promise<ReviewTopics | null>;
+  keep: (ctx: SessionContext, scan: Scan) => Promise<void>;
 }
 
 /** One topic's confirmed sessions, newest first, as the brief and latest read them (topic-history.ts). */
@@ -66,6 +92,8 @@ export interface SessionContext {
   readonly viewsAfter?: ViewsAfter;
   /** The brief's bounded read of one topic (SessionsOptions.topicHistory), if this face passes one. */
   readonly topicHistory?: TopicHistorySource;
+  /** next's and the brief's older notes from the device memory's fold (SessionsOptions.olderReviews), if passed. */
+  readonly olderReviews?: OlderReviewsSource;
   /** Whether a full scan costs only what changed since the last one (the store follows changes, and has). */
   readonly scanIsWarm: () => boolean;
   /** The local UTC offset at an instant, in minutes: how timestamps are read and written. */
@@ -101,6 +129,7 @@ export function createSessionContext(ports: CorePorts, layout: Layout, options: 
     tempFiles: options.tempFiles,
     viewsAfter: options.viewsAfter,
     topicHistory: options.topicHistory,
+    olderReviews: options.olderReviews,
     scanIsWarm: () => cache.token !== null,
     offsetAt,
     scan: () => {
