@@ -6,7 +6,7 @@
  * lies about their start, duplicate IDs), notes added, synced late under old names and deleted, days passing, and
  * the memory deleted, corrupted, left stale or dated ahead at random steps.
  *
- *   OLDER_REVIEWS_RUNS (default 60)
+ *   OLDER_REVIEWS_RUNS (default 100)
  */
 import fc from "fast-check";
 import { continuedDays } from "../../src/core/device-memory/older-reviews";
@@ -24,7 +24,7 @@ import { CACHE_TROUBLES, DeviceMemoryModel } from "../support/device-memory";
 import { FakeClock, SeededRandom } from "../support/fakes";
 import { MemoryStore } from "../support/memory-store";
 
-const RUNS = Number(process.env.OLDER_REVIEWS_RUNS ?? 60);
+const RUNS = Number(process.env.OLDER_REVIEWS_RUNS ?? 100);
 const SESSIONS = "palee/sessions/";
 const DAY = 86_400_000;
 const TOPICS = ["T-a", "T-b", "T-c"] as const;
@@ -55,13 +55,20 @@ const noteSpec: fc.Arbitrary<NoteSpec> = fc.record({
   minute: fc.integer({ min: 0, max: 1439 }),
   minutes: fc.constantFrom(0, 0, 5, 30, 90),
   rating: fc.constantFrom<Rating | "banana" | null>(null, null, 1, 2, 3, 4, "banana"),
-  offset: fc.constantFrom<number | null>(0, 330, -300, 780, 0, 330, -300, 780, null),
+  // Rarely what keeps the fold from standing for the older notes (a zone-dependent day, a lying name, a duplicate).
+  offset: fc.oneof(
+    { weight: 30, arbitrary: fc.constantFrom(0, 330, -300, 780) },
+    { weight: 1, arbitrary: fc.constant(null) },
+  ),
   next: fc.boolean(),
   done: fc.boolean(),
-  recall: fc.boolean(),
-  lie: fc.constantFrom(0, 0, 0, 0, 0, 0, 86_400 * 12, -86_400 * 12, 1),
+  recall: fc.constantFrom(false, false, false, true),
+  lie: fc.oneof(
+    { weight: 30, arbitrary: fc.constant(0) },
+    { weight: 1, arbitrary: fc.constantFrom(86_400 * 12, -86_400 * 12, 1) },
+  ),
   hex: fc.integer({ min: 0, max: 0xffff }),
-  duplicate: fc.constantFrom(false, false, false, false, false, true),
+  duplicate: fc.oneof({ weight: 30, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
 });
 
 type Step =
@@ -70,6 +77,7 @@ type Step =
   | { op: "add"; note: NoteSpec }
   | { op: "delete"; pick: number }
   | { op: "clock"; hours: number }
+  | { op: "rebuild" }
   | { op: "cache"; trouble: CacheTrouble; pick: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -87,6 +95,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("add" as const), note: noteSpec }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("delete" as const), pick: fc.nat() }) },
+  // index.md written from every note: context then reads its topic by the index's lines (topic-history.ts).
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("rebuild" as const) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("clock" as const), hours: fc.constantFrom(1, 6, 25, 240) }) },
   {
     weight: 1,
@@ -201,15 +211,20 @@ describe("the older notes' review fold", () => {
         async (notes, steps) => {
           const v = new Vault();
           for (const n of notes) v.add(n);
-          const all: Step[] = [{ op: "next", asOfBack: null, topic: null }, ...steps];
+          await v.full.rebuild();
+          const all: Step[] = [{ op: "next", asOfBack: null, topic: null }, { op: "context", topic: "T-a" }, ...steps];
           all.push({ op: "next", asOfBack: null, topic: null }, { op: "next", asOfBack: null, topic: "T-a" });
           for (const [i, s] of all.entries()) {
             const label = `step ${i}: ${JSON.stringify(s)}`;
             if (s.op === "next") await nextAgrees(v, s, label);
             else if (s.op === "context") await contextAgrees(v, s, label);
-            else if (s.op === "add") v.add(s.note);
-            else if (s.op === "delete") v.remove(s.pick);
+            else if (s.op === "add") {
+              v.add(s.note);
+              // Half of them as an end writes one (the views follow), half synced (index.md no longer lists all).
+              if (s.note.hex % 2 === 0) await v.full.rebuild();
+            } else if (s.op === "delete") v.remove(s.pick);
             else if (s.op === "clock") v.clock.advance(s.hours * 60);
+            else if (s.op === "rebuild") await v.full.rebuild();
             else v.cache.trouble(s.trouble, s.pick, v.clock.now());
           }
           counts.folded += v.cache.counts.folded;

@@ -177,6 +177,7 @@ async function contextFrom(ctx: SessionContext, options: ContextOptions, bounded
     nextAction: nextAction?.text ?? null,
     read,
     history,
+    dated: dated !== null,
   });
   const learning = { ...learned, warnings: [...planned.warnings, ...learned.warnings] };
   const notes = open ? draft?.body.trim() || null : null;

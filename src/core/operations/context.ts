@@ -10,7 +10,10 @@ import { renderIndexLine } from "../records/index-line";
 import { joinedAfter } from "../records/session-index";
 import type { OffsetAt } from "../time";
 import type { BriefTotals } from "../records/brief";
-import type { QueueTopic } from "../review/queue";
+import type { QueueEntry, QueueTopic } from "../review/queue";
+import type { BriefSession } from "../records/brief";
+import type { BriefRecall } from "../review/brief-lines";
+import type { PlanView } from "../review/goal-progress";
 
 export interface SessionsOptions {
   /** How long a silent session still counts as running on its device; default 15 minutes. */
@@ -52,9 +55,31 @@ export interface ReviewAsk {
   probe: ((session: ConfirmedSession) => boolean | undefined) | undefined;
 }
 
-/** next's topics from the older notes' fold and the recent notes (null: the fold cannot tell), and the fold kept. */
+/** What the brief asks of its topic's review (brief-review.ts): its history unfiltered, as of today. */
+export interface BriefAsk {
+  topicId: string;
+  asOf: number;
+  plan: PlanView;
+  nextAction: string | null;
+  read: readonly BriefSession[];
+  history: TopicHistory;
+  hasHeading?: (session: ConfirmedSession, heading: string) => boolean | undefined;
+}
+
+/** The brief's review entry, its warnings and the newest recall (brief-review.ts BriefLearning's). */
+export interface BriefReview {
+  entry: QueueEntry | null;
+  warnings: string[];
+  recall: BriefRecall | null;
+}
+
+/**
+ * next's topics and the brief's review from the older notes' fold and the recent notes (null: the fold cannot
+ * tell), and the fold kept after a full scan.
+ */
 export interface OlderReviewsSource {
   topics: (ctx: SessionContext, ask: ReviewAsk) => Promise<ReviewTopics | null>;
+  brief: (ctx: SessionContext, ask: BriefAsk) => Promise<BriefReview | null>;
   keep: (ctx: SessionContext, scan: Scan) => Promise<void>;
 }
 
@@ -65,6 +90,10 @@ export interface TopicHistory {
   at: (i: number) => Promise<ConfirmedSession | null>;
   /** The topic note a note of the topic records, among those read (the full scan: among all). */
   topicNote: () => string | null;
+  /** The file name of the topic's i-th newest session, without reading it; null past the last. */
+  nameAt?: (i: number) => string | null;
+  /** How many sessions the topic has. */
+  count?: number;
 }
 
 /** A topic's history (every confirmed session when `topicId` is null), or null when this source cannot tell. */

@@ -14,17 +14,18 @@ import type { Scan } from "../scan";
 import { assemble } from "../scan/assemble";
 import { kindOf } from "../scan/names";
 import { readDrafts, readNotes } from "../scan/read";
-import type { Mark, OlderReviews } from "../device-memory/older-reviews";
+import type { Mark, OlderReviews, OlderTopic } from "../device-memory/older-reviews";
 import { MARK_DONE, MARK_NEXT, continuedDays, continuesAfter, foldOlderReviews } from "../device-memory/older-reviews";
 import { olderSplitAt } from "../device-memory/older-reviews";
 import { sectionsOf } from "../device-memory/older-fields";
 import { withBody } from "../scan";
-import type { OlderReviewsSource, ReviewAsk, ReviewTopics, SessionContext } from "./context";
+import type { BriefAsk, BriefReview, OlderReviewsSource, ReviewAsk, ReviewTopics, SessionContext } from "./context";
+import { buildQueue, topicEntry } from "../review/queue";
 import type { QueueTopic } from "../review/queue";
 import { scheduleOf } from "../review/schedule";
 import { sessionDay } from "../time/local-days";
 import { nextActionIn } from "./next";
-import { RECALL_LOOKBACK } from "./brief-review";
+import { RECALL_LOOKBACK, newestRecall } from "./brief-review";
 
 /** What next and context take instead of a full scan. */
 export interface RecentReviews {
@@ -162,8 +163,54 @@ async function foldedTopics(ctx: SessionContext, ask: ReviewAsk): Promise<Review
   return { topics, known, warnings: read.warnings };
 }
 
+/** The newest Recall among the topic's older notes of rank below `within`, from the fold's recall marks. */
+async function olderRecall(ctx: SessionContext, older: OlderTopic | undefined, within: number) {
+  for (const { rank, name } of older?.recalls ?? []) {
+    if (rank >= within) break;
+    const path = sessionPath(ctx.layout, name);
+    const read = interpretConfirmed(path, classifyRecord(await ctx.ports.store.read(path)), ctx.offsetAt);
+    const text = "record" in read ? plainSection(read.record.body, "Recall") : null;
+    if ("record" in read && text !== null) {
+      return { day: sessionDay(read.record, ctx.offsetAt), text, rating: read.record.recallRating ?? null };
+    }
+  }
+  return null;
+}
+
+/**
+ * The brief's review entry, warnings and newest recall from the topic's recent notes (its history's, named from
+ * the split on: the index lists names newest first) and the fold: null when the history cannot name its notes,
+ * or the fold does not stand for exactly the topic's older ones (brief-review.ts then reads every note).
+ */
+async function foldedBrief(ctx: SessionContext, at: BriefAsk): Promise<BriefReview | null> {
+  const { history } = at;
+  const memory = ctx.ports.memory;
+  if (!memory || !history.nameAt || history.count === undefined) return null;
+  const names = await ctx.ports.store.list(ctx.layout.sessions);
+  const reviews = memory.olderReviewsFor(names);
+  if (reviews === null) return null;
+  const mine: ConfirmedSession[] = [];
+  for (let i = 0; (history.nameAt(i) ?? "") >= reviews.split; i++) {
+    const session = at.read[i]?.session ?? (await history.at(i));
+    if (session === null) return null;
+    mine.push(session);
+  }
+  const older = reviews.topics.get(at.topicId);
+  const olderName = (name: string): boolean => name < reviews.split && names.includes(name);
+  if (history.count - mine.length !== (older?.count ?? 0) || !continuesAfter(reviews, mine, olderName)) return null;
+  const schedule = scheduleOf(continuedDays(older?.days ?? [], mine, ctx.offsetAt, at.asOf));
+  const topics = [{ topicId: at.topicId, schedule, nextAction: at.nextAction }];
+  const entry = topicEntry(at.topicId, topics, buildQueue(topics, at.plan, at.asOf).queue, at.plan, at.asOf);
+  const warnings = [...mine.flatMap((s) => s.fieldWarnings ?? []), ...(older?.warnings ?? [])];
+  const recall =
+    (await newestRecall(ctx, mine, at.hasHeading)) ??
+    (mine.length < RECALL_LOOKBACK ? await olderRecall(ctx, older, RECALL_LOOKBACK - mine.length) : null);
+  return { entry: entry.group === "none" ? null : entry, warnings, recall };
+}
+
 /** What the CLI passes to PaleeSessions (SessionsOptions.olderReviews); main.js does not carry it. */
 export const OLDER_REVIEWS: OlderReviewsSource = {
   topics: foldedTopics,
+  brief: foldedBrief,
   keep: (ctx, scan) => keepFold(ctx, scan, RECALL_LOOKBACK),
 };
