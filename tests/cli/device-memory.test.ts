@@ -292,6 +292,15 @@ describe("the CLI with its device memory", () => {
     expect(index).toContain("Total sessions: 21");
   });
 
+  it("keeps the index check a read-only call made, so the next one does not walk index.md again", () => {
+    const { vault } = oldVault();
+    const checks = path.join(path.dirname(cacheFile(vault)), "index-checks.txt");
+    fs.rmSync(checks, { force: true });
+    const first = palee(vault, ["context", "--topic", "T-old", "--json"]);
+    expect([first.status, fs.existsSync(checks)]).toEqual([0, true]);
+    expect(palee(vault, ["context", "--topic", "T-old", "--json"]).stdout).toBe(first.stdout);
+  });
+
   it("keeps the folder summary, made anew once an older note is gone", () => {
     const { vault } = oldVault();
     const summary = () =>

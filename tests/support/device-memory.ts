@@ -220,15 +220,16 @@ export class DeviceMemoryModel {
       this.savedReviews.push(this.reviewsText);
       this.counts.foldSaved += 1;
     }
+    // An index check is saved by any call, as open-memory.ts `finish` does.
+    if (this.checks.learned()) {
+      this.checksText = files.renderIndexChecks(OWNER, this.checks.remembered(), now);
+      this.savedChecks.push(this.checksText);
+    }
     if (writes) this.save(now);
   }
 
   /** A writing call ends (under the lock): what it learned is saved, as open-memory.ts `finish` does. */
   save(now: number): void {
-    if (this.checks.learned()) {
-      this.checksText = files.renderIndexChecks(OWNER, this.checks.remembered(), now);
-      this.savedChecks.push(this.checksText);
-    }
     if (!this.remembered.timesRead()) this.counts.summaryOnly += 1;
     const began = this.fieldsBegan;
     if (this.kept.learned() || began === undefined || now - began >= RESAVE_MS) {

@@ -5,8 +5,9 @@
  *
  * - A writing action saves, under the vault lock it holds (invoke.ts calls `finish` before releasing it).
  * - A read-only action reads the memory and never writes it: it holds no lock, and what it learns (a stat or two
- *   of names new since) is cheap to learn again. But the older notes' records (older-file.ts), which only a read
- *   of the whole history learns: any call that read every older note saves them, atomically, without the lock.
+ *   of names new since) is cheap to learn again. But the older notes' records (older-file.ts) and their review
+ *   fold (older-reviews-file.ts), which only a read of the whole history learns, and an index check (a line-by-line
+ *   walk of index.md): any call that learned one saves it, atomically, without the lock.
  * - `rebuild` ignores the memory, and saves it made afresh from every confirmed note's time.
  * - The fields kept are saved when the call learned or forgot a note, or an hour after they were last saved; the
  *   index checks when one was added; the folder summary is read first, and the note times only if it cannot answer.
@@ -223,11 +224,13 @@ export async function openMemory(
     finish: async () => {
       await saveOlder().catch(() => undefined);
       await saveReviews().catch(() => undefined);
+      // A check is a fact about two inputs (this text lists exactly these names): a reader saves it too, atomically;
+      // a writer's save it overwrites is only learned again (docs/performance.md "The index checks").
+      if (checks.learned() && checksFile !== null && owner !== null) {
+        await writeMemoryFile(checksFile, renderIndexChecks(owner, checks.remembered(), use.now()));
+      }
       if (!use.writes || file === null || summaryFile === null || owner === null) return;
       try {
-        if (checks.learned() && checksFile !== null) {
-          await writeMemoryFile(checksFile, renderIndexChecks(owner, checks.remembered(), use.now()));
-        }
         if (use.fresh) await remembered.learnAll();
         const now = use.now();
         if (fieldsFile !== null && (notes.learned() || fields === null || now - fields.savedAt >= RESAVE_MS)) {
