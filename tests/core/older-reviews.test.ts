@@ -46,6 +46,8 @@ interface NoteSpec {
   hex: number;
   /** Claims the session_id of the note before it. */
   duplicate: boolean;
+  /** The topic note it records, if any. */
+  topicNote: string | null;
 }
 
 const noteSpec: fc.Arbitrary<NoteSpec> = fc.record({
@@ -68,6 +70,7 @@ const noteSpec: fc.Arbitrary<NoteSpec> = fc.record({
     { weight: 1, arbitrary: fc.constantFrom(86_400 * 12, -86_400 * 12, 1) },
   ),
   hex: fc.integer({ min: 0, max: 0xffff }),
+  topicNote: fc.constantFrom(null, null, null, "[[Topic notes]]", "[[Other notes]]"),
   duplicate: fc.oneof({ weight: 30, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
 });
 
@@ -149,6 +152,7 @@ class Vault {
         duration_minutes: n.minutes,
         ...(n.rating === null ? {} : { recall_rating: RATING_TEXT(n.rating) }),
         ...(n.done ? { next_done: true } : {}),
+        ...(n.topicNote === null ? {} : { topic_note: n.topicNote }),
       },
       { summary: `studied ${n.hex}`, ...(n.next ? { next: `do ${n.hex}` } : {}) },
     );

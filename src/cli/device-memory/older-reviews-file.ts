@@ -19,6 +19,10 @@ interface TopicBody {
   complete: boolean;
   recalls: Array<[number, string]>;
   count: number;
+  minutes: number;
+  dates: [string, string];
+  newest: string[];
+  topicNote: string | null;
   warnings: string[];
 }
 
@@ -45,6 +49,10 @@ export function renderOlderReviews(owner: MemoryOwner, reviews: OlderReviews, at
       complete: t.complete,
       recalls: t.recalls.map((r) => [r.rank, r.name]),
       count: t.count,
+      minutes: t.minutes,
+      dates: [t.firstDate, t.lastDate],
+      newest: t.newest,
+      topicNote: t.topicNote,
       warnings: t.warnings,
     },
   ]);
@@ -69,6 +77,9 @@ function topicOf(v: unknown): OlderTopic | null {
   if (!days.every(isDay) || !ratings.every((r) => isCount(r) && r <= 4)) return null;
   if (!Array.isArray(marks) || !marks.every((m) => isMark(m))) return null;
   if (!Array.isArray(recalls) || !recalls.every((r) => Array.isArray(r) && isCount(r[0]) && isText(r[1]))) return null;
+  const { dates, newest, topicNote } = t;
+  if (!isCount(t.minutes) || !Array.isArray(dates) || dates.length !== 2 || !isTexts(dates)) return null;
+  if (!isTexts(newest) || !(topicNote === null || isText(topicNote))) return null;
   return {
     first: t.first,
     days: days.map((day, i) => ({ day, rating: ratings[i] === 0 ? null : (ratings[i] as Rating) })),
@@ -76,6 +87,11 @@ function topicOf(v: unknown): OlderTopic | null {
     complete: t.complete,
     recalls: recalls.map(([rank, name]) => ({ rank, name })),
     count: t.count,
+    minutes: t.minutes,
+    firstDate: dates[0],
+    lastDate: dates[1],
+    newest,
+    topicNote,
     warnings: t.warnings,
   };
 }

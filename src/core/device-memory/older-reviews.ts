@@ -3,6 +3,7 @@ import type { ReviewDay, ReviewSession } from "../review/schedule";
 import type { OffsetAt } from "../time";
 import { reviewDaysOf } from "../review/schedule";
 import { formatUtcCompact } from "../time";
+import { recordedDate } from "../time/parse-iso";
 import { recordsOwnDay, sessionDay } from "../time/local-days";
 import { kindOf } from "../scan/names";
 import { KEPT_SPAN_MS } from "./kept-fields";
@@ -26,6 +27,8 @@ import type { Digest, NamesDigest } from "./names-digest";
 
 /** How many of a topic's newest older notes with a Next action or next_done are kept (next --as-of walks them). */
 export const MARKS_KEPT = 8;
+/** How many of a topic's newest older notes are named (the brief reads its topic's newest until its words are full). */
+export const HISTORY_KEPT = 64;
 /** Bits of a mark: the note has a Next action (older-fields.ts SECTIONS bit 0), or carries next_done. */
 export const MARK_NEXT = 1;
 export const MARK_DONE = 2;
@@ -48,8 +51,15 @@ export interface OlderTopic {
   complete: boolean;
   /** Its older notes with a Recall among its newest `lookback`, by rank (0: its newest older note). */
   recalls: Array<{ rank: number; name: string }>;
-  /** How many older notes it has. */
+  /** How many older notes it has, their minutes, and the first and last dates their starts record. */
   count: number;
+  minutes: number;
+  firstDate: string;
+  lastDate: string;
+  /** The names of its newest older notes, newest first (HISTORY_KEPT of them: the brief reads a few). */
+  newest: string[];
+  /** The topic note its newest older note that records one records, or null. */
+  topicNote: string | null;
   /** Its older notes' field warnings, newest first. */
   warnings: string[];
 }
@@ -187,6 +197,7 @@ function topicFold(newestFirst: readonly ConfirmedSession[], input: FoldInput): 
     else if (bits !== 0) complete = false;
     if (rank < input.lookback && sections & 2) recalls.push({ rank, name });
   });
+  const dates = newestFirst.map((s) => recordedDate(s.startedAt)).sort();
   return {
     first,
     days: reviewDaysOf(newestFirst, NO_ZONE, Number.POSITIVE_INFINITY),
@@ -194,6 +205,11 @@ function topicFold(newestFirst: readonly ConfirmedSession[], input: FoldInput): 
     complete,
     recalls,
     count: newestFirst.length,
+    minutes: newestFirst.reduce((sum, s) => sum + s.durationMinutes, 0),
+    firstDate: dates[0],
+    lastDate: dates[dates.length - 1],
+    newest: newestFirst.slice(0, HISTORY_KEPT).map((s) => nameOf(s.path)),
+    topicNote: newestFirst.find((s) => s.topicNote !== null)?.topicNote ?? null,
     warnings: newestFirst.flatMap((s) => s.fieldWarnings ?? []),
   };
 }

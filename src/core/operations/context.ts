@@ -14,6 +14,7 @@ import type { QueueEntry, QueueTopic } from "../review/queue";
 import type { BriefSession } from "../records/brief";
 import type { BriefRecall } from "../review/brief-lines";
 import type { PlanView } from "../review/goal-progress";
+import type { OlderReviews } from "../device-memory/older-reviews";
 
 export interface SessionsOptions {
   /** How long a silent session still counts as running on its device; default 15 minutes. */
@@ -80,6 +81,8 @@ export interface BriefReview {
 export interface OlderReviewsSource {
   topics: (ctx: SessionContext, ask: ReviewAsk) => Promise<ReviewTopics | null>;
   brief: (ctx: SessionContext, ask: BriefAsk) => Promise<BriefReview | null>;
+  /** The brief's topic history from the recent notes and the fold (null: the fold cannot tell). */
+  history: (ctx: SessionContext, topicId: string) => Promise<TopicHistory | null>;
   keep: (ctx: SessionContext, scan: Scan) => Promise<void>;
 }
 
@@ -94,6 +97,8 @@ export interface TopicHistory {
   nameAt?: (i: number) => string | null;
   /** How many sessions the topic has. */
   count?: number;
+  /** The older notes' fold this history was made with, and the listing it stands for (recent-reviews.ts). */
+  fold?: { reviews: OlderReviews; names: readonly string[] };
 }
 
 /** A topic's history (every confirmed session when `topicId` is null), or null when this source cannot tell. */

@@ -19,6 +19,10 @@ import { MARK_DONE, MARK_NEXT, continuedDays, continuesAfter, foldOlderReviews }
 import { olderSplitAt } from "../device-memory/older-reviews";
 import { sectionsOf } from "../device-memory/older-fields";
 import { withBody } from "../scan";
+import { readConfirmed } from "../scan/cached";
+import { recordedDate } from "../time/parse-iso";
+import { IndexDisagrees } from "./topic-history";
+import type { TopicHistory } from "./topic-history";
 import type { BriefAsk, BriefReview, OlderReviewsSource, ReviewAsk, ReviewTopics, SessionContext } from "./context";
 import { buildQueue, topicEntry } from "../review/queue";
 import type { QueueTopic } from "../review/queue";
@@ -30,6 +34,8 @@ import { RECALL_LOOKBACK, newestRecall } from "./brief-review";
 /** What next and context take instead of a full scan. */
 export interface RecentReviews {
   reviews: OlderReviews;
+  /** The listing the fold stands for. */
+  names: readonly string[];
   /** The confirmed sessions named from the split on, newest first, as a scan assembles them. */
   recent: ConfirmedSession[];
   /** The scan's warnings in its order: the recent notes', the older ones', the drafts'. */
@@ -53,7 +59,7 @@ export async function recentReviews(ctx: SessionContext): Promise<RecentReviews 
   const draftNames = names.filter((n) => n.startsWith("DRAFT-") && kindOf(n) === "draft");
   const drafts = await readDrafts(store, ctx.layout, ctx.offsetAt, draftNames, ctx.ports.clock.now());
   const warnings = [...assembled.warnings, ...reviews.warnings, ...drafts.drafts.flatMap((d) => d.fieldWarnings ?? [])];
-  return { reviews, recent: assembled.confirmed, warnings };
+  return { reviews, names, recent: assembled.confirmed, warnings };
 }
 
 /** The body of the note at `path` as reading it gives (withBody's), "" when it no longer reads as a session. */
@@ -90,6 +96,8 @@ const UNKNOWN_READ_MAX = 2000;
  * After a full scan, the fold of its older notes for the device memory to keep, when every one can be folded
  * (older-reviews.ts foldOlderReviews): their sections as this call loaded or read them, the few others read now.
  */
+const nameOf = (path: string): string => path.slice(path.lastIndexOf("/") + 1);
+
 export async function keepFold(ctx: SessionContext, scan: Scan, lookback: number): Promise<void> {
   const memory = ctx.ports.memory;
   if (!memory) return;
@@ -186,8 +194,8 @@ async function foldedBrief(ctx: SessionContext, at: BriefAsk): Promise<BriefRevi
   const { history } = at;
   const memory = ctx.ports.memory;
   if (!memory || !history.nameAt || history.count === undefined) return null;
-  const names = await ctx.ports.store.list(ctx.layout.sessions);
-  const reviews = memory.olderReviewsFor(names);
+  const names = history.fold?.names ?? (await ctx.ports.store.list(ctx.layout.sessions));
+  const reviews = history.fold?.reviews ?? memory.olderReviewsFor(names);
   if (reviews === null) return null;
   const mine: ConfirmedSession[] = [];
   for (let i = 0; (history.nameAt(i) ?? "") >= reviews.split; i++) {
@@ -208,9 +216,46 @@ async function foldedBrief(ctx: SessionContext, at: BriefAsk): Promise<BriefRevi
   return { entry: entry.group === "none" ? null : entry, warnings, recall };
 }
 
+/**
+ * The topic's history from the recent notes (read, as next reads them) and the fold: its totals, its sessions
+ * newest first (an older one read by the name the fold keeps; past those, IndexDisagrees: the full read), and the
+ * topic note its newest session records, as a full scan gives them. Null when the fold cannot stand for the older
+ * notes.
+ */
+async function foldedHistory(ctx: SessionContext, topicId: string): Promise<TopicHistory | null> {
+  const read = await recentReviews(ctx);
+  if (read === null) return null;
+  const { reviews, names } = read;
+  const older = reviews.topics.get(topicId);
+  const mine = read.recent.filter((s) => s.topicId === topicId);
+  const count = mine.length + (older?.count ?? 0);
+  const dates = mine.map((s) => recordedDate(s.startedAt));
+  if (older) dates.push(older.firstDate, older.lastDate);
+  dates.sort();
+  const minutes = mine.reduce((sum, s) => sum + s.durationMinutes, older?.minutes ?? 0);
+  const at = async (i: number): Promise<ConfirmedSession | null> => {
+    if (i < mine.length) return mine[i];
+    if (!older || i >= count) return null;
+    const name = older.newest[i - mine.length];
+    const r =
+      name === undefined ? null : await readConfirmed(ctx.ports.store, sessionPath(ctx.layout, name), ctx.offsetAt);
+    if (r === null || !("record" in r) || r.record.topicId !== topicId) throw new IndexDisagrees();
+    return r.record;
+  };
+  return {
+    totals: { sessions: count, minutes, first: dates[0] ?? null, last: dates[dates.length - 1] ?? null },
+    at,
+    topicNote: () => mine.find((s) => s.topicNote !== null)?.topicNote ?? older?.topicNote ?? null,
+    nameAt: (i) => (i < mine.length ? nameOf(mine[i].path) : (older?.newest[i - mine.length] ?? null)),
+    count,
+    fold: { reviews, names },
+  };
+}
+
 /** What the CLI passes to PaleeSessions (SessionsOptions.olderReviews); main.js does not carry it. */
 export const OLDER_REVIEWS: OlderReviewsSource = {
   topics: foldedTopics,
   brief: foldedBrief,
+  history: foldedHistory,
   keep: (ctx, scan) => keepFold(ctx, scan, RECALL_LOOKBACK),
 };
