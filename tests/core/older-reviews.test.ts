@@ -19,6 +19,7 @@ import type { ReviewSession } from "../../src/core/review/schedule";
 import { PaleeSessions } from "../../src/core/sessions";
 import { formatTimestamp, formatUtcCompact } from "../../src/core/time";
 import { confirmedText } from "../support/builders";
+import { planText } from "./goals/builders";
 import type { CacheTrouble } from "../support/device-memory";
 import { CACHE_TROUBLES, DeviceMemoryModel } from "../support/device-memory";
 import { FakeClock, SeededRandom } from "../support/fakes";
@@ -28,6 +29,7 @@ const RUNS = Number(process.env.OLDER_REVIEWS_RUNS ?? 100);
 const SESSIONS = "palee/sessions/";
 const DAY = 86_400_000;
 const TOPICS = ["T-a", "T-b", "T-c"] as const;
+const PLAN = "palee/plan.md";
 
 interface NoteSpec {
   topic: (typeof TOPICS)[number];
@@ -81,6 +83,7 @@ type Step =
   | { op: "delete"; pick: number }
   | { op: "clock"; hours: number }
   | { op: "rebuild" }
+  | { op: "plan"; variant: 0 | 1 | 2 }
   | { op: "cache"; trouble: CacheTrouble; pick: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -100,6 +103,11 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant("delete" as const), pick: fc.nat() }) },
   // index.md written from every note: context then reads its topic by the index's lines (topic-history.ts).
   { weight: 1, arbitrary: fc.record({ op: fc.constant("rebuild" as const) }) },
+  // Goals (a goal-only topic among them) and a topic whose review is off (plan.md, contract §4c).
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant("plan" as const), variant: fc.constantFrom<0 | 1 | 2>(0, 1, 2) }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("clock" as const), hours: fc.constantFrom(1, 6, 25, 240) }) },
   {
     weight: 1,
@@ -168,6 +176,17 @@ class Vault {
     this.store.files.delete(names[pick % names.length]);
   }
 
+  /** plan.md: none, goals on T-b and on T-d (no session), or T-c's review off and a goal on T-a. */
+  plan(variant: 0 | 1 | 2): void {
+    const topics = [
+      null,
+      { "T-b": { sessions_per_week: 3 }, "T-d": { minutes_per_week: 60 } },
+      { "T-c": { review: false }, "T-a": { minutes_per_week: 600 } },
+    ][variant];
+    if (topics === null) this.store.files.delete(PLAN);
+    else this.store.files.set(PLAN, planText({ topics }));
+  }
+
   /** One `palee` call: the memory read when it begins, what it learned saved when it ends. */
   async call<T>(run: () => Promise<T>): Promise<T> {
     this.cache.begin(this.clock.now());
@@ -229,6 +248,7 @@ describe("the older notes' review fold", () => {
             } else if (s.op === "delete") v.remove(s.pick);
             else if (s.op === "clock") v.clock.advance(s.hours * 60);
             else if (s.op === "rebuild") await v.full.rebuild();
+            else if (s.op === "plan") v.plan(s.variant);
             else v.cache.trouble(s.trouble, s.pick, v.clock.now());
           }
           counts.folded += v.cache.counts.folded;
