@@ -9,7 +9,11 @@
  *   OLDER_REVIEWS_RUNS (default 100)
  */
 import fc from "fast-check";
+import { createHash } from "node:crypto";
 import { continuedDays } from "../../src/core/device-memory/older-reviews";
+import type { OlderReviews } from "../../src/core/device-memory/older-reviews";
+import type { MemoryOwner } from "../../src/cli/device-memory/envelope";
+import { parseOlderReviews, renderOlderReviews } from "../../src/cli/device-memory/older-reviews-file";
 import { PaleeError } from "../../src/core/errors";
 import { BOUNDED_VIEWS } from "../../src/core/operations/bounded-views";
 import { layoutFor } from "../../src/core/records/layout";
@@ -304,5 +308,84 @@ describe("continuedDays", () => {
       { day: 20_010, rating: 4 },
     ]);
     expect(continuedDays(before, [session(20_010, 600, 0, 1)], offsetAt, 20_020)).toEqual([{ day: 20_010, rating: 1 }]);
+  });
+});
+
+describe("the fold's file (cli/device-memory/older-reviews-file.ts)", () => {
+  const OWNER: MemoryOwner = { tool: "test", vault: "/vault", folder: "palee/sessions" };
+  const AT = Date.parse("2026-12-02T04:00:00Z");
+  const fold: OlderReviews = {
+    split: "S-20261123T040000",
+    keySplit: "S-20261118T040000",
+    names: { digest: "ab".repeat(32), count: 3 },
+    last: { ms: AT - 10 * DAY, id: "S-20261122T040000-00aa" },
+    ids: ["S-elsewhere"],
+    warnings: ['palee/sessions/S-20261101T040000-0001.md: recall_rating "banana" is not 1-4'],
+    topics: new Map([
+      [
+        "T-a",
+        {
+          first: 20_393,
+          days: [
+            { day: 20_393, rating: null },
+            { day: 20_395, rating: 4 },
+          ],
+          marks: [{ name: "S-20261122T040000-00aa.md", day: 20_414, bits: 3 }],
+          complete: true,
+          recalls: [{ rank: 0, name: "S-20261122T040000-00aa.md" }],
+          count: 3,
+          minutes: 95,
+          firstDate: "2025-11-01",
+          lastDate: "2026-11-22",
+          newest: ["S-20261122T040000-00aa.md", "S-20261101T040000-0001.md"],
+          topicNote: "[[Topic notes]]",
+          warnings: [],
+        },
+      ],
+    ]),
+  };
+
+  it("reads back what it wrote, and trusts nothing damaged, foreign, a day old or dated ahead", () => {
+    const text = renderOlderReviews(OWNER, fold, AT);
+    expect(parseOlderReviews(text, OWNER, AT + 60_000)).toEqual(fold);
+    expect(parseOlderReviews(text.replace('"T-a"', '"T-b"'), OWNER, AT)).toBeNull(); // its checksum
+    expect(parseOlderReviews(text, { ...OWNER, vault: "/other" }, AT)).toBeNull();
+    expect(parseOlderReviews(text, OWNER, AT + DAY + 1)).toBeNull();
+    expect(parseOlderReviews(text, OWNER, AT - 1)).toBeNull();
+    expect(parseOlderReviews(text.replace('"part":"reviews"', '"part":"older"'), OWNER, AT)).toBeNull();
+  });
+
+  it("uses no value of another shape, even under a good checksum", () => {
+    const forge = (edit: (body: Record<string, unknown>) => void): string => {
+      const text = renderOlderReviews(OWNER, fold, AT);
+      const lines = text.split("\n");
+      const body = JSON.parse(lines[2]) as Record<string, unknown>;
+      edit(body);
+      const forged = `${JSON.stringify(body)}\n`;
+      const header = JSON.parse(lines[1]) as Record<string, unknown>;
+      header.sha256 = createHash("sha256").update(forged).digest("hex");
+      return `${lines[0]}\n${JSON.stringify(header)}\n${forged}`;
+    };
+    expect(
+      parseOlderReviews(
+        forge(() => undefined),
+        OWNER,
+        AT,
+      ),
+    ).toEqual(fold); // the forging itself is sound
+    const topic = (b: Record<string, unknown>): Record<string, unknown> =>
+      (b.topics as Array<[string, Record<string, unknown>]>)[0][1];
+    const edits: Array<(b: Record<string, unknown>) => void> = [
+      (b) => (topic(b).ratings = [0, 7]),
+      (b) => (topic(b).days = [20_393]),
+      (b) => (topic(b).marks = [["S-x.md", "day", 1]]),
+      (b) => (topic(b).newest = [1]),
+      (b) => (topic(b).topicNote = 5),
+      (b) => (topic(b).count = -1),
+      (b) => (b.last = ["soon", "S-x"]),
+      (b) => (b.ids = "S-x"),
+      (b) => delete b.keySplit,
+    ];
+    for (const edit of edits) expect(parseOlderReviews(forge(edit), OWNER, AT)).toBeNull();
   });
 });
