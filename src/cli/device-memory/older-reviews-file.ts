@@ -15,6 +15,7 @@ interface TopicBody {
   first: number;
   days: number[];
   ratings: number[];
+  before: [number, number | null];
   marks: Array<[string, number, number]>;
   complete: boolean;
   recalls: Array<[number, string]>;
@@ -45,6 +46,7 @@ export function renderOlderReviews(owner: MemoryOwner, reviews: OlderReviews, at
       first: t.first,
       days: t.days.map((d) => d.day),
       ratings: t.days.map((d) => d.rating ?? 0),
+      before: [t.before.step, t.before.due],
       marks: t.marks.map((m) => [m.name, m.day, m.bits]),
       complete: t.complete,
       recalls: t.recalls.map((r) => [r.rank, r.name]),
@@ -77,12 +79,16 @@ function topicOf(v: unknown): OlderTopic | null {
   if (!days.every(isDay) || !ratings.every((r) => isCount(r) && r <= 4)) return null;
   if (!Array.isArray(marks) || !marks.every((m) => isMark(m))) return null;
   if (!Array.isArray(recalls) || !recalls.every((r) => Array.isArray(r) && isCount(r[0]) && isText(r[1]))) return null;
-  const { dates, newest, topicNote } = t;
+  const { dates, newest, topicNote, before } = t;
+  if (!Array.isArray(before) || before.length !== 2 || !isDay(before[0]) || before[0] < -1 || before[0] > 6)
+    return null;
+  if (!(before[1] === null || isDay(before[1]))) return null;
   if (!isCount(t.minutes) || !Array.isArray(dates) || dates.length !== 2 || !isTexts(dates)) return null;
   if (!isTexts(newest) || !(topicNote === null || isText(topicNote))) return null;
   return {
     first: t.first,
     days: days.map((day, i) => ({ day, rating: ratings[i] === 0 ? null : (ratings[i] as Rating) })),
+    before: { step: before[0], due: before[1] },
     marks: marks.map(([name, day, bits]): Mark => ({ name, day, bits })),
     complete: t.complete,
     recalls: recalls.map(([rank, name]) => ({ rank, name })),

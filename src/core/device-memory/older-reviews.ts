@@ -1,7 +1,7 @@
 import type { ConfirmedSession } from "../records/records";
-import type { ReviewDay, ReviewSession } from "../review/schedule";
+import type { ReviewDay, ReviewSession, Schedule, ScheduleStep } from "../review/schedule";
 import type { OffsetAt } from "../time";
-import { reviewDaysOf } from "../review/schedule";
+import { reviewDaysOf, scheduleOf } from "../review/schedule";
 import { formatUtcCompact } from "../time";
 import { recordedDate } from "../time/parse-iso";
 import { recordsOwnDay, sessionDay } from "../time/local-days";
@@ -46,6 +46,8 @@ export interface OlderTopic {
   first: number;
   /** Its review days, oldest first (reviewDaysOf of its older notes, every day). */
   days: ReviewDay[];
+  /** The ladder's state after every one of them but the last (scheduleOf's), where the recent days continue. */
+  before: { step: number; due: number | null };
   /** Its newest older notes with a Next action or next_done, newest first; `complete`: every one of them. */
   marks: Mark[];
   complete: boolean;
@@ -164,9 +166,13 @@ export function continuedDays(
   offsetAt: OffsetAt,
   asOf: number,
 ): ReviewDay[] {
+  return mergedDays(before, reviewDaysOf(sessions, offsetAt, asOf), asOf);
+}
+
+/** The older days up to `asOf` merged with `later`, the review days of sessions that all come after them. */
+function mergedDays(before: readonly ReviewDay[], later: readonly ReviewDay[], asOf: number): ReviewDay[] {
   let end = before.length;
   while (end > 0 && before[end - 1].day > asOf) end--;
-  const later = reviewDaysOf(sessions, offsetAt, asOf);
   if (later.length === 0) return before.slice(0, end);
   const days: ReviewDay[] = [];
   let i = 0;
@@ -177,6 +183,34 @@ export function continuedDays(
   }
   while (i < end) days.push(before[i++]);
   return days;
+}
+
+/**
+ * The topic's schedule as of `asOf`: exactly scheduleOf(continuedDays(…)). When every later day is on or after the
+ * last older one, the ladder continues from the state kept before it (`before`), and the older history is worked
+ * out only when read (a getter): next reads it only for `--topic`.
+ */
+export function continuedSchedule(
+  older: OlderTopic | undefined,
+  sessions: readonly ReviewSession[],
+  offsetAt: OffsetAt,
+  asOf: number,
+): Schedule {
+  const days = older?.days ?? [];
+  const later = reviewDaysOf(sessions, offsetAt, asOf);
+  const last = days[days.length - 1];
+  if (!older || !last || last.day > asOf || later.some((d) => d.day < last.day)) {
+    return scheduleOf(mergedDays(days, later, asOf));
+  }
+  const same = later.length > 0 && later[0].day === last.day ? later[0] : null;
+  const merged = same !== null && same.rating !== null ? same : last;
+  const tail = scheduleOf([merged, ...later.slice(same === null ? 0 : 1)], older.before);
+  let history: ScheduleStep[] | null = null;
+  const { history: tailHistory, ...rest } = tail;
+  return Object.defineProperty(rest, "history", {
+    get: () => (history ??= scheduleOf(days.slice(0, -1)).history.concat(tailHistory)),
+    enumerable: true,
+  }) as Schedule;
 }
 
 /** A recorded day never asks for the offset (recordsOwnDay), so any will do. */
@@ -198,9 +232,12 @@ function topicFold(newestFirst: readonly ConfirmedSession[], input: FoldInput): 
     if (rank < input.lookback && sections & 2) recalls.push({ rank, name });
   });
   const dates = newestFirst.map((s) => recordedDate(s.startedAt)).sort();
+  const days = reviewDaysOf(newestFirst, NO_ZONE, Number.POSITIVE_INFINITY);
+  const { step, due } = scheduleOf(days.slice(0, -1));
   return {
     first,
-    days: reviewDaysOf(newestFirst, NO_ZONE, Number.POSITIVE_INFINITY),
+    days,
+    before: { step, due },
     marks,
     complete,
     recalls,

@@ -117,7 +117,7 @@ async function topicsOfScan(
   const scan = await ctx.scan();
   const topics: QueueTopic[] = [];
   for (const [topicId, { sessions, schedule }] of topicSchedules(scan.confirmed, ctx.offsetAt, ask.asOf, memo)) {
-    const counts = ask.counts(topicId, schedule.history.length > 0);
+    const counts = ask.counts(topicId, schedule.lastReviewed !== null);
     topics.push({
       topicId,
       schedule,

@@ -15,7 +15,13 @@ import { assemble } from "../scan/assemble";
 import { kindOf } from "../scan/names";
 import { readDrafts, readNotes } from "../scan/read";
 import type { Mark, OlderReviews, OlderTopic } from "../device-memory/older-reviews";
-import { MARK_DONE, MARK_NEXT, continuedDays, continuesAfter, foldOlderReviews } from "../device-memory/older-reviews";
+import {
+  MARK_DONE,
+  MARK_NEXT,
+  continuedSchedule,
+  continuesAfter,
+  foldOlderReviews,
+} from "../device-memory/older-reviews";
 import { olderSplitAt } from "../device-memory/older-reviews";
 import { sectionsOf } from "../device-memory/older-fields";
 import { withBody } from "../scan";
@@ -26,7 +32,6 @@ import type { TopicHistory } from "./topic-history";
 import type { BriefAsk, BriefReview, OlderReviewsSource, ReviewAsk, ReviewTopics, SessionContext } from "./context";
 import { buildQueue, topicEntry } from "../review/queue";
 import type { QueueTopic } from "../review/queue";
-import { scheduleOf } from "../review/schedule";
 import { sessionDay } from "../time/local-days";
 import { nextActionIn } from "./next";
 import { RECALL_LOOKBACK, newestRecall } from "./brief-review";
@@ -156,9 +161,9 @@ async function foldedTopics(ctx: SessionContext, ask: ReviewAsk): Promise<Review
     const sessions = mine.get(topicId) ?? [];
     const older = reviews.topics.get(topicId);
     if (sessions.length === 0 && !(older && older.first <= ask.asOf)) continue;
-    const schedule = scheduleOf(continuedDays(older?.days ?? [], sessions, ctx.offsetAt, ask.asOf));
+    const schedule = continuedSchedule(older, sessions, ctx.offsetAt, ask.asOf);
     let nextAction: string | null | undefined = null;
-    if (ask.counts(topicId, schedule.history.length > 0)) {
+    if (ask.counts(topicId, schedule.lastReviewed !== null)) {
       nextAction = await nextActionIn(ctx, sessions, ask.probe);
       if (nextAction === undefined && older) {
         nextAction = await olderNextAction(ctx, older.marks, older.complete, ask.asOf);
@@ -206,7 +211,7 @@ async function foldedBrief(ctx: SessionContext, at: BriefAsk): Promise<BriefRevi
   const older = reviews.topics.get(at.topicId);
   const olderName = (name: string): boolean => name < reviews.split && names.includes(name);
   if (history.count - mine.length !== (older?.count ?? 0) || !continuesAfter(reviews, mine, olderName)) return null;
-  const schedule = scheduleOf(continuedDays(older?.days ?? [], mine, ctx.offsetAt, at.asOf));
+  const schedule = continuedSchedule(older, mine, ctx.offsetAt, at.asOf);
   const topics = [{ topicId: at.topicId, schedule, nextAction: at.nextAction }];
   const entry = topicEntry(at.topicId, topics, buildQueue(topics, at.plan, at.asOf).queue, at.plan, at.asOf);
   const warnings = [...mine.flatMap((s) => s.fieldWarnings ?? []), ...(older?.warnings ?? [])];
