@@ -91,6 +91,15 @@ export interface DeviceMemory {
    * from the scan's own reading (never parsed twice).
    */
   sessionRead(path: string, session: import("./records/records").ConfirmedSession | null): void;
+  /**
+   * The older notes' review fold this device keeps (device-memory/older-reviews.ts) when it folds exactly the
+   * confirmed names before its split among `names` (a listing of the session folder); else null.
+   */
+  olderReviewsFor(names: readonly string[]): import("./device-memory/older-reviews").OlderReviews | null;
+  /** A fold this call made from every note, to keep (saved after the call, as the older notes' records are). */
+  keepOlderReviews(fold: import("./device-memory/older-reviews").OlderFold): void;
+  /** An older note's sections bits (older-fields.ts SECTIONS) as this call loaded or read them; else undefined. */
+  olderSections(path: string): number | undefined;
 }
 
 /** DeviceMemory.olderNotesIn: a listing's names, the older notes known as such apart. Read only. */

@@ -292,6 +292,15 @@ describe("the CLI with its device memory", () => {
     expect(index).toContain("Total sessions: 21");
   });
 
+  it("keeps the index check a read-only call made, so the next one does not walk index.md again", () => {
+    const { vault } = oldVault();
+    const checks = path.join(path.dirname(cacheFile(vault)), "index-checks.txt");
+    fs.rmSync(checks, { force: true });
+    const first = palee(vault, ["context", "--topic", "T-old", "--json"]);
+    expect([first.status, fs.existsSync(checks)]).toEqual([0, true]);
+    expect(palee(vault, ["context", "--topic", "T-old", "--json"]).stdout).toBe(first.stdout);
+  });
+
   it("keeps the folder summary, made anew once an older note is gone", () => {
     const { vault } = oldVault();
     const summary = () =>
@@ -421,6 +430,30 @@ describe("the older notes kept by name (issues 37/38)", () => {
     // The same documents and warnings, each call on its own (a read-only call saved the file again).
     expect(cold.map((r) => [r.stdout, r.stderr])).toEqual(warm.map((r) => [r.stdout, r.stderr]));
     expect(fs.existsSync(olderFile(vault))).toBe(true);
+  });
+
+  it("next and context take the older notes' review fold, as reading every note does; none damaged or stale", () => {
+    const { vault } = ratedVault();
+    const reviewsFile = path.join(path.dirname(cacheFile(vault)), "older-reviews.txt");
+    const asked = [reads[0], reads[1], reads[2]];
+    const first = asked.map((args) => palee(vault, args).stdout); // the first folds the older notes' records
+    expect(fs.existsSync(reviewsFile)).toBe(true);
+    expect(asked.map((args) => palee(vault, args).stdout)).toEqual(first);
+    const text = fs.readFileSync(reviewsFile, "utf8");
+    fs.writeFileSync(reviewsFile, text.replace("T-other", "T-otter"));
+    expect(asked.map((args) => palee(vault, args).stdout)).toEqual(first);
+    const again = fs.readFileSync(reviewsFile, "utf8"); // folded afresh
+    expect([again.includes("T-otter"), again.includes("T-other")]).toEqual([false, true]);
+    // An older note gone: the fold no longer stands for the older notes, and the answer is the full read's.
+    const oldest = sessionFiles(vault)
+      .filter((f) => f.startsWith("S-"))
+      .sort()[0];
+    fs.rmSync(path.join(vault, "palee", "sessions", oldest));
+    const after = asked.map((args) => palee(vault, args).stdout);
+    fs.rmSync(reviewsFile);
+    fs.rmSync(olderFile(vault));
+    expect(asked.map((args) => palee(vault, args).stdout)).toEqual(after);
+    expect(after[1]).not.toBe(first[1]); // its review days no longer hold the oldest
   });
 
   it("is not used once damaged; a rewrite in place that keeps the file's time shows at a rebuild", () => {

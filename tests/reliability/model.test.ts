@@ -103,6 +103,7 @@ describe("the reference model", () => {
         "rebuild",
         "list",
         "status",
+        "next",
       ];
       const world = ["clock forward", "clock back", "DST change", "device switch", "cache", "sync keeps time"];
       for (const kind of [...kinds, "crash", ...EDITS, ...world]) {
@@ -129,6 +130,8 @@ describe("the reference model", () => {
         "triageOnOpen open elsewhere, none pending",
       );
       reached.push("end refused: session_open_elsewhere", "checkpoint refused: session_open_elsewhere");
+      // Issue 37: next folds the older notes' review days for the next call (taken: incremental-views.test.ts).
+      reached.push("older review days saved");
       // Version 2 (honest time): pause, continue, log, and an end refused for a long silence.
       for (const kind of ["pause", "continue", "log"]) expect([kind, (steps[kind] ?? 0) > 0]).toEqual([kind, true]);
       reached.push("pause done", "continue done", "log logged", "log refused: overlap", "end refused: long_silence");

@@ -33,6 +33,7 @@ import { answerHook } from "../../src/core/agent-hook/answer";
 import type { HookEvent } from "../../src/core/agent-hook/event";
 import { parseHookEvent } from "../../src/core/agent-hook/event";
 import { FakeClock, SeededRandom } from "../support/fakes";
+import { isDeepStrictEqual } from "node:util";
 import { HOT, INDEX } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
 import type { CacheTrouble } from "../support/device-memory";
@@ -486,10 +487,12 @@ async function operate<T>(
   }
   // A writing call saves the cache under its lock, also after a refusal; a crashed one never does. Any call saves
   // the older notes it read (core/device-memory/older-fields.ts).
-  const { older, olderSaved } = cache.counts;
+  const { older, olderSaved, folded, foldSaved } = cache.counts;
   if (!gate.fired) cache.end(world.clock.now(), writes);
   if (cache.counts.older > older) stats.bump(stats.outcomes, "older notes answered");
   if (cache.counts.olderSaved > olderSaved) stats.bump(stats.outcomes, "older notes saved");
+  if (cache.counts.folded > folded) stats.bump(stats.outcomes, "older review days taken");
+  if (cache.counts.foldSaved > foldSaved) stats.bump(stats.outcomes, "older review days saved");
   if (gate.fired) {
     world.restart(device);
     if (!("error" in outcome)) fail(step, "the operation reported success although one of its writes failed");
@@ -1371,15 +1374,24 @@ export class Rebuild extends Step {
   }
 }
 
-/** list and status: answers only, never a write. */
+/** list, status and next: answers only, never a write. */
 export class Read extends Step {
-  constructor(readonly what: "list" | "status") {
+  constructor(readonly what: "list" | "status" | "next") {
     super();
   }
   get label(): string {
     return this.what;
   }
   protected async act(_model: Model, world: World, before: View): Promise<Effects> {
+    if (this.what === "next") {
+      // Issue 37: next as palee runs it (the older notes' review fold, when it stands for them) equals the core's
+      // full computation on the same vault, without a device memory.
+      const out = await operate(world, "read", this.label, (core) => core.next());
+      const plain = { store: world.store, clock: world.clock, random: new SeededRandom(1), device: world.device };
+      const full = await new PaleeSessions(plain, LAYOUT).next();
+      if (!out.value || !isDeepStrictEqual(out.value, full)) fail(this.label, "next differs from the full computation");
+      return { kind: "read", crashed: false, refused: false };
+    }
     if (this.what === "list") {
       const out = await operate(world, "read", this.label, (core) => core.list({ all: true }));
       const list = out.value;
@@ -1901,7 +1913,10 @@ export const step: Arbitrary<Step> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.constant(null).map(() => new OpenVault()) },
   { weight: 1, arbitrary: fc.constant(null).map(() => new Rebuild()) },
-  { weight: 1, arbitrary: fc.constantFrom("list" as const, "status" as const).map((w) => new Read(w)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom("list" as const, "status" as const, "next" as const).map((w) => new Read(w)),
+  },
   { weight: 3, arbitrary: fc.nat({ max: 3 }).map((k) => new Crash(k)) },
   {
     weight: 3,

@@ -10,7 +10,9 @@ import { kindOf } from "../../src/core/scan/names";
 import type { FolderReading, TimeOf, TimesOf } from "../../src/core/device-memory/folder-reading";
 import { RememberingStore } from "../../src/core/device-memory/remembering-store";
 import { KeptFields } from "../../src/core/device-memory/kept-fields";
-import { OlderFields } from "../../src/core/device-memory/older-fields";
+import { OlderFields, sectionsOf } from "../../src/core/device-memory/older-fields";
+import type { OlderFold, OlderReviews } from "../../src/core/device-memory/older-reviews";
+import { parseOlderReviews, renderOlderReviews } from "../../src/cli/device-memory/older-reviews-file";
 import { parseOlderFields, renderOlderFields } from "../../src/cli/device-memory/older-file";
 import { plainSection } from "../../src/core/records/brief";
 import type { ConfirmedSession } from "../../src/core/records/records";
@@ -97,6 +99,10 @@ export class DeviceMemoryModel {
   olderText: string | null = null;
   readonly savedOlder: string[] = [];
   older!: OlderFields;
+  /** The older notes' review fold (core/device-memory/older-reviews.ts): saved by reads too, troubled alike. */
+  reviewsText: string | null = null;
+  readonly savedReviews: string[] = [];
+  private foldMade: OlderReviews | null = null;
   /** When the current call began, and when the older notes it loaded were read (null: none loaded). */
   private callAt = 0;
   private olderAt: number | null = null;
@@ -127,6 +133,8 @@ export class DeviceMemoryModel {
     ...{ warm: 0, cold: 0, answered: 0, indexKnown: 0, summaryOnly: 0, kept: 0, span: 0, aged: 0 },
     /** Sessions answered from the older notes kept by name, and files of them saved. */
     ...{ older: 0, olderSaved: 0 },
+    /** Calls that took the older notes' review fold, and folds saved. */
+    ...{ folded: 0, foldSaved: 0 },
   };
 
   constructor(
@@ -156,6 +164,12 @@ export class DeviceMemoryModel {
       digest: sha256,
       fields: this.kept,
       older: this.older,
+      reviews: {
+        load: () => (this.reviewsText === null ? null : parseOlderReviews(this.reviewsText, OWNER, this.callAt)),
+        keep: (fold) => {
+          this.foldMade = fold;
+        },
+      },
     });
     this.store = new CheckedTimes(this.remembered, this.memory, this);
     return this.store;
@@ -179,6 +193,7 @@ export class DeviceMemoryModel {
     this.kept.prepare(); // as the CLI does: every answer of the call from the identities asked at its beginning
     this.callAt = now;
     this.olderAt = null;
+    this.foldMade = null;
     this.older.begin(now);
     this.fieldsBegan = fields?.savedAt;
     this.began = summary?.savedAt ?? read?.savedAt;
@@ -200,15 +215,21 @@ export class DeviceMemoryModel {
       this.savedOlder.push(this.olderText);
       this.counts.olderSaved += 1;
     }
+    if (this.foldMade !== null) {
+      this.reviewsText = renderOlderReviews(OWNER, this.foldMade, this.olderAt ?? this.callAt);
+      this.savedReviews.push(this.reviewsText);
+      this.counts.foldSaved += 1;
+    }
+    // An index check is saved by any call, as open-memory.ts `finish` does.
+    if (this.checks.learned()) {
+      this.checksText = files.renderIndexChecks(OWNER, this.checks.remembered(), now);
+      this.savedChecks.push(this.checksText);
+    }
     if (writes) this.save(now);
   }
 
   /** A writing call ends (under the lock): what it learned is saved, as open-memory.ts `finish` does. */
   save(now: number): void {
-    if (this.checks.learned()) {
-      this.checksText = files.renderIndexChecks(OWNER, this.checks.remembered(), now);
-      this.savedChecks.push(this.checksText);
-    }
     if (!this.remembered.timesRead()) this.counts.summaryOnly += 1;
     const began = this.fieldsBegan;
     if (this.kept.learned() || began === undefined || now - began >= RESAVE_MS) {
@@ -231,6 +252,7 @@ export class DeviceMemoryModel {
     this.summaryText = troubled(this.summaryText, this.savedSummaries, kind, pick, now);
     this.fieldsText = troubled(this.fieldsText, this.savedFields, kind, pick, now);
     this.olderText = troubled(this.olderText, this.savedOlder, kind, pick, now);
+    this.reviewsText = troubled(this.reviewsText, this.savedReviews, kind, pick, now);
   }
 
   /**
@@ -241,6 +263,7 @@ export class DeviceMemoryModel {
   replaced(name: string): void {
     this.rewritten.add(name);
     this.olderText = null;
+    this.reviewsText = null;
   }
 }
 
@@ -313,6 +336,27 @@ class CheckedTimes extends ForwardingStore<RememberingStore> implements DeviceMe
 
   sessionRead(path: string, session: ConfirmedSession | null): void {
     this.inner.sessionRead(path, session);
+  }
+
+  /** The fold kept is judged where it is used: next's answers against the full computation (older-reviews tests). */
+  olderReviewsFor(names: readonly string[]): OlderReviews | null {
+    const kept = this.inner.olderReviewsFor(names);
+    if (kept !== null) this.cache.counts.folded += 1;
+    return kept;
+  }
+
+  keepOlderReviews(fold: OlderFold): void {
+    this.inner.keepOlderReviews(fold);
+  }
+
+  /** The oracle of an older note's sections: what its note has now. */
+  olderSections(path: string): number | undefined {
+    const bits = this.inner.olderSections(path);
+    if (bits === undefined || this.cache.rewritten.has(path.slice(OWNER.folder.length + 1))) return bits;
+    const read = classifyRecord(this.memory.files.get(path) ?? null);
+    if (read.state !== "ok" || sectionsOf(read.body) !== bits)
+      throw new Error(`the older sections of ${path} are wrong`);
+    return bits;
   }
 
   /** The oracle of the sections kept: a note said to have none has none now (one said to have one is read). */

@@ -5,8 +5,9 @@
  *
  * - A writing action saves, under the vault lock it holds (invoke.ts calls `finish` before releasing it).
  * - A read-only action reads the memory and never writes it: it holds no lock, and what it learns (a stat or two
- *   of names new since) is cheap to learn again. But the older notes' records (older-file.ts), which only a read
- *   of the whole history learns: any call that read every older note saves them, atomically, without the lock.
+ *   of names new since) is cheap to learn again. But the older notes' records (older-file.ts) and their review
+ *   fold (older-reviews-file.ts), which only a read of the whole history learns, and an index check (a line-by-line
+ *   walk of index.md): any call that learned one saves it, atomically, without the lock.
  * - `rebuild` ignores the memory, and saves it made afresh from every confirmed note's time.
  * - The fields kept are saved when the call learned or forgot a note, or an hour after they were last saved; the
  *   index checks when one was added; the folder summary is read first, and the note times only if it cannot answer.
@@ -28,6 +29,8 @@ import type { FileKeyOf } from "../../core/device-memory/kept-fields";
 import { fileKeyAt } from "../../node/file-key";
 import { OlderFields } from "../../core/device-memory/older-fields";
 import { parseOlderFields, renderOlderFields } from "./older-file";
+import type { OlderReviews } from "../../core/device-memory/older-reviews";
+import { parseOlderReviews, renderOlderReviews } from "./older-reviews-file";
 import type { Remembered } from "./memory-files";
 import { MEMORY_FILES } from "./file-names";
 import {
@@ -179,12 +182,24 @@ export async function openMemory(
     return parsed?.kept ?? null;
   });
   older.begin(began);
+  // The older notes' review fold (older-reviews.ts): read when next first asks; one made by this call saved after it.
+  const reviewsFile = where && path.join(where.dir, MEMORY_FILES.reviews);
+  let foldMade: OlderReviews | null = null;
+  const reviews = {
+    load: (): OlderReviews | null => {
+      const text = reviewsFile !== null && owner !== null && !use.fresh ? readMemoryFileNow(reviewsFile) : null;
+      return text === null || owner === null ? null : parseOlderReviews(text, owner, began);
+    },
+    keep: (fold: OlderReviews): void => {
+      foldMade = fold;
+    },
+  };
   const remembered = new RememberingStore(
     store,
     layout.sessions,
     (folder, names) => store.modifiedTimes(folder, names),
     summary ? { summary: summary.summary, times: () => times()?.times ?? null } : (times()?.times ?? null),
-    { listing: reading, checks, digest: sha256, fields: notes, older },
+    { listing: reading, checks, digest: sha256, fields: notes, older, reviews },
   );
   // Saved by any call that read them (readers too, without the lock): a file is one call's own reads, or a kept one
   // less the names gone, each entry true of its create-only name, written atomically (docs/performance.md).
@@ -194,17 +209,28 @@ export async function openMemory(
     if (save === null || at === null || olderFile === null || owner === null) return;
     await writeMemoryFile(olderFile, renderOlderFields(owner, save.notes, at));
   };
+  // Dated when the notes it folds were read: those kept (older-fields.txt), else this call's own reads.
+  const saveReviews = async (): Promise<void> => {
+    // rebuild remakes the memory from the notes: a fold of what they said before is not kept past it.
+    if (use.fresh && reviewsFile !== null) await fs.rm(reviewsFile, { force: true });
+    const fold: OlderReviews | null = foldMade;
+    if (fold === null || reviewsFile === null || owner === null) return;
+    await writeMemoryFile(reviewsFile, renderOlderReviews(owner, fold, olderRead?.savedAt ?? began));
+  };
   return {
     store: remembered,
     memory: remembered,
     sweep: (sweepOn) => (ports, l) => remembered.reusingListing(() => sweepOn(ports, l)),
     finish: async () => {
       await saveOlder().catch(() => undefined);
+      await saveReviews().catch(() => undefined);
+      // A check is a fact about two inputs (this text lists exactly these names): a reader saves it too, atomically;
+      // a writer's save it overwrites is only learned again (docs/performance.md "The index checks").
+      if (checks.learned() && checksFile !== null && owner !== null) {
+        await writeMemoryFile(checksFile, renderIndexChecks(owner, checks.remembered(), use.now()));
+      }
       if (!use.writes || file === null || summaryFile === null || owner === null) return;
       try {
-        if (checks.learned() && checksFile !== null) {
-          await writeMemoryFile(checksFile, renderIndexChecks(owner, checks.remembered(), use.now()));
-        }
         if (use.fresh) await remembered.learnAll();
         const now = use.now();
         if (fieldsFile !== null && (notes.learned() || fields === null || now - fields.savedAt >= RESAVE_MS)) {

@@ -174,6 +174,12 @@ export class OlderFields {
     return this.kept === undefined ? null : this.keptFor(name);
   }
 
+  /** The SECTIONS bits of `name` as loaded (while nothing was written over it) or read by this call; else undefined. */
+  bitsOf(name: string): number | undefined {
+    if (this.written.has(name)) return undefined;
+    return this.kept ? this.kept.sections(name) : this.learned.get(name)?.sections;
+  }
+
   /** Files this call found written since a bound (RememberingStore.changedAmong's answer). */
   wasWritten(names: readonly string[]): void {
     for (const name of names) if (name < this.split) this.written.add(name);

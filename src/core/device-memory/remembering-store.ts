@@ -13,6 +13,11 @@ import { NoteTimes } from "./note-times";
 import { kindOf } from "../scan/names";
 import { SECTIONS } from "./older-fields";
 import type { ConfirmedSession } from "../records/records";
+import type { OlderFold, OlderReviews } from "./older-reviews";
+import { olderKey, withDigest } from "./older-reviews";
+import type { KnownOlder } from "./checked-indexes";
+import { namesKey } from "./checked-indexes";
+import { sameDigest } from "./names-digest";
 
 export type { Kept, Known } from "./note-times";
 
@@ -37,6 +42,8 @@ export interface MemoryParts {
   fields?: KeptFields;
   /** The older notes' record fields kept by name (older-fields.ts). */
   older?: OlderFields;
+  /** The older notes' review fold (older-reviews.ts): what the face keeps, and what this call made to keep. */
+  reviews?: { load: () => OlderReviews | null; keep: (reviews: OlderReviews) => void };
 }
 
 /**
@@ -264,6 +271,36 @@ export class RememberingStore implements SessionStore, DeviceMemory {
     const { older } = this.parts;
     const listed = this.listed;
     return older && listed !== null ? older.toSave(listed.all(), (name) => listed.has(name)) : null;
+  }
+
+  /** The fold kept, when its set of older names is exactly the one `names` holds (a digest and a count). */
+  olderReviewsFor(names: readonly string[]): OlderReviews | null {
+    const { reviews, digest } = this.parts;
+    const kept = reviews && digest ? reviews.load() : null;
+    if (!kept || !digest) return null;
+    const key = olderKey(names, kept.split, kept.keySplit, digest, this.knownIn(names));
+    return sameDigest(key, kept.names) ? kept : null;
+  }
+
+  /** A fold made by this call, kept by the digest of its older names (cut where the folder summary cuts, if any). */
+  keepOlderReviews(fold: OlderFold): void {
+    const { reviews, digest } = this.parts;
+    if (!reviews || !digest) return;
+    const split = this.vouched?.known.split;
+    const keySplit = split !== undefined && split <= fold.split ? split : fold.split;
+    reviews.keep(withDigest(fold, namesKey(fold.olderNames, keySplit, digest), keySplit));
+  }
+
+  /** The folder summary's older notes of the listing `names`, when it vouched for them. */
+  private knownIn(names: readonly string[]): { older: OlderNotes; known: KnownOlder } | null {
+    const vouched = this.vouched;
+    return vouched !== null && vouched.files === names ? { older: vouched.older, known: vouched.known } : null;
+  }
+
+  olderSections(path: string): number | undefined {
+    const { older } = this.parts;
+    const name = older?.keptName(path) ?? null;
+    return older && name !== null ? older.bitsOf(name) : undefined;
   }
 
   modifiedAt(path: string): Promise<ModifiedAt> {

@@ -1,6 +1,7 @@
 import { insertIntoViews } from "./incremental-index";
 import { recentList } from "./list-recent";
 import { indexedHistory } from "./topic-history";
+import { OLDER_REVIEWS } from "./recent-reviews";
 
 /**
  * What a face without a metadata cache (the CLI) passes to PaleeSessions, so that list, the views after a new
@@ -8,4 +9,7 @@ import { indexedHistory } from "./topic-history";
  * "Cost that does not grow with history"): they work from a trusted index.md. main.js does not carry them: the
  * plugin's scan cache already costs only what changed.
  */
-export const BOUNDED_VIEWS = { recentList, viewsAfter: insertIntoViews, topicHistory: indexedHistory };
+export const BOUNDED_VIEWS = {
+  ...{ recentList, viewsAfter: insertIntoViews, topicHistory: indexedHistory },
+  olderReviews: OLDER_REVIEWS,
+};

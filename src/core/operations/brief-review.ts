@@ -56,7 +56,7 @@ async function reviewEntry(
 }
 
 /** The newest Recall among the topic's newest RECALL_LOOKBACK sessions (newest first, as the schedule read them). */
-async function newestRecall(
+export async function newestRecall(
   ctx: SessionContext,
   newestFirst: readonly ConfirmedSession[],
   hasHeading: HasHeading | undefined,
@@ -81,9 +81,14 @@ export async function briefLearning(
     read: readonly BriefSession[];
     history: TopicHistory;
     hasHeading?: HasHeading;
+    /** The history holds only the sessions up to an as-of day given (the older notes' fold then stands aside). */
+    dated?: boolean;
   },
 ): Promise<BriefLearning> {
+  const week = at.plan.goals.get(at.topicId) ?? null;
+  const folded = at.dated ? null : await ctx.olderReviews?.brief(ctx, at);
+  if (folded) return { review: folded.entry, week, recall: folded.recall, warnings: folded.warnings };
   const review = await reviewEntry(ctx, at, at.history);
   const recall = await newestRecall(ctx, review.mine, at.hasHeading);
-  return { review: review.entry, week: at.plan.goals.get(at.topicId) ?? null, recall, warnings: review.warnings };
+  return { review: review.entry, week, recall, warnings: review.warnings };
 }

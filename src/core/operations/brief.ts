@@ -92,8 +92,13 @@ async function historyFor(
   topicId: string | null,
   bounded: boolean,
   asOf: number | null = null,
+  /** The brief's own: from the older notes' fold first (SessionsOptions.olderReviews), when the face passes it. */
+  folded = false,
 ): Promise<TopicHistory> {
-  const quick = bounded && asOf === null && ctx.topicHistory ? await ctx.topicHistory(ctx, topicId) : null;
+  const fold = folded && bounded && asOf === null && topicId !== null ? ctx.olderReviews : undefined;
+  const fromFold = fold && topicId !== null ? await fold.history(ctx, topicId) : null;
+  const quick =
+    fromFold ?? (bounded && asOf === null && ctx.topicHistory ? await ctx.topicHistory(ctx, topicId) : null);
   if (quick) return quick;
   const { confirmed } = await ctx.scan();
   const inDays = asOf === null ? confirmed : confirmed.filter((s) => sessionDay(s, ctx.offsetAt) <= asOf);
@@ -160,7 +165,7 @@ async function contextFrom(ctx: SessionContext, options: ContextOptions, bounded
     const learning = { asOf, review: null, week: null, recall: null, warnings: [] };
     return { ...none, ...learning, sessions: [], text: `${truncateWords(NO_TOPIC_BRIEF, words)}\n` };
   }
-  const history = await historyFor(ctx, topicId, bounded, dated);
+  const history = await historyFor(ctx, topicId, bounded, dated, true);
   const { open, draft } = await openOn(ctx, hot, topicId);
   const read = await readForBrief(ctx, history, words);
   const topicNote = history.topicNote() ?? (open ? draft?.topicNote : null) ?? null;
@@ -177,6 +182,7 @@ async function contextFrom(ctx: SessionContext, options: ContextOptions, bounded
     nextAction: nextAction?.text ?? null,
     read,
     history,
+    dated: dated !== null,
   });
   const learning = { ...learned, warnings: [...planned.warnings, ...learned.warnings] };
   const notes = open ? draft?.body.trim() || null : null;

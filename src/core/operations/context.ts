@@ -10,6 +10,11 @@ import { renderIndexLine } from "../records/index-line";
 import { joinedAfter } from "../records/session-index";
 import type { OffsetAt } from "../time";
 import type { BriefTotals } from "../records/brief";
+import type { QueueEntry, QueueTopic } from "../review/queue";
+import type { BriefSession } from "../records/brief";
+import type { BriefRecall } from "../review/brief-lines";
+import type { PlanView } from "../review/goal-progress";
+import type { OlderReviews } from "../device-memory/older-reviews";
 
 export interface SessionsOptions {
   /** How long a silent session still counts as running on its device; default 15 minutes. */
@@ -30,6 +35,55 @@ export interface SessionsOptions {
    * (topic-history.ts), from a trusted index.md, for the CLI. Without it they read a full scan.
    */
   topicHistory?: TopicHistorySource;
+  /**
+   * How next and the brief take the older notes from the device memory's fold of them, reading only the recent
+   * notes: `OLDER_REVIEWS` (recent-reviews.ts), for the CLI. Without it they read every note's record.
+   */
+  olderReviews?: OlderReviewsSource;
+}
+
+/** Each topic as the queue sees it, whether a topic has any session, and the scan's warnings (next.ts). */
+export interface ReviewTopics {
+  topics: QueueTopic[];
+  known: (topicId: string) => boolean;
+  warnings: string[];
+}
+
+/** What next asks of each topic: its next action only when it counts (a review day, a goal, asked for). */
+export interface ReviewAsk {
+  asOf: number;
+  counts: (topicId: string, reviewed: boolean) => boolean;
+  probe: ((session: ConfirmedSession) => boolean | undefined) | undefined;
+}
+
+/** What the brief asks of its topic's review (brief-review.ts): its history unfiltered, as of today. */
+export interface BriefAsk {
+  topicId: string;
+  asOf: number;
+  plan: PlanView;
+  nextAction: string | null;
+  read: readonly BriefSession[];
+  history: TopicHistory;
+  hasHeading?: (session: ConfirmedSession, heading: string) => boolean | undefined;
+}
+
+/** The brief's review entry, its warnings and the newest recall (brief-review.ts BriefLearning's). */
+export interface BriefReview {
+  entry: QueueEntry | null;
+  warnings: string[];
+  recall: BriefRecall | null;
+}
+
+/**
+ * next's topics and the brief's review from the older notes' fold and the recent notes (null: the fold cannot
+ * tell), and the fold kept after a full scan.
+ */
+export interface OlderReviewsSource {
+  topics: (ctx: SessionContext, ask: ReviewAsk) => Promise<ReviewTopics | null>;
+  brief: (ctx: SessionContext, ask: BriefAsk) => Promise<BriefReview | null>;
+  /** The brief's topic history from the recent notes and the fold (null: the fold cannot tell). */
+  history: (ctx: SessionContext, topicId: string) => Promise<TopicHistory | null>;
+  keep: (ctx: SessionContext, scan: Scan) => Promise<void>;
 }
 
 /** One topic's confirmed sessions, newest first, as the brief and latest read them (topic-history.ts). */
@@ -39,6 +93,12 @@ export interface TopicHistory {
   at: (i: number) => Promise<ConfirmedSession | null>;
   /** The topic note a note of the topic records, among those read (the full scan: among all). */
   topicNote: () => string | null;
+  /** The file name of the topic's i-th newest session, without reading it; null past the last. */
+  nameAt?: (i: number) => string | null;
+  /** How many sessions the topic has. */
+  count?: number;
+  /** The older notes' fold this history was made with, and the listing it stands for (recent-reviews.ts). */
+  fold?: { reviews: OlderReviews; names: readonly string[] };
 }
 
 /** A topic's history (every confirmed session when `topicId` is null), or null when this source cannot tell. */
@@ -66,6 +126,8 @@ export interface SessionContext {
   readonly viewsAfter?: ViewsAfter;
   /** The brief's bounded read of one topic (SessionsOptions.topicHistory), if this face passes one. */
   readonly topicHistory?: TopicHistorySource;
+  /** next's and the brief's older notes from the device memory's fold (SessionsOptions.olderReviews), if passed. */
+  readonly olderReviews?: OlderReviewsSource;
   /** Whether a full scan costs only what changed since the last one (the store follows changes, and has). */
   readonly scanIsWarm: () => boolean;
   /** The local UTC offset at an instant, in minutes: how timestamps are read and written. */
@@ -101,6 +163,7 @@ export function createSessionContext(ports: CorePorts, layout: Layout, options: 
     tempFiles: options.tempFiles,
     viewsAfter: options.viewsAfter,
     topicHistory: options.topicHistory,
+    olderReviews: options.olderReviews,
     scanIsWarm: () => cache.token !== null,
     offsetAt,
     scan: () => {

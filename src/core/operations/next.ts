@@ -17,7 +17,7 @@ import type { StudyLogMemo } from "../goals";
 import { topicSchedules } from "../review/topic-schedules";
 import { withBody } from "../scan";
 import type { TopicNote } from "../topics/note";
-import type { SessionContext } from "./context";
+import type { ReviewAsk, ReviewTopics, SessionContext } from "./context";
 import type { OpenSession } from "./open-session";
 import { status } from "./list";
 
@@ -56,13 +56,14 @@ export interface NextResult {
 
 /**
  * The topic's next action as of its sessions (newest first): carried forward until a session marks it done
- * (contract §4c), as hot.md carries it (topic-memory.ts). "" when `probe` says one is there without its text.
+ * (contract §4c), as hot.md carries it (topic-memory.ts). "" when `probe` says one is there without its text;
+ * undefined when no session settles it (older sessions may: recent-reviews.ts).
  */
-async function nextActionOf(
+export async function nextActionIn(
   ctx: SessionContext,
   sessions: readonly ConfirmedSession[],
   probe: NextOptions["hasNextAction"],
-): Promise<string | null> {
+): Promise<string | null | undefined> {
   for (const session of sessions) {
     const known = session.bodyPending && probe ? probe(session) : undefined;
     if (known === true) return "";
@@ -72,7 +73,7 @@ async function nextActionOf(
     }
     if (session.nextDone) return null;
   }
-  return null;
+  return undefined;
 }
 
 function notesByTopic(notes: readonly TopicNote[]): Map<string, TopicNote> {
@@ -86,15 +87,11 @@ function notesByTopic(notes: readonly TopicNote[]): Map<string, TopicNote> {
 /** A topic no session, note or plan names: unknown_topic (exit 2), never an empty entry. */
 function refuseUnknown(
   topicId: string,
-  confirmed: readonly ConfirmedSession[],
+  hasSession: (topicId: string) => boolean,
   plan: PlanView,
   notes: ReadonlyMap<string, TopicNote>,
 ): void {
-  const known =
-    notes.has(topicId) ||
-    plan.goals.has(topicId) ||
-    plan.reviewOff.has(topicId) ||
-    confirmed.some((s) => s.topicId === topicId);
+  const known = notes.has(topicId) || plan.goals.has(topicId) || plan.reviewOff.has(topicId) || hasSession(topicId);
   if (!known)
     throw new UsageError(`unknown topic ${topicId}: no session, topic note or goal names it`, "unknown_topic");
 }
@@ -111,6 +108,27 @@ export function sectionProbe(
   return (s, heading) => (memory.sectionKnown(s.path, heading) === false ? false : undefined);
 }
 
+/** Each topic's schedule and next action from every note's record (a full scan); the fold kept for next time. */
+async function topicsOfScan(
+  ctx: SessionContext,
+  ask: ReviewAsk,
+  memo: ScheduleMemo | undefined,
+): Promise<ReviewTopics> {
+  const scan = await ctx.scan();
+  const topics: QueueTopic[] = [];
+  for (const [topicId, { sessions, schedule }] of topicSchedules(scan.confirmed, ctx.offsetAt, ask.asOf, memo)) {
+    const counts = ask.counts(topicId, schedule.lastReviewed !== null);
+    topics.push({
+      topicId,
+      schedule,
+      nextAction: counts ? ((await nextActionIn(ctx, sessions, ask.probe)) ?? null) : null,
+    });
+  }
+  await ctx.olderReviews?.keep(ctx, scan);
+  const known = (topicId: string): boolean => scan.confirmed.some((s) => s.topicId === topicId);
+  return { topics, known, warnings: scan.warnings };
+}
+
 export async function next(ctx: SessionContext, options: NextOptions = {}): Promise<NextResult> {
   const asOf = asOfDay(options.asOf, ctx.ports.clock.now(), ctx.offsetAt);
   const planned = options.plan
@@ -119,27 +137,17 @@ export async function next(ctx: SessionContext, options: NextOptions = {}): Prom
   const { plan } = planned;
   const asked = normalizeTopic(options.topic);
   const wanted = asked === null ? null : validateNewTopicId(asked);
-  const scan = await ctx.scan();
   const known = sectionProbe(ctx);
   const probe = options.hasNextAction ?? (known && ((s: ConfirmedSession) => known(s, "Next action")));
-  const topics: QueueTopic[] = [];
-  for (const [topicId, { sessions: list, schedule }] of topicSchedules(
-    scan.confirmed,
-    ctx.offsetAt,
-    asOf,
-    options.memo,
-  )) {
-    const counts = schedule.history.length > 0 || plan.goals.has(topicId) || topicId === wanted;
-    topics.push({
-      topicId,
-      schedule,
-      nextAction: counts ? await nextActionOf(ctx, list, probe) : null,
-    });
-  }
+  const counts = (topicId: string, reviewed: boolean): boolean =>
+    reviewed || plan.goals.has(topicId) || topicId === wanted;
+  const ask: ReviewAsk = { asOf, counts, probe };
+  const folded = ctx.olderReviews && !options.memo ? await ctx.olderReviews.topics(ctx, ask) : null;
+  const { topics, warnings, ...of } = folded ?? (await topicsOfScan(ctx, ask, options.memo));
   const { queue, excluded } = buildQueue(topics, plan, asOf);
   const notes = notesByTopic(options.topicNotes ?? []);
-  if (wanted !== null) refuseUnknown(wanted, scan.confirmed, plan, notes);
+  if (wanted !== null) refuseUnknown(wanted, of.known, plan, notes);
   const entry = wanted === null ? null : topicEntry(wanted, topics, queue, plan, asOf);
   const open = (await status(ctx)).open;
-  return { asOf, open, queue, excluded, entry, notes, warnings: [...planned.warnings, ...scan.warnings] };
+  return { asOf, open, queue, excluded, entry, notes, warnings: [...planned.warnings, ...warnings] };
 }

@@ -57,5 +57,7 @@ export const indexedHistory: TopicHistorySource = async (ctx, topicId) => {
       return session;
     },
     topicNote: () => read.find((s) => s !== undefined && s.topicNote !== null)?.topicNote ?? null,
+    nameAt: (i) => (i < mine.length ? `${mine[i].link}.md` : null),
+    count: mine.length,
   };
 };

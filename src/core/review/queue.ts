@@ -83,7 +83,7 @@ function compareWithin(group: QueueGroup, asOf: number): (a: QueueEntry, b: Queu
  */
 export function buildQueue(topics: readonly QueueTopic[], plan: PlanView, asOf: number): Queue {
   const all = new Map<string, QueueTopic>();
-  for (const t of topics) if (t.schedule.history.length > 0) all.set(t.topicId, t);
+  for (const t of topics) if (t.schedule.lastReviewed !== null) all.set(t.topicId, t);
   for (const topicId of plan.goals.keys()) {
     if (!all.has(topicId)) {
       const known = topics.find((t) => t.topicId === topicId);

@@ -77,10 +77,12 @@ export function nextStep(step: number, rating: Rating | null, early: boolean): n
   return Math.min(step + (rating === 4 ? 2 : 1), TOP_STEP);
 }
 
-/** The schedule after the review days (oldest first), as §4c's ladder walks them. */
-export function scheduleOf(days: readonly ReviewDay[]): Schedule {
-  let step = -1;
-  let due: number | null = null;
+/**
+ * The schedule after the review days (oldest first), as §4c's ladder walks them; `from`: the ladder's state after
+ * earlier days (the history then holds these days only).
+ */
+export function scheduleOf(days: readonly ReviewDay[], from = { step: -1, due: null as number | null }): Schedule {
+  let { step, due } = from;
   const history: ScheduleStep[] = [];
   for (const { day, rating } of days) {
     step = nextStep(step, rating, due !== null && day < due);

@@ -47,6 +47,12 @@ export function dayOf(text: string): number | null {
 /** A timestamp that names its own numeric offset ("…+05:30", "…+00:00"), not UTC's "Z" or none. */
 const OWN_OFFSET = /^\d{4}-\d{2}-\d{2}T[^Z]*[+-]\d{2}(:?\d{2})?$/;
 
+/** Whether a started_at names its own numeric offset, so that its day is the same on every device (sessionDay). */
+export function recordsOwnDay(startedAt: string): boolean {
+  const text = startedAt.trim();
+  return OWN_OFFSET.test(text) && dayOf(recordedDate(text)) !== null;
+}
+
 /**
  * The local day a session started on (contract §4a "the day it started"): the date written in its started_at
  * when that names the offset it was written in (every record this tool writes does), so a session at
