@@ -91,6 +91,12 @@ export interface DeviceMemory {
    * from the scan's own reading (never parsed twice).
    */
   sessionRead(path: string, session: import("./records/records").ConfirmedSession | null): void;
+  /**
+   * The older notes' totals (issues 37/38: stats, goal and year without a record per older note) that hold for
+   * `names`, the very array the store's latest `list(folder)` returned; null (or absent) when none hold: the call
+   * then reads every note, and the memory folds them for the next (device-memory/older-totals.ts).
+   */
+  olderTotals?(folder: string, names: readonly string[]): import("./device-memory/older-totals").Covered | null;
 }
 
 /** DeviceMemory.olderNotesIn: a listing's names, the older notes known as such apart. Read only. */

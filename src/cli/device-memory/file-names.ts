@@ -8,4 +8,5 @@ export const MEMORY_FILES = {
   summary: "folder-summary.txt",
   fields: "note-fields.txt",
   older: "older-fields.txt",
+  totals: "older-totals.txt",
 } as const;

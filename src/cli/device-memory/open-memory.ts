@@ -28,6 +28,8 @@ import type { FileKeyOf } from "../../core/device-memory/kept-fields";
 import { fileKeyAt } from "../../node/file-key";
 import { OlderFields } from "../../core/device-memory/older-fields";
 import { parseOlderFields, renderOlderFields } from "./older-file";
+import { OlderTotalsPart } from "../../core/device-memory/older-totals-part";
+import { parseOlderTotals, renderOlderTotals } from "./older-totals-file";
 import type { Remembered } from "./memory-files";
 import { MEMORY_FILES } from "./file-names";
 import {
@@ -179,12 +181,23 @@ export async function openMemory(
     return parsed?.kept ?? null;
   });
   older.begin(began);
+  // The older notes' totals (older-totals.ts): read only when stats, goal or year first asks.
+  const totalsFile = where && path.join(where.dir, MEMORY_FILES.totals);
+  const totals = new OlderTotalsPart(
+    layout.sessions,
+    () => {
+      const text = totalsFile !== null && owner !== null && !use.fresh ? readMemoryFileNow(totalsFile) : null;
+      return text === null || owner === null ? null : parseOlderTotals(text, owner, began);
+    },
+    sha256,
+  );
+  totals.begin(began);
   const remembered = new RememberingStore(
     store,
     layout.sessions,
     (folder, names) => store.modifiedTimes(folder, names),
     summary ? { summary: summary.summary, times: () => times()?.times ?? null } : (times()?.times ?? null),
-    { listing: reading, checks, digest: sha256, fields: notes, older },
+    { listing: reading, checks, digest: sha256, fields: notes, older, totals },
   );
   // Saved by any call that read them (readers too, without the lock): a file is one call's own reads, or a kept one
   // less the names gone, each entry true of its create-only name, written atomically (docs/performance.md).
@@ -194,12 +207,22 @@ export async function openMemory(
     if (save === null || at === null || olderFile === null || owner === null) return;
     await writeMemoryFile(olderFile, renderOlderFields(owner, save.notes, at));
   };
+  // Saved by a call that folded them (any call, as the older notes' records are): made afresh from those records,
+  // or taken forward by the notes that crossed the split; dated now, trusted by when their notes were read.
+  const saveTotals = async (): Promise<void> => {
+    const save =
+      totalsFile !== null && owner !== null ? remembered.olderTotalsToSave(olderRead?.savedAt ?? null) : null;
+    if (save !== null && totalsFile !== null && owner !== null) {
+      await writeMemoryFile(totalsFile, renderOlderTotals(owner, save, use.now()));
+    }
+  };
   return {
     store: remembered,
     memory: remembered,
     sweep: (sweepOn) => (ports, l) => remembered.reusingListing(() => sweepOn(ports, l)),
     finish: async () => {
       await saveOlder().catch(() => undefined);
+      await saveTotals().catch(() => undefined);
       if (!use.writes || file === null || summaryFile === null || owner === null) return;
       try {
         if (checks.learned() && checksFile !== null) {

@@ -225,4 +225,13 @@ export class OlderFields {
     const left = [...kept.notes()].filter(([name]) => listed(name));
     return { notes: keptOf(kept.split, new Map(left)), at: "as read" };
   }
+
+  /**
+   * What is kept of the older notes as this call has them (older-totals-part.ts folds them): toSave's, else the
+   * notes loaded, dated as they were read; null when the call neither loaded them nor read every one.
+   */
+  keptNow(names: readonly string[], listed: (name: string) => boolean): OlderSave | null {
+    const kept = this.kept;
+    return this.toSave(names, listed) ?? (kept ? { notes: kept, at: "as read" } : null);
+  }
 }

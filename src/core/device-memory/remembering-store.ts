@@ -12,6 +12,8 @@ import { NoteTimes } from "./note-times";
 import { kindOf } from "../scan/names";
 import { SECTIONS } from "./older-fields";
 import type { ConfirmedSession } from "../records/records";
+import type { OlderTotalsPart } from "./older-totals-part";
+import type { Covered, OlderTotals } from "./older-totals";
 
 export type { Kept, Known } from "./note-times";
 
@@ -36,6 +38,8 @@ export interface MemoryParts {
   fields?: KeptFields;
   /** The older notes' record fields kept by name (older-fields.ts). */
   older?: OlderFields;
+  /** The older notes' totals (older-totals.ts). */
+  totals?: OlderTotalsPart;
 }
 
 /**
@@ -210,9 +214,33 @@ export class RememberingStore implements SessionStore, DeviceMemory {
 
   /** An older note the full scan read is learned from the scan's own reading (OlderFields.learn). */
   sessionRead(path: string, session: ConfirmedSession | null): void {
-    const { older } = this.parts;
+    const { older, totals } = this.parts;
     const name = older?.nameOf(path) ?? null;
     if (older && name !== null) older.learn(name, session);
+    if (totals && name !== null) totals.read(name, session);
+  }
+
+  /** The older notes' totals that hold for `names`, the latest listing as returned (older-totals.ts). */
+  olderTotals(folder: string, names: readonly string[]): Covered | null {
+    const { totals } = this.parts;
+    return totals && folder === this.folder && this.listed !== null ? totals.coveredFor(names) : null;
+  }
+
+  /**
+   * What to save of the older notes' totals after this call (OlderTotalsPart.toSave); null for nothing. `asRead`:
+   * when the older notes' records this call loaded were read (the face's file date), null when unknown.
+   */
+  olderTotalsToSave(asRead: number | null): OlderTotals | null {
+    const { older, totals } = this.parts;
+    const listed = this.listed;
+    if (!totals || listed === null) return null;
+    const names = listed.all();
+    const keptNow = () => {
+      const now = older?.keptNow(names, (name) => listed.has(name)) ?? null;
+      const readAt = now === null ? null : now.at === "as read" ? asRead : now.at;
+      return now && readAt !== null ? { kept: now.notes, readAt } : null;
+    };
+    return totals.toSave(names, keptNow);
   }
 
   /** A recent note's frontmatter as kept, while its file keeps the identity it had when read. */
