@@ -103,6 +103,7 @@ describe("the reference model", () => {
         "rebuild",
         "list",
         "status",
+        "year",
       ];
       const world = ["clock forward", "clock back", "DST change", "device switch", "cache", "sync keeps time"];
       for (const kind of [...kinds, "crash", ...EDITS, ...world]) {

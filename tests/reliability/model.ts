@@ -16,6 +16,7 @@
  */
 import { ForwardingStore } from "../support/forwarding-store";
 import fc from "fast-check";
+import { isDeepStrictEqual } from "node:util";
 import type { Arbitrary, AsyncCommand } from "fast-check";
 import { ConflictError, PaleeError } from "../../src/core/errors";
 import type { ReadResult } from "../../src/core/records/frontmatter";
@@ -486,10 +487,12 @@ async function operate<T>(
   }
   // A writing call saves the cache under its lock, also after a refusal; a crashed one never does. Any call saves
   // the older notes it read (core/device-memory/older-fields.ts).
-  const { older, olderSaved } = cache.counts;
+  const { older, olderSaved, totals, totalsSaved } = cache.counts;
   if (!gate.fired) cache.end(world.clock.now(), writes);
   if (cache.counts.older > older) stats.bump(stats.outcomes, "older notes answered");
   if (cache.counts.olderSaved > olderSaved) stats.bump(stats.outcomes, "older notes saved");
+  if (cache.counts.totals > totals) stats.bump(stats.outcomes, "older totals answered");
+  if (cache.counts.totalsSaved > totalsSaved) stats.bump(stats.outcomes, "older totals saved");
   if (gate.fired) {
     world.restart(device);
     if (!("error" in outcome)) fail(step, "the operation reported success although one of its writes failed");
@@ -1373,14 +1376,25 @@ export class Rebuild extends Step {
 
 /** list and status: answers only, never a write. */
 export class Read extends Step {
-  constructor(readonly what: "list" | "status") {
+  constructor(readonly what: "list" | "status" | "year") {
     super();
   }
   get label(): string {
     return this.what;
   }
   protected async act(_model: Model, world: World, before: View): Promise<Effects> {
-    if (this.what === "list") {
+    if (this.what === "year") {
+      // Issues 37/38: the year (goal's log and the day chain) with the older notes' totals, when the device has
+      // them, is the one a core without any device memory works out from every note.
+      const out = await operate(world, "read", this.label, (core) => core.year());
+      if (!out.value) fail(this.label, "year failed");
+      const copy = new MemoryStore(Object.fromEntries(world.store.files));
+      const bare = new PaleeSessions(
+        { store: copy, clock: world.clock, random: new SeededRandom(1), device: "x" },
+        LAYOUT,
+      );
+      if (!isDeepStrictEqual(out.value, await bare.year())) fail(this.label, "year differs from the full fold");
+    } else if (this.what === "list") {
       const out = await operate(world, "read", this.label, (core) => core.list({ all: true }));
       const list = out.value;
       if (!list) fail(this.label, "list failed");
@@ -1901,7 +1915,10 @@ export const step: Arbitrary<Step> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.constant(null).map(() => new OpenVault()) },
   { weight: 1, arbitrary: fc.constant(null).map(() => new Rebuild()) },
-  { weight: 1, arbitrary: fc.constantFrom("list" as const, "status" as const).map((w) => new Read(w)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom("list" as const, "status" as const, "year" as const).map((w) => new Read(w)),
+  },
   { weight: 3, arbitrary: fc.nat({ max: 3 }).map((k) => new Crash(k)) },
   {
     weight: 3,
