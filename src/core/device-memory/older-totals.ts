@@ -161,23 +161,27 @@ export interface Covered {
 
 /**
  * What `totals` cover of the listing `names` (a folder's every name), or null when they do not hold for it. The
- * names folded are found by a binary search, as the listing is ascending on the usual file systems; whatever the
- * order, the answer is sound: the slice taken must digest to exactly the names folded (so every one of them is
- * listed, and by create-only unchanged), and every other name is the call's to scan.
+ * names folded are found by a binary search, as the listing is ascending on the usual file systems (else one by
+ * one); either way the names taken must digest to exactly the names folded (so every one of them is listed, and
+ * by create-only unchanged), and every other name is the call's to scan.
  */
 export function coveredBy(totals: OlderTotals, names: readonly string[], digest: Digest): Covered | null {
   const from = firstAtOrAfter(names, CONFIRMED_PREFIX);
   const to = Math.max(from, firstAtOrAfter(names, totals.split));
-  const inside = names.slice(from, to);
-  const same =
-    sameDigest(digestInOrder(inside, digest), totals.names) || sameDigest(namesDigest(inside, digest), totals.names);
-  if (!same) return null;
-  const rest = names.slice(0, from).concat(names.slice(to), totals.passed);
+  let inside = names.slice(from, to);
+  let rest: string[] | null = null;
+  if (sameDigest(digestInOrder(inside, digest), totals.names)) rest = names.slice(0, from).concat(names.slice(to));
+  else {
+    // Another order (or names that changed): the names before the split found one by one, in any order.
+    const apart = splitNames(names, totals.split);
+    if (!sameDigest(namesDigest(apart.inside, digest), totals.names)) return null;
+    [inside, rest] = [apart.inside, apart.outside];
+  }
   let set: Set<string> | null = null;
   const passed = new Set(totals.passed);
   return {
     totals,
-    rest,
+    rest: rest.concat(totals.passed),
     folded: (name) => (set ??= new Set(inside)).has(name) && !passed.has(name) && !totals.irregular.has(name),
   };
 }
