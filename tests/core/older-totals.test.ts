@@ -273,7 +273,7 @@ describe("older notes' totals", () => {
     const body = text
       .slice(text.indexOf("\n", text.indexOf("\n") + 1) + 1)
       .replace(/\[(\d+),(\d+),\[30\]\]/, "[$1,$2,[-3]]");
-    const header = JSON.parse(text.split("\n")[1]);
+    const header = JSON.parse(text.split("\n")[1]) as Record<string, unknown>;
     const forged = `${text.split("\n")[0]}\n${JSON.stringify({ ...header, sha256: digest(body) })}\n${body}`;
     expect(forged).not.toEqual(text);
     expect(parseOlderTotals(forged, OWNER, FOLD_NOW)).toBeNull();

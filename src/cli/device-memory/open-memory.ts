@@ -6,7 +6,8 @@
  * - A writing action saves, under the vault lock it holds (invoke.ts calls `finish` before releasing it).
  * - A read-only action reads the memory and never writes it: it holds no lock, and what it learns (a stat or two
  *   of names new since) is cheap to learn again. But the older notes' records (older-file.ts), which only a read
- *   of the whole history learns: any call that read every older note saves them, atomically, without the lock.
+ *   of the whole history learns: any call that read every older note saves them, atomically, without the lock;
+ *   and their totals (older-totals-file.ts) any stats, goal or year that folded them or took them forward.
  * - `rebuild` ignores the memory, and saves it made afresh from every confirmed note's time.
  * - The fields kept are saved when the call learned or forgot a note, or an hour after they were last saved; the
  *   index checks when one was added; the folder summary is read first, and the note times only if it cannot answer.
@@ -210,6 +211,8 @@ export async function openMemory(
   // Saved by a call that folded them (any call, as the older notes' records are): made afresh from those records,
   // or taken forward by the notes that crossed the split; dated now, trusted by when their notes were read.
   const saveTotals = async (): Promise<void> => {
+    // rebuild read every note afresh: totals of the notes as read before are dropped (the next read folds anew).
+    if (use.fresh && totalsFile !== null) return fs.rm(totalsFile, { force: true });
     const save =
       totalsFile !== null && owner !== null ? remembered.olderTotalsToSave(olderRead?.savedAt ?? null) : null;
     if (save !== null && totalsFile !== null && owner !== null) {
