@@ -17,8 +17,8 @@ import type { ConfirmedSession } from "../../src/core/records/records";
 import { interpretConfirmed } from "../../src/core/records/records";
 import { ForwardingStore } from "./forwarding-store";
 import { OlderTotalsPart } from "../../src/core/device-memory/older-totals-part";
-import type { Covered } from "../../src/core/device-memory/older-totals";
-import { decidingFacts, plainCount } from "../../src/core/device-memory/older-totals";
+import type { Covered, DayRow } from "../../src/core/device-memory/older-totals";
+import { decidingFacts, plainCount, sumsOf } from "../../src/core/device-memory/older-totals";
 import { parseOlderTotals, renderOlderTotals } from "../../src/cli/device-memory/older-totals-file";
 import type { MemoryStore } from "./memory-store";
 
@@ -376,7 +376,13 @@ class CheckedTimes extends ForwardingStore<RememberingStore> implements DeviceMe
       const { topicId, startedMs, sessionId, topicNote } = truth.record;
       facts.set(topicId, [...(facts.get(topicId) ?? []), { startedMs, sessionId, topicNote }]);
     }
-    const held = totals.rows.flatMap((r) => r.minutes.map((m) => `${r.topicId} ${r.day} ${m}`));
+    const held = (totals.rows() ?? []).flatMap((r) => r.minutes.map((m) => `${r.topicId} ${r.day} ${m}`));
+    // The sums per day and per topic, which the answers take without a range, are the rows'.
+    const sums = sumsOf(totals.rows() ?? []);
+    const sorted = (days: readonly DayRow[]) => days.map((d) => ({ day: d.day, minutes: [...d.minutes].sort() }));
+    if (!isDeepStrictEqual([sorted(sums.days), sums.topics], [sorted(totals.days), new Map(totals.topics)])) {
+      throw new Error("the older totals' sums per day and per topic are not their rows'");
+    }
     if (held.sort().join("\n") !== rows.sort().join("\n")) throw new Error("the older totals' rows are not the notes'");
     const decided = new Map([...facts].map(([topic, all]) => [topic, decidingFacts(all)]));
     if (!isDeepStrictEqual(decided, new Map(totals.facts))) throw new Error("the older totals' topic notes differ");

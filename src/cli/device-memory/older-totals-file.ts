@@ -7,7 +7,7 @@
  */
 import type { KeptRecord } from "../../core/device-memory/older-fields";
 import { keptOf } from "../../core/device-memory/older-fields";
-import type { NoteFact, OlderTotals, TotalsRow } from "../../core/device-memory/older-totals";
+import type { DayRow, NoteFact, OlderTotals, TopicSum, TotalsRow } from "../../core/device-memory/older-totals";
 import { MAX_COUNTED_MINUTES } from "../../core/insight/stats";
 import type { MemoryOwner } from "./envelope";
 import { jsonOrNull, seal, unseal } from "./envelope";
@@ -21,10 +21,16 @@ interface Body {
   newest: number | null;
   passed: string[];
   words: string[];
-  /** [topic word, day, [minutes of each note]] */
-  rows: Array<[number, number, number[]]>;
+  /** The days, oldest first; how many notes each; their minutes, day after day. */
+  days: number[];
+  counts: number[];
+  minutes: number[];
+  /** [topic word, minutes, sessions, first day, last day] */
+  topics: Array<[number, number, number, number, number]>;
   /** [topic word, started ms, session_id, topic note word or null] */
   facts: Array<[number, number, string, number | null]>;
+  /** The rows per topic and day, [topic word, day, [minutes of each note]], as JSON: parsed only when asked. */
+  rows: string;
   irregular: unknown;
 }
 
@@ -32,11 +38,19 @@ interface Body {
 export function renderOlderTotals(owner: MemoryOwner, totals: OlderTotals, now: number): string {
   const words = new Map<string, number>();
   const word = (text: string): number => words.get(text) ?? (words.set(text, words.size), words.size - 1);
-  const rows = totals.rows.map((r): [number, number, number[]] => [word(r.topicId), r.day, [...r.minutes]]);
+  const rows = (totals.rows() ?? []).map((r): [number, number, number[]] => [word(r.topicId), r.day, [...r.minutes]]);
+  const topics = [...totals.topics].map(([topicId, t]): Body["topics"][number] => [
+    word(topicId),
+    t.minutes,
+    t.sessions,
+    t.firstDay,
+    t.lastDay,
+  ]);
   const facts: Body["facts"] = [];
   for (const [topicId, list] of totals.facts) {
-    for (const f of list)
+    for (const f of list) {
       facts.push([word(topicId), f.startedMs, f.sessionId, f.topicNote === null ? null : word(f.topicNote)]);
+    }
   }
   const irregular = new Map([...totals.irregular].map(([name, record]) => [name, { record, sections: 0 }]));
   const body: Body = {
@@ -46,8 +60,12 @@ export function renderOlderTotals(owner: MemoryOwner, totals: OlderTotals, now: 
     newest: Number.isFinite(totals.newest) ? totals.newest : null,
     passed: [...totals.passed],
     words: [...words.keys()],
-    rows,
+    days: totals.days.map((d) => d.day),
+    counts: totals.days.map((d) => d.minutes.length),
+    minutes: totals.days.flatMap((d) => d.minutes),
+    topics,
     facts,
+    rows: JSON.stringify(rows),
     irregular: olderBody(keptOf(totals.split, irregular)),
   };
   return seal("totals", owner, `${JSON.stringify(body)}\n`, now);
@@ -56,13 +74,14 @@ export function renderOlderTotals(owner: MemoryOwner, totals: OlderTotals, now: 
 const isInt = (v: unknown, min = Number.MIN_SAFE_INTEGER): v is number =>
   typeof v === "number" && Number.isInteger(v) && v >= min;
 const isText = (v: unknown): v is string => typeof v === "string";
+const isMinutes = (m: unknown): boolean => isInt(m, 0) && m <= MAX_COUNTED_MINUTES;
 
 /** The totals a text holds, or null when it is not to be trusted at `now` (envelope, shape, age). */
 export function parseOlderTotals(text: string, owner: MemoryOwner, now: number): OlderTotals | null {
   const read = unseal(text, "totals", owner, now);
   const body = read === null ? null : (jsonOrNull(read.body) as Partial<Body> | null);
   if (body === null || typeof body !== "object") return null;
-  const { split, names, read_at: readAt, newest, passed, words, rows, facts } = body;
+  const { split, names, read_at: readAt, newest, passed, words } = body;
   if (!isText(split) || typeof names !== "object" || names === null) return null;
   if (!isText(names.digest) || !isInt(names.count, 0) || typeof readAt !== "number") return null;
   // Its notes' own day, as older-fields.txt's: the blind spot of a rewrite in place is bounded by it.
@@ -70,31 +89,68 @@ export function parseOlderTotals(text: string, owner: MemoryOwner, now: number):
   if (!(newest === null || (typeof newest === "number" && Number.isFinite(newest)))) return null;
   if (!Array.isArray(passed) || !passed.every(isText) || !Array.isArray(words) || !words.every(isText)) return null;
   const wordAt = (v: unknown): string | undefined => (isInt(v, 0) ? words[v] : undefined);
-  const parsedRows = Array.isArray(rows) ? rowsOf(rows, wordAt) : null;
-  const parsedFacts = Array.isArray(facts) ? factsOf(facts, wordAt) : null;
+  const days = daysOf(body);
+  const topics = Array.isArray(body.topics) ? topicsOf(body.topics, wordAt) : null;
+  const facts = Array.isArray(body.facts) ? factsOf(body.facts, wordAt) : null;
   const irregular = keptOfBody(body.irregular);
-  if (parsedRows === null || parsedFacts === null || irregular === null || irregular.split !== split) return null;
+  if (days === null || topics === null || facts === null || !isText(body.rows)) return null;
+  if (irregular === null || irregular.split !== split) return null;
+  const rowsText = body.rows;
+  let rows: TotalsRow[] | null | undefined;
   const records = new Map<string, KeptRecord>([...irregular.notes()].map(([name, note]) => [name, note.record]));
   return {
     split,
     names: { digest: names.digest, count: names.count },
     passed,
     irregular: records,
-    rows: parsedRows,
-    facts: parsedFacts,
+    days,
+    topics,
+    rows: () => (rows !== undefined ? rows : (rows = rowsOf(jsonOrNull(rowsText), wordAt))),
+    facts,
     newest: newest ?? Number.NEGATIVE_INFINITY,
     readAt,
   };
 }
 
-function rowsOf(rows: unknown[], wordAt: (v: unknown) => string | undefined): TotalsRow[] | null {
+/** The days of a body: strictly ascending, each with at least one note's minutes. */
+function daysOf(body: Partial<Body>): DayRow[] | null {
+  const { days, counts, minutes } = body;
+  if (!Array.isArray(days) || !Array.isArray(counts) || !Array.isArray(minutes) || counts.length !== days.length) {
+    return null;
+  }
+  if (!minutes.every(isMinutes)) return null;
+  const out: DayRow[] = [];
+  let at = 0;
+  for (let i = 0; i < days.length; i++) {
+    const [day, count] = [days[i], counts[i]];
+    if (!isInt(day) || !isInt(count, 1) || (i > 0 && !(day > days[i - 1])) || at + count > minutes.length) return null;
+    out.push({ day, minutes: minutes.slice(at, (at += count)) });
+  }
+  return at === minutes.length ? out : null;
+}
+
+function topicsOf(topics: unknown[], wordAt: (v: unknown) => string | undefined): Map<string, TopicSum> | null {
+  const out = new Map<string, TopicSum>();
+  for (const topic of topics) {
+    if (!Array.isArray(topic) || topic.length !== 5) return null;
+    const [t, minutes, sessions, firstDay, lastDay] = topic as unknown[];
+    const topicId = wordAt(t);
+    if (topicId === undefined || out.has(topicId) || !isInt(minutes, 0) || !isInt(sessions, 1)) return null;
+    if (!isInt(firstDay) || !isInt(lastDay) || firstDay > lastDay) return null;
+    out.set(topicId, { minutes, sessions, firstDay, lastDay });
+  }
+  return out;
+}
+
+function rowsOf(rows: unknown, wordAt: (v: unknown) => string | undefined): TotalsRow[] | null {
+  if (!Array.isArray(rows)) return null;
   const out: TotalsRow[] = [];
   for (const row of rows) {
     if (!Array.isArray(row) || row.length !== 3) return null;
     const [t, day, minutes] = row as unknown[];
     const topicId = wordAt(t);
     if (topicId === undefined || !isInt(day) || !Array.isArray(minutes) || minutes.length === 0) return null;
-    if (!minutes.every((m) => isInt(m, 0) && m <= MAX_COUNTED_MINUTES)) return null;
+    if (!minutes.every(isMinutes)) return null;
     out.push({ topicId, day, minutes: minutes as number[] });
   }
   return out;

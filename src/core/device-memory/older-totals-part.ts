@@ -4,6 +4,7 @@ import type { OlderKept } from "./older-fields";
 import { keptNote } from "./older-fields";
 import type { Covered, OlderTotals } from "./older-totals";
 import { coveredBy, extendOlder, foldOlder, splitAt } from "./older-totals";
+import { firstAtOrAfter } from "./folder-summary";
 
 /*
  * The older notes' totals in one call (older-totals.ts): loaded when a call first asks (stats, goal, year), and
@@ -62,7 +63,12 @@ export class OlderTotalsPart {
   toSave(names: readonly string[], keptNow: KeptNow): OlderTotals | null {
     const at = { folder: this.folder, now: this.began, split: splitAt(this.began) };
     if (this.asked === "covered" && this.covered !== null) {
-      return extendOlder(this.covered.totals, at, names, (name) => this.crossed.get(name), this.digest);
+      const { totals } = this.covered;
+      // Most calls find no note crossed since: told by a binary search (in another order it may miss one, which
+      // is then read by each call until one finds it: speed, never an answer).
+      const next = names[firstAtOrAfter(names, totals.split)];
+      if (next === undefined || !(next < at.split)) return null;
+      return extendOlder(totals, at, names, (name) => this.crossed.get(name), this.digest);
     }
     if (this.asked !== "missing") return null;
     const now = keptNow();

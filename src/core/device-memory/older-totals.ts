@@ -42,6 +42,20 @@ export interface NoteFact {
   readonly topicNote: string | null;
 }
 
+/** The plain notes of one local day, all topics: each one's counted minutes. */
+export interface DayRow {
+  readonly day: number;
+  readonly minutes: readonly number[];
+}
+
+/** One topic's plain notes: their minutes, how many, and their first and last days. */
+export interface TopicSum {
+  readonly minutes: number;
+  readonly sessions: number;
+  readonly firstDay: number;
+  readonly lastDay: number;
+}
+
 export interface OlderTotals {
   /** The names before this one (from "S-") are the ones folded, kept or passed. */
   readonly split: string;
@@ -51,7 +65,12 @@ export interface OlderTotals {
   readonly passed: readonly string[];
   /** Of them, the irregular ones: folded by each call as sessions. */
   readonly irregular: ReadonlyMap<string, KeptRecord>;
-  readonly rows: readonly TotalsRow[];
+  /** Per day (all topics), oldest first: what every answer needs. */
+  readonly days: readonly DayRow[];
+  /** Per topic: what stats needs without a range. */
+  readonly topics: ReadonlyMap<string, TopicSum>;
+  /** Per topic and day: for a range or an as-of week among the folded days; null when they cannot be read. */
+  rows(): readonly TotalsRow[] | null;
   /** Per topic, the plain notes that may decide its topic note (NoteFact). */
   readonly facts: ReadonlyMap<string, readonly NoteFact[]>;
   /** The newest start of a plain note (−Infinity: none): a call whose "now" is before it folds afresh. */
@@ -97,6 +116,27 @@ export function decidingFacts(facts: readonly NoteFact[]): NoteFact[] {
   return named ? [...kept, named] : kept;
 }
 
+/** The per-day and per-topic sums of per-topic-and-day rows. */
+export function sumsOf(rows: readonly TotalsRow[]): { days: DayRow[]; topics: Map<string, TopicSum> } {
+  const days = new Map<number, number[]>();
+  const topics = new Map<string, TopicSum>();
+  for (const { topicId, day, minutes } of rows) {
+    const list = days.get(day);
+    if (list) list.push(...minutes);
+    else days.set(day, [...minutes]);
+    const sum = minutes.reduce((a, b) => a + b, 0);
+    const t = topics.get(topicId);
+    topics.set(topicId, {
+      minutes: (t?.minutes ?? 0) + sum,
+      sessions: (t?.sessions ?? 0) + minutes.length,
+      firstDay: Math.min(t?.firstDay ?? day, day),
+      lastDay: Math.max(t?.lastDay ?? day, day),
+    });
+  }
+  const byDay = [...days].sort((a, b) => a[0] - b[0]).map(([day, minutes]) => ({ day, minutes }));
+  return { days: byDay, topics };
+}
+
 /** The totals being made: from nothing (a fold of every older note) or from earlier totals (the split moved). */
 class Folding {
   readonly rows = new Map<string, { topicId: string; day: number; minutes: number[] }>();
@@ -111,7 +151,9 @@ class Folding {
     from: OlderTotals | null,
   ) {
     if (from === null) return;
-    for (const row of from.rows) this.rows.set(`${row.topicId}\n${row.day}`, { ...row, minutes: [...row.minutes] });
+    for (const row of from.rows() ?? []) {
+      this.rows.set(`${row.topicId}\n${row.day}`, { ...row, minutes: [...row.minutes] });
+    }
     for (const [topic, facts] of from.facts) this.facts.set(topic, [...facts]);
     this.passed.push(...from.passed);
     for (const [name, record] of from.irregular) this.irregular.set(name, record);
@@ -138,7 +180,8 @@ class Folding {
     const facts = new Map([...this.facts].map(([topic, all]) => [topic, decidingFacts(all)]));
     const rows = [...this.rows.values()];
     const passed = this.passed.sort();
-    return { split, names, passed, irregular: this.irregular, rows, facts, newest: this.newest, readAt };
+    const { irregular, newest } = this;
+    return { split, names, passed, irregular, ...sumsOf(rows), rows: () => rows, facts, newest, readAt };
   }
 }
 
@@ -217,7 +260,7 @@ export function extendOlder(
   crossed: (name: string) => ConfirmedSession | null | undefined,
   digest: Digest,
 ): OlderTotals | null {
-  if (!(at.split > totals.split)) return null;
+  if (!(at.split > totals.split) || totals.rows() === null) return null;
   const { inside } = splitNames(names, at.split);
   const added = inside.filter((name) => name >= totals.split);
   if (added.length === 0) return null;

@@ -26,37 +26,53 @@ function addTo(map: Map<number, Bucket>, key: number, minutes: number, sessions:
 
 const sum = (minutes: readonly number[]): number => minutes.reduce((a, b) => a + b, 0);
 
+/** Adds a topic's sessions to the tally's topic (made when missing; its topic note decided later). */
+function addToTopic(
+  tally: Tally,
+  topicId: string,
+  sum: Omit<TopicBucket, "topicId" | "lastMs" | "topicNote" | "topTied">,
+) {
+  const topic = tally.topics.get(topicId);
+  if (topic) {
+    topic.minutes += sum.minutes;
+    topic.sessions += sum.sessions;
+    topic.firstDay = Math.min(topic.firstDay, sum.firstDay);
+    topic.lastDay = Math.max(topic.lastDay, sum.lastDay);
+  } else
+    tally.topics.set(topicId, { topicId, ...sum, lastMs: Number.NEGATIVE_INFINITY, topicNote: null, topTied: false });
+}
+
+/** Adds one day's (or one topic's day's) sessions to the tally's total, day and week. */
+function addToDay(tally: Tally, day: number, minutes: number, sessions: number): void {
+  tally.total.minutes += minutes;
+  tally.total.sessions += sessions;
+  addTo(tally.days, day, minutes, sessions);
+  addTo(tally.weeks, mondayOf(day), minutes, sessions);
+}
+
 /**
- * Adds the totals' rows in range to `tally`; the topics whose topic note the facts decide, or null when a
- * topic's folded days are partly in range.
+ * Adds the totals to `tally`, within the range when there is one; the topics whose topic note the facts decide,
+ * or null when a topic's folded days are partly in range (or the rows asked for cannot be read).
  */
-function addRows(tally: Tally, totals: OlderTotals, inRange: (day: number) => boolean): Set<string> | null {
+function addTotals(tally: Tally, totals: OlderTotals, inRange: ((day: number) => boolean) | null): Set<string> | null {
+  if (inRange === null) {
+    for (const { day, minutes } of totals.days) addToDay(tally, day, sum(minutes), minutes.length);
+    for (const [topicId, topic] of totals.topics) addToTopic(tally, topicId, topic);
+    return new Set(totals.topics.keys());
+  }
+  const rows = totals.rows();
+  if (rows === null) return null;
   const inside = new Set<string>();
   const outside = new Set<string>();
-  for (const row of totals.rows) {
-    if (!inRange(row.day)) {
-      outside.add(row.topicId);
+  for (const { topicId, day, minutes } of rows) {
+    if (!inRange(day)) {
+      outside.add(topicId);
       continue;
     }
-    inside.add(row.topicId);
-    const minutes = sum(row.minutes);
-    const sessions = row.minutes.length;
-    tally.total.minutes += minutes;
-    tally.total.sessions += sessions;
-    addTo(tally.days, row.day, minutes, sessions);
-    addTo(tally.weeks, mondayOf(row.day), minutes, sessions);
-    const topic = tally.topics.get(row.topicId);
-    if (topic) {
-      topic.minutes += minutes;
-      topic.sessions += sessions;
-      topic.firstDay = Math.min(topic.firstDay, row.day);
-      topic.lastDay = Math.max(topic.lastDay, row.day);
-    } else {
-      tally.topics.set(row.topicId, {
-        ...{ topicId: row.topicId, minutes, sessions, firstDay: row.day, lastDay: row.day },
-        ...{ lastMs: Number.NEGATIVE_INFINITY, topicNote: null, topTied: false },
-      });
-    }
+    inside.add(topicId);
+    const total = sum(minutes);
+    addToDay(tally, day, total, minutes.length);
+    addToTopic(tally, topicId, { minutes: total, sessions: minutes.length, firstDay: day, lastDay: day });
   }
   for (const topic of inside) if (outside.has(topic)) return null;
   return inside;
@@ -96,7 +112,7 @@ export function statsWithOlder(
   const inRange = (day: number): boolean =>
     !((since !== null && !(day >= since)) || (until !== null && !(day <= until)));
   const { tally } = tallyAll(sessions, now, count, inRange);
-  const decided = addRows(tally, totals, inRange);
+  const decided = addTotals(tally, totals, since === null && until === null ? null : inRange);
   if (decided === null) return null;
   const counted = new Map<string, InsightSession[]>();
   for (const s of sessions) {
@@ -129,15 +145,20 @@ export function studyLogWithOlder(
   options: StudyLogOptions,
 ): StudyLog | null {
   if (options.now < totals.newest) return null;
+  const monday = mondayOf(options.asOf);
+  // The topics' as-of week among the folded days (an --as-of in the past): per topic and day.
+  const rows = totals.days.some((d) => d.day >= monday && d.day <= options.asOf) ? totals.rows() : [];
+  if (rows === null) return null;
   const log = studyLog(sessions, { ...options, keep: undefined });
-  const monday = mondayOf(log.asOf);
-  for (const row of totals.rows) {
-    if (!(row.day <= log.asOf)) continue;
-    const minutes = sum(row.minutes);
-    const counted = row.minutes.filter((m) => m >= log.minMinutes).length;
-    addDay(log.days, row.day, minutes, row.minutes.length, counted);
-    if (log.firstDay === null || row.day < log.firstDay) log.firstDay = row.day;
-    if (row.day >= monday) addDay(log.topicsThisWeek, row.topicId, minutes, row.minutes.length, counted);
+  const counted = (minutes: readonly number[]): number => minutes.filter((m) => m >= log.minMinutes).length;
+  for (const { day, minutes } of totals.days) {
+    if (!(day <= log.asOf)) break; // oldest first
+    addDay(log.days, day, sum(minutes), minutes.length, counted(minutes));
+    if (log.firstDay === null || day < log.firstDay) log.firstDay = day;
+  }
+  for (const { topicId, day, minutes } of rows) {
+    if (day >= monday && day <= log.asOf)
+      addDay(log.topicsThisWeek, topicId, sum(minutes), minutes.length, counted(minutes));
   }
   return log;
 }
