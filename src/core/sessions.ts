@@ -249,9 +249,12 @@ export class PaleeSessions {
     return this.context.scan();
   }
 
-  /** The scan without the older notes the device's totals fold, and those totals; else the full scan (stats). */
-  scanWithOlder(): Promise<{ scan: Scan; older: Covered | null }> {
-    return scanWithOlder(this.context);
+  /**
+   * The scan without the older notes the device's totals fold, and those totals; else the full scan (stats),
+   * `beforeFull` called first.
+   */
+  scanWithOlder(beforeFull?: () => void): Promise<{ scan: Scan; older: Covered | null }> {
+    return scanWithOlder(this.context, beforeFull);
   }
 
   /** The export's rows (oldest first, with summaries) of the sessions within the days asked for. */

@@ -139,16 +139,18 @@ function asOfRange(range: DayRange, asOf: string | undefined, now: number, offse
 }
 
 async function runStats(ctx: CommandContext, values: Values): Promise<Outcome> {
-  keepYoungGenerationSmall(); // a full scan (young-generation.ts)
   const { io, out } = ctx;
   const asked = dayRangeOf(values);
   const { range, now } = asOfRange(asked, values["as-of"], ctx.clock.now(), ctx.offsetAt);
   // Without the older notes the device's totals fold, when it has them (core/insight/with-older.ts).
-  let { scan, older } = await ctx.core.scanWithOlder();
+  let { scan, older } = await ctx.core.scanWithOlder(keepYoungGenerationSmall); // before a full scan
   const memo = statsMemo();
   const options = { now, offsetAt: ctx.offsetAt, ...range, memo };
   let stats = older && statsWithOlder(scan.confirmed, older.totals, options);
-  if (!stats && older) [scan, older] = [await ctx.core.scan(), null]; // the totals cannot answer: every note
+  if (!stats && older) {
+    keepYoungGenerationSmall(); // the totals cannot answer: a full scan (young-generation.ts)
+    [scan, older] = [await ctx.core.scan(), null];
+  }
   stats ??= computeStats(scan.confirmed, options);
   // The same scan and each session's day and minutes as stats counted them; a bad --as-of is refused here
   // (invalid_date), before anything is printed.

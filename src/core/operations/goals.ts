@@ -47,10 +47,15 @@ export interface GoalReadOptions {
  * The scan stats, goal and year read: without the older notes the device's totals fold, and those totals
  * (scan/beside-totals.ts); else the full scan, `older` null.
  */
-export async function scanWithOlder(ctx: SessionContext): Promise<{ scan: Scan; older: Covered | null }> {
+export async function scanWithOlder(
+  ctx: SessionContext,
+  beforeFull?: () => void,
+): Promise<{ scan: Scan; older: Covered | null }> {
   const { ports, layout, offsetAt } = ctx;
   const beside = await scanBesideTotals(ports.store, layout, offsetAt, ports.clock.now(), ports.memory);
-  return beside ? { scan: beside.scan, older: beside.covered } : { scan: await ctx.scan(), older: null };
+  if (beside) return { scan: beside.scan, older: beside.covered };
+  beforeFull?.();
+  return { scan: await ctx.scan(), older: null };
 }
 
 export interface PlanAndLog {
