@@ -13,6 +13,7 @@ import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import type { OlderTotals } from "../../src/core/device-memory/older-totals";
 import { coveredBy, extendOlder, foldOlder } from "../../src/core/device-memory/older-totals";
+import { namesDigest } from "../../src/core/device-memory/names-digest";
 import { dayChain, goalsReport, readPlan, studyLog, yearView } from "../../src/core/goals";
 import { computeStats } from "../../src/core/insight/stats";
 import { statsWithOlder, studyLogWithOlder } from "../../src/core/insight/with-older";
@@ -242,6 +243,32 @@ describe("older notes' totals", () => {
     expect(coveredBy(totals, names.slice(1), digest)).toBeNull(); // a note deleted
     expect(coveredBy(totals, [...names, "S-20260601T000000-late.md"], digest)).toBeNull(); // a late sync, an old name
     expect(coveredBy(totals, [...names.slice(1), "S-20260601T000000-late.md"], digest)).toBeNull(); // one for another
+  });
+
+  it("hold by the folder summary's key alone while it vouches for the same split", () => {
+    const spec = { minutes: 30, topic: "T-a", note: null, offset: 0, odd: "plain", kept: true } as const;
+    const notes = [0, 1, 2, 3, 4, 5].map((i) => noteOf({ ...spec, hour: i * 30 }, i));
+    const names = notes.map((n) => n.name).sort();
+    const summarySplit = splitAt(BASE + 2 * DAY); // older notes: the first two
+    const older = names.filter((n) => n < summarySplit);
+    const known = { split: summarySplit, old: namesDigest(older, digest), older };
+    const listing = ["DRAFT-S-1.md", ...names, "index.md"];
+    const others = listing.filter((n) => !older.includes(n));
+    const kept = new Map(notes.map((n) => [n.name, n.session]));
+    const at = { folder: FOLDER, split: splitAt(BASE + 5 * DAY), now: FOLD_NOW, readAt: FOLD_NOW };
+    const totals = foldOlder(at, listing, (n) => kept.get(n), digest, known);
+    expect(totals.keyed?.split).toBe(summarySplit);
+    const plain = coveredBy(totals, listing, digest);
+    const keyed = coveredBy(totals, listing, digest, { known, others });
+    expect(keyed?.rest.sort()).toEqual(plain?.rest.sort());
+    expect(names.filter((n) => n < at.split).every((n) => keyed!.folded(n))).toBe(true);
+    // A late note after the summary's split but before the totals': the key no longer holds.
+    const late = `S-${formatUtcCompact(BASE + 3 * DAY + 1000)}-late.md`;
+    const withLate = [...listing, late].sort();
+    expect(coveredBy(totals, withLate, digest, { known, others: [...others, late].sort() })).toBeNull();
+    // Another summary split (it moved): the full digest decides.
+    const moved = { ...known, split: splitAt(BASE + 2 * DAY + 1000) };
+    expect(coveredBy(totals, listing, digest, { known: moved, others })?.rest.sort()).toEqual(plain?.rest.sort());
   });
 
   it("read back from their file as written, and trust nothing damaged, forged or out of its day", () => {

@@ -16,6 +16,8 @@ import { OLDER_MAX_AGE_MS, keptOfBody, olderBody } from "./older-file";
 interface Body {
   split: string;
   names: { digest: string; count: number };
+  /** The names' digest cut at the folder summary's split: [split, digest, count], or null. */
+  keyed: [string, string, number] | null;
   read_at: number;
   /** null: −Infinity (no note folded). */
   newest: number | null;
@@ -56,6 +58,7 @@ export function renderOlderTotals(owner: MemoryOwner, totals: OlderTotals, now: 
   const body: Body = {
     split: totals.split,
     names: { digest: totals.names.digest, count: totals.names.count },
+    keyed: totals.keyed && [totals.keyed.split, totals.keyed.names.digest, totals.keyed.names.count],
     read_at: totals.readAt,
     newest: Number.isFinite(totals.newest) ? totals.newest : null,
     passed: [...totals.passed],
@@ -95,12 +98,15 @@ export function parseOlderTotals(text: string, owner: MemoryOwner, now: number):
   const irregular = keptOfBody(body.irregular);
   if (days === null || topics === null || facts === null || !isText(body.rows)) return null;
   if (irregular === null || irregular.split !== split) return null;
+  const keyed = keyedOf(body.keyed);
+  if (keyed === undefined) return null;
   const rowsText = body.rows;
   let rows: TotalsRow[] | null | undefined;
   const records = new Map<string, KeptRecord>([...irregular.notes()].map(([name, note]) => [name, note.record]));
   return {
     split,
     names: { digest: names.digest, count: names.count },
+    keyed,
     passed,
     irregular: records,
     days,
@@ -110,6 +116,14 @@ export function parseOlderTotals(text: string, owner: MemoryOwner, now: number):
     newest: newest ?? Number.NEGATIVE_INFINITY,
     readAt,
   };
+}
+
+/** A body's `keyed`, or undefined when it is not one. */
+function keyedOf(keyed: unknown): OlderTotals["keyed"] | undefined {
+  if (keyed === null) return null;
+  if (!Array.isArray(keyed) || keyed.length !== 3) return undefined;
+  const [split, digest, count] = keyed as unknown[];
+  return isText(split) && isText(digest) && isInt(count, 0) ? { split, names: { digest, count } } : undefined;
 }
 
 /** The days of a body: strictly ascending, each with at least one note's minutes. */

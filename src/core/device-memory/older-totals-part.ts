@@ -1,5 +1,6 @@
 import type { ConfirmedSession } from "../records/records";
 import type { Digest } from "./names-digest";
+import type { KnownOlder } from "./checked-indexes";
 import type { OlderKept } from "./older-fields";
 import { keptNote } from "./older-fields";
 import type { Covered, OlderTotals } from "./older-totals";
@@ -12,6 +13,9 @@ import { firstAtOrAfter } from "./folder-summary";
  * loaded every older note's record, older-fields.ts), or the totals that held taken forward by the notes that
  * crossed the split since (this call read them). Pure: the face loads and saves (the CLI: open-memory.ts).
  */
+
+/** A listing's older notes as the folder summary vouched for them, and its other names; null when it did not. */
+export type Vouching = { known: KnownOlder; others: readonly string[] } | null;
 
 /** The older notes' records as this call has them (OlderFields.keptNow), and when they were read. */
 export type KeptNow = () => { kept: OlderKept; readAt: number } | null;
@@ -42,11 +46,16 @@ export class OlderTotalsPart {
     this.began = now;
   }
 
-  /** The totals that hold for `names` (the folder's latest listing), or null. */
-  coveredFor(names: readonly string[]): Covered | null {
+  /**
+   * The totals that hold for `names` (the folder's latest listing), or null; `vouched`: its older notes as the
+   * folder summary vouched for them, and its other names (RememberingStore.olderNotesIn).
+   */
+  coveredFor(names: readonly string[], vouched: Vouching): Covered | null {
     if (this.totals === undefined) this.totals = this.load();
     const totals = this.totals;
-    this.covered = totals === null || totals.readAt > this.began ? null : coveredBy(totals, names, this.digest);
+    const covered =
+      totals === null || totals.readAt > this.began ? null : coveredBy(totals, names, this.digest, vouched);
+    this.covered = covered;
     this.asked = this.covered === null ? "missing" : "covered";
     return this.covered;
   }
@@ -60,7 +69,7 @@ export class OlderTotalsPart {
   }
 
   /** What to save after the call, given the folder's names now and the older notes' records it has; or null. */
-  toSave(names: readonly string[], keptNow: KeptNow): OlderTotals | null {
+  toSave(names: readonly string[], keptNow: KeptNow, known: KnownOlder | null): OlderTotals | null {
     const at = { folder: this.folder, now: this.began, split: splitAt(this.began) };
     if (this.asked === "covered" && this.covered !== null) {
       const { totals } = this.covered;
@@ -68,13 +77,13 @@ export class OlderTotalsPart {
       // is then read by each call until one finds it: speed, never an answer).
       const next = names[firstAtOrAfter(names, totals.split)];
       if (next === undefined || !(next < at.split)) return null;
-      return extendOlder(totals, at, names, (name) => this.crossed.get(name), this.digest);
+      return extendOlder(totals, at, names, (name) => this.crossed.get(name), this.digest, known);
     }
     if (this.asked !== "missing") return null;
     const now = keptNow();
     if (now === null) return null;
     const { kept, readAt } = now;
     const sessionOf = (name: string): ConfirmedSession | undefined => kept.session(name, `${this.folder}/${name}`);
-    return foldOlder({ ...at, split: kept.split, readAt }, names, sessionOf, this.digest);
+    return foldOlder({ ...at, split: kept.split, readAt }, names, sessionOf, this.digest, known);
   }
 }

@@ -6,6 +6,8 @@ import { formatUtcCompact } from "../time";
 import { firstAtOrAfter } from "./folder-summary";
 import type { Digest, NamesDigest } from "./names-digest";
 import { digestInOrder, namesDigest, sameDigest } from "./names-digest";
+import type { KnownOlder } from "./checked-indexes";
+import { namesKey } from "./checked-indexes";
 import type { KeptRecord } from "./older-fields";
 import { KEPT_SPAN_MS } from "./kept-fields";
 
@@ -61,6 +63,12 @@ export interface OlderTotals {
   readonly split: string;
   /** The digest of those names (namesDigest). */
   readonly names: NamesDigest;
+  /**
+   * The same names' digest cut at the folder summary's split (checked-indexes.ts namesKey), when a summary
+   * vouched for the listing folded: a call whose summary vouches for the same split digests only the few names
+   * after it, not the history.
+   */
+  readonly keyed: { readonly split: string; readonly names: NamesDigest } | null;
   /** Of them, those not folded: read by each call. */
   readonly passed: readonly string[];
   /** Of them, the irregular ones: folded by each call as sessions. */
@@ -176,12 +184,12 @@ class Folding {
     this.newest = Math.max(this.newest, record.startedMs);
   }
 
-  done(split: string, names: NamesDigest, readAt: number): OlderTotals {
+  done(split: string, names: NamesDigest, keyed: OlderTotals["keyed"], readAt: number): OlderTotals {
     const facts = new Map([...this.facts].map(([topic, all]) => [topic, decidingFacts(all)]));
     const rows = [...this.rows.values()];
     const passed = this.passed.sort();
     const { irregular, newest } = this;
-    return { split, names, passed, irregular, ...sumsOf(rows), rows: () => rows, facts, newest, readAt };
+    return { split, names, keyed, passed, irregular, ...sumsOf(rows), rows: () => rows, facts, newest, readAt };
   }
 }
 
@@ -208,7 +216,14 @@ export interface Covered {
  * one); either way the names taken must digest to exactly the names folded (so every one of them is listed, and
  * by create-only unchanged), and every other name is the call's to scan.
  */
-export function coveredBy(totals: OlderTotals, names: readonly string[], digest: Digest): Covered | null {
+export function coveredBy(
+  totals: OlderTotals,
+  names: readonly string[],
+  digest: Digest,
+  vouched: { known: KnownOlder; others: readonly string[] } | null = null,
+): Covered | null {
+  const keyed = vouched && totals.keyed?.split === vouched.known.split ? byKey(totals, vouched, digest) : null;
+  if (keyed) return keyed;
   const from = firstAtOrAfter(names, CONFIRMED_PREFIX);
   const to = Math.max(from, firstAtOrAfter(names, totals.split));
   let inside = names.slice(from, to);
@@ -220,13 +235,45 @@ export function coveredBy(totals: OlderTotals, names: readonly string[], digest:
     if (!sameDigest(namesDigest(apart.inside, digest), totals.names)) return null;
     [inside, rest] = [apart.inside, apart.outside];
   }
+  return covering(totals, inside, rest);
+}
+
+/**
+ * coveredBy when the folder summary vouched for the listing's older notes (`known.older`, exactly the names
+ * before its split) and the totals are keyed at that split: the names folded are those and the others before the
+ * totals' split, checked by digesting only the others. Null when the key differs.
+ */
+function byKey(
+  totals: OlderTotals,
+  { known, others }: { known: KnownOlder; others: readonly string[] },
+  digest: Digest,
+): Covered | null {
+  const apart = splitNames(others, totals.split);
+  const inside = known.older.concat(apart.inside);
+  const key = namesKey(inside, known.split, digest, known);
+  return totals.keyed && sameDigest(key, totals.keyed.names) ? covering(totals, inside, apart.outside) : null;
+}
+
+function covering(totals: OlderTotals, inside: readonly string[], outside: readonly string[]): Covered {
   let set: Set<string> | null = null;
   const passed = new Set(totals.passed);
   return {
     totals,
-    rest: rest.concat(totals.passed),
+    rest: outside.concat(totals.passed),
     folded: (name) => (set ??= new Set(inside)).has(name) && !passed.has(name) && !totals.irregular.has(name),
   };
+}
+
+/** The names folded keyed at the summary's split (OlderTotals.keyed), when one vouched; else null. */
+function keyOf(
+  inside: readonly string[],
+  split: string,
+  digest: Digest,
+  known: KnownOlder | null,
+): OlderTotals["keyed"] {
+  return known !== null && known.split <= split
+    ? { split: known.split, names: namesKey(inside, known.split, digest, known) }
+    : null;
 }
 
 /** The split of a call begun at `now`: older-fields.ts's (the notes named over KEPT_SPAN_MS back). */
@@ -241,11 +288,12 @@ export function foldOlder(
   names: readonly string[],
   sessionOf: (name: string) => ConfirmedSession | undefined,
   digest: Digest,
+  known: KnownOlder | null = null,
 ): OlderTotals {
   const { inside } = splitNames(names, at.split);
   const folding = new Folding(at.folder, at.now, null);
   for (const name of inside) folding.add(name, sessionOf(name));
-  return folding.done(at.split, namesDigest(inside, digest), at.readAt);
+  return folding.done(at.split, namesDigest(inside, digest), keyOf(inside, at.split, digest, known), at.readAt);
 }
 
 /**
@@ -259,6 +307,7 @@ export function extendOlder(
   names: readonly string[],
   crossed: (name: string) => ConfirmedSession | null | undefined,
   digest: Digest,
+  known: KnownOlder | null = null,
 ): OlderTotals | null {
   if (!(at.split > totals.split) || totals.rows() === null) return null;
   const { inside } = splitNames(names, at.split);
@@ -270,7 +319,8 @@ export function extendOlder(
     if (record === undefined) return null;
     folding.add(name, record ?? undefined);
   }
-  return folding.done(at.split, namesDigest(inside, digest), totals.readAt);
+  const keyed = keyOf(inside, at.split, digest, known);
+  return folding.done(at.split, namesDigest(inside, digest), keyed, totals.readAt);
 }
 
 /** The topic's facts and a list's sessions of it, newest first, as the fold meets them. */

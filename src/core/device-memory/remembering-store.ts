@@ -223,7 +223,10 @@ export class RememberingStore implements SessionStore, DeviceMemory {
   /** The older notes' totals that hold for `names`, the latest listing as returned (older-totals.ts). */
   olderTotals(folder: string, names: readonly string[]): Covered | null {
     const { totals } = this.parts;
-    return totals && folder === this.folder && this.listed !== null ? totals.coveredFor(names) : null;
+    if (!totals || folder !== this.folder || this.listed === null) return null;
+    const older = this.olderNotesIn(folder, names);
+    const known = this.vouched?.known ?? null;
+    return totals.coveredFor(names, older && known && { known, others: older.others });
   }
 
   /**
@@ -240,7 +243,8 @@ export class RememberingStore implements SessionStore, DeviceMemory {
       const readAt = now === null ? null : now.at === "as read" ? asRead : now.at;
       return now && readAt !== null ? { kept: now.notes, readAt } : null;
     };
-    return totals.toSave(names, keptNow);
+    // The summary's older notes as it vouched for them, if it did: the totals then keyed at its split too.
+    return totals.toSave(names, keptNow, this.vouched?.known ?? null);
   }
 
   /** A recent note's frontmatter as kept, while its file keeps the identity it had when read. */
