@@ -52,8 +52,19 @@ export function namesKey(
           ),
           names.filter((n) => n >= split),
         ];
+  return splitKey(split, old, rest, names.length, digest);
+}
+
+/** namesKey of `count` names: those before `split`, digested as `old`, and the others, `rest` (all at or after it). */
+export function splitKey(
+  split: string,
+  old: NamesDigest,
+  rest: readonly string[],
+  count: number,
+  digest: Digest,
+): NamesDigest {
   const head = JSON.stringify([split, old.digest, old.count]);
-  return { digest: digest(`${head}\n${JSON.stringify(rest.slice().sort())}`), count: names.length };
+  return { digest: digest(`${head}\n${JSON.stringify(rest.slice().sort())}`), count };
 }
 
 /** The names after `known.older` when they begin with exactly it, all before the split, and none after is. */

@@ -7,7 +7,7 @@ import { firstAtOrAfter } from "./folder-summary";
 import type { Digest, NamesDigest } from "./names-digest";
 import { digestInOrder, namesDigest, sameDigest } from "./names-digest";
 import type { KnownOlder } from "./checked-indexes";
-import { namesKey } from "./checked-indexes";
+import { namesKey, splitKey } from "./checked-indexes";
 import type { KeptRecord } from "./older-fields";
 import { KEPT_SPAN_MS } from "./kept-fields";
 
@@ -249,9 +249,13 @@ function byKey(
   digest: Digest,
 ): Covered | null {
   const apart = splitNames(others, totals.split);
-  const inside = known.older.concat(apart.inside);
-  const key = namesKey(inside, known.split, digest, known);
-  return totals.keyed && sameDigest(key, totals.keyed.names) ? covering(totals, inside, apart.outside) : null;
+  // The others before the totals' split are after the summary's (else the full digest decides): the names folded
+  // are then known.older and them, keyed as namesKey keys them, without a walk of the older ones.
+  if (!apart.inside.every((name) => name >= known.split)) return null;
+  const count = known.older.length + apart.inside.length;
+  const key = splitKey(known.split, known.old, apart.inside, count, digest);
+  if (!totals.keyed || !sameDigest(key, totals.keyed.names)) return null;
+  return covering(totals, known.older.concat(apart.inside), apart.outside);
 }
 
 function covering(totals: OlderTotals, inside: readonly string[], outside: readonly string[]): Covered {
