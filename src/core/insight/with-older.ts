@@ -15,6 +15,8 @@ import type { Counted, InsightSession, SessionStats, StatsOptions } from "./stat
 import { countedWith, statsMemo, statsOfTally } from "./stats";
 import type { Bucket, Tally, TopicBucket } from "./stats-tally";
 import { addTopic, tallyAll } from "./stats-tally";
+import type { OlderTotalsSource } from "../operations/context";
+import { scanBesideTotals } from "../scan/beside-totals";
 
 function addTo(map: Map<number, Bucket>, key: number, minutes: number, sessions: number): void {
   const bucket = map.get(key);
@@ -162,3 +164,9 @@ export function studyLogWithOlder(
   }
   return log;
 }
+
+/** What the CLI passes to PaleeSessions (SessionsOptions.olderTotals); main.js does not carry it. */
+export const OLDER_TOTALS: OlderTotalsSource = {
+  scan: (ctx) => scanBesideTotals(ctx.ports.store, ctx.layout, ctx.offsetAt, ctx.ports.clock.now(), ctx.ports.memory),
+  studyLog: studyLogWithOlder,
+};

@@ -24,8 +24,6 @@ import type { StatsMemo } from "../insight/stats";
 import type { PlanView } from "../review/goal-progress";
 import type { SessionContext } from "./context";
 import type { Covered } from "../device-memory/older-totals";
-import { scanBesideTotals } from "../scan/beside-totals";
-import { studyLogWithOlder } from "../insight/with-older";
 
 /** plan.md's path in a session folder. */
 export const planPath = (folder: string): string => `${folder}/plan.md`;
@@ -51,8 +49,7 @@ export async function scanWithOlder(
   ctx: SessionContext,
   beforeFull?: () => void,
 ): Promise<{ scan: Scan; older: Covered | null }> {
-  const { ports, layout, offsetAt } = ctx;
-  const beside = await scanBesideTotals(ports.store, layout, offsetAt, ports.clock.now(), ports.memory);
+  const beside = ctx.olderTotals ? await ctx.olderTotals.scan(ctx) : null;
   if (beside) return { scan: beside.scan, older: beside.covered };
   beforeFull?.();
   return { scan: await ctx.scan(), older: null };
@@ -98,7 +95,7 @@ export async function readPlanAndLog(ctx: SessionContext, options: GoalReadOptio
   const { minMinutes } = read.plan;
   const { memo, keep } = options;
   const logOptions = { asOf, now, offsetAt: ctx.offsetAt, minMinutes, memo, keep };
-  let log = older && studyLogWithOlder(scan.confirmed, older.totals, logOptions);
+  let log = older && ctx.olderTotals ? ctx.olderTotals.studyLog(scan.confirmed, older.totals, logOptions) : null;
   if (!log && older) [scan, older] = [await ctx.scan(), null]; // the totals cannot answer: every note
   log ??= studyLog(scan.confirmed, logOptions);
   return { read, log, scan, warnings: [...read.warnings, ...(await planCopies(ctx))] };
