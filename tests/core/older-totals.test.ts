@@ -228,6 +228,21 @@ describe("older notes' totals", () => {
     );
   });
 
+  it("are taken forward past a name that is no note's, never past a note the call did not read", () => {
+    const spec = { minutes: 30, topic: "T-a", note: null, offset: 0, odd: "plain", kept: true } as const;
+    const notes = [0, 1, 2, 3].map((i) => noteOf({ ...spec, hour: i * 30 }, i));
+    const odd = `S-${formatUtcCompact(BASE + 3 * DAY)}-not a note.MD`;
+    const names = [...notes.map((n) => n.name), odd].sort();
+    const totals = totalsOf(notes, splitAt(BASE + DAY), names);
+    const at = { folder: FOLDER, split: splitAt(BASE + 5 * DAY), now: FOLD_NOW };
+    const read = new Map(notes.map((n) => [n.name, n.session]));
+    const moved = extendOlder(totals, at, names, (n) => read.get(n), digest);
+    expect(moved?.passed).toEqual([odd]);
+    expect(coveredBy(moved!, names, digest)?.rest).toEqual([odd]);
+    read.delete(notes[3].name);
+    expect(extendOlder(totals, at, names, (n) => read.get(n), digest)).toBeNull();
+  });
+
   it("hold for a listing only while its names before the split are exactly those folded", () => {
     const notes = [0, 1, 2, 3].map((i) =>
       noteOf({ hour: i * 30, minutes: 30, topic: "T-a", note: null, offset: 0, odd: "plain", kept: true }, i),

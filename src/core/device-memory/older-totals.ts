@@ -10,6 +10,7 @@ import type { KnownOlder } from "./checked-indexes";
 import { namesKey, splitKey } from "./checked-indexes";
 import type { KeptRecord } from "./older-fields";
 import { KEPT_SPAN_MS } from "./kept-fields";
+import { kindOf } from "../scan/names";
 
 /*
  * The older notes' totals (issues 37/38 "Speed"; docs/performance.md "Older totals"): what stats, goal and year
@@ -303,7 +304,7 @@ export function foldOlder(
 /**
  * `totals` taken to the later `split`: the names of `names` in [totals.split, split), each as this call read it
  * (`crossed`: its session when older-fields would keep it, null when not; undefined when this call did not read
- * it, and then there is nothing to take forward). Null when there is nothing to do.
+ * it, and then there is nothing to take forward; any other name is passed). Null when there is nothing to do.
  */
 export function extendOlder(
   totals: OlderTotals,
@@ -320,7 +321,8 @@ export function extendOlder(
   const folding = new Folding(at.folder, at.now, totals);
   for (const name of added) {
     const record = crossed(name);
-    if (record === undefined) return null;
+    // A name that is no confirmed note's is passed (the scan names it); a note this call did not read stops it.
+    if (record === undefined && kindOf(name) === "confirmed") return null;
     folding.add(name, record ?? undefined);
   }
   const keyed = keyOf(inside, at.split, digest, known);
