@@ -132,7 +132,7 @@ function daysOf(body: Partial<Body>): DayRow[] | null {
   if (!Array.isArray(days) || !Array.isArray(counts) || !Array.isArray(minutes) || counts.length !== days.length) {
     return null;
   }
-  if (!minutes.every(isMinutes)) return null;
+  for (const m of minutes) if (!isMinutes(m)) return null;
   const out: DayRow[] = [];
   let at = 0;
   for (let i = 0; i < days.length; i++) {
@@ -164,7 +164,7 @@ function rowsOf(rows: unknown, wordAt: (v: unknown) => string | undefined): Tota
     const [t, day, minutes] = row as unknown[];
     const topicId = wordAt(t);
     if (topicId === undefined || !isInt(day) || !Array.isArray(minutes) || minutes.length === 0) return null;
-    if (!minutes.every(isMinutes)) return null;
+    for (const m of minutes) if (!isMinutes(m)) return null;
     out.push({ topicId, day, minutes: minutes as number[] });
   }
   return out;

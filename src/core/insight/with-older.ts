@@ -152,7 +152,11 @@ export function studyLogWithOlder(
   const rows = totals.days.some((d) => d.day >= monday && d.day <= options.asOf) ? totals.rows() : [];
   if (rows === null) return null;
   const log = studyLog(sessions, { ...options, keep: undefined });
-  const counted = (minutes: readonly number[]): number => minutes.filter((m) => m >= log.minMinutes).length;
+  const counted = (minutes: readonly number[]): number => {
+    let n = 0;
+    for (const m of minutes) if (m >= log.minMinutes) n++;
+    return n;
+  };
   for (const { day, minutes } of totals.days) {
     if (!(day <= log.asOf)) break; // oldest first
     addDay(log.days, day, sum(minutes), minutes.length, counted(minutes));
