@@ -232,6 +232,16 @@ export class OlderFields {
    */
   keptNow(names: readonly string[], listed: (name: string) => boolean): OlderSave | null {
     const kept = this.kept;
-    return this.toSave(names, listed) ?? (kept ? { notes: kept, at: "as read" } : null);
+    const now = this.toSave(names, listed) ?? (kept ? { notes: kept, at: "as read" } : null);
+    if (now === null || this.written.size === 0) return now;
+    // A note this call found written since a bound is not answered from what is kept (keptFor): nor folded.
+    const { notes } = now;
+    const written = this.written;
+    const session = (name: string, path: string) => (written.has(name) ? undefined : notes.session(name, path));
+    const sections = (name: string) => notes.sections(name);
+    return {
+      ...now,
+      notes: { split: notes.split, session, sections, names: () => notes.names(), notes: () => notes.notes() },
+    };
   }
 }
