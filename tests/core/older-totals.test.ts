@@ -323,7 +323,9 @@ describe("older notes' totals", () => {
       expect(forged).not.toEqual(text);
       return forged;
     };
-    expect(parseOlderTotals(forge(/"minutes":\[30\]/, '"minutes":[-3]'), OWNER, FOLD_NOW)).toBeNull();
+    expect(parseOlderTotals(forge(/"minutes":"30"/, '"minutes":"-3"'), OWNER, FOLD_NOW)).toBeNull();
+    expect(parseOlderTotals(forge(/"minutes":"30"/, '"minutes":"1441"'), OWNER, FOLD_NOW)).toBeNull();
+    expect(parseOlderTotals(forge(/"totals":\[30\]/, '"totals":[-30]'), OWNER, FOLD_NOW)).toBeNull();
     const rowForged = parseOlderTotals(forge(/\[(\d+),(\d+),\[30\]\]/, "[$1,$2,[-3]]"), OWNER, FOLD_NOW);
     expect(rowForged).not.toBeNull();
     expect(rowForged!.rows()).toBeNull();

@@ -379,7 +379,8 @@ class CheckedTimes extends ForwardingStore<RememberingStore> implements DeviceMe
     const held = (totals.rows() ?? []).flatMap((r) => r.minutes.map((m) => `${r.topicId} ${r.day} ${m}`));
     // The sums per day and per topic, which the answers take without a range, are the rows'.
     const sums = sumsOf(totals.rows() ?? []);
-    const sorted = (days: readonly DayRow[]) => days.map((d) => ({ day: d.day, minutes: [...d.minutes].sort() }));
+    const sorted = (days: readonly DayRow[]) =>
+      days.map((d) => ({ day: d.day, total: d.total, minutes: [...d.minutes].sort((a, b) => a - b) }));
     if (!isDeepStrictEqual([sorted(sums.days), sums.topics], [sorted(totals.days), new Map(totals.topics)])) {
       throw new Error("the older totals' sums per day and per topic are not their rows'");
     }

@@ -23,10 +23,12 @@ interface Body {
   newest: number | null;
   passed: string[];
   words: string[];
-  /** The days, oldest first; how many notes each; their minutes, day after day. */
+  /** The days, oldest first; their minutes in all; how many notes each; their minutes, day after day (ascending). */
   days: number[];
+  totals: number[];
   counts: number[];
-  minutes: number[];
+  /** Comma-separated: checked by one pattern and parsed by the engine, not number by number in script. */
+  minutes: string;
   /** [topic word, minutes, sessions, first day, last day] */
   topics: Array<[number, number, number, number, number]>;
   /** [topic word, started ms, session_id, topic note word or null] */
@@ -64,8 +66,9 @@ export function renderOlderTotals(owner: MemoryOwner, totals: OlderTotals, now: 
     passed: [...totals.passed],
     words: [...words.keys()],
     days: totals.days.map((d) => d.day),
+    totals: totals.days.map((d) => d.total),
     counts: totals.days.map((d) => d.minutes.length),
-    minutes: totals.days.flatMap((d) => d.minutes),
+    minutes: totals.days.flatMap((d) => d.minutes).join(","),
     topics,
     facts,
     rows: JSON.stringify(rows),
@@ -126,19 +129,23 @@ function keyedOf(keyed: unknown): OlderTotals["keyed"] | undefined {
   return isText(split) && isText(digest) && isInt(count, 0) ? { split, names: { digest, count } } : undefined;
 }
 
+/** Minutes as a note counts them (0 to MAX_COUNTED_MINUTES, 1 440), comma-separated. */
+const MINUTES_TEXT = /^(?:(?:1[0-3]\d\d|14[0-3]\d|1440|\d{1,3}),)*(?:1[0-3]\d\d|14[0-3]\d|1440|\d{1,3})$/;
+
 /** The days of a body: strictly ascending, each with at least one note's minutes. */
 function daysOf(body: Partial<Body>): DayRow[] | null {
-  const { days, counts, minutes } = body;
-  if (!Array.isArray(days) || !Array.isArray(counts) || !Array.isArray(minutes) || counts.length !== days.length) {
-    return null;
-  }
-  for (const m of minutes) if (!isMinutes(m)) return null;
+  const { days, totals, counts, minutes: text } = body;
+  if (!Array.isArray(days) || !Array.isArray(totals) || !Array.isArray(counts) || typeof text !== "string") return null;
+  if (counts.length !== days.length || totals.length !== days.length) return null;
+  if (text !== "" && !MINUTES_TEXT.test(text)) return null;
+  const minutes = text === "" ? [] : (JSON.parse(`[${text}]`) as number[]);
   const out: DayRow[] = [];
   let at = 0;
   for (let i = 0; i < days.length; i++) {
-    const [day, count] = [days[i], counts[i]];
-    if (!isInt(day) || !isInt(count, 1) || (i > 0 && !(day > days[i - 1])) || at + count > minutes.length) return null;
-    out.push({ day, minutes: minutes.slice(at, (at += count)) });
+    const [day, total, count] = [days[i], totals[i], counts[i]];
+    if (!isInt(day) || !isInt(total, 0) || !isInt(count, 1) || (i > 0 && !(day > days[i - 1]))) return null;
+    if (at + count > minutes.length) return null;
+    out.push({ day, total, minutes: minutes.slice(at, (at += count)) });
   }
   return at === minutes.length ? out : null;
 }

@@ -45,10 +45,16 @@ export interface NoteFact {
   readonly topicNote: string | null;
 }
 
-/** The plain notes of one local day, all topics: each one's counted minutes. */
+/** The plain notes of one local day, all topics: their minutes in all, and each one's, ascending. */
 export interface DayRow {
   readonly day: number;
+  readonly total: number;
   readonly minutes: readonly number[];
+}
+
+/** How many of a day's notes count for at least `min` minutes (a binary search: its minutes are ascending). */
+export function atLeast(day: DayRow, min: number): number {
+  return day.minutes.length - firstAtOrAfter(day.minutes, min);
 }
 
 /** One topic's plain notes: their minutes, how many, and their first and last days. */
@@ -142,7 +148,13 @@ export function sumsOf(rows: readonly TotalsRow[]): { days: DayRow[]; topics: Ma
       lastDay: Math.max(t?.lastDay ?? day, day),
     });
   }
-  const byDay = [...days].sort((a, b) => a[0] - b[0]).map(([day, minutes]) => ({ day, minutes }));
+  const byDay = [...days]
+    .sort((a, b) => a[0] - b[0])
+    .map(([day, minutes]) => ({
+      day,
+      total: minutes.reduce((a, b) => a + b, 0),
+      minutes: minutes.sort((a, b) => a - b),
+    }));
   return { days: byDay, topics };
 }
 
@@ -236,7 +248,7 @@ export function coveredBy(
     if (!sameDigest(namesDigest(apart.inside, digest), totals.names)) return null;
     [inside, rest] = [apart.inside, apart.outside];
   }
-  return covering(totals, inside, rest);
+  return covering(totals, () => inside, rest);
 }
 
 /**
@@ -256,16 +268,17 @@ function byKey(
   const count = known.older.length + apart.inside.length;
   const key = splitKey(known.split, known.old, apart.inside, count, digest);
   if (!totals.keyed || !sameDigest(key, totals.keyed.names)) return null;
-  return covering(totals, known.older.concat(apart.inside), apart.outside);
+  return covering(totals, () => known.older.concat(apart.inside), apart.outside);
 }
 
-function covering(totals: OlderTotals, inside: readonly string[], outside: readonly string[]): Covered {
+/** The Covered of `totals` whose names are `inside` (made only if a name is asked about) and `outside`. */
+function covering(totals: OlderTotals, inside: () => readonly string[], outside: readonly string[]): Covered {
   let set: Set<string> | null = null;
   const passed = new Set(totals.passed);
   return {
     totals,
     rest: outside.concat(totals.passed),
-    folded: (name) => (set ??= new Set(inside)).has(name) && !passed.has(name) && !totals.irregular.has(name),
+    folded: (name) => (set ??= new Set(inside())).has(name) && !passed.has(name) && !totals.irregular.has(name),
   };
 }
 

@@ -9,7 +9,7 @@
 import type { StudyLog, StudyLogOptions, Tally as DayTally } from "../goals/study-log";
 import { studyLog } from "../goals/study-log";
 import type { NoteFact, OlderTotals } from "../device-memory/older-totals";
-import { withFacts } from "../device-memory/older-totals";
+import { atLeast, withFacts } from "../device-memory/older-totals";
 import { dailyOffsets, dayOf, mondayOf } from "../time";
 import type { Counted, InsightSession, SessionStats, StatsOptions } from "./stats";
 import { countedWith, statsMemo, statsOfTally } from "./stats";
@@ -58,7 +58,7 @@ function addToDay(tally: Tally, day: number, minutes: number, sessions: number):
  */
 function addTotals(tally: Tally, totals: OlderTotals, inRange: ((day: number) => boolean) | null): Set<string> | null {
   if (inRange === null) {
-    for (const { day, minutes } of totals.days) addToDay(tally, day, sum(minutes), minutes.length);
+    for (const { day, total, minutes } of totals.days) addToDay(tally, day, total, minutes.length);
     for (const [topicId, topic] of totals.topics) addToTopic(tally, topicId, topic);
     return new Set(totals.topics.keys());
   }
@@ -152,19 +152,16 @@ export function studyLogWithOlder(
   const rows = totals.days.some((d) => d.day >= monday && d.day <= options.asOf) ? totals.rows() : [];
   if (rows === null) return null;
   const log = studyLog(sessions, { ...options, keep: undefined });
-  const counted = (minutes: readonly number[]): number => {
-    let n = 0;
-    for (const m of minutes) if (m >= log.minMinutes) n++;
-    return n;
-  };
-  for (const { day, minutes } of totals.days) {
-    if (!(day <= log.asOf)) break; // oldest first
-    addDay(log.days, day, sum(minutes), minutes.length, counted(minutes));
-    if (log.firstDay === null || day < log.firstDay) log.firstDay = day;
+  for (const row of totals.days) {
+    if (!(row.day <= log.asOf)) break; // oldest first
+    addDay(log.days, row.day, row.total, row.minutes.length, atLeast(row, log.minMinutes));
+    if (log.firstDay === null || row.day < log.firstDay) log.firstDay = row.day;
   }
   for (const { topicId, day, minutes } of rows) {
-    if (day >= monday && day <= log.asOf)
-      addDay(log.topicsThisWeek, topicId, sum(minutes), minutes.length, counted(minutes));
+    if (day >= monday && day <= log.asOf) {
+      const counted = minutes.filter((m) => m >= log.minMinutes).length;
+      addDay(log.topicsThisWeek, topicId, sum(minutes), minutes.length, counted);
+    }
   }
   return log;
 }
