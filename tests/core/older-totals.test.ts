@@ -326,7 +326,7 @@ describe("older notes' totals", () => {
     expect(parseOlderTotals(forge(/"minutes":"30"/, '"minutes":"-3"'), OWNER, FOLD_NOW)).toBeNull();
     expect(parseOlderTotals(forge(/"minutes":"30"/, '"minutes":"1441"'), OWNER, FOLD_NOW)).toBeNull();
     expect(parseOlderTotals(forge(/"totals":\[30\]/, '"totals":[-30]'), OWNER, FOLD_NOW)).toBeNull();
-    const rowForged = parseOlderTotals(forge(/\[(\d+),(\d+),\[30\]\]/, "[$1,$2,[-3]]"), OWNER, FOLD_NOW);
+    const rowForged = parseOlderTotals(forge(/\[\[(\d+),1,30\]\]/, "[[$1,1,-3]]"), OWNER, FOLD_NOW);
     expect(rowForged).not.toBeNull();
     expect(rowForged!.rows()).toBeNull();
     expect(isDeepStrictEqual(parseOlderTotals(text, OWNER, FOLD_NOW)?.rows(), totals.rows())).toBe(true);

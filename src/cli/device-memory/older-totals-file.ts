@@ -33,7 +33,10 @@ interface Body {
   topics: Array<[number, number, number, number, number]>;
   /** [topic word, started ms, session_id, topic note word or null] */
   facts: Array<[number, number, string, number | null]>;
-  /** The rows per topic and day, [topic word, day, [minutes of each note]], as JSON: parsed only when asked. */
+  /**
+   * The rows per topic and day as JSON, parsed only when asked: for each of `days`, its topics one after the other
+   * as topic word, how many notes, and their minutes.
+   */
   rows: string;
   irregular: unknown;
 }
@@ -42,7 +45,10 @@ interface Body {
 export function renderOlderTotals(owner: MemoryOwner, totals: OlderTotals, now: number): string {
   const words = new Map<string, number>();
   const word = (text: string): number => words.get(text) ?? (words.set(text, words.size), words.size - 1);
-  const rows = (totals.rows() ?? []).map((r): [number, number, number[]] => [word(r.topicId), r.day, [...r.minutes]]);
+  const at = new Map(totals.days.map((d, i) => [d.day, i]));
+  const rows: number[][] = totals.days.map(() => []);
+  for (const r of totals.rows() ?? [])
+    rows[at.get(r.day) as number].push(word(r.topicId), r.minutes.length, ...r.minutes);
   const topics = [...totals.topics].map(([topicId, t]): Body["topics"][number] => [
     word(topicId),
     t.minutes,
@@ -114,7 +120,7 @@ export function parseOlderTotals(text: string, owner: MemoryOwner, now: number):
     irregular: records,
     days,
     topics,
-    rows: () => (rows !== undefined ? rows : (rows = rowsOf(jsonOrNull(rowsText), wordAt))),
+    rows: () => (rows !== undefined ? rows : (rows = rowsOf(jsonOrNull(rowsText), days, wordAt))),
     facts,
     newest: newest ?? Number.NEGATIVE_INFINITY,
     readAt,
@@ -163,16 +169,26 @@ function topicsOf(topics: unknown[], wordAt: (v: unknown) => string | undefined)
   return out;
 }
 
-function rowsOf(rows: unknown, wordAt: (v: unknown) => string | undefined): TotalsRow[] | null {
-  if (!Array.isArray(rows)) return null;
+/** The rows of a body's `rows` (parsed), one list per day of `days`, or null when they are not that. */
+function rowsOf(
+  rows: unknown,
+  days: readonly DayRow[],
+  wordAt: (v: unknown) => string | undefined,
+): TotalsRow[] | null {
+  if (!Array.isArray(rows) || rows.length !== days.length) return null;
   const out: TotalsRow[] = [];
-  for (const row of rows) {
-    if (!Array.isArray(row) || row.length !== 3) return null;
-    const [t, day, minutes] = row as unknown[];
-    const topicId = wordAt(t);
-    if (topicId === undefined || !isInt(day) || !Array.isArray(minutes) || minutes.length === 0) return null;
-    for (const m of minutes) if (!isMinutes(m)) return null;
-    out.push({ topicId, day, minutes: minutes as number[] });
+  for (let i = 0; i < days.length; i++) {
+    const list: unknown = rows[i];
+    if (!Array.isArray(list) || list.length === 0) return null;
+    const items = list as unknown[];
+    for (let at = 0; at < items.length;) {
+      const topicId = wordAt(items[at]);
+      const count = items[at + 1];
+      if (topicId === undefined || !isInt(count, 1) || at + 2 + count > items.length) return null;
+      const minutes = items.slice(at + 2, (at += 2 + count));
+      if (!minutes.every(isMinutes)) return null;
+      out.push({ topicId, day: days[i].day, minutes: minutes as number[] });
+    }
   }
   return out;
 }

@@ -199,7 +199,7 @@ class Folding {
 
   done(split: string, names: NamesDigest, keyed: OlderTotals["keyed"], readAt: number): OlderTotals {
     const facts = new Map([...this.facts].map(([topic, all]) => [topic, decidingFacts(all)]));
-    const rows = [...this.rows.values()];
+    const rows = [...this.rows.values()].sort((a, b) => a.day - b.day); // as the file keeps them, day by day
     const passed = this.passed.sort();
     const { irregular, newest } = this;
     return { split, names, keyed, passed, irregular, ...sumsOf(rows), rows: () => rows, facts, newest, readAt };
