@@ -11,8 +11,9 @@ import { keepYoungGenerationSmall } from "./young-generation";
 
 const args = process.argv.slice(2);
 const early = beginEarlyListing(args, process.env, process.cwd());
-// A call that scans every note keeps V8's young generation small from the start (young-generation.ts).
-if (args[0] === "session" && (args[1] === "stats" || args[1] === "export")) keepYoungGenerationSmall();
+// A call that scans every note keeps V8's young generation small from the start (young-generation.ts); stats
+// does so only when it has no older notes' totals (commands/stats.ts), which are cheaper with its default size.
+if (args[0] === "session" && args[1] === "export") keepYoungGenerationSmall();
 // dist/palee.js is built on its own (esbuild.config.mjs), beside this file, compiled with the action's code cache.
 // `palee mcp` writes no cache, and reads a start's.
 const file = path.join(__dirname, "palee.js");

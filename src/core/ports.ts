@@ -100,6 +100,12 @@ export interface DeviceMemory {
   keepOlderReviews(fold: import("./device-memory/older-reviews").OlderFold): void;
   /** An older note's sections bits (older-fields.ts SECTIONS) as this call loaded or read them; else undefined. */
   olderSections(path: string): number | undefined;
+  /**
+   * The older notes' totals (issues 37/38: stats, goal and year without a record per older note) that hold for
+   * `names`, the very array the store's latest `list(folder)` returned; null (or absent) when none hold: the call
+   * then reads every note, and the memory folds them for the next (device-memory/older-totals.ts).
+   */
+  olderTotals?(folder: string, names: readonly string[]): import("./device-memory/older-totals").Covered | null;
 }
 
 /** DeviceMemory.olderNotesIn: a listing's names, the older notes known as such apart. Read only. */

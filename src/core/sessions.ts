@@ -36,11 +36,12 @@ import { savePreviewOf } from "./operations/save-preview";
 import type { AgentStartOptions, StartResult } from "./operations/start";
 import { start } from "./operations/start";
 import type { GoalReadOptions, GoalsResult, YearResult } from "./operations/goals";
-import { goals, setGoal, year } from "./operations/goals";
+import { goals, scanWithOlder, setGoal, year } from "./operations/goals";
 import type { GoalChange } from "./goals";
 import type { CorePorts } from "./ports";
 import type { ConfirmedSession, Draft, Skipped } from "./records/records";
 import type { Scan } from "./scan";
+import type { Covered } from "./device-memory/older-totals";
 
 export type { AwayBreak } from "./honest-time";
 export type { CountAwayBackOptions, CountAwayBackResult } from "./operations/away";
@@ -246,6 +247,14 @@ export class PaleeSessions {
   /** Scans one at a time: they share the scan cache. */
   scan(): Promise<Scan> {
     return this.context.scan();
+  }
+
+  /**
+   * The scan without the older notes the device's totals fold, and those totals; else the full scan (stats),
+   * `beforeFull` called first.
+   */
+  scanWithOlder(beforeFull?: () => void): Promise<{ scan: Scan; older: Covered | null }> {
+    return scanWithOlder(this.context, beforeFull);
   }
 
   /** The export's rows (oldest first, with summaries) of the sessions within the days asked for. */

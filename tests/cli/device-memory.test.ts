@@ -476,3 +476,86 @@ describe("the older notes kept by name (issues 37/38)", () => {
     expect(palee(vault, ["next", "--json"]).stdout).toMatch(/T-moved/);
   });
 });
+
+/** The older notes' totals' file (core/device-memory/older-totals.ts), beside the cache file. */
+const totalsFile = (vault: string): string => path.join(path.dirname(cacheFile(vault)), "older-totals.txt");
+
+describe("the older notes' totals (issues 37/38 Speed)", () => {
+  /** 40 notes of 40 to 11 days ago on three topics, some flagged, one dated in UTC, one rated banana. */
+  function foldedVault(): string {
+    const vault = makeVault();
+    for (let day = 40; day >= 11; day--) {
+      for (const hour of day % 3 === 0 ? [0, 5] : [0]) {
+        const rel = writeOld(vault, day * DAY + hour * 60);
+        const file = path.join(vault, rel);
+        let text = fs.readFileSync(file, "utf8").replace("topic_id: T-old", `topic_id: T-${["a", "b", "c"][day % 3]}`);
+        if (day === 20) text = text.replace("duration_minutes: 30", "duration_minutes: 3000"); // flagged
+        if (day === 25) text = text.replace(/started_at: (\S+)[+-]\d\d:\d\d/, (_, at) => `started_at: ${at}Z`);
+        if (day === 30) text = text.replace("status:", "recall_rating: banana\nstatus:");
+        fs.writeFileSync(file, text);
+      }
+    }
+    expect(palee(vault, ["rebuild"]).status).toBe(0);
+    return vault;
+  }
+
+  const reads = [
+    ["stats", "--json"],
+    ["stats"],
+    ["stats", "--since", ago(20 * DAY).slice(0, 10), "--json"],
+    ["goal", "--json"],
+    ["goal", "--as-of", ago(12 * DAY).slice(0, 10), "--json"],
+    ["year", "--json"],
+    ["year"],
+  ];
+
+  it("are saved by the first read that folds them, and answer as reading every note does", () => {
+    const vault = foldedVault();
+    expect(fs.existsSync(totalsFile(vault))).toBe(false); // rebuild does not fold them
+    const first = reads.map((args) => palee(vault, args));
+    expect(fs.existsSync(totalsFile(vault))).toBe(true);
+    const warm = reads.map((args) => palee(vault, args));
+    for (const r of warm) expect(r.status).toBe(0);
+    expect(warm[0].stderr).toMatch(/duration_minutes 3000 is longer/); // the flagged note, named
+    // Every memory file gone: each call reads every note.
+    fs.rmSync(path.dirname(cacheFile(vault)), { recursive: true });
+    const cold = reads.map((args) => palee(vault, args));
+    expect(cold.map((r) => [r.stdout, r.stderr])).toEqual(warm.map((r) => [r.stdout, r.stderr]));
+    expect(first.map((r) => [r.stdout, r.stderr])).toEqual(warm.map((r) => [r.stdout, r.stderr]));
+  });
+
+  it("are not used once damaged, and a rewrite in place that keeps the file's time shows at a rebuild", () => {
+    const vault = foldedVault();
+    const before = palee(vault, ["stats", "--json"]).stdout;
+    const text = fs.readFileSync(totalsFile(vault), "utf8");
+    fs.writeFileSync(totalsFile(vault), text.replace('"T-a"', '"T-x"'));
+    expect(palee(vault, ["stats", "--json"]).stdout).toBe(before);
+    expect(fs.readFileSync(totalsFile(vault), "utf8")).not.toMatch(/T-x/); // folded and saved anew
+    // The blind spot (docs/performance.md), as the older notes' records': a note rewritten under its name, its
+    // file time set back as it was, is answered from the totals until they are a day old or a rebuild.
+    const oldest = sessionFiles(vault)
+      .filter((f) => f.startsWith("S-"))
+      .sort()[0];
+    const file = path.join(vault, "palee", "sessions", oldest);
+    const stat = fs.statSync(file);
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/topic_id: T-\w+/, "topic_id: T-moved"));
+    fs.utimesSync(file, stat.atime, stat.mtime);
+    expect(palee(vault, ["stats", "--json"]).stdout).not.toMatch(/T-moved/);
+    expect(palee(vault, ["rebuild"]).status).toBe(0);
+    expect(fs.existsSync(totalsFile(vault))).toBe(false);
+    expect(palee(vault, ["stats", "--json"]).stdout).toMatch(/T-moved/);
+  });
+
+  it("fold afresh when an older note comes or goes", () => {
+    const vault = foldedVault();
+    palee(vault, ["stats", "--json"]);
+    const saved = fs.readFileSync(totalsFile(vault), "utf8");
+    const late = writeOld(vault, 50 * DAY); // synced late under an old name
+    const withLate = palee(vault, ["stats", "--json"]);
+    expect(fs.readFileSync(totalsFile(vault), "utf8")).not.toBe(saved);
+    expect((JSON.parse(withLate.stdout) as { total_sessions: number }).total_sessions).toBe(41);
+    fs.rmSync(path.join(vault, late));
+    const after = JSON.parse(palee(vault, ["stats", "--json"]).stdout) as { total_sessions: number };
+    expect(after.total_sessions).toBe(40);
+  });
+});

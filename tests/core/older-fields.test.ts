@@ -198,6 +198,11 @@ describe("what a call saves of the older notes", () => {
     expect(older.keptFor(names[3])?.sections(names[3])).toBeUndefined();
     older.wasWritten([names[4]]);
     expect(older.keptFor(names[4])).toBeNull();
+    // What the older totals fold (keptNow): the kept notes, never one found written since a bound.
+    const now = older.keptNow(names, () => true);
+    expect(now?.at).toBe("as read");
+    expect(now?.notes.session(names[4], `${FOLDER}/${names[4]}`)).toBeUndefined();
+    expect(now?.notes.session(names[1], `${FOLDER}/${names[1]}`)?.sessionId).toBe(names[1].slice(0, -3));
     expect(older.keptFor(names[1])).not.toBeNull();
   });
 

@@ -13,6 +13,8 @@ import fc from "fast-check";
 import { layoutFor } from "../../src/core/records/layout";
 import { BOUNDED_VIEWS } from "../../src/core/operations/bounded-views";
 import { PaleeSessions } from "../../src/core/sessions";
+import { computeStats, statsMemo } from "../../src/core/insight/stats";
+import { statsWithOlder } from "../../src/core/insight/with-older";
 import { formatTimestamp, formatUtcCompact } from "../../src/core/time";
 import { confirmedText } from "../support/builders";
 import { FakeClock, SeededRandom, harness } from "../support/fakes";
@@ -239,6 +241,32 @@ async function nextAgrees(h: Cached, step: string): Promise<void> {
   expect([step, fast]).toEqual([step, full]);
 }
 
+/**
+ * stats, goal and year as `palee` works them out (cli/commands/stats.ts: the scan without the notes the older
+ * totals fold, plus those totals) agree with the full fold of every note on a copy without the device memory.
+ */
+async function totalsAgree(h: Cached, step: string): Promise<void> {
+  const now = h.clock.now();
+  const offsetAt = (at: number): number => h.ports.clock.offsetMinutes(at);
+  const fast = await call(h, false, async () => {
+    const { scan, older } = await h.core.scanWithOlder();
+    const memo = statsMemo();
+    const stats = older && statsWithOlder(scan.confirmed, older.totals, { now, offsetAt, memo });
+    const full = stats ? scan : await h.core.scan();
+    const goals = await h.core.goals({ scan: full, older: stats ? older : null, memo });
+    return { stats: stats ?? computeStats(full.confirmed, { now, offsetAt }), goals, year: await h.core.year() };
+  });
+  const copy = new MemoryStore(Object.fromEntries(h.store.files));
+  const core = new PaleeSessions({ ...h.ports, store: copy, memory: undefined }, layoutFor("palee"));
+  const scan = await core.scan();
+  const full = {
+    stats: computeStats(scan.confirmed, { now, offsetAt }),
+    goals: await core.goals(),
+    year: await core.year(),
+  };
+  expect([step, fast]).toEqual([step, full]);
+}
+
 const cacheRuns: Array<DeviceMemoryModel["counts"]> = [];
 
 describe("incremental views", () => {
@@ -260,6 +288,7 @@ describe("incremental views", () => {
           else handEdit(h, a);
           await listAgrees(h, step);
           await nextAgrees(h, step);
+          await totalsAgree(h, step);
         }
       }),
       { numRuns: RUNS },
@@ -279,6 +308,8 @@ describe("incremental views", () => {
       "olderSaved",
       "folded",
       "foldSaved",
+      "totals",
+      "totalsSaved",
     ] as const;
     expect(Object.fromEntries(kinds.map((k) => [k, total(k) > 0]))).toEqual(
       Object.fromEntries(kinds.map((k) => [k, true])),

@@ -104,6 +104,7 @@ describe("the reference model", () => {
         "list",
         "status",
         "next",
+        "year",
       ];
       const world = ["clock forward", "clock back", "DST change", "device switch", "cache", "sync keeps time"];
       for (const kind of [...kinds, "crash", ...EDITS, ...world]) {

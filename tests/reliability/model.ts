@@ -16,6 +16,7 @@
  */
 import { ForwardingStore } from "../support/forwarding-store";
 import fc from "fast-check";
+import { isDeepStrictEqual } from "node:util";
 import type { Arbitrary, AsyncCommand } from "fast-check";
 import { ConflictError, PaleeError } from "../../src/core/errors";
 import type { ReadResult } from "../../src/core/records/frontmatter";
@@ -33,7 +34,6 @@ import { answerHook } from "../../src/core/agent-hook/answer";
 import type { HookEvent } from "../../src/core/agent-hook/event";
 import { parseHookEvent } from "../../src/core/agent-hook/event";
 import { FakeClock, SeededRandom } from "../support/fakes";
-import { isDeepStrictEqual } from "node:util";
 import { HOT, INDEX } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
 import type { CacheTrouble } from "../support/device-memory";
@@ -487,12 +487,14 @@ async function operate<T>(
   }
   // A writing call saves the cache under its lock, also after a refusal; a crashed one never does. Any call saves
   // the older notes it read (core/device-memory/older-fields.ts).
-  const { older, olderSaved, folded, foldSaved } = cache.counts;
+  const { older, olderSaved, folded, foldSaved, totals, totalsSaved } = cache.counts;
   if (!gate.fired) cache.end(world.clock.now(), writes);
   if (cache.counts.older > older) stats.bump(stats.outcomes, "older notes answered");
   if (cache.counts.olderSaved > olderSaved) stats.bump(stats.outcomes, "older notes saved");
   if (cache.counts.folded > folded) stats.bump(stats.outcomes, "older review days taken");
   if (cache.counts.foldSaved > foldSaved) stats.bump(stats.outcomes, "older review days saved");
+  if (cache.counts.totals > totals) stats.bump(stats.outcomes, "older totals answered");
+  if (cache.counts.totalsSaved > totalsSaved) stats.bump(stats.outcomes, "older totals saved");
   if (gate.fired) {
     world.restart(device);
     if (!("error" in outcome)) fail(step, "the operation reported success although one of its writes failed");
@@ -1376,7 +1378,7 @@ export class Rebuild extends Step {
 
 /** list, status and next: answers only, never a write. */
 export class Read extends Step {
-  constructor(readonly what: "list" | "status" | "next") {
+  constructor(readonly what: "list" | "status" | "next" | "year") {
     super();
   }
   get label(): string {
@@ -1392,7 +1394,18 @@ export class Read extends Step {
       if (!out.value || !isDeepStrictEqual(out.value, full)) fail(this.label, "next differs from the full computation");
       return { kind: "read", crashed: false, refused: false };
     }
-    if (this.what === "list") {
+    if (this.what === "year") {
+      // Issues 37/38: the year (goal's log and the day chain) with the older notes' totals, when the device has
+      // them, is the one a core without any device memory works out from every note.
+      const out = await operate(world, "read", this.label, (core) => core.year());
+      if (!out.value) fail(this.label, "year failed");
+      const copy = new MemoryStore(Object.fromEntries(world.store.files));
+      const bare = new PaleeSessions(
+        { store: copy, clock: world.clock, random: new SeededRandom(1), device: "x" },
+        LAYOUT,
+      );
+      if (!isDeepStrictEqual(out.value, await bare.year())) fail(this.label, "year differs from the full fold");
+    } else if (this.what === "list") {
       const out = await operate(world, "read", this.label, (core) => core.list({ all: true }));
       const list = out.value;
       if (!list) fail(this.label, "list failed");
@@ -1915,7 +1928,9 @@ export const step: Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.constant(null).map(() => new Rebuild()) },
   {
     weight: 1,
-    arbitrary: fc.constantFrom("list" as const, "status" as const, "next" as const).map((w) => new Read(w)),
+    arbitrary: fc
+      .constantFrom("list" as const, "status" as const, "next" as const, "year" as const)
+      .map((w) => new Read(w)),
   },
   { weight: 3, arbitrary: fc.nat({ max: 3 }).map((k) => new Crash(k)) },
   {

@@ -18,6 +18,10 @@ import { plainSection } from "../../src/core/records/brief";
 import type { ConfirmedSession } from "../../src/core/records/records";
 import { interpretConfirmed } from "../../src/core/records/records";
 import { ForwardingStore } from "./forwarding-store";
+import { OlderTotalsPart } from "../../src/core/device-memory/older-totals-part";
+import type { Covered, DayRow } from "../../src/core/device-memory/older-totals";
+import { decidingFacts, plainCount, sumsOf } from "../../src/core/device-memory/older-totals";
+import { parseOlderTotals, renderOlderTotals } from "../../src/cli/device-memory/older-totals-file";
 import type { MemoryStore } from "./memory-store";
 
 const DAY_MS = 24 * 3_600_000;
@@ -103,6 +107,10 @@ export class DeviceMemoryModel {
   reviewsText: string | null = null;
   readonly savedReviews: string[] = [];
   private foldMade: OlderReviews | null = null;
+  /** The older notes' totals (core/device-memory/older-totals.ts): saved by the calls that fold them. */
+  totalsText: string | null = null;
+  readonly savedTotals: string[] = [];
+  totals!: OlderTotalsPart;
   /** When the current call began, and when the older notes it loaded were read (null: none loaded). */
   private callAt = 0;
   private olderAt: number | null = null;
@@ -135,6 +143,8 @@ export class DeviceMemoryModel {
     ...{ older: 0, olderSaved: 0 },
     /** Calls that took the older notes' review fold, and folds saved. */
     ...{ folded: 0, foldSaved: 0 },
+    /** Calls answered with the older notes' totals, and files of them saved. */
+    ...{ totals: 0, totalsSaved: 0 },
   };
 
   constructor(
@@ -158,6 +168,11 @@ export class DeviceMemoryModel {
       this.olderAt = read?.savedAt ?? null;
       return read?.kept ?? null;
     });
+    this.totals = new OlderTotalsPart(
+      OWNER.folder,
+      () => (this.totalsText === null ? null : parseOlderTotals(this.totalsText, OWNER, this.callAt)),
+      sha256,
+    );
     this.remembered = new RememberingStore(inner, OWNER.folder, memoryTimes(this.memory), null, {
       listing: readingOf(inner, memoryTimes(this.memory)),
       checks: this.checks,
@@ -170,6 +185,7 @@ export class DeviceMemoryModel {
           this.foldMade = fold;
         },
       },
+      totals: this.totals,
     });
     this.store = new CheckedTimes(this.remembered, this.memory, this);
     return this.store;
@@ -195,6 +211,7 @@ export class DeviceMemoryModel {
     this.olderAt = null;
     this.foldMade = null;
     this.older.begin(now);
+    this.totals.begin(now);
     this.fieldsBegan = fields?.savedAt;
     this.began = summary?.savedAt ?? read?.savedAt;
     this.summaryBegan = summary !== null;
@@ -214,6 +231,12 @@ export class DeviceMemoryModel {
       this.olderText = renderOlderFields(OWNER, save.notes, at);
       this.savedOlder.push(this.olderText);
       this.counts.olderSaved += 1;
+    }
+    const totals = this.remembered.olderTotalsToSave(this.olderAt);
+    if (totals !== null) {
+      this.totalsText = renderOlderTotals(OWNER, totals, now);
+      this.savedTotals.push(this.totalsText);
+      this.counts.totalsSaved += 1;
     }
     if (this.foldMade !== null) {
       this.reviewsText = renderOlderReviews(OWNER, this.foldMade, this.olderAt ?? this.callAt);
@@ -253,6 +276,7 @@ export class DeviceMemoryModel {
     this.fieldsText = troubled(this.fieldsText, this.savedFields, kind, pick, now);
     this.olderText = troubled(this.olderText, this.savedOlder, kind, pick, now);
     this.reviewsText = troubled(this.reviewsText, this.savedReviews, kind, pick, now);
+    this.totalsText = troubled(this.totalsText, this.savedTotals, kind, pick, now);
   }
 
   /**
@@ -264,6 +288,7 @@ export class DeviceMemoryModel {
     this.rewritten.add(name);
     this.olderText = null;
     this.reviewsText = null;
+    this.totalsText = null;
   }
 }
 
@@ -357,6 +382,57 @@ class CheckedTimes extends ForwardingStore<RememberingStore> implements DeviceMe
     if (read.state !== "ok" || sectionsOf(read.body) !== bits)
       throw new Error(`the older sections of ${path} are wrong`);
     return bits;
+  }
+
+  /**
+   * The oracle of the older notes' totals: the notes they fold are exactly the listed ones in their rows, each as
+   * it reads now (its topic, day and minutes, in any zone), the topic notes' facts those of the notes folded, and
+   * each note kept whole as it reads now. A total that no longer holds fails at once.
+   */
+  olderTotals(folder: string, names: readonly string[]): Covered | null {
+    const covered = this.inner.olderTotals(folder, names);
+    if (covered === null) return covered;
+    const { totals } = covered;
+    const rows: string[] = [];
+    const facts = new Map<string, Array<{ startedMs: number; sessionId: string; topicNote: string | null }>>();
+    const rest = new Set(covered.rest);
+    for (const name of names) {
+      const path = `${folder}/${name}`;
+      // The call's own to read. (A note replaced by hand took the totals with it, replaced: not left out here.)
+      if (rest.has(name)) continue;
+      const truth = interpretConfirmed(path, classifyRecord(this.memory.files.get(path) ?? null), () => 0);
+      const kept = totals.irregular.get(name);
+      if (!("record" in truth)) throw new Error(`the older totals hold ${name}, which does not read`);
+      if (kept !== undefined) {
+        if (
+          !isDeepStrictEqual(
+            { ...truth.record, path, body: "", bodyPending: true },
+            { ...kept, path, body: "", bodyPending: true },
+          )
+        ) {
+          throw new Error(`the older totals keep ${name} as it no longer reads`);
+        }
+        continue;
+      }
+      const plain = plainCount(name, truth.record, Number.POSITIVE_INFINITY);
+      if (plain === null || !covered.folded(name)) throw new Error(`the older totals fold ${name}, not a plain note`);
+      rows.push(`${truth.record.topicId} ${plain.day} ${plain.minutes}`);
+      const { topicId, startedMs, sessionId, topicNote } = truth.record;
+      facts.set(topicId, [...(facts.get(topicId) ?? []), { startedMs, sessionId, topicNote }]);
+    }
+    const held = (totals.rows() ?? []).flatMap((r) => r.minutes.map((m) => `${r.topicId} ${r.day} ${m}`));
+    // The sums per day and per topic, which the answers take without a range, are the rows'.
+    const sums = sumsOf(totals.rows() ?? []);
+    const sorted = (days: readonly DayRow[]) =>
+      days.map((d) => ({ day: d.day, total: d.total, minutes: [...d.minutes].sort((a, b) => a - b) }));
+    if (!isDeepStrictEqual([sorted(sums.days), sums.topics], [sorted(totals.days), new Map(totals.topics)])) {
+      throw new Error("the older totals' sums per day and per topic are not their rows'");
+    }
+    if (held.sort().join("\n") !== rows.sort().join("\n")) throw new Error("the older totals' rows are not the notes'");
+    const decided = new Map([...facts].map(([topic, all]) => [topic, decidingFacts(all)]));
+    if (!isDeepStrictEqual(decided, new Map(totals.facts))) throw new Error("the older totals' topic notes differ");
+    this.cache.counts.totals += 1;
+    return covered;
   }
 
   /** The oracle of the sections kept: a note said to have none has none now (one said to have one is read). */

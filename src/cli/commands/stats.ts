@@ -2,6 +2,7 @@
 import { skippedJson } from "../../core/formats/json";
 import type { DayTotal, RangeAnswers, SessionStats, Totals } from "../../core/insight/stats";
 import { computeStats, daySeries, periodsInRange, statsMemo } from "../../core/insight/stats";
+import { statsWithOlder } from "../../core/insight/with-older";
 import { formatDuration } from "../../core/time";
 import type { Skipped } from "../../core/records/records";
 import { skippedWarning } from "../../core/records/records";
@@ -138,16 +139,22 @@ function asOfRange(range: DayRange, asOf: string | undefined, now: number, offse
 }
 
 async function runStats(ctx: CommandContext, values: Values): Promise<Outcome> {
-  keepYoungGenerationSmall(); // a full scan (young-generation.ts)
   const { io, out } = ctx;
   const asked = dayRangeOf(values);
   const { range, now } = asOfRange(asked, values["as-of"], ctx.clock.now(), ctx.offsetAt);
-  const scan = await ctx.core.scan();
+  // Without the older notes the device's totals fold, when it has them (core/insight/with-older.ts).
+  let { scan, older } = await ctx.core.scanWithOlder(keepYoungGenerationSmall); // before a full scan
   const memo = statsMemo();
-  const stats = computeStats(scan.confirmed, { now, offsetAt: ctx.offsetAt, ...range, memo });
+  const options = { now, offsetAt: ctx.offsetAt, ...range, memo };
+  let stats = older && statsWithOlder(scan.confirmed, older.totals, options);
+  if (!stats && older) {
+    keepYoungGenerationSmall(); // the totals cannot answer: a full scan (young-generation.ts)
+    [scan, older] = [await ctx.core.scan(), null];
+  }
+  stats ??= computeStats(scan.confirmed, options);
   // The same scan and each session's day and minutes as stats counted them; a bad --as-of is refused here
   // (invalid_date), before anything is printed.
-  const goals = await ctx.core.goals({ asOf: values["as-of"] ?? null, scan, memo });
+  const goals = await ctx.core.goals({ asOf: values["as-of"] ?? null, scan, older, memo });
   const shows = periodsInRange(stats, asked, CHART_DAYS);
   for (const s of scan.skipped) out.warn(skippedWarning(s));
   for (const f of stats.flagged) out.warn(`${f.path}: ${printable(f.problem)}`);

@@ -22,7 +22,7 @@ export const FORMAT = "palee device memory 1";
 export const CACHE_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 
 /** The parts of the device memory, one file each (memory-files.ts). */
-export type Part = "times" | "checks" | "summary" | "fields" | "older" | "reviews";
+export type Part = "times" | "checks" | "summary" | "fields" | "older" | "reviews" | "totals";
 
 /** What a file must say about itself to be used: whose it is. */
 export interface MemoryOwner {

@@ -9,4 +9,5 @@ export const MEMORY_FILES = {
   fields: "note-fields.txt",
   older: "older-fields.txt",
   reviews: "older-reviews.txt",
+  totals: "older-totals.txt",
 } as const;

@@ -84,6 +84,11 @@ const stemOf = (name: string): string => (name.endsWith(".md") ? name.slice(0, -
 
 /** The older notes' text for `kept`, dated `at` (when they were read). */
 export function renderOlderFields(owner: MemoryOwner, kept: OlderKept, at: number): string {
+  return seal("older", owner, `${JSON.stringify(olderBody(kept))}\n`, at);
+}
+
+/** The body of the older notes' file for `kept`: also how other parts keep a few records (older-totals-file.ts). */
+export function olderBody(kept: OlderKept): unknown {
   const all = kept.notes();
   const names = [...all.keys()];
   const notes = [...all.values()];
@@ -99,7 +104,12 @@ export function renderOlderFields(owner: MemoryOwner, kept: OlderKept, at: numbe
   );
   const sections = notes.map((n) => n.sections);
   const body: Body = { split: kept.split, columns: [...COLUMNS], names, sections, words: [...words.keys()], values };
-  return seal("older", owner, `${JSON.stringify(body)}\n`, at);
+  return body;
+}
+
+/** The notes an olderBody holds (parsed, its own: its word columns are read in place), or null when forged. */
+export function keptOfBody(body: unknown): OlderKept | null {
+  return isBody(body as Partial<Body> | null) ? new ColumnsKept(body as Body) : null;
 }
 
 /** The older notes a text holds and when they were read, or null when it is not to be trusted. */

@@ -7,7 +7,8 @@
  * - A read-only action reads the memory and never writes it: it holds no lock, and what it learns (a stat or two
  *   of names new since) is cheap to learn again. But the older notes' records (older-file.ts) and their review
  *   fold (older-reviews-file.ts), which only a read of the whole history learns, and an index check (a line-by-line
- *   walk of index.md): any call that learned one saves it, atomically, without the lock.
+ *   walk of index.md): any call that learned one saves it, atomically, without the lock; and their totals
+ *   (older-totals-file.ts) any stats, goal or year that folded them or took them forward.
  * - `rebuild` ignores the memory, and saves it made afresh from every confirmed note's time.
  * - The fields kept are saved when the call learned or forgot a note, or an hour after they were last saved; the
  *   index checks when one was added; the folder summary is read first, and the note times only if it cannot answer.
@@ -31,6 +32,8 @@ import { OlderFields } from "../../core/device-memory/older-fields";
 import { parseOlderFields, renderOlderFields } from "./older-file";
 import type { OlderReviews } from "../../core/device-memory/older-reviews";
 import { parseOlderReviews, renderOlderReviews } from "./older-reviews-file";
+import { OlderTotalsPart } from "../../core/device-memory/older-totals-part";
+import { parseOlderTotals, renderOlderTotals } from "./older-totals-file";
 import type { Remembered } from "./memory-files";
 import { MEMORY_FILES } from "./file-names";
 import {
@@ -194,12 +197,23 @@ export async function openMemory(
       foldMade = fold;
     },
   };
+  // The older notes' totals (older-totals.ts): read only when stats, goal or year first asks.
+  const totalsFile = where && path.join(where.dir, MEMORY_FILES.totals);
+  const totals = new OlderTotalsPart(
+    layout.sessions,
+    () => {
+      const text = totalsFile !== null && owner !== null && !use.fresh ? readMemoryFileNow(totalsFile) : null;
+      return text === null || owner === null ? null : parseOlderTotals(text, owner, began);
+    },
+    sha256,
+  );
+  totals.begin(began);
   const remembered = new RememberingStore(
     store,
     layout.sessions,
     (folder, names) => store.modifiedTimes(folder, names),
     summary ? { summary: summary.summary, times: () => times()?.times ?? null } : (times()?.times ?? null),
-    { listing: reading, checks, digest: sha256, fields: notes, older, reviews },
+    { listing: reading, checks, digest: sha256, fields: notes, older, reviews, totals },
   );
   // Saved by any call that read them (readers too, without the lock): a file is one call's own reads, or a kept one
   // less the names gone, each entry true of its create-only name, written atomically (docs/performance.md).
@@ -217,6 +231,17 @@ export async function openMemory(
     if (fold === null || reviewsFile === null || owner === null) return;
     await writeMemoryFile(reviewsFile, renderOlderReviews(owner, fold, olderRead?.savedAt ?? began));
   };
+  // Saved by a call that folded them (any call, as the older notes' records are): made afresh from those records,
+  // or taken forward by the notes that crossed the split; dated now, trusted by when their notes were read.
+  const saveTotals = async (): Promise<void> => {
+    // rebuild read every note afresh: totals of the notes as read before are dropped (the next read folds anew).
+    if (use.fresh && totalsFile !== null) return fs.rm(totalsFile, { force: true });
+    const save =
+      totalsFile !== null && owner !== null ? remembered.olderTotalsToSave(olderRead?.savedAt ?? null) : null;
+    if (save !== null && totalsFile !== null && owner !== null) {
+      await writeMemoryFile(totalsFile, renderOlderTotals(owner, save, use.now()));
+    }
+  };
   return {
     store: remembered,
     memory: remembered,
@@ -229,6 +254,7 @@ export async function openMemory(
       if (checks.learned() && checksFile !== null && owner !== null) {
         await writeMemoryFile(checksFile, renderIndexChecks(owner, checks.remembered(), use.now()));
       }
+      await saveTotals().catch(() => undefined);
       if (!use.writes || file === null || summaryFile === null || owner === null) return;
       try {
         if (use.fresh) await remembered.learnAll();

@@ -48,7 +48,7 @@ export function namesKey(
     names.filter((n) => n < split),
     digest,
   );
-  return keyOf(
+  return splitKey(
     split,
     old,
     names.filter((n) => n >= split),
@@ -59,10 +59,17 @@ export function namesKey(
 
 /** namesKey of `known.older` and `rest`, every one of `rest` at or after `known.split` (what afterKnown gives). */
 function keyAfterKnown(known: KnownOlder, rest: readonly string[], digest: Digest): NamesDigest {
-  return keyOf(known.split, known.old, rest, known.older.length + rest.length, digest);
+  return splitKey(known.split, known.old, rest, known.older.length + rest.length, digest);
 }
 
-function keyOf(split: string, old: NamesDigest, rest: readonly string[], count: number, digest: Digest): NamesDigest {
+/** namesKey of `count` names: those before `split`, digested as `old`, and the others, `rest` (all at or after it). */
+export function splitKey(
+  split: string,
+  old: NamesDigest,
+  rest: readonly string[],
+  count: number,
+  digest: Digest,
+): NamesDigest {
   const head = JSON.stringify([split, old.digest, old.count]);
   return { digest: digest(`${head}\n${JSON.stringify(rest.slice().sort())}`), count };
 }

@@ -65,7 +65,7 @@ export function summaryChanged(
 }
 
 /** The first index of `names` (ascending) whose name is not before `key`: a binary search. */
-function firstAtOrAfter(names: readonly string[], key: string): number {
+export function firstAtOrAfter<T extends string | number>(names: readonly T[], key: T): number {
   let at = 0;
   for (let end = names.length; at < end;) {
     const mid = (at + end) >>> 1;

@@ -231,4 +231,23 @@ export class OlderFields {
     const left = [...kept.notes()].filter(([name]) => listed(name));
     return { notes: keptOf(kept.split, new Map(left)), at: "as read" };
   }
+
+  /**
+   * What is kept of the older notes as this call has them (older-totals-part.ts folds them): toSave's, else the
+   * notes loaded, dated as they were read; null when the call neither loaded them nor read every one.
+   */
+  keptNow(names: readonly string[], listed: (name: string) => boolean): OlderSave | null {
+    const kept = this.kept;
+    const now = this.toSave(names, listed) ?? (kept ? { notes: kept, at: "as read" } : null);
+    if (now === null || this.written.size === 0) return now;
+    // A note this call found written since a bound is not answered from what is kept (keptFor): nor folded.
+    const { notes } = now;
+    const written = this.written;
+    const session = (name: string, path: string) => (written.has(name) ? undefined : notes.session(name, path));
+    const sections = (name: string) => notes.sections(name);
+    return {
+      ...now,
+      notes: { split: notes.split, session, sections, names: () => notes.names(), notes: () => notes.notes() },
+    };
+  }
 }

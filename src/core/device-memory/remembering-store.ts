@@ -18,6 +18,8 @@ import { olderKey, withDigest } from "./older-reviews";
 import type { KnownOlder } from "./checked-indexes";
 import { namesKey } from "./checked-indexes";
 import { sameDigest } from "./names-digest";
+import type { OlderTotalsPart } from "./older-totals-part";
+import type { Covered, OlderTotals } from "./older-totals";
 
 export type { Kept, Known } from "./note-times";
 
@@ -44,6 +46,8 @@ export interface MemoryParts {
   older?: OlderFields;
   /** The older notes' review fold (older-reviews.ts): what the face keeps, and what this call made to keep. */
   reviews?: { load: () => OlderReviews | null; keep: (reviews: OlderReviews) => void };
+  /** The older notes' totals (older-totals.ts). */
+  totals?: OlderTotalsPart;
 }
 
 /**
@@ -227,9 +231,37 @@ export class RememberingStore implements SessionStore, DeviceMemory {
 
   /** An older note the full scan read is learned from the scan's own reading (OlderFields.learn). */
   sessionRead(path: string, session: ConfirmedSession | null): void {
-    const { older } = this.parts;
+    const { older, totals } = this.parts;
     const name = older?.nameOf(path) ?? null;
     if (older && name !== null) older.learn(name, session);
+    if (totals && name !== null) totals.read(name, session);
+  }
+
+  /** The older notes' totals that hold for `names`, the latest listing as returned (older-totals.ts). */
+  olderTotals(folder: string, names: readonly string[]): Covered | null {
+    const { totals } = this.parts;
+    if (!totals || folder !== this.folder || this.listed === null) return null;
+    const older = this.olderNotesIn(folder, names);
+    const known = this.vouched?.known ?? null;
+    return totals.coveredFor(names, older && known && { known, others: older.others });
+  }
+
+  /**
+   * What to save of the older notes' totals after this call (OlderTotalsPart.toSave); null for nothing. `asRead`:
+   * when the older notes' records this call loaded were read (the face's file date), null when unknown.
+   */
+  olderTotalsToSave(asRead: number | null): OlderTotals | null {
+    const { older, totals } = this.parts;
+    const listed = this.listed;
+    if (!totals || listed === null) return null;
+    const names = listed.all();
+    const keptNow = () => {
+      const now = older?.keptNow(names, (name) => listed.has(name)) ?? null;
+      const readAt = now === null ? null : now.at === "as read" ? asRead : now.at;
+      return now && readAt !== null ? { kept: now.notes, readAt } : null;
+    };
+    // The summary's older notes as it vouched for them, if it did: the totals then keyed at its split too.
+    return totals.toSave(names, keptNow, this.vouched?.known ?? null);
   }
 
   /** A recent note's frontmatter as kept, while its file keeps the identity it had when read. */

@@ -77,7 +77,7 @@ function add(map: Map<number, Bucket>, key: number, minutes: number): void {
   } else map.set(key, { key, minutes, sessions: 1 });
 }
 
-function addTopic(topics: Map<string, TopicBucket>, session: TallySession, day: number, minutes: number): void {
+export function addTopic(topics: Map<string, TopicBucket>, session: TallySession, day: number, minutes: number): void {
   const topic = topics.get(session.topicId);
   if (!topic) {
     topics.set(session.topicId, {

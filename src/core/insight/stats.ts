@@ -6,7 +6,7 @@
  */
 import type { ConfirmedSession } from "../records/records";
 import { insertedInto } from "../scan/sorted";
-import type { FlaggedSession, KeptTally, TopicBucket, Totals } from "./stats-tally";
+import type { FlaggedSession, KeptTally, Tally, TopicBucket, Totals } from "./stats-tally";
 import { tallyAfter, tallyAll } from "./stats-tally";
 
 export type { FlaggedSession, Totals } from "./stats-tally";
@@ -214,8 +214,12 @@ export function computeStats(sessions: readonly InsightSession[], options: Stats
     kept = last && tallyAfter(last, sessions, now, count, insertedInto(last.list, sessions));
     memo.tally = kept ??= tallyAll(sessions, now, count);
   }
-  const { total, days, weeks, topics, flagged } = (kept ?? tallyAll(sessions, now, count, inRange)).tally;
+  return statsOfTally((kept ?? tallyAll(sessions, now, count, inRange)).tally, now, offsetAt);
+}
 
+/** The stats of a tally (computeStats's, or one with the older notes' totals added, with-older.ts). */
+export function statsOfTally(tally: Tally, now: number, offsetAt: OffsetAt): SessionStats {
+  const { total, days, weeks, topics, flagged } = tally;
   const today = localDay(now, offsetAt);
   const monday = mondayOf(today);
   return {

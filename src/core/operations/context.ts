@@ -3,6 +3,8 @@ import type { CorePorts } from "../ports";
 import type { ConfirmedSession } from "../records/records";
 import { DEFAULT_GRACE_MS, absorbedAfter, absorbedBy } from "../recovery";
 import type { Scan } from "../scan";
+import type { Covered, OlderTotals } from "../device-memory/older-totals";
+import type { StudyLog, StudyLogOptions } from "../goals/study-log";
 import { ScanCache, scanSessions } from "../scan";
 import { insertedInto } from "../scan/sorted";
 import type { HotState } from "../records/hot-memory";
@@ -40,6 +42,11 @@ export interface SessionsOptions {
    * notes: `OLDER_REVIEWS` (recent-reviews.ts), for the CLI. Without it they read every note's record.
    */
   olderReviews?: OlderReviewsSource;
+  /**
+   * stats, goal and year without a record per older note (issues 37/38): the older notes' totals the device
+   * memory keeps (`OLDER_TOTALS`, insight/with-older.ts), for the CLI. Without it they fold every note.
+   */
+  olderTotals?: OlderTotalsSource;
 }
 
 /** Each topic as the queue sees it, whether a topic has any session, and the scan's warnings (next.ts). */
@@ -86,6 +93,14 @@ export interface OlderReviewsSource {
   keep: (ctx: SessionContext, scan: Scan) => Promise<void>;
 }
 
+/** The scan beside the older notes' totals, and the study log from both (insight/with-older.ts). */
+export interface OlderTotalsSource {
+  /** The scan without the notes the totals fold, and the totals; null when the memory has none that hold. */
+  scan(ctx: SessionContext): Promise<{ scan: Scan; covered: Covered } | null>;
+  /** studyLog over that scan and the totals; null when they cannot answer (then every note is folded). */
+  studyLog(sessions: readonly ConfirmedSession[], totals: OlderTotals, options: StudyLogOptions): StudyLog | null;
+}
+
 /** One topic's confirmed sessions, newest first, as the brief and latest read them (topic-history.ts). */
 export interface TopicHistory {
   totals: BriefTotals;
@@ -128,6 +143,8 @@ export interface SessionContext {
   readonly topicHistory?: TopicHistorySource;
   /** next's and the brief's older notes from the device memory's fold (SessionsOptions.olderReviews), if passed. */
   readonly olderReviews?: OlderReviewsSource;
+  /** The older notes' totals (SessionsOptions.olderTotals), if this face passes them. */
+  readonly olderTotals?: OlderTotalsSource;
   /** Whether a full scan costs only what changed since the last one (the store follows changes, and has). */
   readonly scanIsWarm: () => boolean;
   /** The local UTC offset at an instant, in minutes: how timestamps are read and written. */
@@ -164,6 +181,7 @@ export function createSessionContext(ports: CorePorts, layout: Layout, options: 
     viewsAfter: options.viewsAfter,
     topicHistory: options.topicHistory,
     olderReviews: options.olderReviews,
+    olderTotals: options.olderTotals,
     scanIsWarm: () => cache.token !== null,
     offsetAt,
     scan: () => {

@@ -23,6 +23,7 @@ import type { Scan } from "../scan";
 import type { StatsMemo } from "../insight/stats";
 import type { PlanView } from "../review/goal-progress";
 import type { SessionContext } from "./context";
+import type { Covered } from "../device-memory/older-totals";
 
 /** plan.md's path in a session folder. */
 export const planPath = (folder: string): string => `${folder}/plan.md`;
@@ -36,6 +37,22 @@ export interface GoalReadOptions {
   memo?: StatsMemo;
   /** The caller's last study log, taken forward by the notes added since (study-log.ts StudyLogMemo). */
   keep?: StudyLogMemo;
+  /** With `scan`: the device's totals of the older notes that scan leaves out (scanWithOlder). */
+  older?: Covered | null;
+}
+
+/**
+ * The scan stats, goal and year read: without the older notes the device's totals fold, and those totals
+ * (scan/beside-totals.ts); else the full scan, `older` null.
+ */
+export async function scanWithOlder(
+  ctx: SessionContext,
+  beforeFull?: () => void,
+): Promise<{ scan: Scan; older: Covered | null }> {
+  const beside = ctx.olderTotals ? await ctx.olderTotals.scan(ctx) : null;
+  if (beside) return { scan: beside.scan, older: beside.covered };
+  beforeFull?.();
+  return { scan: await ctx.scan(), older: null };
 }
 
 export interface PlanAndLog {
@@ -47,9 +64,10 @@ export interface PlanAndLog {
 }
 
 /** Topic IDs read from session notes that are not of the ID pattern (an original tool's `git_rebase`). */
-function legacyTopics(scan: Scan): Set<string> {
+function legacyTopics(scan: Scan, older: Covered | null = null): Set<string> {
   const found = new Set<string>();
   for (const s of scan.confirmed) if (!TOPIC_ID_PATTERN.test(s.topicId)) found.add(s.topicId);
+  for (const topicId of older?.totals.facts.keys() ?? []) if (!TOPIC_ID_PATTERN.test(topicId)) found.add(topicId);
   return found;
 }
 
@@ -70,11 +88,16 @@ export async function readPlanAndLog(ctx: SessionContext, options: GoalReadOptio
   const now = ctx.ports.clock.now();
   const asOf = asOfDay(options.asOf, now, ctx.offsetAt);
   const path = planPath(ctx.layout.folder);
-  const [text, scan] = [await ctx.ports.store.read(path), options.scan ?? (await ctx.scan())];
-  const read = readPlan(text, path, legacyTopics(scan));
+  const text = await ctx.ports.store.read(path);
+  const given = options.scan ? { scan: options.scan, older: options.older ?? null } : await scanWithOlder(ctx);
+  let { scan, older } = given;
+  const read = readPlan(text, path, legacyTopics(scan, older));
   const { minMinutes } = read.plan;
   const { memo, keep } = options;
-  const log = studyLog(scan.confirmed, { asOf, now, offsetAt: ctx.offsetAt, minMinutes, memo, keep });
+  const logOptions = { asOf, now, offsetAt: ctx.offsetAt, minMinutes, memo, keep };
+  let log = older && ctx.olderTotals ? ctx.olderTotals.studyLog(scan.confirmed, older.totals, logOptions) : null;
+  if (!log && older) [scan, older] = [await ctx.scan(), null]; // the totals cannot answer: every note
+  log ??= studyLog(scan.confirmed, logOptions);
   return { read, log, scan, warnings: [...read.warnings, ...(await planCopies(ctx))] };
 }
 
