@@ -192,6 +192,20 @@ function rewriteInPlace(vault: string, rel: string): void {
   fs.writeFileSync(path.join(vault, rel), "---\npalee_schema: 1\nsession_id: [broken\n---\n");
 }
 
+/**
+ * The older notes' blind spot (docs/performance.md): the oldest note rewritten under its name to another topic
+ * (T-moved), its file time set back as it was.
+ */
+function rewriteOldestInPlace(vault: string): void {
+  const oldest = sessionFiles(vault)
+    .filter((f) => f.startsWith("S-"))
+    .sort()[0];
+  const file = path.join(vault, "palee", "sessions", oldest);
+  const stat = fs.statSync(file);
+  fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/topic_id: T-\w+/, "topic_id: T-moved"));
+  fs.utimesSync(file, stat.atime, stat.mtime);
+}
+
 describe("the CLI with its device memory", () => {
   it("keeps it outside the vault, naming the vault's real path", () => {
     const { vault } = oldVault();
@@ -464,13 +478,7 @@ describe("the older notes kept by name (issues 37/38)", () => {
     expect(palee(vault, ["goal", "--json"]).stdout).toBe(before);
     expect(palee(vault, ["next", "--json"]).stdout).not.toMatch(/T-otter/);
     // The blind spot (docs/performance.md): a note rewritten under its name, its file time set back as it was.
-    const oldest = sessionFiles(vault)
-      .filter((f) => f.startsWith("S-"))
-      .sort()[0];
-    const file = path.join(vault, "palee", "sessions", oldest);
-    const stat = fs.statSync(file);
-    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/topic_id: T-\w+/, "topic_id: T-moved"));
-    fs.utimesSync(file, stat.atime, stat.mtime);
+    rewriteOldestInPlace(vault);
     expect(palee(vault, ["next", "--json"]).stdout).not.toMatch(/T-moved/); // answered from the memory
     expect(palee(vault, ["rebuild"]).status).toBe(0);
     expect(palee(vault, ["next", "--json"]).stdout).toMatch(/T-moved/);
@@ -533,13 +541,7 @@ describe("the older notes' totals (issues 37/38 Speed)", () => {
     expect(fs.readFileSync(totalsFile(vault), "utf8")).not.toMatch(/T-x/); // folded and saved anew
     // The blind spot (docs/performance.md), as the older notes' records': a note rewritten under its name, its
     // file time set back as it was, is answered from the totals until they are a day old or a rebuild.
-    const oldest = sessionFiles(vault)
-      .filter((f) => f.startsWith("S-"))
-      .sort()[0];
-    const file = path.join(vault, "palee", "sessions", oldest);
-    const stat = fs.statSync(file);
-    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/topic_id: T-\w+/, "topic_id: T-moved"));
-    fs.utimesSync(file, stat.atime, stat.mtime);
+    rewriteOldestInPlace(vault);
     expect(palee(vault, ["stats", "--json"]).stdout).not.toMatch(/T-moved/);
     expect(palee(vault, ["rebuild"]).status).toBe(0);
     expect(fs.existsSync(totalsFile(vault))).toBe(false);

@@ -12,7 +12,7 @@ import { buildQueue, topicEntry } from "../review/queue";
 import { reviewDaysOf, scheduleOf } from "../review/schedule";
 import { withBody } from "../scan";
 import { sessionDay } from "../time/local-days";
-import type { SessionContext } from "./context";
+import type { BriefAsk, SessionContext } from "./context";
 import type { TopicHistory } from "./topic-history";
 
 /**
@@ -73,14 +73,7 @@ export async function newestRecall(
 
 export async function briefLearning(
   ctx: SessionContext,
-  at: {
-    topicId: string;
-    asOf: number;
-    plan: PlanView;
-    nextAction: string | null;
-    read: readonly BriefSession[];
-    history: TopicHistory;
-    hasHeading?: HasHeading;
+  at: BriefAsk & {
     /** The history holds only the sessions up to an as-of day given (the older notes' fold then stands aside). */
     dated?: boolean;
   },
