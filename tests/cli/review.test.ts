@@ -162,6 +162,16 @@ describe("next (UTC)", () => {
     expectCleanError(palee(v, ["next", "--limit", "0"]), 2);
   });
 
+  it("names a close topic ID when --topic is a typo (did you mean), still unknown_topic", () => {
+    const v = vaultWith({ topic: "T-rust-ownership", at: "2026-08-10T10:00", rating: 3 });
+    const typo = palee(v, ["next", "--topic", "T-rust-ownersip", "--json"]);
+    expectCleanError(typo, 2, { json: true, code: "unknown_topic" });
+    expect(typo.json().message).toContain("did you mean T-rust-ownership?");
+    const far = palee(v, ["next", "--topic", "T-chemistry"]);
+    expectCleanError(far, 2);
+    expect(far.stderr).not.toContain("did you mean");
+  });
+
   it("reads recall_rating: banana as unrated, names it in warnings, never rewrites it", () => {
     const v = vaultWith({ topic: "T-a", at: "2026-08-03T10:00", rating: "banana" });
     const before = snapshot(v);

@@ -6,6 +6,7 @@
 import { plainSection } from "../records/brief";
 import { UsageError } from "../errors";
 import { normalizeTopic, validateNewTopicId } from "../topics/ids";
+import { closeTopicId } from "../topics/resolve";
 import type { ConfirmedSession } from "../records/records";
 import { asOfDay } from "../time";
 import type { PlanView } from "../review/goal-progress";
@@ -84,16 +85,23 @@ function notesByTopic(notes: readonly TopicNote[]): Map<string, TopicNote> {
   return map;
 }
 
-/** A topic no session, note or plan names: unknown_topic (exit 2), never an empty entry. */
+/**
+ * A topic no session, note or plan names: unknown_topic (exit 2), never an empty entry; most likely a typo, so it
+ * names a close ID among the topics the queue saw, the topic notes and the plan's topics ("did you mean").
+ */
 function refuseUnknown(
   topicId: string,
   hasSession: (topicId: string) => boolean,
   plan: PlanView,
   notes: ReadonlyMap<string, TopicNote>,
+  topics: readonly QueueTopic[],
 ): void {
   const known = notes.has(topicId) || plan.goals.has(topicId) || plan.reviewOff.has(topicId) || hasSession(topicId);
-  if (!known)
-    throw new UsageError(`unknown topic ${topicId}: no session, topic note or goal names it`, "unknown_topic");
+  if (known) return;
+  const ids = [...topics.map((t) => t.topicId), ...notes.keys(), ...plan.goals.keys(), ...plan.reviewOff];
+  const close = closeTopicId(topicId, ids);
+  const mean = close === null ? "" : `; did you mean ${close}?`;
+  throw new UsageError(`unknown topic ${topicId}: no session, topic note or goal names it${mean}`, "unknown_topic");
 }
 
 /**
@@ -146,7 +154,7 @@ export async function next(ctx: SessionContext, options: NextOptions = {}): Prom
   const { topics, warnings, ...of } = folded ?? (await topicsOfScan(ctx, ask, options.memo));
   const { queue, excluded } = buildQueue(topics, plan, asOf);
   const notes = notesByTopic(options.topicNotes ?? []);
-  if (wanted !== null) refuseUnknown(wanted, of.known, plan, notes);
+  if (wanted !== null) refuseUnknown(wanted, of.known, plan, notes, topics);
   const entry = wanted === null ? null : topicEntry(wanted, topics, queue, plan, asOf);
   const open = (await status(ctx)).open;
   return { asOf, open, queue, excluded, entry, notes, warnings: [...planned.warnings, ...warnings] };

@@ -189,6 +189,13 @@ describe("example 6: groups", () => {
     const r = await h.core.next({ asOf: "2026-08-13", topic: "T-zero" });
     expect([r.queue, r.entry?.group]).toEqual([[], "none"]);
     await expect(h.core.next({ topic: "T-nowhere" })).rejects.toMatchObject({ kind: "unknown_topic" });
+    await expect(h.core.next({ topic: "T-nowhere" })).rejects.not.toThrow(/did you mean/);
+    // A typo of a topic with sessions: refused the same, naming it.
+    study(h, { topic: "T-organic", at: "2026-08-10T11:00", minutes: 20 });
+    await expect(h.core.next({ topic: "T-orgnaic" })).rejects.toMatchObject({
+      kind: "unknown_topic",
+      message: expect.stringContaining("did you mean T-organic?") as string,
+    });
   });
 });
 
