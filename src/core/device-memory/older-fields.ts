@@ -2,7 +2,7 @@ import { plainSection } from "../records/brief";
 import { classifyRecord } from "../records/frontmatter";
 import type { ConfirmedSession } from "../records/records";
 import { interpretConfirmed } from "../records/records";
-import { formatUtcCompact } from "../time";
+import { formatUtcCompact, notingOffset } from "../time";
 import { kindOf } from "../scan/names";
 import { KEPT_SPAN_MS, isPlainJson } from "./kept-fields";
 
@@ -74,12 +74,9 @@ export type OlderSave = { notes: OlderKept; at: number } | { notes: OlderKept; a
 export function keptNoteOf(path: string, text: string): OlderNote | null {
   const read = classifyRecord(text);
   if (read.state !== "ok") return null;
-  let zoned = false;
-  const result = interpretConfirmed(path, read, () => {
-    zoned = true;
-    return 0;
-  });
-  return zoned || !("record" in result) ? null : keptNote(result.record);
+  const zone = notingOffset();
+  const result = interpretConfirmed(path, read, zone.offsetAt);
+  return zone.asked() || !("record" in result) ? null : keptNote(result.record);
 }
 
 /** A session as read (its body there), as kept: null when it holds what JSON does not keep as it is. */

@@ -2,7 +2,7 @@ import type { ConfirmedSession } from "../records/records";
 import { compareNewestFirst } from "../records/records";
 import { countedWith } from "../insight/stats";
 import type { OffsetAt } from "../time";
-import { formatUtcCompact } from "../time";
+import { formatUtcCompact, notingOffset } from "../time";
 import { firstAtOrAfter } from "./folder-summary";
 import type { Digest, NamesDigest } from "./names-digest";
 import { digestInOrder, namesDigest, sameDigest } from "./names-digest";
@@ -109,13 +109,9 @@ export function plainCount(
   now: number,
 ): { day: number; minutes: number } | null {
   if (session.sessionId !== stemOf(name) || (session.fieldWarnings?.length ?? 0) > 0) return null;
-  let zoned = false;
-  const noting: OffsetAt = () => {
-    zoned = true;
-    return 0;
-  };
-  const { day, counted } = countedWith(session, now, noting, undefined);
-  const plain = !zoned && counted.counted && counted.problem === null && Number.isFinite(day);
+  const zone = notingOffset();
+  const { day, counted } = countedWith(session, now, zone.offsetAt, undefined);
+  const plain = !zone.asked() && counted.counted && counted.problem === null && Number.isFinite(day);
   return plain ? { day, minutes: counted.minutes } : null;
 }
 

@@ -7,6 +7,7 @@ import type { ConfirmedSession, Draft, Interpreted, Skipped } from "../records/r
 import { compareDraftsOldestFirst, interpretConfirmed, interpretDraft } from "../records/records";
 import type { ScanMemo } from "./cached";
 import { confirmedFromCache } from "./cached";
+import { notingOffset } from "../time";
 
 const READ_CONCURRENCY = 64;
 
@@ -53,10 +54,9 @@ export async function readNotes(
   // memory first learns it whole (DeviceMemory.sessionRead), with whether its reading asked for the local offset.
   const read = await mapLimit(toRead, READ_CONCURRENCY, (name) =>
     interpret(name, (p, text) => {
-      let zoned = false;
-      const noting = (at: number): number => ((zoned = true), offsetAt(at));
-      const result = interpretConfirmed(p, text, memory ? noting : offsetAt);
-      memory?.sessionRead(p, "record" in result && !zoned ? result.record : null);
+      const zone = notingOffset(offsetAt);
+      const result = interpretConfirmed(p, text, memory ? zone.offsetAt : offsetAt);
+      memory?.sessionRead(p, "record" in result && !zone.asked() ? result.record : null);
       return "record" in result ? { record: kept(result.record) } : result;
     }),
   );

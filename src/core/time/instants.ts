@@ -7,6 +7,21 @@
 /** The local UTC offset, in minutes east of UTC, in force at an instant. */
 export type OffsetAt = (instant: number) => number;
 
+/**
+ * `offsetAt` (none: 0) that notes whether anything asked it: a reading that never asked gives the same answer in
+ * every time zone (what the device memory may keep: scan/read.ts, device-memory/older-fields.ts, older-totals.ts).
+ */
+export function notingOffset(offsetAt: OffsetAt = () => 0): { offsetAt: OffsetAt; asked: () => boolean } {
+  let asked = false;
+  return {
+    offsetAt: (instant) => {
+      asked = true;
+      return offsetAt(instant);
+    },
+    asked: () => asked,
+  };
+}
+
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
