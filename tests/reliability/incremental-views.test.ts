@@ -23,6 +23,7 @@ import { HOT, INDEX, S } from "../support/inspect";
 import { MemoryStore } from "../support/memory-store";
 import type { CacheTrouble } from "../support/device-memory";
 import { CACHE_TROUBLES, DeviceMemoryModel } from "../support/device-memory";
+import { KEPT_SPAN_MS } from "../../src/core/device-memory/kept-fields";
 
 const RUNS = Number(process.env.INCREMENTAL_RUNS ?? 200);
 const SESSIONS = "palee/sessions/";
@@ -235,7 +236,18 @@ async function listAgrees(h: Cached, step: string): Promise<void> {
  * next (from the older notes' review fold when it stands for them, issue 37) agrees with the full computation: the
  * same core without a device memory or bounded sources, on the same vault.
  */
+/**
+ * Whether a note named before the recent span (now less KEPT_SPAN_MS, the split of every fold made so far) was
+ * rewritten in place: the older notes' folds keep what it said before until they are a day old or a rebuild (the
+ * blind spot, docs/performance.md), so an answer from them need not be the full computation's.
+ */
+function olderRewritten(h: Cached): boolean {
+  const split = `S-${formatUtcCompact(h.clock.now() - KEPT_SPAN_MS)}`;
+  return [...h.cache.rewritten].some((name) => name < split);
+}
+
 async function nextAgrees(h: Cached, step: string): Promise<void> {
+  if (olderRewritten(h)) return;
   const fast = await call(h, false, () => h.core.next());
   const full = await new PaleeSessions({ ...h.ports, store: h.store, memory: undefined }, layoutFor("palee")).next();
   expect([step, fast]).toEqual([step, full]);
@@ -246,6 +258,7 @@ async function nextAgrees(h: Cached, step: string): Promise<void> {
  * totals fold, plus those totals) agree with the full fold of every note on a copy without the device memory.
  */
 async function totalsAgree(h: Cached, step: string): Promise<void> {
+  if (olderRewritten(h)) return;
   const now = h.clock.now();
   const offsetAt = (at: number): number => h.ports.clock.offsetMinutes(at);
   const fast = await call(h, false, async () => {
