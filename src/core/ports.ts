@@ -46,6 +46,11 @@ export interface SessionStore {
    */
   cachedFields(path: string): Record<string, unknown> | undefined;
   /**
+   * Faster than cachedFields, where the store has it (the CLI's device memory, kept-fields.ts): the confirmed
+   * session at `path` as reading its note gives it in every time zone, its body pending; undefined when not kept.
+   */
+  cachedConfirmed?(path: string): import("./records/records").ConfirmedSession | undefined;
+  /**
    * With the app's file events: which files directly inside `folder` may have changed (created, modified,
    * deleted, renamed, re-read by the metadata cache) since `since`, a token this method returned earlier.
    * See ChangeReport for the three answers. Never writes.

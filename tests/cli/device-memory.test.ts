@@ -18,6 +18,7 @@ import {
   renderNoteTimes,
 } from "../../src/cli/device-memory/memory-files";
 import { FRESH_MS } from "../../src/node/file-key";
+import type { KeptNote } from "../../src/core/device-memory/kept-fields";
 import {
   ago,
   cleanupVaults,
@@ -140,8 +141,25 @@ describe("the folder summary's file", () => {
 });
 
 describe("the kept notes' file", () => {
-  const notes = new Map([
-    ["S-20261201T090000-ab12.md", { key: "64769:1234:849:1764579600000.5:1764579601000", fields: { palee_schema: 1 } }],
+  const record = {
+    sessionId: "S-20261201T090000-ab12",
+    topicId: "T-a",
+    startedAt: "2026-12-01T10:00:00+01:00",
+    startedMs: Date.parse("2026-12-01T09:00:00Z"),
+    endedAt: "2026-12-01T10:30:00+01:00",
+    durationMinutes: 30,
+    breakMinutes: 0,
+    outcome: "completed",
+    absorbedDrafts: ["DRAFT-S-0a1b2c3d"],
+    topicNote: null,
+    agent: null,
+    recallRating: 3 as const,
+    nextDone: false,
+    fieldWarnings: ["odd break"],
+  };
+  const notes = new Map<string, KeptNote>([
+    ["S-20261201T090000-ab12.md", { key: "64769:1234:849:1764579600000.5:1764579601000", record }],
+    ["S-20261201T100000-cd34.md", { key: "64769:1235:849:1764579600000.5:1764579601000", fields: { palee_schema: 1 } }],
   ]);
   const text = renderKeptFields(OWNER, notes, NOW);
 
@@ -154,14 +172,40 @@ describe("the kept notes' file", () => {
     expect(parseKeptFields(renderIndexChecks(OWNER, [], NOW), OWNER, NOW)).toBeNull(); // another kind
   });
 
+  const body = JSON.parse(text.split("\n")[2]) as {
+    fields: unknown[];
+    keys: unknown[];
+    records: { values: unknown[][] };
+  };
+  const forge = (change: (b: typeof body) => void): string => {
+    const copy = JSON.parse(JSON.stringify(body)) as typeof body;
+    change(copy);
+    return forgedCacheText("fields", `${JSON.stringify(copy)}\n`);
+  };
   it.each([
-    ["a row of two", '[["S-1.md","k"]]'],
-    ["a key that is not a string", '[["S-1.md",5,{}]]'],
-    ["fields that are a list", '[["S-1.md","k",[]]]'],
-  ])("is not trusted when its checksum holds but it holds %s", (_label, rows) => {
-    const forged = forgedCacheText("fields", `${rows}\n`);
+    ["a row of two", (b: typeof body) => (b.fields = [["S-1.md", "k"]])],
+    ["a key that is not a string", (b: typeof body) => (b.fields = [["S-1.md", 5, {}]])],
+    ["fields that are a list", (b: typeof body) => (b.fields = [["S-1.md", "k", []]])],
+    ["rows that are not a list", (b: typeof body) => (b.fields = {} as unknown as unknown[])],
+    ["a session's key that is not a string", (b: typeof body) => (b.keys = [5])],
+    ["a session without its key", (b: typeof body) => (b.keys = [])],
+    ["a key more than the sessions", (b: typeof body) => b.keys.push("k")],
+    ["a start that is not a number", (b: typeof body) => (b.records.values[3] = ["1764579600000"])],
+    ["a rating out of range", (b: typeof body) => (b.records.values[12] = [5])],
+    [
+      "a name both as a session and as fields",
+      (b: typeof body) => b.fields.push(["S-20261201T090000-ab12.md", "k", {}]),
+    ],
+  ])("is not trusted when its checksum holds but it holds %s", (_label, change) => {
+    const forged = forge(change);
     expect(parseKeptFields(forged, OWNER, NOW)).toBeNull();
-    expect(parseKeptFields(forged.replace(rows, "[]"), OWNER, NOW)).toBeNull(); // the checksum no longer holds
+    expect(
+      parseKeptFields(
+        forge(() => undefined),
+        OWNER,
+        NOW,
+      ),
+    ).toEqual({ notes, savedAt: NOW }); // as saved: trusted
   });
 });
 

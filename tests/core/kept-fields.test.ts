@@ -6,6 +6,9 @@ import { KEPT_SPAN_MS, KeptFields, PREPARED_MS, isPlainJson } from "../../src/co
 import { keepingFields } from "../support/device-memory";
 import { formatUtcCompact } from "../../src/core/time";
 import { MemoryStore } from "../support/memory-store";
+import { classifyRecord } from "../../src/core/records/frontmatter";
+import { interpretConfirmed } from "../../src/core/records/records";
+import { confirmedFromCache, readConfirmed } from "../../src/core/scan/cached";
 
 const FOLDER = "palee/sessions";
 const NOW = Date.parse("2026-12-02T04:00:00Z");
@@ -107,6 +110,51 @@ describe("the recent notes kept by their files' identities", () => {
     const later = new KeptFields(FOLDER, () => "k1");
     later.begin(kept.kept(), NOW + 2 * DAY + KEPT_SPAN_MS);
     expect([...later.kept().keys()]).toEqual([]);
+  });
+});
+
+describe("the recent notes kept as their sessions", () => {
+  const session = (startedAt: string, endedAt: string) =>
+    "---\npalee_schema: 1\nsession_id: S-x\ntopic_id: T-a\n" +
+    `started_at: "${startedAt}"\nended_at: "${endedAt}"\nstatus: completed\nrecall_rating: 3\nbreak_minutes: -2\n` +
+    "---\n# Session\n\n## Next action\n\nMore.\n";
+
+  it("keep a note read the same in every time zone as its session, answered while its identity holds", async () => {
+    const { memory, keys, kept, store, reads, recent } = setup();
+    const path = `${FOLDER}/${recent}`;
+    const text = session("2026-12-01T10:00:00+01:00", "2026-12-01T10:45:00+01:00");
+    memory.files.set(path, text);
+    await store.read(path);
+    const expected = interpretConfirmed(path, classifyRecord(text), () => 0);
+    if (!("record" in expected)) throw new Error("the note must read as a session");
+    const asKept = { ...expected.record, body: "", bodyPending: true };
+    reads.length = 0;
+    expect(store.cachedConfirmed(path)).toEqual(asKept);
+    expect(asKept.fieldWarnings?.length).toBe(1); // what reading it warns, kept too
+    expect(store.cachedFields(path)).toBeUndefined(); // the frontmatter is not kept beside it
+    // What a later call begins from.
+    const later = new KeptFields(FOLDER, (p) => keys.get(p) ?? null);
+    later.begin(kept.kept(), NOW + 1000);
+    expect(later.sessionOf(recent, path)).toEqual(asKept);
+    keys.set(path, "k2"); // rewritten in place
+    expect(later.sessionOf(recent, path)).toBeUndefined();
+    expect(await readConfirmed(keepingFields(memory, later), path, () => 0)).toEqual({ record: expected.record });
+    expect(reads).toEqual([]); // the kept session answered without a read
+  });
+
+  it("keep a note whose reading asks the device's offset as its frontmatter, interpreted at each use", async () => {
+    const { memory, store, recent } = setup();
+    const path = `${FOLDER}/${recent}`;
+    memory.files.set(path, session("2026-12-01T10:00:00", "2026-12-01T10:45:00"));
+    await store.read(path);
+    expect(store.cachedConfirmed(path)).toBeUndefined();
+    expect(store.cachedFields(path)).toMatchObject({ topic_id: "T-a", started_at: "2026-12-01T10:00:00" });
+    const east = confirmedFromCache(store, path, () => 120);
+    const west = confirmedFromCache(store, path, () => -300);
+    expect([east?.startedMs, west?.startedMs]).toEqual([
+      Date.parse("2026-12-01T08:00:00Z"),
+      Date.parse("2026-12-01T15:00:00Z"),
+    ]);
   });
 });
 

@@ -457,6 +457,21 @@ class CheckedTimes extends ForwardingStore<RememberingStore> implements DeviceMe
     return fields;
   }
 
+  /**
+   * The oracle of the notes kept as their sessions: an answer is what reading the note as it is now gives (in any
+   * zone: only a session that depends on none is kept so), its body pending. A stale one fails at once.
+   */
+  cachedConfirmed(path: string): ConfirmedSession | undefined {
+    const session = this.inner.cachedConfirmed(path);
+    if (session === undefined) return session;
+    const truth = interpretConfirmed(path, classifyRecord(this.memory.files.get(path) ?? null), () => 0);
+    if (!("record" in truth) || !isDeepStrictEqual({ ...truth.record, body: "", bodyPending: true }, session)) {
+      throw new Error(`the notes kept answered ${path} as it no longer reads`);
+    }
+    this.cache.counts.kept += 1;
+    return session;
+  }
+
   async changedAmong(folder: string, names: readonly string[], since: number): Promise<string[]> {
     const answer = await this.inner.changedAmong(folder, names, since);
     const truth = await this.memory.changedAmong(folder, names, since);

@@ -1,4 +1,5 @@
 import type { ChangeReport, ModifiedAt, SessionStore } from "../../src/core/ports";
+import type { ConfirmedSession } from "../../src/core/records/records";
 
 /**
  * A SessionStore that passes every call to `inner`: the base of the test wrappers (crashing, watched,
@@ -46,6 +47,10 @@ export class ForwardingStore<Inner extends SessionStore = SessionStore> implemen
 
   cachedFields(path: string): Record<string, unknown> | undefined {
     return this.inner.cachedFields(path);
+  }
+
+  cachedConfirmed(path: string): ConfirmedSession | undefined {
+    return this.inner.cachedConfirmed?.(path);
   }
 
   changesSince(folder: string, since: number | null): ChangeReport {

@@ -8,6 +8,9 @@
 import type { IndexCheck } from "../../core/device-memory/checked-indexes";
 import type { FolderSummary } from "../../core/device-memory/folder-summary";
 import type { KeptNote } from "../../core/device-memory/kept-fields";
+import type { OlderNote } from "../../core/device-memory/older-fields";
+import { keptOf } from "../../core/device-memory/older-fields";
+import { keptOfBody, olderBody } from "./older-file";
 import type { MemoryOwner } from "./envelope";
 import { jsonOrNull, savedAtOf, seal, unseal, writeMemoryFile } from "./envelope";
 
@@ -124,12 +127,25 @@ export function parseFolderSummary(
 }
 
 /**
- * The kept notes' text (core/device-memory/kept-fields.ts), saved at `now`: one JSON line of [name, file identity,
- * frontmatter] rows: the notes of the last KEPT_SPAN_MS, a few hundred at most in a dense history.
+ * The kept notes' text (core/device-memory/kept-fields.ts), saved at `now`: one JSON line of the notes of the last
+ * KEPT_SPAN_MS (a few hundred at most in a dense history): those kept as sessions by the older notes' columns
+ * (older-file.ts olderBody) with their files' identities (`keys`, in the same order), the others as [name, file
+ * identity, frontmatter] rows (`fields`).
  */
 export function renderKeptFields(owner: MemoryOwner, notes: ReadonlyMap<string, KeptNote>, now: number): string {
-  const rows = [...notes].map(([name, note]) => [name, note.key, note.fields]);
-  return seal("fields", owner, `${JSON.stringify(rows)}\n`, now);
+  const fields: Array<[string, string, unknown]> = [];
+  const keys: string[] = [];
+  const records = new Map<string, OlderNote>();
+  for (const [name, note] of notes) {
+    if (note.record === undefined) {
+      fields.push([name, note.key, note.fields]);
+      continue;
+    }
+    keys.push(note.key);
+    records.set(name, { record: note.record, sections: 0 });
+  }
+  const body = { fields, keys, records: olderBody(keptOf("", records)) };
+  return seal("fields", owner, `${JSON.stringify(body)}\n`, now);
 }
 
 /** The notes a kept notes' text holds and when it was saved, or null when it is not to be trusted. */
@@ -139,10 +155,10 @@ export function parseKeptFields(
   now: number,
 ): { notes: Map<string, KeptNote>; savedAt: number } | null {
   const read = unseal(text, "fields", owner, now);
-  const rows = read && jsonOrNull(read.body);
-  if (!Array.isArray(rows) || read === null) return null;
+  const body = read && (jsonOrNull(read.body) as { fields?: unknown; keys?: unknown; records?: unknown } | null);
+  if (typeof body !== "object" || body === null || read === null || !Array.isArray(body.fields)) return null;
   const notes = new Map<string, KeptNote>();
-  for (const row of rows as unknown[]) {
+  for (const row of body.fields as unknown[]) {
     if (!Array.isArray(row) || row.length !== 3) return null;
     const [name, key, fields] = row as unknown[];
     if (typeof name !== "string" || typeof key !== "string") return null;
@@ -151,7 +167,17 @@ export function parseKeptFields(
     if (typeof fields !== "object" || fields === null || Array.isArray(fields)) return null;
     notes.set(name, { key, fields: fields as Record<string, unknown> });
   }
-  return { notes, savedAt: read.savedAt };
+  // The sessions' columns are judged as the older notes' are (older-file.ts): nothing forged is used.
+  const records = keptOfBody(body.records);
+  const { keys } = body;
+  if (records === null || !Array.isArray(keys) || !keys.every((k) => typeof k === "string")) return null;
+  let i = 0;
+  for (const [name, note] of records.notes()) {
+    const key: unknown = keys[i++];
+    if (typeof key !== "string" || notes.has(name)) return null;
+    notes.set(name, { key, record: note.record });
+  }
+  return i === keys.length ? { notes, savedAt: read.savedAt } : null;
 }
 
 /** [name, time] pairs as a map, or null when they are not. */

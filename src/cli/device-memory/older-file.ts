@@ -65,9 +65,6 @@ const VALID: ReadonlyArray<(v: unknown) => boolean> = [
   orNull(isTexts),
 ];
 
-/** Fields a record has only when there are any (interpretConfirmed): null in their column means absent. */
-const OPTIONAL: ReadonlySet<string> = new Set(["breaks", "fieldWarnings"]);
-
 /** A session_id equal to the note's name (without ".md"), as the tool writes it, is kept as 0. */
 const SAME_ID = 0;
 
@@ -180,14 +177,28 @@ class ColumnsKept implements OlderKept {
     return notes;
   }
 
+  /** Made field by field in one shape, as `session`: what a recent note kept as its session holds (kept-fields.ts). */
   private record(name: string, i: number): KeptRecord {
-    const record: Record<string, unknown> = {};
-    const { values } = this.body;
-    COLUMNS.forEach((column, k) => {
-      const value = values[k][i];
-      if (column === "sessionId" && value === SAME_ID) record.sessionId = stemOf(name);
-      else if (value !== null || !OPTIONAL.has(column)) record[column] = value;
-    });
+    const v = this.body.values;
+    const id = v[0][i];
+    const record: Record<string, unknown> = {
+      sessionId: id === SAME_ID ? stemOf(name) : id,
+      topicId: v[1][i],
+      startedAt: v[2][i],
+      startedMs: v[3][i],
+      endedAt: v[4][i],
+      durationMinutes: v[5][i],
+      breakMinutes: v[6][i],
+      outcome: v[8][i],
+      absorbedDrafts: v[9][i],
+      topicNote: v[10][i],
+      agent: v[11][i],
+      recallRating: v[12][i],
+      nextDone: v[13][i],
+    };
+    // Fields a record has only when there are any (interpretConfirmed): null in their column means absent.
+    if (v[7][i] !== null) record.breaks = v[7][i];
+    if (v[14][i] !== null) record.fieldWarnings = v[14][i];
     return record as unknown as KeptRecord;
   }
 }

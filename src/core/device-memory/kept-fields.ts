@@ -1,6 +1,9 @@
 import { classifyRecord } from "../records/frontmatter";
+import type { ReadResult } from "../records/frontmatter";
+import type { ConfirmedSession } from "../records/records";
+import { interpretConfirmed } from "../records/records";
 import { CLOCK_BEHIND_MS, SAVED_WITHIN_MS } from "../recovery/absorbed";
-import { formatUtcCompact } from "../time";
+import { formatUtcCompact, notingOffset } from "../time";
 import { kindOf } from "../scan/names";
 
 /*
@@ -13,17 +16,21 @@ import { kindOf } from "../scan/names";
  *
  * Sound because the identity is taken before the read: what is kept is the file as it was then or later, and
  * a write since changes the identity (a file too fresh to tell has none: FileKeyOf). A note answered so is
- * used as the app's cache is (scan/cached.ts): only as a valid confirmed session, its body read when needed.
+ * used as the app's cache is (scan/cached.ts): only as a valid confirmed session, its body read when needed. A
+ * note whose reading never asked for the local offset is kept as its session instead (as older-fields.ts keeps
+ * one), so that a call does not interpret its frontmatter again: what reading it gives in every time zone.
  */
 
 /** A file's identity now, or null when it cannot be told, is no plain file, or was written too lately to tell. */
 export type FileKeyOf = (path: string) => string | null;
 
-/** One note as kept: its file's identity when read, and its frontmatter then. */
-export interface KeptNote {
-  readonly key: string;
-  readonly fields: Readonly<Record<string, unknown>>;
-}
+/** A confirmed session as kept: the record without its path and body (the name gives the one, the file the other). */
+export type KeptRecord = Omit<ConfirmedSession, "path" | "body" | "bodyPending">;
+
+/** One note as kept: its file's identity when read, and then its session (`record`) or else its frontmatter. */
+export type KeptNote =
+  | { readonly key: string; readonly fields: Readonly<Record<string, unknown>>; readonly record?: undefined }
+  | { readonly key: string; readonly record: Readonly<KeptRecord>; readonly fields?: undefined };
 
 /**
  * How far back the notes kept are named: as far as start reads (a week for a draft ID saved, SAVED_WITHIN_MS,
@@ -105,11 +112,22 @@ export class KeptFields {
 
   /** The frontmatter kept for `name` (at `path`), if its file still has the identity it had when read. */
   fieldsOf(name: string, path: string): Readonly<Record<string, unknown>> | undefined {
+    return this.holding(name, path)?.fields;
+  }
+
+  /** The session kept for `name` at `path`, its body pending, if its file still has the identity it had when read. */
+  sessionOf(name: string, path: string): ConfirmedSession | undefined {
+    const record = this.holding(name, path)?.record;
+    return record && sessionAt(path, record);
+  }
+
+  /** The note kept for `name` (at `path`), if its file still has the identity it had when read. */
+  private holding(name: string, path: string): KeptNote | undefined {
     const note = this.notes.get(name);
     if (note === undefined) return undefined;
     const told = this.told;
-    if (told !== null && this.now() - told.at <= PREPARED_MS && told.same.has(name)) return note.fields;
-    return this.keyOf(path) === note.key ? note.fields : undefined;
+    if (told !== null && this.now() - told.at <= PREPARED_MS && told.same.has(name)) return note;
+    return this.keyOf(path) === note.key ? note : undefined;
   }
 
   /** `name` was read as `text`, its file's identity just before being `key`: kept when it reads as a session. */
@@ -118,7 +136,8 @@ export class KeptFields {
     const read = classifyRecord(text);
     if (read.state !== "ok" || !isPlainJson(read.fields)) return this.forget(name);
     this.told?.same.delete(name);
-    this.notes.set(name, { key, fields: read.fields });
+    const record = recordOf(`${this.folder}/${name}`, read);
+    this.notes.set(name, record === null ? { key, fields: read.fields } : { key, record });
     this.changed = true;
   }
 
@@ -126,6 +145,40 @@ export class KeptFields {
     this.told?.same.delete(name);
     if (this.notes.delete(name)) this.changed = true;
   }
+}
+
+/** The session `record` stands for at `path`, its body pending: made field by field in one shape (scans make many). */
+function sessionAt(path: string, r: Readonly<KeptRecord>): ConfirmedSession {
+  const session: ConfirmedSession = {
+    sessionId: r.sessionId,
+    path,
+    topicId: r.topicId,
+    startedAt: r.startedAt,
+    startedMs: r.startedMs,
+    endedAt: r.endedAt,
+    durationMinutes: r.durationMinutes,
+    breakMinutes: r.breakMinutes,
+    outcome: r.outcome,
+    absorbedDrafts: r.absorbedDrafts,
+    topicNote: r.topicNote,
+    agent: r.agent,
+    recallRating: r.recallRating,
+    nextDone: r.nextDone,
+    body: "",
+    bodyPending: true,
+  };
+  if (r.breaks !== undefined) session.breaks = r.breaks;
+  if (r.fieldWarnings !== undefined) session.fieldWarnings = r.fieldWarnings;
+  return session;
+}
+
+/** The session a note read as `read` is in every time zone (its reading never asked for the offset), else null. */
+function recordOf(path: string, read: ReadResult): KeptRecord | null {
+  const zone = notingOffset();
+  const result = interpretConfirmed(path, read, zone.offsetAt);
+  if (zone.asked() || !("record" in result)) return null;
+  const { path: _path, body: _body, bodyPending: _pending, ...record } = result.record;
+  return isPlainJson(record) ? record : null;
 }
 
 /**

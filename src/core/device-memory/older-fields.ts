@@ -5,6 +5,9 @@ import { interpretConfirmed } from "../records/records";
 import { formatUtcCompact, notingOffset } from "../time";
 import { kindOf } from "../scan/names";
 import { KEPT_SPAN_MS, isPlainJson } from "./kept-fields";
+import type { KeptRecord } from "./kept-fields";
+
+export type { KeptRecord } from "./kept-fields";
 
 /*
  * The records of the session folder's older confirmed notes as a device last read them (issues 37/38;
@@ -21,9 +24,6 @@ import { KEPT_SPAN_MS, isPlainJson } from "./kept-fields";
  * and the kept notes are never carried into a new file: a file is made only of one call's own reads, and so is
  * never older than its envelope says (a day at most), which bounds the blind spot of a rewrite in place.
  */
-
-/** A confirmed session as kept: the record without its path and body (the name gives the one, the file the other). */
-export type KeptRecord = Omit<ConfirmedSession, "path" | "body" | "bodyPending">;
 
 /** The sections whose presence is kept, one bit each (bit i: SECTIONS[i] has text, as plainSection reads it). */
 export const SECTIONS = ["Next action", "Recall"] as const;

@@ -272,6 +272,13 @@ export class RememberingStore implements SessionStore, DeviceMemory {
     return kept ? { ...kept } : this.inner.cachedFields(path);
   }
 
+  /** A recent note's session as kept (KeptFields.sessionOf), while its file keeps the identity it had when read. */
+  cachedConfirmed(path: string): ConfirmedSession | undefined {
+    const { fields } = this.parts;
+    const name = fields ? fields.nameOf(path) : null;
+    return fields && name !== null ? fields.sessionOf(name, path) : this.inner.cachedConfirmed?.(path);
+  }
+
   /** An older note's session as kept (older-fields.ts), its body pending; undefined when not kept. */
   cachedSession(path: string): ConfirmedSession | undefined {
     const older = this.olderNote(path);

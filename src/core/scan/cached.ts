@@ -18,6 +18,8 @@ export function confirmedFromCache(
 ): ConfirmedSession | null {
   const session = memory?.cachedSession(path);
   if (session) return session;
+  const confirmed = store.cachedConfirmed?.(path);
+  if (confirmed) return confirmed;
   const fields = store.cachedFields(path);
   if (fields === undefined || fields === null || typeof fields !== "object" || Array.isArray(fields)) return null;
   const known = memo?.get(fields);
