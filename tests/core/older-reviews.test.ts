@@ -330,6 +330,7 @@ describe("the fold's file (cli/device-memory/older-reviews-file.ts)", () => {
             { day: 20_393, rating: null },
             { day: 20_395, rating: 4 },
           ],
+          last: { day: 20_395, rating: 4 },
           before: { step: 0, due: 20_394 },
           marks: [{ name: "S-20261122T040000-00aa.md", day: 20_414, bits: 3 }],
           complete: true,
@@ -378,7 +379,13 @@ describe("the fold's file (cli/device-memory/older-reviews-file.ts)", () => {
       (b.topics as Array<[string, Record<string, unknown>]>)[0][1];
     const edits: Array<(b: Record<string, unknown>) => void> = [
       (b) => (topic(b).ratings = [0, 7]),
+      (b) => (topic(b).ratings = [0, 2.5]),
       (b) => (topic(b).days = [20_393]),
+      (b) => (topic(b).days = [20_393, "20395"]),
+      (b) => (topic(b).recalls = [["0", "S-x.md"]]),
+      (b) => (topic(b).dates = ["2025-11-01"]),
+      (b) => (topic(b).warnings = [3]),
+      (b) => (topic(b).minutes = 1.5),
       (b) => (topic(b).marks = [["S-x.md", "day", 1]]),
       (b) => (topic(b).newest = [1]),
       (b) => (topic(b).topicNote = 5),

@@ -6,6 +6,7 @@
  */
 import type { Mark, OlderReviews, OlderTopic } from "../../core/device-memory/older-reviews";
 import type { Rating } from "../../core/review/rating";
+import type { ReviewDay } from "../../core/review/schedule";
 import type { MemoryOwner } from "./envelope";
 import { jsonOrNull, seal, unseal } from "./envelope";
 import { OLDER_MAX_AGE_MS } from "./older-file";
@@ -66,44 +67,91 @@ export function renderOlderReviews(owner: MemoryOwner, reviews: OlderReviews, at
 }
 
 const isText = (v: unknown): v is string => typeof v === "string";
-const isTexts = (v: unknown): v is string[] => Array.isArray(v) && v.every(isText);
+const isTexts = (v: unknown): v is string[] => {
+  if (!Array.isArray(v)) return false;
+  for (const text of v as unknown[]) if (typeof text !== "string") return false;
+  return true;
+};
 const isDay = (v: unknown): v is number => Number.isInteger(v);
 const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
 
+/** A topic as written, or null when any of it is of another shape: each checked in one pass, without closures. */
 function topicOf(v: unknown): OlderTopic | null {
   if (typeof v !== "object" || v === null) return null;
   const t = v as Partial<TopicBody>;
-  const { days, ratings, marks, recalls } = t;
-  if (!isDay(t.first) || !isCount(t.count) || typeof t.complete !== "boolean" || !isTexts(t.warnings)) return null;
-  if (!Array.isArray(days) || !Array.isArray(ratings) || days.length !== ratings.length) return null;
-  if (!days.every(isDay) || !ratings.every((r) => isCount(r) && r <= 4)) return null;
-  if (!Array.isArray(marks) || !marks.every((m) => isMark(m))) return null;
-  if (!Array.isArray(recalls) || !recalls.every((r) => Array.isArray(r) && isCount(r[0]) && isText(r[1]))) return null;
-  const { dates, newest, topicNote, before } = t;
-  if (!Array.isArray(before) || before.length !== 2 || !isDay(before[0]) || before[0] < -1 || before[0] > 6)
-    return null;
-  if (!(before[1] === null || isDay(before[1]))) return null;
-  if (!isCount(t.minutes) || !Array.isArray(dates) || dates.length !== 2 || !isTexts(dates)) return null;
-  if (!isTexts(newest) || !(topicNote === null || isText(topicNote))) return null;
+  const { first, count, minutes, complete, warnings, topicNote, newest, days, ratings } = t;
+  if (!isDay(first) || !isCount(count) || !isCount(minutes) || typeof complete !== "boolean") return null;
+  if (!isTexts(warnings) || !(topicNote === null || isText(topicNote)) || !isTexts(newest)) return null;
+  const before = beforeOf(t.before);
+  const dates = t.dates;
+  if (before === null || !Array.isArray(dates) || dates.length !== 2 || !isTexts(dates)) return null;
+  const marks = marksOf(t.marks);
+  const recalls = recallsOf(t.recalls);
+  if (!areDays(days, ratings) || marks === null || recalls === null) return null;
+  const [firstDate, lastDate] = dates;
+  const rated = ratings as number[];
+  const n = days.length;
+  let made: ReviewDay[] | undefined;
   return {
-    first: t.first,
-    days: days.map((day, i) => ({ day, rating: ratings[i] === 0 ? null : (ratings[i] as Rating) })),
-    before: { step: before[0], due: before[1] },
-    marks: marks.map(([name, day, bits]): Mark => ({ name, day, bits })),
-    complete: t.complete,
-    recalls: recalls.map(([rank, name]) => ({ rank, name })),
-    count: t.count,
-    minutes: t.minutes,
-    firstDate: dates[0],
-    lastDate: dates[1],
+    first,
+    // Thousands of days in a long history; next asks only the last (continuedSchedule): made when first read.
+    get days() {
+      return (made ??= days.map((day, i) => dayOf(day, rated[i])));
+    },
+    last: n === 0 ? null : dayOf(days[n - 1], rated[n - 1]),
+    before,
+    marks,
+    complete,
+    recalls,
+    count,
+    minutes,
+    firstDate,
+    lastDate,
     newest,
     topicNote,
-    warnings: t.warnings,
+    warnings,
   };
 }
 
-const isMark = (m: unknown): m is [string, number, number] =>
-  Array.isArray(m) && m.length === 3 && isText(m[0]) && isDay(m[1]) && isCount(m[2]);
+const dayOf = (day: number, rating: number): ReviewDay => ({ day, rating: rating === 0 ? null : (rating as Rating) });
+
+function beforeOf(before: unknown): OlderTopic["before"] | null {
+  if (!Array.isArray(before) || before.length !== 2) return null;
+  const [step, due] = before as unknown[];
+  if (!isDay(step) || step < -1 || step > 6 || !(due === null || isDay(due))) return null;
+  return { step, due };
+}
+
+/** Whether two columns are review days and their ratings (0: unrated), as many of each. */
+function areDays(days: unknown, ratings: unknown): days is number[] {
+  if (!Array.isArray(days) || !Array.isArray(ratings) || days.length !== ratings.length) return false;
+  for (let i = 0; i < days.length; i++) {
+    const rating: unknown = ratings[i];
+    if (!isDay(days[i]) || !(rating === 0 || rating === 1 || rating === 2 || rating === 3 || rating === 4))
+      return false;
+  }
+  return true;
+}
+
+function marksOf(marks: unknown): Mark[] | null {
+  if (!Array.isArray(marks)) return null;
+  const out: Mark[] = [];
+  for (const m of marks as unknown[]) {
+    if (!Array.isArray(m) || m.length !== 3 || !isText(m[0]) || !isDay(m[1]) || !isCount(m[2])) return null;
+    out.push({ name: m[0], day: m[1], bits: m[2] });
+  }
+  return out;
+}
+
+function recallsOf(recalls: unknown): OlderTopic["recalls"] | null {
+  if (!Array.isArray(recalls)) return null;
+  const out: OlderTopic["recalls"] = [];
+  for (const r of recalls as unknown[]) {
+    if (!Array.isArray(r) || !isCount(r[0]) || !isText(r[1])) return null;
+    out.push({ rank: r[0], name: r[1] });
+  }
+  return out;
+}
 
 /** The fold a text holds, or null when it is not to be trusted (the envelope's rule, and a day at most). */
 export function parseOlderReviews(text: string, owner: MemoryOwner, now: number): OlderReviews | null {

@@ -46,6 +46,8 @@ export interface OlderTopic {
   first: number;
   /** Its review days, oldest first (reviewDaysOf of its older notes, every day). */
   days: ReviewDay[];
+  /** The last of them, or null: where the recent days continue (a file's `days` are made only when asked). */
+  last: ReviewDay | null;
   /** The ladder's state after every one of them but the last (scheduleOf's), where the recent days continue. */
   before: { step: number; due: number | null };
   /** Its newest older notes with a Next action or next_done, newest first; `complete`: every one of them. */
@@ -196,11 +198,10 @@ export function continuedSchedule(
   offsetAt: OffsetAt,
   asOf: number,
 ): Schedule {
-  const days = older?.days ?? [];
   const later = reviewDaysOf(sessions, offsetAt, asOf);
-  const last = days[days.length - 1];
+  const last = older?.last;
   if (!older || !last || last.day > asOf || later.some((d) => d.day < last.day)) {
-    return scheduleOf(mergedDays(days, later, asOf));
+    return scheduleOf(mergedDays(older?.days ?? [], later, asOf));
   }
   const same = later.length > 0 && later[0].day === last.day ? later[0] : null;
   const merged = same !== null && same.rating !== null ? same : last;
@@ -208,7 +209,7 @@ export function continuedSchedule(
   let history: ScheduleStep[] | null = null;
   const { history: tailHistory, ...rest } = tail;
   return Object.defineProperty(rest, "history", {
-    get: () => (history ??= scheduleOf(days.slice(0, -1)).history.concat(tailHistory)),
+    get: () => (history ??= scheduleOf(older.days.slice(0, -1)).history.concat(tailHistory)),
     enumerable: true,
   }) as Schedule;
 }
@@ -237,6 +238,7 @@ function topicFold(newestFirst: readonly ConfirmedSession[], input: FoldInput): 
   return {
     first,
     days,
+    last: days[days.length - 1] ?? null,
     before: { step, due },
     marks,
     complete,

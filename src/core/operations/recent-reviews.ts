@@ -56,12 +56,15 @@ export async function recentReviews(ctx: SessionContext): Promise<RecentReviews 
   const names = await store.list(folder);
   const reviews = memory.olderReviewsFor(names);
   if (reviews === null) return null;
-  const recentNames = names.filter((n) => n >= reviews.split && kindOf(n) === "confirmed");
+  // The older notes the listing vouched for, all confirmed and named before the split, need not be looked at.
+  const known = memory.olderNotesIn(folder, names);
+  const rest = known !== null && known.before <= reviews.split ? known.others : names;
+  const recentNames = rest.filter((n) => n >= reviews.split && kindOf(n) === "confirmed");
   const assembled = assemble((await readNotes(store, ctx.layout, ctx.offsetAt, recentNames)).map(([, o]) => o));
   // A recent note's ID before the split may be an older note's name: a duplicate, which the full scan decides.
   const olderName = (name: string): boolean => name < reviews.split && names.includes(name);
   if (!continuesAfter(reviews, assembled.confirmed, olderName)) return null;
-  const draftNames = names.filter((n) => n.startsWith("DRAFT-") && kindOf(n) === "draft");
+  const draftNames = rest.filter((n) => n.startsWith("DRAFT-") && kindOf(n) === "draft");
   const drafts = await readDrafts(store, ctx.layout, ctx.offsetAt, draftNames, ctx.ports.clock.now());
   const warnings = [...assembled.warnings, ...reviews.warnings, ...drafts.drafts.flatMap((d) => d.fieldWarnings ?? [])];
   return { reviews, names, recent: assembled.confirmed, warnings };
