@@ -148,7 +148,9 @@ function daysOf(body: Partial<Body>): DayRow[] | null {
   const out: DayRow[] = [];
   let at = 0;
   for (let i = 0; i < days.length; i++) {
-    const [day, total, count] = [days[i], totals[i], counts[i]];
+    const day: unknown = days[i]; // not destructured: run once, interpreted, where that costs most
+    const total: unknown = totals[i];
+    const count: unknown = counts[i];
     if (!isInt(day) || !isInt(total, 0) || !isInt(count, 1) || (i > 0 && !(day > days[i - 1]))) return null;
     if (at + count > minutes.length) return null;
     out.push({ day, total, minutes: minutes.slice(at, (at += count)) });
