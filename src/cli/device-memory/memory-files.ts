@@ -10,7 +10,7 @@ import type { FolderSummary } from "../../core/device-memory/folder-summary";
 import type { KeptNote } from "../../core/device-memory/kept-fields";
 import type { OlderNote } from "../../core/device-memory/older-fields";
 import { keptOf } from "../../core/device-memory/older-fields";
-import { keptOfBody, olderBody } from "./older-file";
+import { olderBody, recordsOfBody } from "./older-file";
 import type { MemoryOwner } from "./envelope";
 import { jsonOrNull, savedAtOf, seal, unseal, writeMemoryFile } from "./envelope";
 
@@ -168,16 +168,16 @@ export function parseKeptFields(
     notes.set(name, { key, fields: fields as Record<string, unknown> });
   }
   // The sessions' columns are judged as the older notes' are (older-file.ts): nothing forged is used.
-  const records = keptOfBody(body.records);
+  const records = recordsOfBody(body.records);
   const { keys } = body;
-  if (records === null || !Array.isArray(keys) || !keys.every((k) => typeof k === "string")) return null;
-  let i = 0;
-  for (const [name, note] of records.notes()) {
-    const key: unknown = keys[i++];
+  if (records === null || !Array.isArray(keys) || keys.length !== records.names.length) return null;
+  for (let i = 0; i < keys.length; i++) {
+    const key: unknown = keys[i];
+    const name = records.names[i];
     if (typeof key !== "string" || notes.has(name)) return null;
-    notes.set(name, { key, record: note.record });
+    notes.set(name, { key, record: records.record(i) });
   }
-  return i === keys.length ? { notes, savedAt: read.savedAt } : null;
+  return { notes, savedAt: read.savedAt };
 }
 
 /** [name, time] pairs as a map, or null when they are not. */

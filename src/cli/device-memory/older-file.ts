@@ -109,6 +109,16 @@ export function keptOfBody(body: unknown): OlderKept | null {
   return isBody(body as Partial<Body> | null) ? new ColumnsKept(body as Body) : null;
 }
 
+/**
+ * The records an olderBody holds (parsed, its own), each made when asked by its place among `names`, or null when
+ * forged: how the recent notes' file reads its sessions (memory-files.ts) without a map or a note object each.
+ */
+export function recordsOfBody(body: unknown): { names: readonly string[]; record: (i: number) => KeptRecord } | null {
+  if (!isBody(body as Partial<Body> | null)) return null;
+  const { names, values } = body as Body;
+  return { names, record: (i) => recordAt(values, names[i], i) };
+}
+
 /** The older notes a text holds and when they were read, or null when it is not to be trusted. */
 export function parseOlderFields(
   text: string,
@@ -177,30 +187,33 @@ class ColumnsKept implements OlderKept {
     return notes;
   }
 
-  /** Made field by field in one shape, as `session`: what a recent note kept as its session holds (kept-fields.ts). */
   private record(name: string, i: number): KeptRecord {
-    const v = this.body.values;
-    const id = v[0][i];
-    const record: Record<string, unknown> = {
-      sessionId: id === SAME_ID ? stemOf(name) : id,
-      topicId: v[1][i],
-      startedAt: v[2][i],
-      startedMs: v[3][i],
-      endedAt: v[4][i],
-      durationMinutes: v[5][i],
-      breakMinutes: v[6][i],
-      outcome: v[8][i],
-      absorbedDrafts: v[9][i],
-      topicNote: v[10][i],
-      agent: v[11][i],
-      recallRating: v[12][i],
-      nextDone: v[13][i],
-    };
-    // Fields a record has only when there are any (interpretConfirmed): null in their column means absent.
-    if (v[7][i] !== null) record.breaks = v[7][i];
-    if (v[14][i] !== null) record.fieldWarnings = v[14][i];
-    return record as unknown as KeptRecord;
+    return recordAt(this.body.values, name, i);
   }
+}
+
+/** The record at place `i` of `values` (named `name`), made field by field in one shape, as `session` is. */
+function recordAt(v: unknown[][], name: string, i: number): KeptRecord {
+  const id = v[0][i];
+  const record: Record<string, unknown> = {
+    sessionId: id === SAME_ID ? stemOf(name) : id,
+    topicId: v[1][i],
+    startedAt: v[2][i],
+    startedMs: v[3][i],
+    endedAt: v[4][i],
+    durationMinutes: v[5][i],
+    breakMinutes: v[6][i],
+    outcome: v[8][i],
+    absorbedDrafts: v[9][i],
+    topicNote: v[10][i],
+    agent: v[11][i],
+    recallRating: v[12][i],
+    nextDone: v[13][i],
+  };
+  // Fields a record has only when there are any (interpretConfirmed): null in their column means absent.
+  if (v[7][i] !== null) record.breaks = v[7][i];
+  if (v[14][i] !== null) record.fieldWarnings = v[14][i];
+  return record as unknown as KeptRecord;
 }
 
 /** Whether `body` has the shape renderOlderFields writes (the checksum vouches for its values). */
