@@ -344,6 +344,25 @@ describe("the fold's file (cli/device-memory/older-reviews-file.ts)", () => {
           warnings: [],
         },
       ],
+      [
+        "T-brief",
+        {
+          first: 20_400,
+          days: [], // its notes under a minute, unrated: no review day
+          last: null,
+          before: { step: -1, due: null },
+          marks: [],
+          complete: true,
+          recalls: [],
+          count: 1,
+          minutes: 0,
+          firstDate: "2025-11-08",
+          lastDate: "2025-11-08",
+          newest: ["S-20251108T040000-0002.md"],
+          topicNote: null,
+          warnings: [],
+        },
+      ],
     ]),
   };
 
@@ -377,11 +396,25 @@ describe("the fold's file (cli/device-memory/older-reviews-file.ts)", () => {
     ).toEqual(fold); // the forging itself is sound
     const topic = (b: Record<string, unknown>): Record<string, unknown> =>
       (b.topics as Array<[string, Record<string, unknown>]>)[0][1];
+    const later = parseOlderReviews(
+      forge((b) => (topic(b).days = "20393,20396")),
+      OWNER,
+      AT,
+    );
+    expect(later?.topics.get("T-a")?.days).toEqual([
+      { day: 20_393, rating: null },
+      { day: 20_396, rating: 4 },
+    ]);
+    expect(later?.topics.get("T-a")?.last).toEqual({ day: 20_396, rating: 4 });
     const edits: Array<(b: Record<string, unknown>) => void> = [
-      (b) => (topic(b).ratings = [0, 7]),
-      (b) => (topic(b).ratings = [0, 2.5]),
-      (b) => (topic(b).days = [20_393]),
-      (b) => (topic(b).days = [20_393, "20395"]),
+      (b) => (topic(b).ratings = "07"),
+      (b) => (topic(b).ratings = "0"),
+      (b) => (topic(b).ratings = [0, 4]),
+      (b) => (topic(b).days = "20393"),
+      (b) => (topic(b).days = "20393,020395"),
+      (b) => (topic(b).days = "20393,20395.5"),
+      (b) => (topic(b).days = "20393,,20395"),
+      (b) => (topic(b).days = [20_393, 20_395]),
       (b) => (topic(b).recalls = [["0", "S-x.md"]]),
       (b) => (topic(b).dates = ["2025-11-01"]),
       (b) => (topic(b).warnings = [3]),

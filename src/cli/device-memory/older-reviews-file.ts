@@ -11,11 +11,16 @@ import type { MemoryOwner } from "./envelope";
 import { jsonOrNull, seal, unseal } from "./envelope";
 import { OLDER_MAX_AGE_MS } from "./older-file";
 
-/** One topic as written: its days and ratings as two columns (0: unrated), marks and recalls as tuples. */
+/**
+ * One topic as written: its days and ratings as two texts, marks and recalls as tuples. Thousands of days in a long
+ * history, of which next asks only the last: a text is checked by one pattern, and parsed only when read.
+ */
 interface TopicBody {
   first: number;
-  days: number[];
-  ratings: number[];
+  /** The day numbers, comma-separated, oldest first. */
+  days: string;
+  /** One digit a day: its rating, 0 for none. */
+  ratings: string;
   before: [number, number | null];
   marks: Array<[string, number, number]>;
   complete: boolean;
@@ -45,8 +50,8 @@ export function renderOlderReviews(owner: MemoryOwner, reviews: OlderReviews, at
     id,
     {
       first: t.first,
-      days: t.days.map((d) => d.day),
-      ratings: t.days.map((d) => d.rating ?? 0),
+      days: t.days.map((d) => d.day).join(","),
+      ratings: t.days.map((d) => d.rating ?? 0).join(""),
       before: [t.before.step, t.before.due],
       marks: t.marks.map((m) => [m.name, m.day, m.bits]),
       complete: t.complete,
@@ -83,18 +88,20 @@ function topicOf(v: unknown): OlderTopic | null {
   if (before === null || !Array.isArray(dates) || dates.length !== 2 || !isTexts(dates)) return null;
   const marks = marksOf(t.marks);
   const recalls = recallsOf(t.recalls);
-  if (!areDays(days, ratings) || marks === null || recalls === null) return null;
+  const read = daysIn(days, ratings);
+  if (read === null || marks === null || recalls === null) return null;
   const [firstDate, lastDate] = dates;
-  const rated = ratings as number[];
-  const n = days.length;
   let made: ReviewDay[] | undefined;
   return {
     first,
-    // Thousands of days in a long history; next asks only the last (continuedSchedule): made when first read.
+    // Made when first read (next asks only the last: continuedSchedule); the pattern let only integers through.
     get days() {
-      return (made ??= days.map((day, i) => dayOf(day, rated[i])));
+      return (made ??= (JSON.parse(`[${read.days}]`) as number[]).map((day, i) => dayOf(day, read.ratings, i)));
     },
-    last: n === 0 ? null : dayOf(days[n - 1], rated[n - 1]),
+    last:
+      read.count === 0
+        ? null
+        : dayOf(Number(read.days.slice(read.days.lastIndexOf(",") + 1)), read.ratings, read.count - 1),
     before,
     marks,
     complete,
@@ -109,7 +116,24 @@ function topicOf(v: unknown): OlderTopic | null {
   };
 }
 
-const dayOf = (day: number, rating: number): ReviewDay => ({ day, rating: rating === 0 ? null : (rating as Rating) });
+/** Day `day`, the `i`th of a topic, with its rating from the ratings' text. */
+const dayOf = (day: number, ratings: string, i: number): ReviewDay => {
+  const rating = ratings.charCodeAt(i) - 48;
+  return { day, rating: rating === 0 ? null : (rating as Rating) };
+};
+
+/** Day numbers: integers without leading zeros (JSON's), comma-separated. */
+const DAYS_TEXT = /^-?(?:0|[1-9]\d{0,8})(?:,-?(?:0|[1-9]\d{0,8}))*$/;
+const RATINGS_TEXT = /^[0-4]*$/;
+
+/** The two texts and how many days they hold (as many days as ratings), or null when they are not such texts. */
+function daysIn(days: unknown, ratings: unknown): { days: string; ratings: string; count: number } | null {
+  if (typeof days !== "string" || typeof ratings !== "string" || !RATINGS_TEXT.test(ratings)) return null;
+  if (days === "") return ratings === "" ? { days, ratings, count: 0 } : null;
+  if (!DAYS_TEXT.test(days)) return null;
+  const commas = days.match(/,/g)?.length ?? 0;
+  return commas + 1 === ratings.length ? { days, ratings, count: ratings.length } : null;
+}
 
 function beforeOf(before: unknown): OlderTopic["before"] | null {
   if (!Array.isArray(before) || before.length !== 2) return null;
@@ -117,17 +141,6 @@ function beforeOf(before: unknown): OlderTopic["before"] | null {
   if (!isDay(step) || step < -1 || step > 6 || !(due === null || isDay(due))) return null;
   return { step, due };
 }
-
-/**
- * Whether two columns are review days and their ratings (0: unrated), as many of each. By `every` with a builtin or
- * a small callback, which V8 optimizes at once: a loop of this run-once function would run interpreted.
- */
-function areDays(days: unknown, ratings: unknown): days is number[] {
-  if (!Array.isArray(days) || !Array.isArray(ratings) || days.length !== ratings.length) return false;
-  return days.every(Number.isInteger) && ratings.every(isRating);
-}
-
-const isRating = (r: unknown): boolean => r === 0 || r === 1 || r === 2 || r === 3 || r === 4;
 
 function marksOf(marks: unknown): Mark[] | null {
   if (!Array.isArray(marks)) return null;
