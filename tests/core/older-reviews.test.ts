@@ -397,7 +397,7 @@ describe("the fold's file (cli/device-memory/older-reviews-file.ts)", () => {
     const topic = (b: Record<string, unknown>): Record<string, unknown> =>
       (b.topics as Array<[string, Record<string, unknown>]>)[0][1];
     const later = parseOlderReviews(
-      forge((b) => (topic(b).days = "20393,20396")),
+      forge((b) => (topic(b).days = "20393:0,20396:4")),
       OWNER,
       AT,
     );
@@ -407,13 +407,13 @@ describe("the fold's file (cli/device-memory/older-reviews-file.ts)", () => {
     ]);
     expect(later?.topics.get("T-a")?.last).toEqual({ day: 20_396, rating: 4 });
     const edits: Array<(b: Record<string, unknown>) => void> = [
-      (b) => (topic(b).ratings = "07"),
-      (b) => (topic(b).ratings = "0"),
-      (b) => (topic(b).ratings = [0, 4]),
-      (b) => (topic(b).days = "20393"),
-      (b) => (topic(b).days = "20393,020395"),
-      (b) => (topic(b).days = "20393,20395.5"),
-      (b) => (topic(b).days = "20393,,20395"),
+      (b) => (topic(b).days = "20393:0,20395:7"),
+      (b) => (topic(b).days = "20393:0,20395"),
+      (b) => (topic(b).days = "20393:0,020395:4"),
+      (b) => (topic(b).days = "20393:0,20395.5:4"),
+      (b) => (topic(b).days = "20393:0,,20395:4"),
+      (b) => (topic(b).days = "20393:0,20395:4,"),
+      (b) => (topic(b).days = "20393:0:4"),
       (b) => (topic(b).days = [20_393, 20_395]),
       (b) => (topic(b).recalls = [["0", "S-x.md"]]),
       (b) => (topic(b).dates = ["2025-11-01"]),

@@ -12,15 +12,13 @@ import { jsonOrNull, seal, unseal } from "./envelope";
 import { OLDER_MAX_AGE_MS } from "./older-file";
 
 /**
- * One topic as written: its days and ratings as two texts, marks and recalls as tuples. Thousands of days in a long
- * history, of which next asks only the last: a text is checked by one pattern, and parsed only when read.
+ * One topic as written: its review days as one text, marks and recalls as tuples. Thousands of days in a long
+ * history, of which next asks only the last: the text is checked by one pattern, and parsed only when read.
  */
 interface TopicBody {
   first: number;
-  /** The day numbers, comma-separated, oldest first. */
+  /** Each day's number and rating (0: none) as "day:rating", comma-separated, oldest first. */
   days: string;
-  /** One digit a day: its rating, 0 for none. */
-  ratings: string;
   before: [number, number | null];
   marks: Array<[string, number, number]>;
   complete: boolean;
@@ -50,8 +48,7 @@ export function renderOlderReviews(owner: MemoryOwner, reviews: OlderReviews, at
     id,
     {
       first: t.first,
-      days: t.days.map((d) => d.day).join(","),
-      ratings: t.days.map((d) => d.rating ?? 0).join(""),
+      days: t.days.map((d) => `${d.day}:${d.rating ?? 0}`).join(","),
       before: [t.before.step, t.before.due],
       marks: t.marks.map((m) => [m.name, m.day, m.bits]),
       complete: t.complete,
@@ -80,7 +77,7 @@ const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number
 function topicOf(v: unknown): OlderTopic | null {
   if (typeof v !== "object" || v === null) return null;
   const t = v as Partial<TopicBody>;
-  const { first, count, minutes, complete, warnings, topicNote, newest, days, ratings } = t;
+  const { first, count, minutes, complete, warnings, topicNote, newest, days } = t;
   if (!isDay(first) || !isCount(count) || !isCount(minutes) || typeof complete !== "boolean") return null;
   if (!isTexts(warnings) || !(topicNote === null || isText(topicNote)) || !isTexts(newest)) return null;
   const before = beforeOf(t.before);
@@ -88,20 +85,16 @@ function topicOf(v: unknown): OlderTopic | null {
   if (before === null || !Array.isArray(dates) || dates.length !== 2 || !isTexts(dates)) return null;
   const marks = marksOf(t.marks);
   const recalls = recallsOf(t.recalls);
-  const read = daysIn(days, ratings);
-  if (read === null || marks === null || recalls === null) return null;
+  if (!isDays(days) || marks === null || recalls === null) return null;
   const [firstDate, lastDate] = dates;
   let made: ReviewDay[] | undefined;
   return {
     first,
-    // Made when first read (next asks only the last: continuedSchedule); the pattern let only integers through.
+    // Made when first read (next asks only the last: continuedSchedule); the pattern let only such entries through.
     get days() {
-      return (made ??= (JSON.parse(`[${read.days}]`) as number[]).map((day, i) => dayOf(day, read.ratings, i)));
+      return (made ??= days === "" ? [] : days.split(",").map(dayOf));
     },
-    last:
-      read.count === 0
-        ? null
-        : dayOf(Number(read.days.slice(read.days.lastIndexOf(",") + 1)), read.ratings, read.count - 1),
+    last: days === "" ? null : dayOf(days.slice(days.lastIndexOf(",") + 1)),
     before,
     marks,
     complete,
@@ -116,24 +109,16 @@ function topicOf(v: unknown): OlderTopic | null {
   };
 }
 
-/** Day `day`, the `i`th of a topic, with its rating from the ratings' text. */
-const dayOf = (day: number, ratings: string, i: number): ReviewDay => {
-  const rating = ratings.charCodeAt(i) - 48;
-  return { day, rating: rating === 0 ? null : (rating as Rating) };
+/** A "day:rating" entry as a review day (rating 0: none). */
+const dayOf = (entry: string): ReviewDay => {
+  const rating = entry.charCodeAt(entry.length - 1) - 48;
+  return { day: Number(entry.slice(0, -2)), rating: rating === 0 ? null : (rating as Rating) };
 };
 
-/** Day numbers: integers without leading zeros (JSON's), comma-separated. */
-const DAYS_TEXT = /^-?(?:0|[1-9]\d{0,8})(?:,-?(?:0|[1-9]\d{0,8}))*$/;
-const RATINGS_TEXT = /^[0-4]*$/;
+/** "day:rating" entries: day numbers as JSON writes integers, ratings 0 to 4; or none. */
+const DAYS_TEXT = /^(?:-?(?:0|[1-9]\d{0,8}):[0-4](?:,-?(?:0|[1-9]\d{0,8}):[0-4])*)?$/;
 
-/** The two texts and how many days they hold (as many days as ratings), or null when they are not such texts. */
-function daysIn(days: unknown, ratings: unknown): { days: string; ratings: string; count: number } | null {
-  if (typeof days !== "string" || typeof ratings !== "string" || !RATINGS_TEXT.test(ratings)) return null;
-  if (days === "") return ratings === "" ? { days, ratings, count: 0 } : null;
-  if (!DAYS_TEXT.test(days)) return null;
-  const commas = days.match(/,/g)?.length ?? 0;
-  return commas + 1 === ratings.length ? { days, ratings, count: ratings.length } : null;
-}
+const isDays = (v: unknown): v is string => typeof v === "string" && DAYS_TEXT.test(v);
 
 function beforeOf(before: unknown): OlderTopic["before"] | null {
   if (!Array.isArray(before) || before.length !== 2) return null;
