@@ -280,6 +280,17 @@ async function totalsAgree(h: Cached, step: string): Promise<void> {
   expect([step, fast]).toEqual([step, full]);
 }
 
+/**
+ * Found by a random run (seed 296543336): a note named a day after its recorded start, the first two lines of
+ * index.md swapped into name order; `list` showed them in the index's order, `list --all` by recorded start.
+ */
+const LYING_SWAPPED: Action[] = [
+  { op: "sync", daysBack: -1, seconds: 0, offset: 0, hex: 0, lie: 0, keepsTime: false },
+  { op: "sync", daysBack: -1, seconds: 1, offset: 0, hex: 0, lie: 86_400, keepsTime: false },
+  { op: "session", topic: "T-a", minutes: 0, summary: false },
+  { op: "index", edit: "swap lines" },
+];
+
 const cacheRuns: Array<DeviceMemoryModel["counts"]> = [];
 
 describe("incremental views", () => {
@@ -304,7 +315,7 @@ describe("incremental views", () => {
           await totalsAgree(h, step);
         }
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, examples: [[LYING_SWAPPED]] },
     );
     // The cache was trusted in some calls, learned afresh in others, answered bounded scans, knew an index, and
     // answered some writing calls from the folder's summary alone, and some notes from the notes kept by identity.

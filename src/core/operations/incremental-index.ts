@@ -199,8 +199,11 @@ function agreesWithScan(
   if (scan.skipped.some((s) => own(s.path) && kindOf(`${linkOf(s.path)}.md`) === "confirmed")) return false;
   // Newest name first, as a trusted index's lines are (each link on one line): each searched from the line before it.
   const links = scan.confirmed.map((s) => ({ s, link: linkOf(s.path) })).sort((x, y) => (x.link < y.link ? 1 : -1));
+  // In name order by recorded start too: a rebuild writes by start, so notes whose names and starts disagree (a
+  // hand-edited start) and sort otherwise leave an index in name order only after a hand edit of its lines.
   let from = index.body;
-  return links.every(({ s, link }) => {
+  return links.every(({ s, link }, i) => {
+    if (i > 0 && compareNewestFirst(links[i - 1].s, s) > 0) return false;
     const entry = findEntry(index, link, from);
     if (entry !== null) from = entry.start;
     return entry?.line === lineOf(s);

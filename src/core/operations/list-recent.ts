@@ -1,6 +1,7 @@
 import type { HotState } from "../records/hot-memory";
 import { isOpen } from "../records/hot-memory";
 import type { ConfirmedSession } from "../records/records";
+import { compareNewestFirst } from "../records/records";
 import { scanRecent } from "./reading";
 import type { SessionContext } from "./context";
 import { indexEntries } from "../records/index-text";
@@ -23,11 +24,14 @@ export async function recentList(ctx: SessionContext, hot: HotState): Promise<Li
   const scan = await scanRecent(ctx, { now, starts: opened === null ? [] : [opened], required: [] });
   const index = scan && (await trustedIndex(ctx, scan, null));
   if (!scan || !index) return null;
+  // The ten shown and the one after them, each checked against its line and in order by recorded start: an index
+  // in name order is trusted, and a note whose name and start disagree (a hand-edited start) may sort otherwise.
   const newest: ConfirmedSession[] = [];
   for (const { link, line } of indexEntries(index)) {
-    if (newest.length === 10) break;
     const session = await sessionOfLine(ctx, link, line);
     if (!session) return null;
+    if (newest.length > 0 && compareNewestFirst(newest[newest.length - 1], session) > 0) return null;
+    if (newest.length === 10) break;
     newest.push(session);
   }
   return asReconciled(ctx, hot, scan.confirmed, {
