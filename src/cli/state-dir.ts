@@ -13,7 +13,8 @@
  * one vault (a symlink, a relative path, a trailing slash) names the same folder.
  */
 import { createHash } from "node:crypto";
-import { promises as fs, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import * as fs from "../node/async-fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { UsageError } from "../core/errors";

@@ -1,17 +1,15 @@
 /**
  * The CLI's standard streams (src/cli/std-streams.ts): text written to the descriptor itself, handed in order to
  * Node's stream once the descriptor would block; a reader that has gone ends the output quietly; any other
- * failure is heard; and a plain call never makes the streams it does not use.
+ * failure is heard. loaded-modules.test.ts: a plain call never makes the streams.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { directWriter } from "../../src/cli/std-streams";
 import { tempFolders } from "../support/temp-folders";
-import { CLI, DEVICE, cleanupVaults, makeVault, palee } from "./support";
 
 const temp = tempFolders();
-afterEach(cleanupVaults);
 
 /** A stand-in for process.stdout that keeps what it is given. */
 function keepingStream(): { stream: NodeJS.WriteStream; taken: () => Buffer } {
@@ -100,35 +98,5 @@ describe("directWriter", () => {
     closed.write("four\n");
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ code: "EBADF" });
-  });
-});
-
-describe("a call makes only the streams it uses", () => {
-  /** The Node modules a call loaded, by a preload that prints them as it exits. */
-  function loadedBy(vault: string, args: readonly string[]): string[] {
-    const preload = path.join(temp("palee-std-"), "loaded.cjs");
-    fs.writeFileSync(
-      preload,
-      "const list = () => JSON.stringify(process.moduleLoadList);\n" +
-        'process.on("exit", () => require("node:fs").writeSync(2, "\\nLOADED " + list()));',
-    );
-    const run = spawnSync(process.execPath, ["--require", preload, CLI, "session", ...args, "--vault", vault], {
-      env: { ...process.env, PALEE_DEVICE: DEVICE, TZ: "UTC" },
-      encoding: "utf8",
-      input: "",
-    });
-    expect(run.status).toBe(0);
-    const loaded = /\nLOADED (.*)$/.exec(run.stderr);
-    if (loaded === null) throw new Error(`no module list: ${run.stderr}`);
-    return JSON.parse(loaded[1]) as string[];
-  }
-
-  it("next, status and a start into pipes load no socket (net) and no stdin stream", () => {
-    const vault = makeVault();
-    expect(palee(vault, ["start", "--topic", "T-a"]).status).toBe(0);
-    expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
-    for (const args of [["next"], ["status"], ["start", "--topic", "T-b"]]) {
-      expect(loadedBy(vault, args)).not.toContain("NativeModule net");
-    }
   });
 });
