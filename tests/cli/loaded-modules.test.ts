@@ -1,6 +1,7 @@
 /**
  * What a plain CLI call loads of Node (issue 36, the fixed cost of a process): not the streams of its standard
- * input and output (std-streams.ts), nor fs.promises and the readline it brings (async-fs.ts).
+ * input and output (std-streams.ts), nor fs.promises and the readline it brings (async-fs.ts); and the bundle it
+ * loads is ASCII only (esbuild.config.mjs), read and hashed on Node's fast paths.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -41,5 +42,13 @@ describe("a call loads only the Node modules it uses", () => {
       const unused = ["net", "internal/fs/promises", "internal/readline/interface"].map((m) => `NativeModule ${m}`);
       expect({ args, loaded: loaded.filter((m) => unused.includes(m)) }).toEqual({ args, loaded: [] });
     }
+  });
+});
+
+describe("dist/palee.js", () => {
+  it("is ASCII only, its comments too", () => {
+    const text = fs.readFileSync(path.join(path.dirname(CLI), "palee.js"), "utf8");
+    // eslint-disable-next-line no-control-regex -- every character outside ASCII
+    expect(text.match(/[^\x00-\x7f]/g)).toBeNull();
   });
 });
