@@ -9,7 +9,7 @@
  */
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
-import * as os from "node:os";
+import { hostname } from "node:os";
 
 /** What a lock file holds: one JSON line. `at` (the holder's clock) only says how old it is, never decides. */
 export interface HolderRecord {
@@ -106,7 +106,7 @@ function pidExists(pid: number): boolean {
  * Whether the holder of `record` is still there. A holder on another host (a lock folder shared between
  * machines or containers) cannot be judged from here: "unknown", which the lock treats as alive.
  */
-export function liveness(record: HolderRecord, host: string = os.hostname()): Liveness {
+export function liveness(record: HolderRecord, host: string = hostname()): Liveness {
   if (record.host !== host) return "unknown";
   if (!pidExists(record.pid)) return "gone";
   if (record.start === null) return "alive";

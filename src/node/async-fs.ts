@@ -2,28 +2,45 @@
  * Node's file functions as promises, made from its callback API rather than taken from fs.promises: the first
  * use of fs.promises loads readline, the file watchers and directory handles with it (~0.8 ms of every CLI
  * call), none of which PALEE uses. Same calls, same answers and errors; realpath is the native one, as
- * fs.promises' is.
+ * fs.promises' is. Imported by name: `* as fs` would copy every property of node:fs as it loads (esbuild).
  */
-import * as fs from "node:fs";
+import {
+  access as accessCallback,
+  copyFile as copyFileCallback,
+  link as linkCallback,
+  lstat as lstatCallback,
+  mkdir as mkdirCallback,
+  readFile as readFileCallback,
+  readdir as readdirCallback,
+  realpath as realpathCallback,
+  rename as renameCallback,
+  rm as rmCallback,
+  stat as statCallback,
+  unlink as unlinkCallback,
+  writeFile as writeFileCallback,
+  close as closeCallback,
+  fsync as fsyncCallback,
+  open as openCallback,
+} from "node:fs";
 import { promisify } from "node:util";
 
-export const access = promisify(fs.access);
-export const copyFile = promisify(fs.copyFile);
-export const link = promisify(fs.link);
-export const lstat = promisify(fs.lstat);
-export const mkdir = promisify(fs.mkdir);
-export const readFile = promisify(fs.readFile);
-export const readdir = promisify(fs.readdir);
-export const realpath = promisify(fs.realpath.native);
-export const rename = promisify(fs.rename);
-export const rm = promisify(fs.rm);
-export const stat = promisify(fs.stat);
-export const unlink = promisify(fs.unlink);
-export const writeFile = promisify(fs.writeFile);
+export const access = promisify(accessCallback);
+export const copyFile = promisify(copyFileCallback);
+export const link = promisify(linkCallback);
+export const lstat = promisify(lstatCallback);
+export const mkdir = promisify(mkdirCallback);
+export const readFile = promisify(readFileCallback);
+export const readdir = promisify(readdirCallback);
+export const realpath = promisify(realpathCallback.native);
+export const rename = promisify(renameCallback);
+export const rm = promisify(rmCallback);
+export const stat = promisify(statCallback);
+export const unlink = promisify(unlinkCallback);
+export const writeFile = promisify(writeFileCallback);
 
-const openFd = promisify(fs.open);
-const fsync = promisify(fs.fsync);
-const close = promisify(fs.close);
+const openFd = promisify(openCallback);
+const fsync = promisify(fsyncCallback);
+const close = promisify(closeCallback);
 
 /** An open file: its descriptor, flushed to disk by `sync`, closed by `close` (once). */
 export interface OpenFile {
