@@ -24,7 +24,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire, wrap } from "node:module";
+import { createRequire } from "node:module";
 import * as path from "node:path";
 import { Script } from "node:vm";
 import { cacheRoot } from "./state-dir";
@@ -95,14 +95,15 @@ function cachePlace(source: string, env: NodeJS.ProcessEnv, action: string): { f
 
 /**
  * Loads the CommonJS file `file` as `require` would (its own `require`, `module`, `exports`, `__filename`,
- * `__dirname`), through the code cache of `action` (actionOf), and returns its exports. `save`: whether a missing or
- * refused cache is written when the process exits with 0.
+ * `__dirname`), through the code cache of `action` (actionOf), and returns its exports. The file is built as the
+ * function CommonJS wraps a module in (esbuild.config.mjs), compiled as it is: no copy of its text joined to the
+ * wrapper on every call. `save`: whether a missing or refused cache is written when the process exits with 0.
  */
 export function requireWithCodeCache(file: string, env: NodeJS.ProcessEnv, action: string, save = true): unknown {
   const source = readFileSync(file, "utf8");
   const place = cachePlace(source, env, action);
   const cachedData = place === null ? undefined : readCodeCache(place.file, place.key);
-  const script = new Script(wrap(source), { filename: file, cachedData });
+  const script = new Script(source, { filename: file, cachedData });
   if (save && place !== null && (cachedData === undefined || script.cachedDataRejected === true)) {
     process.once("exit", (code) => {
       // Only after a call that succeeded: one refused (a cache folder inside the vault, `cache_dir`) writes nothing.
