@@ -24,7 +24,6 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import * as path from "node:path";
 import { Script } from "node:vm";
 import { cacheRoot } from "./state-dir";
@@ -98,8 +97,16 @@ function cachePlace(source: string, env: NodeJS.ProcessEnv, action: string): { f
  * `__dirname`), through the code cache of `action` (actionOf), and returns its exports. The file is built as the
  * function CommonJS wraps a module in (esbuild.config.mjs), compiled as it is: no copy of its text joined to the
  * wrapper on every call. `save`: whether a missing or refused cache is written when the process exits with 0.
+ * `requireOf`: the file's `require`; this module's own by default, which resolves as the file's own when the file
+ * sits beside this one (dist/palee.js beside dist/cli.js), and needs no node:module (its loading costs every call).
  */
-export function requireWithCodeCache(file: string, env: NodeJS.ProcessEnv, action: string, save = true): unknown {
+export function requireWithCodeCache(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  action: string,
+  save = true,
+  requireOf: NodeJS.Require = require,
+): unknown {
   const source = readFileSync(file, "utf8");
   const place = cachePlace(source, env, action);
   const cachedData = place === null ? undefined : readCodeCache(place.file, place.key);
@@ -117,7 +124,7 @@ export function requireWithCodeCache(file: string, env: NodeJS.ProcessEnv, actio
   }
   const load = script.runInThisContext() as (...args: unknown[]) => void;
   const module = { exports: {} as unknown, filename: file, id: file, loaded: false };
-  load.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  load.call(module.exports, module.exports, requireOf, module, file, path.dirname(file));
   module.loaded = true;
   return module.exports;
 }

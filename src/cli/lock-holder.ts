@@ -7,7 +7,6 @@
  * A process's start identity: on Linux the boot's id and the start time in clock ticks from /proc; elsewhere on
  * POSIX its start as `ps` prints it (to the second); on Windows none, so the pid alone decides there.
  */
-import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 
@@ -58,7 +57,9 @@ function linuxStart(pid: number): Start {
  * a few milliseconds of start-up for nothing.
  */
 function childProcess(): typeof import("node:child_process") {
-  return createRequire(__filename)("node:child_process") as typeof import("node:child_process");
+  // Required here, not imported (nor through node:module's createRequire, which costs every call its loading).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only where ps is asked
+  return require("node:child_process") as typeof import("node:child_process");
 }
 
 /** The start identity by `ps` (macOS, the BSDs): "gone" when ps knows no such process or it is a zombie. */

@@ -1,7 +1,8 @@
 /**
  * What a plain CLI call loads of Node (issue 36, the fixed cost of a process): not the streams of its standard
- * input and output (std-streams.ts), nor fs.promises and the readline it brings (async-fs.ts); and the bundle it
- * loads is ASCII only (esbuild.config.mjs), read and hashed on Node's fast paths.
+ * input and output (std-streams.ts), nor fs.promises and the readline it brings (async-fs.ts), nor node:module
+ * (code-cache.ts); and the bundle it loads is ASCII only (esbuild.config.mjs), read and hashed on Node's fast
+ * paths.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -32,14 +33,16 @@ describe("a call loads only the Node modules it uses", () => {
     return JSON.parse(loaded[1]) as string[];
   }
 
-  it("next, status and a start into pipes load no socket, no fs.promises and no readline", () => {
+  it("next, status and a start into pipes load no socket, no fs.promises, no readline, no node:module", () => {
     const vault = makeVault();
     expect(palee(vault, ["start", "--topic", "T-a"]).status).toBe(0);
     expect(palee(vault, ["end", "--summary", "done"]).status).toBe(0);
     for (const args of [["next"], ["status"], ["start", "--topic", "T-b"]]) {
       const loaded = loadedBy(vault, args);
       // net: the streams of stdout, stderr or stdin on a pipe (std-streams.ts); fs.promises: async-fs.ts.
-      const unused = ["net", "internal/fs/promises", "internal/readline/interface"].map((m) => `NativeModule ${m}`);
+      const unused = ["net", "internal/fs/promises", "internal/readline/interface", "module"].map(
+        (m) => `NativeModule ${m}`,
+      );
       expect({ args, loaded: loaded.filter((m) => unused.includes(m)) }).toEqual({ args, loaded: [] });
     }
   });
