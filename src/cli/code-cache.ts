@@ -27,6 +27,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node
 import * as path from "node:path";
 import { Script } from "node:vm";
 import { cacheRoot } from "./state-dir";
+import { restoreYoungGenerationGrowth, youngGenerationKeptSmall } from "./young-generation";
 
 const FORMAT = "palee-code-cache 1";
 
@@ -112,9 +113,13 @@ export function requireWithCodeCache(
   const cachedData = place === null ? undefined : readCodeCache(place.file, place.key);
   const script = new Script(source, { filename: file, cachedData });
   if (save && place !== null && (cachedData === undefined || script.cachedDataRejected === true)) {
+    const flagsAtLoad = youngGenerationKeptSmall();
     process.once("exit", (code) => {
       // Only after a call that succeeded: one refused (a cache folder inside the vault, `cache_dir`) writes nothing.
       if (code !== 0) return;
+      // V8's flags as they were at the load (a stats call that scanned everything changed one since), else the
+      // next call would refuse the cache, compile the text and write it again.
+      if (!flagsAtLoad) restoreYoungGenerationGrowth();
       try {
         writeCodeCache(place.file, place.key, script.createCachedData());
       } catch {
