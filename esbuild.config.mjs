@@ -146,7 +146,7 @@ const cliOptions = {
 /**
  * dist/palee.js in ASCII only: esbuild escapes every non-ASCII character of the code (charset "ascii", its
  * default) but keeps the comments it keeps as written, and one "§" in them sends the whole bundle down the slow
- * paths of UTF-8 on every call: decoding it, and encoding it again for its SHA-256 (the code cache's key), ~0.5 ms.
+ * paths of UTF-8 on every call: decoding it, and encoding it again for its SHA-256 (the code cache's key).
  * Each is written as a \u escape, which means the same character anywhere esbuild could have left one.
  * @type {import("esbuild").Plugin}
  */
@@ -174,7 +174,7 @@ const mainOptions = {
   target: "node20",
   define: { PALEE_VERSION: JSON.stringify(VERSION) },
   // Written as the function CommonJS wraps a module in, so that the bin compiles the file's text as it is
-  // (src/cli/code-cache.ts): wrapping it there joined the 605 KB text into a new string on every call (~0.5 ms).
+  // (src/cli/code-cache.ts): wrapping it there joined the 605 KB text into a new string on every call.
   // Loaded only by the bin; `node dist/palee.js` evaluates the function and runs nothing.
   banner: { js: MODULE_WRAPPER[0] },
   footer: { js: MODULE_WRAPPER[1] },

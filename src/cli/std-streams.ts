@@ -1,7 +1,7 @@
 /**
  * The process's standard streams as the CLI's io (output.ts CliIo), each made only when a call needs it: Node
  * builds process.stdout, process.stderr and process.stdin on first use, and for a pipe that loads its socket
- * code (net, ~1.5 ms of every call). So text is written to the file descriptor itself, synchronously, as Node
+ * code (net) on every call. So text is written to the file descriptor itself, synchronously, as Node
  * writes to a file or (on Linux) a pipe anyway; only a descriptor that would block (another program made it
  * non-blocking) hands the rest, in order, to Node's stream, which waits for it. stdin and "is a terminal" are
  * asked only by the commands that read stdin or may ask a question. Windows keeps Node's streams: its console

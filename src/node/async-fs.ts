@@ -1,6 +1,6 @@
 /**
  * Node's file functions as promises, made from its callback API rather than taken from fs.promises: the first
- * use of fs.promises loads readline, the file watchers and directory handles with it (~0.8 ms of every CLI
+ * use of fs.promises loads readline, the file watchers and directory handles with it (on every CLI
  * call), none of which PALEE uses. Same calls, same answers and errors; realpath is the native one, as
  * fs.promises' is. Imported by name: `* as fs` would copy every property of node:fs as it loads (esbuild).
  */
