@@ -129,6 +129,28 @@ const mcpApart = {
   },
 };
 
+/**
+ * node:path in the CLI's bundles as a module of named bindings, taken from it once: `import * as path` of Node's
+ * own module would be a copy of all its properties (esbuild's __toESM), made as the bundle loads, at each of the
+ * files that import it; of an ES module, `path.join` compiles to a plain reference. Its names are those of the
+ * node:path that builds (a name another Node lacks is undefined there, as `path.name` would be).
+ * @type {import("esbuild").Plugin}
+ */
+const namedPath = {
+  name: "named-path",
+  setup(build) {
+    build.onResolve({ filter: /^node:path$/ }, (args) =>
+      args.namespace === "named-path"
+        ? { path: "node:path", external: true }
+        : { path: "path", namespace: "named-path" },
+    );
+    build.onLoad({ filter: /.*/, namespace: "named-path" }, () => ({
+      contents: `const p = require("node:path");\nexport const { ${Object.keys(path).join(", ")} } = p;\n`,
+      loader: "js",
+    }));
+  },
+};
+
 /** @type {import("esbuild").BuildOptions} */
 const cliOptions = {
   entryPoints: [CLI_ENTRY],
@@ -140,7 +162,7 @@ const cliOptions = {
   banner: { js: SHEBANG },
   sourcemap: production ? false : "inline",
   logLevel: "info",
-  plugins: [cliExecutable],
+  plugins: [cliExecutable, namedPath],
 };
 
 /**
@@ -180,7 +202,7 @@ const mainOptions = {
   footer: { js: MODULE_WRAPPER[1] },
   sourcemap: production ? false : "inline",
   logLevel: "info",
-  plugins: [mcpApart, asciiOnly],
+  plugins: [mcpApart, asciiOnly, namedPath],
 };
 
 /** @type {import("esbuild").BuildOptions} */
