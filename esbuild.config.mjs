@@ -6,7 +6,7 @@
 //
 // `node esbuild.config.mjs production` builds both once (minified plugin).
 // `node esbuild.config.mjs` builds both and keeps rebuilding on change.
-import { chmodSync, existsSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
 import builtinModules from "builtin-modules";
@@ -21,6 +21,8 @@ const CLI_OUT = "dist/cli.js";
 // The CLI itself, loaded by the bin after it has begun listing the session folder (src/cli/early-listing.ts).
 const MAIN_ENTRY = "src/cli/main.ts";
 const MAIN_OUT = "dist/palee.js";
+/** CommonJS's module wrapper (require("node:module").wrapper), the two ends of dist/palee.js. */
+const MODULE_WRAPPER = ["(function (exports, require, module, __filename, __dirname) { ", "\n});"];
 // `palee mcp` (src/cli/mcp/) with the MCP SDK and zod: its own file beside the CLI, loaded only by `palee mcp`,
 // so the other actions do not parse a megabyte they never run.
 const MCP_ENTRY = "src/cli/mcp/command.ts";
@@ -127,6 +129,28 @@ const mcpApart = {
   },
 };
 
+/**
+ * node:path in the CLI's bundles as a module of named bindings, taken from it once: `import * as path` of Node's
+ * own module would be a copy of all its properties (esbuild's __toESM), made as the bundle loads, at each of the
+ * files that import it; of an ES module, `path.join` compiles to a plain reference. Its names are those of the
+ * node:path that builds (a name another Node lacks is undefined there, as `path.name` would be).
+ * @type {import("esbuild").Plugin}
+ */
+const namedPath = {
+  name: "named-path",
+  setup(build) {
+    build.onResolve({ filter: /^node:path$/ }, (args) =>
+      args.namespace === "named-path"
+        ? { path: "node:path", external: true }
+        : { path: "path", namespace: "named-path" },
+    );
+    build.onLoad({ filter: /.*/, namespace: "named-path" }, () => ({
+      contents: `const p = require("node:path");\nexport const { ${Object.keys(path).join(", ")} } = p;\n`,
+      loader: "js",
+    }));
+  },
+};
+
 /** @type {import("esbuild").BuildOptions} */
 const cliOptions = {
   entryPoints: [CLI_ENTRY],
@@ -138,7 +162,28 @@ const cliOptions = {
   banner: { js: SHEBANG },
   sourcemap: production ? false : "inline",
   logLevel: "info",
-  plugins: [cliExecutable],
+  plugins: [cliExecutable, namedPath],
+};
+
+/**
+ * dist/palee.js in ASCII only: esbuild escapes every non-ASCII character of the code (charset "ascii", its
+ * default) but keeps the comments it keeps as written, and one "§" in them sends the whole bundle down the slow
+ * paths of UTF-8 on every call: decoding it, and encoding it again for its SHA-256 (the code cache's key).
+ * Each is written as a \u escape, which means the same character anywhere esbuild could have left one.
+ * @type {import("esbuild").Plugin}
+ */
+const asciiOnly = {
+  name: "ascii-only",
+  setup(build) {
+    build.onEnd((result) => {
+      const out = build.initialOptions.outfile;
+      if (result.errors.length > 0 || !existsSync(out)) return;
+      const text = readFileSync(out, "utf8");
+      // eslint-disable-next-line no-control-regex -- every character outside ASCII
+      const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+      if (ascii !== text) writeFileSync(out, ascii);
+    });
+  },
 };
 
 /** @type {import("esbuild").BuildOptions} */
@@ -150,9 +195,14 @@ const mainOptions = {
   platform: "node",
   target: "node20",
   define: { PALEE_VERSION: JSON.stringify(VERSION) },
+  // Written as the function CommonJS wraps a module in, so that the bin compiles the file's text as it is
+  // (src/cli/code-cache.ts): wrapping it there joined the 605 KB text into a new string on every call.
+  // Loaded only by the bin; `node dist/palee.js` evaluates the function and runs nothing.
+  banner: { js: MODULE_WRAPPER[0] },
+  footer: { js: MODULE_WRAPPER[1] },
   sourcemap: production ? false : "inline",
   logLevel: "info",
-  plugins: [mcpApart],
+  plugins: [mcpApart, asciiOnly, namedPath],
 };
 
 /** @type {import("esbuild").BuildOptions} */

@@ -230,6 +230,20 @@ export default defineConfig([
     files: ["src/cli/**/*.ts", "src/node/**/*.ts", "tests/**", "scripts/**", ...JS_FILES],
     languageOptions: { globals: nodeGlobals },
   },
+  // The CLI's bundles load every module on every call: `import * as fs from "node:fs"` (or os) becomes a copy
+  // of each of its properties as it loads (esbuild's __toESM); a named import costs nothing.
+  {
+    files: ["src/cli/**/*.ts", "src/node/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "ImportDeclaration[source.value=/^node:(fs|os)$/] > ImportNamespaceSpecifier",
+          message: "Import node:fs and node:os by name: a namespace is a copy of the module made on every call.",
+        },
+      ],
+    },
+  },
   // The CLI prints its results, and the build/demo/bench scripts print
   // progress, with console.log. Tests keep the rule.
   {

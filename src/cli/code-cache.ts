@@ -24,10 +24,10 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire, wrap } from "node:module";
 import * as path from "node:path";
 import { Script } from "node:vm";
 import { cacheRoot } from "./state-dir";
+import { restoreYoungGenerationGrowth, youngGenerationKeptSmall } from "./young-generation";
 
 const FORMAT = "palee-code-cache 1";
 
@@ -95,18 +95,31 @@ function cachePlace(source: string, env: NodeJS.ProcessEnv, action: string): { f
 
 /**
  * Loads the CommonJS file `file` as `require` would (its own `require`, `module`, `exports`, `__filename`,
- * `__dirname`), through the code cache of `action` (actionOf), and returns its exports. `save`: whether a missing or
- * refused cache is written when the process exits with 0.
+ * `__dirname`), through the code cache of `action` (actionOf), and returns its exports. The file is built as the
+ * function CommonJS wraps a module in (esbuild.config.mjs), compiled as it is: no copy of its text joined to the
+ * wrapper on every call. `save`: whether a missing or refused cache is written when the process exits with 0.
+ * `requireOf`: the file's `require`; this module's own by default, which resolves as the file's own when the file
+ * sits beside this one (dist/palee.js beside dist/cli.js), and needs no node:module (its loading costs every call).
  */
-export function requireWithCodeCache(file: string, env: NodeJS.ProcessEnv, action: string, save = true): unknown {
+export function requireWithCodeCache(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  action: string,
+  save = true,
+  requireOf: NodeJS.Require = require,
+): unknown {
   const source = readFileSync(file, "utf8");
   const place = cachePlace(source, env, action);
   const cachedData = place === null ? undefined : readCodeCache(place.file, place.key);
-  const script = new Script(wrap(source), { filename: file, cachedData });
+  const script = new Script(source, { filename: file, cachedData });
   if (save && place !== null && (cachedData === undefined || script.cachedDataRejected === true)) {
+    const flagsAtLoad = youngGenerationKeptSmall();
     process.once("exit", (code) => {
       // Only after a call that succeeded: one refused (a cache folder inside the vault, `cache_dir`) writes nothing.
       if (code !== 0) return;
+      // V8's flags as they were at the load (a stats call that scanned everything changed one since), else the
+      // next call would refuse the cache, compile the text and write it again.
+      if (!flagsAtLoad) restoreYoungGenerationGrowth();
       try {
         writeCodeCache(place.file, place.key, script.createCachedData());
       } catch {
@@ -116,7 +129,7 @@ export function requireWithCodeCache(file: string, env: NodeJS.ProcessEnv, actio
   }
   const load = script.runInThisContext() as (...args: unknown[]) => void;
   const module = { exports: {} as unknown, filename: file, id: file, loaded: false };
-  load.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  load.call(module.exports, module.exports, requireOf, module, file, path.dirname(file));
   module.loaded = true;
   return module.exports;
 }

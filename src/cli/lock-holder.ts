@@ -7,9 +7,8 @@
  * A process's start identity: on Linux the boot's id and the start time in clock ticks from /proc; elsewhere on
  * POSIX its start as `ps` prints it (to the second); on Windows none, so the pid alone decides there.
  */
-import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
-import * as os from "node:os";
+import { hostname } from "node:os";
 
 /** What a lock file holds: one JSON line. `at` (the holder's clock) only says how old it is, never decides. */
 export interface HolderRecord {
@@ -58,7 +57,9 @@ function linuxStart(pid: number): Start {
  * a few milliseconds of start-up for nothing.
  */
 function childProcess(): typeof import("node:child_process") {
-  return createRequire(__filename)("node:child_process") as typeof import("node:child_process");
+  // Required here, not imported (nor through node:module's createRequire, which costs every call its loading).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only where ps is asked
+  return require("node:child_process") as typeof import("node:child_process");
 }
 
 /** The start identity by `ps` (macOS, the BSDs): "gone" when ps knows no such process or it is a zombie. */
@@ -106,7 +107,7 @@ function pidExists(pid: number): boolean {
  * Whether the holder of `record` is still there. A holder on another host (a lock folder shared between
  * machines or containers) cannot be judged from here: "unknown", which the lock treats as alive.
  */
-export function liveness(record: HolderRecord, host: string = os.hostname()): Liveness {
+export function liveness(record: HolderRecord, host: string = hostname()): Liveness {
   if (record.host !== host) return "unknown";
   if (!pidExists(record.pid)) return "gone";
   if (record.start === null) return "alive";

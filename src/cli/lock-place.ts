@@ -14,7 +14,7 @@
  */
 import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, realpathSync } from "node:fs";
-import * as os from "node:os";
+import { homedir, userInfo } from "node:os";
 import * as path from "node:path";
 import { UsageError } from "../core/errors";
 
@@ -23,9 +23,9 @@ export function lockRoot(platform: NodeJS.Platform = process.platform): string {
   if (platform === "win32") {
     let profile: string;
     try {
-      profile = os.userInfo().homedir;
+      profile = userInfo().homedir;
     } catch {
-      profile = os.homedir();
+      profile = homedir();
     }
     return path.join(profile, "AppData", "Local", "palee", "locks");
   }

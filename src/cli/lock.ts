@@ -22,7 +22,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, linkSync, openSync, readFileSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { unlinkSync, writeFileSync, writeSync } from "node:fs";
-import * as os from "node:os";
+import { hostname } from "node:os";
 import * as path from "node:path";
 import { BusyError, LockLostError, UsageError } from "../core/errors";
 import type { HolderRecord } from "./lock-holder";
@@ -167,7 +167,7 @@ function ownRecord(): string {
   const start = processStart(process.pid);
   const record: HolderRecord = {
     pid: process.pid,
-    host: os.hostname(),
+    host: hostname(),
     start: start === "gone" || start === null ? null : start.id,
     at: new Date().toISOString(),
     nonce: randomBytes(8).toString("hex"),
@@ -184,7 +184,7 @@ function busyError(file: string, text: string | null): BusyError {
         "remove it if no palee process is running); try again",
     );
   }
-  const elsewhere = record.host === os.hostname() ? "" : `: if that process is gone, remove ${file}`;
+  const elsewhere = record.host === hostname() ? "" : `: if that process is gone, remove ${file}`;
   return new BusyError(
     `another palee process is writing to this vault (the lock ${file}: ${holderText(record, Date.now())}` +
       `${elsewhere}); try again`,

@@ -7,6 +7,7 @@ import { USAGE, commandHelp } from "./usage";
 import { chooseVault } from "./vault";
 import { hostExitCode } from "./hook/exit-code";
 import { VERSION } from "./version";
+import { processIo } from "./std-streams";
 import type { EarlyListing } from "./device-memory/early-listing";
 
 export type { CliIo } from "./output";
@@ -52,39 +53,6 @@ export async function run(argv: readonly string[], rawIo: CliIo, early: EarlyLis
 }
 
 /**
- * A standard stream's writer that never throws: once the reader has gone (EPIPE, as in `palee … | head -1`)
- * the rest of the output is dropped quietly and the exit code stays the operation's. Any other write error
- * (a full disk) is reported by `failed`, so the output is not lost in silence.
- */
-function quietWriter(stream: NodeJS.WriteStream, failed: (error: unknown) => void): (text: string) => void {
-  let gone = false;
-  stream.on("error", (error) => {
-    gone = true;
-    if ((error as { code?: unknown }).code !== "EPIPE") failed(error);
-  });
-  return (text) => {
-    if (!gone) stream.write(text);
-  };
-}
-
-/**
- * Resolves once `stream` has written what it buffered, or at once when it needs no wait; also when the reader
- * has gone (a closed pipe never drains), so a long export never waits forever.
- */
-function drainedOf(stream: NodeJS.WriteStream): () => Promise<void> {
-  return () =>
-    stream.writableNeedDrain !== true || stream.destroyed
-      ? Promise.resolve()
-      : new Promise((resolve) => {
-          const done = (): void => {
-            stream.off("drain", done).off("close", done).off("error", done);
-            resolve();
-          };
-          stream.once("drain", done).once("close", done).once("error", done);
-        });
-}
-
-/**
  * Runs the process's own invocation (process.argv) on its standard streams and sets its exit code: the `palee`
  * binary (bin.ts), with the session folder's listing it began before loading this file.
  */
@@ -93,25 +61,13 @@ export function runProcess(early: EarlyListing | null): void {
   const failed = (error: unknown): void => {
     lostOutput ??= error;
   };
-  const stderr = quietWriter(process.stderr, failed);
+  const io = processIo(failed);
   process.once("exit", () => {
     if (lostOutput === null || process.exitCode !== 0) return;
     process.exitCode = 5;
-    stderr(`palee: could not write the output: ${(lostOutput as Error).message}\n`);
+    io.stderr(`palee: could not write the output: ${(lostOutput as Error).message}\n`);
   });
-  void run(
-    process.argv.slice(2),
-    {
-      stdout: quietWriter(process.stdout, failed),
-      drained: drainedOf(process.stdout),
-      stderr,
-      stdin: process.stdin,
-      env: process.env,
-      cwd: process.cwd(),
-      isTerminal: process.stdin.isTTY === true && process.stdout.isTTY === true,
-    },
-    early,
-  ).then((code) => {
+  void run(process.argv.slice(2), io, early).then((code) => {
     process.exitCode = code;
   });
 }

@@ -49,5 +49,10 @@ export class Output {
  * stdout, warnings, errors). JSON documents are unchanged by it: jsonText leaves no control character raw.
  */
 export function terminalIo(io: CliIo): CliIo {
-  return { ...io, stdout: (text) => io.stdout(terminalSafe(text)), stderr: (text) => io.stderr(terminalSafe(text)) };
+  // Its other parts are io's own, asked only when used (a spread would make stdin: std-streams.ts).
+  const safe: Partial<CliIo> = {
+    stdout: (text) => io.stdout(terminalSafe(text)),
+    stderr: (text) => io.stderr(terminalSafe(text)),
+  };
+  return Object.setPrototypeOf(safe, io) as CliIo;
 }

@@ -13,8 +13,9 @@
  * one vault (a symlink, a relative path, a trailing slash) names the same folder.
  */
 import { createHash } from "node:crypto";
-import { promises as fs, readFileSync } from "node:fs";
-import * as os from "node:os";
+import { readFileSync } from "node:fs";
+import * as fs from "../node/async-fs";
+import { homedir } from "node:os";
 import * as path from "node:path";
 import { UsageError } from "../core/errors";
 
@@ -34,7 +35,7 @@ export function cacheRoot(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pr
   if (platform !== "win32" && platform !== "darwin" && env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)) {
     return path.join(env.XDG_CACHE_HOME, "palee");
   }
-  const home = (platform === "win32" ? env.USERPROFILE : env.HOME) || os.homedir();
+  const home = (platform === "win32" ? env.USERPROFILE : env.HOME) || homedir();
   if (!home || !path.isAbsolute(home)) {
     throw new UsageError(
       "no home folder to keep the device-local cache in: set PALEE_CACHE_DIR to a folder outside the vault",

@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import * as fs from "../node/async-fs";
 import * as path from "node:path";
 import { UsageError } from "../core/errors";
 import type { Layout } from "../core/records/layout";

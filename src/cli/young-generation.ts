@@ -9,8 +9,34 @@
  * (bin.ts), the earlier the smaller; the command sets it again whatever the arguments' order.
  */
 
+/**
+ * Set once the flag is: on globalThis, as V8's flags are the process's, and the bin (dist/cli.js) and the CLI
+ * (dist/palee.js) each bundle a copy of this module.
+ */
+const KEPT_SMALL = Symbol.for("palee.young-generation-kept-small");
+const marks = globalThis as { [KEPT_SMALL]?: boolean };
+
+/** Whether this process has set the flag (code-cache.ts: V8 checks a code cache against the flags it was made in). */
+export const youngGenerationKeptSmall = (): boolean => marks[KEPT_SMALL] === true;
+
+/**
+ * Gives the flag back its default (V8's, `node --v8-options`), at the end of a call that set it after loading the
+ * CLI: its code cache, made then, would otherwise carry the flags' hash and be refused by every next call.
+ */
+export function restoreYoungGenerationGrowth(): void {
+  if (marks[KEPT_SMALL] !== true) return;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded already by keepYoungGenerationSmall
+    (require("node:v8") as typeof import("node:v8")).setFlagsFromString("--semi-space-growth-factor=2");
+    marks[KEPT_SMALL] = false;
+  } catch {
+    // The cache is then refused and made again by the next call, as without this.
+  }
+}
+
 /** Keeps V8's young generation at its present size for the rest of the process. */
 export function keepYoungGenerationSmall(): void {
+  marks[KEPT_SMALL] = true;
   try {
     // Required here, not imported: loading node:v8 costs 1–3 ms, which the other calls need not pay.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only by the calls that use it

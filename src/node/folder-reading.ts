@@ -4,7 +4,8 @@
  * device memory's, src/cli/device-memory/open-memory.ts).
  */
 import type { Stats } from "node:fs";
-import { lstatSync, promises as fs, statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
+import * as fs from "./async-fs";
 import * as path from "node:path";
 import type { TimeOf } from "../core/device-memory/folder-reading";
 

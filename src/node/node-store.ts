@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, constants as fsConstants, lstatSync, openSync, promises as fs, realpathSync } from "node:fs";
+import { closeSync, constants as fsConstants, lstatSync, openSync, realpathSync } from "node:fs";
+import * as fs from "./async-fs";
 import * as path from "node:path";
 import { monotonicMs } from "./monotonic";
 import { BoundaryError, ConflictError, FileExistsError, LinkOutsideVaultError, PaleeError } from "../core/errors";

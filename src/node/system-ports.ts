@@ -1,5 +1,5 @@
 import { webcrypto } from "node:crypto";
-import * as os from "node:os";
+import { hostname } from "node:os";
 import type { Clock, RandomSource } from "../core/ports";
 
 export const systemClock: Clock = {
@@ -14,5 +14,5 @@ export const systemRandom: RandomSource = {
 /** The CLI's device name: $PALEE_DEVICE, else the host name (written into drafts and hot.md). */
 export function deviceName(env: NodeJS.ProcessEnv): string {
   const fromEnv = env.PALEE_DEVICE?.trim();
-  return fromEnv ? fromEnv : os.hostname() || "unknown-device";
+  return fromEnv ? fromEnv : hostname() || "unknown-device";
 }

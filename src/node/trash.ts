@@ -2,7 +2,8 @@
  * The vault's trash for the Node store (contract §4 deletion boundary): a file is moved, never deleted, into the
  * vault's `.trash/` under a free name, and never through a link that leads out of the vault.
  */
-import { constants as fsConstants, promises as fs } from "node:fs";
+import { constants as fsConstants } from "node:fs";
+import * as fs from "./async-fs";
 import * as path from "node:path";
 import { BoundaryError, LinkOutsideVaultError } from "../core/errors";
 import { isErrno, naming } from "./store-errors";

@@ -127,6 +127,25 @@ describe("the CLI with its code cache", () => {
     expect(readCodeCache(end, keyOf(fs.readFileSync(start)))).toBeUndefined();
   });
 
+  it("writes a cache the next call takes after a stats call that changed V8's flags (a full scan)", () => {
+    const vault = temp("palee-cc-vault-");
+    const cache = temp("palee-cc-cache-");
+    expect(call(vault, cache, "session", "start", "--topic", "T-cache").status).toBe(0);
+    expect(call(vault, cache, "session", "end", "--summary", "Cached.", "--next", "More.").status).toBe(0);
+    const others = cacheFiles(cache);
+    // Its first call has no device memory of the older notes' totals: it scans every note, with the young
+    // generation kept small (young-generation.ts), a V8 flag that V8 checks a code cache against.
+    const first = call(vault, cache, "session", "stats", "--json");
+    expect(first.status).toBe(0);
+    const [file, ...more] = cacheFiles(cache).filter((f) => !others.includes(f));
+    expect(more).toEqual([]);
+    const long = new Date("2020-01-01T00:00:00Z");
+    fs.utimesSync(file, long, long);
+    // Observed before: the next call refused it, compiled the bundle from its text and wrote it again.
+    expect(call(vault, cache, "session", "stats", "--json")).toEqual(first);
+    expect(fs.statSync(file).mtimeMs).toBe(long.getTime());
+  });
+
   it("names the action a cache is for", () => {
     expect(actionOf(["session", "end", "--summary", "x"])).toBe("session end");
     expect(actionOf(["session", "end", "--help"])).toBe("session end help");

@@ -19,6 +19,8 @@ import type { SessionStore } from "../../src/core/ports";
 import { PaleeSessions } from "../../src/core/sessions";
 import { answerHook } from "../../src/core/agent-hook/answer";
 import { parseHookEvent } from "../../src/core/agent-hook/event";
+import * as asyncFs from "../../src/node/async-fs";
+import type { OpenFile } from "../../src/node/async-fs";
 import { NodeStore } from "../../src/node/node-store";
 import { palee } from "../cli/support";
 import { draftText } from "../support/builders";
@@ -52,7 +54,8 @@ let kill: Kill | null = null;
 let noHardLinks = false;
 let vaultRoot = "";
 
-const fsp = fs.promises;
+/** The promises the store calls (async-fs.ts): a module object, whose functions the spies below replace. */
+const fsp = asyncFs;
 /** The module object itself, whose functions the store calls (a namespace import is a copy of its bindings). */
 const fsSync = jest.requireActual<typeof fs>("node:fs");
 const real = {
@@ -93,7 +96,7 @@ function alive(name: string): void {
   if (kill?.dead) throw new Killed(`${name} (after the kill)`);
 }
 
-const handles: fs.promises.FileHandle[] = [];
+const handles: OpenFile[] = [];
 /** The files opened through the kill switch, by descriptor: their writes are steps, named by their paths. */
 const openedPaths = new Map<number, string>();
 
@@ -102,9 +105,9 @@ function installKillSwitch(): void {
     step(`mkdir ${shown(p)}`);
     return real.mkdir(p, o);
   }) as typeof fsp.mkdir);
-  jest.spyOn(fsp, "open").mockImplementation((async (p: fs.PathLike, flags?: string, mode?: number) => {
+  jest.spyOn(fsp, "open").mockImplementation(async (p: string, flags: string) => {
     step(`open ${shown(p)}`);
-    const handle = await real.open(p, flags, mode);
+    const handle = await real.open(p, flags);
     handles.push(handle);
     openedPaths.set(handle.fd, shown(p));
     const sync = handle.sync.bind(handle);
@@ -120,7 +123,7 @@ function installKillSwitch(): void {
       },
     });
     return handle;
-  }) as typeof fsp.open);
+  });
   // The temp file's content is written synchronously on the opened file (text-pieces.ts writeText).
   jest.spyOn(fsSync, "writeSync").mockImplementation(((fd: number, buffer: Buffer, offset: number, length: number) => {
     const name = openedPaths.get(fd) ?? `fd ${fd}`;

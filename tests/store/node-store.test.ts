@@ -1,4 +1,3 @@
-import { promises as nodeFs } from "node:fs";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -10,6 +9,7 @@ import { NodeStore } from "../../src/node/node-store";
 import { draftText } from "../support/builders";
 import { FakeClock, SeededRandom } from "../support/fakes";
 import { describeStoreContract } from "./store-contract";
+import * as nodeFs from "../../src/node/async-fs";
 
 const roots: string[] = [];
 function tempVault(): string {

@@ -3,7 +3,6 @@
  * once, not once per try: the Node store takes its copy back when the removal fails. And the end that saved
  * it says first that the session is saved (errors.ts afterSaveError).
  */
-import { promises as nodeFs } from "node:fs";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -12,6 +11,7 @@ import { layoutFor } from "../../src/core/records/layout";
 import { PaleeSessions } from "../../src/core/sessions";
 import { NodeStore } from "../../src/node/node-store";
 import { FakeClock, SeededRandom } from "../support/fakes";
+import * as nodeFs from "../../src/node/async-fs";
 
 let root = "";
 beforeEach(() => {

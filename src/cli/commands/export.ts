@@ -1,5 +1,5 @@
 /** `palee session export` (contract §4a, §5): the core's export rows as CSV or JSON, on stdout or in a new file. */
-import * as fs from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { FileExistsError, UsageError, errorMessage } from "../../core/errors";
 import type { Skipped } from "../../core/records/records";
@@ -21,7 +21,7 @@ const exists = (target: string): string =>
 
 /** Writes a new file with what `fill` gives: never replaces one (a careful user does not expect an export to). */
 async function writeNewFile(target: string, fill: TextFill): Promise<void> {
-  if (fs.existsSync(target)) throw new UsageError(exists(target));
+  if (existsSync(target)) throw new UsageError(exists(target));
   try {
     // The store's create: a flushed temp file published whole, exclusive even against a racing writer.
     const folder = new NodeStore(path.dirname(target));
@@ -69,7 +69,7 @@ function vaultRelative(root: string, target: string): string | null {
   };
   const real = (p: string): string => {
     try {
-      return fs.realpathSync(p);
+      return realpathSync(p);
     } catch {
       return p;
     }
@@ -86,10 +86,10 @@ function outTarget(ctx: CommandContext, out: string): { target: string; relative
     throw new UsageError("--out is empty: give the name of a new file (or leave --out out to print on stdout)");
   }
   const target = path.resolve(ctx.io.cwd, out);
-  if (fs.existsSync(target) && fs.statSync(target).isDirectory()) {
+  if (existsSync(target) && statSync(target).isDirectory()) {
     throw new UsageError(`${target} is a folder: give the name of a new file (e.g. ${path.join(out, "sessions.csv")})`);
   }
-  if (fs.existsSync(target)) throw new UsageError(exists(target));
+  if (existsSync(target)) throw new UsageError(exists(target));
   const relative = vaultRelative(ctx.store.root, target);
   const { layout } = ctx.core;
   const owned = [layout.hot, layout.index].map((p) => p.toLowerCase());

@@ -14,7 +14,8 @@
  * without the lock (the plugin, a sync) is seen or missed as by any listing; that window is at most
  * EARLY_NAMES_MAX_MS longer (folder-reading.ts).
  */
-import { existsSync, lstatSync, promises as fs, realpathSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync } from "node:fs";
+import * as fs from "../../node/async-fs";
 import * as path from "node:path";
 import { monotonicMs } from "../../node/monotonic";
 import { DEFAULT_SESSION_FOLDER, layoutFor } from "../../core/records/layout";

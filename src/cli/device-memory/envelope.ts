@@ -7,7 +7,8 @@
  * (temp file and rename), only by a writing action under the vault lock. Plain and derived, safe to delete.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { promises as fs, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import * as fs from "../../node/async-fs";
 import * as path from "node:path";
 import { pieces } from "../../node/text-pieces";
 

@@ -14,7 +14,7 @@
  *   index checks when one was added; the folder summary is read first, and the note times only if it cannot answer.
  * - A file that cannot be found, read or written never fails the command: the call learns afresh.
  */
-import { promises as fs } from "node:fs";
+import * as fs from "../../node/async-fs";
 import { monotonicMs } from "../../node/monotonic";
 import * as path from "node:path";
 import type { CorePorts, DeviceMemory } from "../../core/ports";

@@ -5,7 +5,8 @@
  * a rename, so the host never reads half a file; its indentation, final newline and byte-order mark are kept.
  */
 import { randomBytes } from "node:crypto";
-import { constants, promises as fs } from "node:fs";
+import { constants } from "node:fs";
+import * as fs from "../../node/async-fs";
 import * as path from "node:path";
 import { UsageError } from "../../core/errors";
 
