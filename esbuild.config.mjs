@@ -136,6 +136,8 @@ const cliOptions = {
   platform: "node",
   target: "node20",
   banner: { js: SHEBANG },
+  // The code cache's key holds the version (src/cli/code-cache.ts).
+  define: { PALEE_VERSION: JSON.stringify(VERSION) },
   sourcemap: production ? false : "inline",
   logLevel: "info",
   plugins: [cliExecutable],
