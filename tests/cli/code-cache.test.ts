@@ -3,6 +3,7 @@
  * input of an answer. A damaged, cut-short, stale or foreign cache file is not handed to V8, the call answers
  * exactly as without one, and the cache is written anew, atomically.
  */
+import { isAscii } from "node:buffer";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -198,6 +199,15 @@ describe("the CLI with its code cache", () => {
     expect(run()).toBe("B\n");
     expect(cacheFiles(cache).filter((f) => f !== file)).toHaveLength(1); // B's own
   }, 20_000);
+
+  it("reads a bundle built in ASCII only, which Node decodes on its fast path", () => {
+    for (const name of ["cli.js", "palee.js"]) {
+      expect({ name, ascii: isAscii(fs.readFileSync(path.join(path.dirname(CLI), name))) }).toEqual({
+        name,
+        ascii: true,
+      });
+    }
+  });
 
   it("names the action a cache is for", () => {
     expect(actionOf(["session", "end", "--summary", "x"])).toBe("session end");
