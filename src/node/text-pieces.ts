@@ -8,8 +8,8 @@ export const WRITE_PIECE_LENGTH = 256 * 1024;
 
 /**
  * `text` in pieces of at most `length` (≥ 2) code units that never cut a surrogate pair, so that converted one by
- * one to UTF-8 they give exactly the bytes of the whole. A long text converted at once (index.md, hashed twice and
- * written once by an end) is a transient buffer of its size, which the allocator then keeps from the system: a
+ * one to UTF-8 they give exactly the bytes of the whole. A long text converted at once (index.md, written and hashed
+ * by an end, text-digests.ts) is a transient buffer of its size, which the allocator then keeps from the system: a
  * call's peak memory (docs/performance-log.md, "The listing begun early").
  */
 export function* pieces(text: string, length = PIECE_LENGTH): Generator<string> {
