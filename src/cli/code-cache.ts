@@ -90,7 +90,9 @@ export function actionOf(args: readonly string[]): string {
  * are FRESH_MS (longer than any file system's tick) before this read can change only at a later tick, so while it
  * shows these times it holds the text read here. A text read after a write began (a rebuild under way) was read
  * under times the file never shows again; a rebuild's new file (a new inode, or the same one rewritten) has a new
- * status-change time. A file too fresh to tell may yet change within its tick: its text's digest keys it.
+ * status-change time. A file too fresh to tell may yet change within its tick: its text's digest keys it. Where
+ * a file system keeps no status-change time (FAT), the tool's version in the key still tells releases apart, as
+ * npm dates every file it unpacks alike.
  */
 export function bundleOf(file: string, now = Date.now()): { source: string; id: string } {
   const fd = openSync(file, "r");
