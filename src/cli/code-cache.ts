@@ -5,10 +5,10 @@
  * the palee cache folder (state-dir.ts cacheRoot), `code/<key>.v8`.
  *
  * Sound by construction: the cache is a hint V8 may take or refuse, never an input of any answer.
- *   - The key is the SHA-256 of the bundle's text, Node's version, V8's version and the architecture: another
- *     bundle or another Node never finds this file. The file repeats the key and carries the SHA-256 of its
- *     payload; a file whose key or digest does not match (damaged, cut short, another format) is not handed to
- *     V8 at all, since V8 itself checks only the source's length and its own version and flags.
+ *   - The key is the bundle's identity (bundleOf), the tool's, Node's and V8's versions and the architecture:
+ *     another bundle or another Node never finds this file. The file repeats the key and carries the SHA-256 of
+ *     its payload; a file whose key or digest does not match (damaged, cut short, another format) is not handed
+ *     to V8 at all, since V8 itself checks only the source's length and its own version and flags.
  *   - V8 may still refuse a well-formed cache (cachedDataRejected): the bundle is then compiled from its text,
  *     exactly as without a cache, and the cache is written anew.
  *   - It is written after the run (so it holds the functions the run compiled lazily too), only when there was
@@ -23,11 +23,13 @@
  *   - `PALEE_CODE_CACHE=off` loads the bundle without it (the bench's comparison; a way out if ever needed).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { Script } from "node:vm";
+import { FRESH_MS } from "../node/file-key";
 import { cacheRoot } from "./state-dir";
 import { restoreYoungGenerationGrowth, youngGenerationKeptSmall } from "./young-generation";
+import { VERSION } from "./version";
 
 const FORMAT = "palee-code-cache 1";
 
@@ -80,8 +82,35 @@ export function actionOf(args: readonly string[]): string {
   return args.some((a) => a === "--help" || a === "-h" || a === "--version") ? `${action} help` : action;
 }
 
-/** Where the code cache of `source` for `action` is kept, and its key; null when there is no cache folder (or off). */
-function cachePlace(source: string, env: NodeJS.ProcessEnv, action: string): { file: string; key: string } | null {
+/**
+ * The bundle at `file`: its text and what identifies that text, read through one descriptor, the identity taken
+ * before the text. Its identity (device, inode, size, modification and status-change times in ns, as
+ * NodeStore.fileKey tells a note) once it is older than FRESH_MS at `now`; until then the SHA-256 of its text.
+ * Sound: every write sets the status-change time to its own tick, and no tool can set it back. A file whose times
+ * are FRESH_MS (longer than any file system's tick) before this read can change only at a later tick, so while it
+ * shows these times it holds the text read here. A text read after a write began (a rebuild under way) was read
+ * under times the file never shows again; a rebuild's new file (a new inode, or the same one rewritten) has a new
+ * status-change time. A file too fresh to tell may yet change within its tick: its text's digest keys it. Where
+ * a file system keeps no status-change time (FAT), the tool's version in the key still tells releases apart, as
+ * npm dates every file it unpacks alike.
+ */
+export function bundleOf(file: string, now = Date.now()): { source: string; id: string } {
+  const fd = openSync(file, "r");
+  try {
+    const stat = fstatSync(fd, { bigint: true });
+    const source = readFileSync(fd, "utf8");
+    const settled = BigInt(now - FRESH_MS) * 1_000_000n;
+    if (stat.isFile() && stat.mtimeNs <= settled && stat.ctimeNs <= settled) {
+      return { source, id: `file ${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}` };
+    }
+    return { source, id: `text ${sha256(source)}` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Where the code cache of the bundle `id` (bundleOf) for `action` is kept, and its key; null without a folder. */
+function cachePlace(id: string, env: NodeJS.ProcessEnv, action: string): { file: string; key: string } | null {
   if (env.PALEE_CODE_CACHE === "off") return null;
   let root: string;
   try {
@@ -89,7 +118,7 @@ function cachePlace(source: string, env: NodeJS.ProcessEnv, action: string): { f
   } catch {
     return null;
   }
-  const key = sha256(`${sha256(source)} ${process.version} ${process.versions.v8} ${process.arch} ${action}`);
+  const key = sha256(`${id} ${VERSION} ${process.version} ${process.versions.v8} ${process.arch} ${action}`);
   return { file: path.join(root, "code", `${key.slice(0, 32)}.v8`), key };
 }
 
@@ -108,8 +137,8 @@ export function requireWithCodeCache(
   save = true,
   requireOf: NodeJS.Require = require,
 ): unknown {
-  const source = readFileSync(file, "utf8");
-  const place = cachePlace(source, env, action);
+  const { source, id } = bundleOf(file);
+  const place = cachePlace(id, env, action);
   const cachedData = place === null ? undefined : readCodeCache(place.file, place.key);
   const script = new Script(source, { filename: file, cachedData });
   if (save && place !== null && (cachedData === undefined || script.cachedDataRejected === true)) {

@@ -1,5 +1,6 @@
 import { isAscii, isUtf8 } from "node:buffer";
 import { readFileSync } from "node:fs";
+import { keepRead } from "./text-digests";
 
 /**
  * A file's text. UTF-8 as readFileSync(file, "utf8") reads it, decoded as Latin-1 when every byte is ASCII: the
@@ -51,5 +52,9 @@ function decodeMixed(bytes: Buffer): string {
 
 /** The text of `file` (a path or an open descriptor), decoded as decodeText does. */
 export function readFileText(file: string | number): string {
-  return decodeText(readFileSync(file));
+  const bytes = readFileSync(file);
+  const text = isAscii(bytes) ? bytes.toString("latin1") : isUtf8(bytes) ? bytes.toString("utf8") : null;
+  if (text === null) return decodeMixed(bytes);
+  keepRead(text, bytes); // its exact UTF-8: hashed as read (text-digests.ts)
+  return text;
 }

@@ -12,6 +12,7 @@ import { fileKeyAt } from "./file-key";
 import { readFileText } from "./file-text";
 import type { EarlyFolder, FolderKinds } from "./folder-reading";
 import { EARLY_NAMES_MAX_MS, kindsOf, readListing, readNames, statTimes } from "./folder-reading";
+import { hashForWrite, writtenWith } from "./text-digests";
 import { holdsExactly, writeText } from "./text-pieces";
 import { isErrno, naming, withPath } from "./store-errors";
 import { isInside, moveToTrash } from "./trash";
@@ -269,14 +270,21 @@ export class NodeStore implements SessionStore {
     return path.join(path.dirname(absolute), `.${path.basename(absolute)}.${randomBytes(4).toString("hex")}.tmp`);
   }
 
-  /** Writes what `fill` gives to a new temp file beside `absolute`, flushed to disk; returns its path. */
-  private async writeTemp(absolute: string, fill: TextFill): Promise<string> {
+  /**
+   * Writes what `fill` gives to a new temp file beside `absolute`, flushed to disk; returns its path. `digest`: a
+   * long text's digest is kept from the bytes written (text-digests.ts; a view, which the index check digests).
+   */
+  private async writeTemp(absolute: string, fill: TextFill, digest = false): Promise<string> {
     await fs.mkdir(path.dirname(absolute), { recursive: true });
     const temp = this.tempPathFor(absolute);
     const handle = await fs.open(temp, "wx");
     try {
       // In pieces: a long text written at once is a transient buffer of its size (text-pieces.ts).
-      await fill((text) => writeText(handle.fd, text));
+      await fill((text) => {
+        const hash = digest ? hashForWrite(text) : null;
+        writeText(handle.fd, text, hash);
+        if (hash !== null) writtenWith(text, hash);
+      });
       await handle.sync();
     } catch (error) {
       await handle.close().catch(() => undefined);
@@ -329,7 +337,7 @@ export class NodeStore implements SessionStore {
 
   private async replaceFile(relative: string, expected: string | null, content: string): Promise<void> {
     const absolute = this.resolve(relative);
-    const temp = await this.writeTemp(absolute, (write) => write(content));
+    const temp = await this.writeTemp(absolute, (write) => write(content), true);
     try {
       // Compared in pieces first (index.md grows with the history): no copy of the file in memory.
       const same = expected !== null && holdsExactly(this.resolve(relative), expected);

@@ -1,3 +1,4 @@
+import type { Hash } from "node:crypto";
 import { closeSync, constants as fsConstants, openSync, readSync, writeSync } from "node:fs";
 
 /** How many code units a piece of a long text has at most when it is converted to bytes. */
@@ -7,8 +8,8 @@ export const WRITE_PIECE_LENGTH = 256 * 1024;
 
 /**
  * `text` in pieces of at most `length` (≥ 2) code units that never cut a surrogate pair, so that converted one by
- * one to UTF-8 they give exactly the bytes of the whole. A long text converted at once (index.md, hashed twice and
- * written once by an end) is a transient buffer of its size, which the allocator then keeps from the system: a
+ * one to UTF-8 they give exactly the bytes of the whole. A long text converted at once (index.md, written and hashed
+ * by an end, text-digests.ts) is a transient buffer of its size, which the allocator then keeps from the system: a
  * call's peak memory (docs/performance-log.md, "The listing begun early").
  */
 export function* pieces(text: string, length = PIECE_LENGTH): Generator<string> {
@@ -55,15 +56,16 @@ export function holdsExactly(absolute: string, text: string): boolean {
 }
 
 /**
- * Writes `text` as UTF-8 to the open file `fd`, a piece at a time through one buffer: no buffer of the text's size,
- * and no thread-pool round trip per piece. Synchronous, as NodeStore's reads are (the CLI has nothing else to do
- * meanwhile): a long index.md took many awaited round trips otherwise (the traced figures:
- * docs/performance-log.md, "Fewer copies and round trips").
+ * Writes `text` as UTF-8 to the open file `fd`, a piece at a time through one buffer (and into `hash`, if any): no
+ * buffer of the text's size, and no thread-pool round trip per piece. Synchronous, as NodeStore's reads are (the
+ * CLI has nothing else to do meanwhile): a long index.md took many awaited round trips otherwise (the traced
+ * figures: docs/performance-log.md, "Fewer copies and round trips").
  */
-export function writeText(fd: number, text: string): void {
+export function writeText(fd: number, text: string, hash: Hash | null = null): void {
   const buffer = Buffer.allocUnsafe(3 * Math.min(text.length, WRITE_PIECE_LENGTH)); // UTF-8: 3 bytes a unit at most
   for (const piece of pieces(text, WRITE_PIECE_LENGTH)) {
     const length = buffer.write(piece, 0, "utf8");
+    hash?.update(buffer.subarray(0, length)); // `text`'s digest from the bytes written (text-digests.ts)
     for (let written = 0; written < length;) written += writeSync(fd, buffer, written, length - written);
   }
 }

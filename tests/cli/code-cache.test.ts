@@ -3,10 +3,12 @@
  * input of an answer. A damaged, cut-short, stale or foreign cache file is not handed to V8, the call answers
  * exactly as without one, and the cache is written anew, atomically.
  */
+import { isAscii } from "node:buffer";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { actionOf, readCodeCache, writeCodeCache } from "../../src/cli/code-cache";
+import { actionOf, bundleOf, readCodeCache, writeCodeCache } from "../../src/cli/code-cache";
+import { FRESH_MS } from "../../src/node/file-key";
 import { tempFolders } from "../support/temp-folders";
 import { CLI } from "./support";
 
@@ -52,7 +54,50 @@ describe("readCodeCache and writeCodeCache", () => {
   });
 });
 
+describe("the bundle's identity (bundleOf)", () => {
+  const later = (): number => Date.now() + FRESH_MS + 60_000; // as if the files were settled
+  const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+  it("tells a settled bundle by its file, a fresh one by its text", () => {
+    const file = path.join(temp("palee-cc-"), "palee.js");
+    fs.writeFileSync(file, "module.exports = 1;\n");
+    const settled = bundleOf(file, later());
+    expect(settled.source).toBe("module.exports = 1;\n");
+    expect(settled.id).toMatch(/^file \d+:\d+:20:\d+:\d+$/);
+    expect(bundleOf(file, later()).id).toBe(settled.id);
+    expect(bundleOf(file).id).toMatch(/^text [0-9a-f]{64}$/); // just written: too fresh to tell
+  });
+
+  it("never tells a rewritten bundle as the one before, even of the same size and modification time", () => {
+    const dir = temp("palee-cc-");
+    const file = path.join(dir, "palee.js");
+    // Every version dated alike, as npm dates the files it unpacks.
+    const packed = new Date("1985-10-26T08:15:00Z");
+    fs.writeFileSync(file, "module.exports = 'A';\n");
+    fs.utimesSync(file, packed, packed);
+    const ids = [bundleOf(file, later()).id];
+    pause(30); // past the file system's tick
+    fs.writeFileSync(file, "module.exports = 'B';\n"); // in place: the same inode and size
+    fs.utimesSync(file, packed, packed);
+    ids.push(bundleOf(file, later()).id);
+    pause(30);
+    fs.writeFileSync(path.join(dir, "new.js"), "module.exports = 'C';\n");
+    fs.utimesSync(path.join(dir, "new.js"), packed, packed);
+    fs.renameSync(path.join(dir, "new.js"), file); // a new file renamed over it
+    ids.push(bundleOf(file, later()).id);
+    expect(new Set(ids).size).toBe(3);
+  });
+});
+
 describe("the CLI with its code cache", () => {
+  // A bundle just built is keyed by its text until it settles, then by its file (bundleOf): a test that began
+  // before and ended after would see two keys. So each runs with the bundle settled.
+  beforeAll(() => {
+    const stat = fs.statSync(path.join(path.dirname(CLI), "palee.js"));
+    const wait = Math.max(stat.mtimeMs, stat.ctimeMs) + FRESH_MS + 100 - Date.now();
+    if (wait > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, wait);
+  });
+
   /** One whole process of the built CLI in `vault` with the cache folder `cache`. */
   const call = (vault: string, cache: string, ...args: string[]) => {
     const r = spawnSync(process.execPath, [CLI, ...args, "--vault", vault], {
@@ -144,6 +189,43 @@ describe("the CLI with its code cache", () => {
     // Observed before: the next call refused it, compiled the bundle from its text and wrote it again.
     expect(call(vault, cache, "session", "stats", "--json")).toEqual(first);
     expect(fs.statSync(file).mtimeMs).toBe(long.getTime());
+  });
+
+  it("never runs a rewritten bundle with the cache of the one before", () => {
+    // A bin beside a bundle of its own: the same size twice, rewritten in place under its old modification time.
+    const dir = temp("palee-cc-bin-");
+    const cache = temp("palee-cc-cache-");
+    fs.copyFileSync(CLI, path.join(dir, "cli.js"));
+    const bundle = path.join(dir, "palee.js");
+    const write = (word: string): void =>
+      fs.writeFileSync(bundle, `(function (exports) { exports.runProcess = () => console.log("${word}");\n});`);
+    const run = (): string =>
+      spawnSync(process.execPath, [path.join(dir, "cli.js"), "session", "list"], {
+        encoding: "utf8",
+        env: { PATH: process.env.PATH, TZ: "UTC", PALEE_CACHE_DIR: cache },
+      }).stdout;
+    const packed = new Date("1985-10-26T08:15:00Z"); // every version dated alike, as npm dates what it unpacks
+    write("A");
+    fs.utimesSync(bundle, packed, packed);
+    const settle = (): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, FRESH_MS + 200);
+    settle(); // told by its identity from now on
+    expect([run(), run()]).toEqual(["A\n", "A\n"]);
+    const [file] = cacheFiles(cache);
+    expect(cacheFiles(cache)).toHaveLength(1);
+    write("B");
+    fs.utimesSync(bundle, packed, packed);
+    settle();
+    expect(run()).toBe("B\n");
+    expect(cacheFiles(cache).filter((f) => f !== file)).toHaveLength(1); // B's own
+  }, 20_000);
+
+  it("reads a bundle built in ASCII only, which Node decodes on its fast path", () => {
+    for (const name of ["cli.js", "palee.js"]) {
+      expect({ name, ascii: isAscii(fs.readFileSync(path.join(path.dirname(CLI), name))) }).toEqual({
+        name,
+        ascii: true,
+      });
+    }
   });
 
   it("names the action a cache is for", () => {

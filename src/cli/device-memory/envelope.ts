@@ -6,11 +6,11 @@
  * than 30 days ago or in the future is not trusted, and the call learns afresh as without it. Written atomically
  * (temp file and rename), only by a writing action under the vault lock. Plain and derived, safe to delete.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import * as fs from "../../node/async-fs";
 import * as path from "node:path";
-import { pieces } from "../../node/text-pieces";
+import { sha256 } from "../../node/text-digests";
 
 /** The first line of every device-memory file: this envelope and its version. */
 export const FORMAT = "palee device memory 1";
@@ -40,12 +40,8 @@ interface Header extends MemoryOwner {
   sha256: string;
 }
 
-/** The SHA-256 of `text`'s UTF-8 bytes, in hex; a long text hashed piece by piece (text-pieces.ts). */
-export function sha256(text: string): string {
-  const hash = createHash("sha256");
-  for (const piece of pieces(text)) hash.update(piece, "utf8");
-  return hash.digest("hex");
-}
+/** The SHA-256 of a text's UTF-8 bytes, in hex: from its bytes when this process read or wrote it long. */
+export { sha256 };
 
 /** `body` in its envelope, as `part` of `owner`'s memory saved at `now`. */
 export function seal(part: Part, owner: MemoryOwner, body: string, now: number): string {
