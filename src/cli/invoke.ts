@@ -72,7 +72,9 @@ export async function invoke(
     // The session folder as listed when the process began, if no writer has held the lock since; index.md kept
     // from one read to the next (the topic check's, then the operation's).
     // Under the lock, every write first checks that the lock is still this process's (a lost one: exit 4).
-    const store = new NodeStore(vault.root, provedEarly(early, lock), vault.layout.index, lock?.check);
+    // index.md, a view derived wholly from the notes, is written without a flush (NodeStore's `derived`).
+    const index = vault.layout.index;
+    const store = new NodeStore(vault.root, provedEarly(early, lock), index, lock?.check, [index]);
     // The device memory (issue 22): saved only by a writer, before the lock goes.
     const use = {
       writes: lock !== null,

@@ -39,6 +39,9 @@ export class NodeStore implements SessionStore {
   private kept: { text: string | null } | null = null;
 
   /**
+   * `derived`: vault-relative paths of views derived wholly from the notes (the CLI's index.md), written without a
+   * flush: a kill cannot lose what was written (the page cache keeps it), and what a power cut can leave (an empty
+   * or older file) the index trust check detects and rebuilds (docs/decisions.md "A derived view is not flushed").
    * `keep`: a file one call reads more than once (the CLI's index.md, read by the topic check and then by the
    * operation; the largest file a call reads). Its text as last read serves its next read: as sound as reading it
    * then, since a text read for an operation is checked against the listing, and a replacement against the file.
@@ -48,6 +51,7 @@ export class NodeStore implements SessionStore {
     early: EarlyFolder | null = null,
     private readonly keep: string | null = null,
     private readonly beforeWrite: () => void = () => undefined, // throws to stop before a write (cli/lock.ts)
+    private readonly derived: readonly string[] = [],
   ) {
     this.root = path.resolve(vaultRoot);
     this.early = early;
@@ -271,10 +275,11 @@ export class NodeStore implements SessionStore {
   }
 
   /**
-   * Writes what `fill` gives to a new temp file beside `absolute`, flushed to disk; returns its path. `digest`: a
-   * long text's digest is kept from the bytes written (text-digests.ts; a view, which the index check digests).
+   * Writes what `fill` gives to a new temp file beside `absolute`, flushed to disk unless `relative` is a derived
+   * view; returns its path. `digest`: a long text's digest is kept from the bytes written (text-digests.ts; a view,
+   * which the index check digests).
    */
-  private async writeTemp(absolute: string, fill: TextFill, digest = false): Promise<string> {
+  private async writeTemp(relative: string, absolute: string, fill: TextFill, digest = false): Promise<string> {
     await fs.mkdir(path.dirname(absolute), { recursive: true });
     const temp = this.tempPathFor(absolute);
     const handle = await fs.open(temp, "wx");
@@ -285,7 +290,7 @@ export class NodeStore implements SessionStore {
         writeText(handle.fd, text, hash);
         if (hash !== null) writtenWith(text, hash);
       });
-      await handle.sync();
+      if (!this.derived.includes(relative)) await handle.sync();
     } catch (error) {
       await handle.close().catch(() => undefined);
       await fs.rm(temp, { force: true });
@@ -309,7 +314,7 @@ export class NodeStore implements SessionStore {
 
   private async createFile(relative: string, fill: TextFill): Promise<void> {
     const absolute = this.resolve(relative);
-    const temp = await this.writeTemp(absolute, fill);
+    const temp = await this.writeTemp(relative, absolute, fill);
     try {
       await fs.link(temp, absolute); // atomic and exclusive: EEXIST if the note exists
     } catch (error) {
@@ -337,7 +342,7 @@ export class NodeStore implements SessionStore {
 
   private async replaceFile(relative: string, expected: string | null, content: string): Promise<void> {
     const absolute = this.resolve(relative);
-    const temp = await this.writeTemp(absolute, (write) => write(content), true);
+    const temp = await this.writeTemp(relative, absolute, (write) => write(content), true);
     try {
       // Compared in pieces first (index.md grows with the history): no copy of the file in memory.
       const same = expected !== null && holdsExactly(this.resolve(relative), expected);

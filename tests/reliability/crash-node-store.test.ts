@@ -101,10 +101,10 @@ const handles: OpenFile[] = [];
 const openedPaths = new Map<number, string>();
 
 function installKillSwitch(): void {
-  jest.spyOn(fsp, "mkdir").mockImplementation(((p: fs.PathLike, o?: fs.MakeDirectoryOptions) => {
+  jest.spyOn(fsp, "mkdir").mockImplementation((p: fs.PathLike, o?: fs.MakeDirectoryOptions) => {
     step(`mkdir ${shown(p)}`);
     return real.mkdir(p, o);
-  }) as typeof fsp.mkdir);
+  });
   jest.spyOn(fsp, "open").mockImplementation(async (p: string, flags: string) => {
     step(`open ${shown(p)}`);
     const handle = await real.open(p, flags);
@@ -375,11 +375,16 @@ interface Run {
   contents: Map<string, string[]>;
 }
 
+/** The store as the CLI composes it (cli/invoke.ts): index.md a derived view, written without a flush. */
+function cliStore(root: string): NodeStore {
+  return new NodeStore(root, null, INDEX, undefined, [INDEX]);
+}
+
 /** Runs the scenario on a fresh copy of `files` on disk, killed at step `at` (or never). */
 async function runOnDisk(scenario: Scenario, files: Files, at: number, half = false): Promise<Run> {
   const root = writeVault(files);
   vaultRoot = root;
-  const logging = new CrashingStore(new NodeStore(root));
+  const logging = new CrashingStore(cliStore(root));
   kill = { at, half, steps: [], dead: false };
   const steps = kill.steps;
   let outcome: string;
@@ -511,7 +516,7 @@ async function killEverywhere(scenario: Scenario): Promise<void> {
 
     // The next run (a fresh store and core, as the next CLI call): recover, list, rebuild, then end and rebuild.
     vaultRoot = run.root;
-    const next = new CrashingStore(new NodeStore(run.root));
+    const next = new CrashingStore(cliStore(run.root));
     const fresh = core(next, "2026-08-14T12:03:00Z", 17);
     if (empties.length > 0) {
       figures.emptyClaims++;

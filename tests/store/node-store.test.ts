@@ -254,3 +254,56 @@ describe("NodeStore keeping one file's text between reads", () => {
     expect(await store.read("palee/index.md")).toBe("three");
   });
 });
+
+describe("NodeStore flushing what holds state, not a derived view", () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  /** The vault-relative targets of the temp files flushed (fsync) while `run` runs. */
+  async function flushedDuring(root: string, run: () => Promise<unknown>): Promise<string[]> {
+    const flushed: string[] = [];
+    const realOpen = nodeFs.open;
+    jest.spyOn(nodeFs, "open").mockImplementation(async (file: string, flags: string) => {
+      const handle = await realOpen(file, flags);
+      const sync = handle.sync.bind(handle);
+      const target = path
+        .relative(root, file)
+        .split(path.sep)
+        .join("/")
+        .replace(/(^|\/)\.(.+)\.[0-9a-f]{8}\.tmp$/, "$1$2");
+      return { ...handle, fd: handle.fd, close: handle.close, sync: () => (flushed.push(target), sync()) };
+    });
+    await run();
+    return flushed;
+  }
+
+  it("flushes notes, drafts and hot.md, never index.md, when composed as the CLI composes it", async () => {
+    const root = tempVault();
+    const index = "palee/index.md";
+    const store = new NodeStore(root, null, index, undefined, [index]);
+    let at = Date.parse("2026-08-14T09:00:00Z");
+    const core = new PaleeSessions(
+      { store, clock: { now: () => at, offsetMinutes: () => 0 }, random: new SeededRandom(7), device: "laptop" },
+      layoutFor("palee"),
+    );
+    const flushed = await flushedDuring(root, async () => {
+      await core.start({ topic: "T-one" });
+      at += 10 * 60_000;
+      await core.checkpoint({ topic: "T-one", notes: "halfway" });
+      at += 10 * 60_000;
+      await core.end({ topic: "T-one", summary: "done", nextAction: "more" });
+    });
+    const kinds = new Set(flushed.map((f) => f.replace(/\/(DRAFT-)?S-[^/]+\.md$/, "/$1S-….md")));
+    expect(kinds).toEqual(new Set(["palee/hot.md", "palee/sessions/DRAFT-S-….md", "palee/sessions/S-….md"]));
+    expect(fs.readFileSync(path.join(root, index), "utf8")).toContain("T-one");
+  });
+
+  it("flushes every file of a store told of no derived view, index.md included", async () => {
+    const root = tempVault();
+    const store = new NodeStore(root);
+    const flushed = await flushedDuring(root, async () => {
+      await store.create("palee/index.md", "one");
+      await store.replace("palee/index.md", "one", "two");
+    });
+    expect(flushed).toEqual(["palee/index.md", "palee/index.md"]);
+  });
+});
