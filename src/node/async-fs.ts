@@ -1,46 +1,64 @@
 /**
- * Node's file functions as promises, made from its callback API rather than taken from fs.promises: the first
- * use of fs.promises loads readline, the file watchers and directory handles with it (on every CLI
- * call), none of which PALEE uses. Same calls, same answers and errors; realpath is the native one, as
- * fs.promises' is. Imported by name: `* as fs` would copy every property of node:fs as it loads (esbuild).
+ * Node's file functions as promises, for the CLI and `palee mcp` (never the plugin). Two kinds:
+ *  - readdir, readFile, writeFile, access: the callback API, promisified (not fs.promises: its first use loads
+ *    readline, the file watchers and directory handles on every CLI call, none of which PALEE uses). The early
+ *    listing's readdir overlaps the bundle's load; a read of several files at once overlaps them.
+ *  - the rest (open, sync, close, link, rename, mkdir, lstat, stat, realpath, rm, unlink, copyFile): done
+ *    synchronously, their answer or error returned as a settled promise. The CLI waits for each anyway, and
+ *    each thread-pool round trip costs it 0.2–0.8 ms idle (docs/decisions.md "Synchronous fs calls where the
+ *    CLI waits"); `palee mcp` serves one request at a time. Same answers and errors as the callback API.
+ * Callers import this module by name (`* as fs` would copy every property of node:fs as it loads, esbuild); the
+ * crash tests replace its functions to kill a write at each step.
  */
+import type { MakeDirectoryOptions, PathLike, RmOptions, Stats } from "node:fs";
 import {
   access as accessCallback,
-  copyFile as copyFileCallback,
-  link as linkCallback,
-  lstat as lstatCallback,
-  mkdir as mkdirCallback,
   readFile as readFileCallback,
   readdir as readdirCallback,
-  realpath as realpathCallback,
-  rename as renameCallback,
-  rm as rmCallback,
-  stat as statCallback,
-  unlink as unlinkCallback,
   writeFile as writeFileCallback,
-  close as closeCallback,
-  fsync as fsyncCallback,
-  open as openCallback,
+  closeSync,
+  copyFileSync,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
 } from "node:fs";
 import { promisify } from "node:util";
 
 export const access = promisify(accessCallback);
-export const copyFile = promisify(copyFileCallback);
-export const link = promisify(linkCallback);
-export const lstat = promisify(lstatCallback);
-export const mkdir = promisify(mkdirCallback);
 export const readFile = promisify(readFileCallback);
 export const readdir = promisify(readdirCallback);
-export const realpath = promisify(realpathCallback.native);
-export const rename = promisify(renameCallback);
-export const rm = promisify(rmCallback);
-export const stat = promisify(statCallback);
-export const unlink = promisify(unlinkCallback);
 export const writeFile = promisify(writeFileCallback);
 
-const openFd = promisify(openCallback);
-const fsync = promisify(fsyncCallback);
-const close = promisify(closeCallback);
+/** `work` done now, as a promise of its answer or of its error (never a synchronous throw). */
+function settled<T>(work: () => T): Promise<T> {
+  try {
+    return Promise.resolve(work());
+  } catch (error) {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- node:fs's own error, as given
+    return Promise.reject(error);
+  }
+}
+
+export const copyFile = (from: PathLike, to: PathLike, mode?: number): Promise<void> =>
+  settled(() => copyFileSync(from, to, mode));
+export const link = (existing: PathLike, created: PathLike): Promise<void> =>
+  settled(() => linkSync(existing, created));
+export const lstat = (file: PathLike): Promise<Stats> => settled(() => lstatSync(file));
+export const mkdir = (dir: PathLike, options?: MakeDirectoryOptions): Promise<string | undefined> =>
+  settled(() => mkdirSync(dir, options));
+/** The native realpath, as fs.promises' is. */
+export const realpath = (file: PathLike): Promise<string> => settled(() => realpathSync.native(file));
+export const rename = (from: PathLike, to: PathLike): Promise<void> => settled(() => renameSync(from, to));
+export const rm = (file: PathLike, options?: RmOptions): Promise<void> => settled(() => rmSync(file, options));
+export const stat = (file: PathLike): Promise<Stats> => settled(() => statSync(file));
+export const unlink = (file: PathLike): Promise<void> => settled(() => unlinkSync(file));
 
 /** An open file: its descriptor, flushed to disk by `sync`, closed by `close` (once). */
 export interface OpenFile {
@@ -49,7 +67,9 @@ export interface OpenFile {
   close(): Promise<void>;
 }
 
-export async function open(file: string, flags: string): Promise<OpenFile> {
-  const fd = await openFd(file, flags);
-  return { fd, sync: () => fsync(fd), close: () => close(fd) };
+export function open(file: string, flags: string): Promise<OpenFile> {
+  return settled(() => {
+    const fd = openSync(file, flags);
+    return { fd, sync: () => settled(() => fsyncSync(fd)), close: () => settled(() => closeSync(fd)) };
+  });
 }
