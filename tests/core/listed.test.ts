@@ -41,8 +41,10 @@ describe("a folder's names as listed, with the writes since", () => {
               else present.delete(n);
             } else if (add && !added.includes(n)) added.push(n);
             else if (!add && added.includes(n)) added.splice(added.indexOf(n), 1);
+            // The listing's names still there, in its order, then those added since (in the order first added):
+            // asked after every write, as a call does between its writes (all() keeps its answer until one).
+            expect(listed.all()).toEqual([...listing.filter((x) => present.has(x)), ...added]);
           }
-          // The listing's names still there, in its order, then those added since (in the order first added).
           const inOrder = listing.filter((n) => present.has(n));
           expect(listed.all()).toEqual([...inOrder, ...added]);
           const asked = some.filter((n) => listing.includes(n));

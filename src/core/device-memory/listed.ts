@@ -20,6 +20,8 @@ export class Listed {
   private readonly added = new Set<string>();
   private readonly gone = new Set<string>();
   private set: Set<string> | null = null;
+  /** `all()` as last made: a call asks for it several times between its writes (30 000 names a copy). */
+  private every: string[] | null = null;
 
   constructor(
     private readonly names: readonly string[],
@@ -27,11 +29,13 @@ export class Listed {
   ) {}
 
   add(name: string): void {
+    this.every = null;
     this.gone.delete(name);
     if (!this.inListing(name)) this.added.add(name);
   }
 
   delete(name: string): void {
+    this.every = null;
     this.added.delete(name);
     if (this.inListing(name)) this.gone.add(name);
   }
@@ -42,9 +46,13 @@ export class Listed {
     return this.added.has(name) || (!this.gone.has(name) && this.set.has(name));
   }
 
-  /** Every name now, the listing's in its order and then those added. */
+  /**
+   * Every name now, the listing's in its order and then those added: the same array until a write, shared as the
+   * listing itself is (SessionStore.list's answer), so never changed by whoever asks.
+   */
   all(): string[] {
-    return this.current(this.names);
+    this.every ??= this.current(this.names);
+    return this.every;
   }
 
   /** `some` of the listing's names that are still there, and every name added since. */
