@@ -7,7 +7,8 @@
 import fc from "fast-check";
 import { createHash } from "node:crypto";
 import { KEPT_SPAN_MS } from "../../src/core/device-memory/kept-fields";
-import { OlderFields, SECTIONS, keptNoteOf, keptOf, sessionOf } from "../../src/core/device-memory/older-fields";
+import { sessionOf } from "../../src/core/device-memory/kept-fields";
+import { OlderFields, SECTIONS, keptNoteOf, keptOf } from "../../src/core/device-memory/older-fields";
 import type { OlderNote } from "../../src/core/device-memory/older-fields";
 import type { ConfirmedSession } from "../../src/core/records/records";
 import { plainSection } from "../../src/core/records/brief";

@@ -118,7 +118,7 @@ export class KeptFields {
   /** The session kept for `name` at `path`, its body pending, if its file still has the identity it had when read. */
   sessionOf(name: string, path: string): ConfirmedSession | undefined {
     const record = this.holding(name, path)?.record;
-    return record && sessionAt(path, record);
+    return record && sessionOf(path, record);
   }
 
   /** The note kept for `name` (at `path`), if its file still has the identity it had when read. */
@@ -147,8 +147,11 @@ export class KeptFields {
   }
 }
 
-/** The session `record` stands for at `path`, its body pending: made field by field in one shape (scans make many). */
-function sessionAt(path: string, r: Readonly<KeptRecord>): ConfirmedSession {
+/**
+ * The session a kept `record` stands for at `path`, its body pending (read when needed, as from a metadata cache):
+ * made field by field in one shape, as interpretConfirmed makes it (scans make many).
+ */
+export function sessionOf(path: string, r: Readonly<KeptRecord>): ConfirmedSession {
   const session: ConfirmedSession = {
     sessionId: r.sessionId,
     path,
@@ -176,8 +179,12 @@ function sessionAt(path: string, r: Readonly<KeptRecord>): ConfirmedSession {
 function recordOf(path: string, read: ReadResult): KeptRecord | null {
   const zone = notingOffset();
   const result = interpretConfirmed(path, read, zone.offsetAt);
-  if (zone.asked() || !("record" in result)) return null;
-  const { path: _path, body: _body, bodyPending: _pending, ...record } = result.record;
+  return zone.asked() || !("record" in result) ? null : keptRecordOf(result.record);
+}
+
+/** A session as kept, without its path and body: null when it holds what JSON does not keep as it is. */
+export function keptRecordOf(session: ConfirmedSession): KeptRecord | null {
+  const { path: _path, body: _body, bodyPending: _pending, ...record } = session;
   return isPlainJson(record) ? record : null;
 }
 

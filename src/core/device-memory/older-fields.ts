@@ -4,7 +4,7 @@ import type { ConfirmedSession } from "../records/records";
 import { interpretConfirmed } from "../records/records";
 import { formatUtcCompact, notingOffset } from "../time";
 import { kindOf } from "../scan/names";
-import { KEPT_SPAN_MS, isPlainJson } from "./kept-fields";
+import { KEPT_SPAN_MS, keptRecordOf, sessionOf } from "./kept-fields";
 import type { KeptRecord } from "./kept-fields";
 
 export type { KeptRecord } from "./kept-fields";
@@ -81,13 +81,8 @@ export function keptNoteOf(path: string, text: string): OlderNote | null {
 
 /** A session as read (its body there), as kept: null when it holds what JSON does not keep as it is. */
 export function keptNote(session: ConfirmedSession): OlderNote | null {
-  const { path: _path, body: _body, bodyPending: _pending, ...record } = session;
-  return isPlainJson(record) ? { record, sections: sectionsOf(session.body) } : null;
-}
-
-/** The session a kept note stands for at `path`, its body pending (read when needed, as from a metadata cache). */
-export function sessionOf(path: string, record: Readonly<KeptRecord>): ConfirmedSession {
-  return { ...record, path, body: "", bodyPending: true };
+  const record = keptRecordOf(session);
+  return record && { record, sections: sectionsOf(session.body) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Covered } from "../device-memory/older-totals";
-import { sessionOf } from "../device-memory/older-fields";
+import { sessionOf } from "../device-memory/kept-fields";
 import type { Layout } from "../records/layout";
 import { sessionPath } from "../records/layout";
 import type { DeviceMemory, SessionStore } from "../ports";
