@@ -1,7 +1,6 @@
 import type { ConfirmedSession } from "../records/records";
 import { compareNewestFirst } from "../records/records";
 import { countedWith } from "../insight/stats";
-import type { OffsetAt } from "../time";
 import { formatUtcCompact, notingOffset } from "../time";
 import { firstAtOrAfter } from "./folder-summary";
 import type { Digest, NamesDigest } from "./names-digest";
